@@ -1,0 +1,76 @@
+"""The decider contract. A game is one package exposing an ``EngineBase`` subclass instance.
+
+All methods are pure functions of their arguments. ``decide`` raises ``RuleViolation`` for any
+illegal command and never another exception; ``evolve`` never validates, never draws and never
+mutates its input state (return a new value).
+"""
+
+from .errors import RuleViolation
+from .types import Command, Event, Status
+
+
+class EngineBase:
+    slug: str = ""
+    name: str = ""
+    version: str = "1"
+    min_seats: int = 2
+    max_seats: int = 2
+    # JSON schema for the ``options`` object given at match creation.
+    options_schema: dict = {"type": "object", "properties": {}, "additionalProperties": False}
+    # {(event_type, from_version): callable(payload) -> payload at from_version + 1}
+    upcasters: dict = {}
+    # Engines that register but must not appear in the public catalog (test engines) set this.
+    listed: bool = True
+
+    # -- content -------------------------------------------------------------------------
+    def content(self) -> dict:
+        """The public content pack (cards, boards, dice...) served to clients as JSON."""
+        return {}
+
+    # -- lifecycle ------------------------------------------------------------------------
+    def validate_options(self, options: dict, seats: int) -> None:
+        """Checks beyond the JSON schema (e.g. teams only with 4 seats). Raise RuleViolation."""
+
+    def setup(self, options: dict, seats: int, rng) -> list[Event]:
+        raise NotImplementedError
+
+    def scenario(self, document: dict) -> list[Event]:
+        """Events that put a fresh match in the position a scenario document describes."""
+        raise RuleViolation("scenario_unsupported", f"{self.slug} cannot load scenarios")
+
+    def decide(self, state, command: Command, rng) -> list[Event]:
+        raise NotImplementedError
+
+    def evolve(self, state, event: Event):
+        raise NotImplementedError
+
+    # -- reading ------------------------------------------------------------------------
+    def status(self, state) -> Status:
+        raise NotImplementedError
+
+    def legal_commands(self, state, seat) -> list[dict]:
+        """Every command ``seat`` may submit now, each ``{"type", "args"}`` ready to post as-is."""
+        raise NotImplementedError
+
+    def view_for(self, state, seat) -> dict:
+        """What ``seat`` (None = spectator) may see of ``state``."""
+        raise NotImplementedError
+
+    def redact_event(self, event: Event, seat) -> Event | None:
+        """``event`` as ``seat`` may see it; None hides the payload entirely (seq still advances)."""
+        return event
+
+    # -- automation -----------------------------------------------------------------------
+    def system_command(self, state) -> dict | None:
+        """The command a worker submits when ``status().awaiting`` contains SYSTEM."""
+        return None
+
+    def bot_command(self, state, seat, rng) -> dict | None:
+        """A bot's choice for ``seat``; by default a uniformly random legal command."""
+        options = self.legal_commands(state, seat)
+        return rng.choice(options) if options else None
+
+    def timeout_command(self, state, seat) -> dict | None:
+        """What the platform submits for ``seat`` when its decision deadline passes."""
+        options = self.legal_commands(state, seat)
+        return options[0] if options else None
