@@ -223,3 +223,4 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
 }
+KAMIZA_ENGINES = env.list("KAMIZA_ENGINES", default=[])

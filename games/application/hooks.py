@@ -1,0 +1,40 @@
+"""What happens after a commit: publish to the match's channel group and schedule follow-up work.
+
+The application layer must not import ``workers`` (workers call the application, not the other
+way round), so the workers app registers its scheduler here when Django starts.
+"""
+
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+log = logging.getLogger(__name__)
+
+_followup_scheduler = None
+
+
+def set_followup_scheduler(fn) -> None:
+    global _followup_scheduler
+    _followup_scheduler = fn
+
+
+def match_group(match_id) -> str:
+    return f"match.{match_id}"
+
+
+def publish_appended(match_id, seq: int) -> None:
+    """Tell every socket on the match that the log grew. No payload travels: each consumer reads
+    its own redacted events from the store, so hidden data never crosses the channel layer."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(match_group(match_id), {"type": "match.appended", "seq": seq})
+    except Exception:  # the layer is at-most-once; clients recover from the log
+        log.exception("publish to %s failed", match_group(match_id))
+
+
+def schedule_followups(match_id, seq: int, awaiting: list, bot_seats: list) -> None:
+    if _followup_scheduler is not None:
+        _followup_scheduler(match_id, seq, awaiting, bot_seats)

@@ -1,0 +1,160 @@
+"""Reads: the folded state of a match, and what one seat may see of it."""
+
+import threading
+from collections import OrderedDict
+
+from games.eventstore import store
+from games.eventstore.models import Match
+from games.kernel import SYSTEM, registry
+
+from .errors import MatchNotFound
+from .lobby import ACTIVE, OPEN, PLATFORM_EVENTS, aggregate_fold, seat_of_user
+
+# Folded states by match id, keyed on the seq they were folded to. Events are immutable, so a
+# state cached at the store's head seq is exactly the fold; entries are only added on commit.
+_CACHE_SIZE = 256
+_cache: "OrderedDict[str, tuple[int, dict]]" = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def cache_put(match_id, seq: int, state: dict) -> None:
+    with _cache_lock:
+        _cache[str(match_id)] = (seq, state)
+        _cache.move_to_end(str(match_id))
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def cache_clear() -> None:
+    with _cache_lock:
+        _cache.clear()
+
+
+def _cache_get(match_id, seq: int):
+    with _cache_lock:
+        hit = _cache.get(str(match_id))
+    return hit[1] if hit and hit[0] == seq else None
+
+
+def match_get(match_id) -> Match:
+    try:
+        return Match.objects.get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError):
+        raise MatchNotFound("no such match")
+    except Exception as exc:  # a malformed uuid raises ValidationError on some backends
+        if exc.__class__.__name__ == "ValidationError":
+            raise MatchNotFound("no such match")
+        raise
+
+
+def engine_of(match: Match):
+    return registry.get(match.game, match.engine_version)
+
+
+def state_load(match: Match, *, until: int | None = None, use_snapshots: bool = True, use_cache: bool = True) -> dict:
+    """Snapshot + tail fold (or a full fold) of the stream up to ``until`` (default: the head)."""
+    head = match.head_seq if until is None else min(until, match.head_seq)
+    if use_cache and head == match.head_seq:
+        cached = _cache_get(match.pk, head)
+        if cached is not None:
+            return cached
+    engine = engine_of(match)
+    state, after = None, 0
+    if use_snapshots:
+        snap = store.snapshot_latest(match, until=head)
+        if snap is not None:
+            state, after = snap.state, snap.seq
+    events = store.events_load(match, after=after, until=head, engine_upcasters=engine.upcasters)
+    return aggregate_fold(engine, events, state)
+
+
+def seat_for_user(match: Match, user, state: dict | None = None) -> int | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    state = state or state_load(match)
+    return seat_of_user(state["lobby"], user.pk)
+
+
+def status_of(match: Match, state: dict) -> dict:
+    lobby = state["lobby"]
+    if lobby["status"] == OPEN or state["game"] is None:
+        return {"phase": "lobby", "awaiting": [], "finished": False, "winners": []}
+    st = engine_of(match).status(state["game"]).as_dict()
+    if lobby["status"] != ACTIVE:
+        st["awaiting"] = []
+        st["finished"] = True
+        st["winners"] = lobby["winners"]
+    return st
+
+
+def lobby_public(lobby: dict, match: Match) -> dict:
+    return {
+        "game": lobby["game"],
+        "status": lobby["status"],
+        "seats": lobby["seats"],
+        "options": lobby["options"],
+        "seed_hash": lobby["seed_hash"],
+        "seed": lobby["seed"],
+        "winners": lobby["winners"],
+    }
+
+
+def view_for_seat(match: Match, seat, state: dict | None = None) -> dict:
+    """The ``/view/`` document: seq, seat, status, view, legal_commands for ``seat`` (None = spectator)."""
+    state = state or state_load(match)
+    engine = engine_of(match)
+    status = status_of(match, state)
+    game_view, legal = None, []
+    if state["game"] is not None:
+        game_view = engine.view_for(state["game"], seat)
+        if state["lobby"]["status"] == ACTIVE and seat is not None and seat in status["awaiting"]:
+            legal = engine.legal_commands(state["game"], seat)
+    return {
+        "seq": match.head_seq,
+        "seat": seat,
+        "status": status,
+        "match": lobby_public(state["lobby"], match),
+        "view": game_view,
+        "legal_commands": legal,
+    }
+
+
+def redact_for_seat(engine, ev: dict, seat) -> dict:
+    """One stored event as ``seat`` may see it; hidden payloads become None with ``hidden: true``."""
+    out = {"seq": ev["seq"], "type": ev["type"], "actor": _public_actor(ev["actor"]), "at": ev["at"]}
+    if ev["type"] in PLATFORM_EVENTS:
+        out["payload"] = ev["payload"]
+        return out
+    seen = engine.redact_event({"type": ev["type"], "v": ev["v"], "payload": ev["payload"]}, seat)
+    if seen is None:
+        out["payload"], out["hidden"] = None, True
+    else:
+        out["type"], out["payload"] = seen["type"], seen["payload"]
+    return out
+
+
+def _public_actor(actor: dict) -> dict:
+    return {k: actor.get(k) for k in ("kind", "seat", "user_id") if k in actor}
+
+
+def events_for_seat(match: Match, seat, *, after: int = 0, until: int | None = None) -> list[dict]:
+    engine = engine_of(match)
+    rows = store.events_load(match, after=after, until=until, engine_upcasters=engine.upcasters)
+    return [redact_for_seat(engine, ev, seat) for ev in rows]
+
+
+def awaiting_automation(state: dict) -> tuple[list, list]:
+    """(awaiting, bot seats among them) for scheduling follow-up work."""
+    from .lobby import bot_seats
+
+    if state["lobby"]["status"] != ACTIVE or state["game"] is None:
+        return [], []
+    engine = registry.get(state["lobby"]["game"], state["lobby"]["engine_version"])
+    awaiting = list(engine.status(state["game"]).awaiting)
+    bots = [s for s in bot_seats(state["lobby"]) if s in awaiting]
+    return awaiting, bots
+
+
+def needs_automation(state: dict) -> bool:
+    awaiting, bots = awaiting_automation(state)
+    return SYSTEM in awaiting or bool(bots)

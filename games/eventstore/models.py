@@ -1,0 +1,110 @@
+"""The event store: the only truth about a match.
+
+``Match`` is the stream's identity and configuration (game, engine version, options, secret seed)
+plus ``head_seq``, the store's optimistic-concurrency head. ``MatchEvent`` rows are the stream;
+``MatchCommand`` records which command produced which events (one row per accepted command, unique
+per match), which is what makes a repeated ``command_id`` idempotent. Snapshots are a cache.
+"""
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+
+class Match(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game = models.CharField(max_length=40, db_index=True)
+    engine_version = models.CharField(max_length=20)
+    seat_count = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    # Secret until the match ends (then revealed in MatchFinished); its sha256 is public.
+    seed = models.CharField(max_length=64, editable=False)
+    seed_hash = models.CharField(max_length=64, editable=False)
+    head_seq = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "matches"
+
+    def __str__(self):
+        return f"{self.game} {self.id}"
+
+
+class MatchEvent(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=60)
+    version = models.PositiveSmallIntegerField(default=1)
+    payload = models.JSONField(default=dict)
+    # {"kind": "user"|"worker"|"system", "user_id": int|None, "seat": int|"system"|None}
+    actor = models.JSONField(default=dict)
+    command_id = models.UUIDField(null=True, blank=True)
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="event_unique_match_seq"),
+            models.CheckConstraint(condition=models.Q(seq__gte=1), name="event_seq_positive"),
+        ]
+
+    def __str__(self):
+        return f"{self.match_id}#{self.seq} {self.type}"
+
+
+class MatchCommand(models.Model):
+    """One accepted command and the contiguous events it produced (first_seq..last_seq)."""
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="commands")
+    command_id = models.UUIDField()
+    seat = models.JSONField(null=True)
+    fingerprint = models.CharField(max_length=64)
+    first_seq = models.PositiveIntegerField()
+    last_seq = models.PositiveIntegerField()
+    at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "command_id"], name="command_unique_match_command_id"),
+        ]
+
+
+class Snapshot(models.Model):
+    """Folded state at ``seq``: a cache, never the truth (deleting all snapshots changes nothing)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="snapshots")
+    seq = models.PositiveIntegerField()
+    engine_version = models.CharField(max_length=20)
+    state = models.JSONField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="snapshot_unique_match_seq")]
+
+
+class EventAnnotation(models.Model):
+    """A staff note on an event (dispute notes). Annotations sit beside events, never inside them."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="annotations")
+    seq = models.PositiveIntegerField()
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    note = models.TextField()
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "seq", "at"]
+
+
+class StaffAccess(models.Model):
+    """Every staff read of unredacted match data: who, when, what."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    match = models.ForeignKey(Match, null=True, on_delete=models.SET_NULL, related_name="+")
+    what = models.CharField(max_length=200)
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-at"]
+        verbose_name_plural = "staff accesses"

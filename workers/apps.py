@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+
+
+class WorkersConfig(AppConfig):
+    name = "workers"
+
+    def ready(self):
+        from games.application import hooks
+
+        from .scheduling import schedule_followups
+
+        hooks.set_followup_scheduler(schedule_followups)

@@ -1,0 +1,141 @@
+"""Celery tasks: each takes ids, builds a command, and calls the one write path.
+
+Every command a task submits carries the ``expected_seq`` it was scheduled for and a command id
+derived from (match, seq, purpose), so a task that runs twice (redelivery after a worker died,
+a duplicate enqueue, a sweep racing a task) appends nothing the second time.
+"""
+
+import logging
+import uuid
+from datetime import timedelta
+
+from celery import shared_task
+from django.conf import settings
+from django.db import OperationalError
+from django.utils import timezone
+
+from games.application import selectors
+from games.application.errors import MatchNotFound, NotYourDecision, VersionConflict
+from games.application.services import Actor, match_submit_command
+from games.kernel import SYSTEM, Rng, RuleViolation
+from games.projections.models import MatchDeadline, MatchSummary
+
+from .models import DeadLetter
+
+log = logging.getLogger(__name__)
+
+COMMAND_NAMESPACE = uuid.UUID("6f1c2a52-3c1e-4b7e-9a51-6b0d6e3f2a10")
+
+
+def task_command_id(match_id, seq: int, purpose: str) -> uuid.UUID:
+    return uuid.uuid5(COMMAND_NAMESPACE, f"{match_id}:{seq}:{purpose}")
+
+
+class KamizaTask:
+    """Shared options: late ack, requeue if the worker dies, bounded retries, then a dead letter."""
+
+    options = dict(
+        bind=True,
+        acks_late=True,
+        reject_on_worker_lost=True,
+        autoretry_for=(OperationalError,),
+        retry_backoff=True,
+        retry_backoff_max=30,
+        max_retries=settings.TASK_MAX_RETRIES,
+    )
+
+
+def _dead_letter(task, args, exc) -> None:
+    DeadLetter.objects.create(task=task.name, args=list(args), error=repr(exc))
+
+
+def _submit(match_id, seat, seq: int, purpose: str, command: dict, task_name: str) -> bool:
+    try:
+        match_submit_command(
+            match_id=match_id, seat=seat, actor=Actor.worker(task_name),
+            command_id=task_command_id(match_id, seq, purpose), expected_seq=seq,
+            type_=command["type"], args=command.get("args", {}),
+        )
+        return True
+    except (VersionConflict, NotYourDecision):
+        return False  # someone else already moved the match on: nothing to do
+
+
+@shared_task(name="workers.tasks.advance_match", **KamizaTask.options)
+def advance_match_task(self, match_id: str, expected_seq: int) -> str:
+    """Take the automated step (SYSTEM or a bot seat) the match awaits at ``expected_seq``."""
+    try:
+        match = selectors.match_get(match_id)
+    except MatchNotFound:
+        return "gone"
+    if match.head_seq != expected_seq:
+        return "stale"
+    state = selectors.state_load(match)
+    awaiting, bots = selectors.awaiting_automation(state)
+    engine = selectors.engine_of(match)
+    try:
+        if SYSTEM in awaiting:
+            command = engine.system_command(state["game"])
+            if command is None:
+                raise RuleViolation("no_system_command", "the engine awaits the system but offers no command")
+            return "system" if _submit(match_id, SYSTEM, expected_seq, "system", command, self.name) else "raced"
+        for seat in bots:
+            rng = Rng(bytes.fromhex(match.seed), f"{match.pk}:{expected_seq}:bot:{seat}")
+            command = engine.bot_command(state["game"], seat, rng)
+            if command is not None:
+                return "bot" if _submit(match_id, seat, expected_seq, f"bot:{seat}", command, self.name) else "raced"
+        return "idle"
+    except RuleViolation as exc:  # an automated move the rules refuse is a bug: park it, don't loop
+        log.error("automated step refused in %s at %s: %s", match_id, expected_seq, exc)
+        _dead_letter(self, [match_id, expected_seq], exc)
+        return "dead"
+    except OperationalError as exc:
+        if self.request.retries >= self.max_retries:
+            _dead_letter(self, [match_id, expected_seq], exc)
+            return "dead"
+        raise
+
+
+@shared_task(name="workers.tasks.timeout_match", **KamizaTask.options)
+def timeout_match_task(self, match_id: str, expected_seq: int) -> str:
+    """The clock ran out: submit the engine's timeout command for each awaited seat."""
+    try:
+        match = selectors.match_get(match_id)
+    except MatchNotFound:
+        return "gone"
+    deadline = MatchDeadline.objects.filter(match=match, seq=expected_seq).first()
+    if deadline is None or match.head_seq != expected_seq:
+        return "stale"
+    state = selectors.state_load(match)
+    engine = selectors.engine_of(match)
+    for seat in deadline.seats:
+        command = engine.timeout_command(state["game"], seat)
+        if command is not None and _submit(match_id, seat, expected_seq, f"timeout:{seat}", command, self.name):
+            return "timed_out"
+    return "idle"
+
+
+@shared_task(name="workers.tasks.sweep_timers")
+def sweep_timers() -> int:
+    """Beat: fire every decision clock that has run out."""
+    due = list(MatchDeadline.objects.filter(due_at__lte=timezone.now()).values_list("match_id", "seq")[:500])
+    for match_id, seq in due:
+        timeout_match_task.delay(str(match_id), seq)
+    return len(due)
+
+
+@shared_task(name="workers.tasks.sweep_stalled")
+def sweep_stalled() -> int:
+    """Beat: re-enqueue automated steps whose task was lost (the broker is not the truth)."""
+    cutoff = timezone.now() - timedelta(seconds=20)
+    stalled = MatchSummary.objects.filter(status="active", updated_at__lte=cutoff)
+    count = 0
+    for summary in stalled.iterator():
+        if "system" in summary.awaiting or _awaits_bot(summary):
+            advance_match_task.delay(str(summary.match_id), summary.seq)
+            count += 1
+    return count
+
+
+def _awaits_bot(summary) -> bool:
+    return any(isinstance(s, int) and summary.seats[s] and summary.seats[s].get("bot") for s in summary.awaiting)
