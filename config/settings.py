@@ -6,6 +6,7 @@ channels_redis fan-out, Celery broker on Redis, real worker and beat processes.
 Production: DJANGO_ENV=production (DEBUG off, secure cookies/HSTS, SECRET_KEY required).
 """
 
+import os
 from pathlib import Path
 
 import environ
@@ -102,7 +103,8 @@ else:
             # of failing mid-transaction: the store's "lock the match row" on SQLite.
             "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 30},
             # A file (not :memory:) so threaded store tests share one database.
-            "TEST": {"NAME": str(VAR_DIR / "test-kamiza.sqlite3")},
+            # Per process, so parallel test runs on one checkout never share a file.
+            "TEST": {"NAME": env.str("SQLITE_TEST_PATH", default=str(VAR_DIR / f"test-{os.getpid()}.sqlite3"))},
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

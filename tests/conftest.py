@@ -1,0 +1,43 @@
+"""Fixtures shared by the whole suite. The Pebbles test engine is registered for every test
+(it is never in the production catalog: settings.KAMIZA_ENGINES does not list it)."""
+
+import uuid
+
+import pytest
+
+from games.application import services
+from games.kernel import registry
+from tests.engines import pebbles
+
+registry.register(pebbles.ENGINE)
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    counter = {"n": 0}
+
+    def make(username=None, password="correct-horse-battery-9", **extra):
+        counter["n"] += 1
+        username = username or f"player{counter['n']}-{uuid.uuid4().hex[:6]}"
+        return django_user_model.objects.create_user(username=username, password=password, **extra)
+
+    return make
+
+
+@pytest.fixture
+def started_pebbles(make_user):
+    """A started 2-seat Pebbles match: (match, [user0, user1])."""
+
+    def start(seats=2, options=None, bots=()):
+        users = [make_user() for _ in range(seats)]
+        match = services.match_create(game="pebbles", seats=seats, options=options or {}, creator=users[0])
+        for i, user in enumerate(users[1:], start=1):
+            if i in bots:
+                services.match_add_bot(match_id=match.pk, user=users[0], seat=i)
+            else:
+                services.match_join(match_id=match.pk, user=user, seat=i)
+        services.match_start(match_id=match.pk, user=users[0])
+        match.refresh_from_db()
+        return match, users
+
+    return start
