@@ -578,6 +578,12 @@ class YokaiEngine(EngineBase):
                 continue
             break
 
+    # -- automation --------------------------------------------------------------------------
+    def timeout_command(self, state, seat):
+        """A player who lets the clock run out ends the turn (or takes the first pending option)."""
+        options = self.legal_commands(state, seat)
+        return next((c for c in options if c["type"] == "end_turn"), options[0] if options else None)
+
     # -- scenarios ---------------------------------------------------------------------------
     def scenario(self, document):
         from .scenario import build_state
