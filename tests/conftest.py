@@ -7,9 +7,10 @@ import pytest
 
 from games.application import services
 from games.kernel import registry
-from tests.engines import pebbles
+from tests.engines import counter, pebbles
 
 registry.register(pebbles.ENGINE)
+registry.register(counter.ENGINE)
 
 
 @pytest.fixture

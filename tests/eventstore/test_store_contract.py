@@ -1,0 +1,125 @@
+"""Store contract: concurrency, idempotency, immutability. Runs on whatever DATABASES says:
+SQLite under the README's test command, PostgreSQL in the distributed suite (.ci/run)."""
+
+import threading
+import uuid
+
+import pytest
+from django.db import connection, connections, transaction
+from django.db.utils import DatabaseError
+
+from games.application import services
+from games.application.errors import CommandIdReused, VersionConflict
+from games.eventstore.models import Match, MatchCommand, MatchEvent
+
+WRITERS = 8
+ROUNDS = 500
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _counter_match(make_user):
+    user = make_user()
+    match = services.match_create(game="counter", seats=1, options={}, creator=user)
+    services.match_start(match_id=match.pk, user=user)
+    match.refresh_from_db()
+    return match, user
+
+
+def _run_threads(n, target):
+    errors = []
+
+    def wrapped(i):
+        try:
+            target(i)
+        except Exception as exc:  # surfaced below; a thread must not die silently
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=wrapped, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+
+
+def test_barrier_started_writers_commit_exactly_once_per_round(make_user):
+    match, user = _counter_match(make_user)
+    start = match.head_seq
+    barrier = threading.Barrier(WRITERS)
+    outcomes = [[None] * WRITERS for _ in range(ROUNDS)]
+
+    def writer(i):
+        for r in range(ROUNDS):
+            barrier.wait()
+            try:
+                services.match_submit_command(
+                    match_id=match.pk, seat=0, actor=services.Actor.user(user), command_id=uuid.uuid4(),
+                    expected_seq=start + r, type_="add", args={"n": 1},
+                )
+                outcomes[r][i] = "commit"
+            except VersionConflict as conflict:
+                assert conflict.current_seq == start + r + 1
+                outcomes[r][i] = "conflict"
+
+    _run_threads(WRITERS, writer)
+
+    for r, row in enumerate(outcomes):
+        assert row.count("commit") == 1, f"round {r}: {row}"
+        assert row.count("conflict") == WRITERS - 1, f"round {r}: {row}"
+    match.refresh_from_db()
+    assert match.head_seq == start + ROUNDS
+    seqs = list(MatchEvent.objects.filter(match=match).order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(1, start + ROUNDS + 1)), "gapless, no partial rows"
+    added = MatchCommand.objects.filter(match=match, first_seq__gt=start)
+    assert added.count() == ROUNDS
+    assert all(c.first_seq == c.last_seq for c in added)
+
+
+def test_duplicate_command_id_yields_one_set_of_events_and_identical_responses(make_user):
+    match, user = _counter_match(make_user)
+    start = match.head_seq
+    command_id = uuid.uuid4()
+    barrier = threading.Barrier(WRITERS)
+    responses = [None] * WRITERS
+
+    def writer(i):
+        barrier.wait()
+        result = services.match_submit_command(
+            match_id=match.pk, seat=0, actor=services.Actor.user(user), command_id=command_id,
+            expected_seq=start, type_="add", args={"n": 3},
+        )
+        responses[i] = result.as_dict()
+
+    _run_threads(WRITERS, writer)
+
+    assert all(r == responses[0] for r in responses)
+    assert responses[0]["seq"] == start + 1
+    assert MatchEvent.objects.filter(match=match).count() == start + 1
+    assert MatchCommand.objects.filter(match=match, command_id=command_id).count() == 1
+
+
+def test_same_command_id_with_other_content_is_refused(make_user):
+    match, user = _counter_match(make_user)
+    command_id = uuid.uuid4()
+    submit = dict(match_id=match.pk, seat=0, actor=services.Actor.user(user), command_id=command_id, type_="add")
+    services.match_submit_command(expected_seq=match.head_seq, args={"n": 1}, **submit)
+    with pytest.raises(CommandIdReused):
+        services.match_submit_command(expected_seq=match.head_seq + 1, args={"n": 2}, **submit)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the append-only trigger is PostgreSQL's")
+@pytest.mark.parametrize("statement", [
+    "UPDATE eventstore_matchevent SET payload = '{}' WHERE match_id = %s",
+    "DELETE FROM eventstore_matchevent WHERE match_id = %s",
+    "UPDATE eventstore_matchcommand SET fingerprint = 'x' WHERE match_id = %s",
+    "DELETE FROM eventstore_matchcommand WHERE match_id = %s",
+])
+def test_postgresql_refuses_update_and_delete_of_events(make_user, statement):
+    match, _ = _counter_match(make_user)
+    with pytest.raises(DatabaseError, match="append-only"):
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(statement, [match.pk])
+    assert MatchEvent.objects.filter(match=match).count() == Match.objects.get(pk=match.pk).head_seq
