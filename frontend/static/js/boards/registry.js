@@ -1,0 +1,30 @@
+// The board-renderer registry: the hook for game-specific boards.
+//
+// A game's board lives in static/js/boards/<slug>.js and registers itself:
+//
+//     import { registerBoard } from "./registry.js";
+//     registerBoard("yashima", {
+//       // container: an empty <div>; doc: the seat's view document
+//       //   {seq, seat, status{phase, awaiting, finished, winners}, match{game, status, seats, ...},
+//       //    view, legal_commands:[{type, args}]}
+//       // sendCommand(type, args) -> Promise of the command_result (rejects with {code, message}).
+//       render(container, doc, sendCommand) { ... },
+//       hidesCommands: false, // true if the board offers every legal command itself
+//     });
+//
+// The match page loads that file only when it exists (the server checks), before match.js; games
+// without one fall back to the generic JSON view + one button per legal command. A renderer only
+// ever sees what the server sent for this seat: it cannot reveal hidden information.
+
+window.KamizaBoards = window.KamizaBoards || {};
+
+export function registerBoard(slug, renderer) {
+  if (!renderer || typeof renderer.render !== "function") {
+    throw new TypeError(`board for ${slug} needs a render(container, state, sendCommand) function`);
+  }
+  window.KamizaBoards[slug] = renderer;
+}
+
+export function boardFor(slug) {
+  return window.KamizaBoards[slug] || null;
+}

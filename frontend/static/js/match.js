@@ -1,0 +1,392 @@
+// The live match page: one socket, the seat's log and view, and the legal commands as buttons.
+//
+// Protocol (server -> client): hello {seq, seat, state}; events {events:[{seq,type,payload,actor,at,hidden?}], seq};
+// state {seq, state}; command_result {...}; error {code, message, ...}.
+// Client -> server: sync {after}; command {command_id, expected_seq, command:{type, args}}.
+// Every message carries the match seq; a gap (first new seq != lastSeq + 1) triggers a sync.
+// Only what the server sent for this seat is rendered: the client never has hidden data to leak.
+
+import { boardFor } from "./boards/registry.js";
+import { ReconnectingSocket } from "./socket.js";
+
+const boot = JSON.parse(document.getElementById("match-boot").textContent);
+const $ = (id) => document.getElementById(id);
+
+const app = {
+  doc: boot.doc, // the latest view document rendered
+  lastSeq: boot.doc.seq, // last contiguous event seq in the log
+  seenSeqs: new Set(),
+  pending: new Map(), // command_id -> {resolve, reject}
+  socket: null,
+  staleTimer: null,
+};
+
+// -- small helpers ---------------------------------------------------------------------------
+
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === "class") node.className = v;
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else if (k in node) node[k] = v;
+    else node.setAttribute(k, v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+function compact(value) {
+  return JSON.stringify(value);
+}
+
+function uuid4() {
+  if (window.crypto && typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+function seatName(seat, doc = app.doc) {
+  if (seat === "system") return "system";
+  const s = (doc.match && doc.match.seats && doc.match.seats[seat]) || null;
+  const name = s ? s.username + (s.bot ? " (bot)" : "") : `seat ${seat}`;
+  return seat === doc.seat ? `${name} (you)` : name;
+}
+
+function commandLabel(cmd) {
+  const args = cmd.args || {};
+  const parts = Object.entries(args).map(([k, v]) => `${k}=${typeof v === "object" ? compact(v) : v}`);
+  return [cmd.type, ...parts].join(" ");
+}
+
+function setConnection(state, text) {
+  const node = $("connection");
+  node.dataset.state = state;
+  node.textContent = text;
+}
+
+// -- the log ---------------------------------------------------------------------------------
+
+function actorLabel(actor) {
+  if (!actor) return "";
+  if (actor.kind === "user" && actor.seat !== null && actor.seat !== undefined) return seatName(actor.seat);
+  if (actor.kind === "user") return "player";
+  return actor.kind || "";
+}
+
+function logEntry(ev) {
+  const payload = ev.hidden ? el("span", { class: "hidden-payload" }, "hidden") : el("code", { class: "payload" }, compact(ev.payload));
+  return el(
+    "li",
+    { class: ev.hidden ? "event is-hidden" : "event", dataset: { seq: String(ev.seq), type: ev.type } },
+    el("span", { class: "seq" }, `#${ev.seq}`),
+    " ",
+    el("strong", { class: "type" }, ev.type),
+    " ",
+    el("span", { class: "actor muted" }, actorLabel(ev.actor)),
+    " ",
+    payload,
+  );
+}
+
+function appendToLog(ev) {
+  if (app.seenSeqs.has(ev.seq)) return;
+  app.seenSeqs.add(ev.seq);
+  const log = $("log");
+  log.append(logEntry(ev));
+  log.scrollTop = log.scrollHeight;
+}
+
+/** Apply a batch of events (sorted by seq). Returns false when a gap was detected. */
+function applyEvents(events) {
+  const fresh = (events || []).filter((ev) => ev.seq > app.lastSeq).sort((a, b) => a.seq - b.seq);
+  if (!fresh.length) return true;
+  if (fresh[0].seq !== app.lastSeq + 1) {
+    requestSync("gap");
+    return false;
+  }
+  for (const ev of fresh) {
+    if (ev.seq !== app.lastSeq + 1) {
+      requestSync("gap");
+      return false;
+    }
+    appendToLog(ev);
+    app.lastSeq = ev.seq;
+  }
+  afterProgress();
+  return true;
+}
+
+function requestSync(reason) {
+  if (app.socket && app.socket.send({ type: "sync", after: app.lastSeq })) return;
+  // The socket is down: it syncs on reconnect anyway.
+  void reason;
+}
+
+// -- state -----------------------------------------------------------------------------------
+
+function isViewDoc(obj) {
+  return obj && typeof obj === "object" && "status" in obj && "legal_commands" in obj;
+}
+
+function applyState(doc, seq) {
+  if (!isViewDoc(doc)) {
+    refreshFromApi();
+    return;
+  }
+  if (typeof doc.seq !== "number") doc.seq = seq;
+  if (doc.seq < app.doc.seq) return; // an older state arrived late
+  app.doc = doc;
+  if (doc.seq > app.lastSeq) requestSync("state ahead of log");
+  render();
+}
+
+/** Fallback when the state trails the log for a while (a lost push): ask the REST view. */
+function afterProgress() {
+  clearTimeout(app.staleTimer);
+  if (app.doc.seq >= app.lastSeq) {
+    render();
+    return;
+  }
+  render();
+  app.staleTimer = setTimeout(() => {
+    if (app.doc.seq < app.lastSeq) refreshFromApi();
+  }, 1500);
+}
+
+async function refreshFromApi() {
+  try {
+    const resp = await fetch(`${boot.api_base}view/`, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    if (!resp.ok) return;
+    const doc = await resp.json();
+    if (isViewDoc(doc) && doc.seq >= app.doc.seq) {
+      app.doc = doc;
+      if (doc.seq > app.lastSeq) requestSync("api ahead of log");
+      render();
+    }
+  } catch {
+    /* offline: the socket will catch up */
+  }
+}
+
+// -- rendering -------------------------------------------------------------------------------
+
+function renderStatus() {
+  const { doc } = app;
+  const st = doc.status || {};
+  $("status-match").textContent = doc.match ? doc.match.status : "";
+  $("status-phase").textContent = st.phase || "";
+  const awaiting = st.awaiting || [];
+  $("status-awaiting").textContent = awaiting.length ? awaiting.map((s) => seatName(s)).join(", ") : "–";
+  $("status-seat").textContent = doc.seat === null || doc.seat === undefined ? "spectator" : `${doc.seat} (${seatName(doc.seat)})`;
+  $("status-seq").textContent = String(doc.seq);
+
+  const result = $("result");
+  if (st.finished) {
+    const winners = st.winners || [];
+    result.hidden = false;
+    result.replaceChildren(
+      el("strong", {}, "Game over. "),
+      winners.length ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.map((s) => seatName(s)).join(", ")}` : "No winner.",
+    );
+    if (doc.match && doc.match.seed) {
+      result.append(el("div", { class: "muted small" }, "Seed revealed: ", el("code", {}, doc.match.seed)));
+    }
+  } else {
+    result.hidden = true;
+    result.replaceChildren();
+  }
+}
+
+function renderSeats() {
+  const { doc } = app;
+  const seats = (doc.match && doc.match.seats) || [];
+  const awaiting = new Set((doc.status && doc.status.awaiting) || []);
+  const winners = new Set((doc.status && doc.status.winners) || []);
+  $("seats").replaceChildren(
+    ...seats.map((s, i) =>
+      el(
+        "li",
+        { class: [awaiting.has(i) ? "awaiting" : "", i === doc.seat ? "me" : ""].join(" ").trim(), dataset: { seat: String(i) } },
+        s ? seatName(i) : el("em", { class: "free" }, "free"),
+        awaiting.has(i) ? el("span", { class: "badge" }, "to play") : null,
+        doc.status && doc.status.finished && winners.has(i) ? el("span", { class: "badge win" }, "winner") : null,
+      ),
+    ),
+  );
+  const lobby = $("lobby-actions");
+  if (lobby) {
+    lobby.hidden = !doc.match || doc.match.status !== "open";
+    const full = seats.length > 0 && seats.every(Boolean);
+    lobby.querySelectorAll("[data-needs-full]").forEach((b) => (b.disabled = !full));
+    lobby.querySelectorAll("[data-needs-free-seat]").forEach((b) => (b.disabled = full));
+  }
+}
+
+function genericBoard(container, doc) {
+  if (doc.view === null || doc.view === undefined) {
+    container.replaceChildren(el("p", { class: "muted" }, doc.match && doc.match.status === "open" ? "Waiting for the match to start." : "Nothing to show."));
+    return;
+  }
+  container.replaceChildren(el("pre", { class: "json-view", tabindex: "0", "aria-label": "Game state (your view)" }, JSON.stringify(doc.view, null, 2)));
+}
+
+function renderBoard() {
+  const container = $("board");
+  const board = boardFor(boot.game);
+  if (board) {
+    try {
+      board.render(container, app.doc, sendCommand);
+      return board;
+    } catch (err) {
+      console.error("board renderer failed, showing the generic view", err);
+    }
+  }
+  genericBoard(container, app.doc);
+  return null;
+}
+
+function canAct() {
+  return app.socket && app.socket.isOpen && app.pending.size === 0 && app.doc.seq === app.lastSeq;
+}
+
+function renderCommands(board) {
+  const box = $("commands");
+  const legal = app.doc.legal_commands || [];
+  if (board && board.hidesCommands) {
+    box.replaceChildren();
+    return;
+  }
+  if (!legal.length) {
+    const st = app.doc.status || {};
+    box.replaceChildren(el("p", { class: "muted" }, st.finished ? "The match is over." : app.doc.match && app.doc.match.status === "open" ? "The match has not started." : "Nothing to do right now."));
+    return;
+  }
+  const ready = canAct();
+  box.replaceChildren(
+    ...legal.map((cmd) => {
+      const b = el("button", { type: "button", class: "command", disabled: !ready, dataset: { type: cmd.type } }, commandLabel(cmd));
+      b.addEventListener("click", () => {
+        sendCommand(cmd.type, cmd.args || {}).catch(() => {});
+      });
+      return b;
+    }),
+  );
+}
+
+function render() {
+  renderStatus();
+  renderSeats();
+  const board = renderBoard();
+  renderCommands(board);
+}
+
+function showError(text) {
+  const node = $("command-error");
+  node.hidden = !text;
+  node.textContent = text || "";
+}
+
+// -- commands --------------------------------------------------------------------------------
+
+function sendCommand(type, args) {
+  return new Promise((resolve, reject) => {
+    if (!app.socket || !app.socket.isOpen) {
+      const err = { code: "offline", message: "not connected: reconnecting…" };
+      showError(err.message);
+      reject(err);
+      return;
+    }
+    const command_id = uuid4();
+    app.pending.set(command_id, { resolve, reject });
+    showError("");
+    app.socket.send({ type: "command", command_id, expected_seq: app.lastSeq, command: { type, args } });
+    renderCommands(boardFor(boot.game));
+  });
+}
+
+function settle(commandId, ok, value) {
+  let entry = commandId ? app.pending.get(commandId) : null;
+  if (!entry && app.pending.size === 1) {
+    // an error without a command_id answers the only command in flight
+    commandId = [...app.pending.keys()][0];
+    entry = app.pending.get(commandId);
+  }
+  if (!entry) return;
+  app.pending.delete(commandId);
+  if (ok) entry.resolve(value);
+  else entry.reject(value);
+}
+
+function failAllPending(reason) {
+  for (const [id, entry] of app.pending) {
+    entry.reject(reason);
+    app.pending.delete(id);
+  }
+}
+
+// -- socket ----------------------------------------------------------------------------------
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case "hello":
+      app.socket.healthy();
+      setConnection("open", "Live");
+      if (msg.seat !== undefined && isViewDoc(msg.state)) msg.state.seat = msg.seat;
+      // always catch up from the last seq we hold (first connect and every reconnect)
+      app.socket.send({ type: "sync", after: app.lastSeq });
+      if (msg.state) applyState(msg.state, msg.seq);
+      else render();
+      break;
+    case "events":
+      applyEvents(msg.events);
+      break;
+    case "state":
+      applyState(msg.state, msg.seq);
+      break;
+    case "command_result":
+      if (Array.isArray(msg.events)) applyEvents(msg.events);
+      settle(msg.command_id, true, msg);
+      render();
+      break;
+    case "error": {
+      showError(`${msg.message || "refused"}${msg.code ? ` (${msg.code})` : ""}`);
+      settle(msg.command_id, false, msg);
+      if (msg.resync || msg.code === "version_conflict") {
+        requestSync("conflict");
+        refreshFromApi();
+      }
+      render();
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+function start() {
+  const log = $("log");
+  if (boot.log_from > 0) {
+    log.append(el("li", { class: "event muted" }, `… ${boot.log_from} earlier events not shown`));
+  }
+  for (const ev of boot.events) appendToLog(ev);
+  render();
+
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  app.socket = new ReconnectingSocket(`${scheme}//${location.host}${boot.ws_path}`, {
+    onOpen: (isReconnect) => setConnection("open", isReconnect ? "Reconnected" : "Connected"),
+    onMessage,
+    onClose: (e, willRetry) => {
+      failAllPending({ code: "disconnected", message: "connection lost" });
+      setConnection(willRetry ? "retrying" : "closed", willRetry ? "Disconnected, reconnecting…" : `Disconnected (${e.code}).`);
+      render();
+    },
+  });
+  app.socket.connect();
+}
+
+// Exposed for debugging and for the browser test (read-only use).
+window.KamizaMatch = app;
+start();

@@ -1,0 +1,279 @@
+"""The web shell: server-rendered pages over the application layer (services + selectors only).
+
+Lobby actions are plain HTML forms posting here (they work without JavaScript); the match page
+is rendered once from the caller's seat view and then kept live by ``static/js/match.js`` over
+the match socket. Everything a page shows comes from ``view_for_seat`` / ``events_for_seat``
+for the viewer's own seat, so hidden information never reaches the browser.
+"""
+
+import re
+from importlib import import_module
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import authenticate, login, logout
+from django.contrib.auth.decorators import login_required
+from django.contrib.staticfiles import finders
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games.application import selectors, services
+from games.application.errors import MatchNotFound, PlatformError
+from games.kernel import RuleViolation, registry
+from games.projections.models import MatchSummary
+
+from .forms import LoginForm, MatchCreateForm, SeatForm, SignUpForm
+
+LOG_TAIL = 200  # events rendered into the page; older ones are fetched over the socket on demand
+LIST_LIMIT = 30
+_SLUG = re.compile(r"^[a-z0-9_-]{1,40}$")
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+
+def _catalog() -> list:
+    """Listed engines, plus the ones this deployment registered explicitly through
+    KAMIZA_EXTRA_ENGINES (the e2e server registers the test-only Pebbles engine that way)."""
+    engines = {e.slug: e for e in registry.all_engines()}
+    for path in settings.KAMIZA_EXTRA_ENGINES:
+        try:
+            engine = registry.get(import_module(path).ENGINE.slug)
+        except (ImportError, AttributeError, RuleViolation):
+            continue
+        engines.setdefault(engine.slug, engine)
+    return sorted(engines.values(), key=lambda e: e.name.lower())
+
+
+def _game_name(slug: str) -> str:
+    try:
+        return registry.get(slug).name
+    except RuleViolation:
+        return slug
+
+
+def _refusal(request, err) -> None:
+    messages.error(request, f"{err.message} ({err.code})")
+
+
+def _next_or(request, fallback: str) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}, require_https=request.is_secure()):
+        return target
+    return fallback
+
+
+def _do_login(request, username: str, password: str):
+    """accounts.services.user_authenticate (rate-limited) when present, else Django's own."""
+    try:
+        from accounts import services as account_services
+    except ImportError:
+        account_services = None
+    if account_services is not None and hasattr(account_services, "user_authenticate"):
+        user = account_services.user_authenticate(request, username, password)
+    else:
+        user = authenticate(request, username=username, password=password)
+    if user is not None:
+        login(request, user)
+    return user
+
+
+def _do_logout(request) -> None:
+    try:
+        from accounts.services import user_logout
+    except ImportError:
+        logout(request)
+    else:
+        user_logout(request)
+
+
+def _summary_row(summary: MatchSummary, user) -> dict:
+    seats = summary.seats or []
+    uid = user.pk if user.is_authenticated else None
+    my_seat = next((i for i, s in enumerate(seats) if s and not s.get("bot") and s.get("user_id") == uid), None)
+    return {
+        "id": summary.match_id,
+        "game": summary.match.game,
+        "game_name": _game_name(summary.match.game),
+        "status": summary.status,
+        "phase": summary.phase,
+        "seq": summary.seq,
+        "seats": [
+            {"index": i, "label": (s["username"] + (" (bot)" if s.get("bot") else "")) if s else None}
+            for i, s in enumerate(seats)
+        ],
+        "filled": sum(1 for s in seats if s),
+        "full": bool(seats) and all(seats),
+        "my_seat": my_seat,
+        "is_creator": uid is not None and summary.match.created_by_id == uid,
+        "my_turn": my_seat is not None and my_seat in (summary.awaiting or []),
+        "winners": [seats[w]["username"] for w in summary.winners or [] if isinstance(w, int) and w < len(seats) and seats[w]],
+        "updated_at": summary.updated_at,
+    }
+
+
+# -- accounts ---------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect("frontend:lobby")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome, {user.get_username()}.")
+        return redirect(_next_or(request, reverse("frontend:lobby")))
+    return render(request, "frontend/signup.html", {"form": form, "next": request.GET.get("next", "")})
+
+
+@require_http_methods(["GET", "POST"])
+def login_view(request):
+    if request.user.is_authenticated:
+        return redirect(_next_or(request, reverse("frontend:lobby")))
+    form = LoginForm(request.POST or None)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = _do_login(request, form.cleaned_data["username"], form.cleaned_data["password"])
+        except (PlatformError, RuleViolation) as err:  # e.g. rate limited
+            form.add_error(None, err.message)
+            status = getattr(err, "status", 429)
+        else:
+            if user is not None:
+                return redirect(_next_or(request, reverse("frontend:lobby")))
+            form.add_error(None, "Wrong username or password.")
+            status = 400
+    return render(request, "frontend/login.html", {"form": form, "next": request.GET.get("next", "")}, status=status)
+
+
+@require_POST
+def logout_view(request):
+    _do_logout(request)
+    return redirect("frontend:login")
+
+
+# -- lobby -------------------------------------------------------------------------------------
+
+
+def lobby(request, create_form=None):
+    user = request.user
+    open_rows = [
+        _summary_row(s, user)
+        for s in MatchSummary.objects.filter(status="open").select_related("match").order_by("-updated_at")[:LIST_LIMIT]
+    ]
+    active_rows, finished_rows = [], []
+    if user.is_authenticated:
+        mine = MatchSummary.objects.filter(players=user).select_related("match").order_by("-updated_at")
+        active_rows = [_summary_row(s, user) for s in mine.filter(status="active")[:LIST_LIMIT]]
+        finished_rows = [_summary_row(s, user) for s in mine.filter(status__in=["finished", "abandoned"])[:LIST_LIMIT]]
+    if create_form is None:
+        create_form = MatchCreateForm(games=_catalog())
+    return render(request, "frontend/lobby.html", {
+        "open_matches": open_rows,
+        "active_matches": active_rows,
+        "finished_matches": finished_rows,
+        "create_form": create_form,
+    }, status=400 if create_form.errors else 200)
+
+
+@login_required
+@require_POST
+def match_create(request):
+    form = MatchCreateForm(request.POST, games=_catalog())
+    if not form.is_valid():
+        return lobby(request, create_form=form)
+    try:
+        match = services.match_create(
+            game=form.cleaned_data["game"], seats=form.cleaned_data["seats"],
+            options=form.cleaned_data["options"], creator=request.user,
+        )
+    except (RuleViolation, PlatformError) as err:
+        form.add_error(None, f"{err.message} ({err.code})")
+        return lobby(request, create_form=form)
+    return redirect("frontend:match", match_id=match.pk)
+
+
+def _lobby_action(request, match_id, action):
+    try:
+        match = selectors.match_get(match_id)
+    except MatchNotFound:
+        raise Http404("no such match")
+    seat_form = SeatForm(request.POST)
+    seat = seat_form.cleaned_data.get("seat") if seat_form.is_valid() else None
+    try:
+        action(match, seat)
+    except (RuleViolation, PlatformError) as err:
+        _refusal(request, err)
+    return redirect(_next_or(request, reverse("frontend:match", kwargs={"match_id": match.pk})))
+
+
+@login_required
+@require_POST
+def match_join(request, match_id):
+    return _lobby_action(request, match_id, lambda m, seat: services.match_join(match_id=m.pk, user=request.user, seat=seat))
+
+
+@login_required
+@require_POST
+def match_leave(request, match_id):
+    return _lobby_action(request, match_id, lambda m, seat: services.match_leave(match_id=m.pk, user=request.user))
+
+
+@login_required
+@require_POST
+def match_add_bot(request, match_id):
+    return _lobby_action(request, match_id, lambda m, seat: services.match_add_bot(match_id=m.pk, user=request.user, seat=seat))
+
+
+@login_required
+@require_POST
+def match_start(request, match_id):
+    return _lobby_action(request, match_id, lambda m, seat: services.match_start(match_id=m.pk, user=request.user))
+
+
+# -- the match page ------------------------------------------------------------------------------
+
+
+@login_required
+def match_page(request, match_id):
+    try:
+        match = selectors.match_get(match_id)
+    except MatchNotFound:
+        raise Http404("no such match")
+    state = selectors.state_load(match)
+    seat = selectors.seat_for_user(match, request.user, state)
+    doc = selectors.view_for_seat(match, seat, state)
+    head = doc["seq"]
+    log_from = max(0, head - LOG_TAIL)
+    events = selectors.events_for_seat(match, seat, after=log_from, until=head)
+    board = None
+    if _SLUG.match(match.game) and finders.find(f"js/boards/{match.game}.js"):
+        board = f"js/boards/{match.game}.js"
+    boot = {
+        "match_id": str(match.pk),
+        "game": match.game,
+        "game_name": _game_name(match.game),
+        "seat": seat,
+        "user_id": request.user.pk,
+        "username": request.user.get_username(),
+        "is_creator": match.created_by_id == request.user.pk,
+        "ws_path": f"/ws/matches/{match.pk}/",
+        "api_base": f"/api/matches/{match.pk}/",
+        "doc": doc,
+        "events": events,
+        "log_from": log_from,
+    }
+    return render(request, "frontend/match.html", {
+        "match": match,
+        "game_name": boot["game_name"],
+        "seat": seat,
+        "doc": doc,
+        "is_creator": boot["is_creator"],
+        "board_script": board,
+        "boot": boot,
+    })

@@ -1,0 +1,211 @@
+"""The web shell's pages through Django's test client: accounts, lobby forms, the match page."""
+
+import json
+import re
+import uuid
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import override_settings
+
+from games.application import selectors, services
+from games.projections.models import MatchSummary
+
+pytestmark = pytest.mark.django_db
+
+PEBBLES = override_settings(KAMIZA_EXTRA_ENGINES=["tests.engines.pebbles"])
+
+
+def boot_of(response) -> dict:
+    html = response.content.decode()
+    m = re.search(r'<script id="match-boot" type="application/json">(.*?)</script>', html, re.S)
+    assert m, "the match page embeds its boot document"
+    return json.loads(m.group(1))
+
+
+# -- accounts ---------------------------------------------------------------------------------
+
+
+def test_signup_creates_user_logs_in_and_enforces_password_validators(client):
+    weak = client.post("/signup/", {"username": "alice", "password1": "123", "password2": "123"})
+    assert weak.status_code == 200
+    assert not get_user_model().objects.filter(username="alice").exists()
+    assert "too short" in weak.content.decode()
+
+    ok = client.post("/signup/", {"username": "alice", "email": "", "password1": "paper-lantern-42", "password2": "paper-lantern-42"})
+    assert ok.status_code == 302 and ok["Location"] == "/"
+    assert get_user_model().objects.filter(username="alice").exists()
+    lobby = client.get("/")
+    assert 'data-testid="whoami">alice<' in lobby.content.decode()
+
+    client.post("/logout/")
+    dup = client.post("/signup/", {"username": "ALICE", "password1": "paper-lantern-42", "password2": "paper-lantern-42"})
+    assert dup.status_code == 200 and "already exists" in dup.content.decode()
+
+
+def test_login_logout(client, make_user):
+    user = make_user(username="bob")
+    bad = client.post("/login/", {"username": "bob", "password": "nope"})
+    assert bad.status_code == 400 and "Wrong username or password" in bad.content.decode()
+    good = client.post("/login/", {"username": "bob", "password": "correct-horse-battery-9", "next": "/matches/x/"})
+    assert good.status_code == 302 and good["Location"] == "/matches/x/"
+    assert client.get("/").context["user"] == user
+    # an off-site next is ignored
+    client.post("/logout/")
+    off = client.post("/login/", {"username": "bob", "password": "correct-horse-battery-9", "next": "https://evil.example/"})
+    assert off["Location"] == "/"
+    assert client.get("/logout/").status_code == 405  # sign out is POST only
+    client.post("/logout/")
+    assert not client.get("/").context["user"].is_authenticated
+
+
+@override_settings(LOGIN_RATE_LIMIT=2)
+def test_login_is_rate_limited(client, make_user):
+    make_user(username="carol")
+    from django.core.cache import cache
+
+    cache.clear()
+    for _ in range(2):
+        assert client.post("/login/", {"username": "carol", "password": "x"}).status_code == 400
+    limited = client.post("/login/", {"username": "carol", "password": "correct-horse-battery-9"})
+    assert limited.status_code == 429
+    assert not client.get("/").context["user"].is_authenticated
+    cache.clear()
+
+
+# -- lobby ------------------------------------------------------------------------------------------
+
+
+@PEBBLES
+def test_create_join_bot_start_through_the_lobby_forms(client, make_user):
+    alice, bob = make_user(username="alice"), make_user(username="bob")
+    client.force_login(alice)
+    page = client.get("/")
+    assert 'value="pebbles"' in page.content.decode()
+
+    created = client.post("/matches/new/", {"game": "pebbles", "seats": "3", "options": '{"bonus_rolls": false}'})
+    assert created.status_code == 302
+    match_id = created["Location"].split("/")[2]
+    summary = MatchSummary.objects.get(match_id=match_id)
+    assert summary.status == "open" and summary.seats[0]["username"] == "alice"
+
+    client.force_login(bob)
+    lobby = client.get("/").content.decode()
+    assert f'data-match-id="{match_id}"' in lobby and "Join" in lobby
+    assert client.post(f"/matches/{match_id}/join/").status_code == 302
+    # bob cannot start nor add bots: a refusal message, not an error page
+    refused = client.post(f"/matches/{match_id}/start/", follow=True)
+    assert refused.status_code == 200 and "not_creator" in refused.content.decode()
+
+    client.force_login(alice)
+    client.post(f"/matches/{match_id}/bot/")
+    client.post(f"/matches/{match_id}/start/")
+    summary.refresh_from_db()
+    assert summary.status == "active"
+    assert [s["username"] for s in summary.seats] == ["alice", "bob", "Bot 3"]
+    mine = client.get("/").content.decode()
+    assert 'data-testid="active-matches"' in mine and match_id in mine
+
+
+@PEBBLES
+@pytest.mark.parametrize("options, seats, needle", [
+    ("[1, 2]", "2", "must be a JSON object"),
+    ("{not json", "2", "Not valid JSON"),
+    ('{"target": 1}', "2", "bad_options"),
+    ("{}", "9", "bad_seats"),
+])
+def test_create_refusals_are_form_errors(client, make_user, options, seats, needle):
+    client.force_login(make_user())
+    resp = client.post("/matches/new/", {"game": "pebbles", "seats": seats, "options": options})
+    assert resp.status_code == 400
+    assert needle in resp.content.decode()
+
+
+def test_unlisted_engines_are_not_offered_unless_configured(client, make_user):
+    client.force_login(make_user())
+    assert 'value="pebbles"' not in client.get("/").content.decode()
+    resp = client.post("/matches/new/", {"game": "pebbles", "seats": "2", "options": "{}"})
+    assert resp.status_code == 400
+
+
+def test_lobby_actions_need_login_and_a_real_match(client, make_user):
+    assert client.post("/matches/new/", {"game": "pebbles", "seats": "2"})["Location"].startswith("/login/")
+    client.force_login(make_user())
+    assert client.post(f"/matches/{uuid.uuid4()}/join/").status_code == 404
+    assert client.get(f"/matches/{uuid.uuid4()}/").status_code == 404
+    assert client.get("/matches/not-a-uuid/").status_code == 404
+
+
+# -- the match page ----------------------------------------------------------------------------------
+
+
+def test_match_page_embeds_only_the_viewers_seat_view(client, started_pebbles):
+    match, (alice, bob) = started_pebbles()
+    state = selectors.state_load(match)
+    bob_secrets = [t["secret"] for t in state["game"]["hands"]["1"]]
+    alice_secrets = [t["secret"] for t in state["game"]["hands"]["0"]]
+    pile_secrets = [t["secret"] for t in state["game"]["pile"]]
+
+    client.force_login(alice)
+    resp = client.get(f"/matches/{match.pk}/")
+    html = resp.content.decode()
+    boot = boot_of(resp)
+    assert boot["seat"] == 0 and boot["doc"]["seat"] == 0
+    assert boot["ws_path"] == f"/ws/matches/{match.pk}/"
+    assert boot["doc"] == json.loads(json.dumps(selectors.view_for_seat(match, 0)))
+    assert [e["seq"] for e in boot["events"]] == list(range(1, match.head_seq + 1))
+    assert any(c["type"] == "play" for c in boot["doc"]["legal_commands"])
+    for secret in alice_secrets:
+        assert secret in html  # her own hand is hers to see
+    for secret in bob_secrets + pile_secrets:
+        assert secret not in html
+
+    client.force_login(bob)
+    html_b = client.get(f"/matches/{match.pk}/").content.decode()
+    for secret in alice_secrets + pile_secrets:
+        assert secret not in html_b
+    assert boot_of(client.get(f"/matches/{match.pk}/"))["doc"]["legal_commands"] == []
+
+
+def test_match_page_for_a_spectator_and_the_board_hook(client, started_pebbles, make_user, settings, tmp_path):
+    match, users = started_pebbles()
+    client.force_login(make_user())
+    resp = client.get(f"/matches/{match.pk}/")
+    boot = boot_of(resp)
+    assert boot["seat"] is None and boot["doc"]["legal_commands"] == []
+    html = resp.content.decode()
+    assert "js/match.js" in html and "js/boards/registry.js" in html
+    assert "js/boards/pebbles.js" not in html  # no board renderer: the generic view
+
+    (tmp_path / "js" / "boards").mkdir(parents=True)
+    (tmp_path / "js" / "boards" / "pebbles.js").write_text("// test board\n")
+    settings.STATICFILES_DIRS = [*settings.STATICFILES_DIRS, str(tmp_path)]
+    from django.contrib.staticfiles import finders
+
+    finders.get_finder.cache_clear()
+    try:
+        assert "js/boards/pebbles.js" in client.get(f"/matches/{match.pk}/").content.decode()
+    finally:
+        finders.get_finder.cache_clear()
+
+
+def test_match_page_log_is_capped_to_the_tail(client, started_pebbles, monkeypatch):
+    from frontend import views
+
+    match, (alice, bob) = started_pebbles(options={"bonus_rolls": False})
+    monkeypatch.setattr(views, "LOG_TAIL", 2)
+    for user, seat in ((alice, 0), (bob, 1)):
+        match.refresh_from_db()
+        services.match_submit_command(match_id=match.pk, seat=seat, actor=services.Actor.user(user),
+                                      command_id=uuid.uuid4(), expected_seq=match.head_seq, type_="pass", args={})
+    match.refresh_from_db()
+    client.force_login(alice)
+    boot = boot_of(client.get(f"/matches/{match.pk}/"))
+    assert [e["seq"] for e in boot["events"]] == [match.head_seq - 1, match.head_seq]
+    assert boot["log_from"] == match.head_seq - 2 and boot["doc"]["seq"] == match.head_seq
+
+
+def test_match_page_needs_login(client, started_pebbles):
+    match, _ = started_pebbles()
+    resp = client.get(f"/matches/{match.pk}/")
+    assert resp.status_code == 302 and resp["Location"].startswith("/login/?next=")
