@@ -1,0 +1,81 @@
+"""Who is on the other end of a socket, and whether they still may act.
+
+A socket authenticates once at the handshake (session cookie, or ``?token=<DRF token key>``)
+and records *how* (``scope["kamiza_auth"]``: user_id plus session_key or token_key). Every
+incoming message and a periodic timer then ask :func:`still_authorised`, so logging out
+(session deleted), revoking the token, changing the password (session hash) or deactivating
+the user ends the socket's ability to act within one recheck interval.
+
+The accounts app owns the canonical check (``accounts.services.user_is_active_session``); until
+it exists this module carries an equivalent written against Django's session store, DRF's Token
+and ``user.is_active``.
+"""
+
+import logging
+from importlib import import_module
+
+from django.conf import settings
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.utils.crypto import constant_time_compare
+
+log = logging.getLogger(__name__)
+
+
+def user_for_token(token_key: str):
+    """The active user owning DRF token ``token_key``, or None."""
+    from rest_framework.authtoken.models import Token
+
+    if not isinstance(token_key, str) or not token_key or len(token_key) > 64:
+        return None
+    token = Token.objects.select_related("user").filter(key=token_key).first()
+    if token is None or not token.user.is_active:
+        return None
+    return token.user
+
+
+def _session_hash_ok(user, stored_hash) -> bool:
+    if not stored_hash or not hasattr(user, "get_session_auth_hash"):
+        return False
+    if constant_time_compare(stored_hash, user.get_session_auth_hash()):
+        return True
+    fallbacks = getattr(user, "get_session_auth_fallback_hash", None)
+    return bool(fallbacks) and any(constant_time_compare(stored_hash, h) for h in fallbacks())
+
+
+def fallback_user_is_active_session(user_id, session_key=None, token_key=None) -> bool:
+    """True while ``user_id`` is active and the credential it connected with still stands."""
+    if user_id is None or (session_key is None and token_key is None):
+        return False
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is None or not user.is_active:
+        return False
+    if token_key is not None:
+        from rest_framework.authtoken.models import Token
+
+        if not Token.objects.filter(key=token_key, user_id=user_id).exists():
+            return False
+    if session_key is not None:
+        # load() reads without writing: a missing or expired session comes back empty.
+        data = import_module(settings.SESSION_ENGINE).SessionStore(session_key).load()
+        if str(data.get(SESSION_KEY)) != str(user.pk) or not _session_hash_ok(user, data.get(HASH_SESSION_KEY)):
+            return False
+    return True
+
+
+def _canonical_check():
+    try:
+        from accounts.services import user_is_active_session
+    except ImportError as exc:
+        if exc.name != "accounts.services":  # accounts.services exists but is broken: say so
+            raise
+        return None  # not written yet, or without that function
+    return user_is_active_session
+
+
+def still_authorised(auth: dict | None) -> bool:
+    """Sync (call through database_sync_to_async). ``auth`` is ``scope["kamiza_auth"]``."""
+    if not auth or auth.get("user_id") is None:
+        return False
+    kwargs = {"session_key": auth.get("session_key"), "token_key": auth.get("token_key")}
+    check = _canonical_check() or fallback_user_is_active_session
+    return bool(check(auth["user_id"], **kwargs))

@@ -1,0 +1,271 @@
+"""The match socket: ``ws /ws/matches/{id}/``.
+
+Server -> client (every message carries the match ``seq``):
+  hello           on connect: {"type": "hello", "seq", "seat", "state": view_for_seat document}
+  events, state   after each append, or on ``sync``: this seat's redacted events after the last seq
+                  this socket was sent (contiguous), then the fresh view_for_seat document
+  command_result  {"type", "command_id", "seq", "events"} for a command sent on this socket
+  error           {"type", "code", "message", "extra"?, "command_id"?, "resync"?}
+  pong
+Client -> server: {"type": "ping"} | {"type": "sync", "after": N} |
+  {"type": "command", "command_id": "<uuid>", "expected_seq": N, "command": {"type": ..., "args": {...}}}
+
+The channel layer carries only ``{"type": "match.appended", "seq"}``: each socket reads what its
+own seat may see from the store, so hidden data never crosses the layer. The layer is
+at-most-once; a client that misses a push recovers with ``sync``.
+
+Every incoming message is checked against the login the socket was opened with (and a timer
+re-checks every SOCKET_AUTH_RECHECK_SECONDS): once it is gone the socket gets ``session_ended``
+and is closed with 4401. The seat is re-resolved from the store for every command and push.
+"""
+
+import asyncio
+import json
+import logging
+import uuid
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from games.application import selectors, services
+from games.application.errors import MatchNotFound
+from games.application.hooks import match_group
+
+from .auth import still_authorised
+from .errors import error_for_exception, error_message
+
+log = logging.getLogger(__name__)
+
+CLOSE_UNAUTHORISED = 4401
+CLOSE_NOT_FOUND = 4404
+MAX_MESSAGE_CHARS = 64 * 1024
+
+
+class BadMessage(Exception):
+    def __init__(self, code: str, message: str, command_id=None):
+        super().__init__(message)
+        self.code, self.message, self.command_id = code, message, command_id
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def parse_command(msg: dict) -> tuple[str, int, str, dict]:
+    """Validate a ``command`` message -> (command_id, expected_seq, type, args); raises BadMessage."""
+    command_id = msg.get("command_id")
+    echo = command_id if isinstance(command_id, str) and len(command_id) <= 64 else None
+    if not isinstance(command_id, str):
+        raise BadMessage("invalid", "command_id must be a UUID string", echo)
+    try:
+        uuid.UUID(command_id)
+    except ValueError:
+        raise BadMessage("invalid", "command_id must be a UUID string", echo)
+    expected_seq = msg.get("expected_seq")
+    if not _is_int(expected_seq) or expected_seq < 0:
+        raise BadMessage("invalid", "expected_seq must be a non-negative integer", echo)
+    command = msg.get("command")
+    if not isinstance(command, dict) or not isinstance(command.get("type"), str) or not command["type"]:
+        raise BadMessage("invalid", 'command must be an object {"type": "...", "args": {...}}', echo)
+    args = command.get("args", {})
+    if not isinstance(args, dict):
+        raise BadMessage("invalid", "command.args must be an object", echo)
+    return command_id, expected_seq, command["type"], args
+
+
+class MatchConsumer(AsyncWebsocketConsumer):
+    # -- lifecycle ------------------------------------------------------------------------
+    async def connect(self):
+        self.match_id = None
+        self.group = None
+        self.last_sent = 0
+        self.ended = False
+        self._recheck_task = None
+        self.user = self.scope.get("user")
+        self.auth = self.scope.get("kamiza_auth")
+        await self.accept()
+
+        if self.auth and self.auth.get("error"):
+            await self._send(error_message("not_authenticated", "the token is not valid"))
+            await self._close(CLOSE_UNAUTHORISED)
+            return
+        raw_id = self.scope["url_route"]["kwargs"]["match_id"]
+        try:
+            match = await database_sync_to_async(selectors.match_get)(raw_id)
+        except MatchNotFound as exc:
+            await self._send(error_for_exception(exc))
+            await self._close(CLOSE_NOT_FOUND)
+            return
+        self.match_id = str(match.pk)
+        # Join before reading, so an append landing in between is pushed, not lost.
+        self.group = match_group(self.match_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        try:
+            snap = await database_sync_to_async(self._read)(None)
+        except Exception as exc:
+            await self._send(error_for_exception(exc))
+            await self._close(1011)
+            return
+        if snap is None:
+            await self._end_session()
+            return
+        self.last_sent = snap["seq"]
+        await self._send({"type": "hello", "seq": snap["seq"], "seat": snap["seat"], "state": snap["state"]})
+        if self.authenticated:
+            self._recheck_task = asyncio.create_task(self._recheck_loop())
+
+    async def disconnect(self, code):
+        self.ended = True
+        task, self._recheck_task = self._recheck_task, None
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
+
+    @property
+    def authenticated(self) -> bool:
+        return bool(self.auth and self.auth.get("user_id") is not None)
+
+    # -- sync helpers (each runs in database_sync_to_async) -------------------------------------
+    def _authorised(self) -> bool:
+        return still_authorised(self.auth)
+
+    def _read(self, after):
+        """Under one head: (seat, seq, events after ``after`` or None, state). None = session ended."""
+        if self.authenticated and not self._authorised():
+            return None
+        match = selectors.match_get(self.match_id)
+        state = selectors.state_load(match)
+        seat = selectors.seat_for_user(match, self.user if self.authenticated else None, state)
+        events = None
+        if after is not None:
+            events = selectors.events_for_seat(match, seat, after=after, until=match.head_seq)
+        return {"seq": match.head_seq, "seat": seat, "events": events,
+                "state": selectors.view_for_seat(match, seat, state)}
+
+    def _submit(self, command_id, expected_seq, type_, args):
+        if not self._authorised():
+            return None
+        match = selectors.match_get(self.match_id)
+        seat = selectors.seat_for_user(match, self.user)
+        return services.match_submit_command(
+            match_id=match.pk, seat=seat, actor=services.Actor.user(self.user), command_id=command_id,
+            expected_seq=expected_seq, type_=type_, args=args,
+        ).as_dict()
+
+    # -- outgoing ------------------------------------------------------------------------
+    async def _send(self, payload: dict):
+        await self.send(text_data=json.dumps(payload, separators=(",", ":"), default=str))
+
+    async def _close(self, code: int):
+        self.ended = True
+        await self.close(code=code)
+
+    async def _end_session(self):
+        if self.ended:
+            return
+        self.ended = True
+        await self._send(error_message("session_ended", "your login has ended; sign in again"))
+        await self.close(code=CLOSE_UNAUTHORISED)
+        task, self._recheck_task = self._recheck_task, None
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    async def _push_since(self, after: int, *, always: bool = False):
+        """Send this seat's events after ``after`` then the state, and advance ``last_sent``."""
+        snap = await database_sync_to_async(self._read)(after)
+        if snap is None:
+            await self._end_session()
+            return
+        if not snap["events"] and not always:
+            return  # nothing new for us (a duplicate or stale publish)
+        await self._send({"type": "events", "events": snap["events"], "seq": snap["seq"]})
+        await self._send({"type": "state", "seq": snap["seq"], "state": snap["state"]})
+        self.last_sent = max(self.last_sent, snap["seq"]) if not always else snap["seq"]
+
+    # -- channel layer -----------------------------------------------------------------------
+    async def match_appended(self, message):
+        if self.ended or self.match_id is None:
+            return
+        seq = message.get("seq")
+        if _is_int(seq) and seq <= self.last_sent:
+            return
+        try:
+            await self._push_since(self.last_sent)
+        except Exception:
+            log.exception("push to a socket on match %s failed; the client recovers with sync", self.match_id)
+
+    # -- periodic auth re-check --------------------------------------------------------------
+    async def _recheck_loop(self):
+        interval = float(getattr(settings, "SOCKET_AUTH_RECHECK_SECONDS", 2.0))
+        while not self.ended:
+            await asyncio.sleep(interval)
+            if self.ended:
+                return
+            try:
+                ok = await database_sync_to_async(self._authorised)()
+            except Exception:  # a transient DB error must not drop every socket; commands fail closed
+                log.exception("socket auth re-check failed")
+                continue
+            if not ok:
+                await self._end_session()
+                return
+
+    # -- incoming ------------------------------------------------------------------------------
+    async def receive(self, text_data=None, bytes_data=None):
+        if self.ended or self.match_id is None:
+            return
+        command_id = None
+        try:
+            msg = self._decode(text_data)
+            kind = msg["type"]
+            if kind == "command" and isinstance(msg.get("command_id"), str) and len(msg["command_id"]) <= 64:
+                command_id = msg["command_id"]
+            if self.authenticated and not await database_sync_to_async(self._authorised)():
+                await self._end_session()
+                return
+            if kind == "ping":
+                await self._send({"type": "pong"})
+            elif kind == "sync":
+                await self._on_sync(msg)
+            elif kind == "command":
+                await self._on_command(msg)
+            else:
+                raise BadMessage("malformed", f"unknown message type {kind[:40]!r}")
+        except BadMessage as exc:
+            await self._send(error_message(exc.code, exc.message, command_id=exc.command_id))
+        except Exception as exc:
+            await self._send(error_for_exception(exc, command_id=command_id))
+
+    @staticmethod
+    def _decode(text_data) -> dict:
+        if text_data is None:
+            raise BadMessage("malformed", "send JSON text frames")
+        if len(text_data) > MAX_MESSAGE_CHARS:
+            raise BadMessage("malformed", "message too large")
+        try:
+            msg = json.loads(text_data)
+        except ValueError:
+            raise BadMessage("malformed", "not JSON")
+        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+            raise BadMessage("malformed", 'a message is a JSON object with a "type"')
+        return msg
+
+    async def _on_sync(self, msg):
+        after = msg.get("after", 0)
+        if not _is_int(after) or after < 0:
+            raise BadMessage("invalid", "after must be a non-negative integer")
+        await self._push_since(after, always=True)
+
+    async def _on_command(self, msg):
+        command_id, expected_seq, type_, args = parse_command(msg)
+        if not self.authenticated:
+            await self._send(error_message("not_authenticated", "sign in to play", command_id=command_id))
+            return
+        result = await database_sync_to_async(self._submit)(command_id, expected_seq, type_, args)
+        if result is None:
+            await self._end_session()
+            return
+        await self._send({"type": "command_result", "command_id": command_id, **result})

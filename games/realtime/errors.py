@@ -1,0 +1,34 @@
+"""The socket's one error mapping (the REST exception handler's twin).
+
+PlatformError -> its code / message / extra; RuleViolation -> its code; anything else ->
+"server_error" (logged, the socket stays open). A version conflict also carries ``resync: true``:
+the client should ``sync`` from its last seq and retry against the new head.
+"""
+
+import logging
+
+from games.application.errors import PlatformError, VersionConflict
+from games.kernel import RuleViolation
+
+log = logging.getLogger(__name__)
+
+
+def error_message(code: str, message: str, *, command_id=None, extra: dict | None = None, **more) -> dict:
+    body = {"type": "error", "code": code, "message": message}
+    if command_id is not None:
+        body["command_id"] = command_id
+    if extra:
+        body["extra"] = extra
+    body.update(more)
+    return body
+
+
+def error_for_exception(exc: BaseException, *, command_id=None) -> dict:
+    if isinstance(exc, VersionConflict):
+        return error_message(exc.code, exc.message, command_id=command_id, extra=exc.extra, resync=True)
+    if isinstance(exc, PlatformError):
+        return error_message(exc.code, exc.message, command_id=command_id, extra=exc.extra)
+    if isinstance(exc, RuleViolation):
+        return error_message(exc.code, exc.message, command_id=command_id, extra=exc.extra)
+    log.exception("unexpected error on a match socket", exc_info=exc)
+    return error_message("server_error", "something went wrong on our side", command_id=command_id)
