@@ -1,0 +1,50 @@
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import serializers
+
+
+class RegisterSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(write_only=True, trim_whitespace=False, max_length=4096)
+    email = serializers.EmailField(required=False, allow_blank=True, default="")
+
+    def validate_username(self, value):
+        User = get_user_model()
+        try:
+            User.username_validator(value)
+        except DjangoValidationError as err:
+            raise serializers.ValidationError(list(err.messages))
+        if User.objects.filter(username__iexact=value).exists():
+            raise serializers.ValidationError("A user with that username already exists.", code="unique")
+        return value
+
+    def validate(self, attrs):
+        user = get_user_model()(username=attrs["username"], email=attrs.get("email") or "")
+        try:
+            validate_password(attrs["password"], user)
+        except DjangoValidationError as err:
+            raise serializers.ValidationError({"password": list(err.messages)})
+        return attrs
+
+
+class RegisteredSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    token = serializers.CharField()
+
+
+class TokenRequestSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150, trim_whitespace=False)
+    password = serializers.CharField(max_length=4096, trim_whitespace=False, write_only=True)
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField()
+
+
+class MeSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    username = serializers.CharField(read_only=True)
+    display_name = serializers.CharField(max_length=60, allow_blank=True, required=False)
+    email = serializers.EmailField(allow_blank=True, required=False)

@@ -1,0 +1,86 @@
+"""REST endpoints of accounts: thin views over accounts.services."""
+
+from django.db import IntegrityError
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.serializers import ErrorSerializer
+
+from . import services
+from .errors import InvalidCredentials
+from .serializers import MeSerializer, RegisteredSerializer, RegisterSerializer, TokenRequestSerializer, TokenSerializer
+
+E = lambda text: OpenApiResponse(ErrorSerializer, description=text)  # noqa: E731
+
+
+def _me(user) -> dict:
+    profile = services.profile_get(user)
+    return {"id": user.pk, "username": user.get_username(), "display_name": profile.display_name, "email": user.email}
+
+
+class UserRegisterApi(APIView):
+    authentication_classes = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=["auth"], operation_id="auth_register", request=RegisterSerializer,
+        responses={201: RegisteredSerializer, 400: E("invalid (field errors in extra, e.g. a weak password)")},
+    )
+    def post(self, request):
+        ser = RegisterSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        try:
+            user = services.user_register(**ser.validated_data)
+        except IntegrityError:  # a concurrent registration took the name
+            raise serializers.ValidationError({"username": ["A user with that username already exists."]})
+        return Response({"id": user.pk, "username": user.get_username(), "token": services.token_for(user)},
+                        status=status.HTTP_201_CREATED)
+
+
+class UserTokenApi(APIView):
+    authentication_classes = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=["auth"], operation_id="auth_token", request=TokenRequestSerializer,
+        responses={200: TokenSerializer, 400: E("invalid / invalid_credentials"), 429: E("too_many_attempts")},
+        description="Exchange credentials for an API token (`Authorization: Token <token>`). Failed attempts "
+                    "are rate-limited per username and per client IP (429 too_many_attempts).",
+    )
+    def post(self, request):
+        ser = TokenRequestSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        user = services.user_authenticate(request, ser.validated_data["username"], ser.validated_data["password"])
+        if user is None or not user.is_active:
+            raise InvalidCredentials()
+        return Response({"token": services.token_for(user)})
+
+
+class UserLogoutApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(tags=["auth"], operation_id="auth_logout", request=None,
+                   responses={204: None, 401: E("not_authenticated"), 403: E("CSRF failure for session logins")})
+    def post(self, request):
+        services.user_logout(request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class UserMeApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(tags=["auth"], operation_id="auth_me", responses={200: MeSerializer, 401: E("not_authenticated")})
+    def get(self, request):
+        return Response(_me(request.user))
+
+    @extend_schema(tags=["auth"], operation_id="auth_me_update", request=MeSerializer,
+                   responses={200: MeSerializer, 400: E("invalid"), 401: E("not_authenticated")})
+    def patch(self, request):
+        ser = MeSerializer(data=request.data, partial=True)
+        ser.is_valid(raise_exception=True)
+        services.profile_update(user=request.user, display_name=ser.validated_data.get("display_name"),
+                                email=ser.validated_data.get("email"))
+        return Response(_me(request.user))

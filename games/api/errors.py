@@ -1,0 +1,106 @@
+"""The one DRF exception handler: every error leaves the API as JSON ``{code, message, extra?}``.
+
+Mapped here (and nowhere else): DRF's APIExceptions, PlatformError subclasses (their own status
+and body), RuleViolation (422), Django's Http404 / PermissionDenied / ValidationError, and as a
+last resort anything else (logged, 500 with a JSON body).
+"""
+
+import logging
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from rest_framework import exceptions as drf
+from rest_framework.response import Response
+from rest_framework.views import set_rollback
+
+from games.application.errors import PlatformError, VersionConflict
+from games.kernel import RuleViolation
+
+log = logging.getLogger(__name__)
+
+# DRF exception class -> stable code (checked in order: subclasses first).
+_DRF_CODES = (
+    (drf.ParseError, "malformed"),
+    (drf.ValidationError, "invalid"),
+    (drf.AuthenticationFailed, "authentication_failed"),
+    (drf.NotAuthenticated, "not_authenticated"),
+    (drf.PermissionDenied, "permission_denied"),
+    (drf.NotFound, "not_found"),
+    (drf.MethodNotAllowed, "method_not_allowed"),
+    (drf.NotAcceptable, "not_acceptable"),
+    (drf.UnsupportedMediaType, "unsupported_media_type"),
+    (drf.Throttled, "throttled"),
+)
+
+
+def _first_message(detail) -> str:
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            inner = _first_message(value)
+            if inner:
+                return inner if key in ("non_field_errors", "detail") else f"{key}: {inner}"
+        return ""
+    if isinstance(detail, (list, tuple)):
+        for value in detail:
+            inner = _first_message(value)
+            if inner:
+                return inner
+        return ""
+    return str(detail)
+
+
+def error_body(code: str, message: str, extra: dict | None = None) -> dict:
+    body = {"code": code, "message": message}
+    if extra:
+        body["extra"] = extra
+    return body
+
+
+def _drf_response(exc: drf.APIException) -> Response:
+    code = next((c for cls, c in _DRF_CODES if isinstance(exc, cls)), None) or str(exc.default_code)
+    headers = {}
+    if getattr(exc, "auth_header", None):
+        headers["WWW-Authenticate"] = exc.auth_header
+    if getattr(exc, "wait", None):
+        headers["Retry-After"] = str(int(exc.wait))
+    extra = None
+    if isinstance(exc, drf.ValidationError):
+        detail = exc.detail
+        extra = detail if isinstance(detail, dict) else {"non_field_errors": detail}
+        message = _first_message(detail) or "invalid input"
+    else:
+        message = _first_message(exc.detail) or str(exc.default_detail)
+    return Response(error_body(code, message, extra), status=exc.status_code, headers=headers)
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, Http404):
+        exc = drf.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = drf.PermissionDenied()
+    elif isinstance(exc, DjangoValidationError):
+        detail = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
+        exc = drf.ValidationError(detail)
+
+    if isinstance(exc, drf.APIException):
+        set_rollback()
+        return _drf_response(exc)
+    if isinstance(exc, PlatformError):
+        set_rollback()
+        body = exc.as_dict()
+        headers = {}
+        if isinstance(exc, VersionConflict):
+            body["current_seq"] = exc.current_seq
+        retry_after = getattr(exc, "retry_after", None)
+        if retry_after:
+            headers["Retry-After"] = str(int(retry_after))
+        return Response(body, status=exc.status, headers=headers)
+    if isinstance(exc, RuleViolation):
+        set_rollback()
+        return Response(exc.as_dict(), status=422)
+
+    view = context.get("view") if context else None
+    log.exception("unhandled error in %s", type(view).__name__ if view else "API", exc_info=exc)
+    set_rollback()
+    return Response(error_body("server_error", "internal server error"), status=500)

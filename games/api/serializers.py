@@ -1,0 +1,187 @@
+"""Request validation and (for the OpenAPI schema) response shapes of the games API.
+
+Views build response dicts from selectors; the response serializers here document those shapes
+exactly (schemathesis checks responses against them).
+"""
+
+from rest_framework import serializers
+
+MATCH_STATUSES = ("open", "active", "finished", "abandoned")
+
+
+# -- errors -----------------------------------------------------------------------------------
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="stable machine-readable code, e.g. not_your_turn")
+    message = serializers.CharField()
+    extra = serializers.DictField(required=False, help_text="details: field errors, current_seq, ...")
+
+
+class VersionConflictSerializer(ErrorSerializer):
+    current_seq = serializers.IntegerField(help_text="the match's head seq (also in extra.current_seq)")
+
+
+# -- catalog ----------------------------------------------------------------------------------
+
+
+class GameSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    min_seats = serializers.IntegerField()
+    max_seats = serializers.IntegerField()
+    options = serializers.JSONField(help_text="JSON schema of the options object accepted at match creation")
+
+
+# -- matches ----------------------------------------------------------------------------------
+
+
+class SeatSerializer(serializers.Serializer):
+    user_id = serializers.IntegerField(allow_null=True)
+    username = serializers.CharField()
+    bot = serializers.BooleanField()
+
+
+class MatchSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    game = serializers.CharField()
+    seats = serializers.IntegerField(help_text="number of seats")
+    options = serializers.DictField()
+    status = serializers.ChoiceField(choices=MATCH_STATUSES)
+    phase = serializers.CharField()
+    seq = serializers.IntegerField()
+    seat_list = serializers.ListField(child=SeatSerializer(allow_null=True), help_text="one entry per seat; null = free")
+    awaiting = serializers.ListField(child=serializers.JSONField(), help_text="seats (ints) or \"system\"")
+    winners = serializers.ListField(child=serializers.JSONField())
+    created_by = serializers.IntegerField(allow_null=True, help_text="user id of the creator")
+    created_at = serializers.DateTimeField()
+    seed_hash = serializers.CharField()
+    seed = serializers.CharField(allow_null=True, help_text="the secret seed, revealed once the match is finished")
+    your_seat = serializers.IntegerField(allow_null=True)
+
+
+class MatchCreateSerializer(serializers.Serializer):
+    game = serializers.CharField(max_length=40)
+    seats = serializers.IntegerField(min_value=1, max_value=64, required=False,
+                                     help_text="defaults to the game's minimum")
+    options = serializers.DictField(required=False, default=dict, help_text="validated by the game's options schema")
+
+
+class MatchListQuerySerializer(serializers.Serializer):
+    game = serializers.CharField(required=False, max_length=40)
+    status = serializers.ChoiceField(choices=MATCH_STATUSES, required=False)
+    mine = serializers.BooleanField(required=False, default=False, help_text="only matches the caller plays in")
+
+
+class SeatRequestSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(required=False, allow_null=True, min_value=0,
+                                    help_text="a free seat; omitted = the first free one")
+
+
+# -- playing ----------------------------------------------------------------------------------
+
+
+class StatusSerializer(serializers.Serializer):
+    phase = serializers.CharField()
+    awaiting = serializers.ListField(child=serializers.JSONField())
+    finished = serializers.BooleanField()
+    winners = serializers.ListField(child=serializers.JSONField())
+
+
+class LobbySerializer(serializers.Serializer):
+    game = serializers.CharField()
+    status = serializers.ChoiceField(choices=MATCH_STATUSES)
+    seats = serializers.ListField(child=SeatSerializer(allow_null=True))
+    options = serializers.DictField()
+    seed_hash = serializers.CharField()
+    seed = serializers.CharField(allow_null=True)
+    winners = serializers.ListField(child=serializers.JSONField())
+
+
+class LegalCommandSerializer(serializers.Serializer):
+    type = serializers.CharField()
+    args = serializers.DictField()
+
+
+class SeatViewSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    seat = serializers.IntegerField(allow_null=True, help_text="the caller's seat; null = spectator")
+    status = StatusSerializer()
+    match = LobbySerializer()
+    view = serializers.JSONField(allow_null=True, help_text="the game's view for this seat (null before the start)")
+    legal_commands = LegalCommandSerializer(many=True)
+
+
+class CommandSerializer(serializers.Serializer):
+    command_id = serializers.UUIDField(help_text="client-chosen; a repeat returns the original outcome")
+    expected_seq = serializers.IntegerField(min_value=0, help_text="the seq the client last saw")
+    type = serializers.CharField(max_length=60)
+    args = serializers.DictField(required=False, default=dict)
+
+
+class ActorSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    seat = serializers.JSONField(required=False, allow_null=True)
+    user_id = serializers.IntegerField(required=False, allow_null=True)
+
+
+class EventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = serializers.CharField()
+    payload = serializers.JSONField(allow_null=True, help_text="null when hidden from the caller")
+    actor = ActorSerializer()
+    at = serializers.DateTimeField()
+    hidden = serializers.BooleanField(required=False)
+
+
+class CommandResultSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    events = EventSerializer(many=True)
+
+
+class EventsQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(required=False, default=0, min_value=0, max_value=2**31 - 1,
+                                     help_text="return events with seq > after")
+
+
+class EventsSerializer(serializers.Serializer):
+    events = EventSerializer(many=True)
+    seq = serializers.IntegerField(help_text="the match's head seq when read")
+
+
+# -- staff ------------------------------------------------------------------------------------
+
+
+class StaffEventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = serializers.CharField()
+    v = serializers.IntegerField()
+    payload = serializers.JSONField()
+    actor = serializers.DictField()
+    command_id = serializers.UUIDField(allow_null=True)
+    at = serializers.DateTimeField()
+
+
+class StaffLogSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    game = serializers.CharField()
+    engine_version = serializers.CharField()
+    seq = serializers.IntegerField()
+    seed = serializers.CharField()
+    seed_hash = serializers.CharField()
+    events = StaffEventSerializer(many=True)
+
+
+class StaffStateQuerySerializer(serializers.Serializer):
+    at = serializers.IntegerField(required=False, min_value=1, max_value=2**31 - 1,
+                                  help_text="fold the stream up to this seq (default: the head)")
+
+
+class StaffStateSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    seq = serializers.IntegerField(help_text="the seq the state was folded to")
+    head_seq = serializers.IntegerField()
+    status = StatusSerializer()
+    state = serializers.JSONField(help_text="the full folded aggregate {lobby, game}")
+    views = SeatViewSerializer(many=True, help_text="every seat's view at that seq, by seat")
+    spectator = SeatViewSerializer()

@@ -1,0 +1,348 @@
+"""The games REST API: thin views over games.application (services write, selectors read).
+
+Every refusal is an exception mapped to JSON by ``games.api.errors.exception_handler``.
+Hidden information only leaves through ``view_for_seat`` / ``events_for_seat`` for the caller's
+own seat; the staff endpoints (unredacted, each read recorded as a StaffAccess row) are the
+only exception.
+"""
+
+from django.db import transaction
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import generics, mixins, status
+from rest_framework.exceptions import NotFound
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.application import selectors, services
+from games.application.errors import NotYourDecision
+from games.eventstore import store
+from games.eventstore.models import StaffAccess
+from games.kernel import RuleViolation, registry
+from games.projections.models import MatchSummary
+
+from . import serializers as s
+from .permissions import IsStaff
+
+E = lambda text: OpenApiResponse(s.ErrorSerializer, description=text)  # noqa: E731
+MATCH_ID = OpenApiParameter("id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="match id")
+NOT_FOUND = E("not_found: no such match")
+UNAUTH = E("not_authenticated / authentication_failed")
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+
+def _seat_of(seats: list, user) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return next((i for i, x in enumerate(seats or []) if x and not x.get("bot") and x.get("user_id") == user.pk), None)
+
+
+def match_detail(match, user) -> dict:
+    state = selectors.state_load(match)
+    lobby = state["lobby"]
+    st = selectors.status_of(match, state)
+    return {
+        "id": str(match.pk),
+        "game": match.game,
+        "seats": len(lobby["seats"]),
+        "options": lobby["options"],
+        "status": lobby["status"],
+        "phase": st["phase"],
+        "seq": match.head_seq,
+        "seat_list": lobby["seats"],
+        "awaiting": st["awaiting"],
+        "winners": st["winners"],
+        "created_by": match.created_by_id,
+        "created_at": match.created_at.isoformat(),
+        "seed_hash": match.seed_hash,
+        "seed": lobby["seed"],
+        "your_seat": selectors.seat_for_user(match, user, state),
+    }
+
+
+def summary_item(summary: MatchSummary, user) -> dict:
+    match = summary.match
+    return {
+        "id": str(match.pk),
+        "game": match.game,
+        "seats": match.seat_count,
+        "options": match.options,
+        "status": summary.status,
+        "phase": summary.phase,
+        "seq": summary.seq,
+        "seat_list": summary.seats,
+        "awaiting": summary.awaiting,
+        "winners": summary.winners,
+        "created_by": match.created_by_id,
+        "created_at": match.created_at.isoformat(),
+        "seed_hash": match.seed_hash,
+        "seed": match.seed if summary.status == "finished" else None,
+        "your_seat": _seat_of(summary.seats, user),
+    }
+
+
+def _query(serializer_class, request):
+    ser = serializer_class(data=request.query_params)
+    ser.is_valid(raise_exception=True)
+    return ser.validated_data
+
+
+def _body(serializer_class, request):
+    ser = serializer_class(data=request.data)
+    ser.is_valid(raise_exception=True)
+    return ser.validated_data
+
+
+# -- catalog ----------------------------------------------------------------------------------
+
+
+class GameListApi(APIView):
+    pagination_class = None
+
+    @extend_schema(tags=["games"], operation_id="games_list", responses={200: s.GameSerializer(many=True)})
+    def get(self, request):
+        return Response([
+            {"slug": e.slug, "name": e.name, "min_seats": e.min_seats, "max_seats": e.max_seats,
+             "options": e.options_schema}
+            for e in registry.all_engines()
+        ])
+
+
+class GameContentApi(APIView):
+    @extend_schema(tags=["games"], operation_id="games_content",
+                   responses={200: OpenApiTypes.OBJECT, 404: E("not_found: no such game")})
+    def get(self, request, slug):
+        engine = next((e for e in registry.all_engines() if e.slug == slug), None)
+        if engine is None:
+            try:
+                engine = registry.get(slug)  # unlisted engines' content by exact slug
+            except RuleViolation:
+                raise NotFound("no such game")
+        return Response(engine.content())
+
+
+# -- matches ----------------------------------------------------------------------------------
+
+
+class MatchListCreateApi(mixins.ListModelMixin, generics.GenericAPIView):
+    serializer_class = s.MatchSerializer
+
+    def get_queryset(self):
+        q = _query(s.MatchListQuerySerializer, self.request)
+        qs = MatchSummary.objects.select_related("match").order_by("-match__created_at", "match_id")
+        if q.get("game"):
+            qs = qs.filter(match__game=q["game"])
+        if q.get("status"):
+            qs = qs.filter(status=q["status"])
+        if q.get("mine"):
+            if not self.request.user.is_authenticated:
+                return qs.none()
+            qs = qs.filter(players=self.request.user)
+        return qs
+
+    def list(self, request, *args, **kwargs):
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response([summary_item(x, request.user) for x in page])
+
+    @extend_schema(tags=["matches"], operation_id="matches_list", parameters=[s.MatchListQuerySerializer],
+                   responses={200: s.MatchSerializer(many=True), 400: E("invalid filter"), 404: E("invalid page")})
+    def get(self, request):
+        return self.list(request)
+
+    @extend_schema(
+        tags=["matches"], operation_id="matches_create", request=s.MatchCreateSerializer,
+        responses={201: s.MatchSerializer, 400: E("invalid"), 401: UNAUTH,
+                   422: E("unknown_game / bad_seats / bad_options")},
+        description="Create a match; the creator takes seat 0.",
+    )
+    def post(self, request):
+        data = _body(s.MatchCreateSerializer, request)
+        seats = data.get("seats")
+        if seats is None:
+            seats = registry.get(data["game"]).min_seats
+        match = services.match_create(game=data["game"], seats=seats, options=data["options"], creator=request.user)
+        return Response(match_detail(match, request.user), status=status.HTTP_201_CREATED)
+
+
+class MatchDetailApi(APIView):
+    @extend_schema(tags=["matches"], operation_id="matches_retrieve", parameters=[MATCH_ID],
+                   responses={200: s.MatchSerializer, 404: NOT_FOUND})
+    def get(self, request, id):
+        return Response(match_detail(selectors.match_get(id), request.user))
+
+
+class _LobbyActionApi(APIView):
+    service = None  # staticmethod(services.match_*) taking (match_id, user, [seat])
+    takes_seat = False
+
+    def post(self, request, id):
+        match = selectors.match_get(id)
+        kwargs = {}
+        if self.takes_seat:
+            kwargs["seat"] = _body(s.SeatRequestSerializer, request).get("seat")
+        self.service(match_id=match.pk, user=request.user, **kwargs)
+        match.refresh_from_db()
+        return Response(match_detail(match, request.user))
+
+
+_LOBBY_ERRORS = {400: E("invalid / bad_seat"), 401: UNAUTH, 404: NOT_FOUND}
+
+
+class MatchJoinApi(_LobbyActionApi):
+    service = staticmethod(services.match_join)
+    takes_seat = True
+
+    @extend_schema(tags=["matches"], operation_id="matches_join", parameters=[MATCH_ID], request=s.SeatRequestSerializer,
+                   responses={200: s.MatchSerializer, **_LOBBY_ERRORS,
+                              409: E("match_not_open / already_seated / match_full / seat_taken")})
+    def post(self, request, id):
+        return super().post(request, id)
+
+
+class MatchLeaveApi(_LobbyActionApi):
+    service = staticmethod(services.match_leave)
+
+    @extend_schema(tags=["matches"], operation_id="matches_leave", parameters=[MATCH_ID], request=None,
+                   responses={200: s.MatchSerializer, **_LOBBY_ERRORS, 409: E("match_not_open / not_seated")})
+    def post(self, request, id):
+        return super().post(request, id)
+
+
+class MatchStartApi(_LobbyActionApi):
+    service = staticmethod(services.match_start)
+
+    @extend_schema(tags=["matches"], operation_id="matches_start", parameters=[MATCH_ID], request=None,
+                   responses={200: s.MatchSerializer, **_LOBBY_ERRORS, 403: E("not_creator"),
+                              409: E("match_not_open / seats_not_filled")})
+    def post(self, request, id):
+        return super().post(request, id)
+
+
+class MatchBotApi(_LobbyActionApi):
+    service = staticmethod(services.match_add_bot)
+    takes_seat = True
+
+    @extend_schema(tags=["matches"], operation_id="matches_add_bot", parameters=[MATCH_ID],
+                   request=s.SeatRequestSerializer,
+                   responses={200: s.MatchSerializer, **_LOBBY_ERRORS, 403: E("not_creator"),
+                              409: E("match_not_open / match_full / seat_taken")})
+    def post(self, request, id):
+        return super().post(request, id)
+
+
+# -- playing ----------------------------------------------------------------------------------
+
+
+class MatchViewApi(APIView):
+    @extend_schema(tags=["play"], operation_id="matches_view", parameters=[MATCH_ID],
+                   responses={200: s.SeatViewSerializer, 404: NOT_FOUND},
+                   description="The caller's seat view (a spectator's for anyone not seated, anonymous included).")
+    def get(self, request, id):
+        match = selectors.match_get(id)
+        state = selectors.state_load(match)
+        seat = selectors.seat_for_user(match, request.user, state)
+        return Response(selectors.view_for_seat(match, seat, state))
+
+
+class MatchCommandApi(APIView):
+    @extend_schema(
+        tags=["play"], operation_id="matches_command", parameters=[MATCH_ID], request=s.CommandSerializer,
+        responses={
+            201: s.CommandResultSerializer,
+            400: E("invalid / malformed"), 401: UNAUTH,
+            403: E("not_your_decision"), 404: NOT_FOUND,
+            409: OpenApiResponse(s.VersionConflictSerializer, description="version_conflict"),
+            422: E("a rule violation (e.g. not_your_turn), match_not_active, or command_id_reused"),
+        },
+        description="Submit a game command for the caller's seat. A repeated command_id returns the "
+                    "original response unchanged and appends nothing.",
+    )
+    def post(self, request, id):
+        match = selectors.match_get(id)
+        data = _body(s.CommandSerializer, request)
+        seat = selectors.seat_for_user(match, request.user)
+        if seat is None:
+            raise NotYourDecision("you have no seat in this match")
+        result = services.match_submit_command(
+            match_id=match.pk, seat=seat, actor=services.Actor.user(request.user), command_id=data["command_id"],
+            expected_seq=data["expected_seq"], type_=data["type"], args=data["args"],
+        )
+        return Response(result.as_dict(), status=status.HTTP_201_CREATED)
+
+
+class MatchEventsApi(APIView):
+    @extend_schema(tags=["play"], operation_id="matches_events", parameters=[MATCH_ID, s.EventsQuerySerializer],
+                   responses={200: s.EventsSerializer, 400: E("invalid after"), 404: NOT_FOUND},
+                   description="Events after `after`, redacted for the caller's seat.")
+    def get(self, request, id):
+        match = selectors.match_get(id)
+        after = _query(s.EventsQuerySerializer, request)["after"]
+        seat = selectors.seat_for_user(match, request.user)
+        head = match.head_seq
+        return Response({"events": selectors.events_for_seat(match, seat, after=after, until=head), "seq": head})
+
+
+# -- staff ------------------------------------------------------------------------------------
+
+
+_STAFF_ERRORS = {401: UNAUTH, 403: E("permission_denied: staff only"), 404: NOT_FOUND}
+
+
+class StaffMatchLogApi(APIView):
+    permission_classes = [IsStaff]
+
+    @extend_schema(tags=["staff"], operation_id="admin_match_log", parameters=[MATCH_ID],
+                   responses={200: s.StaffLogSerializer, **_STAFF_ERRORS},
+                   description="The full unredacted log, seed included. Every read is recorded.")
+    def get(self, request, id):
+        match = selectors.match_get(id)
+        events = store.events_load(match, until=match.head_seq, engine_upcasters=selectors.engine_of(match).upcasters)
+        StaffAccess.objects.create(user=request.user, match=match, what="api: full event log")
+        return Response({
+            "id": str(match.pk), "game": match.game, "engine_version": match.engine_version, "seq": match.head_seq,
+            "seed": match.seed, "seed_hash": match.seed_hash, "events": events,
+        })
+
+
+class StaffMatchStateApi(APIView):
+    permission_classes = [IsStaff]
+
+    @extend_schema(tags=["staff"], operation_id="admin_match_state", parameters=[MATCH_ID, s.StaffStateQuerySerializer],
+                   responses={200: s.StaffStateSerializer, 400: E("invalid at"), **_STAFF_ERRORS},
+                   description="The folded state at seq `at`, its status and every seat's view there. Recorded.")
+    def get(self, request, id):
+        match = selectors.match_get(id)
+        at = _query(s.StaffStateQuerySerializer, request).get("at") or match.head_seq
+        at = min(at, match.head_seq)
+        if at < 1:
+            raise NotFound("this match has no events yet")
+        state = selectors.state_load(match, until=at)
+
+        def view(seat):
+            return {**selectors.view_for_seat(match, seat, state), "seq": at}
+
+        body = {
+            "id": str(match.pk), "seq": at, "head_seq": match.head_seq,
+            "status": selectors.status_of(match, state), "state": state,
+            "views": [view(seat) for seat in range(len(state["lobby"]["seats"]))],
+            "spectator": view(None),
+        }
+        StaffAccess.objects.create(user=request.user, match=match, what=f"api: state at seq {at}")
+        return Response(body)
+
+
+# -- fallbacks ----------------------------------------------------------------------------------
+
+
+class ApiNotFound(APIView):
+    """Any other path under /api/ (including malformed match ids): a JSON 404, never HTML."""
+
+    permission_classes = []
+    schema = None
+
+    def _404(self, request, *args, **kwargs):
+        raise NotFound(f"no API endpoint at {request.path}")
+
+    get = post = put = patch = delete = head = options = _404
