@@ -25,6 +25,7 @@ ORIGIN = f"http://{HOST}"
 def _realtime_settings(settings):
     settings.ALLOWED_HOSTS = [HOST]
     settings.SOCKET_AUTH_RECHECK_SECONDS = 0.2
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast users
     # A fresh in-memory layer per test: its queues belong to one event loop.
     channel_layers.backends.pop("default", None)
     yield

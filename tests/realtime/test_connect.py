@@ -45,7 +45,7 @@ async def test_unknown_match_is_not_found_then_closed(match_id):
     err = await recv(comm)
     assert err["type"] == "error" and err["code"] == "not_found"
     assert await recv(comm) == {"type": "__close__", "code": 4404}
-    await comm.wait()
+    await comm.disconnect()
 
 
 async def test_foreign_origin_is_refused(match):
@@ -82,7 +82,7 @@ async def test_bad_token_is_refused_not_downgraded(match):
     err = await recv(comm)
     assert err["type"] == "error" and err["code"] == "not_authenticated"
     assert await recv(comm) == {"type": "__close__", "code": 4401}
-    await comm.wait()
+    await comm.disconnect()
 
 
 async def test_token_of_a_deactivated_user_is_refused(match):
