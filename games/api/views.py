@@ -11,6 +11,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, mixins, status
 from rest_framework.exceptions import NotFound
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -126,8 +127,14 @@ class GameContentApi(APIView):
 # -- matches ----------------------------------------------------------------------------------
 
 
+class MatchPagination(PageNumberPagination):
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+
 class MatchListCreateApi(mixins.ListModelMixin, generics.GenericAPIView):
     serializer_class = s.MatchSerializer
+    pagination_class = MatchPagination
 
     def get_queryset(self):
         q = _query(s.MatchListQuerySerializer, self.request)
