@@ -71,8 +71,14 @@ function setConnection(state, text) {
 
 function actorLabel(actor) {
   if (!actor) return "";
-  if (actor.kind === "user" && actor.seat !== null && actor.seat !== undefined) return seatName(actor.seat);
-  if (actor.kind === "user") return "player";
+  if (Number.isInteger(actor.seat)) return seatName(actor.seat);
+  if (actor.seat === "system") return "system";
+  const seats = (app.doc.match && app.doc.match.seats) || [];
+  if (actor.kind === "user" && actor.user_id !== null && actor.user_id !== undefined) {
+    const i = seats.findIndex((s) => s && !s.bot && s.user_id === actor.user_id);
+    if (i >= 0) return seatName(i);
+    return actor.user_id === boot.user_id ? `${boot.username} (you)` : "player";
+  }
   return actor.kind || "";
 }
 
@@ -180,7 +186,8 @@ function renderStatus() {
   $("status-phase").textContent = st.phase || "";
   const awaiting = st.awaiting || [];
   $("status-awaiting").textContent = awaiting.length ? awaiting.map((s) => seatName(s)).join(", ") : "–";
-  $("status-seat").textContent = doc.seat === null || doc.seat === undefined ? "spectator" : `${doc.seat} (${seatName(doc.seat)})`;
+  const mySeat = doc.seat === null || doc.seat === undefined ? null : doc.match && doc.match.seats && doc.match.seats[doc.seat];
+  $("status-seat").textContent = doc.seat === null || doc.seat === undefined ? "spectator" : `${doc.seat}${mySeat ? ` (${mySeat.username})` : ""}`;
   $("status-seq").textContent = String(doc.seq);
 
   const result = $("result");

@@ -1,0 +1,126 @@
+"""Real-browser fixtures: the app served by uvicorn in a subprocess (embedded mode, its own SQLite
+file, the Pebbles test engine registered) and Debian's Chromium driven by Playwright.
+
+Never ``playwright install``: the machine is offline; we launch /usr/bin/chromium directly.
+"""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "test-results"
+CHROMIUM = os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+BOOT_TIMEOUT = 60
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _server_env(db_path: Path) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_ENV")}
+    env.update({
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "SQLITE_PATH": str(db_path),
+        "KAMIZA_EXTRA_ENGINES": "tests.engines.pebbles",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "PYTHONUNBUFFERED": "1",
+    })
+    return env
+
+
+@pytest.fixture(scope="session")
+def live_server_url(tmp_path_factory):
+    """uvicorn serving config.asgi on a free port; yields its base URL, kills it at the end."""
+    tmp = tmp_path_factory.mktemp("e2e-server")
+    env = _server_env(tmp / "e2e.sqlite3")
+    python = sys.executable
+    migrate = subprocess.run([python, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=300)
+    assert migrate.returncode == 0, migrate.stdout + migrate.stderr
+    port = _free_port()
+    log_path = tmp / "server.log"
+    log = open(log_path, "w")
+    proc = subprocess.Popen(
+        [python, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port),
+         "--log-level", "warning"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + BOOT_TIMEOUT
+        while True:
+            if proc.poll() is not None:
+                raise AssertionError(f"the server exited ({proc.returncode}):\n{log_path.read_text()}")
+            try:
+                with urllib.request.urlopen(f"{url}/login/", timeout=2) as resp:
+                    if resp.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the server did not answer within {BOOT_TIMEOUT}s:\n{log_path.read_text()}")
+            time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+        log.close()
+        server_log = log_path.read_text()
+        if server_log.strip():
+            RESULTS.mkdir(exist_ok=True)
+            (RESULTS / "e2e-server.log").write_text(server_log)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def new_page(browser, live_server_url):
+    """new_page() -> a Page in a fresh browser context (its own cookies); console errors collected."""
+    contexts = []
+
+    def make():
+        context = browser.new_context(base_url=live_server_url, viewport={"width": 1280, "height": 900})
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.console_errors = []
+        page.on("console", lambda msg: msg.type == "error" and page.console_errors.append(msg.text))
+        page.on("pageerror", lambda exc: page.console_errors.append(str(exc)))
+        page.on("response", lambda r: r.status >= 400 and page.console_errors.append(f"HTTP {r.status} {r.url}"))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()

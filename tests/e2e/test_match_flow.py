@@ -1,0 +1,181 @@
+"""Two players in two browsers: sign up, create / join / start from the lobby, and play a
+Pebbles match over the live socket; each sees the other's move without reloading."""
+
+import re
+import uuid
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import RESULTS
+
+pytestmark = pytest.mark.e2e
+
+PASSWORD = "paper-lantern-42"
+ENABLED_COMMAND = "#commands button.command:not([disabled])"
+
+
+def sign_up(page, username):
+    page.goto("/signup/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_label("Password confirmation").fill(PASSWORD)
+    page.get_by_role("button", name="Sign up").click()
+    expect(page.get_by_test_id("whoami")).to_have_text(username)
+
+
+def create_match(page, options):
+    page.goto("/")
+    page.get_by_label("Game").select_option("pebbles")
+    page.get_by_label("Seats").fill("2")
+    page.get_by_label("Options").fill(options)
+    page.get_by_role("button", name="Create").click()
+    page.wait_for_url(re.compile(r"/matches/[0-9a-f-]{36}/$"))
+    return page.url.rstrip("/").rsplit("/", 1)[-1]
+
+
+def wait_live(page):
+    expect(page.locator("#connection")).to_have_attribute("data-state", "open")
+    expect(page.locator("#connection")).to_have_text("Live")
+
+
+def mark_no_reload(page):
+    page.evaluate("window.__noReload = 'still-the-same-document'")
+
+
+def assert_not_reloaded(page):
+    assert page.evaluate("window.__noReload") == "still-the-same-document"
+
+
+def log_types(page):
+    return page.locator("#log li.event[data-seq]").evaluate_all("els => els.map(e => [+e.dataset.seq, e.dataset.type])")
+
+
+def test_two_players_see_each_others_moves_live(new_page):
+    a, b = new_page(), new_page()
+    alice, bob = f"alice-{uuid.uuid4().hex[:6]}", f"bob-{uuid.uuid4().hex[:6]}"
+    sign_up(a, alice)
+    sign_up(b, bob)
+
+    match_id = create_match(a, '{"bonus_rolls": false}')
+    wait_live(a)
+    expect(a.locator("#seats li")).to_have_count(2)
+    expect(a.locator("#seats li").nth(1)).to_have_text("free")
+    expect(a.get_by_role("button", name="Start")).to_be_disabled()
+    mark_no_reload(a)
+
+    # B joins from the lobby; A's page shows the new seat live and enables Start.
+    b.goto("/")
+    row = b.locator(f'tr[data-match-id="{match_id}"]')
+    expect(row).to_contain_text(alice)
+    row.get_by_role("button", name=re.compile("^Join")).click()
+    b.wait_for_url(f"**/matches/{match_id}/")
+    wait_live(b)
+    expect(b.locator("#status-seat")).to_contain_text("1")
+    mark_no_reload(b)
+
+    expect(a.locator("#seats li").nth(1)).to_contain_text(bob)
+    expect(a.locator('#log li[data-type="SeatTaken"]')).to_have_count(2)
+    assert_not_reloaded(a)
+    start = a.get_by_role("button", name="Start")
+    expect(start).to_be_enabled()
+    start.click()  # a form post: A's page reloads, B's must not
+    wait_live(a)
+    expect(a.locator("#status-match")).to_have_text("active")
+    expect(a.locator("#lobby-actions")).to_have_count(0)
+    mark_no_reload(a)
+
+    # B sees the start live, and that it is A's turn.
+    expect(b.locator("#status-match")).to_have_text("active")
+    expect(b.locator("#lobby-actions")).to_be_hidden()
+    expect(b.locator("#status-awaiting")).to_have_text(alice)
+    expect(b.locator("#commands button.command")).to_have_count(0)
+    expect(b.locator('#log li[data-type="TilesDealt"]')).to_have_count(1)
+    assert_not_reloaded(b)
+
+    # A plays the first legal command; its label is the command's type + args.
+    first = a.locator(ENABLED_COMMAND).first
+    expect(first).to_have_text(re.compile(r"^play tile="))
+    a_seq_before = a.evaluate("window.KamizaMatch.lastSeq")
+    first.click()
+    played = b.locator('#log li[data-type="TilePlayed"]')
+    expect(played).to_have_count(1)
+    expect(played).to_contain_text(f"#{a_seq_before + 1}")
+    expect(played.locator(".payload")).to_contain_text('"seat":0')
+    # A's draw is hidden from B: the payload only says a tile was drawn.
+    expect(played.locator(".payload")).to_contain_text('"drawn":true')
+
+    # Now it is B's turn: B's buttons appear enabled, without any reload.
+    expect(b.locator(ENABLED_COMMAND).first).to_be_visible()
+    expect(b.locator("#status-awaiting")).to_contain_text(bob)
+    assert_not_reloaded(b)
+    expect(a.locator("#commands button.command")).to_have_count(0)
+
+    b_cmd = b.locator(ENABLED_COMMAND).last  # "pass" is listed last
+    expect(b_cmd).to_have_text("pass")
+    b_cmd.click()
+    passed = a.locator('#log li[data-type="TurnPassed"]')
+    expect(passed).to_have_count(1)
+    expect(passed.locator(".payload")).to_contain_text('"seat":1')
+    expect(a.locator(ENABLED_COMMAND).first).to_be_visible()
+    assert_not_reloaded(a)
+    assert_not_reloaded(b)
+
+    # Both logs are the same contiguous sequence.
+    expect(a.locator("#status-seq")).to_have_text(b.locator("#status-seq").inner_text())
+    seqs_a, seqs_b = log_types(a), log_types(b)
+    assert [s for s, _ in seqs_a] == list(range(1, len(seqs_a) + 1))
+    assert seqs_a == seqs_b
+
+    # Hidden information: nothing of B's hand reaches A's page, and vice versa.
+    b_hand = b.evaluate("window.KamizaMatch.doc.view.my_hand.map(t => t.secret)")
+    a_hand = a.evaluate("window.KamizaMatch.doc.view.my_hand.map(t => t.secret)")
+    assert len(a_hand) == 3 and len(b_hand) == 4  # A played then drew; B passed and drew
+    a_html, b_html = a.content(), b.content()
+    assert all(s in b_html for s in b_hand) and all(s in a_html for s in a_hand)
+    assert not any(s in a_html for s in b_hand)
+    assert not any(s in b_html for s in a_hand)
+
+    RESULTS.mkdir(exist_ok=True)
+    a.screenshot(path=str(RESULTS / "match-page.png"), full_page=True)
+    assert a.console_errors == [] and b.console_errors == []
+
+
+def test_reconnect_catches_up_and_a_bot_game_reaches_its_end(new_page):
+    a = new_page()
+    sign_up(a, f"carol-{uuid.uuid4().hex[:6]}")
+    match_id = create_match(a, '{"bonus_rolls": false, "target": 12}')
+    a.get_by_role("button", name="Add bot").click()
+    a.get_by_role("button", name="Start").click()
+    wait_live(a)
+    mark_no_reload(a)
+
+    # Drop the socket; it reconnects with backoff and syncs from its last seq.
+    a.evaluate("window.KamizaMatch.socket.ws.close()")
+    expect(a.locator("#connection")).to_have_attribute("data-state", "retrying")
+    wait_live(a)
+
+    # Play until the game ends; the bot answers each move through the eager worker.
+    for _ in range(40):
+        if a.locator("#result").is_visible():
+            break
+        button = a.locator(ENABLED_COMMAND).first
+        try:
+            button.wait_for(timeout=5_000)
+        except Exception:
+            continue
+        button.click()
+    expect(a.locator("#result")).to_be_visible()
+    expect(a.locator("#result")).to_contain_text("Game over")
+    expect(a.locator("#result")).to_contain_text(re.compile(r"Winners?: |No winner"))
+    expect(a.locator("#result")).to_contain_text("Seed revealed")
+    expect(a.locator("#status-match")).to_have_text("finished")
+    expect(a.locator('#log li[data-type="MatchFinished"]')).to_have_count(1)
+    seqs = [s for s, _ in log_types(a)]
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert_not_reloaded(a)
+    a.screenshot(path=str(RESULTS / "match-finished.png"), full_page=True)
+
+    a.goto("/")
+    expect(a.get_by_test_id("finished-matches").locator(f'li[data-match-id="{match_id}"]')).to_be_visible()
+    assert a.console_errors == []
