@@ -1,0 +1,483 @@
+"""Character activation: the commands a character's seat may submit, listed and executed.
+
+``character_commands`` lists every legal command concretely; ``execute`` runs one that the
+engine has already found in that list (so listed == accepted by construction).
+"""
+
+from . import combat, content, flow, grid, rules
+from .combat import tier
+
+ROLL_TABLE = [(1, 2, 1), (3, 4, 2), (5, 6, 3)]
+HEAL_TABLE = [(1, 2, 1), (3, 4, 2), (5, 5, 3), (6, 6, 4)]
+
+# Skills the code implements (others are listed in the content with "implemented": false and
+# never offered by legal_commands).
+IMPLEMENTED = {
+    # Act 1 characters
+    "sixth_sense", "counter_attack", "stab", "defensive_stance", "dodgy",
+    "roll", "metsubushi", "elusive", "evade", "energy_alteration",
+    "healing", "menacing_shadow", "ebisus_strike", "kamis_assistance", "drain_spirit", "healing_wave",
+    "spiritual_protection",
+    "military_discipline", "divine_arrow", "shockwave", "teamwork", "escort", "piercing", "full_of_resources",
+    # Kami level 3+
+    "amatsumara_l3", "dosojin_l3", "hachiman_l3", "inari_l3", "shinigami_l3", "amatsumikaboshi_l3",
+    # Kami level 1 that applies in the Exploration Phase
+    "izanami_l1",
+}
+KAMI_MODES = {"dosojin", "inari", "shinigami", "izanami", "ryujin", "amatsumara"}
+ATTACK_KAMI = {"inari_l3", "amatsumikaboshi_l3"}
+TECHNIQUE_KAMI = {"amatsumara_l3", "dosojin_l3", "shinigami_l3"}
+ATTACK_SKILLS = {"counter_attack", "stab", "roll", "metsubushi", "energy_alteration", "menacing_shadow",
+                 "ebisus_strike", "drain_spirit", "divine_arrow", "shockwave", "piercing"}
+TECHNIQUES = {"healing", "kamis_assistance", "healing_wave"}
+
+
+def cmd(type_, **args):
+    return {"type": type_, "args": args}
+
+
+def endable(s, c, sq):
+    """May character c end a movement on sq (free: no creature, resistor or blocking terrain)?"""
+    if sq not in s["squares"] or grid.terrain(s, sq) in ("obstacle", "inaccessible"):
+        return False
+    taken = rules.taken_squares(s) - {s["characters"][c]["sq"]}
+    return sq not in taken
+
+
+def _mover(s, c):
+    return rules.mover_for(s, c)
+
+
+def legal_steps(s, c, mp):
+    ch = s["characters"][c]
+    occ = rules.occupied_for(s, "party")
+    mover = _mover(s, c)
+    out = []
+    for nb in grid.neighbours(ch["sq"]):
+        cost = grid.step_cost(s, ch["sq"], nb, mover, occ)
+        if cost is None or cost > mp:
+            continue
+        if endable(s, c, nb):
+            out.append(nb)
+            continue
+        # passing through an ally (or flying over an obstacle) needs a free square beyond
+        reach = grid.reachable(s, nb, mp - cost, mover, occ)
+        if any(endable(s, c, q) and q != ch["sq"] for q in reach):
+            out.append(nb)
+    return sorted(out, key=lambda k: (grid.xy(k)[1], grid.xy(k)[0]))
+
+
+def move_points(s, c):
+    return 3 + rules.attr(s, c, "dexterity")
+
+
+def adjacent_or_same(s, a, b):
+    return a == b or grid.adjacent(s, a, b)
+
+
+# -- attacks -------------------------------------------------------------------------------------------
+
+
+def attack_skills(s, c):
+    """(skill, kind) the character may add to an attack now: None, character attack skills
+    with a Ki die in their slot, level 3+ kami attack skills."""
+    ch = s["characters"][c]
+    out = [None]
+    for sk in ch["skills"]:
+        if sk in ATTACK_SKILLS and sk in IMPLEMENTED and rules.skill_active(s, c, sk):
+            out.append(sk)
+    kid = ch["kami"] + "_l3"
+    if kid in ATTACK_KAMI and ch["affinity"] >= 3 and kid not in ch["kami_used"]:
+        out.append(kid)
+    return out
+
+
+def attack_options(s, c):
+    ch = s["characters"][c]
+    turn = s["turn"]
+    if turn["attacked"] or turn["moving"] or turn["rolling"]:
+        return []
+    wpn = content.WEAPONS[ch["equipped"]]
+    out = []
+    foes = [e for e in rules.shogun_creatures(s)]
+    for skill in attack_skills(s, c):
+        modes = [m for m in ("fast", "strong") if wpn[m]]
+        if skill == "menacing_shadow":
+            modes = ["strong"] if wpn["strong"] else []
+        if rules.skill_active(s, c, "defensive_stance"):
+            modes = [m for m in modes if m == "fast"]
+        reach = combat.char_reach(s, c, skill)
+        for mode in modes:
+            cost = 3 if skill == "counter_attack" else (1 if mode == "fast" else 2)
+            if ch["ap"] < cost:
+                continue
+            for e in foes:
+                for focus in (False, True):
+                    base = {"target": e, "mode": mode, "focus": focus, "skill": skill}
+                    if skill == "roll":
+                        if rules.can_attack(s, c, e, reach):
+                            out.append(cmd("attack", **base, roll="after"))
+                        for sq in roll_destinations(s, c):
+                            if rules.can_attack(s, c, e, reach, from_sq=sq):
+                                out.append(cmd("attack", **base, roll="before", to=sq))
+                    elif rules.can_attack(s, c, e, reach):
+                        out.append(cmd("attack", **base))
+    return out
+
+
+def roll_destinations(s, c):
+    ch = s["characters"][c]
+    mp = tier(rules.ki_in(s, c, "roll"), ROLL_TABLE)
+    occ = rules.occupied_for(s, "party")
+    reach = grid.reachable(s, ch["sq"], mp, _mover(s, c), occ)
+    return sorted([q for q in reach if q != ch["sq"] and endable(s, c, q)],
+                  key=lambda k: (grid.xy(k)[1], grid.xy(k)[0]))
+
+
+def do_attack(w, c, a):
+    s = w.s
+    skill = a.get("skill")
+    cost = 3 if skill == "counter_attack" else (1 if a["mode"] == "fast" else 2)
+    ch = s["characters"][c]
+    w.emit("ActionPointsChanged", who=c, set={"ap": ch["ap"] - cost}, reason=f"{a['mode']} attack")
+    w.emit("TurnChanged", set={"attacked": True})
+    if skill and skill.endswith("_l3"):
+        w.emit("KamiSkillUsed", who=c, set={"kami_used": ch["kami_used"] + [skill]}, skill=skill)
+    if skill == "counter_attack":
+        w.emit("CounterReadied", who=c, set={"counter_ready": {"turns": 0}}, reason="Counter Attack")
+    roll_after = None
+    if skill == "roll":
+        mp = tier(rules.ki_in(s, c, "roll"), ROLL_TABLE)
+        if a.get("roll") == "before":
+            w.emit("CreatureMoved", who=c, set={"sq": a["to"]}, path=[ch["sq"], a["to"]], reason="Roll")
+        else:
+            roll_after = mp
+    combat.start_char_attack(w, c, [a["target"]], a["mode"], a["focus"], skill)
+    if roll_after:
+        if w.s["attack"] is not None:
+            atk = dict(w.s["attack"])
+            atk["roll_after"] = roll_after
+            w.emit("AttackRolled", attack=atk)
+        elif not w.s["characters"][c]["defeated"] and w.s["turn"]:
+            w.emit("TurnChanged", set={"rolling": True, "roll_mp": roll_after})
+
+
+# -- listing -------------------------------------------------------------------------------------------------
+
+
+def character_commands(s, c):
+    ch = s["characters"][c]
+    turn = s["turn"]
+    out = []
+    moving, rolling = turn["moving"], turn["rolling"]
+    in_action = moving or rolling
+    here = ch["sq"]
+    # movement
+    if not turn["moved"] and not in_action and ch["ap"] >= 1:
+        out.append(cmd("move"))
+    if moving and ch["ap"] >= 1:
+        out.append(cmd("exert"))
+    if moving or rolling:
+        mp = turn["mp"] if moving else turn["roll_mp"]
+        for sq in legal_steps(s, c, mp):
+            out.append(cmd("step", to=sq))
+        if endable(s, c, here):
+            out.append(cmd("end_move"))
+    # attack
+    out += attack_options(s, c)
+    # techniques
+    if not in_action and ch["ap"] >= 1:
+        out += technique_options(s, c)
+    # reroll Ki dice
+    ki = ch["ki"]
+    if not in_action and ch["ap"] >= 2 and (ki["supply"] or ki["slots"] or ki["exhausted"]):
+        out.append(cmd("reroll_ki"))
+    # interact (allowed during a movement action)
+    if ch["ap"] >= 1:
+        for d, door in sorted(s["doors"].items()):
+            if not door["open"] and adjacent_or_same(s, here, door["sq"]):
+                out.append(cmd("interact", door=d))
+        for p, pt in sorted(s["points"].items()):
+            if adjacent_or_same(s, here, pt["sq"]):
+                out.append(cmd("interact", point=p))
+        for o, och in sorted(s["characters"].items()):
+            if o != c and not och["defeated"] and och["sq"] and adjacent_or_same(s, here, och["sq"]):
+                for i, it in enumerate(ch["items"]):
+                    if content.ITEMS[it["id"]]["type"] != "special" or True:
+                        out.append(cmd("give", to=o, slot=i))
+    if len(ch["weapons"]) == 2 and not in_action:
+        free = rules.skill_active(s, c, "military_discipline")
+        if free or ch["ap"] >= 1:
+            out.append(cmd("swap_weapon"))
+    # items
+    if ch["ap"] >= 1:
+        out += item_options(s, c)
+    # meditate
+    if not in_action and ch["ap"] >= 1 and ch["meditation"] < 1:
+        out.append(cmd("meditate"))
+    # free actions
+    for i, v in enumerate(ki["supply"]):
+        for sk in ch["skills"]:
+            info = content.SKILLS[sk]
+            if sk not in ki["slots"] and sk in IMPLEMENTED and v >= info["ki"]:
+                c2 = cmd("place_ki", die=i, skill=sk)
+                if c2 not in out:
+                    out.append(c2)
+    if turn["withdrawn"] < rules.attr(s, c, "knowledge"):
+        for sk in sorted(ki["slots"]):
+            out.append(cmd("withdraw_ki", skill=sk))
+    for i, h in enumerate(s["heads"]):
+        if adjacent_or_same(s, here, h["sq"]):
+            out.append(cmd("retrieve_head", index=i))
+    if kami_mode_allowed(s, c):
+        out.append(cmd("kami_mode"))
+    if not in_action or endable(s, c, here):
+        out.append(cmd("end_activation"))
+    return out
+
+
+def technique_options(s, c):
+    ch = s["characters"][c]
+    out = []
+    if rules.skill_active(s, c, "healing"):
+        out.append(cmd("technique", skill="healing", ally=None))
+        for o, och in sorted(s["characters"].items()):
+            if o != c and not och["defeated"] and och["sq"] and grid.adjacent(s, ch["sq"], och["sq"]):
+                out.append(cmd("technique", skill="healing", ally=o))
+    if rules.skill_active(s, c, "healing_wave"):
+        out.append(cmd("technique", skill="healing_wave"))
+    if rules.skill_active(s, c, "kamis_assistance") and ch["ki"]["supply"]:
+        out.append(cmd("technique", skill="kamis_assistance"))
+    kid = ch["kami"] + "_l3"
+    if kid in TECHNIQUE_KAMI and ch["affinity"] >= 3 and kid not in ch["kami_used"]:
+        if kid == "shinigami_l3":
+            for n in range(1, min(3, ch["health"] - 1) + 1):
+                out.append(cmd("technique", skill=kid, amount=n))
+        else:
+            out.append(cmd("technique", skill=kid))
+    return out
+
+
+def item_options(s, c):
+    ch = s["characters"][c]
+    out = []
+    for i, it in enumerate(ch["items"]):
+        info = content.ITEMS[it["id"]]
+        if info["knowledge"] > rules.attr(s, c, "knowledge") or i in ch["items_used"]:
+            continue
+        kind = info["effect"]["kind"]
+        if kind == "none":
+            continue
+        if kind == "damage":
+            for e in rules.shogun_creatures(s):
+                if rules.can_attack(s, c, e, info["range"]):
+                    out.append(cmd("use_item", slot=i, target=e))
+        else:
+            out.append(cmd("use_item", slot=i))
+    return out
+
+
+def kami_mode_allowed(s, c):
+    ch = s["characters"][c]
+    if ch["affinity"] < 6 or ch.get("kami_mode") or ch["kami"] not in KAMI_MODES:
+        return False
+    if any(o.get("kami_mode") for o in s["characters"].values()):
+        return False
+    return ch["health"] < ch["max_health"] // 2
+
+
+# -- execution ------------------------------------------------------------------------------------------------
+
+
+def spend(w, c, n, reason):
+    ch = w.s["characters"][c]
+    w.emit("ActionPointsChanged", who=c, set={"ap": ch["ap"] - n}, reason=reason)
+
+
+def execute(w, c, command):
+    s = w.s
+    t, a = command["type"], command["args"]
+    ch = s["characters"][c]
+    turn = s["turn"]
+    if t == "move":
+        spend(w, c, 1, "move")
+        w.emit("TurnChanged", set={"moved": True, "moving": True, "mp": move_points(s, c)})
+    elif t == "exert":
+        spend(w, c, 1, "exert")
+        w.emit("TurnChanged", set={"mp": turn["mp"] + 3})
+    elif t == "step":
+        occ = rules.occupied_for(s, "party")
+        cost = grid.step_cost(s, ch["sq"], a["to"], _mover(s, c), occ)
+        w.emit("CreatureMoved", who=c, set={"sq": a["to"]}, path=[ch["sq"], a["to"]], cost=cost)
+        if turn["moving"]:
+            w.emit("TurnChanged", set={"mp": turn["mp"] - cost})
+        else:
+            w.emit("TurnChanged", set={"roll_mp": turn["roll_mp"] - cost})
+    elif t == "end_move":
+        w.emit("TurnChanged", set={"moving": False, "mp": 0, "rolling": False, "roll_mp": 0})
+    elif t == "attack":
+        do_attack(w, c, a)
+    elif t == "technique":
+        do_technique(w, c, a)
+    elif t == "reroll_ki":
+        spend(w, c, 2, "reroll Ki dice")
+        ki = ch["ki"]
+        n = len(ki["supply"]) + len(ki["slots"]) + ki["exhausted"]
+        w.emit("KiChanged", who=c, set={"ki": {"supply": [w.d6() for _ in range(n)], "slots": {}, "exhausted": 0}},
+               reason="reroll Ki dice")
+    elif t == "interact":
+        do_interact(w, c, a)
+    elif t == "give":
+        spend(w, c, 1, "interact with a character")
+        items = list(ch["items"])
+        it = items.pop(a["slot"])
+        w.emit("ItemsChanged", who=c, set={"items": items, "items_used": []}, reason=f"gave {it['id']} to {a['to']}")
+        other = s["characters"][a["to"]]
+        w.emit("ItemsChanged", who=a["to"], set={"items": other["items"] + [it]}, reason=f"received from {c}")
+    elif t == "swap_weapon":
+        if not rules.skill_active(s, c, "military_discipline"):
+            spend(w, c, 1, "swap weapon")
+        other = [x for x in ch["weapons"] if x != ch["equipped"]][0]
+        w.emit("WeaponSwapped", who=c, set={"equipped": other})
+    elif t == "use_item":
+        do_item(w, c, a)
+    elif t == "meditate":
+        spend(w, c, 1, "meditate")
+        w.emit("MeditationChanged", who=c, set={"meditation": 1})
+    elif t == "place_ki":
+        ki = ch["ki"]
+        supply = list(ki["supply"])
+        v = supply.pop(a["die"])
+        slots = dict(ki["slots"])
+        slots[a["skill"]] = v
+        w.emit("KiChanged", who=c, set={"ki": {"supply": supply, "slots": slots, "exhausted": ki["exhausted"]}},
+               reason=f"Ki die {v} placed on {a['skill']}")
+    elif t == "withdraw_ki":
+        ki = ch["ki"]
+        slots = dict(ki["slots"])
+        slots.pop(a["skill"])
+        new = {"supply": list(ki["supply"]), "slots": slots, "exhausted": ki["exhausted"] + 1}
+        reason = f"Ki die withdrawn from {a['skill']}"
+        if not new["supply"] and not new["slots"]:
+            new = {"supply": [w.d6() for _ in range(new["exhausted"])], "slots": {}, "exhausted": 0}
+            reason += "; all Ki dice exhausted: reroll them all"
+        w.emit("KiChanged", who=c, set={"ki": new}, reason=reason)
+        w.emit("TurnChanged", set={"withdrawn": turn["withdrawn"] + 1})
+    elif t == "retrieve_head":
+        h = s["heads"][a["index"]]
+        field = "boss_heads" if h["boss"] else "heads"
+        w.emit("HeadRetrieved", who=c, index=a["index"], set={field: ch[field] + 1})
+    elif t == "kami_mode":
+        w.emit("KamiModeChanged", who=c, set={"kami_mode": {"kami": ch["kami"], "turns_done": 0,
+                                                            "round": s["round"]}}, kami=ch["kami"])
+        if ch["kami"] == "amatsumara":
+            for e in rules.shogun_creatures(s):
+                combat.reduce_armor(w, e, "Amatsumara Kami Mode")
+    elif t == "end_activation":
+        flow.end_turn(w)
+
+
+def do_technique(w, c, a):
+    s = w.s
+    sk = a["skill"]
+    spend(w, c, 1, f"technique {sk}")
+    ch = s["characters"][c]
+    w.emit("TechniqueUsed", who=c, skill=sk)
+    if sk == "healing":
+        amount = tier(rules.ki_in(s, c, "healing"), HEAL_TABLE)
+        for who in [c] + ([a["ally"]] if a.get("ally") else []):
+            combat.cleanse(w, who)
+            combat.heal(w, who, amount, "Healing")
+    elif sk == "healing_wave":
+        amount = tier(rules.ki_in(s, c, "healing_wave"), HEAL_TABLE)
+        for o, och in s["characters"].items():
+            if not och["defeated"] and och["sq"] and grid.range_between(och["sq"], ch["sq"]) <= 2:
+                combat.cleanse(w, o)
+                combat.heal(w, o, amount, "Healing Wave")
+    elif sk == "kamis_assistance":
+        ki = ch["ki"]
+        w.emit("KiChanged", who=c, set={"ki": {"supply": [min(6, v + 1) for v in ki["supply"]],
+                                              "slots": dict(ki["slots"]), "exhausted": ki["exhausted"]}},
+               reason="Kami's Assistance")
+    elif sk in TECHNIQUE_KAMI:
+        w.emit("KamiSkillUsed", who=c, set={"kami_used": ch["kami_used"] + [sk]}, skill=sk)
+        if sk == "amatsumara_l3":
+            for o, och in s["characters"].items():
+                if och["defeated"]:
+                    continue
+                cap = content.ARMORS[och["armor_card"]]["armor"]
+                if och["armor"] < cap:
+                    w.emit("ArmorChanged", who=o, set={"armor": och["armor"] + 1}, reason="Destiny Forger")
+                combat.heal(w, o, rules.char_armor(w.s, o), "Destiny Forger")
+        elif sk == "dosojin_l3":
+            for o, och in s["characters"].items():
+                if not och["defeated"]:
+                    w.emit("AttributesChanged", who=o, set={"breeze": 2}, reason="Protective Breeze")
+        elif sk == "shinigami_l3":
+            n = a["amount"]
+            w.emit("HealthChanged", who=c, set={"health": ch["health"] - n}, delta=-n, reason="Salute to Death")
+            w.emit("KarmaChanged", who=c, set={"karma": ch["karma"] + n}, reason="Salute to Death")
+            for e in list(rules.shogun_creatures(s)):
+                if e in w.s["enemies"]:
+                    combat.damage(w, e, n, attacker=c, reason="Salute to Death")
+
+
+def do_interact(w, c, a):
+    s = w.s
+    spend(w, c, 1, "interact")
+    if "door" in a:
+        door = s["doors"][a["door"]]
+        w.emit("DoorOpened", door=a["door"], by=c)
+        if door.get("survey"):
+            flow.reveal_zone(w, door["survey"])
+        return
+    p = a["point"]
+    pt = s["points"][p]
+    action = pt["action"]
+    w.emit("Interacted", who=c, point=p, action=action)
+    w.emit("PointRemoved", point=p)
+    if action["type"] == "survey":
+        flow.reveal_zone(w, action["zone"])
+    elif action["type"] == "travel":
+        if action["zone"] not in s["zones"]:
+            flow.travel(w, action["zone"])
+    elif action["type"] == "objective":
+        w.emit("ObjectiveAchieved", by=c, point=p)
+
+
+def do_item(w, c, a):
+    s = w.s
+    ch = s["characters"][c]
+    i = a["slot"]
+    it = ch["items"][i]
+    info = content.ITEMS[it["id"]]
+    spend(w, c, 1, f"use {it['id']}")
+    w.emit("ItemUsed", who=c, item=it["id"], target=a.get("target"))
+    fx = info["effect"]
+    if fx["kind"] == "heal":
+        if fx.get("cleanse"):
+            combat.cleanse(w, c, fx["cleanse"])
+        combat.heal(w, c, fx["amount"], it["id"])
+    elif fx["kind"] == "cleanse":
+        combat.cleanse(w, c)
+    elif fx["kind"] == "bless":
+        combat.bless(w, c)
+    elif fx["kind"] == "damage":
+        combat.damage(w, a["target"], fx["amount"], attacker=c, reason=it["id"])
+    ch = w.s["characters"][c]
+    items = list(ch["items"])
+    used = list(ch["items_used"])
+    if info["type"] == "consumable":
+        items.pop(i)
+        used = [u if u < i else u - 1 for u in used if u != i]
+    elif info["type"] == "uses":
+        left = (items[i]["uses"] or 1) - 1
+        if left <= 0:
+            items.pop(i)
+            used = [u if u < i else u - 1 for u in used if u != i]
+        else:
+            items[i] = {"id": it["id"], "uses": left}
+            used.append(i)
+    else:
+        used.append(i)
+    w.emit("ItemsChanged", who=c, set={"items": items, "items_used": used}, reason=f"{it['id']} used")

@@ -1,0 +1,541 @@
+"""Attacks, damage, conditions and defeats (characters, enemies, resistors)."""
+
+from . import content, grid, rules
+from .setup import enemy_stats
+
+NEGATIVE = ("bleeding", "poisoned", "blinded", "downed")
+
+
+def tier(value, table):
+    """table: list of (low, high, result); the result for a Ki die value."""
+    for lo, hi, res in table:
+        if lo <= value <= hi:
+            return res
+    return table[-1][2] if value > table[-1][1] else 0
+
+
+# -- conditions ------------------------------------------------------------------------------
+
+
+def can_have_conditions(s, who):
+    if who in s["characters"]:
+        return True
+    e = s["enemies"].get(who)
+    return bool(e) and e["kind"] == "minion"
+
+
+def give_condition(w, who, cond, source=""):
+    """Rulebook "Conditions": bleeding/poisoned stack; blinded/downed at most one; blessed
+    protection negates a negative condition (used automatically); none on servants, wanderers,
+    chosen or resistors."""
+    s = w.s
+    if not can_have_conditions(s, who):
+        return False
+    cr = s["characters"].get(who) or s["enemies"].get(who)
+    conds = dict(cr["conditions"])
+    if who in s["characters"] and conds["blessed"] > 0:
+        conds["blessed"] -= 1
+        _set_conditions(w, who, conds, f"blessed protection negates {cond}")
+        return False
+    if cond in ("blinded", "downed"):
+        if conds[cond] >= 1:
+            return False
+        conds[cond] = 1
+    else:
+        conds[cond] += 1
+    _set_conditions(w, who, conds, f"{cond} from {source}" if source else cond)
+    return True
+
+
+def _set_conditions(w, who, conds, reason):
+    if who in w.s["characters"]:
+        w.emit("ConditionsChanged", who=who, set={"conditions": conds}, reason=reason)
+    else:
+        w.emit("EnemyChanged", who=who, set={"conditions": conds}, reason=reason)
+
+
+def bless(w, c):
+    """Gaining a Blessed token while having a negative condition removes both (one condition
+    type, the first in bleeding/poisoned/blinded/downed order)."""
+    conds = dict(w.s["characters"][c]["conditions"])
+    for cond in NEGATIVE:
+        if conds[cond]:
+            conds[cond] = 0
+            _set_conditions(w, c, conds, f"blessed token cancels {cond}")
+            return
+    conds["blessed"] += 1
+    _set_conditions(w, c, conds, "blessed")
+
+
+def cleanse(w, who, only=None):
+    cr = w.s["characters"].get(who) or w.s["enemies"].get(who)
+    conds = dict(cr["conditions"])
+    changed = False
+    for cond in only or NEGATIVE:
+        if conds[cond]:
+            conds[cond] = 0
+            changed = True
+    if changed:
+        _set_conditions(w, who, conds, "conditions discarded")
+
+
+# -- health ------------------------------------------------------------------------------------
+
+
+def heal(w, who, amount, reason=""):
+    s = w.s
+    if amount <= 0:
+        return 0
+    if who in s["characters"]:
+        ch = s["characters"][who]
+        if ch["defeated"]:
+            return 0
+        new = min(ch["max_health"], ch["health"] + amount)
+        if new != ch["health"]:
+            w.emit("HealthChanged", who=who, set={"health": new}, delta=new - ch["health"], reason=reason)
+        return new - ch["health"]
+    e = s["enemies"].get(who)
+    if not e:
+        return 0
+    new = min(e["max_health"], e["health"] + amount)
+    if new != e["health"]:
+        w.emit("EnemyChanged", who=who, set={"health": new}, reason=reason or "healed")
+    return new - e["health"]
+
+
+def damage(w, who, amount, attacker=None, reason=""):
+    """Reduce health; defeat at 0. Returns True if the creature was defeated."""
+    s = w.s
+    if amount <= 0:
+        return False
+    if who in s["characters"]:
+        ch = s["characters"][who]
+        if ch["defeated"]:
+            return False
+        if rules.kami_mode_of(s, who) == "dosojin":
+            w.emit("StateNote", note=f"{who} is immune to damage (Dosojin Kami Mode)")
+            return False
+        new = max(0, ch["health"] - amount)
+        w.emit("HealthChanged", who=who, set={"health": new}, delta=new - ch["health"], reason=reason)
+        if new == 0:
+            defeat_character(w, who, reason)
+            return True
+        return False
+    e = s["enemies"].get(who)
+    if not e:
+        return False
+    if amount >= e["health"]:
+        defeat_enemy(w, who, attacker, reason)
+        return True
+    w.emit("EnemyDamaged", who=who, set={"health": e["health"] - amount}, amount=amount, reason=reason)
+    return False
+
+
+def defeat_character(w, c, reason=""):
+    sq = w.s["characters"][c]["sq"]
+    w.emit("CharacterDefeated", who=c, set={"defeated": True, "sq": None, "health": 0, "kami_mode": None},
+           square=sq, reason=reason)
+
+
+def defeat_enemy(w, e, attacker=None, reason=""):
+    s = w.s
+    en = s["enemies"][e]
+    head = None
+    if en["kind"] == "minion" and not en.get("allied"):
+        head = "head"
+    elif en["kind"] in ("servant", "chosen"):
+        head = "boss"
+    if en.get("no_heads"):
+        head = None
+    obj = s["objective"]
+    to_supply = None
+    if obj["type"] == "defeat" and obj.get("enemy") == e and head and attacker in s["characters"]:
+        to_supply = attacker  # "add its Head token to the active player supply"
+    w.emit("EnemyDefeated", who=e, head=None if to_supply else head, reason=reason)
+    if to_supply:
+        ch = s["characters"][to_supply]
+        field = "boss_heads" if head == "boss" else "heads"
+        w.emit("HeadsChanged", who=to_supply, set={field: ch[field] + 1}, reason="objective head")
+
+
+def reduce_armor(w, who, reason):
+    s = w.s
+    if who in s["characters"]:
+        ch = s["characters"][who]
+        if ch["armor"] > 0:
+            w.emit("ArmorChanged", who=who, set={"armor": ch["armor"] - 1}, reason=reason)
+        return
+    e = s["enemies"].get(who)
+    if e and rules.estat(s, who, "armor") > 0:
+        w.emit("EnemyChanged", who=who, set={"armor_tokens": e["armor_tokens"] + 1}, reason=reason)
+
+
+def remove_resistance(w, r, reason):
+    res = w.s["resistors"][r]
+    tokens = res["tokens"] - 1
+    w.emit("ResistanceRemoved", resistor=r, tokens=tokens, reason=reason)
+    if tokens <= 0:
+        w.emit("ResistorDefeated", resistor=r)
+
+
+# -- dice -----------------------------------------------------------------------------------------
+
+
+def attack_dice_only(dice):
+    return [d for d in dice if d["die"] not in ("test", "focus")]
+
+
+def test_face(dice):
+    for d in dice:
+        if d["die"] == "test":
+            return d
+    return None
+
+
+def focus_face(dice):
+    for d in dice:
+        if d["die"] == "focus":
+            return d
+    return None
+
+
+def yinyang(dice):
+    ys = {d.get("y") for d in attack_dice_only(dice)}
+    return "success" in ys and "fail" in ys
+
+
+def impacts(dice):
+    return sum(d.get("i", 0) for d in attack_dice_only(dice))
+
+
+# -- character attacks ---------------------------------------------------------------------------
+
+
+def char_pool(s, c, mode, skill):
+    ch = s["characters"][c]
+    wpn = content.WEAPONS[ch["equipped"]]
+    pool = list(wpn[mode] or [])
+    return pool
+
+
+def char_reach(s, c, skill):
+    if skill == "menacing_shadow":
+        return 3
+    return content.WEAPONS[s["characters"][c]["equipped"]]["range"]
+
+
+def reroll_options(s, atk):
+    """Rerolls still available for the rolled attack ``atk``: list of {die, with}."""
+    c = atk["attacker"]
+    ch = s["characters"][c]
+    out = []
+    if atk.get("counter"):
+        return out
+    for i, d in enumerate(atk["dice"]):
+        if ch["meditation"] and d["die"] != "test" and not atk.get("meditated"):
+            out.append({"die": i, "with": "meditation"})
+        if atk["skill"] == "ebisus_strike" and i not in atk.get("ebisu", []):
+            out.append({"die": i, "with": "ebisu"})
+        if (d["die"] == "test" and atk["skill"] is None and not atk.get("relentless")
+                and ch["affinity"] >= 3 and ch["kami"] == "hachiman" and "hachiman_l3" not in ch["kami_used"]
+                and ch["ap"] >= 1 and s.get("turn") and s["turn"].get("who") == c):
+            out.append({"die": i, "with": "relentless"})
+    return out
+
+
+def start_char_attack(w, c, targets, mode, focus, skill, counter=False):
+    """Roll a character attack; it resolves at once unless a reroll is available."""
+    s = w.s
+    ch = s["characters"][c]
+    pool = char_pool(s, c, mode, skill)
+    if focus:
+        pool = pool + ["focus"]
+    blind = None
+    if ch["conditions"]["blinded"]:
+        blind = w.d6()
+        conds = dict(ch["conditions"])
+        conds["blinded"] = 0
+        w.emit("ConditionsChanged", who=c, set={"conditions": conds}, reason=f"blinded check rolled {blind}")
+    dice = [w.roll(d) for d in pool]
+    atk = {"attacker": c, "targets": list(targets), "mode": mode, "skill": skill, "focus": bool(focus),
+           "dice": dice, "blind": blind, "counter": counter, "ebisu": [], "meditated": False,
+           "relentless": False, "from": ch["sq"]}
+    w.emit("AttackRolled", attack=atk)
+    if not reroll_options(w.s, atk):
+        finish_char_attack(w)
+
+
+def reroll_die(w, index, how):
+    s = w.s
+    atk = dict(s["attack"])
+    c = atk["attacker"]
+    dice = list(atk["dice"])
+    old = dice[index]
+    dice[index] = w.roll(old["die"])
+    atk["dice"] = dice
+    if how == "meditation":
+        atk["meditated"] = True
+        w.emit("MeditationChanged", who=c, set={"meditation": 0}, reason="meditation reroll")
+    elif how == "ebisu":
+        atk["ebisu"] = atk["ebisu"] + [index]
+    elif how == "relentless":
+        atk["relentless"] = True
+        ch = s["characters"][c]
+        w.emit("ActionPointsChanged", who=c, set={"ap": ch["ap"] - 1}, reason="Relentless Strike")
+        w.emit("KamiSkillUsed", who=c, set={"kami_used": ch["kami_used"] + ["hachiman_l3"]}, skill="hachiman_l3")
+    w.emit("AttackDieRerolled", attack=atk, index=index, old=old, new=dice[index], using=how)
+    if not reroll_options(w.s, atk):
+        finish_char_attack(w)
+
+
+def char_damage_bonus(s, c, target, atk):
+    ch = s["characters"][c]
+    wpn = content.WEAPONS[ch["equipped"]]
+    bonus = 0
+    if rules.skill_active(s, c, "military_discipline") and wpn["range"] >= 3:
+        bonus += 1
+    for other, och in s["characters"].items():
+        if other != c and not och["defeated"] and och["sq"] and rules.skill_active(s, other, "teamwork"):
+            if grid.range_between(och["sq"], ch["sq"]) <= 2:
+                bonus += 1
+    mode = rules.kami_mode_of(s, c)
+    if mode == "inari":
+        bonus += 4
+    elif mode == "shinigami":
+        bonus += min(7, ch["health"])
+    return bonus
+
+
+def finish_char_attack(w):
+    s = w.s
+    atk = s["attack"]
+    c = atk["attacker"]
+    ch = s["characters"][c]
+    summary = {"attacker": c, "targets": {}, "outcome": "hit"}
+    dice = atk["dice"]
+    test, focus = test_face(dice), focus_face(dice)
+    outcome = "hit"
+    if atk["blind"] is not None and atk["blind"] <= 3:
+        outcome = "blinded_miss"
+    elif test and test["s"] == "blank":
+        outcome = "fail"
+    elif test and test["s"] == "fail":
+        outcome = "critical_fail"
+    elif focus and focus["f"] == "fail":
+        outcome = "critical_fail"
+    elif focus and focus["f"] == "fail_no_counter":
+        outcome = "fail"
+    critical = bool(test and test["s"] == "critical")
+    summary["outcome"] = outcome
+    w.emit("AttackFinished", summary={"attacker": c, "outcome": outcome})
+    wpn = content.WEAPONS[ch["equipped"]]
+    skill = atk["skill"]
+    if outcome == "critical_fail":
+        for t in atk["targets"]:
+            if t in s["enemies"] and test and test["s"] == "fail":
+                reduce_armor(w, t, "test die fail")
+        t0 = atk["targets"][0] if atk["targets"] else None
+        if (not atk.get("counter") and t0 in s["enemies"] and not s["enemies"][t0].get("allied")
+                and not ch["defeated"] and not rules.hidden_in_terrain(s, t0)):
+            reach = rules.estat(s, t0, "range")
+            if rules.can_attack(s, t0, c, reach):
+                enemy_attack(w, t0, c, None, counter=True)
+        after_attack(w, c, atk, 0, False)
+        return
+    if outcome != "hit":
+        after_attack(w, c, atk, 0, False)
+        return
+    hits = impacts(dice) + rules.attr(s, c, "power") - ch["conditions"]["poisoned"]
+    if skill == "divine_arrow" and wpn["range"] >= 3:
+        hits += rules.attr(s, c, "power")
+    total_damage = 0
+    defeated_any = False
+    for t in atk["targets"]:
+        if t not in s["enemies"]:
+            continue
+        tsq = s["enemies"][t]["sq"]
+        h = hits + (1 if grid.height(s, atk["from"]) > grid.height(s, tsq) else 0)
+        if critical:
+            dmg = h
+        else:
+            d = rules.estat(s, t, "defense")
+            a = rules.estat(s, t, "armor")
+            if skill == "stab":
+                d = 0
+            if skill == "piercing" and grid.adjacent(s, atk["from"], tsq):
+                d, a = 0, 0
+            prot = d + a
+            if focus and focus["f"] == "minus1":
+                prot = max(0, prot - 1)
+            dmg = max(0, h - prot)
+        dmg += char_damage_bonus(s, c, t, atk)
+        yy = yinyang(dice) and wpn.get("yinyang")
+        if yy == "plus_damage":
+            dmg += 1
+        if skill == "inari_l3":
+            dmg *= 2
+        if skill == "amatsumikaboshi_l3":
+            dmg += 6
+        victim = t
+        if skill == "amatsumikaboshi_l3":
+            near = sorted(e for e, en in s["enemies"].items() if not en.get("allied")
+                          and grid.range_between(en["sq"], ch["sq"]) <= 5)
+            victim = w.rng.choice(near) if near else t
+            w.emit("StateNote", note=f"Total Devastation strikes {victim}", victim=victim)
+        killed = damage(w, victim, dmg, attacker=c, reason=f"{c} attack")
+        total_damage += dmg
+        summary["targets"][victim] = dmg
+        if killed:
+            defeated_any = True
+        else:
+            if dmg > 0:
+                if skill == "metsubushi":
+                    give_condition(w, victim, "blinded", c)
+                if skill == "energy_alteration":
+                    for cond in NEGATIVE:
+                        give_condition(w, victim, cond, c)
+                if yy == "bleeding":
+                    give_condition(w, victim, "bleeding", c)
+            if test and test["s"] in ("fail", "critical") and victim in s["enemies"]:
+                reduce_armor(w, victim, "test die " + test["s"])
+            if yy == "armor_break" and victim in s["enemies"]:
+                reduce_armor(w, victim, "yin-yang")
+            if dmg >= 3 and skill in ("shockwave", "menacing_shadow") and victim in s["enemies"]:
+                _move_card_back(w, victim, remove=(skill == "menacing_shadow"))
+        if yy == "karma_if_damage_3" and dmg >= 3:
+            w.emit("KarmaChanged", who=c, set={"karma": s["characters"][c]["karma"] + 1}, reason="yin-yang")
+    w.emit("AttackResolved", attacker=c, damage=summary["targets"], critical=critical,
+           yinyang=bool(yinyang(dice) and wpn.get("yinyang")))
+    if skill == "drain_spirit" and total_damage > 0:
+        heal(w, c, total_damage, "Drain Spirit")
+    after_attack(w, c, atk, total_damage, defeated_any)
+
+
+def _move_card_back(w, e, remove):
+    s = w.s
+    en = s["enemies"][e]
+    card = f"color:{en['color']}" if en["kind"] == "minion" else f"enemy:{e}"
+    q = list(s["initiative"]["queue"])
+    pos = s["initiative"]["pos"]
+    if card in q and q.index(card) > pos:
+        q.remove(card)
+        if not remove:
+            q.append(card)
+        w.emit("InitiativeSet", queue=q, reason="removed" if remove else "sent to the back")
+
+
+def after_attack(w, c, atk, dealt, defeated):
+    """Post-attack skill effects (Roll's movement after the attack)."""
+    s = w.s
+    if atk.get("roll_after") and not s["characters"][c]["defeated"] and s.get("turn"):
+        w.emit("TurnChanged", set={"rolling": True, "roll_mp": atk["roll_after"]})
+
+
+# -- enemy attacks -----------------------------------------------------------------------------------
+
+
+def enemy_attack(w, e, target, line_attack, counter=False):
+    """An enemy (or allied wanderer) attacks ``target``. Returns the outcome string."""
+    s = w.s
+    en = s["enemies"][e]
+    brd = rules.board(s, e)
+    if target in s["resistors"]:
+        if en["conditions"]["blinded"]:
+            roll = w.d6()
+            _clear(w, e, "blinded", f"blinded check rolled {roll}")
+            if roll <= 3:
+                w.emit("AttackResolved", attacker=e, target=target, outcome="blinded_miss")
+                return "blinded_miss"
+        w.emit("AttackResolved", attacker=e, target=target, outcome="resistance")
+        remove_resistance(w, target, f"attacked by {e}")
+        return "hit"
+    skill = None if (counter or en["conditions"]["downed"] or not line_attack) else line_attack.get("skill")
+    skill_def = brd["skills"].get(skill, {}) if skill else {}
+    stats = enemy_stats(en["kind"], en["type"], en["plus"])
+    pool = list(stats["dice"]) + (["test"] if brd.get("test_die") else [])
+    use_focus = bool(line_attack and line_attack.get("focus")) and not counter and not en["conditions"]["downed"]
+    if use_focus and target in s["characters"] and rules.skill_active(s, target, "dodgy"):
+        use_focus = False
+    if use_focus:
+        pool.append("focus")
+    blind = None
+    if en["conditions"]["blinded"]:
+        blind = w.d6()
+        _clear(w, e, "blinded", f"blinded check rolled {blind}")
+    dice = [w.roll(d) for d in pool]
+    w.emit("EnemyAttackRolled", attacker=e, target=target, dice=dice, skill=skill, counter=counter, blind=blind)
+    if blind is not None and blind <= 3:
+        w.emit("AttackResolved", attacker=e, target=target, outcome="blinded_miss")
+        return "blinded_miss"
+    test, focus = test_face(dice), focus_face(dice)
+    outcome = "hit"
+    if test and test["s"] == "blank":
+        outcome = "fail"
+    elif test and test["s"] == "fail":
+        outcome = "critical_fail"
+    elif focus and focus["f"] == "fail":
+        outcome = "critical_fail"
+    elif focus and focus["f"] == "fail_no_counter":
+        outcome = "fail"
+    critical = bool(test and test["s"] == "critical")
+    if outcome != "hit":
+        if test and test["s"] == "fail":
+            reduce_armor(w, target, "test die fail")
+        w.emit("AttackResolved", attacker=e, target=target, outcome=outcome)
+        return outcome
+    tsq = rules.sq_of(s, target)
+    hits = impacts(dice) - en["conditions"]["poisoned"]
+    if grid.height(s, en["sq"]) > grid.height(s, tsq):
+        hits += 1
+    if target in s["characters"]:
+        d = rules.char_defense(s, target)
+        tch = s["characters"][target]
+        if rules.skill_active(s, target, "evade") and not tch["evaded"]:
+            d = min(6, d + rules.attr(s, target, "dexterity"))
+            w.emit("AttributesChanged", who=target, set={"evaded": True}, reason="Evade")
+        for other, och in s["characters"].items():
+            if (not och["defeated"] and och["sq"] and rules.skill_active(s, other, "spiritual_protection")
+                    and grid.range_between(och["sq"], tsq) <= 2):
+                d += rules.attr(s, target, "spirit")
+                break
+        a = rules.char_armor(s, target)
+    else:
+        d, a = rules.estat(s, target, "defense"), rules.estat(s, target, "armor")
+    if critical:
+        dmg = hits
+    else:
+        prot = d + a
+        if focus and focus["f"] == "minus1":
+            prot = max(0, prot - 1)
+        dmg = max(0, hits - prot)
+    dmg += skill_def.get("damage", 0)
+    if target in s["characters"]:
+        tch = s["characters"][target]
+        if rules.skill_active(s, target, "defensive_stance"):
+            dmg = max(0, dmg - tier(rules.ki_in(s, target, "defensive_stance"), [(1, 2, 1), (3, 4, 2), (5, 6, 3)]))
+        if tch.get("breeze", 0) > 0 and dmg > 0:
+            absorbed = min(dmg, tch["breeze"])
+            dmg -= absorbed
+            w.emit("AttributesChanged", who=target, set={"breeze": 0}, reason=f"Protective Breeze absorbs {absorbed}")
+    w.emit("AttackResolved", attacker=e, target=target, outcome="hit", damage=dmg, critical=critical)
+    killed = damage(w, target, dmg, attacker=e, reason=f"{e} attack")
+    if target in s["characters"] and rules.kami_mode_of(s, target) == "izanami" and dmg > 0 and e in s["enemies"]:
+        damage(w, e, dmg, attacker=target, reason="Izanami Kami Mode")
+    if not killed:
+        if dmg > 0 and skill_def.get("condition"):
+            give_condition(w, target, skill_def["condition"], e)
+        if test and test["s"] in ("fail", "critical"):
+            reduce_armor(w, target, "test die " + test["s"])
+        tch = s["characters"].get(target)
+        if (tch and dmg > 0 and tch.get("counter_ready") and e in s["enemies"]
+                and rules.can_attack(s, target, e, rules.char_reach(s, target, None))):
+            w.emit("CounterReadied", who=target, set={"counter_ready": None}, reason="Counter Attack skill")
+            mode = "fast" if content.WEAPONS[tch["equipped"]]["fast"] else "strong"
+            start_char_attack(w, target, [e], mode, False, None, counter=True)
+    return outcome
+
+
+def _clear(w, e, cond, reason):
+    conds = dict(w.s["enemies"][e]["conditions"])
+    conds[cond] = 0
+    w.emit("EnemyChanged", who=e, set={"conditions": conds}, reason=reason)

@@ -1,0 +1,45 @@
+"""Content pack: JSON data files validated against ``content/schema.json`` at import time."""
+
+import json
+from pathlib import Path
+
+import jsonschema
+
+ROOT = Path(__file__).parent / "content"
+_SCHEMA = json.loads((ROOT / "schema.json").read_text())
+
+
+def _load(path: Path) -> dict:
+    data = json.loads(path.read_text())
+    jsonschema.validate(data, _SCHEMA)
+    return data
+
+
+def validate(document: dict) -> None:
+    """Raise jsonschema.ValidationError if ``document`` breaks the content schema."""
+    jsonschema.validate(document, _SCHEMA)
+
+
+DICE = _load(ROOT / "dice.json")
+CHARACTERS = _load(ROOT / "characters.json")["characters"]
+EQUIPMENT = _load(ROOT / "equipment.json")
+WEAPONS = EQUIPMENT["weapons"]
+ARMORS = EQUIPMENT["armors"]
+ITEMS = _load(ROOT / "items.json")["items"]
+SKILLS_DOC = _load(ROOT / "skills.json")
+SKILLS = {s["id"]: s for s in SKILLS_DOC["skills"]}
+KAMI_DOC = _load(ROOT / "kami.json")
+KAMI = {k["id"]: k for k in KAMI_DOC["kami"]}
+ENEMIES_DOC = _load(ROOT / "enemies.json")
+ORACLE = _load(ROOT / "oracle.json")["cards"]
+SCENARIOS = {p.stem: _load(p) for p in sorted((ROOT / "scenarios").glob("*.json"))}
+
+ENEMY_KINDS = {"minion": "minions", "servant": "servants", "chosen": "chosen", "wanderer": "wanderers"}
+
+
+def enemy_board(kind: str, type_: str) -> dict:
+    return ENEMIES_DOC[ENEMY_KINDS[kind]][type_]
+
+
+def enemy_exists(kind: str, type_: str) -> bool:
+    return kind in ENEMY_KINDS and type_ in ENEMIES_DOC[ENEMY_KINDS[kind]]

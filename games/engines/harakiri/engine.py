@@ -1,0 +1,293 @@
+"""The Harakiri: Blades of Honor Exploration Phase engine (decider contract)."""
+
+import json
+
+from games.kernel import SYSTEM, EngineBase, Rng, RuleViolation, Status, event
+
+from . import actions, combat, content, flow, views
+from .setup import ORDER, build_state, make_enemy, zone_payload
+from .state import W, apply, fastcopy
+
+CHARACTER_COMMANDS = {"move", "exert", "step", "end_move", "attack", "technique", "reroll_ki", "interact", "give",
+                      "swap_weapon", "use_item", "meditate", "place_ki", "withdraw_ki", "retrieve_head",
+                      "kami_mode", "end_activation"}
+KNOWN = CHARACTER_COMMANDS | {"choose", "reroll_die", "resolve_attack", "draw_oracle", "activate_enemy"}
+
+
+DEBUG_RAISE = False  # tests may set it to see the traceback of an unexpected error
+
+
+def _normalize(type_, args):
+    args = dict(args)
+    if type_ == "attack":
+        args.setdefault("focus", False)
+        args.setdefault("skill", None)
+    if type_ == "technique" and args.get("skill") == "healing":
+        args.setdefault("ally", None)
+    return {"type": type_, "args": args}
+
+
+class HarakiriEngine(EngineBase):
+    slug = "harakiri"
+    name = "Harakiri: Blades of Honor"
+    version = "1"
+    min_seats = 1
+    max_seats = 4
+    options_schema = {
+        "type": "object",
+        "properties": {
+            "scenario": {"enum": sorted(content.SCENARIOS)},
+            "control": {"type": "object", "properties": {c: {"type": "integer", "minimum": 0, "maximum": 3}
+                                                         for c in ORDER},
+                        "required": ORDER, "additionalProperties": False},
+            "leader": {"type": "integer", "minimum": 0, "maximum": 3},
+            "party_vote": {"type": "boolean"},
+            "round_cap": {"type": "integer", "minimum": 1},
+            "adventure": {"enum": ["success", "failure"]},
+            "party": {"type": "object", "additionalProperties": {"type": "object"}},
+        },
+        "additionalProperties": False,
+    }
+
+    # -- content ---------------------------------------------------------------------------
+    def content(self) -> dict:
+        skills = [dict(sk, implemented=sk["id"] in actions.IMPLEMENTED) for sk in content.SKILLS_DOC["skills"]]
+        kami = []
+        for k in content.KAMI_DOC["kami"]:
+            ks = []
+            for sk in k["skills"]:
+                impl = sk["id"] in actions.IMPLEMENTED or (sk["level"] == 6 and k["id"] in actions.KAMI_MODES)
+                if sk["level"] == 1 and sk["id"] != "izanami_l1":
+                    impl = None  # Adventure Phase only: not part of this engine
+                ks.append(dict(sk, implemented=impl))
+            kami.append(dict(k, skills=ks))
+        return {
+            "provisional": True,
+            "dice": content.DICE,
+            "characters": content.CHARACTERS,
+            "weapons": content.WEAPONS,
+            "armors": content.ARMORS,
+            "items": content.ITEMS,
+            "skills": skills,
+            "kami": kami,
+            "enemies": {k: v for k, v in content.ENEMIES_DOC.items() if k in ("minions", "servants", "wanderers",
+                                                                              "chosen")},
+            "oracle": content.ORACLE,
+            "scenarios": {k: {"id": v["id"], "name": v["name"], "act": v.get("act"),
+                              "objective": v["objective"]} for k, v in content.SCENARIOS.items()},
+        }
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def validate_options(self, options, seats):
+        if not self.min_seats <= seats <= self.max_seats:
+            raise RuleViolation("bad_options", "1 to 4 seats")
+        build_state(content.SCENARIOS[options.get("scenario", "act1_burning_village")], options, seats,
+                    lambda xs: list(xs), lambda: 1)
+
+    def setup(self, options, seats, rng):
+        self.validate_options(options, seats)
+        doc = content.SCENARIOS[options.get("scenario", "act1_burning_village")]
+        s = build_state(doc, options, seats, rng.shuffled, lambda: rng.randint(1, 6))
+        return [event("PhaseStarted", {"state": s})]
+
+    def scenario(self, document):
+        try:
+            return _scenario_events(document)
+        except RuleViolation:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise RuleViolation("bad_scenario", f"{type(exc).__name__}: {exc}") from None
+
+    # -- decide ----------------------------------------------------------------------------
+    def decide(self, state, command, rng):
+        try:
+            return self._decide(state, command, rng)
+        except RuleViolation:
+            raise
+        except Exception as exc:  # never let a malformed command escape as another exception
+            if DEBUG_RAISE:
+                raise
+            raise RuleViolation("bad_args", f"{type(exc).__name__}: {exc}") from None
+
+    def _decide(self, state, command, rng):
+        if not isinstance(state, dict) or state.get("phase") == "ended":
+            raise RuleViolation("game_over", "the Exploration Phase has ended")
+        if not isinstance(command.type, str) or command.type not in KNOWN:
+            raise RuleViolation("unknown_command", f"unknown command {command.type!r}")
+        if not isinstance(command.args, dict):
+            raise RuleViolation("bad_args", "args must be an object")
+        st = self.status(state)
+        if command.seat not in st.awaiting:
+            raise RuleViolation("not_your_turn", "this decision is not yours")
+        wanted = _normalize(command.type, command.args)
+        if wanted not in self.legal_commands(state, command.seat):
+            raise RuleViolation("illegal_command", f"{command.type} {command.args} is not allowed now")
+        w = W(state, rng)
+        t, a = wanted["type"], wanted["args"]
+        s = w.s
+        if command.seat == SYSTEM:
+            if t == "draw_oracle":
+                flow.draw_oracle(w)
+            else:
+                w.emit("WorkPushed", items=[{"op": "enemy", "enemy": a["enemy"], "stage": "start"}], front=True)
+        elif t == "choose":
+            self._choose(w, command.seat, a["option"])
+        elif t == "reroll_die":
+            combat.reroll_die(w, a["die"], a["with"])
+        elif t == "resolve_attack":
+            combat.finish_char_attack(w)
+        else:
+            actions.execute(w, s["turn"]["who"], wanted)
+        flow.advance(w)
+        return w.finish()
+
+    def _choose(self, w, seat, index):
+        s = w.s
+        pending = s["pending"]
+        option = pending["options"][index]
+        if pending["by"] == "party" and s["party_vote"] and s["seats"] > 1:
+            w.emit("VoteCast", seat=seat, option=index)
+            votes = w.s["pending"]["votes"]
+            if len(votes) < s["seats"]:
+                return
+            tally = {}
+            for v in votes.values():
+                tally[v] = tally.get(v, 0) + 1
+            top = max(tally.values())
+            tied = sorted(o for o, n in tally.items() if n == top)
+            leader_vote = votes.get(str(s["leader"]))
+            pick = leader_vote if leader_vote in tied else tied[0]
+            option = pending["options"][pick]
+        flow.answer(w, option)
+
+    def evolve(self, state, ev):
+        new = {} if state is None else fastcopy(state)
+        return apply(new, ev)
+
+    # -- reading ---------------------------------------------------------------------------
+    def status(self, state) -> Status:
+        s = state
+        if s["phase"] == "ended":
+            won = s["result"] == "victory"
+            return Status(phase="ended", awaiting=[], finished=True,
+                          winners=list(range(s["seats"])) if won else [])
+        p = s["pending"]
+        if p:
+            if p["by"] == "party":
+                if s["party_vote"] and s["seats"] > 1:
+                    aw = [i for i in range(s["seats"]) if str(i) not in p["votes"]]
+                else:
+                    aw = [s["leader"]]
+            else:
+                aw = [p["by"]]
+            return Status(phase="decision", awaiting=aw)
+        if s["attack"]:
+            return Status(phase="attack", awaiting=[s["control"][s["attack"]["attacker"]]])
+        if s["phase"] == "oracle":
+            return Status(phase="oracle", awaiting=[SYSTEM])
+        turn = s["turn"]
+        if turn and turn["kind"] == "character":
+            return Status(phase="activation", awaiting=[s["control"][turn["who"]]])
+        return Status(phase=s["phase"], awaiting=[SYSTEM])
+
+    def legal_commands(self, state, seat):
+        st = self.status(state)
+        if st.finished or seat not in st.awaiting:
+            return []
+        s = state
+        if seat == SYSTEM:
+            sc = self.system_command(state)
+            return [sc] if sc else []
+        if s["pending"]:
+            return [{"type": "choose", "args": {"option": i}} for i in range(len(s["pending"]["options"]))]
+        if s["attack"]:
+            out = [{"type": "reroll_die", "args": r} for r in combat.reroll_options(s, s["attack"])]
+            return out + [{"type": "resolve_attack", "args": {}}]
+        return actions.character_commands(s, s["turn"]["who"])
+
+    def system_command(self, state):
+        s = state
+        if s["phase"] == "ended" or s["pending"] or s["attack"]:
+            return None
+        if s["phase"] == "oracle":
+            return {"type": "draw_oracle", "args": {}}
+        turn = s["turn"]
+        if turn and turn["kind"] == "enemies" and turn["todo"]:
+            return {"type": "activate_enemy", "args": {"enemy": turn["todo"][0]}}
+        return None
+
+    def view_for(self, state, seat):
+        return views.view(state)
+
+    def redact_event(self, ev, seat):
+        return views.redact(ev)
+
+
+def _scenario_events(doc):
+    """See docs/games/harakiri.md, "Scenario documents"."""
+    scen = doc.get("scenario", "act1_burning_village")
+    if isinstance(scen, str):
+        scen = content.SCENARIOS[scen]
+    else:
+        content.validate(scen)
+    seats = doc.get("seats", 1)
+    options = dict(doc.get("options", {}))
+    ki_rolls = list(doc.get("ki", []))
+    s = build_state(scen, options, seats, lambda xs: list(xs), lambda: ki_rolls.pop(0) if ki_rolls else 3)
+    for z in doc.get("reveal", []):
+        zp = zone_payload(s, z, lambda xs: list(xs))
+        apply(s, event("ZoneRevealed", zp))
+    if doc.get("clear_enemies"):
+        s["enemies"] = {}
+    if doc.get("clear_resistors"):
+        s["resistors"] = {}
+    for e, spec in doc.get("enemies", {}).items():
+        base = make_enemy({"kind": spec.get("kind", "minion"), "type": spec["type"], "color": spec.get("color"),
+                           "at": spec["at"], "plus": spec.get("plus", False), "allied": spec.get("allied")},
+                          spec.get("zone") or s["squares"].get(spec["at"], {}).get("z"), s["plus_types"],
+                          lambda xs: list(xs))
+        for k in ("health", "armor_tokens", "conditions"):
+            if k in spec:
+                base[k] = spec[k] if k != "conditions" else {**base["conditions"], **spec[k]}
+        s["enemies"][e] = base
+    for r, spec in doc.get("resistors", {}).items():
+        s["resistors"][r] = {"sq": spec["at"], "tokens": spec.get("tokens", 1), "living": spec.get("living", True),
+                             "name": spec.get("name", r), "zone": s["squares"].get(spec["at"], {}).get("z")}
+    for c, spec in doc.get("characters", {}).items():
+        ch = s["characters"][c]
+        for k, v in spec.items():
+            if k == "conditions":
+                ch["conditions"] = {**ch["conditions"], **v}
+            elif k == "attrs":
+                ch["attrs"] = {**ch["attrs"], **v}
+            else:
+                ch[k] = v
+    for k in ("malice", "round", "forced", "round_effects", "heads"):
+        if k in doc:
+            s[k] = doc[k]
+    if "squares" in doc:
+        sq = dict(s["squares"])
+        for k, v in doc["squares"].items():
+            if v is None:
+                sq.pop(k, None)
+            else:
+                sq[k] = v
+        s["squares"] = sq
+    if "oracle" in doc:
+        s["oracle"].update(doc["oracle"])
+    if "initiative" in doc:
+        s["next_initiative"] = list(doc["initiative"])
+    events = [event("ScenarioLoaded", {"state": s})]
+    if "activate" in doc:
+        queue = doc.get("queue") or flow.base_cards(s)
+        s["phase"] = "activation"
+        card = doc["activate"]
+        s["initiative"] = {"queue": list(queue), "pos": queue.index(card) - 1}
+        events = [event("ScenarioLoaded", {"state": s})]
+        w = W(s, Rng(b"harakiri-scenario", "scenario"))
+        flow.advance(w)
+        events += w.finish()
+    return events
+
+
+ENGINE = HarakiriEngine()

@@ -1,0 +1,202 @@
+"""Derived values: attributes, defense, armor, occupancy, targeting."""
+
+from . import content, grid
+from .setup import enemy_stats
+
+
+# -- characters -----------------------------------------------------------------------------
+
+
+def kami_mode_of(s, c):
+    ch = s["characters"][c]
+    return ch["kami"] if ch.get("kami_mode") else None
+
+
+def attr(s, c, a):
+    ch = s["characters"][c]
+    if kami_mode_of(s, c) == "ryujin":
+        return 3
+    return ch["attrs"][a]
+
+
+def skill_active(s, c, sid):
+    ch = s["characters"][c]
+    return (not ch["defeated"]) and sid in ch["skills"] and sid in ch["ki"]["slots"]
+
+
+def ki_in(s, c, sid):
+    return s["characters"][c]["ki"]["slots"].get(sid, 0)
+
+
+def weapon(s, c):
+    return content.WEAPONS[s["characters"][c]["equipped"]]
+
+
+def char_defense(s, c):
+    ch = s["characters"][c]
+    d = content.ARMORS[ch["armor_card"]]["defense"]
+    if ch["conditions"]["downed"]:
+        d = max(0, d - 1)
+    return d
+
+
+def char_armor(s, c):
+    ch = s["characters"][c]
+    return ch["armor"] + ch.get("armor_bonus", 0)
+
+
+# -- enemies ---------------------------------------------------------------------------------
+
+
+def board(s, e):
+    en = s["enemies"][e]
+    return content.enemy_board(en["kind"], en["type"])
+
+
+def estat(s, e, stat):
+    en = s["enemies"][e]
+    base = enemy_stats(en["kind"], en["type"], en["plus"])
+    if stat == "armor":
+        return max(0, base["armor"] - en["armor_tokens"])
+    if stat == "defense":
+        d = base["defense"]
+        if en["conditions"]["downed"]:
+            d = max(0, d - 1)
+        return d
+    if stat == "movement":
+        bonus = sum(fx["amount"] for fx in s["round_effects"]
+                    if fx["type"] == "enemy_movement" and e in fx.get("creatures", []))
+        return base["movement"] + bonus
+    return base[stat]
+
+
+def is_spectral(s, who):
+    en = s["enemies"].get(who)
+    return bool(en and board(s, who).get("spectral"))
+
+
+def is_flying(s, who):
+    if who in s["characters"]:
+        return kami_mode_of(s, who) == "ryujin"
+    en = s["enemies"].get(who)
+    return bool(en and board(s, who).get("flying"))
+
+
+# -- squares -----------------------------------------------------------------------------------
+
+
+def sq_of(s, who):
+    c = s["characters"].get(who)
+    if c is not None:
+        return c["sq"]
+    e = s["enemies"].get(who)
+    return e["sq"] if e else None
+
+
+def on_board_characters(s):
+    return [c for c, ch in s["characters"].items() if not ch["defeated"] and ch["sq"]]
+
+
+def party_creatures(s):
+    """Characters on the board and allied creatures."""
+    out = on_board_characters(s)
+    out += [e for e, en in s["enemies"].items() if en.get("allied")]
+    return out
+
+
+def shogun_creatures(s):
+    return [e for e, en in s["enemies"].items() if not en.get("allied")]
+
+
+def foes_of(s, side):
+    return shogun_creatures(s) if side == "party" else party_creatures(s)
+
+
+def friends_of(s, side):
+    return party_creatures(s) if side == "party" else shogun_creatures(s)
+
+
+def occupied_for(s, side):
+    """Squares a creature of ``side`` treats as occupied: foes and resistors."""
+    out = {r["sq"] for r in s["resistors"].values()}
+    for who in foes_of(s, side):
+        out.add(sq_of(s, who))
+    return out
+
+
+def taken_squares(s):
+    """Squares holding any creature or resistor (nobody may end a move there)."""
+    out = {r["sq"] for r in s["resistors"].values()}
+    out |= {ch["sq"] for ch in s["characters"].values() if ch["sq"] and not ch["defeated"]}
+    out |= {e["sq"] for e in s["enemies"].values()}
+    return out
+
+
+def free_square(s, sq):
+    t = grid.terrain(s, sq)
+    return sq in s["squares"] and t not in ("obstacle", "inaccessible") and sq not in taken_squares(s)
+
+
+def hidden_in_terrain(s, who):
+    """A spectral creature ending inside occupied terrain cannot target or be targeted."""
+    sq = sq_of(s, who)
+    return sq is not None and grid.terrain(s, sq) in ("obstacle", "inaccessible")
+
+
+def los(s, a, b, side):
+    """Line of sight from square a to square b for a creature of ``side``."""
+    occ = grid.terrain_los_occupied(s, a, b)
+    if grid.height(s, a) == grid.height(s, b):
+        occ |= occupied_for(s, side)
+    return grid.has_los(s, a, b, occ)
+
+
+def in_range(s, a, b, reach):
+    r = grid.range_between(a, b)
+    if grid.height(s, a) != grid.height(s, b) and reach < 3:
+        return False
+    return r <= reach
+
+
+def can_attack(s, who, target, reach, from_sq=None):
+    a = from_sq or sq_of(s, who)
+    b = sq_of(s, target)
+    if a is None or b is None or a == b:
+        return False
+    if hidden_in_terrain(s, target) or (from_sq is None and hidden_in_terrain(s, who)):
+        return False
+    side = "party" if who in s["characters"] or s["enemies"].get(who, {}).get("allied") else "shogun"
+    return in_range(s, a, b, reach) and los(s, a, b, side)
+
+
+def health(s, who):
+    return creature_health(s, who)
+
+
+def creature_health(s, who):
+    c = s["characters"].get(who)
+    if c is not None:
+        return c["health"]
+    return s["enemies"][who]["health"]
+
+
+def mover_for(s, who):
+    m = {"flying": is_flying(s, who), "spectral": is_spectral(s, who), "elusive": False}
+    if who in s["characters"] and skill_active(s, who, "elusive"):
+        m["elusive"] = True
+    return m
+
+
+def living_characters(s):
+    return [c for c, ch in s["characters"].items() if not ch["defeated"]]
+
+
+def creature(s, who):
+    return s["characters"].get(who) or s["enemies"].get(who)
+
+
+def side_of(s, who):
+    if who in s["characters"]:
+        return "party"
+    e = s["enemies"].get(who)
+    return "party" if e and e.get("allied") else "shogun"

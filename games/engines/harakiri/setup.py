@@ -1,0 +1,213 @@
+"""Building the initial Exploration Phase state from a scenario document and the options."""
+
+from games.kernel import RuleViolation
+
+from . import content
+from .grid import key
+
+TERRAIN = {".": "open", "#": "inaccessible", "o": "obstacle", "~": "difficult", "s": "special",
+           "S": "stairs", "D": "door"}
+ORDER = ["akira", "hattori", "hikaru", "tomoe"]
+ATTRS = ("power", "dexterity", "spirit", "knowledge")
+
+
+def no_conditions():
+    return {"bleeding": 0, "poisoned": 0, "blinded": 0, "downed": 0, "blessed": 0}
+
+
+def tile_squares(zone_id, zdef):
+    ox, oy = zdef["origin"]
+    heights = zdef.get("heights") or []
+    out = {}
+    for y, row in enumerate(zdef["rows"]):
+        for x, ch in enumerate(row):
+            if ch == " ":
+                continue
+            h = 0
+            if y < len(heights) and x < len(heights[y]) and heights[y][x].isdigit():
+                h = int(heights[y][x])
+            out[key(ox + x, oy + y)] = {"z": zone_id, "t": TERRAIN[ch], "h": h}
+    return out
+
+
+def enemy_stats(kind, type_, plus):
+    board = content.enemy_board(kind, type_)
+    stats = {k: board[k] for k in ("health", "movement", "range", "defense", "armor", "dice")}
+    if plus and kind == "minion":
+        stats.update(board["plus"])
+    return stats
+
+
+def make_enemy(spec, zone, plus_types, shuffled):
+    kind, type_ = spec["kind"], spec["type"]
+    plus = bool(spec.get("plus")) or (kind == "minion" and type_ in plus_types)
+    stats = enemy_stats(kind, type_, plus)
+    e = {"kind": kind, "type": type_, "color": spec.get("color"), "plus": plus, "sq": spec["at"],
+         "zone": zone, "health": stats["health"], "max_health": stats["health"], "armor_tokens": 0,
+         "conditions": no_conditions(), "allied": bool(spec.get("allied"))}
+    if kind == "chosen":
+        deck = [c["id"] for c in content.enemy_board(kind, type_)["ai_deck"]]
+        e["ai"] = {"deck": shuffled(deck), "discard": []}
+    return e
+
+
+def zone_payload(s, zone_id, shuffled):
+    zdef = s["zones_def"][zone_id]
+    squares = tile_squares(zone_id, zdef)
+    enemies = {}
+    for spec in zdef["enemies"]:
+        enemies[spec["ref"]] = make_enemy(spec, zone_id, s["plus_types"], shuffled)
+    doors = {d["id"]: {"sq": d["at"], "open": bool(d.get("open")), "survey": d.get("survey"),
+                       "zone": zone_id} for d in zdef.get("doors", [])}
+    points = {p["id"]: {"sq": p["at"], "action": p["action"], "zone": zone_id, "text": p.get("text", "")}
+              for p in zdef.get("points", [])}
+    resistors = {r["id"]: {"sq": r["at"], "tokens": r["tokens"], "living": bool(r.get("living", True)),
+                           "name": r.get("name", r["id"]), "zone": zone_id} for r in zdef.get("resistors", [])}
+    spawns = dict(zdef.get("spawns", {}))
+    evs = zdef["events"]
+    decks = {}
+    if evs.get("purple"):
+        decks["purple"] = [e["id"] for e in evs["purple"]]  # scripted: in order
+    else:
+        decks["green"] = shuffled([e["id"] for e in evs.get("green", [])])
+        decks["red"] = shuffled([e["id"] for e in evs.get("red", [])])
+    zone_state = {"active": True, "events": decks, "revealed": []}
+    return {"zone": zone_id, "squares": squares, "enemies": enemies, "doors": doors, "points": points,
+            "resistors": resistors, "spawns": spawns, "zone_state": zone_state}
+
+
+def default_party():
+    out = {}
+    for c in ORDER:
+        d = content.CHARACTERS[c]
+        out[c] = {"level": 1, "health": d["health_by_level"][0], **d["attributes"], "skills": list(d["skills"]),
+                  "kami": d["kami"], "affinity": 1, "weapons": list(d["weapons"]), "equipped": d["weapons"][0],
+                  "armor": d["armor"], "armor_value": content.ARMORS[d["armor"]]["armor"],
+                  "items": ["jirobo_omamori"], "karma": 0, "coins": 0, "heads": 0, "boss_heads": 0}
+    return out
+
+
+def make_character(name, spec, roll_ki):
+    d = content.CHARACTERS[name]
+    level = spec["level"]
+    ch = {
+        "name": d["name"], "class": d["class"], "level": level,
+        "max_health": d["health_by_level"][level - 1], "health": min(spec["health"], d["health_by_level"][level - 1]),
+        "attrs": {a: spec[a] for a in ATTRS}, "initial_attribute": d["initial_attribute"],
+        "skills": list(spec["skills"]), "kami": spec["kami"], "affinity": spec["affinity"],
+        "weapons": list(spec["weapons"]), "equipped": spec["equipped"], "armor_card": spec["armor"],
+        "armor": spec["armor_value"], "armor_bonus": 0,
+        "items": [{"id": i, "uses": content.ITEMS[i].get("uses")} for i in spec["items"]],
+        "karma": spec["karma"], "coins": spec["coins"], "heads": spec["heads"], "boss_heads": spec["boss_heads"],
+        "ki": {"supply": [roll_ki() for _ in range(level)], "slots": {}, "exhausted": 0},
+        "ap": 4, "conditions": no_conditions(), "meditation": 0, "defeated": False, "sq": None,
+        "kami_used": [], "kami_mode": None, "items_used": [], "evaded": False, "breeze": 0,
+        "counter_ready": None, "turns": 0,
+    }
+    return ch
+
+
+def check_party(party):
+    for name, spec in party.items():
+        if name not in content.CHARACTERS:
+            raise RuleViolation("bad_options", f"unknown character {name!r}")
+        d = content.CHARACTERS[name]
+        if not 1 <= spec["level"] <= 5:
+            raise RuleViolation("bad_options", "level must be 1-5")
+        for a in ATTRS:
+            if not 0 <= spec[a] <= 3:
+                raise RuleViolation("bad_options", f"{a} must be 0-3")
+        for sk in spec["skills"]:
+            info = content.SKILLS.get(sk)
+            if info is None or info["owner"] != name or info["level"] > spec["level"]:
+                raise RuleViolation("bad_options", f"{name} cannot have skill {sk!r}")
+        if spec["kami"] not in content.KAMI:
+            raise RuleViolation("bad_options", f"unknown kami {spec['kami']!r}")
+        if not 0 <= spec["affinity"] <= 6:
+            raise RuleViolation("bad_options", "affinity must be 0-6")
+        for w in spec["weapons"]:
+            if w not in content.WEAPONS:
+                raise RuleViolation("bad_options", f"unknown weapon {w!r}")
+        if len(spec["weapons"]) > 2 or spec["equipped"] not in spec["weapons"]:
+            raise RuleViolation("bad_options", "at most 2 weapons, the equipped one among them")
+        if spec["armor"] not in content.ARMORS:
+            raise RuleViolation("bad_options", f"unknown armor {spec['armor']!r}")
+        if not 0 <= spec["armor_value"] <= content.ARMORS[spec["armor"]]["armor"]:
+            raise RuleViolation("bad_options", "armor value above the armor card")
+        for i in spec["items"]:
+            if i not in content.ITEMS:
+                raise RuleViolation("bad_options", f"unknown item {i!r}")
+        if not 1 <= spec["health"] <= d["health_by_level"][spec["level"] - 1]:
+            raise RuleViolation("bad_options", "health out of range")
+
+
+def merged_party(option_party):
+    party = default_party()
+    for name, spec in (option_party or {}).items():
+        if name not in party:
+            raise RuleViolation("bad_options", f"unknown character {name!r}")
+        merged = dict(party[name])
+        merged.update(spec)
+        if "health" not in spec and "level" in spec:
+            merged["health"] = content.CHARACTERS[name]["health_by_level"][merged["level"] - 1]
+        if "armor_value" not in spec and "armor" in spec and spec["armor"] in content.ARMORS:
+            merged["armor_value"] = content.ARMORS[spec["armor"]]["armor"]
+        if "weapons" in spec and "equipped" not in spec and spec["weapons"]:
+            merged["equipped"] = spec["weapons"][0]
+        party[name] = merged
+    check_party(party)
+    return party
+
+
+def build_state(scenario_doc, options, seats, shuffled, roll_ki):
+    control = options.get("control")
+    if control is None:
+        control = {c: i % seats for i, c in enumerate(ORDER)}
+    if sorted(control) != sorted(ORDER) or any(not isinstance(v, int) or not 0 <= v < seats for v in control.values()):
+        raise RuleViolation("bad_options", "control must map the four characters to seats 0..n-1")
+    if sorted(set(control.values())) != list(range(seats)):
+        raise RuleViolation("bad_options", "every seat must control at least one character")
+    party = merged_party(options.get("party"))
+    adventure = options.get("adventure", "success")
+    s = {
+        "v": 1, "phase": "oracle", "seats": seats, "leader": options.get("leader", 0),
+        "party_vote": bool(options.get("party_vote", False)), "round_cap": options.get("round_cap"),
+        "round": 1, "control": dict(control), "scenario_id": scenario_doc["id"],
+        "scenario_name": scenario_doc["name"], "objective": scenario_doc["objective"],
+        "level_increase": bool(scenario_doc.get("level_increase")), "adventure": adventure,
+        "zones_def": scenario_doc["zones"], "zones": {}, "squares": {},
+        "oracle": {"deck": [], "drawn": [], "current": None, "color": None}, "malice": 0,
+        "characters": {}, "enemies": {}, "resistors": {}, "doors": {}, "points": {}, "spawns": {},
+        "heads": [], "plus_types": [], "defeated_enemies": [],
+        "initiative": {"queue": [], "pos": -1}, "turn": None, "pending": None, "work": [],
+        "round_effects": [], "attack": None, "forced": [], "result": None, "failures": 0,
+        "objective_done": False, "next_initiative": None, "aftermath": None, "last_defeat_sq": None,
+    }
+    if not 0 <= s["leader"] < seats:
+        raise RuleViolation("bad_options", "leader must be a seat")
+    for name in ORDER:
+        s["characters"][name] = make_character(name, party[name], roll_ki)
+    start = scenario_doc["start_zone"]
+    zp = zone_payload(s, start, shuffled)
+    s["squares"] = zp["squares"]
+    s["zones"][start] = zp["zone_state"]
+    for coll in ("enemies", "doors", "points", "resistors", "spawns"):
+        s[coll].update(zp[coll])
+    for e in zp["enemies"].values():
+        if e.get("plus") and e["type"] not in s["plus_types"]:
+            s["plus_types"].append(e["type"])
+    starts = scenario_doc["zones"][start].get("start", [])
+    for name, sq in zip(ORDER, starts):
+        s["characters"][name]["sq"] = sq
+    counts = scenario_doc["oracle"][adventure]
+    s["oracle"]["deck"] = shuffled(oracle_cards(counts, []))
+    return s
+
+
+def oracle_cards(counts, used):
+    """Oracle card ids of each colour not already in ``used``, ``counts`` of each."""
+    out = []
+    for color in ("green", "red"):
+        avail = [c["id"] for c in content.ORACLE if c["color"] == color and c["id"] not in used]
+        out += avail[: counts.get(color, 0)]
+    return out

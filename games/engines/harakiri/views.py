@@ -1,0 +1,61 @@
+"""What clients see: hidden deck orders (oracle, chosen AI decks, zone event decks) and the
+campaign book's unrevealed zones never leave the engine."""
+
+import copy
+
+
+def _hide_zone_state(zs):
+    out = dict(zs)
+    out["events"] = {k: len(v) for k, v in zs["events"].items()}
+    return out
+
+
+def _hide_enemy(e):
+    if "ai" not in e:
+        return e
+    out = dict(e)
+    out["ai"] = {"deck": len(e["ai"]["deck"]), "discard": list(e["ai"]["discard"])}
+    return out
+
+
+def view(state):
+    s = state
+    out = {k: v for k, v in s.items() if k not in ("zones_def", "forced", "next_initiative", "oracle", "zones",
+                                                    "enemies")}
+    out = copy.deepcopy(out)
+    out["oracle"] = {"deck": len(s["oracle"]["deck"]), "drawn": list(s["oracle"]["drawn"]),
+                     "current": s["oracle"]["current"], "color": s["oracle"]["color"]}
+    out["zones"] = {z: _hide_zone_state(zs) for z, zs in s["zones"].items()}
+    out["enemies"] = {e: _hide_enemy(copy.deepcopy(en)) for e, en in s["enemies"].items()}
+    revealed = {}
+    for z in s["zones"]:
+        zd = s["zones_def"][z]
+        shown = set(s["zones"][z]["revealed"])
+        revealed[z] = {"name": zd["name"], "tile": zd.get("tile"),
+                       "events": [e for deck in zd["events"].values() for e in deck if e["id"] in shown]}
+    out["zones_info"] = revealed
+    return out
+
+
+def redact(ev):
+    t, p = ev["type"], ev["payload"]
+    if t in ("PhaseStarted", "ScenarioLoaded"):
+        return {**ev, "payload": {"state": view(p["state"])}}
+    if t in ("OracleReshuffled", "OracleCardsAdded"):
+        return {**ev, "payload": {"deck": len(p["deck"]), **({"added": p["added"]} if "added" in p else {})}}
+    if t == "AIDeckShuffled":
+        return {**ev, "payload": {"who": p["who"], "deck": len(p["deck"])}}
+    if t == "ZoneRevealed":
+        q = dict(p)
+        q["zone_state"] = _hide_zone_state(p["zone_state"])
+        q["enemies"] = {e: _hide_enemy(en) for e, en in p["enemies"].items()}
+        return {**ev, "payload": q}
+    if t == "EnemySpawned":
+        return {**ev, "payload": {**p, "enemy": _hide_enemy(p["enemy"])}}
+    if t == "WorkPushed" or t == "WorkUpdated":
+        return {**ev, "payload": _hide_work(p)}
+    return ev
+
+
+def _hide_work(p):
+    return p
