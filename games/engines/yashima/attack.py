@@ -1,0 +1,258 @@
+"""The attack action, tournament "Attack Action Breakdown" (see docs/games/yashima.md).
+
+1.1 token, 1.2 rotate and 1.3 reveal happen in ``flow.start_attack``; this task does
+1.4 attack changes, 2 targets and defenses in turn order, 3 damage and hits, 4 card effects
+top to bottom, 5 the attack card is USEd (or EMPOWERed / BLEEDed) and follow-up attacks.
+"""
+
+from . import hexgrid as hx
+from . import ops
+from . import queries as q
+from .tasks import C, ask, handler, pop
+
+
+def defense_options(s, seat, atk):
+    pl = q.player(s, seat)
+    cmds = []
+    for c in pl["hand"]:
+        e = q.effective(s, seat, c["d"])
+        k = e["defense"]
+        if not k:
+            continue
+        if k == "CLASH" and not q.can_exert(s, seat):
+            continue
+        if k == "DODGE" and not dodge_options(s, seat, extra=1):
+            continue
+        cmds.append(C("defend", card=c["id"]))
+    return cmds
+
+
+def dodge_options(s, seat, extra=0):
+    pl = q.player(s, seat)
+    out = []
+    for n in hx.neighbours(pl["pos"]):
+        if not q.legal_space(s, n) or q.terrain(s, n) == "arduous":
+            continue
+        cost = extra + q.combat_exerts(s, seat, pl["pos"], n) + (1 if q.is_deadly(s, n) else 0)
+        if cost and not q.can_exert(s, seat, cost):
+            continue
+        out.append(n)
+    return out
+
+
+@handler("attack")
+def h_attack(sim, t):
+    s, seat = sim.s, t["seat"]
+    step = t["step"]
+    if step == "start":
+        start(sim, t)
+        t["step"] = "defend"
+        return
+    if step == "defend":
+        if "ans" in t:
+            a = t.pop("ans")
+            tg = t["targets"][t["i"]]
+            t["i"] += 1
+            if a["type"] == "defend":
+                defend(sim, t, tg, a["args"]["card"])
+            return
+        while t["i"] < len(t["targets"]):
+            tg = t["targets"][t["i"]]
+            if tg["swift"] or t["swift"] or not q.active(s, tg["seat"]):
+                t["i"] += 1
+                continue
+            cmds = defense_options(s, tg["seat"], t)
+            if not cmds:
+                t["i"] += 1
+                continue
+            ask(t, tg["seat"], "defense", cmds + [C("no_defense")], {"attacker": seat, "card": t["card"]["d"], "atk": tg["atk"]})
+            return
+        t["step"] = "damage"
+        return
+    if step == "damage":
+        hits = []
+        loses = []
+        for tg in t["targets"]:
+            who = tg["seat"]
+            if not q.active(s, who):
+                continue
+            if tg["dodged"] and q.player(s, who)["pos"] not in t["tcells"]:
+                tg["all"] = True
+            dmg = 0 if tg["all"] else max(0, tg["atk"] - tg["prevent"])
+            tg["dealt"] = dmg
+            if dmg > 0:
+                hits.append(who)
+                loses.append((who, dmg))
+        t["hits"] = hits
+        t["step"] = "effects"
+        for who, dmg in reversed(loses):
+            ops.damage(sim, who, dmg, karma_first=t["stupor"], by=seat)
+        return
+    if step == "effects":
+        t["step"] = "finish"
+        if t["effects"]:
+            ctx = {"src": "attack", "aid": t["aid"], "attacker": seat, "hits": t["hits"], "tcells": t["tcells"],
+                   "targets": [tg["seat"] for tg in t["targets"]]}
+            ops.push(sim, {"k": "effects", "seat": seat, "items": t["effects"], "i": 0, "ctx": ctx, "optional": True})
+        return
+    if step == "finish":
+        pl = q.player(s, seat)
+        card = next((c for c in pl["aside"] if c["id"] == t["card"]["id"]), None)
+        if card is not None and t.get("empower") and "ans" not in t:
+            ask(t, seat, "empower", [C("empower", to="karma"), C("empower", to="top"), C("empower", to="bottom")])
+            return
+        if card is not None:
+            a = t.pop("ans", None)
+            dest = a["args"]["to"] if a else "bottom"
+            if dest == "karma":
+                ops.to_karma(sim, seat, "aside", card)
+            elif dest == "top":
+                ops.move(sim, seat, "aside", card, seat, "deck", "top")
+            else:
+                ops.use(sim, seat, "aside", card)
+        t["step"] = "follow"
+        return
+    if step == "follow":
+        if "ans" in t:
+            a = t.pop("ans")
+            pop(sim, t)
+            if a["type"] == "chain_attack":
+                from .flow import start_attack
+                start_attack(sim, seat, a["args"]["card"], a["args"]["facing"], no_token=True)
+            ops.deplete_check(sim)
+            return
+        hook = q.passive(s, seat, "chain_followup")
+        if hook and "CHAIN" in t["keywords"] and q.active(s, seat):
+            cmds = [C("chain_attack", card=c["id"], facing=f) for c in q.player(s, seat)["hand"]
+                    if q.card_def(s, c["d"])["karma"] >= hook["chain_followup"] for f in range(6)]
+            if cmds:
+                ask(t, seat, "chain_followup", cmds + [C("decline_chain")])
+                return
+        pop(sim, t)
+        ops.deplete_check(sim)
+
+
+def start(sim, t):
+    """1.4 attack changes and pattern, 2.1 targets (masters in the pattern, team-mates and self included)."""
+    s, seat = sim.s, t["seat"]
+    pl = q.player(s, seat)
+    e = q.effective(s, seat, t["card"]["d"])
+    mods = {m["k"] for m in e["mods"]}
+    tcells = [c for c in hx.pattern_cells(pl["pos"], pl["facing"], e["pattern"]) if q.terrain(s, c) is not None]
+    base = e["atk"]
+    turn = s.get("turn") or {}
+    if turn.get("seat") == seat and turn.get("bonus"):
+        base += turn["bonus"]
+        turn["bonus"] = 0
+    base += q.equip_bonus(s, seat, "atk")
+    hook = q.passive(s, seat, "atk_bonus_keyword")
+    if hook and hook["atk_bonus_keyword"] in e["keywords"]:
+        base += hook["n"]
+    chi = q.status_count(s, seat, "CHI")
+    for _ in range(chi):
+        ops.lose_master(sim, seat, "CHI")
+    base += chi
+    if "PATIENCE" in mods and not t["rotated"]:
+        base += 2
+    if "COMBO" in mods:
+        base += len(pl["hand"])
+    adj = q.passive(s, seat, "adjacent_bonus")
+    order = q.turn_order_from(s, seat)
+    targets = []
+    for who in order:
+        other = q.player(s, who)
+        if other["dead"] or other["pos"] not in tcells:
+            continue
+        atk = base
+        swift = False
+        if "KINDLE" in mods and q.status_count(s, who, "BURN"):
+            atk += 3
+        if "AMBUSH" in mods and who != seat and other["facing"] == pl["facing"]:
+            atk += 1
+            swift = True
+        if "FURY" in e["keywords"] and q.status_count(s, who, "RANCOR"):
+            atk += 2
+        if adj and who != seat and hx.distance(pl["pos"], other["pos"]) == 1:
+            atk += adj["adjacent_bonus"]
+        targets.append({"seat": who, "atk": atk, "swift": swift, "prevent": 0, "all": False, "dodged": False, "defended": False})
+    stupor = bool(turn.get("seat") == seat and turn.get("stupor"))
+    if stupor:
+        turn["stupor"] = False
+    t.update({"tcells": tcells, "targets": targets, "i": 0, "swift": "SWIFT" in mods, "effects": e["effects"],
+              "keywords": e["keywords"], "karma": e["karma"], "stupor": stupor, "hits": []})
+    sim.emit("AttackDeclared", {"seat": seat, "card": {"d": t["card"]["d"], "o": t["card"]["o"]}, "facing": pl["facing"],
+                                "cells": tcells, "targets": [{"seat": tg["seat"], "atk": tg["atk"]} for tg in targets]})
+
+
+def defend(sim, t, tg, card_id):
+    """2.2 one defense card per targeted master, resolved at once."""
+    s = sim.s
+    who, attacker = tg["seat"], t["seat"]
+    pl = q.player(s, who)
+    card = next(c for c in pl["hand"] if c["id"] == card_id)
+    k = q.effective(s, who, card["d"])["defense"]
+    tg["defended"] = True
+    sim.emit("CardRevealed", {"seat": who, "card": {"d": card["d"], "o": card["o"]}, "why": "defense:" + k})
+    hook = q.passive(s, attacker, "defended_exert")
+    if hook:
+        for _ in range(hook["defended_exert"]):
+            ops.exert(sim, who)
+    if k in ("BLOCK", "SPIRIT_SHIELD", "COUNTER"):
+        ops.use(sim, who, "hand", card)
+    else:
+        ops.move(sim, who, "hand", card, who, "discard", "top")
+    if k == "BLOCK":
+        tg["prevent"] += 3
+    elif k == "CLASH":
+        mine = ops.exert(sim, who)
+        theirs = ops.exert(sim, attacker)
+        mv = q.card_def(s, mine["d"])["karma"] if mine else 0
+        tv = q.card_def(s, theirs["d"])["karma"] if theirs else 0
+        tg["clash"] = [mv, tv]
+        if mv > tv:
+            tg["all"] = True
+        else:
+            tg["prevent"] += 4
+    elif k == "DODGE":
+        ops.exert(sim, who)
+        ops.push(sim, {"k": "dodge", "seat": who, "aid": t["aid"]})
+    elif k == "RIPOSTE":
+        tg["prevent"] += 2
+        ops.damage(sim, attacker, 3, by=who)
+    elif k == "BARRIER":
+        tg["prevent"] += len(pl["karma"])
+    elif k == "OCCUPY":
+        tg["prevent"] += 2
+        ops.exert(sim, attacker)
+    elif k == "SPIRIT_SHIELD":
+        tg["prevent"] += 2
+        ops.heal(sim, who)
+    elif k == "COUNTER":
+        tg["prevent"] += 2
+        ops.gain_master(sim, who, "CHI", who)
+
+
+@handler("dodge")
+def h_dodge(sim, t):
+    from .tasks import find_attack
+    s, seat = sim.s, t["seat"]
+    if "ans" in t:
+        to = t.pop("ans")["args"]["to"]
+        pop(sim, t)
+        pos = q.player(s, seat)["pos"]
+        exerts = q.combat_exerts(s, seat, pos, to) + (1 if q.is_deadly(s, to) else 0)
+        for _ in range(exerts):
+            ops.exert(sim, seat)
+        ops.enter(sim, seat, to)
+        atk = find_attack(sim, t["aid"])
+        if atk:
+            for tg in atk["targets"]:
+                if tg["seat"] == seat:
+                    tg["dodged"] = True
+        ops.forced_relocation(sim, seat)
+        return
+    opts = dodge_options(s, seat)
+    if not opts:
+        pop(sim, t)
+        return
+    ask(t, seat, "dodge", [C("dodge_to", to=c) for c in opts])

@@ -1,0 +1,129 @@
+"""Yashima: Legend of the Kami Masters (core + Legends from Fairytale), tournament attack rules."""
+
+from games.kernel import SYSTEM, EngineBase, RuleViolation, Status, event
+
+from . import flow, views
+from .content import PACK
+from .scenario import build
+from .state import Sim, clone, evolve
+from .tasks import run
+
+
+def _norm(cmd_type, args):
+    return {"type": cmd_type, "args": args}
+
+
+class YashimaEngine(EngineBase):
+    slug = "yashima"
+    name = "Yashima: Legend of the Kami Masters"
+    version = "1"
+    min_seats = 2
+    max_seats = 4
+    options_schema = {
+        "type": "object",
+        "properties": {
+            "teams": {"type": "boolean", "description": "2v2: seats 0+2 against 1+3 (team-mates sit across)"},
+            "round_cap": {"type": "integer", "minimum": 1, "maximum": 500,
+                          "description": "end the match as a draw (reason round_cap) after this many rounds"},
+            "restore_shuffle": {"type": "boolean",
+                                "description": "restoration step 4 shuffles the discard pile (Fairytale text, default) "
+                                               "instead of turning it over (core text)"},
+        },
+        "additionalProperties": False,
+    }
+
+    def content(self) -> dict:
+        return clone(PACK)
+
+    def validate_options(self, options: dict, seats: int) -> None:
+        if not isinstance(options, dict):
+            raise RuleViolation("bad_options", "options must be an object")
+        unknown = set(options) - set(self.options_schema["properties"])
+        if unknown:
+            raise RuleViolation("bad_options", f"unknown options {sorted(unknown)}")
+        if not isinstance(seats, int) or not self.min_seats <= seats <= self.max_seats:
+            raise RuleViolation("bad_seats", "Yashima is for 2 to 4 players")
+        if options.get("teams") and seats != 4:
+            raise RuleViolation("bad_options", "team games need two teams of equal size: 4 seats")
+        cap = options.get("round_cap")
+        if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 1):
+            raise RuleViolation("bad_options", "round_cap must be a positive integer")
+
+    def setup(self, options: dict, seats: int, rng) -> list:
+        self.validate_options(options or {}, seats)
+        return [event("MatchCreated", {"state": flow.new_state(options or {}, seats)})]
+
+    def scenario(self, document: dict) -> list:
+        return [event("ScenarioLoaded", {"state": build(document)})]
+
+    def evolve(self, state, ev):
+        return evolve(state, ev)
+
+    # -- reading --------------------------------------------------------------------------
+    def _system_due(self, state) -> bool:
+        st = (state.get("stacks") or {}).get("main") or []
+        return state["phase"] not in ("over", "setup", "destiny", "reconcile") and bool(st) and not st[-1].get("prompt")
+
+    def status(self, state) -> Status:
+        if state["phase"] == "over":
+            return Status(phase="over", awaiting=[], finished=True, winners=list(state["result"]["winners"]))
+        if self._system_due(state):
+            return Status(phase=state["phase"], awaiting=[SYSTEM])
+        return Status(phase=state["phase"], awaiting=flow.awaiting(state))
+
+    def legal_commands(self, state, seat) -> list:
+        if seat == SYSTEM:
+            return [_norm("proceed", {})] if self._system_due(state) else []
+        if self._system_due(state):
+            return []
+        return flow.legal(state, seat)
+
+    def system_command(self, state):
+        return _norm("proceed", {}) if self._system_due(state) else None
+
+    def view_for(self, state, seat) -> dict:
+        return views.view_for(state, seat)
+
+    def redact_event(self, ev, seat):
+        return views.redact_event(ev, seat)
+
+    # -- deciding -------------------------------------------------------------------------
+    def decide(self, state, command, rng) -> list:
+        if state is None:
+            raise RuleViolation("no_match", "the match has not been set up")
+        if state["phase"] == "over":
+            raise RuleViolation("game_over", "the match is finished")
+        args = command.args if isinstance(command.args, dict) else None
+        if args is None or not isinstance(command.type, str):
+            raise RuleViolation("bad_args", "a command needs a type and an args object")
+        cmd = _norm(command.type, args)
+        seat = command.seat
+        if seat == SYSTEM:
+            if cmd not in self.legal_commands(state, SYSTEM):
+                raise RuleViolation("illegal_command", "nothing for the system to do")
+            sim = Sim(state, rng)
+            try:
+                run(sim, "main")
+            except Exception as exc:
+                raise RuleViolation("internal_error", f"{type(exc).__name__}: {exc}")
+            return sim.close()
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state["players"]):
+            raise RuleViolation("not_your_decision", "spectators cannot act")
+        legal = flow.legal(state, seat)
+        if cmd not in legal:
+            if self._system_due(state) or seat not in flow.awaiting(state):
+                raise RuleViolation("not_your_turn", "this decision is not yours")
+            if not any(c["type"] == cmd["type"] for c in legal):
+                raise RuleViolation("unknown_command", f"{cmd['type']!r} is not possible now")
+            raise RuleViolation("illegal_command", f"{cmd['type']} with these args is not allowed now")
+        sim = Sim(state, rng)
+        try:
+            flow.execute(sim, seat, cmd)
+        except RuleViolation:
+            raise
+        except Exception as exc:  # a bug must never escape as anything but a RuleViolation
+            raise RuleViolation("internal_error", f"{type(exc).__name__}: {exc}")
+        return sim.close()
+
+
+ENGINE = YashimaEngine()

@@ -1,0 +1,661 @@
+"""Setup, rounds (destiny, reconcile, initiative), turns, restoration and winning; the command
+list (``legal``) and its execution (``execute``)."""
+
+from itertools import combinations
+
+from games.kernel import RuleViolation
+
+from . import hexgrid as hx
+from . import ops
+from . import queries as q
+from .content import BOARDS, KAMI, MASTERS, RELIC, STATUSES
+from .tasks import C, ask, handler, pop, reach, run, walk
+from . import attack as _attack  # noqa: F401  (registers the attack handlers)
+from . import effects as _effects  # noqa: F401  (registers the effect handlers)
+
+TOKENS = ("move", "attack")
+
+
+def idle(sim) -> bool:
+    return False
+
+
+# -- setup ----------------------------------------------------------------------------------
+
+def new_state(options: dict, seats: int) -> dict:
+    teams = [i % 2 for i in range(seats)] if options.get("teams") else list(range(seats))
+    cells = {c: RELIC["cells"].get(c, "blank") for c in hx.hexagon(hx.BOARD_RADIUS)}
+    players = [new_player() for _ in range(seats)]
+    return {"game": "yashima", "options": dict(options), "teams": teams, "phase": "setup", "round": 0,
+            "pool": {"move": 0, "attack": 0}, "turn": None, "stacks": {"main": []}, "recon": {},
+            "setup": {"step": "pick", "i": 0, "placed": [], "choice": None}, "last_init": None,
+            "cells": cells, "boards": [], "spst": {}, "destiny": {}, "result": None, "custom": {},
+            "supply": {k: v["supply"] for k, v in STATUSES.items() if "supply_key" not in v}, "players": players}
+
+
+def new_player() -> dict:
+    return {"master": None, "kami": None, "pos": None, "facing": 0, "deck": [], "hand": [], "discard": [],
+            "karma": [], "equip": [], "aside": [], "tome": {"spread": 0, "out": []}, "st": {},
+            "restored": False, "pending": False, "dead": False}
+
+
+def setup_seat(s):
+    st = s["setup"]
+    n = len(s["players"])
+    if st["step"] in ("pick", "board"):
+        return st["i"]
+    if st["step"] == "mini":
+        order = [b["seat"] for b in s["boards"]][::-1]
+        return order[st["i"]]
+    return None
+
+
+def setup_cmds(s, seat):
+    st = s["setup"]
+    if setup_seat(s) != seat:
+        return []
+    if st["step"] == "pick":
+        used_m = {p["master"] for p in s["players"]}
+        used_k = {p["kami"] for p in s["players"]}
+        return [C("pick", master=m, kami=k) for m in MASTERS if m not in used_m for k in KAMI if k not in used_k]
+    if st["step"] == "board":
+        if st["choice"] is None:
+            used = {b["board"] for b in s["boards"]}
+            return [C("choose_board", board=b, side=side) for b in BOARDS if b not in used for side in ("a", "b")]
+        used = [b["slot"] for b in s["boards"]]
+        slots = [x for x in range(6) if x not in used and (not used or hx.slots_adjacent(x, used[-1]))]
+        return [C("place_board", slot=x, rotation=r) for x in slots for r in range(6)]
+    if st["step"] == "mini":
+        b = next(b for b in s["boards"] if b["seat"] == seat)
+        cells = sorted(b["cells"])
+        return [C("place_miniature", cell=c, facing=f) for c in cells
+                if s["cells"][c] == "blank" and q.occupant(s, c) is None for f in range(6)]
+    return []
+
+
+def setup_exec(sim, seat, cmd):
+    s = sim.s
+    st = s["setup"]
+    a = cmd["args"]
+    n = len(s["players"])
+    if cmd["type"] == "pick":
+        sim.emit("PlayerSet", {"seat": seat, "set": {"master": a["master"], "kami": a["kami"]}})
+        st["i"] += 1
+        if st["i"] >= n:
+            st.update(step="board", i=0)
+    elif cmd["type"] == "choose_board":
+        st["choice"] = [a["board"], a["side"]]
+    elif cmd["type"] == "place_board":
+        board, side = st["choice"]
+        layout = BOARDS[board]["sides"][side]
+        cells = hx.board_cells(a["slot"], a["rotation"], layout)
+        s["cells"].update(cells)
+        s["boards"].append({"seat": seat, "board": board, "side": side, "slot": a["slot"], "rotation": a["rotation"],
+                            "cells": sorted(cells)})
+        st["choice"] = None
+        st["i"] += 1
+        if st["i"] >= n:
+            st.update(step="mini", i=0)
+    elif cmd["type"] == "place_miniature":
+        sim.emit("MasterMoved", {"seat": seat, "pos": a["cell"], "facing": a["facing"]})
+        st["i"] += 1
+        if st["i"] >= n:
+            st["step"] = "done"
+            deal(sim)
+
+
+def deal(sim):
+    """Battle deck = kami deck + master's battle cards, shuffled; karma pool (FATE ignored); hand."""
+    s = sim.s
+    for seat, pl in enumerate(s["players"]):
+        defs = [c["id"] for c in KAMI[pl["kami"]]["cards"]] + [c["id"] for c in MASTERS[pl["master"]]["cards"]]
+        order = sim.rng.shuffled(defs)
+        sim.emit("DeckShuffled", {"seat": seat, "deck": [{"id": sim.rng.token(), "d": d, "o": seat} for d in order]})
+        for _ in range(q.stats(s, seat)["karma"]):
+            ops.to_karma(sim, seat, "deck", pl["deck"][0], fate=False)
+        for _ in range(q.hand_size(s, seat)):
+            ops.draw(sim, seat)
+    start_destiny(sim)
+
+
+# -- destiny phase --------------------------------------------------------------------------
+
+def start_destiny(sim):
+    s = sim.s
+    s["round"] += 1
+    s["phase"] = "destiny"
+    s["turn"] = None
+    s["pool"] = {"move": 0, "attack": 0}
+
+
+def destiny_exec(sim, seat, cmd):
+    s = sim.s
+    sim.emit("DestinyChosen", {"seat": seat, "token": cmd["args"]["token"]})
+    alive = [i for i, pl in enumerate(s["players"]) if not pl["dead"]]
+    if all(str(i) in s["destiny"] for i in alive):
+        pool = {"move": (len(alive) + 1) // 2, "attack": len(alive) // 2}
+        chosen = dict(s["destiny"])
+        for tok in chosen.values():
+            pool[tok] += 1
+        sim.emit("DestinyRevealed", {"chosen": chosen, "pool": pool})
+        s["phase"] = "reconcile"
+        s["recon"] = {str(i): {"drawn": False, "done": False} for i in alive}
+        for i in alive:
+            s["stacks"][str(i)] = []
+
+
+def recon_cmds(s, seat):
+    r = s["recon"].get(str(seat))
+    if not r or r["done"]:
+        return []
+    st = s["stacks"].get(str(seat)) or []
+    if st:
+        pr = st[-1].get("prompt")
+        return list(pr["cmds"]) if pr and pr["seat"] == seat else []
+    pl = q.player(s, seat)
+    cmds = []
+    if not r["drawn"]:
+        cmds += [C("tuck", card=c["id"]) for c in pl["hand"]]
+    if len(pl["hand"]) < q.hand_size(s, seat) and pl["deck"] and not pl["deck"][0].get("im"):
+        cmds.append(C("draw"))
+    cmds.append(C("end_reconcile"))
+    return cmds
+
+
+def recon_exec(sim, seat, cmd):
+    s = sim.s
+    key = str(seat)
+    st = s["stacks"].get(key) or []
+    if st and st[-1].get("prompt"):
+        st[-1]["ans"] = cmd
+        st[-1]["prompt"] = None
+    elif cmd["type"] == "tuck":
+        c = next(x for x in q.player(s, seat)["hand"] if x["id"] == cmd["args"]["card"])
+        ops.move(sim, seat, "hand", c, seat, "deck", "bottom")
+    elif cmd["type"] == "draw":
+        s["recon"][key]["drawn"] = True
+        sim.key = key
+        ops.draw(sim, seat)
+    elif cmd["type"] == "end_reconcile":
+        s["recon"][key]["done"] = True
+    run(sim, key)
+    if all(r["done"] for r in s["recon"].values()) and not any(s["stacks"].get(k) for k in s["recon"]):
+        for k in s["recon"]:
+            s["stacks"].pop(k, None)
+        s["recon"] = {}
+        s["phase"] = "initiative"
+        alive = [i for i, pl in enumerate(s["players"]) if not pl["dead"]]
+        s["stacks"]["main"].append({"k": "initiative", "step": "frost", "fi": 0, "i": 0, "cont": alive, "vals": {},
+                                    "exh": {}, "first": True})
+        run(sim, "main")
+
+
+def karma_total(s, seat) -> int:
+    return sum(q.card_def(s, c["d"])["karma"] for c in q.player(s, seat)["karma"])
+
+
+def pay(sim, seat, cost) -> None:
+    """USE the fewest karma-pool cards reaching ``cost`` (least excess, then pool order)."""
+    if cost <= 0:
+        return
+    pool = q.player(sim.s, seat)["karma"]
+    vals = [q.card_def(sim.s, c["d"])["karma"] for c in pool]
+    for size in range(1, len(pool) + 1):
+        best = None
+        for combo in combinations(range(len(pool)), size):
+            tot = sum(vals[i] for i in combo)
+            if tot >= cost and (best is None or tot < best[0]):
+                best = (tot, combo)
+        if best:
+            for c in [pool[i] for i in best[1]]:
+                ops.use(sim, seat, "karma", c)
+            return
+    raise RuleViolation("not_enough_karma", "the karma pool cannot pay this cost")
+
+
+@handler("initiative")
+def h_initiative(sim, t):
+    s = sim.s
+    if t["step"] == "frost":
+        if "ans" in t:
+            a = t.pop("ans")
+            who = t["cont"][t["fi"]]
+            t["fi"] += 1
+            if a["type"] == "pay_frost":
+                pay(sim, who, 4)
+                ops.lose_master(sim, who, "FROST")
+            return
+        while t["fi"] < len(t["cont"]):
+            who = t["cont"][t["fi"]]
+            if q.status_count(s, who, "FROST") and karma_total(s, who) >= 4:
+                ask(t, who, "frost", [C("pay_frost"), C("keep_frost")])
+                return
+            t["fi"] += 1
+        t["step"] = "reveal"
+        return
+    if t["step"] == "reveal":
+        if t["i"] < len(t["cont"]):
+            who = t["cont"][t["i"]]
+            t["i"] += 1
+            reveal_initiative(sim, t, who)
+            return
+        t["step"] = "decide"
+        return
+    cont = t["cont"]
+    if all(t["exh"].get(str(x)) for x in cont):
+        last = s["last_init"]
+        winner = last if last in cont else cont[0]
+    else:
+        best = max(tuple(t["vals"][str(x)]) for x in cont)
+        tied = [x for x in cont if tuple(t["vals"][str(x)]) == best]
+        if len(tied) > 1:
+            t.update(cont=tied, i=0, first=False, step="reveal")
+            return
+        winner = tied[0]
+    pop(sim, t)
+    sim.emit("InitiativeWon", {"seat": winner})
+    s["last_init"] = winner
+    s["phase"] = "battle"
+    s["turn"] = {"seat": winner, "seen": []}
+    for who in q.turn_order_from(s, winner):
+        if q.active(s, who):
+            begin_turn(sim, who, [])
+            return
+    end_round(sim)
+
+
+def reveal_initiative(sim, t, who):
+    s = sim.s
+    if q.exhausted(s, who):
+        t["vals"][str(who)] = [0, 0]
+        t["exh"][str(who)] = True
+        sim.emit("InitiativeRevealed", {"seat": who, "karma": 0, "atk": 0, "exhausted": True})
+        return
+    c = q.player(s, who)["deck"][0]
+    d = q.card_def(s, c["d"])
+    t["vals"][str(who)] = [d["karma"], d["atk"]]
+    t["exh"][str(who)] = False
+    sim.emit("InitiativeRevealed", {"seat": who, "karma": d["karma"], "atk": d["atk"], "card": {"d": c["d"], "o": c["o"]}})
+    ops.to_karma(sim, who, "deck", c)
+    if t["first"]:
+        if d["karma"] >= 5:
+            ops.lose_master(sim, who, "BLIND")
+            ops.lose_master(sim, who, "BURN")
+        elif q.status_count(s, who, "BURN"):
+            ops.damage(sim, who, 1, src="burn")
+
+
+# -- battle phase ---------------------------------------------------------------------------
+
+def begin_turn(sim, seat, seen):
+    s = sim.s
+    first = seat not in seen
+    s["turn"] = {"seat": seat, "tome": False, "token": None, "bonus": 0, "stupor": False,
+                 "seen": seen + ([seat] if first else [])}
+    sim.emit("Note", {"turn": seat, "round": s["round"]})
+    if first and q.status_count(s, seat, "RANCOR"):
+        ops.lose_master(sim, seat, "RANCOR")
+    pl = q.player(s, seat)
+    if pl["discard"] and q.card_def(s, pl["discard"][-1]["d"]).get("plague"):
+        ops.to_karma(sim, seat, "discard", pl["discard"][-1])
+        for who in reversed(q.turn_order_from(s, seat)):
+            if q.status_count(s, who, "PLAGUE"):
+                ops.damage(sim, who, 1, src="plague")
+
+
+@handler("end_turn")
+def h_end_turn(sim, t):
+    s = sim.s
+    pop(sim, t)
+    for cell, st in list(s["spst"].items()):
+        if "SARU" in st:
+            for n in hx.neighbours(cell):
+                who = q.occupant(s, n)
+                if who is not None and q.player(s, who)["master"] != "mitsuo":
+                    ops.face(sim, who, hx.direction_to(n, cell))
+    ops.deplete_check(sim)
+    if win_check(sim):
+        return
+    pool = s["pool"]
+    cur = s["turn"]["seat"]
+    seen = s["turn"]["seen"]
+    if pool["move"] + pool["attack"] > 0:
+        n = len(s["players"])
+        for i in range(1, n + 1):
+            nxt = (cur + i) % n
+            if q.active(s, nxt):
+                begin_turn(sim, nxt, seen)
+                return
+    end_round(sim)
+
+
+def win_check(sim) -> bool:
+    s = sim.s
+    teams = {s["teams"][i] for i in range(len(s["players"])) if q.standing(s, i)}
+    if len(teams) > 1:
+        return False
+    if teams:
+        team = teams.pop()
+        winners = [i for i in range(len(s["players"])) if s["teams"][i] == team]
+        sim.emit("GameEnded", {"winners": winners, "reason": "last_standing"})
+    else:
+        sim.emit("GameEnded", {"winners": [], "reason": "tie"})
+    return True
+
+
+def end_round(sim):
+    s = sim.s
+    s["turn"] = None
+    s["phase"] = "restoration"
+    s["stacks"]["main"].append({"k": "round_end"})
+    for seat in reversed(range(len(s["players"]))):
+        if q.player(s, seat)["pending"]:
+            s["stacks"]["main"].append({"k": "restore", "seat": seat, "step": 1})
+
+
+@handler("round_end")
+def h_round_end(sim, t):
+    s = sim.s
+    pop(sim, t)
+    cap = s["options"].get("round_cap")
+    if cap and s["round"] >= cap:
+        sim.emit("GameEnded", {"winners": [], "reason": "round_cap"})
+        return
+    start_destiny(sim)
+
+
+@handler("restore")
+def h_restore(sim, t):
+    """End-of-round restoration, steps 1-7 in order."""
+    s, seat = sim.s, t["seat"]
+    pl = q.player(s, seat)
+    step = t["step"]
+    if step == 1:
+        for c in list(pl["karma"]):
+            ops.move(sim, seat, "karma", c, seat, "discard", "top")
+        t["step"] = 2
+    elif step == 2:
+        if "ans" in t:
+            a = t.pop("ans")
+            if a["type"] == "restore_keep_statuses":
+                t["step"] = 3
+            else:
+                ops.lose_master(sim, seat, a["args"]["status"])
+            return
+        if not pl["st"]:
+            t["step"] = 3
+            return
+        ask(t, seat, "restore_statuses", [C("restore_remove_status", status=n) for n in sorted(pl["st"])] + [C("restore_keep_statuses")])
+    elif step == 3:
+        if "ans" in t:
+            a = t.pop("ans")
+            if a["type"] == "restore_keep_equipment":
+                t["step"] = 4
+            else:
+                from .tasks import return_card
+                c = next(x for x in pl["equip"] if x["id"] == a["args"]["card"])
+                return_card(sim, seat, "equip", c)
+            return
+        if not pl["equip"]:
+            t["step"] = 4
+            return
+        ask(t, seat, "restore_equipment", [C("restore_unequip", card=c["id"]) for c in pl["equip"]] + [C("restore_keep_equipment")])
+    elif step == 4:
+        pile = list(pl["discard"])
+        if s["options"].get("restore_shuffle", True):
+            pile = sim.rng.shuffled(pile)
+        deck = [{"id": sim.rng.token(), "d": c["d"], "o": c["o"]} for c in pile] + list(pl["deck"])
+        sim.emit("PlayerSet", {"seat": seat, "set": {"discard": []}})
+        sim.emit("DeckShuffled", {"seat": seat, "deck": deck})
+        t["step"] = 5
+    elif step == 5:
+        sim.emit("PlayerSet", {"seat": seat, "set": {"restored": True, "pending": False}})
+        t["step"] = 6
+        t["left"] = q.stats(s, seat)["karma"]
+    elif step == 6:
+        if t["left"] > 0 and pl["deck"]:
+            t["left"] -= 1
+            ops.focus(sim, seat)
+            return
+        t["step"] = 7
+    elif step == 7:
+        if len(pl["hand"]) < q.hand_size(s, seat) and pl["deck"]:
+            ops.draw(sim, seat)
+            return
+        pop(sim, t)
+
+
+def abilities(s, seat):
+    """(src, cost) of every karma ability the master could pay for now."""
+    pl = q.player(s, seat)
+    out = []
+    for page, ti, face in q.tome_pages(s, seat):
+        f = q.MASTERS[pl["master"]]["tome"][ti]["faces"][face]
+        out.append((f"page:{page}", f["cost"]))
+    for i, ab in enumerate(q.MASTERS[pl["master"]]["abilities"]):
+        if ab["kind"] == "karma":
+            out.append((f"avatar:{i}", ab.get("cost", 0)))
+    for c in pl["equip"]:
+        torn = q.card_def(s, c["d"]).get("torn", {})
+        if "effects" in torn:
+            out.append((f"equip:{c['id']}", torn.get("cost", 0)))
+    total = karma_total(s, seat)
+    return [(src, cost) for src, cost in out if cost <= total]
+
+
+def quick_cmds(s, seat):
+    pl = q.player(s, seat)
+    cmds = []
+    dash_cells = None
+    for c in pl["hand"]:
+        if (q.card_def(s, c["d"]).get("quick") or {}).get("k") == "DASH":
+            if dash_cells is None:
+                paths = reach(s, seat, q.speed(s, seat))
+                dash_cells = sorted(x for x in paths if x != pl["pos"] and q.adjacent_opponents(s, seat, x))
+            cmds += [C("dash", card=c["id"], to=x) for x in dash_cells]
+    for i, ab in enumerate(q.MASTERS[pl["master"]]["abilities"]):
+        if ab["kind"] == "quick":
+            if ab.get("exert") and not q.can_exert(s, seat, ab["exert"]):
+                continue
+            if ab.get("cost", 0) > karma_total(s, seat):
+                continue
+            cmds.append(C("quick", src=f"avatar:{i}"))
+    if q.status_count(s, seat, "WIND"):
+        cmds.append(C("wind"))
+    return cmds
+
+
+def turn_cmds(s, seat):
+    t = s["turn"]
+    if not t or t["seat"] != seat:
+        return []
+    pl = q.player(s, seat)
+    cmds = []
+    if not t["tome"]:
+        if pl["deck"]:
+            cmds.append(C("focus"))
+        sp = pl["tome"]["spread"]
+        cmds += [C("delve", dir=d) for d in (1, -1) if 0 <= sp + d <= q.MAX_SPREAD]
+        cmds += [C("ability", src=src) for src, _ in abilities(s, seat)]
+    if t["token"] is None:
+        if s["pool"]["attack"] > 0:
+            cmds += [C("attack", card=c["id"], facing=f) for c in pl["hand"] for f in range(6)]
+        if s["pool"]["move"] > 0:
+            cmds.append(C("move_action"))
+        cmds += [C("take_token", token=k) for k in TOKENS if s["pool"][k] > 0]
+    else:
+        cmds.append(C("end_turn"))
+    cmds += quick_cmds(s, seat)
+    return cmds
+
+
+def start_attack(sim, seat, card_id, facing, no_token=False):
+    s = sim.s
+    pl = q.player(s, seat)
+    rotated = facing != pl["facing"]
+    ops.face(sim, seat, facing)
+    card = next(c for c in pl["hand"] if c["id"] == card_id)
+    moved = ops.move(sim, seat, "hand", card, seat, "aside", "bottom")
+    s["stacks"]["main"].append({"k": "attack", "aid": sim.rng.token(4), "seat": seat, "card": moved, "rotated": rotated,
+                                "no_token": no_token, "step": "start"})
+
+
+def turn_exec(sim, seat, cmd):
+    s = sim.s
+    t = s["turn"]
+    a = cmd["args"]
+    typ = cmd["type"]
+    main = s["stacks"]["main"]
+    if typ == "focus":
+        t["tome"] = True
+        main.append({"k": "focus_action", "seat": seat, "step": 0})
+    elif typ == "delve":
+        t["tome"] = True
+        sim.emit("TomeTurned", {"seat": seat, "spread": q.player(s, seat)["tome"]["spread"] + a["dir"]})
+    elif typ == "ability":
+        t["tome"] = True
+        karma_ability(sim, seat, a["src"])
+    elif typ == "attack":
+        s["pool"]["attack"] -= 1
+        t["token"] = "attack"
+        start_attack(sim, seat, a["card"], a["facing"])
+    elif typ == "move_action":
+        s["pool"]["move"] -= 1
+        t["token"] = "move"
+        main.append({"k": "move", "seat": seat, "left": q.speed(s, seat), "road": False, "mode": "action"})
+    elif typ == "take_token":
+        s["pool"][a["token"]] -= 1
+        t["token"] = a["token"]
+    elif typ == "end_turn":
+        main.append({"k": "end_turn"})
+    elif typ == "dash":
+        pl = q.player(s, seat)
+        card = next(c for c in pl["hand"] if c["id"] == a["card"])
+        path = reach(s, seat, q.speed(s, seat))[a["to"]][1]
+        ops.move(sim, seat, "hand", card, seat, "discard", "top")
+        walk(sim, seat, path)
+        ops.forced_relocation(sim, seat)
+    elif typ == "quick":
+        ab = q.MASTERS[q.player(s, seat)["master"]]["abilities"][int(a["src"].split(":")[1])]
+        for _ in range(ab.get("exert", 0)):
+            ops.exert(sim, seat)
+        pay(sim, seat, ab.get("cost", 0))
+        main.append({"k": "effects", "seat": seat, "items": ab["effects"], "i": 0, "ctx": {"src": "quick"}, "optional": False})
+    elif typ == "wind":
+        ops.lose_master(sim, seat, "WIND")
+        main.append({"k": "move", "seat": seat, "left": 2, "road": False, "mode": "wind"})
+    run(sim, "main")
+    settle(sim)
+
+
+def settle(sim):
+    """Depletion checks; a master who enters restoration (or dies) during their own turn ends it."""
+    for _ in range(10):
+        ops.deplete_check(sim)
+        s = sim.s
+        t = s.get("turn")
+        if s["phase"] == "battle" and t and not s["stacks"]["main"] and not q.active(s, t["seat"]):
+            s["stacks"]["main"].append({"k": "end_turn"})
+            run(sim, "main")
+            continue
+        return
+
+
+def karma_ability(sim, seat, src):
+    s = sim.s
+    pl = q.player(s, seat)
+    kind, ref = src.split(":", 1)
+    main = s["stacks"]["main"]
+    if kind == "page":
+        page = int(ref)
+        ti = (page - 1) // 2
+        face = "front" if page % 2 else "back"
+        f = q.MASTERS[pl["master"]]["tome"][ti]["faces"][face]
+        pay(sim, seat, f["cost"])
+        d = f"tome:{pl['master']}:{ti}:{face}"
+        if f.get("kind") == "IMPRINT":
+            sim.emit("CardMoved", {"seat": seat, "zone": "tome", "id": None, "to_seat": seat, "to": "deck", "at": "bottom",
+                                   "new": sim.rng.token(), "card": {"d": d, "o": seat, "im": True}, "tc": ti})
+            ops.check_top(sim, seat)
+        elif f.get("kind") == "EQUIP":
+            sim.emit("CardMoved", {"seat": seat, "zone": "tome", "id": None, "to_seat": seat, "to": "equip", "at": "bottom",
+                                   "new": sim.rng.token(), "card": {"d": d, "o": seat}, "tc": ti})
+        if f["effects"]:
+            main.append({"k": "effects", "seat": seat, "items": f["effects"], "i": 0, "ctx": {"src": "tome"}, "optional": False})
+    elif kind == "avatar":
+        ab = q.MASTERS[pl["master"]]["abilities"][int(ref)]
+        pay(sim, seat, ab.get("cost", 0))
+        main.append({"k": "effects", "seat": seat, "items": ab["effects"], "i": 0, "ctx": {"src": "avatar"}, "optional": False})
+    elif kind == "equip":
+        c = next(x for x in pl["equip"] if x["id"] == ref)
+        torn = q.card_def(s, c["d"])["torn"]
+        pay(sim, seat, torn.get("cost", 0))
+        main.append({"k": "effects", "seat": seat, "items": torn["effects"], "i": 0, "ctx": {"src": "equip"}, "optional": False})
+
+
+# -- the command list and its execution ------------------------------------------------------
+
+def main_prompt(s):
+    st = s["stacks"].get("main") or []
+    if st and st[-1].get("prompt"):
+        return st[-1]["prompt"]
+    return None
+
+
+def legal(s, seat) -> list:
+    if s is None or s["phase"] == "over" or not isinstance(seat, int) or not 0 <= seat < len(s["players"]):
+        return []
+    ph = s["phase"]
+    if ph == "setup":
+        return setup_cmds(s, seat)
+    if ph == "destiny":
+        if q.player(s, seat)["dead"] or str(seat) in s["destiny"]:
+            return []
+        return [C("choose_token", token=k) for k in TOKENS]
+    if ph == "reconcile":
+        return recon_cmds(s, seat)
+    pr = main_prompt(s)
+    if pr:
+        return list(pr["cmds"]) if pr["seat"] == seat else []
+    if ph == "battle" and not s["stacks"]["main"]:
+        return turn_cmds(s, seat)
+    return []
+
+
+def awaiting(s) -> list:
+    if s["phase"] == "over":
+        return []
+    if s["phase"] == "setup":
+        return [setup_seat(s)]
+    if s["phase"] == "destiny":
+        return [i for i, pl in enumerate(s["players"]) if not pl["dead"] and str(i) not in s["destiny"]]
+    if s["phase"] == "reconcile":
+        return [i for i in range(len(s["players"])) if recon_cmds(s, i)]
+    pr = main_prompt(s)
+    if pr:
+        return [pr["seat"]]
+    if s["phase"] == "battle" and s["turn"] and not s["stacks"]["main"]:
+        return [s["turn"]["seat"]]
+    return []
+
+
+def execute(sim, seat, cmd) -> None:
+    s = sim.s
+    ph = s["phase"]
+    if ph == "setup":
+        setup_exec(sim, seat, cmd)
+        return
+    if ph == "destiny":
+        destiny_exec(sim, seat, cmd)
+        return
+    if ph == "reconcile":
+        recon_exec(sim, seat, cmd)
+        return
+    st = s["stacks"]["main"]
+    if st and st[-1].get("prompt"):
+        st[-1]["ans"] = cmd
+        st[-1]["prompt"] = None
+        run(sim, "main")
+        settle(sim)
+        return
+    turn_exec(sim, seat, cmd)

@@ -1,0 +1,227 @@
+"""Read-only questions about a Yashima state: stats, terrain, adjacency, card definitions."""
+
+from . import hexgrid as hx
+from .content import CARDS, MASTERS, PATTERNS, STATUSES
+
+ATTACK_MODS = {"COMBO", "PATIENCE", "KINDLE", "AMBUSH", "SWIFT", "NO_TOKEN"}
+
+
+def player(s, seat):
+    return s["players"][seat]
+
+
+def card_def(s, d: str) -> dict:
+    """Definition of a battle card id, a scenario's custom card, or a tome face "tome:m:i:face"."""
+    custom = s.get("custom") or {}
+    if d in custom:
+        return custom[d]
+    if d.startswith("tome:"):
+        _, m, i, face = d.split(":")
+        return MASTERS[m]["tome"][int(i)]["faces"][face]
+    return CARDS[d]
+
+
+def master_of(s, seat) -> dict:
+    return MASTERS[player(s, seat)["master"]]
+
+
+def effective(s, seat, d: str) -> dict:
+    """A battle card as ``seat`` plays it: ADAPT expanded, keywords collected."""
+    c = card_def(s, d)
+    m = master_of(s, seat) if player(s, seat).get("master") else {"adapt": {}}
+    items = []
+    defense = c.get("defense")
+    for it in c.get("attack", []):
+        if it["k"] == "ADAPT":
+            items.extend(m["adapt"].get("attack", []))
+            if not defense and m["adapt"].get("defense"):
+                defense = m["adapt"]["defense"]
+        else:
+            items.append(it)
+    mods = [it for it in items if it["k"] in ATTACK_MODS]
+    effects = [it for it in items if it["k"] not in ATTACK_MODS]
+    keywords = {it["k"] for it in items}
+    if defense:
+        keywords.add(defense)
+    pattern = c["pattern"] if isinstance(c["pattern"], list) else PATTERNS[c["pattern"]]
+    return {"name": c["name"], "karma": c["karma"], "atk": c["atk"], "pattern": pattern, "mods": mods,
+            "effects": effects, "defense": defense, "keywords": sorted(keywords), "quick": c.get("quick")}
+
+
+def stats(s, seat) -> dict:
+    pl = player(s, seat)
+    return MASTERS[pl["master"]]["avatar"]["restored" if pl["restored"] else "front"]
+
+
+def passive(s, seat, key):
+    pl = player(s, seat)
+    for ab in MASTERS[pl["master"]]["abilities"]:
+        if ab["kind"] == "passive" and key in ab.get("hook", {}):
+            return ab["hook"]
+    return None
+
+
+def equip_bonus(s, seat, key) -> int:
+    total = 0
+    for c in player(s, seat)["equip"]:
+        torn = card_def(s, c["d"]).get("torn", {})
+        total += torn.get("passive", {}).get(key, 0)
+    return total
+
+
+def status_count(s, seat, name) -> int:
+    return len(player(s, seat)["st"].get(name, []))
+
+
+def speed(s, seat) -> int:
+    v = stats(s, seat)["speed"] + equip_bonus(s, seat, "speed")
+    v += status_count(s, seat, "SPIRIT") - status_count(s, seat, "BLIND")
+    return max(0, v)
+
+
+def hand_size(s, seat) -> int:
+    v = stats(s, seat)["hand"] + equip_bonus(s, seat, "hand")
+    v += status_count(s, seat, "SPIRIT") - status_count(s, seat, "SHOCK")
+    return max(0, v)
+
+
+def exhausted(s, seat) -> bool:
+    pl = player(s, seat)
+    return not pl["deck"] or status_count(s, seat, "FROST") > 0
+
+
+def can_exert(s, seat, n=1) -> bool:
+    return status_count(s, seat, "FROST") == 0 and len(player(s, seat)["deck"]) >= n
+
+
+def life(s, seat) -> int:
+    pl = player(s, seat)
+    return len(pl["deck"]) + len(pl["hand"])
+
+
+def in_game(s, seat) -> bool:
+    return not player(s, seat)["dead"]
+
+
+def active(s, seat) -> bool:
+    """In the game and not waiting to restore."""
+    pl = player(s, seat)
+    return not pl["dead"] and not pl["pending"]
+
+
+def opposing(s, a, b) -> bool:
+    return s["teams"][a] != s["teams"][b]
+
+
+def occupant(s, cell):
+    for i, pl in enumerate(s["players"]):
+        if pl.get("pos") == cell:
+            return i
+    return None
+
+
+def terrain(s, cell):
+    return s["cells"].get(cell)
+
+
+def space_status(s, cell) -> dict:
+    return s["spst"].get(cell, {})
+
+
+def is_solid(s, cell) -> bool:
+    t = terrain(s, cell)
+    return t in ("solid", "relic") or "PLANT" in space_status(s, cell)
+
+
+def is_deadly(s, cell) -> bool:
+    return terrain(s, cell) == "deadly" or "FROST" in space_status(s, cell)
+
+
+def legal_space(s, cell) -> bool:
+    """On the board, not solid, unoccupied."""
+    return terrain(s, cell) is not None and not is_solid(s, cell) and occupant(s, cell) is None
+
+
+def adjacent_opponents(s, seat, cell) -> list:
+    out = []
+    for n in hx.neighbours(cell):
+        o = occupant(s, n)
+        if o is not None and o != seat and opposing(s, seat, o):
+            out.append(o)
+    return out
+
+
+def adjacent_masters(s, seat, cell) -> list:
+    out = []
+    for n in hx.neighbours(cell):
+        o = occupant(s, n)
+        if o is not None and o != seat:
+            out.append(o)
+    return out
+
+
+def combat_exerts(s, seat, frm, to) -> int:
+    """EXERTs owed for a move from ``frm`` to ``to`` (Locked In Combat)."""
+    locked = adjacent_opponents(s, seat, frm)
+    if not locked:
+        return 0
+    if adjacent_opponents(s, seat, to):
+        return 0
+    return len(locked)
+
+
+def status_rule(name) -> dict:
+    return STATUSES[name]
+
+
+def supply_key(name) -> str:
+    return STATUSES[name].get("supply_key", name)
+
+
+def can_gain_master(s, seat, name) -> bool:
+    rule = STATUSES[name]
+    if rule["masters"] <= 0 or not in_game(s, seat):
+        return False
+    if s["supply"].get(supply_key(name), 0) <= 0:
+        return False
+    return status_count(s, seat, name) < rule["masters"]
+
+
+def can_gain_space(s, cell, name) -> bool:
+    rule = STATUSES[name]
+    if rule["spaces"] <= 0 or terrain(s, cell) is None:
+        return False
+    if s["supply"].get(supply_key(name), 0) <= 0:
+        return False
+    if name in ("SARU", "PLANT") and (is_solid(s, cell) or occupant(s, cell) is not None):
+        return False
+    return len(space_status(s, cell).get(name, [])) < rule["spaces"]
+
+
+def tome_pages(s, seat) -> list:
+    """Pages face up in the open spread whose tome card is still in the tome: [(page, ti, face)]."""
+    pl = player(s, seat)
+    spread = pl["tome"]["spread"]
+    out = []
+    for page in (2 * spread, 2 * spread + 1):
+        if page < 1 or page > 10:
+            continue
+        ti = (page - 1) // 2
+        face = "front" if page % 2 == 1 else "back"
+        if ti in pl["tome"]["out"]:
+            continue
+        out.append((page, ti, face))
+    return out
+
+
+MAX_SPREAD = 5
+
+
+def turn_order_from(s, first) -> list:
+    n = len(s["players"])
+    return [(first + i) % n for i in range(n)]
+
+
+def standing(s, seat) -> bool:
+    pl = player(s, seat)
+    return not (pl["dead"] or pl["pending"] or pl["restored"])

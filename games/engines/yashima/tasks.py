@@ -1,0 +1,353 @@
+"""The resolution stack: every multi-step rule is a task dict on ``state["stacks"][key]``.
+
+``run`` resolves the top task until one needs a decision (it sets ``task["prompt"]`` with the
+concrete commands allowed) or the stack is empty. Tasks pushed while another resolves run first
+("newest first"). A prompt with a single possible command is answered automatically.
+"""
+
+from itertools import permutations
+
+from . import hexgrid as hx
+from . import ops
+from . import queries as q
+
+HANDLERS = {}
+
+
+def handler(name):
+    def wrap(fn):
+        HANDLERS[name] = fn
+        return fn
+    return wrap
+
+
+def C(type_, **args):
+    return {"type": type_, "args": args}
+
+
+def ask(t, seat, kind, cmds, info=None):
+    t["prompt"] = {"seat": seat, "kind": kind, "cmds": cmds}
+    if info is not None:
+        t["prompt"]["info"] = info
+
+
+def pop(sim, t, key=None):
+    st = sim.s["stacks"].get(key or sim.key, [])
+    for i in range(len(st) - 1, -1, -1):
+        if st[i] is t:
+            del st[i]
+            return
+
+
+def run(sim, key="main"):
+    from . import flow  # late import: flow pushes tasks and is called back by them
+    sim.key = key
+    for _ in range(100000):
+        st = sim.s["stacks"].get(key) or []
+        if not st:
+            if key == "main":
+                if flow.idle(sim):
+                    continue
+            return
+        t = st[-1]
+        pr = t.get("prompt")
+        if pr:
+            if len(pr["cmds"]) == 1:
+                t["ans"] = pr["cmds"][0]
+                t["prompt"] = None
+            else:
+                return
+        HANDLERS[t["k"]](sim, t)
+        sim.key = key
+    raise RuntimeError(f"resolution did not terminate: {sim.s['stacks'].get(key)}"[:3000])
+
+
+def find_attack(sim, aid):
+    for st in sim.s["stacks"].values():
+        for t in st:
+            if t["k"] == "attack" and t["aid"] == aid:
+                return t
+    return None
+
+
+# -- the Circle of Life ---------------------------------------------------------------------
+
+@handler("lose")
+def h_lose(sim, t):
+    s, seat = sim.s, t["seat"]
+    pl = q.player(s, seat)
+    if pl["dead"] or pl["pending"]:
+        pop(sim, t)
+        return
+    if "ans" in t:
+        a = t.pop("ans")["args"]
+        t["n"] -= 1
+        if a["zone"] == "deck":
+            c = pl["deck"][0]
+            moved = ops.move(sim, seat, "deck", c, seat, "discard", "top", {"im": False, "bl": False})
+            d = q.card_def(s, c["d"])
+            if d.get("icebreaker"):
+                t["n"] = 0
+            if d.get("endure"):
+                ops.push(sim, {"k": "effects", "seat": seat, "items": d["endure"], "i": 0, "ctx": {"src": "endure", "card": moved["id"]}, "optional": True})
+            ops.check_top(sim, seat)
+        else:
+            c = next(x for x in pl[a["zone"]] if x["id"] == a["card"])
+            ops.move(sim, seat, a["zone"], c, seat, "discard", "top")
+        return
+    if t["n"] <= 0:
+        pop(sim, t)
+        ops.deplete_check(sim)
+        return
+    if t["karma_first"] and pl["karma"]:
+        cmds = [C("lose_card", zone="karma", card=c["id"]) for c in pl["karma"]]
+        ask(t, seat, "lose", cmds)
+        return
+    if not pl["deck"] and not pl["hand"]:
+        pop(sim, t)
+        ops.deplete_check(sim)
+        return
+    if pl["deck"] and pl["deck"][0].get("im"):
+        ops.check_top(sim, seat)
+        return
+    cmds = []
+    if pl["deck"]:
+        cmds.append(C("lose_card", zone="deck"))
+    cmds += [C("lose_card", zone="hand", card=c["id"]) for c in pl["hand"]]
+    ask(t, seat, "lose", cmds, {"remaining": t["n"]})
+
+
+@handler("reveal")
+def h_reveal(sim, t):
+    s, seat = sim.s, t["seat"]
+    pl = q.player(s, seat)
+    if t["step"] == 0:
+        c = pl["deck"][0] if pl["deck"] else None
+        if c is None or not c.get("im"):
+            pop(sim, t)
+            return
+        sim.emit("CardRevealed", {"seat": seat, "card": {"d": c["d"], "o": c["o"]}, "why": "imprint"})
+        beneath = any(not x.get("im") for x in pl["deck"][1:])
+        if not beneath:
+            pop(sim, t)
+            return_card(sim, seat, "deck", c)
+            ops.check_top(sim, seat)
+            return
+        ops.move(sim, seat, "deck", c, seat, "aside", "bottom", {"im": True, "bl": bool(c.get("bl"))})
+        t["card"] = c["id"]
+        t["step"] = 1
+        if c.get("bl"):
+            items = [{"k": "EXERT", "n": 1}]
+        else:
+            items = q.card_def(s, c["d"]).get("torn", {}).get("effects", [])
+        if items:
+            ops.push(sim, {"k": "effects", "seat": seat, "items": items, "i": 0, "ctx": {"src": "imprint"}, "optional": False})
+        return
+    c = next(x for x in pl["aside"] if x["id"] == t["card"])
+    pop(sim, t)
+    ops.move(sim, seat, "aside", c, seat, "deck", "bottom", {"im": True, "bl": bool(c.get("bl"))})
+    ops.check_top(sim, seat)
+
+
+def return_card(sim, seat, zone, c):
+    """Returning cards: tome cards to their spot in the owner's tome, battle cards to the bottom of
+    the owner's battle deck, face down."""
+    if c["d"].startswith("tome:"):
+        ti = int(c["d"].split(":")[2])
+        sim.emit("CardMoved", {"seat": seat, "zone": zone, "id": c["id"], "to_seat": c["o"], "to": "tome", "at": "bottom",
+                               "new": c["id"], "card": {"d": c["d"], "o": c["o"], "im": False}, "tc": ti})
+    else:
+        ops.move(sim, seat, zone, c, c["o"], "deck", "bottom", {"im": False, "bl": False})
+        ops.check_top(sim, c["o"])
+
+
+@handler("effects")
+def h_effects(sim, t):
+    if t["i"] >= len(t["items"]):
+        pop(sim, t)
+        return
+    it = t["items"][t["i"]]
+    t["i"] += 1
+    ops.push(sim, {"k": "eff", "seat": t["seat"], "it": it, "ctx": t["ctx"], "optional": t["optional"], "step": 0})
+
+
+@handler("place")
+def h_place(sim, t):
+    """Place one status on several recipients; when the supply is short the owner picks the order."""
+    s = sim.s
+    name, owner = t["status"], t["owner"]
+    if "ans" in t:
+        a = t.pop("ans")["args"]
+        if a["on"] == "master":
+            ops.gain_master(sim, a["who"], name, owner)
+        else:
+            ops.gain_space(sim, a["who"], name, owner)
+        t["left"] = [r for r in t["left"] if r != [a["on"], a["who"]]]
+    left = [r for r in t["left"] if (q.can_gain_master(s, r[1], name) if r[0] == "master" else q.can_gain_space(s, r[1], name))]
+    if not left:
+        pop(sim, t)
+        return
+    if s["supply"].get(q.supply_key(name), 0) >= len(left):
+        pop(sim, t)
+        for on, who in left:
+            if on == "master":
+                ops.gain_master(sim, who, name, owner)
+            else:
+                ops.gain_space(sim, who, name, owner)
+        return
+    t["left"] = left
+    ask(t, owner, "place_status", [C("place_status", on=on, who=who) for on, who in left], {"status": name})
+
+
+def place(sim, owner, name, masters=(), spaces=()):
+    left = [["master", m] for m in masters] + [["space", c] for c in spaces]
+    if left:
+        ops.push(sim, {"k": "place", "owner": owner, "status": name, "left": left})
+
+
+@handler("forced")
+def h_forced(sim, t):
+    """Slick / splice point: the master must relocate to one of the listed spaces."""
+    seat = t["seat"]
+    if "ans" in t:
+        to = t.pop("ans")["args"]["to"]
+        pop(sim, t)
+        if ops.relocation_ok(sim.s, seat, to):
+            if q.is_deadly(sim.s, to):
+                ops.exert(sim, seat)
+            ops.enter(sim, seat, to)
+            ops.forced_relocation(sim, seat, t["chooser"], t["visited"] + [to])
+        return
+    opts = ops.forced_options(sim.s, seat, t["visited"])
+    if not opts:
+        pop(sim, t)
+        return
+    ask(t, t["chooser"], "forced_relocation", [C("relocate_to", to=c) for c in opts], {"master": seat})
+
+
+# -- movement -------------------------------------------------------------------------------
+
+def step_cost(s, seat, frm, to, left, road_used):
+    """(speed cost, exerts, enters road) for one step, or None when the step is illegal."""
+    if not q.legal_space(s, to):
+        return None
+    t = q.terrain(s, to)
+    if t == "road" and not road_used:
+        cost, road = 0, True
+    elif t == "arduous":
+        if left < 2:
+            return None
+        cost, road = 2, False
+    else:
+        if left < 1:
+            return None
+        cost, road = 1, False
+    exerts = q.combat_exerts(s, seat, frm, to) + (1 if q.is_deadly(s, to) else 0)
+    if exerts and not q.can_exert(s, seat, exerts):
+        return None
+    return cost, exerts, road
+
+
+@handler("move")
+def h_move(sim, t):
+    s, seat = sim.s, t["seat"]
+    pl = q.player(s, seat)
+    if "ans" in t:
+        a = t.pop("ans")
+        if a["type"] == "end_move":
+            pop(sim, t)
+            ops.face(sim, seat, a["args"]["facing"])
+            ops.forced_relocation(sim, seat)
+            return
+        to = a["args"]["to"]
+        cost, exerts, road = step_cost(s, seat, pl["pos"], to, t["left"], t["road"])
+        for _ in range(exerts):
+            ops.exert(sim, seat)
+        ops.enter(sim, seat, to, hx.direction_to(pl["pos"], to))
+        t["left"] -= cost
+        t["road"] = t["road"] or road
+        return
+    cmds = []
+    for n in hx.neighbours(pl["pos"]):
+        if step_cost(s, seat, pl["pos"], n, t["left"], t["road"]) is not None:
+            cmds.append(C("step", to=n))
+    cmds += [C("end_move", facing=f) for f in range(6)]
+    ask(t, seat, "move", cmds, {"speed_left": t["left"]})
+
+
+def reach(s, seat, budget):
+    """Cheapest paths (fewest EXERTs, then speed) from the master's space: cell -> path list."""
+    start = q.player(s, seat)["pos"]
+    best = {(start, budget, False): (0, [])}
+    frontier = [(0, start, budget, False, [])]
+    out = {start: (0, [])}
+    while frontier:
+        frontier.sort(key=lambda x: (x[0], -x[2]))
+        ex, cell, left, road, path = frontier.pop(0)
+        for n in hx.neighbours(cell):
+            sc = step_cost(s, seat, cell, n, left, road)
+            if sc is None:
+                continue
+            cost, exerts, r = sc
+            tot = ex + exerts
+            if not q.can_exert(s, seat, tot) and tot:
+                continue
+            k = (n, left - cost, road or r)
+            if k in best and best[k][0] <= tot:
+                continue
+            best[k] = (tot, path + [n])
+            frontier.append((tot, n, left - cost, road or r, path + [n]))
+            if n not in out or out[n][0] > tot:
+                out[n] = (tot, path + [n])
+    return out
+
+
+def walk(sim, seat, path):
+    """Move along ``path`` paying combat-movement and deadly-terrain EXERTs step by step."""
+    for to in path:
+        pos = q.player(sim.s, seat)["pos"]
+        exerts = q.combat_exerts(sim.s, seat, pos, to) + (1 if q.is_deadly(sim.s, to) else 0)
+        for _ in range(exerts):
+            ops.exert(sim, seat)
+        ops.enter(sim, seat, to, hx.direction_to(pos, to))
+
+
+@handler("focus_action")
+def h_focus_action(sim, t):
+    s, seat = sim.s, t["seat"]
+    pl = q.player(s, seat)
+    if t["step"] == 0:
+        t["step"] = 1
+        ops.focus(sim, seat)
+        return
+    if t["step"] == 1:
+        if "ans" in t:
+            a = t.pop("ans")
+            t["step"] = 2
+            if a["type"] == "relic_turn":
+                who, delta = a["args"]["seat"], a["args"]["delta"]
+                sp = q.player(s, who)["tome"]["spread"] + delta
+                sim.emit("TomeTurned", {"seat": who, "spread": sp})
+            return
+        if pl["pos"] and any(q.terrain(s, n) == "relic" for n in hx.neighbours(pl["pos"])):
+            cmds = [C("relic_skip")]
+            for who, other in enumerate(s["players"]):
+                if other["dead"]:
+                    continue
+                for delta in (-2, -1, 1, 2):
+                    if 0 <= other["tome"]["spread"] + delta <= q.MAX_SPREAD:
+                        cmds.append(C("relic_turn", seat=who, delta=delta))
+            ask(t, seat, "relic", cmds)
+            return
+        t["step"] = 2
+        return
+    if "ans" in t:
+        a = t.pop("ans")
+        pop(sim, t)
+        if a["type"] == "rejuvenate":
+            ops.heal(sim, seat)
+        return
+    if pl["pos"] and q.terrain(s, pl["pos"]) == "rejuvenating" and pl["discard"]:
+        ask(t, seat, "rejuvenate", [C("rejuvenate"), C("no_rejuvenate")])
+        return
+    pop(sim, t)
