@@ -1,0 +1,11 @@
+from django.contrib import admin
+
+from .models import Profile
+
+
+@admin.register(Profile)
+class ProfileAdmin(admin.ModelAdmin):
+    list_display = ("user", "display_name")
+    search_fields = ("user__username", "display_name")
+    raw_id_fields = ("user",)
+    list_select_related = ("user",)
