@@ -89,8 +89,12 @@ async def collect_until(comm, seq, timeout=10.0) -> list[dict]:
     out = []
     while True:
         left = deadline - time.monotonic()
-        assert left > 0, f"no state at seq {seq}; got {[(m['type'], m.get('seq')) for m in out]}"
-        msg = await recv(comm, timeout=left)
+        got = [(m["type"], m.get("seq"), m.get("code")) for m in out]
+        assert left > 0, f"no state at seq {seq}; got {got}"
+        try:
+            msg = await recv(comm, timeout=left)
+        except TimeoutError:
+            raise AssertionError(f"no state at seq {seq}; got {got}") from None
         out.append(msg)
         assert msg["type"] != "__close__", out
         if msg["type"] == "state" and msg["seq"] >= seq:
