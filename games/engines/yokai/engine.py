@@ -32,6 +32,24 @@ def _clone(x):
     return x
 
 
+def _player(s, seat) -> dict:
+    """Give the (already shallow-copied) state ``s`` a private copy of one player and return it."""
+    players = list(s["players"])
+    players[seat] = dict(players[seat])
+    s["players"] = players
+    return players[seat]
+
+
+def _monsters(s) -> dict:
+    s["monsters"] = dict(s["monsters"])
+    return s["monsters"]
+
+
+def _set_lp(s, pos, lp) -> None:
+    monsters = _monsters(s)
+    monsters[pos] = dict(monsters[pos], lp=lp)
+
+
 def _is_int(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
@@ -158,23 +176,24 @@ class YokaiEngine(EngineBase):
             }
         if t == "ScenarioLoaded":
             return _clone(p["state"])
-        s = _clone(state)
+        # Copy-on-write: a shallow copy of the state, then fresh copies of exactly what changes.
+        s = dict(state)
         if t == "RoundStarted":
             s["round"], s["meter"] = p["round"], p["meter"]
             s["chakra"] = [p["meter"]] * s["seats"]
         elif t == "TurnStarted":
             s["turn"] = p["seat"]
             s["summons"] = 0
-            pl = s["players"][p["seat"]]
-            if pl["no_draw"] == "next":
-                pl["no_draw"] = "now"
+            if s["players"][p["seat"]]["no_draw"] == "next":
+                _player(s, p["seat"])["no_draw"] = "now"
         elif t == "MonsterSummoned":
-            pl = s["players"][p["seat"]]
+            pl = _player(s, p["seat"])
             pl["hand"] = [c for c in pl["hand"] if c["id"] != p["card"]]
+            s["chakra"] = list(s["chakra"])
             s["chakra"][p["seat"]] -= p["cost"]
             s["summons"] += 1
             s["next_uid"] = p["uid"] + 1
-            s["monsters"][p["at"]] = {
+            _monsters(s)[p["at"]] = {
                 "uid": p["uid"],
                 "card": p["key"],
                 "id": p["card"],
@@ -185,26 +204,28 @@ class YokaiEngine(EngineBase):
                 "stealth": p["stealth"],
             }
         elif t == "LifeChanged":
-            s["monsters"][p["at"]]["lp"] = p["lp"]
+            _set_lp(s, p["at"], p["lp"])
         elif t == "Fought":
+            s["chakra"] = list(s["chakra"])
             s["chakra"][p["seat"]] -= p["cost"]
-            s["monsters"][p["attacker"]]["lp"] = p["attacker_lp"]
-            s["monsters"][p["defender"]]["lp"] = p["defender_lp"]
+            _set_lp(s, p["attacker"], p["attacker_lp"])
+            _set_lp(s, p["defender"], p["defender_lp"])
         elif t == "LpTransferred":
-            s["monsters"][p["from"]]["lp"] = p["from_lp"]
-            s["monsters"][p["to"]]["lp"] = p["to_lp"]
+            _set_lp(s, p["from"], p["from_lp"])
+            _set_lp(s, p["to"], p["to_lp"])
         elif t == "MonsterDied":
-            m = s["monsters"].pop(p["at"])
-            s["players"][m["owner"]]["discard"].append(m["card"])
+            m = _monsters(s).pop(p["at"])
+            pl = _player(s, m["owner"])
+            pl["discard"] = pl["discard"] + [m["card"]]
         elif t == "PendingChanged":
             s["pending"] = _clone(p["pending"])
         elif t == "DrawBlocked":
-            s["players"][p["target"]]["no_draw"] = "next"
+            _player(s, p["target"])["no_draw"] = "next"
         elif t == "DrawPrevented":
-            s["players"][p["seat"]]["no_draw"] = None
+            _player(s, p["seat"])["no_draw"] = None
         elif t == "CardsDrawn":
-            pl = s["players"][p["seat"]]
-            pl["hand"].extend(pl["deck"][: p["count"]])
+            pl = _player(s, p["seat"])
+            pl["hand"] = pl["hand"] + pl["deck"][: p["count"]]
             pl["deck"] = pl["deck"][p["count"]:]
         elif t == "TurnEnded":
             pass
@@ -214,7 +235,7 @@ class YokaiEngine(EngineBase):
             s["finished"] = True
             s["winners"] = list(p["winners"])
             s["pending"] = []
-            s["result"] = {k: v for k, v in p.items() if k != "winners"}
+            s["result"] = {k: _clone(v) for k, v in p.items() if k != "winners"}
         return s
 
     # -- reading -----------------------------------------------------------------------------
