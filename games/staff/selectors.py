@@ -1,0 +1,133 @@
+"""Staff reads: the unredacted log, the folded state at any seq, and every seat's view there.
+
+Staff pages are the one place hidden information is shown (ARCHITECTURE: "staff endpoints
+excepted"); the views record a StaffAccess row for each read.
+"""
+
+from collections import defaultdict
+
+from games.application import selectors
+from games.application.lobby import ACTIVE
+from games.eventstore import store
+from games.eventstore.models import EventAnnotation, Match
+from games.projections.models import MatchSummary
+
+from . import logfile
+
+
+def events_unredacted(match: Match, *, until: int | None = None) -> list[dict]:
+    engine = selectors.engine_of(match)
+    return store.events_load(match, until=until, engine_upcasters=engine.upcasters)
+
+
+def annotations_by_seq(match: Match) -> dict[int, list[EventAnnotation]]:
+    out = defaultdict(list)
+    for note in EventAnnotation.objects.filter(match=match).select_related("author").order_by("seq", "at"):
+        out[note.seq].append(note)
+    return dict(out)
+
+
+def clamp_seq(match: Match, raw) -> tuple[int, str | None]:
+    """The seq to show for a ``?at=`` value (default: the head), and a note if it was adjusted."""
+    head = match.head_seq
+    if raw in (None, ""):
+        return head, None
+    try:
+        at = int(str(raw).strip())
+    except ValueError:
+        return head, f"at={raw!r} is not a sequence number; showing the head ({head})"
+    if at < 1:
+        return min(1, head), f"at={at} is before the first event; showing seq {min(1, head)}"
+    if at > head:
+        return head, f"at={at} is past the head; showing the head ({head})"
+    return at, None
+
+
+def seat_views(match: Match, state: dict, status: dict) -> list[dict]:
+    """Every seat's view and legal commands at ``state`` (and the spectator's view, seat None).
+
+    Legal commands follow the player-facing rule in ``selectors.view_for_seat``: offered only to
+    an awaited seat of an active match.
+    """
+    engine = selectors.engine_of(match)
+    lobby = state["lobby"]
+    out = []
+    for seat in [*range(len(lobby["seats"])), None]:
+        view, legal, error = None, [], None
+        if state["game"] is not None:
+            try:
+                view = engine.view_for(state["game"], seat)
+                if lobby["status"] == ACTIVE and seat is not None and seat in status["awaiting"]:
+                    legal = engine.legal_commands(state["game"], seat)
+            except Exception as exc:  # staff must still see the log when an engine's view is broken
+                error = f"{type(exc).__name__}: {exc}"
+        occupant = lobby["seats"][seat] if seat is not None else None
+        out.append({
+            "seat": seat,
+            "label": "spectator" if seat is None else f"seat {seat}",
+            "occupant": occupant,
+            "awaited": seat is not None and seat in status["awaiting"],
+            "view": view,
+            "legal_commands": legal,
+            "error": error,
+        })
+    return out
+
+
+def match_review(match: Match, at: int) -> dict:
+    """Everything the staff match page shows at seq ``at``."""
+    events = events_unredacted(match)
+    state, status, views, fold_error = None, None, [], None
+    if at >= 1:
+        try:
+            state = selectors.state_load(match, until=at)
+            status = selectors.status_of(match, state)
+            views = seat_views(match, state, status)
+        except Exception as exc:  # a stream that no longer folds is exactly what staff need to see
+            fold_error = f"{type(exc).__name__}: {exc}"
+    notes = annotations_by_seq(match)
+    timeline = [{**ev, "annotations": notes.get(ev["seq"], [])} for ev in events]
+    return {
+        "match": match,
+        "summary": MatchSummary.objects.filter(match=match).first(),
+        "at": at,
+        "head": match.head_seq,
+        "prev": at - 1 if at > 1 else None,
+        "next": at + 1 if at < match.head_seq else None,
+        "event_at": next((ev for ev in timeline if ev["seq"] == at), None),
+        "state": state,
+        "status": status,
+        "seat_views": views,
+        "fold_error": fold_error,
+        "timeline": timeline,
+        "orphan_notes": [n for seq, ns in notes.items() if seq > match.head_seq for n in ns],
+    }
+
+
+def log_header(match: Match) -> dict:
+    state = selectors.state_load(match)
+    header = {
+        "id": str(match.pk),
+        "game": match.game,
+        "engine_version": match.engine_version,
+        "seat_count": match.seat_count,
+        "options": match.options,
+        "seed_hash": match.seed_hash,
+        "created_at": match.created_at.isoformat(),
+        "head_seq": match.head_seq,
+    }
+    if state and state["lobby"].get("seed"):  # revealed by MatchFinished / MatchAbandoned
+        header["seed"] = state["lobby"]["seed"]
+    return header
+
+
+def log_export(match: Match):
+    """The match's log file, line by line (see ``logfile``)."""
+    return logfile.log_lines(log_header(match), events_unredacted(match, until=match.head_seq))
+
+
+def recent_matches(limit: int = 50, query: str = ""):
+    qs = Match.objects.select_related("summary", "created_by").order_by("-created_at")
+    if query:
+        qs = qs.filter(summary__players__username__icontains=query).distinct()
+    return list(qs[:limit])

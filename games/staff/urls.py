@@ -1,0 +1,13 @@
+from django.urls import path
+
+from . import views
+
+app_name = "staff"
+
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("matches/import/", views.log_import, name="import"),
+    path("matches/<uuid:match_id>/", views.match_page, name="match"),
+    path("matches/<uuid:match_id>/log.jsonl", views.log_download, name="log"),
+    path("matches/<uuid:match_id>/annotate/", views.annotate, name="annotate"),
+]

@@ -1,0 +1,124 @@
+"""Staff log review pages (plain server-rendered HTML). Thin: selectors/services do the work.
+
+Every read of unredacted data records a StaffAccess row. Nothing here can change or remove an
+event: the only writes are annotations (beside events) and importing a log into a NEW match.
+
+Templates live in ``games/staff/templates/staff/``. ``games.staff`` is not an installed app, so
+they are rendered by a small template backend of our own (same options as the project's).
+"""
+
+from functools import lru_cache
+from pathlib import Path
+
+from django.contrib.admin.views.decorators import staff_member_required
+from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.template.backends.django import DjangoTemplates
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games.application import selectors
+from games.application.errors import MatchNotFound
+
+from . import selectors as staff_selectors
+from . import services
+from .forms import AnnotationForm, LogImportForm
+from .logfile import LogError
+
+TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
+
+
+@lru_cache(maxsize=1)
+def _templates() -> DjangoTemplates:
+    return DjangoTemplates({
+        "NAME": "kamiza_staff",
+        "DIRS": [TEMPLATE_DIR],
+        "APP_DIRS": False,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+            "builtins": ["games.staff.templatetags_staff"],
+        },
+    })
+
+
+def render(request, name: str, context: dict, status: int = 200) -> HttpResponse:
+    html = _templates().get_template(name).render(context, request)
+    return HttpResponse(html, status=status)
+
+
+def _match_or_404(match_id):
+    try:
+        return selectors.match_get(match_id)
+    except MatchNotFound:
+        raise Http404("no such match")
+
+
+@staff_member_required
+def index(request):
+    query = request.GET.get("q", "").strip()[:150]
+    return render(request, "staff/index.html", {
+        "matches": staff_selectors.recent_matches(query=query), "q": query,
+    })
+
+
+@staff_member_required
+def match_page(request, match_id):
+    return _match_page(request, _match_or_404(match_id))
+
+
+def _match_page(request, match, annotation_form=None, status=200, at_raw=None):
+    at, note = staff_selectors.clamp_seq(match, request.GET.get("at") if at_raw is None else at_raw)
+    context = staff_selectors.match_review(match, at)
+    services.access_record(user=request.user, match=match, what=f"staff page at={at}")
+    context.update({
+        "at_note": note,
+        "annotation_form": annotation_form or AnnotationForm(initial={"seq": at}),
+    })
+    return render(request, "staff/match.html", context, status=status)
+
+
+@staff_member_required
+@require_POST
+def annotate(request, match_id):
+    match = _match_or_404(match_id)
+    form = AnnotationForm(request.POST)
+    if form.is_valid():
+        try:
+            services.annotation_create(match=match, seq=form.cleaned_data["seq"],
+                                       note=form.cleaned_data["note"], author=request.user)
+        except services.StaffError as err:
+            form.add_error(None, str(err))
+        else:
+            url = reverse("staff:match", args=[match.pk]) + f"?at={form.cleaned_data['seq']}"
+            return HttpResponseRedirect(url + f"#seq-{form.cleaned_data['seq']}")
+    return _match_page(request, match, annotation_form=form, status=400, at_raw=request.POST.get("seq", ""))
+
+
+@staff_member_required
+def log_download(request, match_id):
+    match = _match_or_404(match_id)
+    services.access_record(user=request.user, match=match, what="download log")
+    body = "".join(staff_selectors.log_export(match))
+    response = HttpResponse(body.encode("utf-8"), content_type="application/x-ndjson; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.jsonl"'
+    return response
+
+
+@staff_member_required
+@require_http_methods(["GET", "POST"])
+def log_import(request):
+    if request.method == "POST":
+        form = LogImportForm(request.POST, request.FILES)
+        if form.is_valid():
+            try:
+                match = services.match_import_log(parsed=form.parsed, user=request.user)
+            except LogError as err:
+                for message in err.messages:
+                    form.add_error("log", message)
+            else:
+                return HttpResponseRedirect(reverse("staff:match", args=[match.pk]))
+        return render(request, "staff/import.html", {"form": form}, status=400)
+    return render(request, "staff/import.html", {"form": LogImportForm()})

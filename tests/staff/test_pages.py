@@ -1,0 +1,368 @@
+"""Staff match pages: timeline + state at any seq + every seat's view, log download/import, notes."""
+
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from games.application import selectors
+from games.eventstore.models import EventAnnotation, Match, MatchEvent, StaffAccess
+from games.projections import rebuild
+from games.projections.models import MatchSummary
+from tests.projections.play import play_randomly
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff(make_user):
+    return make_user(is_staff=True)
+
+
+@pytest.fixture
+def finished(started_pebbles, django_capture_on_commit_callbacks):
+    match, users = started_pebbles(seats=3, options={"target": 18, "turn_seconds": 120}, bots=(2,))
+    play_randomly(match, users, django_capture_on_commit_callbacks, seed=5)
+    assert selectors.state_load(match)["lobby"]["status"] == "finished"
+    return match, users
+
+
+def page(client, match, at=None):
+    url = reverse("staff:match", args=[match.pk]) + ("" if at is None else f"?at={at}")
+    response = client.get(url)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_staff_page_at_several_seqs_shows_every_seat(client, staff, finished):
+    match, users = finished
+    client.force_login(staff)
+    dealt = MatchEvent.objects.get(match=match, type="TilesDealt")
+    mid = dealt.seq + 4
+    for at in (1, dealt.seq, mid, match.head_seq):
+        html = page(client, match, at)
+        assert f"State at seq {at} of {match.head_seq}" in html
+        state = selectors.state_load(match, until=at)
+        if state["game"] is None:
+            assert "no game state yet" in html
+            continue
+        engine = selectors.engine_of(match)
+        status = selectors.status_of(match, state)
+        for seat in range(3):
+            assert f'id="view-seat-{seat}"' in html
+            # the unredacted hand of every seat at that point (canary strings included)
+            for tile in engine.view_for(state["game"], seat)["my_hand"]:
+                assert tile["secret"] in html
+            if seat in status["awaiting"]:
+                for command in engine.legal_commands(state["game"], seat):
+                    if command["type"] == "play":
+                        assert command["args"]["tile"] in html
+        assert 'id="view-spectator"' in html
+        assert f"phase <strong>{status['phase']}</strong>" in html
+    # prev / next links
+    html = page(client, match, mid)
+    assert f'href="?at={mid - 1}" rel="prev"' in html and f'href="?at={mid + 1}" rel="next"' in html
+    html = page(client, match, match.head_seq)
+    assert 'rel="next"' not in html
+    # the timeline carries every event with its unredacted payload
+    assert html.count('<tr id="seq-') == match.head_seq
+    assert "canary-" in html
+
+
+def test_state_shown_is_the_fold_at_that_seq(client, staff, finished):
+    match, _ = finished
+    client.force_login(staff)
+    dealt = MatchEvent.objects.get(match=match, type="TilesDealt")
+    at = dealt.seq + 3
+    html = page(client, match, at)
+    scores = selectors.state_load(match, until=at)["game"]["scores"]
+    final = selectors.state_load(match)["game"]["scores"]
+    assert scores != final
+    shown = html.split('<pre id="full-state">')[1].split("</pre>")[0]
+    import html as htmllib
+
+    assert json.loads(htmllib.unescape(shown))["game"]["scores"] == scores
+
+
+@pytest.mark.parametrize("at", ["abc", "0", "-3", "99999", "", "1.5"])
+def test_odd_at_values_are_clamped_not_errors(client, staff, finished, at):
+    match, _ = finished
+    client.force_login(staff)
+    response = client.get(reverse("staff:match", args=[match.pk]), {"at": at})
+    assert response.status_code == 200
+
+
+def test_staff_pages_refused_to_non_staff_and_unknown_match(client, make_user, finished):
+    match, _ = finished
+    urls = [reverse("staff:match", args=[match.pk]), reverse("staff:log", args=[match.pk]),
+            reverse("staff:import"), reverse("staff:index")]
+    for url in urls:
+        assert client.get(url).status_code == 302
+    client.force_login(make_user())
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 302 and "login" in response["Location"]
+    assert client.post(reverse("staff:annotate", args=[match.pk]), {"seq": 1, "note": "x"}).status_code == 302
+    assert not EventAnnotation.objects.exists()
+    assert not StaffAccess.objects.exists()
+    client.force_login(make_user(is_staff=True))
+    assert client.get(reverse("staff:match", args=["00000000-0000-0000-0000-000000000000"])).status_code == 404
+
+
+def test_staff_access_rows_are_recorded(client, staff, finished):
+    match, _ = finished
+    client.force_login(staff)
+    page(client, match, 3)
+    page(client, match)
+    client.get(reverse("staff:log", args=[match.pk]))
+    rows = list(StaffAccess.objects.filter(user=staff, match=match).order_by("at", "pk").values_list("what", flat=True))
+    assert rows == ["staff page at=3", f"staff page at={match.head_seq}", "download log"]
+
+
+def test_index_lists_matches(client, staff, finished):
+    match, users = finished
+    client.force_login(staff)
+    html = client.get(reverse("staff:index")).content.decode()
+    assert str(match.pk) in html
+    assert str(match.pk) in client.get(reverse("staff:index"), {"q": users[1].username}).content.decode()
+    assert str(match.pk) not in client.get(reverse("staff:index"), {"q": "nobody-such"}).content.decode()
+
+
+# -- log download / import ---------------------------------------------------------------------
+
+
+def download(client, match) -> bytes:
+    response = client.get(reverse("staff:log", args=[match.pk]))
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/x-ndjson")
+    assert f'match-{match.pk}.jsonl' in response["Content-Disposition"]
+    return response.content
+
+
+def upload(client, content: bytes, name="log.jsonl"):
+    return client.post(reverse("staff:import"), {"log": SimpleUploadedFile(name, content, "application/x-ndjson")})
+
+
+def test_download_format(client, staff, finished):
+    match, _ = finished
+    client.force_login(staff)
+    lines = download(client, match).decode().splitlines()
+    header = json.loads(lines[0])
+    assert header["match"]["id"] == str(match.pk)
+    assert header["match"]["game"] == "pebbles" and header["match"]["seat_count"] == 3
+    assert header["match"]["seed_hash"] == match.seed_hash
+    assert header["match"]["seed"] == match.seed  # revealed: the match is over
+    events = [json.loads(line) for line in lines[1:]]
+    assert [e["seq"] for e in events] == list(range(1, match.head_seq + 1))
+    assert set(events[0]) == {"seq", "type", "v", "payload", "actor", "command_id", "at"}
+    assert events[0]["type"] == "MatchCreated"
+
+
+def test_seed_is_not_in_the_download_of_a_live_match(client, staff, started_pebbles):
+    match, _ = started_pebbles(seats=2)
+    client.force_login(staff)
+    header = json.loads(download(client, match).decode().splitlines()[0])
+    assert "seed" not in header["match"]
+    assert match.seed not in download(client, match).decode()
+
+
+def _comparable(state):
+    """The folded state minus what a new match necessarily stamps afresh in its own MatchCreated
+    (its creator and its seed commitment): everything else must be identical."""
+    lobby = {k: v for k, v in state["lobby"].items() if k not in ("creator_id", "seed_hash")}
+    return {"lobby": lobby, "game": state["game"]}
+
+
+@pytest.mark.parametrize("stop_at", [None, 14])
+def test_download_import_round_trip(client, staff, started_pebbles, django_capture_on_commit_callbacks, stop_at):
+    match, users = started_pebbles(seats=3, options={"target": 18, "turn_seconds": 120}, bots=(2,))
+    play_randomly(match, users, django_capture_on_commit_callbacks, seed=11, stop_at=stop_at)
+    client.force_login(staff)
+    content = download(client, match)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = upload(client, content)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    new = Match.objects.exclude(pk=match.pk).get()
+    assert response["Location"] == reverse("staff:match", args=[new.pk])
+    assert new.head_seq == match.head_seq and new.game == match.game
+    assert new.created_by == staff
+
+    original_state = selectors.state_load(match, use_cache=False, use_snapshots=False)
+    imported_state = selectors.state_load(new, use_cache=False, use_snapshots=False)
+    assert _comparable(imported_state) == _comparable(original_state)
+    assert imported_state["game"] == original_state["game"]
+    assert imported_state["lobby"]["creator_id"] == staff.pk
+
+    def tail(m):
+        return list(MatchEvent.objects.filter(match=m, seq__gt=1).order_by("seq")
+                    .values_list("seq", "type", "version", "payload", "actor", "command_id"))
+
+    assert tail(new) == tail(match)
+    a, b = MatchSummary.objects.get(match=match), MatchSummary.objects.get(match=new)
+    assert a.as_dict() == b.as_dict()
+    assert sorted(a.players.values_list("pk", flat=True)) == sorted(b.players.values_list("pk", flat=True))
+    # the imported match's projections agree with a from-scratch rebuild
+    assert rebuild.check(new.pk).lines() == []
+    assert StaffAccess.objects.filter(user=staff, match=new, what=f"import log from {match.pk}").exists()
+    assert EventAnnotation.objects.filter(match=new, seq=1, note__contains=str(match.pk)).exists()
+    # downloading the copy gives the same events again
+    again = [json.loads(line) for line in download(client, new).decode().splitlines()[2:]]
+    first = [json.loads(line) for line in content.decode().splitlines()[2:]]
+    assert [{k: e[k] for k in ("seq", "type", "v", "payload", "actor", "command_id")} for e in again] == \
+           [{k: e[k] for k in ("seq", "type", "v", "payload", "actor", "command_id")} for e in first]
+
+
+def _lines(content: bytes) -> list:
+    return [json.loads(line) for line in content.decode().splitlines()]
+
+
+def _dump(objs) -> bytes:
+    return ("\n".join(json.dumps(o) for o in objs) + "\n").encode()
+
+
+@pytest.fixture
+def good_log(client, staff, finished):
+    client.force_login(staff)
+    return _lines(download(client, finished[0]))
+
+
+def _gap(objs):
+    return objs[:5] + objs[6:]
+
+
+def _unknown_game(objs):
+    objs[0]["match"]["game"] = "chess"
+    return objs
+
+
+def _no_header(objs):
+    return objs[1:]
+
+
+def _bad_fold(objs):
+    played = next(o for o in objs[1:] if o["type"] == "TilePlayed")
+    played["payload"] = {"seat": 0}
+    return objs
+
+
+def _second_created(objs):
+    objs[4] = {**objs[1], "seq": 4}
+    return objs
+
+
+def _renumbered(objs):
+    for o in objs[1:]:
+        o["seq"] += 1
+    return objs
+
+
+def _game_event_in_lobby(objs):
+    dealt = next(o for o in objs if o.get("type") == "TilesDealt")
+    return [objs[0], objs[1], {**dealt, "seq": 2}]
+
+
+def _header_mismatch(objs):
+    objs[0]["match"]["seat_count"] = 2
+    return objs
+
+
+def _bad_types(objs):
+    objs[3]["payload"] = "not an object"
+    objs[4]["command_id"] = "nope"
+    objs[5]["type"] = "x" * 80
+    return objs
+
+
+def _unknown_user(objs):
+    for o in objs[1:]:
+        if o["type"] == "SeatTaken" and o["payload"].get("user_id"):
+            o["payload"]["user_id"] = 987654
+    return objs
+
+
+@pytest.mark.parametrize("mangle,expected", [
+    (_gap, "expected seq 5"),
+    (_unknown_game, "unknown game"),
+    (_no_header, "header"),
+    (_bad_fold, "does not fold"),
+    (_second_created, "MatchCreated may only be the first event"),
+    (_renumbered, "expected seq 1"),
+    (_game_event_in_lobby, "does not fold"),
+    (_header_mismatch, "does not match the header"),
+    (_bad_types, "payload must be an object"),
+    (_unknown_user, "do not exist here"),
+])
+def test_bad_logs_are_refused_with_a_form_error(client, good_log, mangle, expected):
+    before = Match.objects.count()
+    response = upload(client, _dump(mangle(good_log)))
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert 'class="errorlist' in html
+    import html as htmllib
+
+    assert expected in htmllib.unescape(html)
+    assert Match.objects.count() == before
+
+
+@pytest.mark.parametrize("content,expected", [
+    (b"\x89PNG\r\n\x1a\n\x00\x00garbage", "not UTF-8"),
+    (b"this is not json\n", "not valid JSON"),
+    (b"", "empty"),
+    (b"\n\n", "empty"),
+    (b"[1, 2, 3]\n", "header"),
+    (b'{"match": {"game": "pebbles", "seat_count": 2, "options": {}}}\n', "no events"),
+    (b'{"match": {"game": "pebbles", "seat_count": 99, "options": {}}}\n', "seats"),
+    (b'{"match": "x"}\n', "header"),
+    (b"[" * 100000 + b"\n", "not valid JSON"),
+])
+def test_garbage_uploads_are_refused(client, staff, content, expected):
+    client.force_login(staff)
+    response = upload(client, content)
+    assert response.status_code == 400
+    import html as htmllib
+
+    assert expected in htmllib.unescape(response.content.decode())
+    assert not Match.objects.exists()
+
+
+def test_import_without_a_file(client, staff):
+    client.force_login(staff)
+    response = client.post(reverse("staff:import"), {})
+    assert response.status_code == 400
+    assert "required" in response.content.decode()
+    assert client.get(reverse("staff:import")).status_code == 200
+
+
+# -- annotations ---------------------------------------------------------------------------------
+
+
+def test_annotation_saved_and_shown_beside_its_event(client, staff, finished):
+    match, _ = finished
+    client.force_login(staff)
+    response = client.post(reverse("staff:annotate", args=[match.pk]), {"seq": 5, "note": "Disputed: <b>roll</b> looked off"})
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("staff:match", args=[match.pk]) + "?at=5")
+    note = EventAnnotation.objects.get(match=match)
+    assert (note.seq, note.author, note.note) == (5, staff, "Disputed: <b>roll</b> looked off")
+    html = page(client, match, 5)
+    row = html.split('<tr id="seq-5"')[1].split("</tr>")[0]
+    assert "Disputed: &lt;b&gt;roll&lt;/b&gt; looked off" in row  # escaped, beside event 5
+    assert "Disputed" not in html.split('<tr id="seq-6"')[1].split("</tr>")[0]
+
+
+@pytest.mark.parametrize("data", [{"seq": 0, "note": "x"}, {"seq": 99999, "note": "x"}, {"seq": 2, "note": "  "},
+                                  {"seq": "abc", "note": "x"}, {}])
+def test_bad_annotations_are_form_errors(client, staff, finished, data):
+    match, _ = finished
+    client.force_login(staff)
+    response = client.post(reverse("staff:annotate", args=[match.pk]), data)
+    assert response.status_code == 400
+    assert 'class="errorlist' in response.content.decode()
+    assert not EventAnnotation.objects.exists()
+
+
+def test_annotate_is_post_only(client, staff, finished):
+    client.force_login(staff)
+    assert client.get(reverse("staff:annotate", args=[finished[0].pk])).status_code == 405
