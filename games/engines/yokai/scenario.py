@@ -49,7 +49,7 @@ def _cards(value, where, prefix):
             key, cid = c["card"], c.get("id", f"{prefix}{i}")
         else:
             _bad(f"bad card in {where}")
-        if key not in MONSTERS or not isinstance(cid, str) or not cid:
+        if not isinstance(key, str) or key not in MONSTERS or not isinstance(cid, str) or not cid:
             _bad(f"unknown card {key!r} in {where}")
         out.append({"id": cid, "card": key})
     return out
@@ -69,6 +69,9 @@ def build_state(doc) -> dict:
     if not isinstance(board, list) or not board or not all(isinstance(row, list) and row for row in board):
         _bad("board is a non-empty list of non-empty rows of elements")
     rows = [len(row) for row in board]
+    set_aside = doc.get("set_aside", [])
+    if not isinstance(set_aside, list) or any(e not in PACK["terrain_elements"] for e in set_aside):
+        _bad("set_aside is a list of terrain elements")
     terrain = {}
     for r, row in enumerate(board):
         for c, element in enumerate(row):
@@ -80,7 +83,7 @@ def build_state(doc) -> dict:
         "teams": teams,
         "rows": rows,
         "terrain": terrain,
-        "set_aside": list(doc.get("set_aside", [])),
+        "set_aside": list(set_aside),
         "monsters": {},
         "players": [],
         "chakra": [],
@@ -111,7 +114,7 @@ def build_state(doc) -> dict:
     for s in range(seats):
         if no_draw[s] not in (None, "next", "now"):
             _bad("no_draw is null, 'next' or 'now'")
-        if not isinstance(discards[s], list) or any(k not in MONSTERS for k in discards[s]):
+        if not isinstance(discards[s], list) or any(not isinstance(k, str) or k not in MONSTERS for k in discards[s]):
             _bad("discards are lists of card keys")
         state["players"].append(
             {
@@ -134,9 +137,9 @@ def build_state(doc) -> dict:
         }:
             _bad("a monster is {at, card, owner[, orientation, lp, doubled, stealth]}")
         pos, key = m["at"], m["card"]
-        if pos not in terrain or pos in state["monsters"]:
+        if not isinstance(pos, str) or pos not in terrain or pos in state["monsters"]:
             _bad(f"bad or occupied square {pos!r}")
-        if key not in MONSTERS:
+        if not isinstance(key, str) or key not in MONSTERS:
             _bad(f"unknown monster {key!r}")
         owner = _int(m["owner"], "owner", 0, seats - 1)
         orientation = m.get("orientation", "vertical")

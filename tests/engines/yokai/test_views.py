@@ -121,6 +121,13 @@ def test_bad_targets_are_rule_violations(target):
         {"chakra": -1},
         {"no_draw": {"0": "always"}},
         {"mystery": 1},
+        {"set_aside": 3},
+        {"monsters": [{"at": ["0,0"], "card": {"k": 1}, "owner": 0}]},
+        {"monsters": [{"at": "0,0", "card": ["gaki"], "owner": 0}]},
+        {"hands": {"0": [{"card": ["gaki"]}]}},
+        {"discards": {"0": [["gaki"]]}},
+        {"chakra": [1, 2]},
+        {"turn": 2},
         [],
     ],
 )
@@ -128,6 +135,19 @@ def test_bad_scenarios(doc):
     with pytest.raises(RuleViolation) as exc:
         ENGINE.scenario(doc)
     assert exc.value.code == "bad_scenario"
+
+
+# the documented example scenario loads
+def test_documented_scenario_example():
+    import pathlib
+    import re
+
+    text = (pathlib.Path(__file__).parents[3] / "docs" / "games" / "yokai.md").read_text()
+    example = json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))
+    state = fold(ENGINE, ENGINE.scenario(example))
+    assert state["monsters"]["1,2"]["doubled"] is True and state["monsters"]["1,1"]["lp"] == 3
+    assert state["players"][1]["no_draw"] == "next" and state["chakra"] == [4, 1]
+    assert state["players"][0]["hand"][1] == {"id": "my-gaki", "card": "gaki"}
 
 
 # the state is JSON-shaped and evolve never mutates its input
