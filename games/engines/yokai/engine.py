@@ -5,7 +5,7 @@ State (JSON-shaped)::
     {"seats": n, "teams": bool, "rows": [3, 4, 4], "terrain": {"r,c": element}, "set_aside": [...],
      "monsters": {"r,c": {"uid", "card", "id", "owner", "orientation", "lp", "doubled", "stealth"}},
      "players": [{"hand": [{"id", "card"}], "deck": [{"id", "card"}] (top first), "discard": [card],
-                  "no_draw": None | "next" | "now"}],
+                  "no_draw": None | "next" | "now" | "both"}],  (cannot draw: next turn / this turn / both)
      "chakra": [int per seat], "meter": int, "round": int, "turn": seat, "summons": int,
      "next_uid": int, "pending": [decision...], "finished": bool, "winners": [seats], "result": {...}}
 
@@ -220,9 +220,11 @@ class YokaiEngine(EngineBase):
         elif t == "PendingChanged":
             s["pending"] = _clone(p["pending"])
         elif t == "DrawBlocked":
-            _player(s, p["target"])["no_draw"] = "next"
+            pl = _player(s, p["target"])
+            pl["no_draw"] = "both" if pl["no_draw"] in ("now", "both") else "next"
         elif t == "DrawPrevented":
-            _player(s, p["seat"])["no_draw"] = None
+            pl = _player(s, p["seat"])
+            pl["no_draw"] = "next" if pl["no_draw"] == "both" else None
         elif t == "CardsDrawn":
             pl = _player(s, p["seat"])
             pl["hand"] = pl["hand"] + pl["deck"][: p["count"]]
@@ -418,7 +420,7 @@ class YokaiEngine(EngineBase):
                     tx.emit("LifeChanged", {"at": p, "lp": lp + 1, "reason": "water_summon_heal", "source": pos})
         elif ability == "colorless_draw":
             pl = tx.state["players"][seat]
-            if pl["no_draw"] != "now" and pl["deck"]:
+            if pl["no_draw"] not in ("now", "both") and pl["deck"]:
                 self._draw(tx, seat, 1, "colorless_draw")
         queue = []
         if ability == "fire_summon_burn":
@@ -512,7 +514,7 @@ class YokaiEngine(EngineBase):
         n = st["seats"]
         tx.emit("TurnEnded", {"seat": seat})
         pl = tx.state["players"][seat]
-        if pl["no_draw"] == "now":
+        if pl["no_draw"] in ("now", "both"):
             tx.emit("DrawPrevented", {"seat": seat})
         else:
             if not pl["deck"]:

@@ -112,8 +112,8 @@ def build_state(doc) -> dict:
     discards = _per_seat(doc, "discards", seats, [])
     no_draw = _per_seat(doc, "no_draw", seats, None)
     for s in range(seats):
-        if no_draw[s] not in (None, "next", "now"):
-            _bad("no_draw is null, 'next' or 'now'")
+        if no_draw[s] not in (None, "next", "now", "both"):
+            _bad("no_draw is null, 'next', 'now' or 'both'")
         if not isinstance(discards[s], list) or any(not isinstance(k, str) or k not in MONSTERS for k in discards[s]):
             _bad("discards are lists of card keys")
         state["players"].append(

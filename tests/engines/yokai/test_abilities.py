@@ -507,3 +507,17 @@ def test_colorless_draw_cancelled_by_daki():
     s = draw_scene("fire", daki=True)
     s.when(0, "summon", card="g", terrain="0,0", orientation="vertical")
     assert s.state["players"][0]["hand"] == []
+
+
+# rules: Yokai Battle, "Wood ability" ("restricted to the opposing player's next turn"): a player barred this turn and barred again is barred next turn too
+def test_wood_no_draw_twice_bars_this_and_next_turn():
+    s = scene(board=grid("wood"), monsters=[mon("1,1", "kodama", 1, lp=1), mon("1,0", "kodama", 0, lp=3)],
+              no_draw={"0": "now"}, decks={"0": ["gaki"] * 10, "1": ["gaki"] * 10})
+    s.when(0, "attack", attacker="1,0", defender="1,1")
+    s.when(1, "choose_target", target=0)
+    assert s.state["players"][0]["no_draw"] == "both"
+    for _ in range(2):
+        events = s.when(0, "end_turn")
+        assert "CardsDrawn" not in types(events)
+        s.when(1, "end_turn")
+    assert "CardsDrawn" in types(s.when(0, "end_turn"))
