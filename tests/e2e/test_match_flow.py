@@ -1,6 +1,7 @@
 """Two players in two browsers: sign up, create / join / start from the lobby, and play a
 Pebbles match over the live socket; each sees the other's move without reloading."""
 
+import json
 import re
 import uuid
 
@@ -178,4 +179,81 @@ def test_reconnect_catches_up_and_a_bot_game_reaches_its_end(new_page):
 
     a.goto("/")
     expect(a.get_by_test_id("finished-matches").locator(f'li[data-match-id="{match_id}"]')).to_be_visible()
+    assert a.console_errors == []
+
+
+def wait_until(page, predicate, timeout=5.0):
+    """Poll a Python-side condition while letting Playwright dispatch its events."""
+    waited = 0.0
+    while not predicate():
+        assert waited < timeout, "condition not met in time"
+        page.wait_for_timeout(100)
+        waited += 0.1
+
+
+class SocketTap:
+    """Sits between the page and the real match socket (Playwright's WebSocket routing): records
+    what the client sends, can drop chosen server messages and inject forged ones."""
+
+    def __init__(self, page):
+        self.sent = []
+        self.drop = set()  # server message types to drop, once each
+        self.route = None
+        page.route_web_socket(re.compile(r"/ws/matches/"), self._handle)
+
+    def _handle(self, ws):
+        self.route = ws
+        server = ws.connect_to_server()
+        ws.on_message(lambda m: (self.sent.append(json.loads(m)), server.send(m)))
+        server.on_message(self._from_server)
+
+    def _from_server(self, message):
+        kind = json.loads(message).get("type")
+        if kind in self.drop:
+            self.drop.discard(kind)
+            return
+        self.route.send(message)
+
+    def syncs(self):
+        return [m["after"] for m in self.sent if m.get("type") == "sync"]
+
+
+def test_gaps_and_lost_pushes_are_recovered_with_sync(new_page):
+    a = new_page()
+    a.add_init_script("window.KamizaSyncIntervalMs = 1000")
+    tap = SocketTap(a)
+    sign_up(a, f"dave-{uuid.uuid4().hex[:6]}")
+    create_match(a, '{"bonus_rolls": false}')
+    a.get_by_role("button", name="Add bot").click()
+    a.get_by_role("button", name="Start").click()
+    wait_live(a)
+    expect(a.locator(ENABLED_COMMAND).first).to_be_visible()
+
+    # 1. A forged events message that skips seqs: the client must not apply it but sync.
+    last = a.evaluate("window.KamizaMatch.lastSeq")
+    n_syncs = len(tap.syncs())
+    tap.route.send(json.dumps({"type": "events", "seq": last + 5, "events": [
+        {"seq": last + 5, "type": "Forged", "payload": {}, "actor": {"kind": "user"}, "at": "x"}]}))
+    wait_until(a, lambda: last in tap.syncs()[n_syncs:])
+    expect(a.locator('#log li[data-type="Forged"]')).to_have_count(0)
+    assert a.evaluate("window.KamizaMatch.lastSeq") == last
+
+    # 2. The push carrying the bot's answer loses its events message: the state that follows is
+    #    ahead of the log, so the client syncs and the bot's move appears.
+    tap.drop = {"events"}
+    a.locator(ENABLED_COMMAND).last.click()  # pass
+    expect(a.locator("#log li.event[data-seq]").last).to_have_attribute("data-seq", str(last + 2))
+    assert not tap.drop, "the events push was dropped"
+    assert last + 1 in tap.syncs(), "the state ahead of the log triggered a sync"
+    expect(a.locator(ENABLED_COMMAND).first).to_be_visible()
+
+    # 3. A whole push (events + state) is lost: the idle sync recovers it.
+    tap.drop = {"events", "state"}
+    a.locator(ENABLED_COMMAND).last.click()
+    expect(a.locator("#log li.event[data-seq]").last).to_have_attribute("data-seq", str(last + 4), timeout=10_000)
+    assert not tap.drop
+    assert last + 3 in tap.syncs(), "the idle timer asked for a sync"
+    expect(a.locator(ENABLED_COMMAND).first).to_be_visible()
+    seqs = [s for s, _ in log_types(a)]
+    assert seqs == list(range(1, last + 5))
     assert a.console_errors == []

@@ -10,6 +10,9 @@ import { boardFor } from "./boards/registry.js";
 import { ReconnectingSocket } from "./socket.js";
 
 const boot = JSON.parse(document.getElementById("match-boot").textContent);
+// The channel layer is at-most-once: if the last push of a quiet spell was lost, nothing else
+// would tell us. After this long without any server message, ask for a sync (cheap when current).
+const IDLE_SYNC_MS = window.KamizaSyncIntervalMs || 20000;
 const $ = (id) => document.getElementById(id);
 
 const app = {
@@ -19,6 +22,8 @@ const app = {
   pending: new Map(), // command_id -> {resolve, reject}
   socket: null,
   staleTimer: null,
+  lastServerMessageAt: Date.now(),
+  renderedReady: null, // whether the command buttons were last rendered enabled
 };
 
 // -- small helpers ---------------------------------------------------------------------------
@@ -144,7 +149,10 @@ function applyState(doc, seq) {
   }
   if (typeof doc.seq !== "number") doc.seq = seq;
   if (doc.seq < app.doc.seq) return; // an older state arrived late
+  const unchanged = JSON.stringify(doc) === JSON.stringify(app.doc);
   app.doc = doc;
+  // e.g. an idle sync that changed nothing: keep the DOM (and the keyboard focus)
+  if (unchanged && doc.seq === app.lastSeq && canAct() === app.renderedReady) return;
   if (doc.seq > app.lastSeq) requestSync("state ahead of log");
   render();
 }
@@ -272,6 +280,7 @@ function renderCommands(board) {
     return;
   }
   const ready = canAct();
+  app.renderedReady = ready;
   box.replaceChildren(
     ...legal.map((cmd) => {
       const b = el("button", { type: "button", class: "command", disabled: !ready, dataset: { type: cmd.type } }, commandLabel(cmd));
@@ -337,6 +346,7 @@ function failAllPending(reason) {
 // -- socket ----------------------------------------------------------------------------------
 
 function onMessage(msg) {
+  app.lastServerMessageAt = Date.now();
   switch (msg.type) {
     case "hello":
       app.socket.healthy();
@@ -392,6 +402,12 @@ function start() {
     },
   });
   app.socket.connect();
+  setInterval(() => {
+    if (app.socket.isOpen && Date.now() - app.lastServerMessageAt >= IDLE_SYNC_MS) {
+      app.lastServerMessageAt = Date.now();
+      requestSync("idle");
+    }
+  }, Math.max(250, IDLE_SYNC_MS / 4));
 }
 
 // Exposed for debugging and for the browser test (read-only use).
