@@ -187,14 +187,14 @@ def e_damage(sim, t, it, probe=False):
             ops.damage(sim, w, n, by=seat)
         return
     if "ans" in t:
-        w = t.pop("ans")["args"]["seat"]
+        w = t.pop("ans")["args"]["master"]
         pop(sim, t)
         ops.damage(sim, w, n, by=seat)
         return
     if not cands:
         pop(sim, t)
         return
-    ask(t, seat, "choose_master", [C("choose_master", seat=w) for w in cands], {"effect": "DAMAGE", "n": n})
+    ask(t, seat, "choose_master", [C("choose_master", master=w) for w in cands], {"effect": "DAMAGE", "n": n})
 
 
 @effect("STATUS")
@@ -208,14 +208,14 @@ def e_status(sim, t, it, probe=False):
         place(sim, seat, it["status"], masters=cands)
         return
     if "ans" in t:
-        w = t.pop("ans")["args"]["seat"]
+        w = t.pop("ans")["args"]["master"]
         pop(sim, t)
         ops.gain_master(sim, w, it["status"], seat)
         return
     if not cands:
         pop(sim, t)
         return
-    ask(t, seat, "choose_master", [C("choose_master", seat=w) for w in cands], {"effect": "STATUS", "status": it["status"]})
+    ask(t, seat, "choose_master", [C("choose_master", master=w) for w in cands], {"effect": "STATUS", "status": it["status"]})
 
 
 @effect("STATUS_SELF", "GUST")
@@ -286,15 +286,15 @@ def e_fury(sim, t, it, probe=False):
         t["left_m"] = hits(sim, t)
     if "ans" in t:
         a = t.pop("ans")["args"]
-        t["left_m"] = [m for m in t["left_m"] if m != a["seat"]]
-        ops.relocate(sim, a["seat"], a["to"], chooser=t["seat"])
+        t["left_m"] = [m for m in t["left_m"] if m != a["master"]]
+        ops.relocate(sim, a["master"], a["to"], chooser=t["seat"])
         return
     cmds = []
     for m in t["left_m"]:
         pos = q.player(s, m)["pos"]
         for n in hx.neighbours(pos):
             if ops.relocation_ok(s, m, n):
-                cmds.append(C("relocate_master", seat=m, to=n))
+                cmds.append(C("relocate_master", master=m, to=n))
     if probe:
         return bool(cmds)
     if not cmds:
@@ -428,7 +428,7 @@ def e_burst(sim, t, it, probe=False):
     if probe:
         return bool(cands)
     if "ans" in t:
-        w = t.pop("ans")["args"]["seat"]
+        w = t.pop("ans")["args"]["master"]
         pop(sim, t)
         n = 0
         while ops.lose_master(sim, w, "SEED"):
@@ -438,7 +438,7 @@ def e_burst(sim, t, it, probe=False):
     if not cands:
         pop(sim, t)
         return
-    ask(t, t["seat"], "choose_master", [C("choose_master", seat=w) for w in cands], {"effect": "BURST"})
+    ask(t, t["seat"], "choose_master", [C("choose_master", master=w) for w in cands], {"effect": "BURST"})
 
 
 @effect("GROW")
@@ -472,7 +472,7 @@ def e_bleed(sim, t, it, probe=False):
     if probe:
         return bool(cands) and atk is not None and not atk.get("bled")
     if "ans" in t:
-        w = t.pop("ans")["args"]["seat"]
+        w = t.pop("ans")["args"]["master"]
         pop(sim, t)
         card = next((c for c in q.player(s, seat)["aside"] if c["id"] == atk["card"]["id"]), None)
         if card is None:
@@ -484,7 +484,7 @@ def e_bleed(sim, t, it, probe=False):
     if not cands or atk is None:
         pop(sim, t)
         return
-    ask(t, seat, "bleed", [C("choose_master", seat=w) for w in cands])
+    ask(t, seat, "bleed", [C("choose_master", master=w) for w in cands])
 
 
 @effect("WEAKEN")

@@ -325,7 +325,7 @@ def h_focus_action(sim, t):
             a = t.pop("ans")
             t["step"] = 2
             if a["type"] == "relic_turn":
-                who, delta = a["args"]["seat"], a["args"]["delta"]
+                who, delta = a["args"]["master"], a["args"]["delta"]
                 sp = q.player(s, who)["tome"]["spread"] + delta
                 sim.emit("TomeTurned", {"seat": who, "spread": sp})
             return
@@ -336,7 +336,7 @@ def h_focus_action(sim, t):
                     continue
                 for delta in (-2, -1, 1, 2):
                     if 0 <= other["tome"]["spread"] + delta <= q.MAX_SPREAD:
-                        cmds.append(C("relic_turn", seat=who, delta=delta))
+                        cmds.append(C("relic_turn", master=who, delta=delta))
             ask(t, seat, "relic", cmds)
             return
         t["step"] = 2
