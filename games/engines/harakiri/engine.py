@@ -279,7 +279,8 @@ def _scenario_events(doc):
         s["next_initiative"] = list(doc["initiative"])
     events = [event("ScenarioLoaded", {"state": s})]
     if "activate" in doc:
-        queue = doc.get("queue") or flow.base_cards(s)
+        queue = doc.get("queue") or ([f"enemy:{e}" for e, en in sorted(s["enemies"].items())
+                                      if en["kind"] == "chosen"] + flow.base_cards(s))
         s["phase"] = "activation"
         card = doc["activate"]
         s["initiative"] = {"queue": list(queue), "pos": queue.index(card) - 1}

@@ -1,0 +1,57 @@
+"""Building small scenario documents for rules tests."""
+
+from games.engines.harakiri import ENGINE
+from games.kernel import SYSTEM
+from games.kernel.scenario import Scenario
+
+FAR = {"akira": "0,9", "hattori": "1,9", "hikaru": "2,9", "tomoe": "3,9"}
+
+
+def arena(rows, heights=None, events=None, spawns=None, doors=None, points=None, extra_zones=None,
+          objective=None, level_increase=False, oracle=None):
+    zone = {"name": "Arena", "origin": [0, 0], "rows": rows, "enemies": [], "start": [],
+            "events": events or {"green": [], "red": []}, "spawns": spawns or {}, "doors": doors or [],
+            "points": points or [], "resistors": [], "oracle": {"green": 0, "red": 0}}
+    if heights:
+        zone["heights"] = heights
+    zones = {"arena": zone}
+    zones.update(extra_zones or {})
+    return {"provisional": True, "kind": "scenario", "id": "test_arena", "name": "Test arena",
+            "oracle": oracle or {"success": {"green": 3, "red": 3}, "failure": {"green": 3, "red": 3}},
+            "objective": objective or {"type": "defeat", "enemy": "nobody"}, "level_increase": level_increase,
+            "start_zone": "arena", "zones": zones}
+
+
+def open_rows(w=10, h=10):
+    return ["." * w for _ in range(h)]
+
+
+def doc(scen, characters=None, enemies=None, **kw):
+    chars = {c: {"sq": sq} for c, sq in FAR.items()}
+    for c, spec in (characters or {}).items():
+        chars[c] = {**chars.get(c, {}), **spec}
+    d = {"scenario": scen, "characters": chars, "enemies": enemies or {}, "clear_enemies": True}
+    d.update(kw)
+    return d
+
+
+def scenario(document, seed=b"scenario-seed"):
+    return Scenario(ENGINE, document, seed=seed)
+
+
+def run_system(s, limit=50):
+    """Submit system commands until a seat (not SYSTEM) is awaited or the game ends."""
+    for _ in range(limit):
+        st = s.status
+        if st.finished or SYSTEM not in st.awaiting:
+            return
+        cmd = ENGINE.system_command(s.state)
+        s.when(SYSTEM, cmd["type"], **cmd["args"])
+
+
+def types(events):
+    return [e["type"] for e in events]
+
+
+def find(events, type_):
+    return [e["payload"] for e in events if e["type"] == type_]
