@@ -1,0 +1,86 @@
+"""The OpenAPI schema is valid, and a schemathesis run over it finds no input that makes a 5xx."""
+
+import io
+import itertools
+
+import pytest
+import schemathesis
+from django.core.handlers.wsgi import WSGIHandler
+from django.core.management import call_command
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
+from hypothesis import HealthCheck, settings
+from rest_framework.authtoken.models import Token
+from schemathesis.checks import not_a_server_error
+
+from games.application import services
+
+EXAMPLES = 25
+
+
+def test_schema_validates_without_warnings():
+    out = io.StringIO()
+    call_command("spectacular", "--validate", "--fail-on-warn", "--format", "openapi-json", stdout=out)
+    text = out.getvalue()
+    for path in ("/api/auth/register/", "/api/auth/token/", "/api/games/", "/api/matches/{id}/commands/",
+                 "/api/matches/{id}/events/", "/api/admin/matches/{id}/state/"):
+        assert f'"{path}"' in text
+
+
+@pytest.mark.django_db
+def test_schema_and_docs_are_served(api):
+    res = api.get("/api/schema/", {"format": "json"})
+    assert res.status_code == 200 and res.json()["info"]["title"] == "Kamiza API"
+    ops = [(p, m) for p, item in res.json()["paths"].items() for m in item]
+    assert len(ops) == 19
+    assert all(
+        "operationId" in res.json()["paths"][p][m] and res.json()["paths"][p][m]["responses"] for p, m in ops
+    )
+    assert api.get("/api/docs/").status_code == 200
+
+
+@pytest.fixture
+def api_schema(db):
+    # Like Django's test client: a finished request must not close the test's DB connection.
+    for signal in (request_started, request_finished):
+        signal.disconnect(close_old_connections)
+    try:
+        yield schemathesis.openapi.from_wsgi("/api/schema/?format=json", WSGIHandler())
+    finally:
+        for signal in (request_started, request_finished):
+            signal.connect(close_old_connections)
+
+
+schema = schemathesis.pytest.from_fixture("api_schema")
+
+
+@pytest.fixture
+def fuzz_world(db, make_user, started_pebbles):
+    """A staff user (so staff endpoints are exercised too), an open match it created and a
+    started match it plays in; the fuzzer's ``id`` path parameter cycles through them and random ids."""
+    match, users = started_pebbles(options={"bonus_rolls": False})
+    users[0].is_staff = True
+    users[0].save()
+    open_match = services.match_create(game="pebbles", seats=3, options={}, creator=users[0])
+    return {"user": users[0], "ids": itertools.cycle([str(match.pk), str(open_match.pk), None])}
+
+
+@schema.parametrize()
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
+          suppress_health_check=list(HealthCheck))
+def test_no_input_makes_a_server_error(case, fuzz_world):
+    if "id" in (case.path_parameters or {}):
+        chosen = next(fuzz_world["ids"])
+        if chosen is not None:
+            case.path_parameters["id"] = chosen
+    # logout deletes the token: take a fresh one for every example
+    token = Token.objects.get_or_create(user=fuzz_world["user"])[0].key
+    case.call_and_validate(headers={"Authorization": f"Token {token}"}, checks=[not_a_server_error])
+
+
+@schema.parametrize()
+@settings(max_examples=10, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+def test_no_input_makes_a_server_error_anonymously(case, fuzz_world):
+    if "id" in (case.path_parameters or {}) and case.path_parameters["id"]:
+        case.path_parameters["id"] = next(i for i in fuzz_world["ids"] if i)
+    case.call_and_validate(checks=[not_a_server_error])
