@@ -312,7 +312,7 @@ class YokaiEngine(EngineBase):
             if _is_int(seat) and str(seat) in p["hands"]:
                 q["hand"] = _clone(p["hands"][str(seat)])
             return {"type": t, "v": ev["v"], "payload": q}
-        if t == "CardsDrawn" and p["seat"] != seat:
+        if t == "CardsDrawn" and not (_is_int(seat) and seat == p["seat"]):
             return {"type": t, "v": ev["v"], "payload": {k: v for k, v in p.items() if k != "cards"}}
         if t == "ScenarioLoaded":
             return {"type": t, "v": ev["v"], "payload": {"state": self.view_for(p["state"], seat)}}

@@ -45,7 +45,10 @@ def play(seats, teams, seed, check_all):
     viewers = list(range(seats)) + [None]
     for steps in range(MAX_STEPS):
         for viewer in viewers:
-            assert_no_leak(json.dumps(ENGINE.view_for(state, viewer)), state, viewer)
+            view = ENGINE.view_for(state, viewer)
+            for owner, player in enumerate(view["players"]):
+                assert ("hand" in player) == (owner == viewer) and "deck" not in player
+            assert_no_leak(json.dumps(view), state, viewer)
             assert_no_leak(json.dumps([ENGINE.redact_event(e, viewer) for e in events]), state, viewer)
         status = ENGINE.status(state)
         if status.finished:

@@ -28,11 +28,13 @@ def test_view_hides_other_hands_and_every_deck():
         text = json.dumps(ENGINE.view_for(s.state, seat))
         assert mine in text and theirs not in text and "CANARY-DECK" not in text
         assert '"onibi"' not in text and '"nue"' not in text  # deck contents
+        assert ('"kappa"' in text) == (seat == 1) and ('"gaki"' in text) == (seat == 0)  # hand contents
         view = ENGINE.view_for(s.state, seat)
         assert [p["deck_count"] for p in view["players"]] == [6, 6]
         assert [p["hand_count"] for p in view["players"]] == [1, 1]
     spectator = json.dumps(ENGINE.view_for(s.state, None))
-    assert "CANARY" not in spectator
+    assert "CANARY" not in spectator and '"kappa"' not in spectator and '"gaki"' not in spectator
+    assert "CANARY-HAND-0" not in json.dumps(ENGINE.view_for(s.state, True))
 
 
 # rules: Yokai Battle, "Draw phase and turn closure" (drawn cards are seen by their owner only)
