@@ -101,7 +101,12 @@ else:
             "NAME": env.str("SQLITE_PATH", default=str(VAR_DIR / "kamiza.sqlite3")),
             # IMMEDIATE takes SQLite's write lock at BEGIN, so concurrent writers queue instead
             # of failing mid-transaction: the store's "lock the match row" on SQLite.
-            "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 30},
+            "OPTIONS": {
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 30,
+                # WAL lets readers run beside the writer; NORMAL sync is durable across app crashes.
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
             # A file (not :memory:) so threaded store tests share one database.
             # Per process, so parallel test runs on one checkout never share a file.
             "TEST": {"NAME": env.str("SQLITE_TEST_PATH", default=str(VAR_DIR / f"test-{os.getpid()}.sqlite3"))},

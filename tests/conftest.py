@@ -13,6 +13,12 @@ registry.register(pebbles.ENGINE)
 registry.register(counter.ENGINE)
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    # The production hasher costs ~0.3 s per user on this machine; tests create hundreds.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def make_user(django_user_model):
     counter = {"n": 0}

@@ -7,7 +7,7 @@ way round), so the workers app registers its scheduler here when Django starts.
 import logging
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 log = logging.getLogger(__name__)
 
@@ -29,8 +29,11 @@ def publish_appended(match_id, seq: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    group = match_group(match_id)
+    if isinstance(layer, InMemoryChannelLayer) and not layer.groups.get(group):
+        return  # nobody is listening in this process: skip the event-loop round trip
     try:
-        async_to_sync(layer.group_send)(match_group(match_id), {"type": "match.appended", "seq": seq})
+        async_to_sync(layer.group_send)(group, {"type": "match.appended", "seq": seq})
     except Exception:  # the layer is at-most-once; clients recover from the log
         log.exception("publish to %s failed", match_group(match_id))
 

@@ -34,11 +34,15 @@ def summary_values(engine, state: dict, seq: int) -> dict:
     }
 
 
-def summary_write(match: Match, values: dict, at) -> MatchSummary:
-    summary, _ = MatchSummary.objects.update_or_create(match=match, defaults={**values, "updated_at": at})
-    user_ids = sorted({s["user_id"] for s in values["seats"] if s and s.get("user_id")})
-    summary.players.set(user_ids)
-    return summary
+def summary_write(match: Match, values: dict, at) -> None:
+    updated = MatchSummary.objects.filter(match=match)
+    seats_changed = updated.values_list("seats", flat=True).first() != values["seats"]
+    if not updated.update(**values, updated_at=at):
+        MatchSummary.objects.create(match=match, **values, updated_at=at)
+    if seats_changed:  # players only change in the lobby: skip the M2M sync on game moves
+        user_ids = sorted({s["user_id"] for s in values["seats"] if s and s.get("user_id")})
+        MatchSummary.objects.get(match=match).players.set(user_ids)
+    return None
 
 
 def records_delta(state: dict, events: list[dict]) -> list[tuple[int, str, int]]:
