@@ -11,15 +11,18 @@ from importlib import import_module
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import authenticate, login, logout
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.services import user_authenticate, user_logout, user_register
 from games.application import selectors, services
 from games.application.errors import MatchNotFound, PlatformError
 from games.kernel import RuleViolation, registry
@@ -67,27 +70,11 @@ def _next_or(request, fallback: str) -> str:
 
 
 def _do_login(request, username: str, password: str):
-    """accounts.services.user_authenticate (rate-limited) when present, else Django's own."""
-    try:
-        from accounts import services as account_services
-    except ImportError:
-        account_services = None
-    if account_services is not None and hasattr(account_services, "user_authenticate"):
-        user = account_services.user_authenticate(request, username, password)
-    else:
-        user = authenticate(request, username=username, password=password)
+    """Rate-limited check (accounts.services), then a session login. Raises TooManyAttempts."""
+    user = user_authenticate(request, username, password)
     if user is not None:
         login(request, user)
     return user
-
-
-def _do_logout(request) -> None:
-    try:
-        from accounts.services import user_logout
-    except ImportError:
-        logout(request)
-    else:
-        user_logout(request)
 
 
 def _summary_row(summary: MatchSummary, user) -> dict:
@@ -124,7 +111,15 @@ def signup(request):
         return redirect("frontend:lobby")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        try:
+            user = user_register(username=form.cleaned_data["username"], password=form.cleaned_data["password1"],
+                                 email=form.cleaned_data.get("email") or "")
+        except ValidationError as err:
+            form.add_error("password2", err)
+        except IntegrityError:  # the same username registered a moment ago
+            form.add_error("username", "A user with that username already exists.")
+        if form.errors:
+            return render(request, "frontend/signup.html", {"form": form, "next": request.POST.get("next", "")})
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.get_username()}.")
         return redirect(_next_or(request, reverse("frontend:lobby")))
@@ -153,7 +148,7 @@ def login_view(request):
 
 @require_POST
 def logout_view(request):
-    _do_logout(request)
+    user_logout(request)
     return redirect("frontend:login")
 
 

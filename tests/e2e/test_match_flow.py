@@ -257,3 +257,59 @@ def test_gaps_and_lost_pushes_are_recovered_with_sync(new_page):
     seqs = [s for s, _ in log_types(a)]
     assert seqs == list(range(1, last + 5))
     assert a.console_errors == []
+
+
+TEST_BOARD = """
+window.KamizaBoards = window.KamizaBoards || {};
+window.KamizaBoards.pebbles = {
+  render(container, doc, sendCommand) {
+    const hand = (doc.view && doc.view.my_hand) || [];
+    const legal = new Set((doc.legal_commands || []).map((c) => c.args && c.args.tile));
+    container.replaceChildren(...hand.map((t) => {
+      const b = document.createElement("button");
+      b.className = "test-tile";
+      b.textContent = "Tile " + t.value;
+      b.disabled = !legal.has(t.id);
+      b.addEventListener("click", () => sendCommand("play", { tile: t.id }).then((r) => { window.__lastResult = r; }));
+      return b;
+    }));
+  },
+};
+"""
+
+
+def test_board_renderer_hook_and_sign_out_ends_the_live_page(new_page):
+    a = new_page()
+    a.add_init_script(TEST_BOARD)  # a board registered before the page's modules run
+    sign_up(a, f"erin-{uuid.uuid4().hex[:6]}")
+    create_match(a, '{"bonus_rolls": false}')
+    a.get_by_role("button", name="Add bot").click()
+    a.get_by_role("button", name="Start").click()
+    wait_live(a)
+
+    # The game's board replaces the generic JSON view; the generic buttons stay.
+    expect(a.locator("#board pre.json-view")).to_have_count(0)
+    tiles = a.locator("#board button.test-tile:not([disabled])")
+    expect(tiles).to_have_count(3)
+    value = tiles.first.inner_text().split()[-1]
+    seq = a.evaluate("window.KamizaMatch.lastSeq")
+    tiles.first.click()
+    played = a.locator(f'#log li[data-seq="{seq + 1}"]')
+    expect(played).to_have_attribute("data-type", "TilePlayed")
+    expect(played.locator(".payload")).to_contain_text(f'"value":{value}')
+    wait_until(a, lambda: a.evaluate("window.__lastResult && window.__lastResult.seq") is not None)
+    assert a.evaluate("window.__lastResult.events[0].seq") == seq + 1
+    # the bot answered; it is our turn again and the board is live again
+    expect(a.locator("#board button.test-tile:not([disabled])")).to_have_count(3)
+
+    # Signing out in another tab ends this page's live session.
+    other = a.context.new_page()
+    other.goto("/")
+    other.get_by_role("button", name="Sign out").click()
+    other.wait_for_url("**/login/")
+    expect(a.locator("#connection")).to_have_text("Signed out", timeout=10_000)
+    expect(a.locator("#command-error")).to_contain_text("Your login has ended")
+    expect(a.locator("#commands button.command:not([disabled])")).to_have_count(0)
+    a.get_by_role("link", name="Sign in again").click()
+    a.wait_for_url(re.compile(r"/login/\?next=(/|%2F)matches(/|%2F)"))
+    assert a.console_errors == []

@@ -34,7 +34,8 @@ def test_signup_creates_user_logs_in_and_enforces_password_validators(client):
 
     ok = client.post("/signup/", {"username": "alice", "email": "", "password1": "paper-lantern-42", "password2": "paper-lantern-42"})
     assert ok.status_code == 302 and ok["Location"] == "/"
-    assert get_user_model().objects.filter(username="alice").exists()
+    user = get_user_model().objects.get(username="alice")
+    assert user.profile.display_name == "alice"  # made through accounts.services.user_register
     lobby = client.get("/")
     assert 'data-testid="whoami">alice<' in lobby.content.decode()
 

@@ -299,6 +299,13 @@ function render() {
   renderCommands(board);
 }
 
+function showSignedOut() {
+  const node = $("command-error");
+  node.hidden = false;
+  const next = encodeURIComponent(location.pathname);
+  node.replaceChildren("Your login has ended. ", el("a", { href: `/login/?next=${next}` }, "Sign in again"), " to keep playing.");
+}
+
 function showError(text) {
   const node = $("command-error");
   node.hidden = !text;
@@ -369,6 +376,15 @@ function onMessage(msg) {
       render();
       break;
     case "error": {
+      if (msg.code === "session_ended" || msg.code === "not_authenticated") {
+        app.sessionEnded = true;
+        app.socket.stop();
+        setConnection("closed", "Signed out");
+        showSignedOut();
+        failAllPending(msg);
+        render();
+        break;
+      }
       showError(`${msg.message || "refused"}${msg.code ? ` (${msg.code})` : ""}`);
       settle(msg.command_id, false, msg);
       if (msg.resync || msg.code === "version_conflict") {
@@ -397,6 +413,7 @@ function start() {
     onMessage,
     onClose: (e, willRetry) => {
       failAllPending({ code: "disconnected", message: "connection lost" });
+      if (app.sessionEnded) return;
       setConnection(willRetry ? "retrying" : "closed", willRetry ? "Disconnected, reconnecting…" : `Disconnected (${e.code}).`);
       render();
     },
