@@ -80,7 +80,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.match_id = None
         self.group = None
         self.last_sent = 0
-        self.ended = False
+        self.ended = False  # no more acting or pushing
+        self.closed = False  # close frame sent: nothing more goes out
         self._recheck_task = None
         self.user = self.scope.get("user")
         self.auth = self.scope.get("kamiza_auth")
@@ -99,8 +100,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         self.match_id = str(match.pk)
         # Join before reading, so an append landing in between is pushed, not lost.
-        self.group = match_group(self.match_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        if self.channel_layer is not None:
+            self.group = match_group(self.match_id)
+            await self.channel_layer.group_add(self.group, self.channel_name)
         try:
             snap = await database_sync_to_async(self._read)(None)
         except Exception as exc:
@@ -120,7 +122,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         task, self._recheck_task = self._recheck_task, None
         if task is not None and task is not asyncio.current_task():
             task.cancel()
-        if self.group is not None:
+        if self.group is not None and self.channel_layer is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
 
@@ -157,18 +159,22 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     # -- outgoing ------------------------------------------------------------------------
     async def _send(self, payload: dict):
+        if self.closed:  # e.g. a handler finishing after the re-check timer closed the socket
+            return
         await self.send(text_data=json.dumps(payload, separators=(",", ":"), default=str))
 
     async def _close(self, code: int):
         self.ended = True
-        await self.close(code=code)
+        if not self.closed:
+            self.closed = True
+            await self.close(code=code)
 
     async def _end_session(self):
         if self.ended:
             return
         self.ended = True
         await self._send(error_message("session_ended", "your login has ended; sign in again"))
-        await self.close(code=CLOSE_UNAUTHORISED)
+        await self._close(CLOSE_UNAUTHORISED)
         task, self._recheck_task = self._recheck_task, None
         if task is not None and task is not asyncio.current_task():
             task.cancel()

@@ -10,6 +10,7 @@ import json
 import time
 
 import pytest
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
@@ -30,6 +31,16 @@ def _realtime_settings(settings):
     channel_layers.backends.pop("default", None)
     yield
     channel_layers.backends.pop("default", None)
+
+
+@pytest.fixture(autouse=True)
+async def _close_worker_thread_connections():
+    """DB calls from async code run on asgiref's one worker thread; with CONN_MAX_AGE (PostgreSQL
+    settings) its connection would outlive the test and block dropping the test database."""
+    yield
+    from django.db import connections
+
+    await sync_to_async(connections.close_all)()
 
 
 def db(fn):
