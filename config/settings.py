@@ -231,3 +231,6 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
 }
 KAMIZA_ENGINES = env.list("KAMIZA_ENGINES", default=[])
+# Chaos knob for the distributed suite: automated steps pause this long between reading the state
+# and submitting, so a test can kill a worker mid-task. Always 0 outside that test.
+WORKER_CHAOS_DELAY = env.float("WORKER_CHAOS_DELAY", default=0.0)

@@ -6,6 +6,7 @@ a duplicate enqueue, a sweep racing a task) appends nothing the second time.
 """
 
 import logging
+import time
 import uuid
 from datetime import timedelta
 
@@ -71,6 +72,8 @@ def advance_match_task(self, match_id: str, expected_seq: int) -> str:
     if match.head_seq != expected_seq:
         return "stale"
     state = selectors.state_load(match)
+    if settings.WORKER_CHAOS_DELAY:
+        time.sleep(settings.WORKER_CHAOS_DELAY)
     awaiting, bots = selectors.awaiting_automation(state)
     engine = selectors.engine_of(match)
     try:

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Kamiza's two everyday commands, needing only Python 3.11+ on the machine:
+
+    python3 dev.py serve   # set up and run the service on the embedded default, with demo data
+    python3 dev.py test    # set up and run the whole test suite
+
+Both create ./.venv and install the pinned requirements on first use (and again whenever a
+requirements file changes).
+"""
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+PY = VENV / "bin" / "python"
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def run(*cmd, env=None, check=True):
+    print("+", " ".join(str(c) for c in cmd), flush=True)
+    return subprocess.run([str(c) for c in cmd], cwd=ROOT, env=env, check=check)
+
+
+def ensure_venv(requirements: str) -> None:
+    if sys.version_info < (3, 11):
+        sys.exit("Kamiza needs Python 3.11 or newer")
+    if not PY.exists():
+        run(sys.executable, "-m", "venv", VENV)
+    req_dir = ROOT / "requirements"
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(req_dir.glob("*.txt")))).hexdigest()
+    stamp = VENV / f".installed-{requirements}"
+    if stamp.exists() and stamp.read_text() == digest:
+        return
+    run(PY, "-m", "pip", "install", "-q", "--upgrade", "pip")
+    run(PY, "-m", "pip", "install", "-q", "-r", req_dir / f"{requirements}.txt")
+    stamp.write_text(digest)
+
+
+def ensure_chromium() -> bool:
+    """The browser tests drive Debian's Chromium; install it when we can (root + apt)."""
+    if CHROMIUM.exists():
+        return True
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        run("apt-get", "update", "-qq", check=False)
+        run("apt-get", "install", "-y", "-qq", "chromium", check=False)
+    if not CHROMIUM.exists():
+        print("! /usr/bin/chromium is missing: the browser tests will be skipped", flush=True)
+    return CHROMIUM.exists()
+
+
+def serve(args) -> None:
+    ensure_venv("dev")
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    run(PY, "manage.py", "migrate", "--noinput", env=env)
+    run(PY, "manage.py", "seed_demo", env=env)
+    addr = args[0] if args else "127.0.0.1:8000"
+    print(f"\nKamiza on http://{addr}/  (demo users: alice / bob, password kamiza-demo-1; staff: admin / kamiza-admin-1)\n", flush=True)
+    os.execve(PY, [str(PY), "manage.py", "runserver", addr], env)
+
+
+def test(args) -> None:
+    ensure_venv("dev")
+    ensure_chromium()
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    # Everything but the distributed suite, which needs PostgreSQL, Redis and a worker (.ci/run).
+    result = run(PY, "-m", "pytest", "-m", "not distributed", *args, env=env, check=False)
+    sys.exit(result.returncode)
+
+
+if __name__ == "__main__":
+    commands = {"serve": serve, "test": test}
+    if len(sys.argv) < 2 or sys.argv[1] not in commands:
+        sys.exit(__doc__)
+    commands[sys.argv[1]](sys.argv[2:])
