@@ -40,8 +40,7 @@ def endable(s, c, sq):
     """May character c end a movement on sq (free: no creature, resistor or blocking terrain)?"""
     if sq not in s["squares"] or grid.terrain(s, sq) in ("obstacle", "inaccessible"):
         return False
-    taken = rules.taken_squares(s) - {s["characters"][c]["sq"]}
-    return sq not in taken
+    return sq not in rules.taken_squares(s, exclude=c)
 
 
 def _mover(s, c):

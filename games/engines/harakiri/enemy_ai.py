@@ -84,7 +84,7 @@ def destinations(s, e):
     side = rules.side_of(s, e)
     occ = rules.occupied_for(s, side)
     reach = grid.reachable(s, en["sq"], rules.estat(s, e, "movement"), rules.mover_for(s, e), occ)
-    taken = rules.taken_squares(s) - {en["sq"]}
+    taken = rules.taken_squares(s, exclude=e)
     out = {}
     for sq, (cost, steps) in reach.items():
         if sq in taken or grid.terrain(s, sq) in ("obstacle", "inaccessible") and not rules.is_spectral(s, e):

@@ -124,11 +124,12 @@ def occupied_for(s, side):
     return out
 
 
-def taken_squares(s):
-    """Squares holding any creature or resistor (nobody may end a move there)."""
+def taken_squares(s, exclude=None):
+    """Squares holding any creature or resistor (nobody may end a move there), ``exclude``
+    (a creature id) left out."""
     out = {r["sq"] for r in s["resistors"].values()}
-    out |= {ch["sq"] for ch in s["characters"].values() if ch["sq"] and not ch["defeated"]}
-    out |= {e["sq"] for e in s["enemies"].values()}
+    out |= {ch["sq"] for c, ch in s["characters"].items() if ch["sq"] and not ch["defeated"] and c != exclude}
+    out |= {e["sq"] for k, e in s["enemies"].items() if k != exclude}
     return out
 
 

@@ -1,0 +1,144 @@
+"""Round structure: oracle, events, malice, initiative, activations, Ki reduction, AP."""
+
+from games.kernel import SYSTEM
+
+from .helpers import arena, doc, find, open_rows, run_system, scenario, types
+
+EVENTS = {"green": [{"id": "g1", "name": "Calm", "effects": []},
+                    {"id": "g2", "name": "Sting", "effects": [{"type": "damage", "who": "characters", "amount": 1}]}],
+          "red": [{"id": "r1", "name": "Fury", "effects": [{"type": "initiative", "who": "enemies", "advance": 1}]}]}
+
+
+def _round_start(events=EVENTS, oracle=None, characters=None, enemies=None, **kw):
+    d = doc(arena(open_rows(), events=events), characters, enemies, oracle=oracle or {"deck": ["oracle_g1", "oracle_r1"]},
+            **kw)
+    return scenario(d)
+
+
+def test_oracle_card_is_drawn_and_one_event_revealed_per_zone_with_miniatures():
+    # rules: Harakiri, "1. Oracle Deck, Events and Malice": draw the oracle card; reveal the
+    # next event of the matching colour for each zone with a miniature
+    s = _round_start()
+    ev = s.when(SYSTEM, "draw_oracle")
+    assert find(ev, "OracleDrawn")[0]["color"] == "green"
+    revealed = find(ev, "EventRevealed")
+    assert [(r["zone"], r["deck"], r["event"]) for r in revealed] == [("arena", "green", "g1")]
+    assert s.state["zones"]["arena"]["events"]["green"] == ["g2"]
+
+
+def test_event_effects_apply_to_creatures_in_the_zone():
+    # rules: Harakiri, "Resolve Events": events apply to creatures in the zone when drawn
+    events = {"green": [EVENTS["green"][1]], "red": []}
+    s = _round_start(events=events, characters={"akira": {"health": 11}})
+    s.when(SYSTEM, "draw_oracle")
+    assert all(ch["health"] == ch["max_health"] - 1 for ch in s.state["characters"].values())
+
+
+def test_no_event_left_raises_malice():
+    # rules: Harakiri, "Malice": no event available for the zone: the malice token moves up
+    s = _round_start(events={"green": [], "red": []})
+    ev = s.when(SYSTEM, "draw_oracle")
+    assert find(ev, "MaliceRaised")[0]["malice"] == 1 and s.state["malice"] == 1
+
+
+def test_malice_6_ends_the_phase_in_failure():
+    # rules: Harakiri, "Malice": reaching the 6 space ends the chapter in a failure
+    s = _round_start(events={"green": [], "red": []}, malice=5)
+    s.when(SYSTEM, "draw_oracle")
+    assert s.status.finished and s.status.winners == [] and s.state["result"] == "failure"
+
+
+def test_empty_oracle_deck_is_reshuffled_from_the_drawn_cards():
+    # rules: Harakiri, "Draw Oracle Card": if the deck is ever empty, shuffle the drawn cards
+    s = _round_start(oracle={"deck": [], "drawn": ["oracle_g2", "oracle_r2"]})
+    ev = s.when(SYSTEM, "draw_oracle")
+    assert sorted(find(ev, "OracleReshuffled")[0]["deck"]) == ["oracle_g2", "oracle_r2"]
+    assert s.state["oracle"]["current"] in ("oracle_g2", "oracle_r2")
+
+
+def test_scripted_purple_events_are_revealed_in_order():
+    # rules: Harakiri, "Resolve Events": scripted (purple) events, the next one each round
+    purple = {"purple": [{"id": "p1", "name": "One", "effects": []}, {"id": "p2", "name": "Two", "effects": []}]}
+    s = _round_start(events=purple, oracle={"deck": ["oracle_r1", "oracle_g1"]})
+    ev = s.when(SYSTEM, "draw_oracle")
+    assert find(ev, "EventRevealed")[0]["event"] == "p1"
+    assert s.state["zones"]["arena"]["events"]["purple"] == ["p2"]
+
+
+def test_initiative_example_sixth_sense_servant_swap_and_chosen():
+    # rules: Harakiri, "2. Determining the Initiative", the example: Hattori, Akira, Minion,
+    # Hikaru, Tomoe, Servant; Sixth Sense moves Akira forward; the Servant advances 3; the
+    # players swap Akira and Tomoe; the Chosen goes to the front
+    enemies = {"m": {"type": "kachi", "color": "red", "at": "8,0"},
+               "ut": {"kind": "servant", "type": "undertaker", "at": "8,4"},
+               "hunter": {"kind": "chosen", "type": "demon_hunter", "at": "8,8"}}
+    chars = {"akira": {"ki": {"supply": [], "slots": {"sixth_sense": 3}, "exhausted": 0}}}
+    s = _round_start(characters=chars, enemies=enemies,
+                     initiative=["char:hattori", "char:akira", "color:red", "char:hikaru", "char:tomoe", "enemy:ut"])
+    s.when(SYSTEM, "draw_oracle")
+    p = s.state["pending"]
+    assert p["kind"] == "sixth_sense" and p["by"] == s.state["control"]["akira"]
+    s.when(0, "choose", option=p["options"].index({"move": -1}))
+    assert s.state["initiative"]["queue"] == ["char:akira", "char:hattori", "enemy:ut", "color:red",
+                                              "char:hikaru", "char:tomoe"]
+    p = s.state["pending"]
+    assert p["kind"] == "initiative_swap" and p["by"] == "party"
+    s.when(0, "choose", option=p["options"].index({"swap": ["akira", "tomoe"]}))
+    assert s.state["initiative"]["queue"] == ["enemy:hunter", "char:tomoe", "char:hattori", "enemy:ut",
+                                              "color:red", "char:hikaru", "char:akira"]
+    assert s.state["phase"] == "activation"
+    assert s.state["turn"]["card"] == "enemy:hunter"  # the chosen activates first
+
+
+def test_event_advancing_enemies_applies_before_skills():
+    # rules: Harakiri, "2. Determining the Initiative": event effects first, left to right
+    enemies = {"m": {"type": "kachi", "color": "red", "at": "8,0"}}
+    s = _round_start(enemies=enemies, oracle={"deck": ["oracle_r1"]},
+                     initiative=["char:hattori", "char:akira", "char:hikaru", "color:red", "char:tomoe"])
+    s.when(SYSTEM, "draw_oracle")
+    s.when(0, "choose", option=0)  # no swap
+    assert s.state["initiative"]["queue"][:4] == ["char:hattori", "char:akira", "color:red", "char:hikaru"]
+
+
+def test_no_swap_keeps_the_order_and_activations_go_left_to_right():
+    # rules: Harakiri, "3. Activations"
+    s = _round_start(initiative=["char:tomoe", "char:akira", "char:hikaru", "char:hattori"])
+    s.when(SYSTEM, "draw_oracle")
+    s.when(0, "choose", option=0)
+    order = []
+    for _ in range(4):
+        order.append(s.state["turn"]["who"])
+        s.when(0, "end_activation")
+    assert order == ["tomoe", "akira", "hikaru", "hattori"]
+    assert s.state["round"] == 2 and s.state["phase"] == "oracle"
+    assert s.status.awaiting == [SYSTEM]
+
+
+def test_action_points_gain_3_max_4_keep_1():
+    # rules: Harakiri, "Character Activation": 3 action points per activation, at most 4, keep 1
+    s = scenario(doc(arena(open_rows()), {"akira": {"ap": 0}}, activate="char:akira"))
+    assert s.state["characters"]["akira"]["ap"] == 3
+    s = scenario(doc(arena(open_rows()), {"akira": {"ap": 1}}, activate="char:akira"))
+    assert s.state["characters"]["akira"]["ap"] == 4
+    s.when(0, "meditate")
+    s.when(0, "end_activation")
+    assert s.state["characters"]["akira"]["ap"] == 1
+
+
+def test_reduce_ki_dice_and_reroll_when_all_exhausted():
+    # rules: Harakiri, "Reduce Ki Dice"
+    chars = {"akira": {"ki": {"supply": [], "slots": {"sixth_sense": 2}, "exhausted": 0}},
+             "hikaru": {"ki": {"supply": [], "slots": {"healing": 1}, "exhausted": 0}}}
+    s = scenario(doc(arena(open_rows()), chars, activate="char:hattori",
+                     queue=["char:hattori"], forced=[5]))
+    s.when(0, "end_activation")
+    assert s.state["characters"]["akira"]["ki"] == {"supply": [], "slots": {"sixth_sense": 1}, "exhausted": 0}
+    assert s.state["characters"]["hikaru"]["ki"] == {"supply": [5], "slots": {}, "exhausted": 0}
+
+
+def test_defeated_characters_are_skipped():
+    # rules: Harakiri, "Defeated Characters": no further part in the phase
+    s = scenario(doc(arena(open_rows()), {"akira": {"defeated": True, "sq": None, "health": 0}},
+                     activate="char:tomoe", queue=["char:tomoe", "char:akira", "char:hikaru"]))
+    s.when(0, "end_activation")
+    assert s.state["turn"]["who"] == "hikaru"
