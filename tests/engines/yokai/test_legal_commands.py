@@ -34,6 +34,7 @@ def key(c):
     return repr((c["type"], sorted(c["args"].items(), key=lambda kv: kv[0])))
 
 
+# rules: Yokai Battle, "Combat phase" (every decision of a turn: summon, attack, transfer, ability targets, closing the turn)
 @pytest.mark.parametrize("seats, teams", [(2, False), (3, False), (4, True)])
 def test_listed_iff_accepted(seats, teams):
     for game in range(2):

@@ -86,6 +86,7 @@ def assert_legal_win(state):
         assert winners == [s for s in range(seats) if team(s) != team(loser)]
 
 
+# rules: Yokai Battle, "How to win" (conquest of 5 terrain cards, or an opponent drawing from an empty deck) and "Game mode"
 @pytest.mark.parametrize("seats, teams", MODES, ids=["2p", "3p", "4p", "2v2"])
 def test_random_games_end_in_a_legal_win(seats, teams):
     for seed in range(GAMES):
