@@ -59,6 +59,12 @@ def test_team_turns_alternate():
     assert all(s % 2 != t % 2 for s, t in zip(order, order[1:]))
 
 
+def json_roundtrip(value):
+    import json
+
+    return json.loads(json.dumps(value))
+
+
 def cmd(seat, type_, **args):
     from games.kernel import Command
 
@@ -141,6 +147,9 @@ def test_content_pack():
         assert pack["abilities"][m["ability"]]["element"] == m["element"]
     assert pack["layouts"] == {"2": [3, 3, 3], "3": [3, 4, 4], "4": [3, 4, 4, 4]}
     assert load_pack() == PACK
+    assert json_roundtrip(pack) == pack
+    pack["monsters"].clear()
+    assert len(ENGINE.content()["monsters"]) == 19  # callers get a copy
     broken = dict(PACK, monsters=[dict(PACK["monsters"][0], lp=11)] + PACK["monsters"][1:])
     import json
     from games.engines.yokai.content import CONTENT_DIR
