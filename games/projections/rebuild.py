@@ -286,6 +286,13 @@ def _fix_records(rebuilt: dict, diffs: list[Difference]) -> int:
     return len(diffs)
 
 
+def _seated_users(match_ids) -> set:
+    if not match_ids:
+        return set()
+    payloads = MatchEvent.objects.filter(match_id__in=list(match_ids), type=SEAT_TAKEN).values_list("payload", flat=True)
+    return {p.get("user_id") for p in payloads if isinstance(p, dict) and p.get("user_id")}
+
+
 def _users_matches(user_ids) -> list:
     """Ids of every finished match any of ``user_ids`` took a seat in."""
     seated = set(
@@ -300,6 +307,7 @@ def check(match_id=None, *, fix: bool = False) -> Report:
     what differs (each match under its row lock). Returns the differences found (before fixing)."""
     report = Report()
     contributions: dict[str, list] = {}
+    failed = []  # matches that do not fold: their players' records cannot be recounted
     if match_id is not None:
         ids = [selectors.match_get(match_id).pk]
     else:
@@ -314,23 +322,30 @@ def check(match_id=None, *, fix: bool = False) -> Report:
         report.matches += 1
         report.differences += diffs
         contributions[str(pk)] = rebuilt.records
+        if rebuilt.error:
+            failed.append(pk)
 
     # Player records: recount MatchFinished across every match of each user in scope.
     if match_id is None:
         scope = None
     else:
         only = contributions[str(ids[0])]
-        seated = MatchEvent.objects.filter(match_id=ids[0], type=SEAT_TAKEN).values_list("payload", flat=True)
-        scope = {p.get("user_id") for p in seated if p.get("user_id")} | {u for u, _, _ in only}
+        scope = _seated_users(ids) | {u for u, _, _ in only}
         for pk in _users_matches(scope):
             if str(pk) not in contributions:
-                contributions[str(pk)] = match_rebuild(Match.objects.get(pk=pk)).records
+                other = match_rebuild(Match.objects.get(pk=pk))
+                contributions[str(pk)] = other.records
+                if other.error:
+                    failed.append(pk)
     rebuilt_records = records_totals(c for records in contributions.values() for c in records)
     if scope is not None:
         rebuilt_records = {k: v for k, v in rebuilt_records.items() if k[0] in scope}
+    # A match that does not fold is already reported; recounting without it would report (and
+    # --fix would "repair") its players' records wrongly, so those players are left alone.
+    unverifiable = _seated_users(failed)
     with transaction.atomic():
         stored_records = records_stored(scope)
-        record_diffs = compare_records(stored_records, rebuilt_records, scope)
+        record_diffs = [d for d in compare_records(stored_records, rebuilt_records, scope) if d.key[0] not in unverifiable]
         if fix and record_diffs:
             report.fixed += _fix_records(rebuilt_records, record_diffs)
     report.differences += record_diffs

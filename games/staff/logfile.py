@@ -174,6 +174,13 @@ def parse_log(text: str) -> ParsedLog:
         seats = state["lobby"]["seats"]
         if len(seats) != header["seat_count"]:
             raise ValueError("seat count changed")
+        for i, s in enumerate(seats):
+            if s is None:
+                continue
+            if not isinstance(s, dict) or not isinstance(s.get("username"), str):
+                raise ValueError(f"seat {i} has no username")
+            if s.get("user_id") is not None and not _is_int(s["user_id"]):
+                raise ValueError(f"seat {i} has a user_id that is not an integer")
     except Exception as exc:
         raise LogError(f"the folded match is not readable: {type(exc).__name__}: {exc}"[:500])
     return ParsedLog(header=header, events=events, final_state=state)

@@ -160,3 +160,19 @@ def test_unknown_match_is_a_command_error(db):
         run("--match", "00000000-0000-0000-0000-000000000000")
     with pytest.raises(CommandError, match="no such match"):
         run("--match", "not-a-uuid")
+
+
+def test_a_stream_that_no_longer_folds_is_reported_and_not_fixable(played):
+    from games.eventstore.models import Match
+
+    match = played[0][0]
+    records = sorted(PlayerRecord.objects.values_list("user_id", "game", "played", "won"))
+    Match.objects.filter(pk=match.pk).update(game="ghost")
+    lines = rebuild.check().lines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"{match.pk} stream fold: stored=\"-\" rebuilt=\"error: RuleViolation: unknown_game")
+    with pytest.raises(CommandError, match="remain after --fix"):
+        run("--fix")
+    assert MatchSummary.objects.filter(match=match).exists()  # nothing was rewritten from a bad fold
+    # its players' records are not "repaired" by a recount that is missing this match
+    assert sorted(PlayerRecord.objects.values_list("user_id", "game", "played", "won")) == records

@@ -282,7 +282,21 @@ def _unknown_user(objs):
     return objs
 
 
+def _bad_options(objs):
+    objs[0]["match"]["options"] = {"bogus": 1}
+    objs[1]["payload"]["options"] = {"bogus": 1}
+    return objs
+
+
+def _string_user_id(objs):
+    taken = next(o for o in objs[1:] if o["type"] == "SeatTaken")
+    taken["payload"]["user_id"] = "admin"
+    return objs
+
+
 @pytest.mark.parametrize("mangle,expected", [
+    (_bad_options, "the match cannot be created"),
+    (_string_user_id, "not an integer"),
     (_gap, "expected seq 5"),
     (_unknown_game, "unknown game"),
     (_no_header, "header"),
@@ -366,3 +380,15 @@ def test_bad_annotations_are_form_errors(client, staff, finished, data):
 def test_annotate_is_post_only(client, staff, finished):
     client.force_login(staff)
     assert client.get(reverse("staff:annotate", args=[finished[0].pk])).status_code == 405
+
+
+def test_match_of_an_unknown_engine_still_renders(client, staff, finished):
+    match, _ = finished
+    Match.objects.filter(pk=match.pk).update(game="ghost")
+    client.force_login(staff)
+    html = page(client, match, 4)
+    assert "does not fold" in html and "unknown_game" in html
+    assert html.count('<tr id="seq-') == match.head_seq
+    lines = download(client, match).decode().splitlines()
+    assert len(lines) == match.head_seq + 1
+    assert json.loads(lines[0])["match"]["game"] == "ghost"
