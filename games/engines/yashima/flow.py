@@ -178,6 +178,8 @@ def recon_exec(sim, seat, cmd):
         ops.draw(sim, seat)
     elif cmd["type"] == "end_reconcile":
         s["recon"][key]["done"] = True
+        while ops.lose_master(sim, seat, "SHOCK"):  # SHOCK (project definition) lasts one reconcile step
+            pass
     run(sim, key)
     if all(r["done"] for r in s["recon"].values()) and not any(s["stacks"].get(k) for k in s["recon"]):
         for k in s["recon"]:

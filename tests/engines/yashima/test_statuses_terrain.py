@@ -242,3 +242,12 @@ def test_exhausted_cannot_leave_combat():
     s = scene(pl(pos=A, deck=[]), pl(master="rosamu", kami="dragon", pos="0,-1"))
     s.when(0, "move_action")
     assert {c["args"]["to"] for c in s.legal(0) if c["type"] == "step"} == {"1,-1", "-1,0"}
+
+
+def test_shock_removed_after_reconcile():
+    s = scene(pl(pos=A, hand=[], statuses={"SHOCK": 1}), pl(master="rosamu", kami="dragon", pos="3,-3"), phase="reconcile")
+    while "draw" in types(s.legal(0)):
+        s.when(0, "draw")
+    assert len(P(s, 0)["hand"]) == queries.stats(s.state, 0)["hand"] - 1
+    s.when(0, "end_reconcile")
+    assert P(s, 0)["st"] == {} and s.state["supply"]["SHOCK"] == 8

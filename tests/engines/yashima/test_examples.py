@@ -1,0 +1,75 @@
+"""The rulebook's worked two-player game (Akiko + Tiger vs Rosamu + Dragon), played as scenarios."""
+
+from games.engines.yashima import queries
+
+from .helpers import P, attack, defs, hid, pl, prompt, scene
+
+A, FRONT = "0,0", "0,-1"
+
+
+# rules: Yashima core, "Example Two Player Game" round 2 turn 3 and round 4 turn 3 (CHAIN into further attacks without a token)
+def test_chain_into_further_attacks():
+    s = scene(pl(master="rosamu", kami="dragon", pos=A, hand=["rosamu_01", "rosamu_04", "dragon_03", "mulan_10"],
+                 deck=["low"] + ["plain"] * 9),
+              pl(master="akiko", kami="tiger", pos="0,-2", facing=3, deck=["plain"] * 20))
+    attack(s, 0, "rosamu_01")  # Coil Whip, CHAIN
+    assert s.state["pool"]["attack"] == 0
+    s.when(0, "use_effect", effect="CHAIN")  # reveals "low": under the deck
+    assert prompt(s)["kind"] == "chain_followup"
+    offered = {c["args"]["card"] for c in s.legal(0) if c["type"] == "chain_attack"}
+    assert offered == {hid(s, 0, "rosamu_04"), hid(s, 0, "dragon_03")}  # karma 6 or higher only
+    s.when(0, "chain_attack", card=hid(s, 0, "rosamu_04"), facing=0)  # Falling Tree, also CHAIN
+    assert s.state["pool"]["attack"] == 0
+    s.when(0, "use_effect", effect="CHAIN")
+    assert prompt(s)["kind"] == "chain_followup"
+    s.when(0, "chain_attack", card=hid(s, 0, "dragon_03"), facing=0)  # Dragon's Path
+    while prompt(s) and prompt(s)["kind"] == "optional_effect":
+        s.when(0, "skip_effect", effect=prompt(s)["cmds"][0]["args"]["effect"])
+    assert prompt(s) is None
+    assert defs(P(s, 0)["hand"]) == ["mulan_10"]
+    assert "end_turn" in [c["type"] for c in s.legal(0)]
+
+
+# rules: Yashima core, "Example Two Player Game" round 1 turn 1 (FOCUS using the relic terrain to turn pages; only one page chosen)
+def test_relic_focus_turns_one_page():
+    s = scene(pl(master="rosamu", kami="dragon", pos=A), pl(master="akiko", kami="tiger", pos="3,-3"), terrain={"1,0": "relic"})
+    s.when(0, "focus")
+    s.when(0, "relic_turn", master=0, delta=1)
+    assert P(s, 0)["tome"]["spread"] == 1 and len(P(s, 0)["karma"]) == 1
+
+
+# rules: Yashima core, "Example Two Player Game" round 1 turn 3 (pay 8 to IMPRINT "One With All"; the attack token is taken unused)
+def test_imprint_one_with_all():
+    s = scene(pl(master="rosamu", kami="dragon", pos=A, spread=1, karma=["seven", "mid"]), pl(master="akiko", kami="tiger", pos="3,-3"))
+    s.when(0, "take_token", token="attack")
+    s.when(0, "ability", src="page:3")
+    assert P(s, 0)["deck"][-1]["d"] == "tome:rosamu:1:front" and P(s, 0)["karma"] == []
+
+
+# rules: Yashima core, "Example Two Player Game" round 1 turn 2 (Rain of Fire: pay 2 karma to BURN two spaces)
+def test_rain_of_fire():
+    s = scene(pl(pos=A, karma=["mid"]), pl(master="rosamu", kami="dragon", pos="3,-3"))
+    s.when(0, "ability", src="page:1")
+    s.when(0, "choose_space", cell="1,1")
+    s.when(0, "choose_space", cell="2,1")
+    assert s.state["spst"] == {"1,1": {"BURN": [0]}, "2,1": {"BURN": [0]}}
+    assert prompt(s) is None
+
+
+# rules: Yashima core, "Example Two Player Game" round 2 turn 4 (Fire Whip: 4 damage to Rosamu, who has BURN)
+def test_fire_whip_needs_burn():
+    s = scene(pl(pos=A, spread=1, karma=["mid"]), pl(master="rosamu", kami="dragon", pos="0,-2", statuses={"BURN": 1}),
+              pl(master="kenta", pos="0,-3"))
+    s.when(0, "ability", src="page:2")
+    assert len(P(s, 1)["deck"]) == 6 and len(P(s, 2)["deck"]) == 10
+
+
+# rules: Yashima core, "Example Two Player Game" round 2 turn 1 (Beggar's Alms: draw three, then three on top of the deck)
+def test_beggars_alms():
+    s = scene(pl(master="rosamu", kami="dragon", pos=A, karma=["mid"], hand=["seven"], deck=["low", "mid", "high", "plain"]),
+              pl(master="akiko", kami="tiger", pos="3,-3"))
+    s.when(0, "ability", src="page:1")
+    assert len(P(s, 0)["hand"]) == 4 and prompt(s)["kind"] == "put_on_top"
+    for d in ("low", "mid", "high"):
+        s.when(0, "put_on_top", card=hid(s, 0, d))
+    assert defs(P(s, 0)["deck"])[:3] == ["high", "mid", "low"] and defs(P(s, 0)["hand"]) == ["seven"]

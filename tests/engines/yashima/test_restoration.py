@@ -1,0 +1,129 @@
+"""Restoration and winning the game."""
+
+from games.engines.yashima import queries
+from games.engines.yashima.content import MASTERS
+
+from .helpers import P, attack, card, defs, hid, pl, prompt, scene
+
+A, FRONT = "0,0", "0,-1"
+
+
+def end_of_round(*players, **kw):
+    return scene(*players, phase="end_of_round", **kw)
+
+
+# rules: Yashima core, "Restoration and Winning the Game" (no life: hand and deck empty -> restoration soon; extra damage lost)
+def test_depletion_enters_restoration_and_extra_damage_is_lost():
+    s = scene(pl(pos=A, hand=["seven"]), pl(master="rosamu", kami="dragon", pos=FRONT, facing=3, deck=["plain"] * 3),
+              pl(master="kenta", pos="3,-3"))
+    attack(s, 0, "seven")
+    assert P(s, 1)["pending"] and len(P(s, 1)["discard"]) == 3
+
+
+# rules: Yashima core, "Restoration" ("You cannot take any additional damage during the current round until after you restore")
+def test_no_damage_while_waiting_to_restore():
+    s = scene(pl(pos=A, hand=["plain"]), pl(master="rosamu", kami="dragon", pos=FRONT, facing=3, deck=[], hand=[], pending=True),
+              pl(master="kenta", pos="3,-3"))
+    attack(s, 0, "plain")
+    assert P(s, 1)["discard"] == [] and prompt(s) is None
+
+
+# rules: Yashima core, "Restoration" (the waiting master's space stays occupied and locks adjacent opponents in combat)
+def test_waiting_master_still_occupies_and_locks():
+    s = scene(pl(pos=A), pl(master="rosamu", kami="dragon", pos=FRONT, deck=[], hand=[], pending=True), pl(master="kenta", pos="3,-3"))
+    s.when(0, "move_action")
+    steps = {c["args"]["to"] for c in s.legal(0) if c["type"] == "step"}
+    assert FRONT not in steps
+    s.when(0, "step", to="0,1")
+    assert len(P(s, 0)["discard"]) == 1
+
+
+# rules: Yashima core, "Restoration" steps 1-7, in order
+def test_restoration_steps():
+    s = end_of_round(pl(pos=A), pl(master="rosamu", kami="dragon", pos="3,-3", deck=[], hand=[], pending=True,
+                                   karma=["low", "mid"], discard=["plain"] * 12, statuses={"BURN": 1, "SPIRIT": 1},
+                                   equip=["tome:rosamu:3:front"], spread=2),
+                     pl(master="kenta", pos="-3,3"))
+    from games.kernel import SYSTEM
+    s.when(SYSTEM, "proceed")
+    # 1. karma pool discarded; 2. remove any number of statuses
+    assert P(s, 1)["karma"] == [] or prompt(s)["kind"] == "restore_statuses"
+    assert prompt(s)["kind"] == "restore_statuses" and prompt(s)["seat"] == 1
+    s.when(1, "restore_remove_status", status="BURN")
+    s.when(1, "restore_keep_statuses")
+    assert P(s, 1)["st"] == {"SPIRIT": [1]}
+    # 3. remove any number of equipment cards (returned to the tome)
+    assert prompt(s)["kind"] == "restore_equipment"
+    s.when(1, "restore_unequip", card=P(s, 1)["equip"][0]["id"])
+    assert P(s, 1)["equip"] == [] and P(s, 1)["tome"]["out"] == []
+    # 4. discard pile -> new deck; 5. restored side; 6. restored karma; 7. draw restored hand size (+1 SPIRIT)
+    restored = MASTERS["rosamu"]["avatar"]["restored"]
+    assert P(s, 1)["restored"] and not P(s, 1)["pending"] and P(s, 1)["discard"] == []
+    assert len(P(s, 1)["karma"]) == restored["karma"]
+    assert len(P(s, 1)["hand"]) == restored["hand"] + 1
+    assert len(P(s, 1)["deck"]) == 14 - restored["karma"] - restored["hand"] - 1
+    assert P(s, 1)["tome"]["spread"] == 2  # no page turns during restoration
+    assert s.state["phase"] == "destiny" and s.state["round"] == 2
+
+
+# rules: Yashima core, "Restoration" step 4 (core: turn the discard pile over) -- option restore_shuffle=false
+def test_restoration_turn_over_option():
+    s = end_of_round(pl(pos=A), pl(master="rosamu", kami="dragon", pos="3,-3", deck=[], hand=[], pending=True, discard=["low", "mid", "high", "plain", "plain", "plain", "plain", "plain", "plain", "plain", "plain", "plain"]),
+                     pl(master="kenta", pos="-3,3"), options={"restore_shuffle": False})
+    from games.kernel import SYSTEM
+    s.when(SYSTEM, "proceed")
+    restored = MASTERS["rosamu"]["avatar"]["restored"]
+    assert defs(P(s, 1)["karma"])[:3] == ["low", "mid", "high"][:restored["karma"]]
+
+
+# rules: Yashima core, "Restoration" ("if you again have no more remaining cards ... and have already entered restoration, you are killed")
+def test_second_depletion_kills():
+    s = scene(pl(pos=A, hand=["seven"]), pl(master="rosamu", kami="dragon", pos=FRONT, facing=3, deck=["plain"], restored=True, statuses={"BLIND": 1}),
+              pl(master="kenta", pos="3,-3"))
+    attack(s, 0, "seven")
+    assert P(s, 1)["dead"] and P(s, 1)["pos"] is None and P(s, 1)["st"] == {}
+    assert s.state["supply"]["BLIND"] == 8
+
+
+# rules: Yashima core, "Restoration and Winning" (end of turn: all opponents restored or about to -> you win)
+def test_two_player_win_at_end_of_turn():
+    s = scene(pl(pos=A, hand=["seven"]), pl(master="rosamu", kami="dragon", pos=FRONT, facing=3, deck=["plain"] * 3))
+    attack(s, 0, "seven")
+    assert not s.status.finished
+    s.when(0, "end_turn")
+    assert s.status.finished and s.status.winners == [0] and s.state["result"]["reason"] == "last_standing"
+
+
+# rules: Yashima core, "Restoration and Winning" (all masters restored or about to -> tie)
+def test_tie():
+    s = scene(pl(pos=A, hand=["seven"], restored=True), pl(master="rosamu", kami="dragon", pos=FRONT, facing=3, deck=["plain"] * 3))
+    attack(s, 0, "seven")
+    s.when(0, "end_turn")
+    assert s.status.finished and s.status.winners == [] and s.state["result"]["reason"] == "tie"
+
+
+# rules: Yashima core, "Restoration and Winning" (a restored master still plays but no longer counts as standing)
+def test_three_player_game_continues_until_one_stands():
+    s = scene(pl(pos=A, hand=["seven"]), pl(master="rosamu", kami="dragon", pos=FRONT, facing=3, deck=["plain"] * 3),
+              pl(master="kenta", pos="3,-3"))
+    attack(s, 0, "seven")
+    s.when(0, "end_turn")
+    assert not s.status.finished and s.state["turn"]["seat"] == 2
+
+
+# rules: Yashima core, "Playing a Team Game" (the winning team is the last one with at least one master standing)
+def test_team_win():
+    s = scene(pl(pos=A, hand=["seven"]), pl(master="rosamu", kami="dragon", pos=FRONT, facing=3, deck=["plain"] * 3),
+              pl(master="kenta", pos="3,-3", restored=True), pl(master="hikaru", kami="phoenix", pos="-3,3", restored=True),
+              teams=[0, 1, 0, 1])
+    attack(s, 0, "seven")
+    s.when(0, "end_turn")
+    assert s.status.finished and s.status.winners == [0, 2]
+
+
+# rules: project option round_cap (a clean end for bots and tests)
+def test_round_cap():
+    s = scene(pl(pos=A), pl(master="rosamu", kami="dragon", pos="3,-3"), pool={"move": 1, "attack": 0}, options={"round_cap": 1})
+    s.when(0, "take_token", token="move")
+    s.when(0, "end_turn")
+    assert s.status.finished and s.state["result"] == {"winners": [], "reason": "round_cap"}
