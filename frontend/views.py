@@ -166,10 +166,14 @@ def lobby(request, create_form=None):
         mine = MatchSummary.objects.filter(players=user).select_related("match").order_by("-updated_at")
         active_rows = [_summary_row(s, user) for s in mine.filter(status="active")[:LIST_LIMIT]]
         finished_rows = [_summary_row(s, user) for s in mine.filter(status__in=["finished", "abandoned"])[:LIST_LIMIT]]
+    open_version = ",".join(f"{r['id']}:{r['seq']}" for r in open_rows)
+    if request.GET.get("fragment") == "open":  # lobby.js refreshes the open-matches table with this
+        return render(request, "frontend/_open_matches.html", {"open_matches": open_rows, "open_version": open_version})
     if create_form is None:
         create_form = MatchCreateForm(games=_catalog())
     return render(request, "frontend/lobby.html", {
         "open_matches": open_rows,
+        "open_version": open_version,
         "active_matches": active_rows,
         "finished_matches": finished_rows,
         "create_form": create_form,

@@ -55,8 +55,10 @@ def log_types(page):
 def test_two_players_see_each_others_moves_live(new_page):
     a, b = new_page(), new_page()
     alice, bob = f"alice-{uuid.uuid4().hex[:6]}", f"bob-{uuid.uuid4().hex[:6]}"
+    b.add_init_script("window.KamizaLobbyRefreshMs = 500")
     sign_up(a, alice)
-    sign_up(b, bob)
+    sign_up(b, bob)  # B waits in the lobby
+    mark_no_reload(b)
 
     match_id = create_match(a, '{"bonus_rolls": false}')
     wait_live(a)
@@ -65,10 +67,13 @@ def test_two_players_see_each_others_moves_live(new_page):
     expect(a.get_by_role("button", name="Start")).to_be_disabled()
     mark_no_reload(a)
 
-    # B joins from the lobby; A's page shows the new seat live and enables Start.
-    b.goto("/")
+    # The new match shows up in B's lobby without a reload; B joins from there, and A's page
+    # shows the new seat live and enables Start.
     row = b.locator(f'tr[data-match-id="{match_id}"]')
     expect(row).to_contain_text(alice)
+    assert_not_reloaded(b)
+    RESULTS.mkdir(exist_ok=True)
+    b.screenshot(path=str(RESULTS / "lobby.png"), full_page=True)
     row.get_by_role("button", name=re.compile("^Join")).click()
     b.wait_for_url(f"**/matches/{match_id}/")
     wait_live(b)

@@ -93,7 +93,11 @@ def test_create_join_bot_start_through_the_lobby_forms(client, make_user):
     client.force_login(bob)
     lobby = client.get("/").content.decode()
     assert f'data-match-id="{match_id}"' in lobby and "Join" in lobby
+    fragment = client.get("/?fragment=open").content.decode()
+    assert f'data-match-id="{match_id}"' in fragment and "<html" not in fragment
+    version = re.search(r'data-version="([^"]*)"', fragment).group(1)
     assert client.post(f"/matches/{match_id}/join/").status_code == 302
+    assert re.search(r'data-version="([^"]*)"', client.get("/?fragment=open").content.decode()).group(1) != version
     # bob cannot start nor add bots: a refusal message, not an error page
     refused = client.post(f"/matches/{match_id}/start/", follow=True)
     assert refused.status_code == 200 and "not_creator" in refused.content.decode()
