@@ -77,5 +77,7 @@ def still_authorised(auth: dict | None) -> bool:
     if not auth or auth.get("user_id") is None:
         return False
     kwargs = {"session_key": auth.get("session_key"), "token_key": auth.get("token_key")}
+    if kwargs["session_key"] is None and kwargs["token_key"] is None:
+        return False  # a socket is only ever authenticated through one of them
     check = _canonical_check() or fallback_user_is_active_session
     return bool(check(auth["user_id"], **kwargs))

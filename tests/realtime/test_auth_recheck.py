@@ -106,3 +106,75 @@ async def test_pushes_stop_once_the_login_ended(started_pebbles, settings):
     await db(submit)(m.pk, u0, 0, play, hello["seq"])
     await _ended_within(comm, 2)
     await comm.disconnect()
+
+
+@pytest.fixture(params=["accounts", "fallback"])
+def checker(request, monkeypatch):
+    """Run with the accounts app's check, and with games.realtime.auth's own fallback."""
+    from games.realtime import auth
+
+    if request.param == "fallback":
+        monkeypatch.setattr(auth, "_canonical_check", lambda: None)
+    else:
+        assert auth._canonical_check() is not None, "accounts.services.user_is_active_session is used when present"
+    return request.param
+
+
+def _auth_cases(make_user):
+    from django.test import Client
+    from rest_framework.authtoken.models import Token
+
+    from games.realtime.auth import still_authorised
+
+    results = {}
+    for case in ("live", "logout", "revoke", "deactivate", "password", "other_users_session", "no_credential"):
+        user, other = make_user(), make_user()
+        client = Client()
+        client.force_login(user)
+        session_key = client.cookies["sessionid"].value
+        other_client = Client()
+        other_client.force_login(other)
+        token = Token.objects.create(user=user).key
+        auth = {"user_id": user.pk, "session_key": session_key}
+        tauth = {"user_id": user.pk, "token_key": token}
+        if case == "logout":
+            _logout_session(session_key)
+        elif case == "revoke":
+            _delete_token(token)
+        elif case == "deactivate":
+            _deactivate(user)
+        elif case == "password":
+            _change_password(user)
+        elif case == "other_users_session":
+            auth = {"user_id": user.pk, "session_key": other_client.cookies["sessionid"].value}
+            tauth = {"user_id": other.pk, "token_key": token}
+        elif case == "no_credential":
+            auth = tauth = {"user_id": user.pk}
+        results[case] = (still_authorised(auth), still_authorised(tauth))
+    results["anonymous"] = (still_authorised(None), still_authorised({"error": "invalid_token"}))
+    return results
+
+
+def test_both_checkers_agree_on_every_case(checker, make_user, db):
+    assert _auth_cases(make_user) == {
+        "live": (True, True),
+        "logout": (False, True),  # the session is gone; the token still stands
+        "revoke": (True, False),
+        "deactivate": (False, False),
+        "password": (False, True),  # a password change invalidates sessions (auth hash), not tokens
+        "other_users_session": (False, False),
+        "no_credential": (False, False),
+        "anonymous": (False, False),
+    }
+
+
+async def test_fallback_checker_ends_a_logged_out_socket(started_pebbles, monkeypatch):
+    from games.realtime import auth
+
+    monkeypatch.setattr(auth, "_canonical_check", lambda: None)
+    m, (u0, _) = await db(started_pebbles)()
+    comm, key = await open_socket(m.pk, user=u0)
+    await recv(comm)
+    await db(_logout_session)(key)
+    assert await _ended_within(comm, 5) < 5
+    await comm.disconnect()
