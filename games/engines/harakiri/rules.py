@@ -9,7 +9,7 @@ from .setup import enemy_stats
 
 def kami_mode_of(s, c):
     ch = s["characters"][c]
-    return ch["kami"] if ch.get("kami_mode") else None
+    return ch["kami_mode"].get("kami", ch["kami"]) if ch.get("kami_mode") else None
 
 
 def attr(s, c, a):

@@ -143,9 +143,13 @@ def check_party(party):
 
 def merged_party(option_party):
     party = default_party()
+    if not isinstance(option_party or {}, dict):
+        raise RuleViolation("bad_options", "party must be an object")
     for name, spec in (option_party or {}).items():
-        if name not in party:
+        if name not in party or not isinstance(spec, dict):
             raise RuleViolation("bad_options", f"unknown character {name!r}")
+        if "level" in spec and (not isinstance(spec["level"], int) or not 1 <= spec["level"] <= 5):
+            raise RuleViolation("bad_options", "level must be 1-5")
         merged = dict(party[name])
         merged.update(spec)
         if "health" not in spec and "level" in spec:

@@ -1,0 +1,292 @@
+"""Character skills, Ki dice, meditation, kami skills and Kami Mode."""
+
+from games.kernel import SYSTEM
+
+from .helpers import arena, doc, find, open_rows, scenario
+
+
+def ki(**slots):
+    return {"supply": [], "slots": slots, "exhausted": 0}
+
+
+def _turn(who, characters, enemies=None, **kw):
+    chars = {who: {"ap": 4}}
+    for c, spec in characters.items():
+        chars[c] = {**chars.get(c, {}), **spec}
+    return scenario(doc(arena(open_rows()), chars, enemies, activate=f"char:{who}", **kw))
+
+
+def test_place_ki_needs_the_requirement_and_withdraw_is_limited_by_knowledge():
+    # rules: Harakiri, "Place Ki Dice" and "Withdrawing Ki Dice"
+    s = _turn("akira", {"akira": {"level": 2, "skills": ["sixth_sense", "stab"],
+                                  "ki": {"supply": [1, 4], "slots": {}, "exhausted": 0}}})
+    legal = [c["args"] for c in s.legal(0) if c["type"] == "place_ki"]
+    assert {"die": 0, "skill": "stab"} not in legal  # stab needs a 2+
+    assert {"die": 1, "skill": "stab"} in legal and {"die": 0, "skill": "sixth_sense"} in legal
+    s.when(0, "place_ki", die=1, skill="stab")
+    assert s.state["characters"]["akira"]["ki"] == {"supply": [1], "slots": {"stab": 4}, "exhausted": 0}
+    assert not any(c["type"] == "withdraw_ki" for c in s.legal(0))  # knowledge 0
+    s2 = _turn("akira", {"akira": {"attrs": {"knowledge": 1}, "ki": {"supply": [2], "slots": {"sixth_sense": 3},
+                                                                      "exhausted": 0}}})
+    s2.when(0, "withdraw_ki", skill="sixth_sense")
+    assert s2.state["characters"]["akira"]["ki"] == {"supply": [2], "slots": {}, "exhausted": 1}
+    assert not any(c["type"] == "withdraw_ki" for c in s2.legal(0))
+
+
+def test_reroll_ki_dice_costs_2():
+    # rules: Harakiri, "Reroll Ki Dice"
+    s = _turn("akira", {"akira": {"ki": {"supply": [1], "slots": {"sixth_sense": 1}, "exhausted": 1}}},
+              forced=[6, 5, 4])
+    s.when(0, "reroll_ki")
+    assert s.state["characters"]["akira"]["ki"] == {"supply": [6, 5, 4], "slots": {}, "exhausted": 0}
+    assert s.state["characters"]["akira"]["ap"] == 2
+
+
+def test_healing_cleanses_and_heals_by_the_ki_die():
+    # rules: Harakiri, "Hikaru", Healing: 3-4 regain 2 health
+    s = _turn("hikaru", {"hikaru": {"sq": "2,2", "health": 5, "ki": ki(healing=3)},
+                         "tomoe": {"sq": "3,2", "health": 4, "conditions": {"bleeding": 2, "poisoned": 1}}})
+    s.when(0, "technique", skill="healing", ally="tomoe")
+    assert s.state["characters"]["hikaru"]["health"] == 7
+    assert s.state["characters"]["tomoe"]["health"] == 6
+    assert s.state["characters"]["tomoe"]["conditions"]["bleeding"] == 0
+    assert s.state["characters"]["hikaru"]["ap"] == 3
+
+
+def test_military_discipline_adds_damage_and_makes_swapping_free():
+    # rules: Harakiri, "Tomoe", Military Discipline
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "5,2"}}
+    chars = {"tomoe": {"sq": "2,2", "ki": ki(military_discipline=1), "weapons": ["samurai_yumi", "samurai_naginata"]}}
+    s = _turn("tomoe", chars, enemies, forced=[4, 3])  # orange 1 + power 1 - def 1 + 1
+    s.when(0, "attack", target="foe", mode="fast")
+    assert s.state["enemies"]["foe"]["health"] == 5 - 2
+    s.when(0, "swap_weapon")
+    assert s.state["characters"]["tomoe"]["equipped"] == "samurai_naginata"
+    assert s.state["characters"]["tomoe"]["ap"] == 3
+
+
+def test_roll_moves_after_the_attack():
+    # rules: Harakiri, "Hattori", Roll: extra movement by the Ki die, after the attack
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "3,2"}}
+    s = _turn("hattori", {"hattori": {"sq": "2,2", "ki": ki(roll=4)}}, enemies, forced=[1, 2])
+    s.when(0, "attack", target="foe", mode="fast", focus=False, skill="roll", roll="after")
+    assert s.state["turn"]["rolling"] and s.state["turn"]["roll_mp"] == 2
+    s.when(0, "step", to="1,2")
+    s.when(0, "step", to="0,2")
+    s.when(0, "end_move")
+    assert s.state["characters"]["hattori"]["sq"] == "0,2"
+    assert any(c["type"] == "move" for c in s.legal(0))  # Roll is not the movement action
+
+
+def test_roll_before_the_attack():
+    # rules: Harakiri, "Hattori", Roll: movement before the attack, then the attack
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "5,2"}}
+    s = _turn("hattori", {"hattori": {"sq": "2,2", "ki": ki(roll=6)}}, enemies, forced=[6, 3])
+    opts = [c["args"] for c in s.legal(0) if c["type"] == "attack" and c["args"].get("roll") == "before"]
+    assert {"target": "foe", "mode": "fast", "focus": False, "skill": "roll", "roll": "before", "to": "4,2"} in opts
+    s.when(0, "attack", target="foe", mode="fast", focus=False, skill="roll", roll="before", to="4,2")
+    assert s.state["characters"]["hattori"]["sq"] == "4,2"
+    assert s.state["enemies"]["foe"]["health"] == 5 - (2 - 1)
+
+
+def test_metsubushi_blinds_on_damage():
+    # rules: Harakiri, "Hattori", Metsubushi
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "3,2"}}
+    s = _turn("hattori", {"hattori": {"sq": "2,2", "level": 2, "skills": ["roll", "metsubushi"],
+                                      "ki": ki(metsubushi=2)}}, enemies, forced=[6, 3])
+    s.when(0, "attack", target="foe", mode="fast", skill="metsubushi")
+    assert s.state["enemies"]["foe"]["conditions"]["blinded"] == 1
+
+
+def test_defensive_stance_reduces_damage_and_allows_fast_attacks_only():
+    # rules: Harakiri, "Akira", Defensive Stance
+    chars = {"akira": {"sq": "1,0", "level": 3, "skills": ["sixth_sense", "defensive_stance"],
+                       "ki": ki(defensive_stance=3), "health": 11}}
+    s = scenario(doc(arena(open_rows()), chars, {"k": {"type": "kachi", "color": "red", "at": "0,0"}},
+                     activate="color:red", oracle={"color": "green"}, forced=[1, 6, 6, 3]))
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    # 2 + 2 hits - 1 def - 2 armor = 1, KENJUTSU +1 = 2, Defensive Stance (3-4) -2 = 0
+    assert s.state["characters"]["akira"]["health"] == 11
+    s2 = _turn("akira", chars, {"k": {"type": "kachi", "color": "red", "at": "2,0"}})
+    assert {c["args"]["mode"] for c in s2.legal(0) if c["type"] == "attack"} == {"fast"}
+
+
+def test_dodgy_denies_the_focus_die():
+    # rules: Harakiri, "Akira", Dodgy
+    chars = {"akira": {"sq": "1,0", "level": 3, "skills": ["sixth_sense", "dodgy"], "ki": ki(dodgy=3)}}
+    s = scenario(doc(arena(open_rows()), chars, {"k": {"type": "kachi", "color": "red", "at": "0,0"}},
+                     activate="color:red", oracle={"color": "red"}, forced=[1]))
+    ev = s.when(SYSTEM, "activate_enemy", enemy="k")
+    assert "focus" not in [d["die"] for d in find(ev, "EnemyAttackRolled")[0]["dice"]]
+
+
+def test_kamis_assistance_raises_supply_dice():
+    # rules: Harakiri, "Hikaru", Kami's Assistance
+    s = _turn("hikaru", {"hikaru": {"level": 3, "skills": ["healing", "kamis_assistance"],
+                                    "ki": {"supply": [2, 6], "slots": {"kamis_assistance": 3}, "exhausted": 0}}})
+    s.when(0, "technique", skill="kamis_assistance")
+    assert s.state["characters"]["hikaru"]["ki"]["supply"] == [3, 6]
+
+
+def test_drain_spirit_heals_by_the_damage():
+    # rules: Harakiri, "Hikaru", Drain Spirit
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "3,2"}}
+    s = _turn("hikaru", {"hikaru": {"sq": "2,2", "health": 3, "level": 3, "skills": ["healing", "drain_spirit"],
+                                    "ki": ki(drain_spirit=3)}}, enemies, forced=[6, 6, 3])
+    s.when(0, "attack", target="foe", mode="strong", skill="drain_spirit")  # 2 + 2 - 1 = 3
+    assert s.state["enemies"]["foe"]["health"] == 2 and s.state["characters"]["hikaru"]["health"] == 6
+
+
+def test_shockwave_sends_the_target_to_the_back():
+    # rules: Harakiri, "Tomoe", Shockwave
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "4,2", "health": 5},
+               "b": {"type": "kappa", "color": "blue", "at": "8,8"}}
+    queue = ["char:tomoe", "color:red", "color:blue", "char:akira"]
+    s = _turn("tomoe", {"tomoe": {"sq": "2,2", "level": 2, "skills": ["military_discipline", "shockwave"],
+                                  "ki": ki(shockwave=2), "attrs": {"power": 2}}}, enemies, queue=queue,
+              forced=[6, 6, 3])
+    s.when(0, "attack", target="foe", mode="strong", skill="shockwave")  # 2 + 2 + 2 - 1 = 5
+    assert "foe" not in s.state["enemies"]
+    s = _turn("tomoe", {"tomoe": {"sq": "2,2", "level": 2, "skills": ["military_discipline", "shockwave"],
+                                  "ki": ki(shockwave=2), "attrs": {"power": 2}}}, enemies | {"foe": {
+        "type": "kappa", "color": "red", "at": "4,2", "health": 9}}, queue=queue, forced=[6, 6, 3])
+    s.when(0, "attack", target="foe", mode="strong", skill="shockwave")
+    assert s.state["initiative"]["queue"] == ["char:tomoe", "color:blue", "char:akira", "color:red"]
+
+
+def test_piercing_ignores_defense_and_armor_when_adjacent():
+    # rules: Harakiri, "Tomoe", Piercing
+    enemies = {"foe": {"type": "kachi", "color": "red", "at": "3,2", "plus": True}}
+    s = _turn("tomoe", {"tomoe": {"sq": "2,2", "level": 4, "skills": ["military_discipline", "piercing"],
+                                  "ki": ki(piercing=3)}}, enemies, forced=[4, 3])
+    s.when(0, "attack", target="foe", mode="fast", skill="piercing")  # orange 1 + power 1 = 2
+    assert s.state["enemies"]["foe"]["health"] == 6 - 2
+
+
+def test_teamwork_adds_damage_to_nearby_characters():
+    # rules: Harakiri, "Tomoe", Teamwork
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "3,2"}}
+    chars = {"akira": {"sq": "2,2"}, "tomoe": {"sq": "2,4", "level": 3, "skills": ["military_discipline", "teamwork"],
+                                               "ki": ki(teamwork=3)}}
+    s = _turn("akira", chars, enemies, forced=[6, 3])  # green 2 - def 1 + teamwork 1
+    s.when(0, "attack", target="foe", mode="fast")
+    assert s.state["enemies"]["foe"]["health"] == 5 - 2
+
+
+def test_escort_repairs_armor_at_the_end_of_the_turn():
+    # rules: Harakiri, "Tomoe", Escort
+    chars = {"tomoe": {"sq": "2,2", "armor": 0, "level": 3, "skills": ["military_discipline", "escort"],
+                       "ki": ki(escort=3)}, "akira": {"sq": "3,3", "armor": 1}, "hikaru": {"sq": "8,8", "armor": 0}}
+    s = _turn("tomoe", chars)
+    s.when(0, "end_activation")
+    assert [s.state["characters"][c]["armor"] for c in ("tomoe", "akira", "hikaru")] == [1, 2, 0]
+
+
+def test_meditation_rerolls_one_attack_die_but_not_the_test_die():
+    # rules: Harakiri, "Meditate"
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "3,2"}}
+    s = _turn("akira", {"akira": {"sq": "2,2", "meditation": 1}}, enemies, forced=[1, 3, 6])
+    s.when(0, "attack", target="foe", mode="fast")
+    assert s.status.phase == "attack"
+    opts = [c["args"] for c in s.legal(0) if c["type"] == "reroll_die"]
+    assert opts == [{"die": 0, "with": "meditation"}]
+    s.when(0, "reroll_die", **{"die": 0, "with": "meditation"})
+    assert s.state["characters"]["akira"]["meditation"] == 0
+    assert s.state["enemies"]["foe"]["health"] == 5 - (2 - 1)
+
+
+def test_ebisus_strike_rerolls_the_test_die():
+    # rules: Harakiri, "Hikaru", Ebisu's Strike: any die, including the test die
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "3,2"}}
+    s = _turn("hikaru", {"hikaru": {"sq": "2,2", "level": 2, "skills": ["healing", "ebisus_strike"],
+                                    "ki": ki(ebisus_strike=2)}}, enemies, forced=[6, 2, 3])
+    s.when(0, "attack", target="foe", mode="fast", skill="ebisus_strike")
+    s.when(0, "reroll_die", **{"die": 1, "with": "ebisu"})
+    s.when(0, "resolve_attack")
+    assert s.state["enemies"]["foe"]["health"] == 5 - (2 - 1)
+
+
+def test_kami_destiny_forger_once_per_phase():
+    # rules: Harakiri, "Amatsumara", Destiny Forger; kami skills once per phase
+    chars = {"akira": {"kami": "amatsumara", "affinity": 3, "armor": 1, "health": 5}}
+    s = _turn("akira", chars)
+    s.when(0, "technique", skill="amatsumara_l3")
+    assert s.state["characters"]["akira"]["armor"] == 2 and s.state["characters"]["akira"]["health"] == 7
+    assert not any(c["args"].get("skill") == "amatsumara_l3" for c in s.legal(0))
+
+
+def test_kami_skill_needs_affinity_3():
+    # rules: Harakiri, "Character Skills, Kami Skills": meet the affinity requirement
+    s = _turn("akira", {"akira": {"kami": "amatsumara", "affinity": 2}})
+    assert not any(c["args"].get("skill") == "amatsumara_l3" for c in s.legal(0))
+
+
+def test_protective_breeze_absorbs_the_first_2_damage():
+    # rules: Harakiri, "Dosojin", Protective Breeze
+    chars = {"akira": {"kami": "dosojin", "affinity": 3, "sq": "1,0"}}
+    s = _turn("akira", chars, {"k": {"type": "kachi", "color": "red", "at": "0,0"}},
+              queue=["char:akira", "color:red"], oracle={"color": "green"}, forced=[1, 6, 6, 6])
+    s.when(0, "technique", skill="dosojin_l3")
+    s.when(0, "end_activation")
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    # critical: 4 hits, KENJUTSU +1 = 5, breeze -2 = 3
+    assert s.state["characters"]["akira"]["health"] == 11 - 3
+
+
+def test_relentless_strike_rerolls_the_test_die_for_1_ap():
+    # rules: Harakiri, "Hachiman", Relentless Strike
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "3,2"}}
+    s = _turn("akira", {"akira": {"sq": "2,2", "kami": "hachiman", "affinity": 3}}, enemies, forced=[6, 2, 3])
+    s.when(0, "attack", target="foe", mode="fast")
+    s.when(0, "reroll_die", **{"die": 1, "with": "relentless"})
+    assert s.state["characters"]["akira"]["ap"] == 2
+    assert s.state["enemies"]["foe"]["health"] == 4
+
+
+def test_beasts_friend_doubles_the_damage():
+    # rules: Harakiri, "Inari", The Beasts' Friend
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "3,2"}}
+    s = _turn("akira", {"akira": {"sq": "2,2", "kami": "inari", "affinity": 3}}, enemies, forced=[6, 6, 3])
+    s.when(0, "attack", target="foe", mode="strong", skill="inari_l3")  # 2+2-1 = 3, doubled 6
+    assert "foe" not in s.state["enemies"]
+
+
+def test_kami_mode_conditions_and_end():
+    # rules: Harakiri, "Activate Kami Mode Ability"
+    chars = {"akira": {"kami": "dosojin", "affinity": 6, "health": 4}}
+    s = _turn("akira", chars, queue=["char:akira", "char:tomoe"])
+    assert any(c["type"] == "kami_mode" for c in s.legal(0))
+    s.when(0, "kami_mode")
+    assert not any(c["type"] == "kami_mode" for c in s.legal(0))
+    s.when(0, "end_activation")  # first activation done
+    assert not s.state["characters"]["akira"]["defeated"]
+    healthy = _turn("akira", {"akira": {"kami": "dosojin", "affinity": 6, "health": 6}})
+    assert not any(c["type"] == "kami_mode" for c in healthy.legal(0))  # 6 is not below 11 // 2 = 5
+
+
+def test_kami_mode_ends_with_defeat_after_the_next_activation():
+    # rules: Harakiri, "Activate Kami Mode Ability": defeated when it is no longer active
+    chars = {"akira": {"kami": "dosojin", "affinity": 6, "health": 4,
+                       "kami_mode": {"kami": "dosojin", "turns_done": 1, "round": 1}}}
+    s = _turn("akira", chars, queue=["char:akira", "char:tomoe"])
+    s.when(0, "end_activation")
+    assert s.state["characters"]["akira"]["defeated"]
+
+
+def test_only_one_kami_mode_at_a_time():
+    # rules: Harakiri, "Activate Kami Mode Ability": no other character has an active Kami Mode
+    chars = {"akira": {"kami": "dosojin", "affinity": 6, "health": 4},
+             "tomoe": {"kami_mode": {"kami": "inari", "turns_done": 0, "round": 1}}}
+    s = _turn("akira", chars)
+    assert not any(c["type"] == "kami_mode" for c in s.legal(0))
+
+
+def test_unimplemented_skills_are_never_offered():
+    # rules: Harakiri, "Appendix: Skills" (skills not implemented yet are listed as such)
+    from games.engines.harakiri import ENGINE
+
+    s = _turn("akira", {"akira": {"level": 4, "skills": ["sixth_sense", "crescent_strike"],
+                                  "ki": {"supply": [6], "slots": {}, "exhausted": 0}}})
+    assert not any(c["args"].get("skill") == "crescent_strike" for c in s.legal(0))
+    skills = {sk["id"]: sk["implemented"] for sk in ENGINE.content()["skills"]}
+    assert skills["sixth_sense"] and not skills["crescent_strike"]

@@ -1,0 +1,100 @@
+"""Zones: surveying through doors and interaction points, travelling, spawn points."""
+
+from games.kernel import SYSTEM
+
+from .helpers import arena, doc, find, open_rows, scenario
+
+FAR_GATE = {"akira": "0,1", "hattori": "0,2", "hikaru": "0,3", "tomoe": "0,4"}
+
+
+def _village(characters, activate="char:akira", **kw):
+    chars = {c: {"sq": sq} for c, sq in FAR_GATE.items()}
+    for c, spec in characters.items():
+        chars[c] = {**chars[c], **spec}
+    d = {"scenario": "act1_burning_village", "characters": chars, "activate": activate}
+    d.update(kw)
+    return scenario(d)
+
+
+def test_opening_a_door_surveys_the_next_zone_and_the_activation_continues():
+    # rules: Harakiri, "Zone Setup" (Surveying) and "Interact" (doors)
+    s = _village({"akira": {"sq": "7,2", "ap": 4}},
+                 queue=["char:akira", "color:red", "char:hattori", "char:hikaru", "color:blue", "char:tomoe"])
+    ev = s.when(0, "interact", door="gate_door")
+    assert s.state["doors"]["gate_door"]["open"]
+    assert "courtyard" in s.state["zones"] and "12,4" in s.state["squares"]
+    assert {"undertaker", "court_ashigaru_orange"} <= set(s.state["enemies"])
+    q = s.state["initiative"]["queue"]
+    assert q[0] == "char:akira"  # the current activation stays
+    assert {"enemy:undertaker", "color:orange"} <= set(q[1:])
+    assert s.state["turn"]["who"] == "akira" and s.state["characters"]["akira"]["ap"] == 3
+    assert find(ev, "OracleCardsAdded")  # the courtyard adds a red oracle card
+    # the door square is regular terrain now: Akira can walk through it
+    s.when(0, "move")
+    s.when(0, "step", to="8,2")
+    assert s.state["characters"]["akira"]["sq"] == "8,2"
+
+
+def test_interaction_point_surveys_a_new_tile_and_is_removed():
+    # rules: Harakiri, "Zone Setup" (Surveying): "Hattori has interacted with the interaction
+    # point A and has revealed a new zone"
+    s = _village({"hattori": {"sq": "14,1", "ap": 4}}, activate="char:hattori", reveal=["courtyard"])
+    s.when(0, "interact", point="A")
+    assert "A" not in s.state["points"]
+    assert "shrine" in s.state["zones"] and s.state["squares"]["13,-5"]["h"] == 1
+    assert {"shrine_kappa_yellow", "shrine_onryo_purple", "daimyo"} <= set(s.state["enemies"])
+    assert s.state["enemies"]["daimyo"]["allied"]
+    assert s.state["turn"]["who"] == "hattori"
+
+
+def test_travelling_removes_old_zones_places_characters_and_ends_the_round():
+    # rules: Harakiri, "Zone Setup" (Travel)
+    s = _village({"hikaru": {"sq": "13,-6", "ap": 4}}, activate="char:hikaru", reveal=["courtyard", "shrine"])
+    round_before = s.state["round"]
+    s.when(0, "interact", point="B")
+    st = s.state
+    assert [z for z, zs in st["zones"].items() if zs["active"]] == ["bridge"]
+    assert all(sq["z"] == "bridge" for sq in st["squares"].values())
+    assert set(st["enemies"]) == {"hunter", "bridge_kachi_green"}
+    assert st["enemies"]["bridge_kachi_green"]["plus"]
+    assert sorted(ch["sq"] for ch in st["characters"].values()) == sorted(["30,3", "30,4", "31,4", "31,3"])
+    assert st["round"] == round_before + 1 and st["phase"] == "oracle" and s.status.awaiting == [SYSTEM]
+
+
+def test_spawn_on_the_spawn_point_or_the_closest_free_square():
+    # rules: Harakiri, "Spawn Points"
+    spawn_event = {"green": [{"id": "sp", "name": "Spawn", "effects": [
+        {"type": "spawn", "enemy": "kachi", "kind": "minion", "color": "green", "spawn": "blue"}]}], "red": []}
+    scen = arena(open_rows(), events=spawn_event, spawns={"blue": "5,5"})
+    s = scenario(doc(scen, {}, oracle={"deck": ["oracle_g1"]}))
+    s.when(SYSTEM, "draw_oracle")
+    assert s.state["enemies"]["kachi_green_1"]["sq"] == "5,5"
+    # occupied spawn point: the closest free squares, the party chooses among ties
+    s = scenario(doc(scen, {"akira": {"sq": "5,5"}}, oracle={"deck": ["oracle_g1"]}))
+    s.when(SYSTEM, "draw_oracle")
+    p = s.state["pending"]
+    assert p["kind"] == "spawn_square" and len(p["options"]) == 8
+    s.when(0, "choose", option=0)
+    assert s.state["enemies"]["kachi_green_1"]["sq"] == p["options"][0]["sq"]
+
+
+def test_spawn_is_ignored_when_no_miniature_is_available():
+    # rules: Harakiri, "Spawn Points": no available miniature, ignore the spawn effect
+    spawn_event = {"green": [{"id": "sp", "name": "Spawn", "effects": [
+        {"type": "spawn", "enemy": "kachi", "kind": "minion", "color": "green", "spawn": "blue"}]}], "red": []}
+    scen = arena(open_rows(), events=spawn_event, spawns={"blue": "5,5"})
+    s = scenario(doc(scen, {}, {"k": {"type": "kachi", "color": "green", "at": "8,8"}},
+                     oracle={"deck": ["oracle_g1"]}))
+    ev = s.when(SYSTEM, "draw_oracle")
+    assert find(ev, "EventEffectSkipped") and set(s.state["enemies"]) == {"k"}
+
+
+def test_new_enemies_during_activations_are_shuffled_in_after_the_current_card():
+    # rules: Harakiri, "Add New Enemies"
+    s = _village({"akira": {"sq": "7,2", "ap": 4}},
+                 queue=["char:hattori", "char:akira", "color:red", "char:hikaru"])
+    assert s.state["initiative"]["pos"] == 1
+    s.when(0, "interact", door="gate_door")
+    q = s.state["initiative"]["queue"]
+    assert q[:2] == ["char:hattori", "char:akira"]
+    assert sorted(q[2:]) == sorted(["color:red", "char:hikaru", "enemy:undertaker", "color:orange"])
