@@ -185,6 +185,19 @@ async function refreshFromApi() {
   }
 }
 
+async function loadEarlier(note) {
+  try {
+    const resp = await fetch(`${boot.api_base}events/?after=0`, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    if (!resp.ok) throw new Error(String(resp.status));
+    const body = await resp.json();
+    const earlier = (body.events || []).filter((ev) => ev.seq <= boot.log_from && !app.seenSeqs.has(ev.seq));
+    earlier.forEach((ev) => app.seenSeqs.add(ev.seq));
+    note.replaceWith(...earlier.map(logEntry));
+  } catch (err) {
+    note.append(el("span", { class: "error" }, ` (could not load: ${err.message})`));
+  }
+}
+
 // -- rendering -------------------------------------------------------------------------------
 
 function renderStatus() {
@@ -281,6 +294,7 @@ function renderCommands(board) {
   }
   const ready = canAct();
   app.renderedReady = ready;
+  const focused = box.contains(document.activeElement) ? document.activeElement.textContent : null;
   box.replaceChildren(
     ...legal.map((cmd) => {
       const b = el("button", { type: "button", class: "command", disabled: !ready, dataset: { type: cmd.type } }, commandLabel(cmd));
@@ -290,6 +304,11 @@ function renderCommands(board) {
       return b;
     }),
   );
+  if (focused !== null) {
+    // keep keyboard users where they were (or on the first option) across re-renders
+    const same = [...box.querySelectorAll("button")].find((b) => b.textContent === focused) || box.querySelector("button");
+    if (same) same.focus();
+  }
 }
 
 function render() {
@@ -402,7 +421,10 @@ function onMessage(msg) {
 function start() {
   const log = $("log");
   if (boot.log_from > 0) {
-    log.append(el("li", { class: "event muted" }, `… ${boot.log_from} earlier events not shown`));
+    const more = el("button", { type: "button", class: "link-button" }, `Show ${boot.log_from} earlier events`);
+    const note = el("li", { class: "event muted", id: "log-earlier" }, more);
+    more.addEventListener("click", () => loadEarlier(note));
+    log.append(note);
   }
   for (const ev of boot.events) appendToLog(ev);
   render();
