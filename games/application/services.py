@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 
 from games.eventstore import store
 from games.eventstore.models import Match
-from games.kernel import Command, RuleViolation, Rng, registry, seed_commitment
+from games.kernel import SYSTEM, Command, RuleViolation, Rng, registry, seed_commitment
 from games.kernel import event as make_event
 from games.projections.updaters import projections_update
 
@@ -126,7 +126,7 @@ def _write(match_id, *, seat, actor: Actor, command_id, expected_seq, fp: str, d
         awaiting, bots = awaiting_automation(new_state)
         transaction.on_commit(lambda: cache_put(match_id, head, new_state))
         transaction.on_commit(lambda: hooks.publish_appended(match_id, head))
-        if awaiting or bots:
+        if SYSTEM in awaiting or bots:
             transaction.on_commit(lambda: hooks.schedule_followups(match_id, head, awaiting, bots))
         stored = [
             {**ev, "seq": row.seq, "v": row.version, "actor": row.actor, "at": row.at.isoformat()}

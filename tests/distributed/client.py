@@ -50,7 +50,8 @@ class SocketRecorder:
         self.raw: list[str] = []
 
     async def run(self, stop: asyncio.Event):
-        async with websockets.connect(self.url, open_timeout=20) as ws:
+        origin = self.url.replace("ws://", "http://").split("/ws/")[0]  # browsers always send one
+        async with websockets.connect(self.url, open_timeout=20, origin=origin) as ws:
             while not stop.is_set():
                 try:
                     text = await asyncio.wait_for(ws.recv(), timeout=0.2)

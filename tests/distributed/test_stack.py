@@ -132,7 +132,7 @@ def test_gap_catch_up_after_reconnect_on_the_other_server(stack):
 
     async def reconnect():
         import websockets
-        async with websockets.connect(stack.ws_url(0, match_id, bob.token)) as ws:
+        async with websockets.connect(stack.ws_url(0, match_id, bob.token), origin=stack.url(0, "")) as ws:
             hello = json.loads(await ws.recv())
             assert hello["type"] == "hello"
             await ws.send(json.dumps({"type": "sync", "after": seen}))

@@ -1,0 +1,279 @@
+"""Platform benchmark: the write path, projection rebuilds and live latency, each beside a bare
+baseline measured in the same run, so every figure is also a ratio.
+
+``run_writepath`` runs in the current process against whatever DATABASES says; ``run_platform``
+orchestrates subprocesses for SQLite, PostgreSQL and two uvicorn servers on Redis.
+"""
+
+import asyncio
+import json
+import os
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCH_ENGINES = "tests.engines.counter"
+
+
+def _pct(values, q):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+
+# -- in-process: the write path on the configured database ---------------------------------------
+
+
+def run_writepath(commands: int) -> dict:
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connection
+
+    from games.application import services
+    from games.projections import rebuild
+
+    call_command("migrate", verbosity=0)
+    user = get_user_model().objects.create_user(username=f"bench-{uuid.uuid4().hex[:8]}", password=None)
+    match = services.match_create(game="counter", seats=1, options={}, creator=user)
+    services.match_start(match_id=match.pk, user=user)
+    match.refresh_from_db()
+    actor = services.Actor.user(user)
+
+    t0 = time.perf_counter()
+    seq = match.head_seq
+    for _ in range(commands):
+        seq = services.match_submit_command(match_id=match.pk, seat=0, actor=actor, command_id=uuid.uuid4(),
+                                            expected_seq=seq, type_="add", args={"n": 1}).seq
+    write_s = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    report = rebuild.check(match.pk)
+    rebuild_s = time.perf_counter() - t0
+    assert report.clean, report.lines()
+
+    baseline = _baseline_inserts(connection, commands)
+    return {
+        "vendor": connection.vendor,
+        "commands": commands,
+        "commands_per_s": round(commands / write_s, 1),
+        "rebuild_events": seq,
+        "rebuild_events_per_s": round(seq / rebuild_s, 1),
+        **baseline,
+        "write_path_vs_single_row_commit": round((commands / write_s) / baseline["baseline_commit_per_s"], 4),
+    }
+
+
+def _baseline_inserts(connection, n: int) -> dict:
+    """Bare driver inserts of event-like rows: one row per commit, and multi-row INSERTs."""
+    payload = json.dumps({"seat": 0, "n": 1})
+    if connection.vendor == "postgresql":
+        import psycopg
+
+        params = connection.get_connection_params()
+        dsn = {k: v for k, v in params.items() if k in ("dbname", "user", "host", "port", "password")}
+        with psycopg.connect(**dsn, autocommit=True) as conn:
+            conn.execute("CREATE TEMP TABLE bench_rows (seq int primary key, type text, payload jsonb, at timestamptz)")
+            t0 = time.perf_counter()
+            for i in range(n):
+                with conn.transaction():
+                    conn.execute("INSERT INTO bench_rows VALUES (%s, 'Added', %s, now())", (i, payload))
+            commit_s = time.perf_counter() - t0
+            conn.execute("TRUNCATE bench_rows")
+            rows = 500
+            values = ",".join(["(%s, 'Added', %s, now())"] * rows)
+            t0 = time.perf_counter()
+            for batch in range(n // rows or 1):
+                with conn.transaction():
+                    args = [x for i in range(batch * rows, (batch + 1) * rows) for x in (i, payload)]
+                    conn.execute(f"INSERT INTO bench_rows VALUES {values}", args)
+            multi_s = time.perf_counter() - t0
+            multi_rows = (n // rows or 1) * rows
+    else:
+        path = Path(tempfile.mkdtemp()) / "baseline.sqlite3"
+        conn = sqlite3.connect(path, isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("CREATE TABLE bench_rows (seq int primary key, type text, payload text, at text)")
+        t0 = time.perf_counter()
+        for i in range(n):
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("INSERT INTO bench_rows VALUES (?, 'Added', ?, datetime('now'))", (i, payload))
+            conn.execute("COMMIT")
+        commit_s = time.perf_counter() - t0
+        conn.execute("DELETE FROM bench_rows")
+        rows = 500
+        values = ",".join(["(?, 'Added', ?, datetime('now'))"] * rows)
+        t0 = time.perf_counter()
+        for batch in range(n // rows or 1):
+            args = [x for i in range(batch * rows, (batch + 1) * rows) for x in (i, payload)]
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute(f"INSERT INTO bench_rows VALUES {values}", args)
+            conn.execute("COMMIT")
+        multi_s = time.perf_counter() - t0
+        multi_rows = (n // rows or 1) * rows
+        conn.close()
+    return {
+        "baseline_commit_per_s": round(n / commit_s, 1),
+        "baseline_multirow_rows_per_s": round(multi_rows / multi_s, 1),
+    }
+
+
+# -- orchestration -----------------------------------------------------------------------------
+
+
+def _subprocess_writepath(env: dict, commands: int) -> dict:
+    out = subprocess.run([sys.executable, "manage.py", "bench", "writepath", "--commands", str(commands)],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800)
+    if out.returncode != 0:
+        return {"error": out.stderr[-2000:]}
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _base_env() -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env["KAMIZA_EXTRA_ENGINES"] = BENCH_ENGINES
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    return env
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class _TempPostgres:
+    def __init__(self, admin_url: str):
+        self.admin_url = admin_url
+        self.name = f"kamiza_bench_{uuid.uuid4().hex[:8]}"
+        self.url = f"{admin_url.rsplit('/', 1)[0]}/{self.name}"
+
+    def __enter__(self):
+        import psycopg
+
+        with psycopg.connect(self.admin_url, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{self.name}"')
+        return self
+
+    def __exit__(self, *exc):
+        import psycopg
+
+        with psycopg.connect(self.admin_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+
+def run_platform(*, commands: int, latency_samples: int, pg_admin_url: str | None, redis_url: str | None) -> dict:
+    result = {"benchmark": "platform"}
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**_base_env(), "SQLITE_PATH": str(Path(tmp) / "bench.sqlite3")}
+        result["sqlite"] = _subprocess_writepath(env, commands)
+    if pg_admin_url:
+        try:
+            with _TempPostgres(pg_admin_url) as pg:
+                result["postgresql"] = _subprocess_writepath({**_base_env(), "DATABASE_URL": pg.url}, commands)
+                if redis_url:
+                    result["latency"] = _latency(pg.url, redis_url, latency_samples)
+        except Exception as exc:  # report, don't crash: a missing service is a finding
+            result["postgresql_error"] = repr(exc)
+    return result
+
+
+def _latency(database_url: str, redis_url: str, samples: int) -> dict:
+    """p50/p95 from POSTing a command on server A to its events arriving on a socket on server B,
+    beside a bare channels_redis group_send -> receive in one process."""
+    import requests
+
+    prefix = f"kzb{uuid.uuid4().hex[:6]}"
+    env = {**_base_env(), "DATABASE_URL": database_url, "REDIS_URL": redis_url, "CHANNELS_PREFIX": prefix,
+           "CACHE_PREFIX": prefix, "ALLOWED_HOSTS": "127.0.0.1,localhost"}
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
+    ports = [_free_port(), _free_port()]
+    procs = [subprocess.Popen([sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(p),
+                               "--log-level", "warning"], cwd=ROOT, env=env) for p in ports]
+    try:
+        for p in ports:
+            _wait(lambda p=p: requests.get(f"http://127.0.0.1:{p}/api/games/", timeout=2).ok)
+        a, b = (f"http://127.0.0.1:{p}" for p in ports)
+        r = requests.post(f"{a}/api/auth/register/", json={"username": f"bench-{prefix}", "password": "kamiza-bench-pass-1"}, timeout=10)
+        token = r.json()["token"]
+        headers = {"Authorization": f"Token {token}"}
+        match_id = requests.post(f"{a}/api/matches/", json={"game": "counter", "seats": 1, "options": {}}, headers=headers, timeout=10).json()["id"]
+        requests.post(f"{a}/api/matches/{match_id}/start/", headers=headers, timeout=10)
+        platform = asyncio.run(_socket_latency(a, b, match_id, token, headers, samples))
+        bare = asyncio.run(_bare_group_send(redis_url, prefix, samples))
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(timeout=10)
+    return {
+        "samples": samples,
+        "command_to_socket_ms_p50": platform[0],
+        "command_to_socket_ms_p95": platform[1],
+        "bare_group_send_ms_p50": bare[0],
+        "bare_group_send_ms_p95": bare[1],
+        "p50_ratio": round(platform[0] / bare[0], 1) if bare[0] else None,
+    }
+
+
+def _wait(predicate, timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if predicate():
+                return
+        except Exception:
+            pass
+        time.sleep(0.3)
+    raise RuntimeError("server did not come up")
+
+
+async def _socket_latency(a, b, match_id, token, headers, samples):
+    import requests
+    import websockets
+
+    session = requests.Session()
+    session.headers.update(headers)
+
+    def post(seq):
+        return session.post(f"{a}/api/matches/{match_id}/commands/", timeout=10, json={
+            "command_id": str(uuid.uuid4()), "expected_seq": seq, "type": "add", "args": {"n": 1}}).json()["seq"]
+
+    latencies = []
+    async with websockets.connect(f"{b.replace('http', 'ws')}/ws/matches/{match_id}/?token={token}", origin=b) as ws:
+        hello = json.loads(await ws.recv())
+        seq = hello["seq"]
+        for _ in range(samples):
+            t0 = time.perf_counter()
+            target = await asyncio.to_thread(post, seq)
+            while True:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), timeout=10))
+                if msg.get("type") == "events" and msg["events"] and msg["events"][-1]["seq"] >= target:
+                    break
+            latencies.append((time.perf_counter() - t0) * 1000)
+            seq = target
+    return round(statistics.median(latencies), 2), round(_pct(latencies, 0.95), 2)
+
+
+async def _bare_group_send(redis_url, prefix, samples):
+    from channels_redis.core import RedisChannelLayer
+
+    sender = RedisChannelLayer(hosts=[redis_url], prefix=f"{prefix}b")
+    receiver = RedisChannelLayer(hosts=[redis_url], prefix=f"{prefix}b")
+    channel = await receiver.new_channel()
+    await receiver.group_add("bench", channel)
+    latencies = []
+    for i in range(samples):
+        t0 = time.perf_counter()
+        await sender.group_send("bench", {"type": "bench.msg", "i": i})
+        await receiver.receive(channel)
+        latencies.append((time.perf_counter() - t0) * 1000)
+    await sender.close_pools()
+    await receiver.close_pools()
+    return round(statistics.median(latencies), 2), round(_pct(latencies, 0.95), 2)

@@ -1,0 +1,39 @@
+"""``python manage.py bench platform|<game>``: print benchmark figures as JSON (never a timed test)."""
+
+import json
+import os
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games.benchmarks import engines as engine_bench
+from games.benchmarks import platform as platform_bench
+from games.kernel import registry
+
+
+class Command(BaseCommand):
+    help = "Benchmarks: 'platform' (write path, rebuild, live latency vs bare baselines) or a game slug."
+
+    def add_arguments(self, parser):
+        parser.add_argument("target", help="platform, writepath (internal), or a game slug (yokai, yashima, harakiri)")
+        parser.add_argument("--commands", type=int, default=2000, help="commands through the write path")
+        parser.add_argument("--samples", type=int, default=200, help="latency samples")
+        parser.add_argument("--games", type=int, default=50, help="random games per seat count (engine benchmarks)")
+        parser.add_argument("--pg-admin-url", default=os.environ.get("KAMIZA_PG_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres"))
+        parser.add_argument("--redis-url", default=os.environ.get("KAMIZA_REDIS_TEST_URL", "redis://127.0.0.1:6379/8"))
+
+    def handle(self, target, **opts):
+        if target == "platform":
+            result = platform_bench.run_platform(commands=opts["commands"], latency_samples=opts["samples"],
+                                                 pg_admin_url=opts["pg_admin_url"] or None, redis_url=opts["redis_url"] or None)
+        elif target == "writepath":
+            result = platform_bench.run_writepath(opts["commands"])
+        else:
+            try:
+                engine = registry.get(target)
+            except Exception:
+                raise CommandError(f"unknown benchmark {target!r}: platform or one of {[e.slug for e in registry.all_engines()]}")
+            result = {"benchmark": target, "runs": [
+                engine_bench.bench_engine(engine, games=opts["games"], seats=seats)
+                for seats in range(engine.min_seats, engine.max_seats + 1)
+            ]}
+        self.stdout.write(json.dumps(result))
