@@ -81,6 +81,19 @@ class YashimaEngine(EngineBase):
     def system_command(self, state):
         return _norm("proceed", {}) if self._system_due(state) else None
 
+    PASSIVE = ["end_reconcile", "no_defense", "skip_effect", "decline_chain", "restore_keep_statuses",
+               "restore_keep_equipment", "keep_frost", "relic_skip", "no_rejuvenate", "stay", "done", "end_move",
+               "end_turn", "take_token", "choose_token"]
+
+    def timeout_command(self, state, seat):
+        """On a missed deadline the seat takes the most passive choice available."""
+        options = self.legal_commands(state, seat)
+        for typ in self.PASSIVE:
+            for c in options:
+                if c["type"] == typ:
+                    return c
+        return options[0] if options else None
+
     def view_for(self, state, seat) -> dict:
         return views.view_for(state, seat)
 

@@ -274,6 +274,10 @@ def reveal_initiative(sim, t, who):
         sim.emit("InitiativeRevealed", {"seat": who, "karma": 0, "atk": 0, "exhausted": True})
         return
     c = q.player(s, who)["deck"][0]
+    if c.get("im"):  # an imprinted card on top resolves first, then this master reveals again
+        t["i"] -= 1
+        ops.push(sim, {"k": "reveal", "seat": who, "step": 0})
+        return
     d = q.card_def(s, c["d"])
     t["vals"][str(who)] = [d["karma"], d["atk"]]
     t["exh"][str(who)] = False

@@ -5,7 +5,8 @@ import json
 import pytest
 
 from games.engines.yashima import ENGINE, hexgrid as hx, queries
-from games.kernel import SYSTEM, Command, Rng, RuleViolation, fold
+from games.engines.yashima.state import Sim
+from games.kernel import Command, Rng, fold
 
 
 def bot_choice(state, seat, cmds, rng):
@@ -28,6 +29,21 @@ def bot_choice(state, seat, cmds, rng):
 def hidden_ids(state, seat):
     p = state["players"][seat]
     return {c["id"] for c in p["hand"]} | {c["id"] for c in p["deck"] if not c.get("im")}  # imprints lie face up
+
+
+LAST_WORK = []
+
+
+@pytest.fixture(autouse=True)
+def record_work_state(monkeypatch):
+    """Capture the state ``decide`` computed so the test can compare it with the replayed one."""
+    original = Sim.close
+
+    def close(self):
+        LAST_WORK[:] = [self.s]
+        return original(self)
+
+    monkeypatch.setattr(Sim, "close", close)
 
 
 def play(seed, seats, teams=False, cap=40, check_all_every=25):
@@ -58,6 +74,8 @@ def play(seed, seats, teams=False, cap=40, check_all_every=25):
         evs = ENGINE.decide(state, Command(cmd["type"], cmd["args"], seat), Rng(f"m{seed}".encode(), f"s{steps}"))
         new = fold(ENGINE, evs, state)
         assert json.loads(json.dumps(new)) == new
+        if LAST_WORK:
+            assert new == LAST_WORK[0]  # replaying the events rebuilds exactly what decide computed
         if steps % 10 == 0:
             for viewer in list(range(seats)) + [None]:
                 text = json.dumps(ENGINE.view_for(new, viewer))
@@ -85,5 +103,11 @@ def test_random_play(seats, teams, seed):
         assert not any(queries.standing(state, i) for i in range(seats) if state["teams"][i] != team)
     else:
         assert result["winners"] == []
-    # replay from the events alone reaches the same state (evolve never draws)
     assert steps > 10
+
+
+# rules: kernel contract (timeouts submit a legal, passive command)
+def test_timeout_command_is_legal():
+    state = fold(ENGINE, ENGINE.setup({}, 2, Rng(b"t", "s")))
+    cmd = ENGINE.timeout_command(state, 0)
+    assert cmd in ENGINE.legal_commands(state, 0)
