@@ -186,6 +186,10 @@ def user_is_active_session(user_id, session_key: str | None = None, token_key: s
     """
     if user_id is None:
         return False
+    try:
+        user_id = get_user_model()._meta.pk.to_python(user_id)
+    except Exception:  # not a valid primary key at all
+        return False
     User = get_user_model()
     if token_key is not None:
         if not Token.objects.filter(key=str(token_key), user_id=user_id, user__is_active=True).exists():

@@ -75,7 +75,9 @@ def _drf_response(exc: drf.APIException) -> Response:
 
 
 def exception_handler(exc, context):
-    if isinstance(exc, Http404):
+    if isinstance(exc, RecursionError):  # absurdly nested JSON: the parser gave up
+        exc = drf.ParseError("JSON nested too deeply")
+    elif isinstance(exc, Http404):
         exc = drf.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = drf.PermissionDenied()

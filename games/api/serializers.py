@@ -4,6 +4,7 @@ Views build response dicts from selectors; the response serializers here documen
 exactly (schemathesis checks responses against them).
 """
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 MATCH_STATUSES = ("open", "active", "finished", "abandoned")
@@ -36,10 +37,22 @@ class GameSerializer(serializers.Serializer):
 # -- matches ----------------------------------------------------------------------------------
 
 
-class SeatSerializer(serializers.Serializer):
-    user_id = serializers.IntegerField(allow_null=True)
-    username = serializers.CharField()
-    bot = serializers.BooleanField()
+SEAT_OR_FREE = {
+    "type": "object",
+    "nullable": True,
+    "description": "the seat's occupant; null = free",
+    "properties": {
+        "user_id": {"type": "integer", "nullable": True, "description": "null for a bot"},
+        "username": {"type": "string"},
+        "bot": {"type": "boolean"},
+    },
+    "required": ["user_id", "username", "bot"],
+}
+
+
+@extend_schema_field({"type": "array", "items": SEAT_OR_FREE})
+class SeatListField(serializers.ListField):
+    """One entry per seat: {user_id, username, bot} or null when free."""
 
 
 class MatchSerializer(serializers.Serializer):
@@ -50,7 +63,7 @@ class MatchSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=MATCH_STATUSES)
     phase = serializers.CharField()
     seq = serializers.IntegerField()
-    seat_list = serializers.ListField(child=SeatSerializer(allow_null=True), help_text="one entry per seat; null = free")
+    seat_list = SeatListField(help_text="one entry per seat; null = free")
     awaiting = serializers.ListField(child=serializers.JSONField(), help_text="seats (ints) or \"system\"")
     winners = serializers.ListField(child=serializers.JSONField())
     created_by = serializers.IntegerField(allow_null=True, help_text="user id of the creator")
@@ -91,7 +104,7 @@ class StatusSerializer(serializers.Serializer):
 class LobbySerializer(serializers.Serializer):
     game = serializers.CharField()
     status = serializers.ChoiceField(choices=MATCH_STATUSES)
-    seats = serializers.ListField(child=SeatSerializer(allow_null=True))
+    seats = SeatListField()
     options = serializers.DictField()
     seed_hash = serializers.CharField()
     seed = serializers.CharField(allow_null=True)

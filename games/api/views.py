@@ -6,7 +6,8 @@ own seat; the staff endpoints (unredacted, each read recorded as a StaffAccess r
 only exception.
 """
 
-from django.db import transaction
+from django.http import HttpResponsePermanentRedirect
+from django.urls import Resolver404, resolve
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, mixins, status
@@ -350,6 +351,17 @@ class ApiNotFound(APIView):
     schema = None
 
     def _404(self, request, *args, **kwargs):
-        raise NotFound(f"no API endpoint at {request.path}")
+        path = request.path
+        if not path.endswith("/"):
+            try:
+                match = resolve(path + "/")
+            except Resolver404:
+                match = None
+            if match is not None and getattr(match.func, "view_class", None) is not ApiNotFound:
+                if request.method in ("GET", "HEAD"):
+                    query = request.META.get("QUERY_STRING", "")
+                    return HttpResponsePermanentRedirect(path + "/" + (f"?{query}" if query else ""))
+                raise NotFound(f"no API endpoint at {path}; did you mean {path}/ ?")
+        raise NotFound(f"no API endpoint at {path}")
 
     get = post = put = patch = delete = head = options = _404

@@ -169,3 +169,9 @@ def test_register_service_validates_the_password(make_user):
         services.user_register(username="weakling", password="123")
     user = services.user_register(username="strong", password=PASSWORD, email="s@example.com")
     assert user.profile.display_name == "strong" and user.check_password(PASSWORD)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("user_id", ["abc", "", [], {"x": 1}, -1])
+def test_active_session_with_a_nonsense_user_id_is_false(user_id):
+    assert services.user_is_active_session(user_id, session_key="x", token_key="y") is False

@@ -73,3 +73,21 @@ def test_anything_else_is_logged_and_a_json_500(caplog):
     assert res.data == {"code": "server_error", "message": "internal server error"}
     assert "boom" not in str(res.data)
     assert any("unhandled" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.django_db
+def test_absurdly_nested_json_is_400_malformed(api, make_user, client_for):
+    c = client_for(make_user())
+    body = "[" * 100_000 + "]" * 100_000
+    res = c.post("/api/matches/", data=body, content_type="application/json")
+    assert res.status_code == 400 and res.json()["code"] == "malformed"
+    res = api.post("/api/auth/token/", data='{"username": ' + body + "}", content_type="application/json")
+    assert res.status_code == 400 and res.json()["code"] == "malformed"
+
+
+@pytest.mark.django_db
+def test_missing_trailing_slash(api, make_user, client_for):
+    res = api.get("/api/games", {"x": "1"})
+    assert res.status_code == 301 and res["Location"] == "/api/games/?x=1"
+    res = client_for(make_user()).post("/api/matches", {"game": "pebbles"}, format="json")
+    assert res.status_code == 404 and res.json()["code"] == "not_found" and "/api/matches/" in res.json()["message"]

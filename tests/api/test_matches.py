@@ -169,7 +169,7 @@ def test_seed_is_revealed_once_finished(started_pebbles, client_for, command):
 
 
 @pytest.mark.parametrize("path", ["/api/matches/not-a-uuid/", "/api/matches/123/view/",
-                                  "/api/matches/not-a-uuid/commands/", "/api/nothing/here/", "/api/matches"])
+                                  "/api/matches/not-a-uuid/commands/", "/api/nothing/here/", "/api/matches/x"])
 def test_bad_paths_are_json_404(api, path):
     for res in (api.get(path), api.post(path, {}, format="json")):
         assert res.status_code == 404

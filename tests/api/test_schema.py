@@ -12,6 +12,7 @@ from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import response_schema_conformance, status_code_conformance
 
 from games.application import services
 
@@ -65,6 +66,7 @@ def fuzz_world(db, make_user, started_pebbles):
     return {"user": users[0], "ids": itertools.cycle([str(match.pk), str(open_match.pk), None])}
 
 
+@pytest.mark.slow  # ~60 s on a busy machine
 @schema.parametrize()
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
           suppress_health_check=list(HealthCheck))
@@ -75,7 +77,9 @@ def test_no_input_makes_a_server_error(case, fuzz_world):
             case.path_parameters["id"] = chosen
     # logout deletes the token: take a fresh one for every example
     token = Token.objects.get_or_create(user=fuzz_world["user"])[0].key
-    case.call_and_validate(headers={"Authorization": f"Token {token}"}, checks=[not_a_server_error])
+    # beyond "no 5xx": every response (errors included) matches its documented status and schema
+    case.call_and_validate(headers={"Authorization": f"Token {token}"},
+                           checks=[not_a_server_error, status_code_conformance, response_schema_conformance])
 
 
 @schema.parametrize()
