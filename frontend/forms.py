@@ -52,6 +52,8 @@ class MatchCreateForm(forms.Form):
             value = json.loads(raw)
         except ValueError as err:
             raise forms.ValidationError(f"Not valid JSON: {err}")
+        except RecursionError:
+            raise forms.ValidationError("Not valid JSON: nested too deeply.")
         if not isinstance(value, dict):
             raise forms.ValidationError("Options must be a JSON object, e.g. {}.")
         return value

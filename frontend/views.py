@@ -244,7 +244,10 @@ def match_page(request, match_id):
         match = selectors.match_get(match_id)
     except MatchNotFound:
         raise Http404("no such match")
-    state = selectors.state_load(match)
+    try:
+        state = selectors.state_load(match)
+    except RuleViolation:  # its game is no longer installed on this server
+        raise Http404("this match's game is not available")
     seat = selectors.seat_for_user(match, request.user, state)
     doc = selectors.view_for_seat(match, seat, state)
     head = doc["seq"]

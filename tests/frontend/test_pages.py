@@ -118,6 +118,8 @@ def test_create_join_bot_start_through_the_lobby_forms(client, make_user):
     ("{not json", "2", "Not valid JSON"),
     ('{"target": 1}', "2", "bad_options"),
     ("{}", "9", "bad_seats"),
+    ("[" * 5000 + "]" * 5000, "2", "nested too deeply"),
+    ("{}", "two", "Enter a whole number"),
 ])
 def test_create_refusals_are_form_errors(client, make_user, options, seats, needle):
     client.force_login(make_user())
@@ -139,6 +141,19 @@ def test_lobby_actions_need_login_and_a_real_match(client, make_user):
     assert client.post(f"/matches/{uuid.uuid4()}/join/").status_code == 404
     assert client.get(f"/matches/{uuid.uuid4()}/").status_code == 404
     assert client.get("/matches/not-a-uuid/").status_code == 404
+
+
+def test_a_match_of_an_uninstalled_game_is_a_404_not_a_500(client, started_pebbles, monkeypatch):
+    from games.kernel import registry
+
+    match, (alice, _) = started_pebbles()
+    client.force_login(alice)
+    monkeypatch.setattr(registry, "_engines", {k: v for k, v in registry._engines.items() if k != "pebbles"})
+    from games.application import selectors as sel
+
+    sel.cache_clear()
+    assert client.get(f"/matches/{match.pk}/").status_code == 404
+    assert client.get("/").status_code == 200
 
 
 # -- the match page ----------------------------------------------------------------------------------
