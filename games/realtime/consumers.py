@@ -48,6 +48,10 @@ class BadMessage(Exception):
         self.code, self.message, self.command_id = code, message, command_id
 
 
+def _reject_constant(name):
+    raise ValueError(f"{name} is not valid JSON")  # strict JSON, like the REST parser
+
+
 def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -252,8 +256,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if len(text_data) > MAX_MESSAGE_CHARS:
             raise BadMessage("malformed", "message too large")
         try:
-            msg = json.loads(text_data)
-        except ValueError:
+            msg = json.loads(text_data, parse_constant=_reject_constant)
+        except (ValueError, RecursionError):  # RecursionError: absurdly nested JSON
             raise BadMessage("malformed", "not JSON")
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
             raise BadMessage("malformed", 'a message is a JSON object with a "type"')

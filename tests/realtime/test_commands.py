@@ -119,6 +119,9 @@ async def test_not_your_decision_rule_violations_and_spectators(sockets, make_us
     ('{"type": "sync", "after": -1}', "invalid"),
     ('{"type": "sync", "after": "3"}', "invalid"),
     ("x" * 70000, "malformed"),
+    ("[" * 20000, "malformed"),
+    ('{"type": "command", "command_id": "6c0a0d1e-8a4b-4c51-9f2c-5a1d0e7f1b2a", "expected_seq": NaN, "command": {"type": "pass"}}', "malformed"),
+    ('{"type": "sync", "after": 1e400}', "invalid"),
 ])
 async def test_bad_messages_get_an_error_and_the_socket_lives_on(sockets, raw, code):
     m, c0, *_ = sockets
@@ -151,3 +154,27 @@ async def test_unexpected_failure_is_server_error_without_disconnect(sockets, mo
     assert "kaboom" not in err["message"]
     await send(c0, {"type": "ping"})
     assert await recv(c0) == {"type": "pong"}
+
+
+async def test_the_seat_is_resolved_again_for_every_command(make_user):
+    """A socket opened before its user took a seat acts for that seat once it has it."""
+    creator, joiner = await db(make_user)(), await db(make_user)()
+    m = await db(services.match_create)(game="pebbles", seats=2, options={}, creator=creator)
+    comm, _ = await open_socket(m.pk, user=joiner, via="token")
+    hello = await recv(comm)
+    assert hello["seat"] is None
+    await send(comm, command(uuid.uuid4(), hello["seq"], "pass", {}))
+    assert (await recv(comm))["code"] == "match_not_active"
+    await db(services.match_join)(match_id=m.pk, user=joiner, seat=1)
+    await db(services.match_start)(match_id=m.pk, user=creator)
+    from .conftest import seat_view, submit
+
+    play = (await db(seat_view)(m.pk, 0))["legal_commands"][0]
+    await db(submit)(m.pk, creator, 0, play, await db(head_of)(m.pk))
+    head = await db(head_of)(m.pk)
+    msgs = await collect_until(comm, head)
+    assert msgs[-1]["state"]["seat"] == 1 and msgs[-1]["state"]["legal_commands"]
+    await send(comm, command(uuid.uuid4(), head, "pass", {}))
+    result = await recv(comm)
+    assert result["type"] == "command_result" and result["events"][0]["actor"]["seat"] == 1
+    await comm.disconnect()
