@@ -51,7 +51,7 @@ class YashimaEngine(EngineBase):
 
     def setup(self, options: dict, seats: int, rng) -> list:
         self.validate_options(options or {}, seats)
-        return [event("MatchCreated", {"state": flow.new_state(options or {}, seats)})]
+        return [event("GameSetUp", {"state": flow.new_state(options or {}, seats)})]
 
     def scenario(self, document: dict) -> list:
         return [event("ScenarioLoaded", {"state": build(document)})]

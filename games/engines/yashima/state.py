@@ -38,7 +38,7 @@ def apply(s, ev):
     """Apply ``ev`` to ``s`` in place (``s`` must be private) and return it."""
     t = ev["type"]
     p = clone(ev["payload"])
-    if t in ("MatchCreated", "ScenarioLoaded"):
+    if t in ("GameSetUp", "ScenarioLoaded"):
         return p["state"]
     if t == "ControlSet":
         for k, v in p.items():

@@ -64,7 +64,7 @@ def redact_event(ev, seat):
         return ev
     t = ev["type"]
     p = ev["payload"]
-    if t in ("MatchCreated", "ScenarioLoaded"):
+    if t in ("GameSetUp", "ScenarioLoaded"):
         return {"type": t, "v": ev["v"], "payload": {"state": view_for(p["state"], seat)}}
     if t == "CardMoved":
         face_up = bool(p["card"].get("im"))
