@@ -81,9 +81,14 @@ def _engine_decide(engine, game_state, command: Command, rng) -> list[dict]:
     except Exception:  # an engine bug must not become a 500 nor a half-applied command
         log.exception("engine %s failed deciding %s", engine.slug, command)
         raise RuleViolation("rejected_by_engine", "the rules engine could not process this command")
-    for ev in events:
-        if ev["type"] in L.PLATFORM_EVENTS:
-            raise RuleViolation("rejected_by_engine", "engine emitted a reserved event type")
+    return _refuse_reserved(engine, events)
+
+
+def _refuse_reserved(engine, events: list[dict]) -> list[dict]:
+    reserved = [ev["type"] for ev in events if ev["type"] in L.PLATFORM_EVENTS]
+    if reserved:
+        log.error("engine %s emitted reserved event types %s", engine.slug, reserved)
+        raise RuleViolation("rejected_by_engine", "the rules engine emitted a platform event type")
     return events
 
 
@@ -275,7 +280,7 @@ def match_start(*, match_id, user) -> CommandResult:
         if any(s is None for s in lobby["seats"]):
             raise LobbyError("seats_not_filled", "every seat must be filled before the start")
         engine = engine_of(match)
-        return [make_event(L.STARTED, {}), *engine.setup(lobby["options"], len(lobby["seats"]), rng)]
+        return [make_event(L.STARTED, {}), *_refuse_reserved(engine, engine.setup(lobby["options"], len(lobby["seats"]), rng))]
 
     return _lobby_write(match_id, actor=Actor.user(user), decide=decide)
 
@@ -289,6 +294,6 @@ def match_load_scenario(*, match_id, user, document: dict) -> CommandResult:
         if any(s is None for s in lobby["seats"]):
             raise LobbyError("seats_not_filled", "every seat must be filled before the start")
         engine = engine_of(match)
-        return [make_event(L.STARTED, {"scenario": True}), *engine.scenario(document)]
+        return [make_event(L.STARTED, {"scenario": True}), *_refuse_reserved(engine, engine.scenario(document))]
 
     return _lobby_write(match_id, actor=Actor.user(user), decide=decide)
