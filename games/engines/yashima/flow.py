@@ -471,6 +471,10 @@ def quick_cmds(s, seat):
     return cmds
 
 
+def no_token(s, seat, card) -> bool:
+    return any(m["k"] == "NO_TOKEN" for m in q.effective(s, seat, card["d"])["mods"])
+
+
 def turn_cmds(s, seat):
     t = s["turn"]
     if not t or t["seat"] != seat:
@@ -483,9 +487,11 @@ def turn_cmds(s, seat):
         sp = pl["tome"]["spread"]
         cmds += [C("delve", dir=d) for d in (1, -1) if 0 <= sp + d <= q.MAX_SPREAD]
         cmds += [C("ability", src=src) for src, _ in abilities(s, seat)]
+    free = [c for c in pl["hand"] if no_token(s, seat, c)]
+    cmds += [C("attack", card=c["id"], facing=f) for c in free for f in range(6)]
     if t["token"] is None:
         if s["pool"]["attack"] > 0:
-            cmds += [C("attack", card=c["id"], facing=f) for c in pl["hand"] for f in range(6)]
+            cmds += [C("attack", card=c["id"], facing=f) for c in pl["hand"] if c not in free for f in range(6)]
         if s["pool"]["move"] > 0:
             cmds.append(C("move_action"))
         cmds += [C("take_token", token=k) for k in TOKENS if s["pool"][k] > 0]
@@ -522,9 +528,13 @@ def turn_exec(sim, seat, cmd):
         t["tome"] = True
         karma_ability(sim, seat, a["src"])
     elif typ == "attack":
-        s["pool"]["attack"] -= 1
-        t["token"] = "attack"
-        start_attack(sim, seat, a["card"], a["facing"])
+        card = next(c for c in q.player(s, seat)["hand"] if c["id"] == a["card"])
+        if no_token(s, seat, card):  # 1.1.2: the attack needs no attack action
+            start_attack(sim, seat, a["card"], a["facing"], no_token=True)
+        else:
+            s["pool"]["attack"] -= 1
+            t["token"] = "attack"
+            start_attack(sim, seat, a["card"], a["facing"])
     elif typ == "move_action":
         s["pool"]["move"] -= 1
         t["token"] = "move"

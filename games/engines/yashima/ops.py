@@ -194,7 +194,7 @@ def deplete_check(sim) -> None:
     for seat, pl in enumerate(sim.s["players"]):
         if pl["dead"] or pl["pending"] or pl.get("master") is None:
             continue
-        if pl["deck"] or pl["hand"]:
+        if pl["deck"] or pl["hand"] or pl["aside"]:  # a revealed attack card is still coming back
             continue
         if pl["restored"]:
             kill(sim, seat)

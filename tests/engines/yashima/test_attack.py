@@ -1,6 +1,6 @@
 """The tournament "Attack Action Breakdown", defenses and damage."""
 
-from .helpers import P, attack, card, defs, hid, life, lose_from_deck, pl, prompt, scene, types
+from .helpers import P, attack, card, defs, hid, life, lose_from_deck, pl, prompt, scene, types  # noqa: F401
 
 # Seat 0 at 0,0 facing 0 ("up": 0,-1 is the space in front); seat 1 right in front, facing back.
 A = "0,0"
@@ -320,3 +320,40 @@ def test_lu_bu_defenders_exert():
     attack(s, 0, "plain")
     s.when(1, "defend", card=hid(s, 1, "block"))
     assert defs(P(s, 1)["discard"])[0] == "plain"
+
+
+# rules: Yashima Fairytale, "Yashima Attack Action Breakdown" 1.1.2 (an attack that needs no attack token skips step 1.1)
+def test_attack_that_needs_no_token():
+    s = duel(hand0=["free", "plain"], pool={"move": 1, "attack": 0}, custom={"free": card("free", atk=1, attack=[{"k": "NO_TOKEN"}])})
+    assert {c["args"]["card"] for c in s.legal(0) if c["type"] == "attack"} == {hid(s, 0, "free")}
+    attack(s, 0, "free")
+    assert s.state["pool"] == {"move": 1, "attack": 0} and s.state["turn"]["token"] is None
+    assert "move_action" in types(s.legal(0))
+
+
+# rules: Yashima core, "Attack Action" ("Each master targeted by an attack may respond with one defensive card from their hand, in turn order")
+def test_defenses_in_turn_order():
+    s = scene(pl(pos=A, hand=["wide"]), pl(master="rosamu", kami="dragon", pos="-1,0", facing=2, hand=["block"]),
+              pl(master="kenta", pos=FRONT, facing=3, hand=["block"]), pl(master="hikaru", kami="phoenix", pos="1,-1", facing=4, hand=["block"]),
+              custom={"wide": card("wide", atk=2, pattern="arc")})
+    attack(s, 0, "wide")
+    order = []
+    while prompt(s) and prompt(s)["kind"] == "defense":
+        who = prompt(s)["seat"]
+        order.append(who)
+        s.when(who, "no_defense")
+    assert order == [1, 2, 3]
+
+
+def test_defense_order_starts_left_of_the_attacker():
+    # seat 2 attacks seats 3, 0 and 1 with a pattern written as explicit offsets
+    s = scene(pl(pos=A, hand=["block"]), pl(master="rosamu", kami="dragon", pos="-1,0", facing=2, hand=["block"]),
+              pl(master="kenta", pos="3,-3", hand=["far"]), pl(master="hikaru", kami="phoenix", pos=FRONT, facing=4, hand=["block"]),
+              turn=2, custom={"far": card("far", atk=2, pattern=[[-3, 2], [-3, 3], [-4, 3]])})
+    attack(s, 2, "far", facing=0)
+    order = []
+    while prompt(s) and prompt(s)["kind"] == "defense":
+        who = prompt(s)["seat"]
+        order.append(who)
+        s.when(who, "no_defense")
+    assert order == [3, 0, 1]
