@@ -139,7 +139,9 @@ else:
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = not DISTRIBUTED
-CELERY_TASK_EAGER_PROPAGATES = True
+# Eager retries re-apply without the caller's throw flag, so propagating would turn the first retry
+# into an exception; failures are logged and dead-lettered like in a worker instead.
+CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

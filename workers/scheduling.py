@@ -5,11 +5,13 @@ the command that caused it would recurse once per automated move (a bot-vs-bot m
 deep). So eager follow-ups go on a per-thread queue drained in a loop by the outermost caller.
 """
 
+import logging
 import threading
 
 from django.conf import settings
 
 _local = threading.local()
+log = logging.getLogger(__name__)
 
 
 def schedule_followups(match_id, seq: int, awaiting: list, bot_seats: list) -> None:
@@ -26,6 +28,10 @@ def schedule_followups(match_id, seq: int, awaiting: list, bot_seats: list) -> N
     try:
         while _local.queue:
             mid, s = _local.queue.pop(0)
-            advance_match_task.apply(args=(mid, s))
+            # throw=False: a failing automated step must not fail the request that caused it
+            # (its command already committed); it retries, then lands in the dead letters.
+            result = advance_match_task.apply(args=(mid, s), throw=False)
+            if result.failed():
+                log.error("automated step for %s at %s failed: %r", mid, s, result.result)
     finally:
         _local.queue = None
