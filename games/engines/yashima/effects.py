@@ -576,3 +576,22 @@ def e_bonus(sim, t, it, probe=False):
     pop(sim, t)
     if sim.s.get("turn"):
         sim.s["turn"]["bonus"] = sim.s["turn"].get("bonus", 0) + it.get("n", 1)
+
+
+@effect("DISCARD_KARMA")
+def e_discard_karma(sim, t, it, probe=False):
+    """The resolving player puts one card of their choice from their karma pool into their discard pile."""
+    s, seat = sim.s, t["seat"]
+    pool = q.player(s, seat)["karma"]
+    if probe:
+        return bool(pool)
+    if "ans" in t:
+        cid = t.pop("ans")["args"]["card"]
+        pop(sim, t)
+        c = next(x for x in pool if x["id"] == cid)
+        ops.move(sim, seat, "karma", c, seat, "discard", "top")
+        return
+    if not pool:
+        pop(sim, t)
+        return
+    ask(t, seat, "discard_karma", [C("discard_karma", card=c["id"]) for c in pool])

@@ -589,7 +589,9 @@ def karma_ability(sim, seat, src):
         f = q.MASTERS[pl["master"]]["tome"][ti]["faces"][face]
         pay(sim, seat, f["cost"])
         d = f"tome:{pl['master']}:{ti}:{face}"
-        if f.get("kind") == "IMPRINT":
+        if f.get("kind") == "IMPRINT" and "into" in f.get("torn", {}):
+            main.append({"k": "imprint_into", "seat": seat, "d": d, "ti": ti, "range": f["torn"]["into"]["range"]})
+        elif f.get("kind") == "IMPRINT":
             sim.emit("CardMoved", {"seat": seat, "zone": "tome", "id": None, "to_seat": seat, "to": "deck", "at": "bottom",
                                    "new": sim.rng.token(), "card": {"d": d, "o": seat, "im": True}, "tc": ti})
             ops.check_top(sim, seat)
@@ -675,3 +677,26 @@ def execute(sim, seat, cmd) -> None:
         settle(sim)
         return
     turn_exec(sim, seat, cmd)
+
+
+@handler("imprint_into")
+def h_imprint_into(sim, t):
+    """Mulan's traps: IMPRINT the tome card beneath another master's battle deck (within range)."""
+    s, seat = sim.s, t["seat"]
+    me = q.player(s, seat)
+    cands = [w for w, p in enumerate(s["players"]) if w != seat and not p["dead"] and p["pos"] and me["pos"]
+             and hx.distance(me["pos"], p["pos"]) <= t["range"]]
+    if "ans" in t:
+        who = t.pop("ans")["args"]["master"]
+        pop(sim, t)
+        sim.emit("CardMoved", {"seat": seat, "zone": "tome", "id": None, "to_seat": who, "to": "deck", "at": "bottom",
+                               "new": sim.rng.token(), "card": {"d": t["d"], "o": seat, "im": True}, "tc": t["ti"]})
+        ops.check_top(sim, who)
+        return
+    if not cands:
+        pop(sim, t)
+        sim.emit("CardMoved", {"seat": seat, "zone": "tome", "id": None, "to_seat": seat, "to": "deck", "at": "bottom",
+                               "new": sim.rng.token(), "card": {"d": t["d"], "o": seat, "im": True}, "tc": t["ti"]})
+        ops.check_top(sim, seat)
+        return
+    ask(t, seat, "imprint_into", [C("choose_master", master=w) for w in cands])

@@ -385,3 +385,36 @@ def test_heal_ability():
     s = scene(pl(master="hikaru", pos=A, karma=["seven"], discard=["low", "mid"]), pl(master="rosamu", kami="dragon", pos="3,-3"))
     s.when(0, "ability", src="avatar:0")  # Radiance: cost 3, HEAL 2
     assert P(s, 0)["discard"] == [] and defs(P(s, 0)["deck"])[-2:] == ["mid", "low"]
+
+
+# rules: Yashima Fairytale, "Hua Mulan" ("Imprint your cards as traps in their decks"): Snare is imprinted beneath a chosen master's deck
+def test_mulan_trap_imprint():
+    s = scene(pl(master="mulan", pos=A, karma=["mid"]), pl(master="rosamu", kami="dragon", pos="0,-2", deck=["plain", "low"]),
+              pl(master="kenta", pos="0,-3"), pl(master="hikaru", pos="0,-4"))
+    s.when(0, "ability", src="page:1")  # Snare, IMPRINT, range 3
+    assert prompt(s)["kind"] == "imprint_into" and {c["args"]["master"] for c in s.legal(0)} == {1, 2}
+    s.when(0, "choose_master", master=1)
+    trap = P(s, 1)["deck"][-1]
+    assert trap["d"] == "tome:mulan:0:front" and trap["o"] == 0 and trap.get("im") and P(s, 0)["tome"]["out"] == [0]
+
+
+def test_mulan_trap_springs_and_returns():
+    trap = {"d": "tome:mulan:0:front", "o": 0, "im": True}
+    s = scene(pl(master="mulan", pos=A, hand=["low"], tome_out=[0]),
+              pl(master="rosamu", kami="dragon", pos=FRONT, facing=3, deck=["plain", trap, "mid", "mid"]))
+    attack(s, 0, "low")  # 1 damage: "plain" lost, the trap is revealed: Rosamu EXERTs a "mid"
+    assert defs(P(s, 1)["discard"]) == ["plain", "mid"] and defs(P(s, 1)["deck"]) == ["mid", "tome:mulan:0:front"]
+    s2 = scene(pl(master="mulan", pos=A, hand=["low"], tome_out=[0]),
+               pl(master="rosamu", kami="dragon", pos=FRONT, facing=3, deck=["plain", trap], hand=["mid"]))
+    attack(s2, 0, "low")
+    s2.when(1, "lose_card", zone="deck")
+    assert P(s2, 1)["deck"] == [] and P(s2, 0)["tome"]["out"] == []
+
+
+# rules: Yashima core, "Glossary" RELOCATE ("reposition your miniature without causing combat movement rules to apply")
+def test_relocate_tome_ability_ignores_combat_movement():
+    s = scene(pl(master="hikaru", pos=A, spread=3, karma=["mid"]), pl(master="rosamu", kami="dragon", pos=FRONT, facing=3))
+    s.when(0, "ability", src="page:7")  # Light Step: RELOCATE up to 2
+    assert prompt(s)["kind"] == "relocate" and {"type": "stay", "args": {}} in s.legal(0)
+    s.when(0, "relocate_to", to="0,2")
+    assert P(s, 0)["pos"] == "0,2" and P(s, 0)["discard"] == []

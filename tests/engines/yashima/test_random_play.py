@@ -76,7 +76,7 @@ def play(seed, seats, teams=False, cap=40, check_all_every=25):
         assert json.loads(json.dumps(new)) == new
         if LAST_WORK:
             assert new == LAST_WORK[0]  # replaying the events rebuilds exactly what decide computed
-        if steps % 10 == 0:
+        if steps % 15 == 0:
             for viewer in list(range(seats)) + [None]:
                 text = json.dumps(ENGINE.view_for(new, viewer))
                 redacted = json.dumps([ENGINE.redact_event(e, viewer) for e in evs])

@@ -3,7 +3,7 @@
 from games.engines.yashima import queries
 from games.engines.yashima.content import MASTERS
 
-from .helpers import P, attack, card, defs, hid, pl, prompt, scene
+from .helpers import P, attack, card, defs, hid, pl, prompt, scene  # noqa: F401
 
 A, FRONT = "0,0", "0,-1"
 
@@ -38,31 +38,79 @@ def test_waiting_master_still_occupies_and_locks():
     assert len(P(s, 0)["discard"]) == 1
 
 
-# rules: Yashima core, "Restoration" steps 1-7, in order
-def test_restoration_steps():
-    s = end_of_round(pl(pos=A), pl(master="rosamu", kami="dragon", pos="3,-3", deck=[], hand=[], pending=True,
-                                   karma=["low", "mid"], discard=["plain"] * 12, statuses={"BURN": 1, "SPIRIT": 1},
-                                   equip=["tome:rosamu:3:front"], spread=2),
-                     pl(master="kenta", pos="-3,3"))
+def restoring(**kw):
+    p1 = dict(master="rosamu", kami="dragon", pos="3,-3", deck=[], hand=[], pending=True, karma=["low", "mid"],
+              discard=["plain"] * 12, statuses={"BURN": 1, "SPIRIT": 1}, equip=["tome:rosamu:3:front"], spread=2)
+    p1.update(kw)
+    s = end_of_round(pl(pos=A), pl(**p1), pl(master="kenta", pos="-3,3"))
     from games.kernel import SYSTEM
     s.when(SYSTEM, "proceed")
-    # 1. karma pool discarded; 2. remove any number of statuses
-    assert P(s, 1)["karma"] == [] or prompt(s)["kind"] == "restore_statuses"
+    return s
+
+
+def finish(s):
+    if prompt(s) and prompt(s)["kind"] == "restore_statuses":
+        s.when(1, "restore_keep_statuses")
+    if prompt(s) and prompt(s)["kind"] == "restore_equipment":
+        s.when(1, "restore_keep_equipment")
+
+
+# rules: Yashima core, "Restoration" step 1 ("Discard all cards in your karma pool")
+def test_restoration_step1_karma_discarded():
+    s = restoring()
+    assert P(s, 1)["karma"] == [] and defs(P(s, 1)["discard"])[-2:] == ["low", "mid"]
+
+
+# rules: Yashima core, "Restoration" step 2 ("Remove any number of statuses from yourself")
+def test_restoration_step2_statuses():
+    s = restoring()
     assert prompt(s)["kind"] == "restore_statuses" and prompt(s)["seat"] == 1
     s.when(1, "restore_remove_status", status="BURN")
     s.when(1, "restore_keep_statuses")
-    assert P(s, 1)["st"] == {"SPIRIT": [1]}
-    # 3. remove any number of equipment cards (returned to the tome)
+    assert P(s, 1)["st"] == {"SPIRIT": [1]} and s.state["supply"]["BURN"] == 14
+
+
+# rules: Yashima core, "Restoration" step 3 (remove any number of equipment cards, returning them to the tome; keep the rest)
+def test_restoration_step3_equipment():
+    s = restoring()
+    s.when(1, "restore_keep_statuses")
     assert prompt(s)["kind"] == "restore_equipment"
     s.when(1, "restore_unequip", card=P(s, 1)["equip"][0]["id"])
     assert P(s, 1)["equip"] == [] and P(s, 1)["tome"]["out"] == []
-    # 4. discard pile -> new deck; 5. restored side; 6. restored karma; 7. draw restored hand size (+1 SPIRIT)
+    s2 = restoring()
+    s2.when(1, "restore_keep_statuses")
+    s2.when(1, "restore_keep_equipment")
+    assert defs(P(s2, 1)["equip"]) == ["tome:rosamu:3:front"]
+
+
+# rules: Yashima core, "Restoration" step 4 (the discard pile becomes the new battle deck)
+def test_restoration_step4_new_deck():
+    s = restoring(statuses={}, equip=[])
     restored = MASTERS["rosamu"]["avatar"]["restored"]
-    assert P(s, 1)["restored"] and not P(s, 1)["pending"] and P(s, 1)["discard"] == []
-    assert len(P(s, 1)["karma"]) == restored["karma"]
-    assert len(P(s, 1)["hand"]) == restored["hand"] + 1
-    assert len(P(s, 1)["deck"]) == 14 - restored["karma"] - restored["hand"] - 1
-    assert P(s, 1)["tome"]["spread"] == 2  # no page turns during restoration
+    assert P(s, 1)["discard"] == []
+    assert len(P(s, 1)["deck"]) + len(P(s, 1)["hand"]) + len(P(s, 1)["karma"]) == 14
+    assert len(P(s, 1)["hand"]) == restored["hand"]
+
+
+# rules: Yashima core, "Restoration" step 5 ("Flip your avatar card to the restored side")
+def test_restoration_step5_restored_side():
+    s = restoring(statuses={}, equip=[])
+    assert P(s, 1)["restored"] and not P(s, 1)["pending"]
+    assert queries.stats(s.state, 1) == MASTERS["rosamu"]["avatar"]["restored"]
+
+
+# rules: Yashima core, "Restoration" step 6 (karma pool = restored karma value from the top of the deck)
+def test_restoration_step6_karma():
+    s = restoring(statuses={}, equip=[])
+    assert len(P(s, 1)["karma"]) == MASTERS["rosamu"]["avatar"]["restored"]["karma"]
+
+
+# rules: Yashima core, "Restoration" step 7 (draw up to the restored hand size) and "Do not turn any pages"
+def test_restoration_step7_hand_and_no_page_turns():
+    s = restoring(equip=[], statuses={"SPIRIT": 1})
+    s.when(1, "restore_keep_statuses")
+    assert len(P(s, 1)["hand"]) == MASTERS["rosamu"]["avatar"]["restored"]["hand"] + 1  # SPIRIT kept: HAND +1
+    assert P(s, 1)["tome"]["spread"] == 2
     assert s.state["phase"] == "destiny" and s.state["round"] == 2
 
 
