@@ -261,6 +261,13 @@ def test_gaps_and_lost_pushes_are_recovered_with_sync(new_page):
     expect(a.locator(ENABLED_COMMAND).first).to_be_visible()
     seqs = [s for s, _ in log_types(a)]
     assert seqs == list(range(1, last + 5))
+
+    # 4. A hidden event (payload withheld by the server) still advances the log, shown as "hidden".
+    tap.route.send(json.dumps({"type": "events", "seq": last + 5, "events": [
+        {"seq": last + 5, "type": "CardDrawn", "payload": None, "hidden": True, "actor": {"kind": "worker", "seat": "system"}, "at": "x"}]}))
+    hidden = a.locator('#log li[data-type="CardDrawn"]')
+    expect(hidden).to_have_class(re.compile(r"\bis-hidden\b"))
+    expect(hidden).to_contain_text(f"#{last + 5} CardDrawn system hidden")
     assert a.console_errors == []
 
 
