@@ -6,7 +6,7 @@ from games.kernel import SYSTEM, EngineBase, Rng, RuleViolation, Status, event
 
 from . import actions, combat, content, flow, views
 from .setup import ORDER, build_state, make_enemy, zone_payload
-from .state import W, apply, fastcopy
+from .state import W, apply, copy_for
 
 CHARACTER_COMMANDS = {"move", "exert", "step", "end_move", "attack", "technique", "reroll_ki", "interact", "give",
                       "swap_weapon", "use_item", "meditate", "place_ki", "withdraw_ki", "retrieve_head",
@@ -161,7 +161,7 @@ class HarakiriEngine(EngineBase):
         flow.answer(w, option)
 
     def evolve(self, state, ev):
-        new = {} if state is None else fastcopy(state)
+        new = {} if state is None else copy_for(state, ev)
         return apply(new, ev)
 
     # -- reading ---------------------------------------------------------------------------

@@ -25,6 +25,42 @@ def fastcopy(state):
     return out
 
 
+def _deep(v):
+    return json.loads(json.dumps(v)) if isinstance(v, (dict, list)) else v
+
+
+_C = ("characters", "enemies")
+TOUCHES = {
+    "OracleReshuffled": ("oracle",), "OracleCardsAdded": ("oracle",), "OracleDrawn": ("oracle",),
+    "EventRevealed": ("zones",), "MaliceRaised": (), "RoundEffectAdded": ("round_effects",),
+    "InitiativeSet": ("initiative",), "TurnStarted": ("initiative", "turn"), "TurnChanged": ("turn",),
+    "TurnEnded": ("turn",), "ActivationsBegan": (), "WorkPushed": ("work",), "WorkUpdated": ("work",),
+    "WorkDone": ("work",), "DecisionOpened": ("pending",), "VoteCast": ("pending",), "DecisionMade": ("pending",),
+    "AttackRolled": ("attack",), "AttackDieRerolled": ("attack",), "AttackFinished": ("attack",),
+    "EnemyDamaged": _C, "EnemyChanged": _C, "EnemySpawned": _C + ("plus_types",), "AICardDrawn": _C,
+    "AIDeckShuffled": _C, "EnemyDefeated": _C + ("heads", "defeated_enemies"), "HeadRetrieved": _C + ("heads",),
+    "DoorOpened": ("doors",), "PointRemoved": ("points",), "ResistanceRemoved": ("resistors",),
+    "ResistorDefeated": ("resistors",), "ForcedRollsUsed": ("forced",), "ObjectiveAchieved": (),
+}
+
+
+def copy_for(state, ev):
+    """A copy of ``state`` deep enough for ``apply(copy, ev)`` to leave ``state`` untouched."""
+    t = ev["type"]
+    if t in CREATURE_SET:
+        keys = _C
+    elif t in INFO:
+        keys = ()
+    elif t in TOUCHES:
+        keys = TOUCHES[t]
+    else:
+        return fastcopy(state)
+    out = dict(state)
+    for k in keys:
+        out[k] = _deep(state[k])
+    return out
+
+
 # -- lookups --------------------------------------------------------------------------------
 
 

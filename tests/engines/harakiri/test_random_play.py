@@ -9,10 +9,59 @@ from games.kernel import SYSTEM, Command, Rng, fold
 from games.kernel.errors import RuleViolation
 
 
-def play(seed: int, seats: int, round_cap: int = 12, max_steps: int = 6000, options=None):
+def _goal(state, who):
+    """The nearest enemy, closed door or interaction point (for the guided bot)."""
+    from games.engines.harakiri import grid
+
+    here = state["characters"][who]["sq"]
+    spots = [e["sq"] for e in state["enemies"].values() if not e.get("allied")]
+    spots += [d["sq"] for d in state["doors"].values() if not d["open"]]
+    spots += [p["sq"] for p in state["points"].values()]
+    return min(spots, key=lambda q: grid.range_between(here, q)) if spots else None
+
+
+def guided(state, legal, chooser):
+    """A bot that prefers progress: attacks, interactions, steps toward a goal."""
+    from games.engines.harakiri import grid
+
+    by = {}
+    for c in legal:
+        by.setdefault(c["type"], []).append(c)
+    for kind, p in (("interact", 2), ("attack", 2), ("choose", 1), ("resolve_attack", 1)):
+        if kind in by and chooser.below(p + 1):
+            return chooser.choice(by[kind])
+    turn = state.get("turn") or {}
+    if "step" in by and turn.get("kind") == "character":
+        goal = _goal(state, turn["who"])
+        if goal and chooser.below(5):
+            return min(by["step"], key=lambda c: (grid.range_between(c["args"]["to"], goal), c["args"]["to"]))
+    if "move" in by and chooser.below(3):
+        return by["move"][0]
+    if "end_move" in by and chooser.below(3):
+        return by["end_move"][0]
+    pool = [c for c in legal if c["type"] not in ("end_activation", "give", "reroll_ki", "withdraw_ki")]
+    if pool and chooser.below(6):
+        return chooser.choice(pool)
+    return chooser.choice(legal)
+
+
+VETERANS = {
+    "akira": {"level": 3, "skills": ["sixth_sense", "stab", "defensive_stance"], "kami": "dosojin", "affinity": 6,
+              "items": ["healing_potion", "fire_powder"], "weapons": ["ronin_katana", "ronin_tanto"]},
+    "hattori": {"level": 4, "skills": ["roll", "metsubushi", "distraction", "evade"], "kami": "inari", "affinity": 6,
+                "items": ["bandages", "holy_water"], "weapons": ["ninja_kodachi", "ninja_shuriken"]},
+    "hikaru": {"level": 3, "skills": ["healing", "ebisus_strike", "drain_spirit"], "kami": "amatsumara",
+               "affinity": 3, "items": ["blessed_charm"], "knowledge": 1},
+    "tomoe": {"level": 3, "skills": ["military_discipline", "shockwave", "teamwork"], "kami": "hachiman",
+              "affinity": 3, "weapons": ["samurai_yumi", "samurai_naginata"]},
+}
+
+
+def play(seed: int, seats: int, round_cap: int = 12, max_steps: int = 6000, options=None, smart=False,
+         document=None):
     opts = {"round_cap": round_cap, **(options or {})}
     rng = Rng(f"setup-{seed}".encode(), "setup")
-    events = ENGINE.setup(opts, seats, rng)
+    events = ENGINE.scenario(document) if document else ENGINE.setup(opts, seats, rng)
     state = fold(ENGINE, events)
     chooser = Rng(f"bot-{seed}".encode(), "bot")
     steps = 0
@@ -31,15 +80,23 @@ def play(seed: int, seats: int, round_cap: int = 12, max_steps: int = 6000, opti
         else:
             legal = ENGINE.legal_commands(state, seat)
             assert legal, f"seat {seat} awaited with no legal command ({st.phase})"
-            # prefer not to end the activation at once so the game moves on
-            pool = [c for c in legal if c["type"] != "end_activation"] if chooser.below(4) else legal
-            cmd = chooser.choice(pool or legal)
+            if smart:
+                cmd = guided(state, legal, chooser)
+            else:
+                # prefer not to end the activation at once so the game moves on
+                pool = [c for c in legal if c["type"] != "end_activation"] if chooser.below(4) else legal
+                cmd = chooser.choice(pool or legal)
         try:
             new = ENGINE.decide(state, Command(type=cmd["type"], args=cmd["args"], seat=seat),
                                 Rng(f"play-{seed}".encode(), f"{steps}"))
         except RuleViolation as v:  # pragma: no cover - the failure message is the point
             raise AssertionError(f"listed command refused: {cmd} -> {v}") from None
-        state = fold(ENGINE, new, state)
+        before = json.dumps(state, sort_keys=True)
+        nxt = fold(ENGINE, new, state)
+        assert json.dumps(state, sort_keys=True) == before, "evolve mutated its input"
+        state = nxt
+        stats.setdefault("types", {})
+        stats["types"][cmd["type"]] = stats["types"].get(cmd["type"], 0) + 1
         events.extend(new)
         stats["commands"] += 1
         steps += 1
@@ -54,6 +111,26 @@ def play(seed: int, seats: int, round_cap: int = 12, max_steps: int = 6000, opti
 @pytest.mark.parametrize("seed", range(32))
 def test_random_play_terminates(seed):
     seats = 1 + seed % 4
-    state, stats, n = play(seed, seats, options={"party_vote": seed % 5 == 0})
+    state, stats, n = play(seed, seats, options={"party_vote": seed % 5 == 0}, smart=seed % 3 != 0)
     assert state["phase"] == "ended"
     assert state["result"] in ("victory", "failure", "round_cap")
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_play_with_veterans(seed):
+    """Level 3 characters with items, two weapons and kami skills (Kami Mode included)."""
+    state, stats, n = play(100 + seed, 1 + seed % 4, options={"party": VETERANS}, smart=True)
+    assert state["phase"] == "ended"
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_play_from_the_red_bridge(seed):
+    """From a scenario document at the last zone, so victories and the aftermath are played."""
+    document = {"scenario": "act1_burning_village", "reveal": ["bridge"], "seats": 1 + seed % 4,
+                "options": {"round_cap": 8, "party": VETERANS if seed % 2 else {}},
+                "characters": {"akira": {"sq": "30,3"}, "hattori": {"sq": "30,4"}, "hikaru": {"sq": "31,4"},
+                               "tomoe": {"sq": "31,3"}},
+                "enemies": {"hunter": {"kind": "chosen", "type": "demon_hunter", "at": "35,3", "health": 6}},
+                "clear_enemies": True}
+    state, stats, n = play(200 + seed, 1, smart=True, document=document)
+    assert state["phase"] == "ended"
