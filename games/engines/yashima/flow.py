@@ -621,7 +621,8 @@ def main_prompt(s):
 
 
 def legal(s, seat) -> list:
-    if s is None or s["phase"] == "over" or not isinstance(seat, int) or not 0 <= seat < len(s["players"]):
+    if s is None or s["phase"] == "over" or not isinstance(seat, int) or isinstance(seat, bool) \
+            or not 0 <= seat < len(s["players"]):
         return []
     ph = s["phase"]
     if ph == "setup":

@@ -7,6 +7,8 @@ from .content import BOARDS, CARDS, KAMI, MASTERS, STATUSES
 from .flow import new_state
 from .state import clone
 
+TERRAIN = ("blank", "arduous", "deadly", "relic", "road", "rejuvenating", "solid", "slick", "splice_point")
+
 
 def _card(seat, zone, i, entry, custom):
     if isinstance(entry, dict):
@@ -50,6 +52,9 @@ def _build(doc):
         s["boards"].append({"seat": b.get("seat", 0), "board": b["board"], "side": b.get("side", "a"), "slot": b["slot"],
                             "rotation": b.get("rotation", 0), "cells": sorted(cells)})
     for cell, typ in (doc.get("terrain") or {}).items():
+        if typ not in TERRAIN:
+            raise RuleViolation("bad_scenario", f"unknown terrain {typ!r}")
+        hx.parse(cell)
         s["cells"][cell] = typ
     for seat, pd in enumerate(doc["players"]):
         pl = s["players"][seat]

@@ -164,3 +164,18 @@ def test_scenario_events_are_redacted():
     s = scene(pl(pos="0,0", hand=["plain"]), pl(master="rosamu", kami="dragon", pos="3,-3", hand=["low"]))
     ev = ENGINE.redact_event(s.events[0], 1)
     assert "hand" not in ev["payload"]["state"]["players"][0]
+
+
+def test_bad_scenarios_are_refused():
+    from games.engines.yashima import ENGINE as E
+    for doc in [{}, {"players": "x"}, {"players": [{"master": "nobody", "kami": "tiger"}]},
+                {"players": [pl(), pl(master="rosamu", kami="dragon")], "terrain": {"0,1": "lava"}},
+                {"players": [pl(hand=["no_such_card"]), pl(master="rosamu", kami="dragon")]},
+                {"players": [pl(), pl(master="rosamu", kami="dragon")], "phase": "lunch"}]:
+        try:
+            E.scenario(doc)
+            raise AssertionError(doc)
+        except RuleViolation as exc:
+            assert exc.code == "bad_scenario"
+    state = E.evolve(None, E.scenario({"players": [pl(deck=["tiger_01"]), pl(master="rosamu", kami="dragon", pos="0,2", deck=[])]})[0])
+    assert E.legal_commands(state, True) == [] and E.legal_commands(state, None) == []
