@@ -238,8 +238,8 @@ def match_start(request, match_id):
 # -- the match page ------------------------------------------------------------------------------
 
 
-@login_required
 def match_page(request, match_id):
+    """Players see their seat's view; anyone else (signed in or not) spectates, as on the API."""
     try:
         match = selectors.match_get(match_id)
     except MatchNotFound:
@@ -261,9 +261,9 @@ def match_page(request, match_id):
         "game": match.game,
         "game_name": _game_name(match.game),
         "seat": seat,
-        "user_id": request.user.pk,
-        "username": request.user.get_username(),
-        "is_creator": match.created_by_id == request.user.pk,
+        "user_id": request.user.pk if request.user.is_authenticated else None,
+        "username": request.user.get_username() if request.user.is_authenticated else "",
+        "is_creator": request.user.is_authenticated and match.created_by_id == request.user.pk,
         "ws_path": f"/ws/matches/{match.pk}/",
         "api_base": f"/api/matches/{match.pk}/",
         "doc": doc,

@@ -99,6 +99,12 @@ def test_two_players_see_each_others_moves_live(new_page):
     expect(b.locator('#log li[data-type="TilesDealt"]')).to_have_count(1)
     assert_not_reloaded(b)
 
+    # An anonymous visitor spectates live.
+    c = new_page()
+    c.goto(f"/matches/{match_id}/")
+    wait_live(c)
+    expect(c.locator("#status-seat")).to_have_text("spectator")
+
     # A plays the first legal command; its label is the command's type + args.
     first = a.locator(ENABLED_COMMAND).first
     expect(first).to_have_text(re.compile(r"^play tile="))
@@ -110,6 +116,9 @@ def test_two_players_see_each_others_moves_live(new_page):
     expect(played.locator(".payload")).to_contain_text('"seat":0')
     # A's draw is hidden from B: the payload only says a tile was drawn.
     expect(played.locator(".payload")).to_contain_text('"drawn":true')
+
+    expect(c.locator('#log li[data-type="TilePlayed"] .payload')).to_contain_text('"drawn":true')
+    expect(c.locator("#commands button.command")).to_have_count(0)
 
     # Now it is B's turn: B's buttons appear enabled, without any reload.
     expect(b.locator(ENABLED_COMMAND).first).to_be_visible()
@@ -141,10 +150,12 @@ def test_two_players_see_each_others_moves_live(new_page):
     assert all(s in b_html for s in b_hand) and all(s in a_html for s in a_hand)
     assert not any(s in a_html for s in b_hand)
     assert not any(s in b_html for s in a_hand)
+    c_html = c.content()
+    assert not any(s in c_html for s in a_hand + b_hand)
 
     RESULTS.mkdir(exist_ok=True)
     a.screenshot(path=str(RESULTS / "match-page.png"), full_page=True)
-    assert a.console_errors == [] and b.console_errors == []
+    assert a.console_errors == [] and b.console_errors == [] and c.console_errors == []
 
 
 def test_reconnect_catches_up_and_a_bot_game_reaches_its_end(new_page):

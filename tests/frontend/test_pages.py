@@ -225,7 +225,18 @@ def test_match_page_log_is_capped_to_the_tail(client, started_pebbles, monkeypat
     assert boot["log_from"] == match.head_seq - 2 and boot["doc"]["seq"] == match.head_seq
 
 
-def test_match_page_needs_login(client, started_pebbles):
+def test_anonymous_visitors_spectate(client, started_pebbles, make_user):
     match, _ = started_pebbles()
+    state = selectors.state_load(match)
+    secrets = [t["secret"] for hand in state["game"]["hands"].values() for t in hand]
     resp = client.get(f"/matches/{match.pk}/")
-    assert resp.status_code == 302 and resp["Location"].startswith("/login/?next=")
+    assert resp.status_code == 200
+    boot = boot_of(resp)
+    assert boot["seat"] is None and boot["user_id"] is None and boot["doc"]["legal_commands"] == []
+    assert not any(secret in resp.content.decode() for secret in secrets)
+
+    creator = make_user()
+    open_match = services.match_create(game="pebbles", seats=2, options={}, creator=creator)
+    html = client.get(f"/matches/{open_match.pk}/").content.decode()
+    assert "to join this match" in html and f"/login/?next=/matches/{open_match.pk}/" in html
+    assert f'action="/matches/{open_match.pk}/join/"' not in html
