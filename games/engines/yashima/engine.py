@@ -94,6 +94,10 @@ class YashimaEngine(EngineBase):
                     return c
         return options[0] if options else None
 
+    def bot_command(self, state, seat, rng):
+        from .bots import choose
+        return choose(state, seat, self.legal_commands(state, seat), rng)
+
     def view_for(self, state, seat) -> dict:
         return views.view_for(state, seat)
 

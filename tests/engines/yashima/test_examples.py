@@ -73,3 +73,34 @@ def test_beggars_alms():
     for d in ("low", "mid", "high"):
         s.when(0, "put_on_top", card=hid(s, 0, d))
     assert defs(P(s, 0)["deck"])[:3] == ["high", "mid", "low"] and defs(P(s, 0)["hand"]) == ["seven"]
+
+
+# rules: Yashima core, "Example Two Player Game" round 4 turn 1 (Overwhelming Insight deals Akiko 3 damage)
+def test_overwhelming_insight():
+    s = scene(pl(master="rosamu", kami="dragon", pos=A, spread=2, karma=["mid", "low", "low", "low"]),
+              pl(master="akiko", kami="tiger", pos="0,-3", facing=3))
+    s.when(0, "ability", src="page:5")  # cost 4: the "mid" card pays; 3 cards stay in the pool
+    assert defs(P(s, 0)["karma"]) == ["low", "low", "low"]
+    assert len(P(s, 1)["deck"]) == 7
+
+
+# rules: Yashima core, "Example Two Player Game" round 2 turn 1 (moving through a burning space picks up BURN)
+def test_moving_picks_up_burn():
+    s = scene(pl(master="rosamu", kami="dragon", pos=A), pl(master="akiko", kami="tiger", pos="3,-3"),
+              space_statuses={"0,1": {"BURN": 1}})
+    s.when(0, "move_action")
+    for cell in ("0,1", "0,2", "0,3"):
+        s.when(0, "step", to=cell)
+    s.when(0, "end_move", facing=0)
+    assert P(s, 0)["st"] == {"BURN": [1]} and s.state["spst"] == {}
+    assert s.state["turn"]["token"] == "move"
+
+
+# rules: Yashima core, "Example Two Player Game" round 2 turn 2 (Bared Fangs for 6; Rosamu DODGEs with Dragon Strike)
+def test_bared_fangs_dodged_by_dragon_strike():
+    s = scene(pl(pos=A, hand=["tiger_01"]), pl(master="rosamu", kami="dragon", pos=FRONT, facing=3, hand=["dragon_01"]))
+    attack(s, 0, "tiger_01")
+    s.when(1, "defend", card=hid(s, 1, "dragon_01"))
+    s.when(1, "dodge_to", to="-1,-1")
+    assert prompt(s)["kind"] == "optional_effect"  # Bared Fangs' DRAW; no damage was dealt
+    assert len(P(s, 1)["deck"]) == 10 - 2  # the DODGE EXERT and one more for leaving Akiko's side

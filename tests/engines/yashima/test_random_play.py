@@ -4,26 +4,15 @@ import json
 
 import pytest
 
-from games.engines.yashima import ENGINE, hexgrid as hx, queries
+from games.engines.yashima import ENGINE, queries
 from games.engines.yashima.state import Sim
 from games.kernel import Command, Rng, fold
 
 
 def bot_choice(state, seat, cmds, rng):
-    """Random legal commands, biased towards fighting so that games reach restoration."""
-    attacks = [c for c in cmds if c["type"] in ("attack", "chain_attack")]
-    if attacks and rng.below(10) < 7:
-        return rng.choice(attacks)
-    steps = [c for c in cmds if c["type"] == "step"]
-    if steps and rng.below(10) < 7:
-        me = state["players"][seat]
-        foes = [p["pos"] for i, p in enumerate(state["players"]) if p["pos"] and state["teams"][i] != state["teams"][seat]]
-        if foes:
-            return min(steps, key=lambda c: min(hx.distance(c["args"]["to"], f) for f in foes))
-    uses = [c for c in cmds if c["type"] in ("use_effect", "move_action", "focus")]
-    if uses and rng.below(10) < 5:
-        return rng.choice(uses)
-    return rng.choice(cmds)
+    cmd = ENGINE.bot_command(state, seat, rng)
+    assert cmd in cmds
+    return cmd
 
 
 def hidden_ids(state, seat):
