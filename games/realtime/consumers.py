@@ -102,6 +102,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._send(error_for_exception(exc))
             await self._close(CLOSE_NOT_FOUND)
             return
+        except Exception as exc:  # e.g. the database is down: say so, close "try again later"
+            await self._send(error_for_exception(exc))
+            await self._close(1011)
+            return
         self.match_id = str(match.pk)
         # Join before reading, so an append landing in between is pushed, not lost.
         if self.channel_layer is not None:

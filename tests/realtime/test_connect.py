@@ -101,3 +101,21 @@ async def test_other_paths_are_refused():
     comm = WebsocketCommunicator(application, "/ws/elsewhere/", headers=[(b"origin", f"http://{HOST}".encode())])
     connected, _ = await comm.connect(timeout=5)
     assert not connected
+
+
+async def test_a_failing_store_at_connect_is_a_server_error_not_a_crash(match, monkeypatch):
+    from games.application import selectors
+
+    m, (u0, _) = match
+
+    def down(*args, **kwargs):
+        raise RuntimeError("database unavailable")
+
+    monkeypatch.setattr(selectors, "match_get", down)
+    comm = WebsocketCommunicator(application, f"/ws/matches/{m.pk}/", headers=[(b"origin", f"http://{HOST}".encode())])
+    connected, _ = await comm.connect(timeout=5)
+    assert connected
+    err = await recv(comm)
+    assert err["code"] == "server_error" and "unavailable" not in err["message"]
+    assert await recv(comm) == {"type": "__close__", "code": 1011}
+    await comm.disconnect()
