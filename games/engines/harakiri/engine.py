@@ -42,6 +42,7 @@ class HarakiriEngine(EngineBase):
                         "required": ORDER, "additionalProperties": False},
             "leader": {"type": "integer", "minimum": 0, "maximum": 3},
             "party_vote": {"type": "boolean"},
+            "failure_procedure": {"type": "boolean"},
             "round_cap": {"type": "integer", "minimum": 1},
             "adventure": {"enum": ["success", "failure"]},
             "party": {"type": "object", "additionalProperties": {"type": "object"}},

@@ -51,7 +51,7 @@ def update_item(w, **changes):
 
 
 def advance(w):
-    from . import enemy_ai, aftermath
+    from . import enemy_ai, aftermath, failure
 
     for _ in range(10000):
         s = w.s
@@ -75,6 +75,8 @@ def advance(w):
                 enemy_ai.process(w, item)
             elif op == "aftermath":
                 aftermath.process(w, item)
+            elif op == "failure":
+                failure.process(w, item)
             else:  # pragma: no cover
                 w.emit("WorkDone", op=op)
             continue
@@ -119,22 +121,32 @@ def check_end(w):
     from . import aftermath
 
     s = w.s
-    if s["phase"] in ("ended", "aftermath"):
+    if s["phase"] in ("ended", "aftermath", "failure"):
         return s["phase"] == "ended"
     if s["malice"] >= MALICE_LIMIT:
-        end_phase(w, "failure", "malice")
+        fail(w, "malice")
         return True
     if not rules.living_characters(s):
-        end_phase(w, "failure", "all characters defeated")
+        fail(w, "all characters defeated")
         return True
     if objective_met(s):
         alive = rules.living_characters(s)
         if len(alive) == 1 and s["characters"][alive[0]].get("kami_mode"):
-            end_phase(w, "failure", "the last survivor is in Kami Mode")
+            fail(w, "the last survivor is in Kami Mode")
             return True
         aftermath.begin(w)
         return True
     return False
+
+
+def fail(w, reason):
+    """Failure: the failure procedure (default) or the end of the match (option off)."""
+    from . import failure
+
+    if w.s.get("failure_procedure", True):
+        failure.begin(w, reason)
+    else:
+        end_phase(w, "failure", reason)
 
 
 def end_phase(w, result, reason):

@@ -176,6 +176,7 @@ def build_state(scenario_doc, options, seats, shuffled, roll_ki):
     s = {
         "v": 1, "phase": "oracle", "seats": seats, "leader": options.get("leader", 0),
         "party_vote": bool(options.get("party_vote", False)), "round_cap": options.get("round_cap"),
+        "failure_procedure": bool(options.get("failure_procedure", True)),
         "round": 1, "control": dict(control), "scenario_id": scenario_doc["id"],
         "scenario_name": scenario_doc["name"], "objective": scenario_doc["objective"],
         "level_increase": bool(scenario_doc.get("level_increase")), "adventure": adventure,

@@ -101,7 +101,7 @@ CREATURE_SET = {
 }
 # Events that only describe what happened (the changes come in the events around them).
 INFO = {"AttackResolved", "EnemyAttackRolled", "StateNote", "EnemyActivated", "EnemyLineChosen",
-        "EventEffectSkipped", "ResurrectionRolled", "Interacted", "ItemUsed", "TechniqueUsed"}
+        "EventEffectSkipped", "ResurrectionRolled", "Interacted", "ItemUsed", "TechniqueUsed", "MarketRevealed"}
 
 
 def apply(s, ev):
@@ -234,10 +234,26 @@ def apply(s, ev):
         s["pending"] = None
         s["turn"] = None
         s["attack"] = None
+    elif t == "FailureBegan":
+        s["phase"] = "failure"
+        s["failures"] = p["failures"]
+        s["turn"] = None
+        s["attack"] = None
+        s["work"] = []
+        s["pending"] = None
+        s["initiative"] = {"queue": [], "pos": -1}
+        s["round_effects"] = []
+    elif t == "ZoneReset":
+        z = p["zone"]
+        for coll in ("enemies", "doors", "points", "resistors"):
+            s[coll] = {k: v for k, v in s[coll].items() if v.get("zone") != z}
+            s[coll].update(p[coll])
+        s["zones"][z] = p["zone_state"]
     elif t == "FailureRecovered":
         s["failures"] = p["failures"]
         s["phase"] = "oracle"
         s["result"] = None
+        s["round"] = p["next_round"]
     elif t == "AftermathBegan":
         s["phase"] = "aftermath"
         s["turn"] = None

@@ -69,7 +69,8 @@ def test_all_characters_defeated_is_a_failure():
     chars = {c: {"defeated": True, "sq": None, "health": 0} for c in ("akira", "hattori", "hikaru")}
     chars["tomoe"] = {"sq": "1,0", "health": 1}
     s = scenario(doc(arena(open_rows()), chars, {"k": {"type": "kachi", "color": "red", "at": "0,0"}},
-                     activate="color:red", oracle={"color": "green"}, forced=[1, 6, 6, 3]))
+                     activate="color:red", oracle={"color": "green"}, forced=[1, 6, 6, 3],
+                     options={"failure_procedure": False}))
     s.when(SYSTEM, "activate_enemy", enemy="k")
     assert s.state["result"] == "failure" and s.status.finished and s.status.winners == []
 
@@ -78,7 +79,7 @@ def test_kami_mode_last_survivor_fails_the_chapter():
     # rules: Harakiri, "Activate Kami Mode Ability": the only remaining character in Kami Mode
     chars = {c: {"defeated": True, "sq": None, "health": 0} for c in ("akira", "hattori", "hikaru")}
     chars["tomoe"] = {"sq": "37,2", "ap": 4, "health": 2, "kami_mode": {"kami": "inari", "turns_done": 0, "round": 1}}
-    s = _bridge(chars, forced=[6, 3])  # orange 2 + power 1 + Inari Kami Mode 4 - 4 = 3
+    s = _bridge(chars, forced=[6, 3], options={"failure_procedure": False})  # 2 + 1 + Inari 4 - 4 = 3
     s.when(0, "attack", target="hunter", mode="fast")
     assert s.state["result"] == "failure"
 
@@ -103,3 +104,80 @@ def test_without_vote_the_leader_decides():
     s = scenario(d)
     s.when(SYSTEM, "draw_oracle")
     assert s.status.awaiting == [0]
+
+
+def _all_down(extra=None, **kw):
+    chars = {c: {"defeated": True, "sq": None, "health": 0} for c in ("akira", "hattori", "hikaru")}
+    chars["tomoe"] = {"sq": "1,0", "health": 1}
+    for c, spec in (extra or {}).items():
+        chars[c] = {**chars[c], **spec}
+    return scenario(doc(arena(open_rows(), events={"green": [], "red": []}), chars,
+                        {"k": {"type": "kachi", "color": "red", "at": "0,0"}},
+                        activate="color:red", oracle={"color": "green"}, forced=[1, 6, 6, 3, 6, 6, 6, 6], **kw))
+
+
+def test_failure_procedure_resets_zones_and_places_characters_near_the_last_defeat():
+    # rules: Harakiri, "Failure": steps 1 (defeated characters), 4 (reset active zones, no
+    # heads there any more), 5 (characters adjacent to the last defeat), 6 (a new round)
+    s = _all_down()
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    st = s.state
+    assert st["failures"] == 1 and st["phase"] == "oracle" and st["result"] is None
+    assert all(not ch["defeated"] and ch["health"] == ch["max_health"] for ch in st["characters"].values())
+    # Tomoe fell on 1,0: everybody goes to the closest free squares
+    assert {ch["sq"] for ch in st["characters"].values()} == {"0,0", "2,0", "0,1", "1,1"}
+    assert "k" not in st["enemies"]  # the arena's setup has no enemies to respawn
+    assert st["malice"] == 0 and st["round"] == 2 and s.status.awaiting == [SYSTEM]
+
+
+def test_failure_respawns_the_zone_setup_enemies_without_heads():
+    # rules: Harakiri, "Failure", steps 4 and 7
+    chars = {c: {"defeated": True, "sq": None, "health": 0} for c in ("akira", "hattori", "hikaru")}
+    chars["tomoe"] = {"sq": "6,2", "health": 1}
+    s = scenario({"scenario": "act1_burning_village", "characters": chars, "activate": "color:red",
+                  "oracle": {"color": "green"}, "forced": [1, 6, 6, 3] + [6] * 8,
+                  "enemies": {"gate_kachi_red": {"type": "kachi", "color": "red", "at": "5,1", "health": 1}}})
+    s.when(SYSTEM, "activate_enemy", enemy="gate_kachi_red")
+    st = s.state
+    assert st["failures"] == 1
+    assert st["enemies"]["gate_kachi_red"]["health"] == 4 and st["enemies"]["gate_kachi_red"]["no_heads"]
+    assert st["enemies"]["gate_kachi_blue"]["sq"] == "6,3"
+    assert st["resistors"]["villager"]["tokens"] == 2
+
+
+def test_failure_market_and_blacksmith_actions():
+    # rules: Harakiri, "Failure", step 2: each character may perform a Market and a Blacksmith action
+    s = _all_down({"tomoe": {"coins": 15, "heads": 1}})
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    p = s.state["pending"]
+    assert p["kind"] == "market" and p["by"] == s.state["control"]["tomoe"]
+    s.when(0, "choose", option=p["options"].index({"sell_heads": True}))
+    assert s.state["characters"]["tomoe"]["coins"] == 25
+    p = s.state["pending"]
+    buy = [o for o in p["options"] if "buy" in o]
+    s.when(0, "choose", option=p["options"].index(buy[0]))
+    assert s.state["characters"]["tomoe"]["items"][-1]["id"] == buy[0]["buy"]
+    while s.state["pending"] and s.state["pending"]["kind"] == "market":
+        s.when(0, "choose", option=s.state["pending"]["options"].index({"done": True}))
+    p = s.state["pending"]
+    assert p["kind"] == "blacksmith" and {"buy": "samurai_naginata"} in p["options"]
+    s.when(0, "choose", option=p["options"].index({"buy": "samurai_naginata"}))
+    assert s.state["characters"]["tomoe"]["weapons"] == ["samurai_yumi", "samurai_naginata"]
+    assert s.state["phase"] == "oracle"  # nothing else affordable: the procedure went on
+
+
+def test_second_failure_lets_the_party_read_the_success_section():
+    # rules: Harakiri, "Failure", step 8
+    s = _all_down()
+    from games.engines.harakiri.state import apply
+    from games.kernel import event
+
+    s.state = apply(s.state, event("FailureRecovered", {"failures": 1, "next_round": 1}))
+    s.state["phase"] = "activation"
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    p = s.state["pending"]
+    assert p["kind"] == "second_failure" and p["by"] == "party"
+    s.when(0, "choose", option=p["options"].index({"success": True}))
+    while s.state["pending"]:
+        s.when(0, "choose", option=0)
+    assert s.state["result"] == "victory" and s.status.winners == [0]

@@ -57,7 +57,7 @@ VETERANS = {
 }
 
 
-def play(seed: int, seats: int, round_cap: int = 12, max_steps: int = 6000, options=None, smart=False,
+def play(seed: int, seats: int, round_cap: int = 10, max_steps: int = 6000, options=None, smart=False,
          document=None):
     opts = {"round_cap": round_cap, **(options or {})}
     rng = Rng(f"setup-{seed}".encode(), "setup")

@@ -43,7 +43,7 @@ def test_no_event_left_raises_malice():
 
 def test_malice_6_ends_the_phase_in_failure():
     # rules: Harakiri, "Malice": reaching the 6 space ends the chapter in a failure
-    s = _round_start(events={"green": [], "red": []}, malice=5)
+    s = _round_start(events={"green": [], "red": []}, malice=5, options={"failure_procedure": False})
     s.when(SYSTEM, "draw_oracle")
     assert s.status.finished and s.status.winners == [] and s.state["result"] == "failure"
 
