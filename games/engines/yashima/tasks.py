@@ -5,8 +5,6 @@ concrete commands allowed) or the stack is empty. Tasks pushed while another res
 ("newest first"). A prompt with a single possible command is answered automatically.
 """
 
-from itertools import permutations
-
 from . import hexgrid as hx
 from . import ops
 from . import queries as q

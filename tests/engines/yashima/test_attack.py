@@ -1,6 +1,6 @@
 """The tournament "Attack Action Breakdown", defenses and damage."""
 
-from .helpers import P, attack, card, defs, hid, life, lose_from_deck, pl, prompt, scene, types  # noqa: F401
+from .helpers import P, attack, card, defs, hid, lose_from_deck, pl, prompt, scene, types
 
 # Seat 0 at 0,0 facing 0 ("up": 0,-1 is the space in front); seat 1 right in front, facing back.
 A = "0,0"

@@ -1,7 +1,5 @@
 """The rulebook's worked two-player game (Akiko + Tiger vs Rosamu + Dragon), played as scenarios."""
 
-from games.engines.yashima import queries
-
 from .helpers import P, attack, defs, hid, pl, prompt, scene
 
 A, FRONT = "0,0", "0,-1"

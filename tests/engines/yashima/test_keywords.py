@@ -2,7 +2,7 @@
 
 from games.engines.yashima import queries
 
-from .helpers import P, attack, card, defs, hid, life, lose_from_deck, pl, prompt, scene, types
+from .helpers import P, attack, card, defs, hid, pl, prompt, scene, types
 
 A, FRONT = "0,0", "0,-1"
 

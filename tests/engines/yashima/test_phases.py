@@ -3,7 +3,7 @@
 from games.engines.yashima import ENGINE, queries
 from games.kernel import SYSTEM
 
-from .helpers import P, attack, card, defs, hid, pl, prompt, scene, types
+from .helpers import P, card, defs, hid, pl, scene, types
 
 A = "0,0"
 

@@ -3,7 +3,7 @@
 from games.engines.yashima import queries
 from games.engines.yashima.content import MASTERS
 
-from .helpers import P, attack, card, defs, hid, pl, prompt, scene  # noqa: F401
+from .helpers import P, attack, defs, pl, prompt, scene
 
 A, FRONT = "0,0", "0,-1"
 

@@ -6,7 +6,7 @@ from games.engines.yashima import ENGINE, hexgrid as hx
 from games.engines.yashima.content import CARDS, KAMI, MASTERS
 from games.kernel import Command, Rng, RuleViolation, SYSTEM, fold
 
-from .helpers import P, defs, hid, pl, scene
+from .helpers import P, pl, scene
 
 
 def play_setup(seats=2, options=None, picks=(("akiko", "tiger"), ("rosamu", "dragon"), ("kenta", "phoenix"), ("hikaru", "tortoise"))):

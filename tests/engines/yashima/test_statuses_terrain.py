@@ -5,7 +5,7 @@ from games.engines.yashima.state import Sim
 from games.engines.yashima import ops
 from games.kernel import SYSTEM, Rng
 
-from .helpers import P, attack, card, defs, hid, pl, prompt, scene, types
+from .helpers import P, attack, card, defs, pl, prompt, scene, types
 
 A = "0,0"
 
