@@ -144,14 +144,21 @@ def destiny_exec(sim, seat, cmd):
             s["stacks"][str(i)] = []
 
 
+def recon_prompt(s, seat):
+    """(stack key, prompt) of a reconcile-time prompt awaiting ``seat`` on any seat's stack."""
+    for key, st in s["stacks"].items():
+        if key in s["recon"] and st and st[-1].get("prompt") and st[-1]["prompt"]["seat"] == seat:
+            return key, st[-1]["prompt"]
+    return None, None
+
+
 def recon_cmds(s, seat):
+    key, pr = recon_prompt(s, seat)
+    if pr:
+        return list(pr["cmds"])
     r = s["recon"].get(str(seat))
-    if not r or r["done"]:
+    if not r or r["done"] or s["stacks"].get(str(seat)):
         return []
-    st = s["stacks"].get(str(seat)) or []
-    if st:
-        pr = st[-1].get("prompt")
-        return list(pr["cmds"]) if pr and pr["seat"] == seat else []
     pl = q.player(s, seat)
     cmds = []
     if not r["drawn"]:
@@ -165,8 +172,10 @@ def recon_cmds(s, seat):
 def recon_exec(sim, seat, cmd):
     s = sim.s
     key = str(seat)
-    st = s["stacks"].get(key) or []
-    if st and st[-1].get("prompt"):
+    pkey, pr = recon_prompt(s, seat)
+    if pr:
+        key = pkey
+        st = s["stacks"][key]
         st[-1]["ans"] = cmd
         st[-1]["prompt"] = None
     elif cmd["type"] == "tuck":

@@ -145,3 +145,17 @@ def test_pending_players_are_skipped():
     s.when(2, "take_token", token="move")
     s.when(2, "end_turn")
     assert s.state["turn"]["seat"] == 0
+
+
+# rules: Yashima core, "Multiple Effects" during the simultaneous reconcile step: a prompt for another seat is awaited from it
+def test_reconcile_prompt_for_another_seat():
+    s = scene(pl(pos=A, hand=[], deck=["plain", "plain", "plain"]), pl(master="rosamu", kami="dragon", pos="0,-1", hand=["low", "mid"]),
+              phase="reconcile")
+    # hand-craft an imprint-like damage effect on seat 0's own stack, prompting seat 1 to LOSE
+    s.state["stacks"]["0"] = [{"k": "lose", "seat": 1, "n": 1, "src": "damage", "karma_first": False, "by": 0,
+                               "prompt": {"seat": 1, "kind": "lose", "cmds": [{"type": "lose_card", "args": {"zone": "deck"}},
+                                                                           {"type": "lose_card", "args": {"zone": "hand", "card": hid(s, 1, "low")}}]}}]
+    assert 1 in s.status.awaiting and s.legal(0) == []
+    s.when(1, "lose_card", zone="hand", card=hid(s, 1, "low"))
+    assert defs(P(s, 1)["discard"]) == ["low"] and s.state["stacks"]["0"] == []
+    assert "draw" in types(s.legal(0))
