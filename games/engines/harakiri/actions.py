@@ -369,9 +369,6 @@ def execute(w, c, command):
     elif t == "kami_mode":
         w.emit("KamiModeChanged", who=c, set={"kami_mode": {"kami": ch["kami"], "turns_done": 0,
                                                             "round": s["round"]}}, kami=ch["kami"])
-        if ch["kami"] == "amatsumara":
-            for e in rules.shogun_creatures(s):
-                combat.reduce_armor(w, e, "Amatsumara Kami Mode")
     elif t == "end_activation":
         flow.end_turn(w)
 

@@ -528,7 +528,7 @@ def enemy_attack(w, e, target, line_attack, counter=False):
             reduce_armor(w, target, "test die " + test["s"])
         tch = s["characters"].get(target)
         if (tch and dmg > 0 and tch.get("counter_ready") and e in s["enemies"]
-                and rules.can_attack(s, target, e, rules.char_reach(s, target, None))):
+                and rules.can_attack(s, target, e, char_reach(s, target, None))):
             w.emit("CounterReadied", who=target, set={"counter_ready": None}, reason="Counter Attack skill")
             mode = "fast" if content.WEAPONS[tch["equipped"]]["fast"] else "strong"
             start_char_attack(w, target, [e], mode, False, None, counter=True)

@@ -531,6 +531,9 @@ def end_turn(w):
                 w.emit("ActionPointsChanged", who=c, set={"ap": 1}, reason="keep at most 1 action point")
             end_of_turn_skills(w, c)
             ch = s["characters"][c]
+            if rules.kami_mode_of(s, c) == "amatsumara":
+                for e in rules.shogun_creatures(s):
+                    combat.reduce_armor(w, e, "Amatsumara Kami Mode")
             if ch.get("kami_mode"):
                 km = dict(ch["kami_mode"])
                 km["turns_done"] = km.get("turns_done", 0) + 1

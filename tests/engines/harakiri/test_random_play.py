@@ -57,6 +57,19 @@ VETERANS = {
 }
 
 
+VETERANS_2 = {
+    "akira": {"level": 3, "skills": ["sixth_sense", "counter_attack", "dodgy"], "kami": "izanami", "affinity": 6},
+    "hattori": {"level": 5, "skills": ["roll", "elusive", "distraction", "evade", "energy_alteration"],
+                "kami": "ryujin", "affinity": 6, "attrs": {}},
+    "hikaru": {"level": 5, "skills": ["healing", "menacing_shadow", "kamis_assistance", "healing_wave",
+                                      "spiritual_protection"], "kami": "shinigami", "affinity": 6},
+    "tomoe": {"level": 5, "skills": ["military_discipline", "divine_arrow", "escort", "piercing", "full_of_resources"],
+              "kami": "amatsumikaboshi", "affinity": 6, "weapons": ["samurai_yumi", "samurai_naginata"]},
+}
+for _spec in VETERANS_2.values():
+    _spec.pop("attrs", None)
+
+
 def play(seed: int, seats: int, round_cap: int = 10, max_steps: int = 6000, options=None, smart=False,
          document=None):
     opts = {"round_cap": round_cap, **(options or {})}
@@ -119,7 +132,8 @@ def test_random_play_terminates(seed):
 @pytest.mark.parametrize("seed", range(8))
 def test_random_play_with_veterans(seed):
     """Level 3 characters with items, two weapons and kami skills (Kami Mode included)."""
-    state, stats, n = play(100 + seed, 1 + seed % 4, options={"party": VETERANS}, smart=True)
+    party = VETERANS if seed % 2 else VETERANS_2
+    state, stats, n = play(100 + seed, 1 + seed % 4, options={"party": party}, smart=True)
     assert state["phase"] == "ended"
 
 

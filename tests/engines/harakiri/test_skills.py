@@ -290,3 +290,193 @@ def test_unimplemented_skills_are_never_offered():
     assert not any(c["args"].get("skill") == "crescent_strike" for c in s.legal(0))
     skills = {sk["id"]: sk["implemented"] for sk in ENGINE.content()["skills"]}
     assert skills["sixth_sense"] and not skills["crescent_strike"]
+
+
+def test_counter_attack_skill_strikes_back_once_when_damaged():
+    # rules: Harakiri, "Akira", Counter Attack: 3 AP; until the end of the next turn, counter
+    # the attacker (in range) once at no cost when receiving damage
+    chars = {"akira": {"sq": "1,0", "level": 2, "skills": ["sixth_sense", "counter_attack"],
+                       "ki": ki(counter_attack=2)}}
+    s = _turn("akira", chars, {"k": {"type": "kachi", "color": "red", "at": "0,0"}},
+              queue=["char:akira", "color:red"], oracle={"color": "green"},
+              forced=[6, 1, 2, 1, 6, 6, 6, 6, 6, 3])
+    s.when(0, "attack", target="k", mode="strong", skill="counter_attack")  # blank: miss
+    assert s.state["characters"]["akira"]["ap"] == 1 and s.state["characters"]["akira"]["counter_ready"]
+    s.when(0, "end_activation")
+    ev = s.when(SYSTEM, "activate_enemy", enemy="k")
+    # the kachi hits (6, 6, critical) and Akira answers with a fast attack (6, 3)
+    rolled = find(ev, "AttackRolled")
+    assert rolled and rolled[0]["attack"]["attacker"] == "akira" and rolled[0]["attack"]["counter"]
+    assert s.state["characters"]["akira"]["counter_ready"] is None
+
+
+def test_evade_adds_dexterity_to_defense_once_per_round():
+    # rules: Harakiri, "Hattori", Evade
+    chars = {"hattori": {"sq": "1,0", "level": 4, "skills": ["roll", "evade"], "ki": ki(evade=3),
+                         "attrs": {"dexterity": 3}, "health": 9}}
+    s = scenario(doc(arena(open_rows()), chars, {"k": {"type": "kachi", "color": "red", "at": "0,0"}},
+                     activate="color:red", queue=["color:red", "char:akira"], oracle={"color": "green"},
+                     forced=[1, 6, 6, 3]))
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    # 4 hits - (1 + 3) def - 1 armor = 0, + KENJUTSU 1
+    assert s.state["characters"]["hattori"]["health"] == 8
+    assert s.state["characters"]["hattori"]["evaded"]
+
+
+def test_elusive_ignores_enemies_for_movement():
+    # rules: Harakiri, "Hattori", Elusive
+    chars = {"hattori": {"sq": "2,2", "level": 2, "skills": ["roll", "elusive"], "ki": ki(elusive=2)}}
+    s = _turn("hattori", chars, {"k": {"type": "kachi", "color": "red", "at": "3,2"}})
+    s.when(0, "move")
+    legal = [c["args"]["to"] for c in s.legal(0) if c["type"] == "step"]
+    assert "3,2" in legal and "3,3" in legal
+
+
+def test_spiritual_protection_adds_spirit_to_defense():
+    # rules: Harakiri, "Hikaru", Spiritual Protection
+    chars = {"hikaru": {"sq": "1,0", "level": 5, "skills": ["healing", "spiritual_protection"],
+                        "ki": ki(spiritual_protection=4), "attrs": {"spirit": 2}, "health": 8}}
+    s = scenario(doc(arena(open_rows()), chars, {"k": {"type": "kachi", "color": "red", "at": "0,0"}},
+                     activate="color:red", oracle={"color": "green"}, forced=[1, 6, 6, 3]))
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    # 4 hits - (0 + 2) def - 2 armor = 0, + KENJUTSU 1
+    assert s.state["characters"]["hikaru"]["health"] == 7
+
+
+def test_full_of_resources_regains_ki_dice_at_the_end_of_the_turn():
+    # rules: Harakiri, "Tomoe", Full of resources: 3-4 regain 3 Ki dice, never above the level
+    chars = {"tomoe": {"level": 5, "skills": ["military_discipline", "full_of_resources"],
+                       "ki": {"supply": [], "slots": {"full_of_resources": 4}, "exhausted": 4}}}
+    s = _turn("tomoe", chars, queue=["char:tomoe", "char:akira"], forced=[2, 3, 4])
+    s.when(0, "end_activation")
+    assert s.state["characters"]["tomoe"]["ki"] == {"supply": [2, 3, 4], "slots": {"full_of_resources": 4},
+                                                    "exhausted": 1}
+
+
+def test_menacing_shadow_strong_attack_at_range_3_removes_the_initiative_card():
+    # rules: Harakiri, "Hikaru", Menacing Shadow
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "5,2", "health": 9}}
+    chars = {"hikaru": {"sq": "2,2", "level": 2, "skills": ["healing", "menacing_shadow"],
+                        "ki": ki(menacing_shadow=2), "attrs": {"power": 2}}}
+    s = _turn("hikaru", chars, enemies, queue=["char:hikaru", "color:red", "char:akira"], forced=[6, 6, 3])
+    opts = [c["args"] for c in s.legal(0) if c["type"] == "attack"]
+    assert all(o["mode"] == "strong" for o in opts if o["skill"] == "menacing_shadow")
+    assert not any(o["skill"] is None for o in opts)  # the bo staff alone cannot reach range 3
+    s.when(0, "attack", target="foe", mode="strong", skill="menacing_shadow")  # 2 + 2 + 2 - 1 = 5
+    assert s.state["initiative"]["queue"] == ["char:hikaru", "char:akira"]
+
+
+def test_energy_alteration_provokes_all_four_conditions():
+    # rules: Harakiri, "Hattori", Energy Alteration
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "3,2", "health": 9}}
+    s = _turn("hattori", {"hattori": {"sq": "2,2", "level": 5, "skills": ["roll", "energy_alteration"],
+                                      "ki": ki(energy_alteration=4)}}, enemies, forced=[6, 3])
+    s.when(0, "attack", target="foe", mode="fast", skill="energy_alteration")
+    assert s.state["enemies"]["foe"]["conditions"] == {"bleeding": 1, "poisoned": 1, "blinded": 1, "downed": 1,
+                                                       "blessed": 0}
+
+
+def test_divine_arrow_adds_power_again_with_a_ranged_weapon():
+    # rules: Harakiri, "Tomoe", Divine Arrow
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "5,2"}}
+    s = _turn("tomoe", {"tomoe": {"sq": "2,2", "level": 2, "skills": ["military_discipline", "divine_arrow"],
+                                  "ki": ki(divine_arrow=2)}}, enemies, forced=[2, 3])
+    s.when(0, "attack", target="foe", mode="fast", skill="divine_arrow")  # 0 + 1 + 1 - 1 = 1
+    assert s.state["enemies"]["foe"]["health"] == 4
+
+
+def test_healing_wave_heals_characters_within_range_2():
+    # rules: Harakiri, "Hikaru", Healing Wave
+    chars = {"hikaru": {"sq": "2,2", "health": 5, "level": 4, "skills": ["healing", "healing_wave"],
+                        "ki": ki(healing_wave=6)},
+             "tomoe": {"sq": "4,4", "health": 4, "conditions": {"poisoned": 1}}, "akira": {"sq": "5,5", "health": 4}}
+    s = _turn("hikaru", chars)
+    s.when(0, "technique", skill="healing_wave")
+    assert s.state["characters"]["hikaru"]["health"] == 8 and s.state["characters"]["tomoe"]["health"] == 8
+    assert s.state["characters"]["tomoe"]["conditions"]["poisoned"] == 0
+    assert s.state["characters"]["akira"]["health"] == 4
+
+
+def test_salute_to_death_trades_health_for_karma_and_damage():
+    # rules: Harakiri, "Shinigami", Salute to Death
+    enemies = {"a": {"type": "kappa", "color": "red", "at": "8,8"}, "b": {"type": "kachi", "color": "blue",
+                                                                        "at": "0,0", "health": 2}}
+    s = _turn("akira", {"akira": {"kami": "shinigami", "affinity": 3}}, enemies)
+    s.when(0, "technique", skill="shinigami_l3", amount=2)
+    assert s.state["characters"]["akira"]["health"] == 9 and s.state["characters"]["akira"]["karma"] == 2
+    assert s.state["enemies"]["a"]["health"] == 3 and "b" not in s.state["enemies"]
+
+
+def test_total_devastation_hits_a_random_enemy_within_range_5():
+    # rules: Harakiri, "Amatsumikaboshi", Total Devastation
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "3,2"}}
+    s = _turn("akira", {"akira": {"sq": "2,2", "kami": "amatsumikaboshi", "affinity": 3}}, enemies,
+              forced=[1, 3])
+    s.when(0, "attack", target="foe", mode="fast", skill="amatsumikaboshi_l3")  # 0 - 1 -> 0, +6
+    assert "foe" not in s.state["enemies"]
+
+
+def test_kami_modes_inari_damage_ryujin_action_points_izanami_reflection():
+    # rules: Harakiri, "Kami Skills": Inari (+4 damage), Ryujin (4 action points, attributes 3),
+    # Izanami (damage received is inflicted on the attacker as well)
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "3,2", "health": 9}}
+    mode = {"turns_done": 0, "round": 1}
+    s = _turn("akira", {"akira": {"sq": "2,2", "kami": "inari", "kami_mode": {"kami": "inari", **mode}}},
+              enemies, forced=[1, 3])
+    s.when(0, "attack", target="foe", mode="fast")
+    assert s.state["enemies"]["foe"]["health"] == 5
+    s = _turn("akira", {"akira": {"ap": 0, "kami": "ryujin", "kami_mode": {"kami": "ryujin", **mode}}})
+    assert s.state["characters"]["akira"]["ap"] == 4
+    from games.engines.harakiri import rules
+    assert rules.attr(s.state, "akira", "power") == 3 and rules.is_flying(s.state, "akira")
+    chars = {"akira": {"sq": "1,0", "kami": "izanami", "kami_mode": {"kami": "izanami", **mode}}}
+    s = scenario(doc(arena(open_rows()), chars, {"k": {"type": "kachi", "color": "red", "at": "0,0", "health": 4}},
+                     activate="color:red", oracle={"color": "green"}, forced=[1, 6, 6, 6]))
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    assert s.state["characters"]["akira"]["health"] == 11 - 5 and "k" not in s.state["enemies"]
+
+
+def test_items_once_per_round_consumables_discarded_uses_counted():
+    # rules: Harakiri, "Use an Item"
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "4,2"}}
+    chars = {"akira": {"sq": "2,2", "health": 5, "items": [{"id": "healing_potion", "uses": None},
+                                                          {"id": "bandages", "uses": 2},
+                                                          {"id": "fire_powder", "uses": None}],
+                       "conditions": {"bleeding": 1}}}
+    s = _turn("akira", chars, enemies)
+    assert s.state["characters"]["akira"]["health"] == 4  # bleeding at the start of the activation
+    s.when(0, "use_item", slot=1)  # bandages: bleeding removed, +1 health, one use left
+    assert s.state["characters"]["akira"]["health"] == 5
+    assert s.state["characters"]["akira"]["conditions"]["bleeding"] == 0
+    assert s.state["characters"]["akira"]["items"][1] == {"id": "bandages", "uses": 1}
+    assert not any(c["args"].get("slot") == 1 for c in s.legal(0) if c["type"] == "use_item")
+    s.when(0, "use_item", slot=2, target="foe")  # fire powder: 2 damage, not an attack
+    assert s.state["enemies"]["foe"]["health"] == 3
+    assert [i["id"] for i in s.state["characters"]["akira"]["items"]] == ["healing_potion", "bandages"]
+    assert not s.state["turn"]["attacked"]
+
+
+def test_known_path_always_resurrects():
+    # rules: Harakiri, "Izanami", Known Path (applies in the Exploration Phase)
+    from games.engines.harakiri.aftermath import begin
+    from games.engines.harakiri.flow import advance
+    from games.engines.harakiri.state import W
+    from games.kernel import Rng
+
+    s = _turn("tomoe", {"akira": {"defeated": True, "sq": None, "health": 0, "kami": "izanami", "level": 2,
+                                  "attrs": {"power": 1}}})
+    w = W(s.state, Rng(b"x", "y"))
+    begin(w)
+    advance(w)
+    rolled = [e["payload"] for e in w.events if e["type"] == "ResurrectionRolled"][0]
+    assert rolled["known_path"] and rolled["passed"] and w.s["characters"]["akira"]["attrs"]["power"] == 1
+
+
+def test_give_an_item_to_an_adjacent_character():
+    # rules: Harakiri, "Interact": interacting with other adjacent characters (exchange items)
+    chars = {"akira": {"sq": "2,2", "items": [{"id": "healing_potion", "uses": None}]}, "tomoe": {"sq": "3,3"}}
+    s = _turn("akira", chars)
+    s.when(0, "give", to="tomoe", slot=0)
+    assert s.state["characters"]["akira"]["items"] == []
+    assert s.state["characters"]["tomoe"]["items"][-1]["id"] == "healing_potion"
+    assert s.state["characters"]["akira"]["ap"] == 3
