@@ -19,17 +19,29 @@ IMPLEMENTED = {
     "healing", "menacing_shadow", "ebisus_strike", "kamis_assistance", "drain_spirit", "healing_wave",
     "spiritual_protection",
     "military_discipline", "divine_arrow", "shockwave", "teamwork", "escort", "piercing", "full_of_resources",
+    "crescent_strike", "concentration", "hachimans_wrath", "slaughter", "distraction", "relentless_vengeance",
+    "arrows_mantle",
     # Kami level 3+
     "amatsumara_l3", "dosojin_l3", "hachiman_l3", "inari_l3", "shinigami_l3", "amatsumikaboshi_l3",
+    "ryujin_l3", "susanoo_l3",
     # Kami level 1 that applies in the Exploration Phase
     "izanami_l1",
 }
 KAMI_MODES = {"dosojin", "inari", "shinigami", "izanami", "ryujin", "amatsumara"}
-ATTACK_KAMI = {"inari_l3", "amatsumikaboshi_l3"}
+ATTACK_KAMI = {"inari_l3", "amatsumikaboshi_l3", "ryujin_l3", "susanoo_l3"}
 TECHNIQUE_KAMI = {"amatsumara_l3", "dosojin_l3", "shinigami_l3"}
 ATTACK_SKILLS = {"counter_attack", "stab", "roll", "metsubushi", "energy_alteration", "menacing_shadow",
-                 "ebisus_strike", "drain_spirit", "divine_arrow", "shockwave", "piercing"}
-TECHNIQUES = {"healing", "kamis_assistance", "healing_wave"}
+                 "ebisus_strike", "drain_spirit", "divine_arrow", "shockwave", "piercing", "crescent_strike",
+                 "hachimans_wrath", "slaughter", "arrows_mantle"}
+TECHNIQUES = {"healing", "kamis_assistance", "healing_wave", "concentration", "distraction"}
+
+
+def attack_cost(skill, mode):
+    if skill == "counter_attack":
+        return 3
+    if skill == "slaughter":
+        return 2
+    return 1 if mode == "fast" else 2
 
 
 def cmd(type_, **args):
@@ -106,9 +118,16 @@ def attack_options(s, c):
         if rules.skill_active(s, c, "defensive_stance"):
             modes = [m for m in modes if m == "fast"]
         reach = combat.char_reach(s, c, skill)
+        if skill == "slaughter":
+            modes = ["fast"] if wpn["fast"] else []
+        if skill == "arrows_mantle" and wpn["range"] < 3:
+            modes = []
         for mode in modes:
-            cost = 3 if skill == "counter_attack" else (1 if mode == "fast" else 2)
+            cost = attack_cost(skill, mode)
             if ch["ap"] < cost:
+                continue
+            if skill in ("crescent_strike", "arrows_mantle"):
+                out += _multi_options(s, c, skill, mode, reach)
                 continue
             for e in foes:
                 for focus in (False, True):
@@ -124,6 +143,33 @@ def attack_options(s, c):
     return out
 
 
+def _multi_options(s, c, skill, mode, reach):
+    """Crescent Strike: up to 2 adjacent enemies; Arrow's Mantle: up to 3 enemies adjacent to
+    another character (range and LOS as usual). One roll for all."""
+    ch = s["characters"][c]
+    if skill == "crescent_strike":
+        pool = [e for e in rules.shogun_creatures(s) if grid.adjacent(s, ch["sq"], s["enemies"][e]["sq"])
+                and rules.can_attack(s, c, e, reach)]
+        most = 2
+    else:
+        others = [o["sq"] for k, o in s["characters"].items() if k != c and not o["defeated"] and o["sq"]]
+        pool = [e for e in rules.shogun_creatures(s) if rules.can_attack(s, c, e, reach)
+                and any(grid.adjacent(s, q, s["enemies"][e]["sq"]) for q in others)]
+        most = 3
+    pool.sort()
+    out = []
+    groups = [[e] for e in pool]
+    if most >= 2:
+        groups += [[a, b] for i, a in enumerate(pool) for b in pool[i + 1:]]
+    if most >= 3:
+        groups += [[a, b, x] for i, a in enumerate(pool) for j, b in enumerate(pool[i + 1:], i + 1)
+                   for x in pool[j + 1:]]
+    for g in groups:
+        for focus in (False, True):
+            out.append(cmd("attack", target=g[0], mode=mode, focus=focus, skill=skill, also=g[1:]))
+    return out
+
+
 def roll_destinations(s, c):
     ch = s["characters"][c]
     mp = tier(rules.ki_in(s, c, "roll"), ROLL_TABLE)
@@ -136,7 +182,7 @@ def roll_destinations(s, c):
 def do_attack(w, c, a):
     s = w.s
     skill = a.get("skill")
-    cost = 3 if skill == "counter_attack" else (1 if a["mode"] == "fast" else 2)
+    cost = attack_cost(skill, a["mode"])
     ch = s["characters"][c]
     w.emit("ActionPointsChanged", who=c, set={"ap": ch["ap"] - cost}, reason=f"{a['mode']} attack")
     w.emit("TurnChanged", set={"attacked": True})
@@ -151,7 +197,8 @@ def do_attack(w, c, a):
             w.emit("CreatureMoved", who=c, set={"sq": a["to"]}, path=[ch["sq"], a["to"]], reason="Roll")
         else:
             roll_after = mp
-    combat.start_char_attack(w, c, [a["target"]], a["mode"], a["focus"], skill)
+    combat.start_char_attack(w, c, [a["target"]] + list(a.get("also", [])), a["mode"], a["focus"], skill,
+                             repeat=1 if skill == "slaughter" else 0)
     if roll_after:
         if w.s["attack"] is not None:
             atk = dict(w.s["attack"])
@@ -247,6 +294,10 @@ def technique_options(s, c):
         out.append(cmd("technique", skill="healing_wave"))
     if rules.skill_active(s, c, "kamis_assistance") and ch["ki"]["supply"]:
         out.append(cmd("technique", skill="kamis_assistance"))
+    if rules.skill_active(s, c, "concentration") and not ch.get("concentration"):
+        out.append(cmd("technique", skill="concentration"))
+    if rules.skill_active(s, c, "distraction") and not s.get("distraction"):
+        out.append(cmd("technique", skill="distraction"))
     kid = ch["kami"] + "_l3"
     if kid in TECHNIQUE_KAMI and ch["affinity"] >= 3 and kid not in ch["kami_used"]:
         if kid == "shinigami_l3":
@@ -395,6 +446,10 @@ def do_technique(w, c, a):
         w.emit("KiChanged", who=c, set={"ki": {"supply": [min(6, v + 1) for v in ki["supply"]],
                                               "slots": dict(ki["slots"]), "exhausted": ki["exhausted"]}},
                reason="Kami's Assistance")
+    elif sk == "concentration":
+        w.emit("AttributesChanged", who=c, set={"concentration": True}, reason="Concentration")
+    elif sk == "distraction":
+        w.emit("DistractionSet", by=c)
     elif sk in TECHNIQUE_KAMI:
         w.emit("KamiSkillUsed", who=c, set={"kami_used": ch["kami_used"] + [sk]}, skill=sk)
         if sk == "amatsumara_l3":

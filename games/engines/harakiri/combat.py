@@ -243,13 +243,19 @@ def reroll_options(s, atk):
     return out
 
 
-def start_char_attack(w, c, targets, mode, focus, skill, counter=False):
+def start_char_attack(w, c, targets, mode, focus, skill, counter=False, repeat=0):
     """Roll a character attack; it resolves at once unless a reroll is available."""
     s = w.s
     ch = s["characters"][c]
     pool = char_pool(s, c, mode, skill)
     if focus:
         pool = pool + ["focus"]
+    concentrated = False
+    if ch.get("concentration") and not counter:
+        # Concentration: a critical hit without rolling the test die
+        pool = [d for d in pool if d != "test"]
+        concentrated = True
+        w.emit("AttributesChanged", who=c, set={"concentration": False}, reason="Concentration used")
     blind = None
     if ch["conditions"]["blinded"]:
         blind = w.d6()
@@ -257,9 +263,11 @@ def start_char_attack(w, c, targets, mode, focus, skill, counter=False):
         conds["blinded"] = 0
         w.emit("ConditionsChanged", who=c, set={"conditions": conds}, reason=f"blinded check rolled {blind}")
     dice = [w.roll(d) for d in pool]
+    if concentrated:
+        dice.append({"n": 6, "s": "critical", "die": "test", "concentration": True})
     atk = {"attacker": c, "targets": list(targets), "mode": mode, "skill": skill, "focus": bool(focus),
            "dice": dice, "blind": blind, "counter": counter, "ebisu": [], "meditated": False,
-           "relentless": False, "from": ch["sq"]}
+           "relentless": False, "from": ch["sq"], "repeat": repeat}
     w.emit("AttackRolled", attack=atk)
     if not reroll_options(w.s, atk):
         finish_char_attack(w)
@@ -298,6 +306,8 @@ def char_damage_bonus(s, c, target, atk):
         if other != c and not och["defeated"] and och["sq"] and rules.skill_active(s, other, "teamwork"):
             if grid.range_between(och["sq"], ch["sq"]) <= 2:
                 bonus += 1
+    if rules.skill_active(s, c, "relentless_vengeance"):
+        bonus += ch.get("vengeance", 0)
     mode = rules.kami_mode_of(s, c)
     if mode == "inari":
         bonus += 4
@@ -382,11 +392,16 @@ def finish_char_attack(w):
                           and grid.range_between(en["sq"], ch["sq"]) <= 5)
             victim = w.rng.choice(near) if near else t
             w.emit("StateNote", note=f"Total Devastation strikes {victim}", victim=victim)
+        if skill == "arrows_mantle":
+            dmg = max(0, dmg - 2)
         killed = damage(w, victim, dmg, attacker=c, reason=f"{c} attack")
         total_damage += dmg
         summary["targets"][victim] = dmg
         if killed:
             defeated_any = True
+            if rules.skill_active(s, c, "relentless_vengeance"):
+                v = min(4, s["characters"][c].get("vengeance", 0) + 2)
+                w.emit("AttributesChanged", who=c, set={"vengeance": v}, reason="Relentless Vengeance")
         else:
             if dmg > 0:
                 if skill == "metsubushi":
@@ -425,10 +440,26 @@ def _move_card_back(w, e, remove):
 
 
 def after_attack(w, c, atk, dealt, defeated):
-    """Post-attack skill effects (Roll's movement after the attack)."""
+    """Post-attack skill effects: Roll's movement after the attack, Slaughter's second attack,
+    Hachiman's Wrath, Dragon Tail and Susanoo's Fury (the last three as decisions)."""
     s = w.s
-    if atk.get("roll_after") and not s["characters"][c]["defeated"] and s.get("turn"):
+    if s["characters"][c]["defeated"]:
+        return
+    if atk.get("roll_after") and s.get("turn"):
         w.emit("TurnChanged", set={"rolling": True, "roll_mp": atk["roll_after"]})
+    skill = atk.get("skill")
+    items = []
+    if dealt > 0 and skill == "hachimans_wrath":
+        items.append({"op": "skill", "skill": skill, "char": c, "amount": dealt})
+    if dealt > 0 and skill == "ryujin_l3":
+        items.append({"op": "skill", "skill": skill, "char": c})
+    if dealt > 0 and skill == "susanoo_l3" and any(e["kind"] == "minion" and not e.get("allied")
+                                                  for e in s["enemies"].values()):
+        items.append({"op": "skill", "skill": skill, "char": c})
+    if items:
+        w.emit("WorkPushed", items=items, front=True)
+    if atk.get("repeat") and atk["targets"] and atk["targets"][0] in s["enemies"]:
+        start_char_attack(w, c, atk["targets"], atk["mode"], atk["focus"], skill, repeat=atk["repeat"] - 1)
 
 
 # -- enemy attacks -----------------------------------------------------------------------------------

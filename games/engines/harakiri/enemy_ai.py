@@ -199,7 +199,11 @@ def process(w, item):
                 return
         lines, info = select_lines(w, e)
         w.emit("EnemyActivated", enemy=e, lines=[ln["n"] for ln in lines], **info)
-        update_item(w, stage="lines", lines=lines, i=0, target=None, square=None)
+        distraction = None
+        if s.get("distraction") and rules.side_of(s, e) == "shogun":
+            distraction = s["distraction"]
+            w.emit("DistractionUsed", by=distraction, enemy=e)
+        update_item(w, stage="lines", lines=lines, i=0, target=None, square=None, distraction=distraction)
         return
     if stage == "lines":
         choice = take_choice(w)
@@ -212,6 +216,12 @@ def process(w, item):
                 item = update_item(w, i=item["i"] + 1, target=None, square=None)
                 continue
             target = item.get("target")
+            if (target is None or target not in plans) and item.get("distraction") and line.get("attack"):
+                by = item["distraction"]
+                if len(plans) > 1 and by in s["characters"] and not s["characters"][by]["defeated"]:
+                    open_decision(w, "distraction", s["control"][by], [{"target": t} for t in sorted(plans)],
+                                  f"Distraction: {by} chooses which target {e} attacks.", {"enemy": e})
+                    return
             if target is None or target not in plans:
                 best = prioritise(s, e, line, sorted(plans))
                 if len(best) > 1:

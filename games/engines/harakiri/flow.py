@@ -77,6 +77,10 @@ def advance(w):
                 aftermath.process(w, item)
             elif op == "failure":
                 failure.process(w, item)
+            elif op == "skill":
+                from . import skills
+
+                skills.process(w, item)
             else:  # pragma: no cover
                 w.emit("WorkDone", op=op)
             continue
@@ -470,6 +474,10 @@ def process_initiative(w, item):
         if chosen:
             q = chosen + q
             w.emit("InitiativeSet", queue=q, reason="chosen at the front")
+        for c in rules.on_board_characters(s):
+            if rules.kami_mode_of(s, c) == "ryujin" and f"char:{c}" in q:
+                q = [f"char:{c}"] + [x for x in q if x != f"char:{c}"]
+                w.emit("InitiativeSet", queue=q, reason="Ryujin Kami Mode: first, even ahead of the Chosen")
         w.emit("WorkDone", op="initiative")
         w.emit("ActivationsBegan", round=s["round"], queue=q)
         return
@@ -558,6 +566,8 @@ def end_of_turn_skills(w, c):
                 cap = content.ARMORS[och["armor_card"]]["armor"]
                 if och["armor"] < cap:
                     w.emit("ArmorChanged", who=o, set={"armor": och["armor"] + 1}, reason="Escort")
+    if ch.get("vengeance", 0) > 1:
+        w.emit("AttributesChanged", who=c, set={"vengeance": 1}, reason="Relentless Vengeance: keep at most 1")
     if rules.skill_active(s, c, "full_of_resources"):
         n = combat.tier(rules.ki_in(s, c, "full_of_resources"), [(1, 2, 2), (3, 4, 3), (5, 6, 4)])
         ki = s["characters"][c]["ki"]

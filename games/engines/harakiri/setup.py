@@ -186,7 +186,7 @@ def build_state(scenario_doc, options, seats, shuffled, roll_ki):
         "heads": [], "plus_types": [], "defeated_enemies": [],
         "initiative": {"queue": [], "pos": -1}, "turn": None, "pending": None, "work": [],
         "round_effects": [], "attack": None, "forced": [], "result": None, "failures": 0,
-        "objective_done": False, "next_initiative": None, "aftermath": None, "last_defeat_sq": None,
+        "objective_done": False, "next_initiative": None, "distraction": None, "aftermath": None, "last_defeat_sq": None,
     }
     if not 0 <= s["leader"] < seats:
         raise RuleViolation("bad_options", "leader must be a seat")

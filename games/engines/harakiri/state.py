@@ -260,6 +260,10 @@ def apply(s, ev):
         s["attack"] = None
         s["work"] = []
         s["pending"] = None
+    elif t == "DistractionSet":
+        s["distraction"] = p["by"]
+    elif t == "DistractionUsed":
+        s["distraction"] = None
     elif t == "ObjectiveAchieved":
         s["objective_done"] = True
     else:  # pragma: no cover - a programming error, never reached by valid events

@@ -58,13 +58,15 @@ VETERANS = {
 
 
 VETERANS_2 = {
-    "akira": {"level": 3, "skills": ["sixth_sense", "counter_attack", "dodgy"], "kami": "izanami", "affinity": 6},
-    "hattori": {"level": 5, "skills": ["roll", "elusive", "distraction", "evade", "energy_alteration"],
+    "akira": {"level": 5, "skills": ["sixth_sense", "counter_attack", "dodgy", "crescent_strike", "hachimans_wrath"],
+              "kami": "izanami", "affinity": 6},
+    "hattori": {"level": 5, "skills": ["roll", "elusive", "slaughter", "evade", "energy_alteration"],
                 "kami": "ryujin", "affinity": 6, "attrs": {}},
     "hikaru": {"level": 5, "skills": ["healing", "menacing_shadow", "kamis_assistance", "healing_wave",
                                       "spiritual_protection"], "kami": "shinigami", "affinity": 6},
-    "tomoe": {"level": 5, "skills": ["military_discipline", "divine_arrow", "escort", "piercing", "full_of_resources"],
-              "kami": "amatsumikaboshi", "affinity": 6, "weapons": ["samurai_yumi", "samurai_naginata"]},
+    "tomoe": {"level": 5, "skills": ["military_discipline", "divine_arrow", "escort", "relentless_vengeance",
+                                     "arrows_mantle"],
+              "kami": "susanoo", "affinity": 6, "weapons": ["samurai_yumi", "samurai_naginata"]},
 }
 for _spec in VETERANS_2.values():
     _spec.pop("attrs", None)

@@ -285,11 +285,14 @@ def test_unimplemented_skills_are_never_offered():
     # rules: Harakiri, "Appendix: Skills" (skills not implemented yet are listed as such)
     from games.engines.harakiri import ENGINE
 
-    s = _turn("akira", {"akira": {"level": 4, "skills": ["sixth_sense", "crescent_strike"],
-                                  "ki": {"supply": [6], "slots": {}, "exhausted": 0}}})
-    assert not any(c["args"].get("skill") == "crescent_strike" for c in s.legal(0))
+    s = _turn("hikaru", {"hikaru": {"sq": "2,2", "level": 4, "skills": ["healing", "blinding_light"],
+                                    "ki": {"supply": [6], "slots": {"blinding_light": 6}, "exhausted": 0}}},
+              {"foe": {"type": "kappa", "color": "red", "at": "3,2"}})
+    assert any(c["type"] == "attack" for c in s.legal(0))
+    assert not any(c["args"].get("skill") == "blinding_light" for c in s.legal(0))
+    assert not any(c["args"].get("skill") == "blinding_light" for c in s.legal(0) if c["type"] == "place_ki")
     skills = {sk["id"]: sk["implemented"] for sk in ENGINE.content()["skills"]}
-    assert skills["sixth_sense"] and not skills["crescent_strike"]
+    assert skills["sixth_sense"] and not skills["blinding_light"]
 
 
 def test_counter_attack_skill_strikes_back_once_when_damaged():
@@ -480,3 +483,135 @@ def test_give_an_item_to_an_adjacent_character():
     assert s.state["characters"]["akira"]["items"] == []
     assert s.state["characters"]["tomoe"]["items"][-1]["id"] == "healing_potion"
     assert s.state["characters"]["akira"]["ap"] == 3
+
+
+def test_crescent_strike_hits_two_adjacent_enemies_with_one_roll():
+    # rules: Harakiri, "Akira", Crescent Strike; "Golden Rules": roll once for several targets
+    enemies = {"a": {"type": "kappa", "color": "red", "at": "3,2", "health": 9},
+               "b": {"type": "kappa", "color": "blue", "at": "1,1", "health": 9}}
+    s = _turn("akira", {"akira": {"sq": "2,2", "level": 4, "skills": ["sixth_sense", "crescent_strike"],
+                                  "ki": ki(crescent_strike=3)}}, enemies, forced=[6, 6, 3])
+    assert {"target": "a", "mode": "strong", "focus": False, "skill": "crescent_strike", "also": ["b"]} in [
+        c["args"] for c in s.legal(0) if c["type"] == "attack"]
+    ev = s.when(0, "attack", target="a", mode="strong", skill="crescent_strike", also=["b"])
+    assert len(find(ev, "AttackRolled")) == 1
+    assert s.state["enemies"]["a"]["health"] == 4 and s.state["enemies"]["b"]["health"] == 4  # 2 + 4 - 1
+
+
+def test_arrows_mantle_hits_up_to_3_enemies_next_to_characters_at_minus_2():
+    # rules: Harakiri, "Tomoe", Arrow's Mantle
+    enemies = {"a": {"type": "kappa", "color": "red", "at": "5,5", "health": 9},
+               "b": {"type": "kappa", "color": "blue", "at": "6,4", "health": 9},
+               "c": {"type": "kappa", "color": "green", "at": "8,0", "health": 9}}
+    chars = {"tomoe": {"sq": "2,2", "level": 5, "skills": ["military_discipline", "arrows_mantle"],
+                       "ki": ki(arrows_mantle=4), "attrs": {"power": 3}}, "akira": {"sq": "5,4"}}
+    s = _turn("tomoe", chars, enemies, forced=[6, 6, 3])
+    opts = [c["args"] for c in s.legal(0) if c["type"] == "attack" and c["args"]["skill"] == "arrows_mantle"]
+    assert all(o["target"] in ("a", "b") and set(o["also"]) <= {"a", "b"} for o in opts)
+    s.when(0, "attack", target="a", mode="strong", skill="arrows_mantle", also=["b"])
+    # 2 + 2 + 3 power - 1 defense = 6, -2 = 4
+    assert s.state["enemies"]["a"]["health"] == 5 and s.state["enemies"]["b"]["health"] == 5
+
+
+def test_concentration_makes_the_next_attack_critical_without_the_test_die():
+    # rules: Harakiri, "Akira", Concentration
+    enemies = {"foe": {"type": "kachi", "color": "red", "at": "3,2", "plus": True}}
+    chars = {"akira": {"sq": "2,2", "level": 5, "skills": ["sixth_sense", "concentration"],
+                       "ki": ki(concentration=4)}}
+    s = _turn("akira", chars, enemies, forced=[6])
+    s.when(0, "technique", skill="concentration")
+    s.when(0, "attack", target="foe", mode="fast")  # green 2, critical: ignores defense and armor
+    assert s.state["enemies"]["foe"]["health"] == 4 and s.state["enemies"]["foe"]["armor_tokens"] == 1
+    assert not s.state["characters"]["akira"]["concentration"]
+
+
+def test_slaughter_two_attacks_for_2_ap_the_second_only_if_the_target_survives():
+    # rules: Harakiri, "Hattori", Slaughter
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "3,2", "health": 9}}
+    chars = {"hattori": {"sq": "2,2", "level": 3, "skills": ["roll", "slaughter"], "ki": ki(slaughter=3)}}
+    s = _turn("hattori", chars, enemies, forced=[6, 3, 6, 3])
+    ev = s.when(0, "attack", target="foe", mode="fast", skill="slaughter")
+    assert len(find(ev, "AttackRolled")) == 2 and s.state["characters"]["hattori"]["ap"] == 2
+    assert s.state["enemies"]["foe"]["health"] == 9 - 1 - 1
+    s = _turn("hattori", chars, {"foe": {"type": "kappa", "color": "red", "at": "3,2", "health": 1}}, forced=[6, 3])
+    ev = s.when(0, "attack", target="foe", mode="fast", skill="slaughter")
+    assert len(find(ev, "AttackRolled")) == 1
+
+
+def test_hachimans_wrath_splits_damage_between_armor_and_health():
+    # rules: Harakiri, "Akira", Hachiman's Wrath
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "3,2", "health": 9}}
+    chars = {"akira": {"sq": "2,2", "level": 5, "skills": ["sixth_sense", "hachimans_wrath"], "armor": 0,
+                       "health": 5, "ki": ki(hachimans_wrath=4)}}
+    s = _turn("akira", chars, enemies, forced=[6, 6, 3])  # 2 + 4 - 1 = 5 damage
+    s.when(0, "attack", target="foe", mode="strong", skill="hachimans_wrath")
+    p = s.state["pending"]
+    assert p["kind"] == "hachimans_wrath" and p["options"] == [{"armor": k, "health": 5 - k} for k in range(3)]
+    s.when(0, "choose", option=2)
+    assert s.state["characters"]["akira"]["armor"] == 2 and s.state["characters"]["akira"]["health"] == 8
+
+
+def test_relentless_vengeance_bonus_and_keep_one():
+    # rules: Harakiri, "Tomoe", Relentless Vengeance
+    chars = {"tomoe": {"sq": "2,2", "level": 4, "skills": ["military_discipline", "relentless_vengeance"],
+                       "ki": ki(relentless_vengeance=3)}}
+    s = _turn("tomoe", chars, {"foe": {"type": "kappa", "color": "red", "at": "3,2", "health": 1}},
+              queue=["char:tomoe", "char:akira"], forced=[6, 3])
+    s.when(0, "attack", target="foe", mode="fast")
+    assert s.state["characters"]["tomoe"]["vengeance"] == 2
+    s.when(0, "end_activation")
+    assert s.state["characters"]["tomoe"]["vengeance"] == 1
+
+
+def test_distraction_lets_hattori_choose_the_next_enemy_target():
+    # rules: Harakiri, "Hattori", Distraction
+    chars = {"hattori": {"sq": "5,5", "level": 3, "skills": ["roll", "distraction"], "ki": ki(distraction=3)},
+             "akira": {"sq": "1,0", "health": 11}, "tomoe": {"sq": "0,1", "health": 2}}
+    s = _turn("hattori", chars, {"k": {"type": "kachi", "color": "red", "at": "0,0"}},
+              queue=["char:hattori", "color:red"], oracle={"color": "green"}, forced=[4, 6, 6, 3])
+    s.when(0, "technique", skill="distraction")
+    s.when(0, "end_activation")
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    p = s.state["pending"]
+    assert p["kind"] == "distraction" and p["by"] == s.state["control"]["hattori"]
+    ev = s.when(0, "choose", option=[o["target"] for o in p["options"]].index("akira"))
+    assert find(ev, "EnemyAttackRolled")[0]["target"] == "akira"  # not Tomoe (-health)
+
+
+def test_dragon_tail_swaps_two_initiative_cards():
+    # rules: Harakiri, "Ryujin", Dragon Tail
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "3,2", "health": 9}}
+    s = _turn("akira", {"akira": {"sq": "2,2", "kami": "ryujin", "affinity": 3}}, enemies,
+              queue=["char:tomoe", "char:akira", "color:red"], forced=[6, 3])
+    s.when(0, "attack", target="foe", mode="fast", skill="ryujin_l3")
+    p = s.state["pending"]
+    assert p["kind"] == "ryujin_l3"
+    s.when(0, "choose", option=p["options"].index({"swap": ["char:tomoe", "color:red"]}))
+    assert s.state["initiative"]["queue"] == ["color:red", "char:akira", "char:tomoe"]
+    s.when(0, "end_activation")
+    assert s.state["turn"]["who"] == "tomoe"  # moved after Akira: she activates again
+
+
+def test_susanoos_fury_puts_two_conditions_on_any_minion():
+    # rules: Harakiri, "Susanoo", Susanoo's Fury
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "3,2", "health": 9},
+               "far": {"type": "kachi", "color": "blue", "at": "9,9"}}
+    s = _turn("tomoe", {"tomoe": {"sq": "2,2", "affinity": 3}}, enemies, forced=[6, 3])
+    s.when(0, "attack", target="foe", mode="fast", skill="susanoo_l3")
+    p = s.state["pending"]
+    s.when(0, "choose", option=p["options"].index({"minion": "far", "conditions": ["bleeding", "poisoned"]}))
+    assert s.state["enemies"]["far"]["conditions"]["bleeding"] == 1
+    assert s.state["enemies"]["far"]["conditions"]["poisoned"] == 1
+
+
+def test_ryujin_kami_mode_goes_first_even_ahead_of_the_chosen():
+    # rules: Harakiri, "Ryujin", Kami Mode
+    from .test_round import _round_start
+
+    enemies = {"hunter": {"kind": "chosen", "type": "demon_hunter", "at": "8,8"}}
+    chars = {"hikaru": {"kami": "ryujin", "kami_mode": {"kami": "ryujin", "turns_done": 0, "round": 1}}}
+    s = _round_start(characters=chars, enemies=enemies,
+                     initiative=["char:hattori", "char:akira", "char:hikaru", "char:tomoe"])
+    s.when(SYSTEM, "draw_oracle")
+    s.when(0, "choose", option=0)
+    assert s.state["initiative"]["queue"][:2] == ["char:hikaru", "enemy:hunter"]
