@@ -138,7 +138,11 @@ def start(sim, t):
     pl = q.player(s, seat)
     e = q.effective(s, seat, t["card"]["d"])
     mods = {m["k"] for m in e["mods"]}
-    tcells = [c for c in hx.pattern_cells(pl["pos"], pl["facing"], e["pattern"]) if q.terrain(s, c) is not None]
+    pattern = [list(x) for x in e["pattern"]]
+    for m in e["mods"]:  # 1.4.1 effects that change the attack pattern
+        if m["k"] == "PATTERN_PLUS":
+            pattern += [list(x) for x in m["cells"] if list(x) not in pattern]
+    tcells = [c for c in hx.pattern_cells(pl["pos"], pl["facing"], pattern) if q.terrain(s, c) is not None]
     base = e["atk"]
     turn = s.get("turn") or {}
     if turn.get("seat") == seat and turn.get("bonus"):

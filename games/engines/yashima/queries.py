@@ -3,7 +3,7 @@
 from . import hexgrid as hx
 from .content import CARDS, MASTERS, PATTERNS, STATUSES
 
-ATTACK_MODS = {"COMBO", "PATIENCE", "KINDLE", "AMBUSH", "SWIFT", "NO_TOKEN"}
+ATTACK_MODS = {"COMBO", "PATIENCE", "KINDLE", "AMBUSH", "SWIFT", "NO_TOKEN", "PATTERN_PLUS"}
 
 
 def player(s, seat):

@@ -357,3 +357,11 @@ def test_defense_order_starts_left_of_the_attacker():
         order.append(who)
         s.when(who, "no_defense")
     assert order == [3, 0, 1]
+
+
+# rules: Yashima Fairytale, "Yashima Attack Action Breakdown" 1.4.1 ("Resolve any effects that change the attack pattern")
+def test_pattern_change_extends_the_targets():
+    s = scene(pl(master="lu_bu", pos=A, hand=["lu_bu_01"]), pl(master="rosamu", kami="dragon", pos="0,-4", facing=3))
+    ev = attack(s, 0, "lu_bu_01")  # Sky Piercer: lance plus the fourth space ahead
+    decl = next(e for e in ev if e["type"] == "AttackDeclared")["payload"]
+    assert decl["cells"] == ["0,-1", "0,-2", "0,-3", "0,-4"] and decl["targets"] == [{"seat": 1, "atk": 6}]
