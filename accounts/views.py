@@ -4,6 +4,7 @@ from django.db import IntegrityError
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -24,6 +25,8 @@ def _me(user) -> dict:
 class UserRegisterApi(APIView):
     authentication_classes = []
     permission_classes = [AllowAny]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "register"  # per client IP; settings.REST_FRAMEWORK DEFAULT_THROTTLE_RATES
 
     @extend_schema(
         tags=["auth"], operation_id="auth_register", request=RegisterSerializer,
