@@ -365,3 +365,21 @@ def test_pattern_change_extends_the_targets():
     ev = attack(s, 0, "lu_bu_01")  # Sky Piercer: lance plus the fourth space ahead
     decl = next(e for e in ev if e["type"] == "AttackDeclared")["payload"]
     assert decl["cells"] == ["0,-1", "0,-2", "0,-3", "0,-4"] and decl["targets"] == [{"seat": 1, "atk": 6}]
+
+
+# rules: Yashima core, "Glossary" EXHAUSTED ("If an effect would cause you to EXERT, you don't, but still perform all other effects")
+def test_exhausted_attacker_ignores_forced_exert():
+    s = duel(hand1=["occupy"], deck0=[])
+    attack(s, 0, "plain")
+    s.when(1, "defend", card=hid(s, 1, "occupy"))
+    assert P(s, 0)["discard"] == [] and len(P(s, 1)["deck"]) == 8  # 4 - 2 prevented
+
+
+# rules: Yashima core, "The Circle of Life" (with an empty deck, damage is lost from the hand)
+def test_damage_from_hand_when_the_deck_is_empty():
+    s = duel(hand1=["low", "mid", "high"], deck1=[])
+    attack(s, 0, "plain")
+    assert {c["args"]["zone"] for c in s.legal(1)} == {"hand"}
+    s.when(1, "lose_card", zone="hand", card=hid(s, 1, "high"))
+    s.when(1, "lose_card", zone="hand", card=hid(s, 1, "low"))
+    assert P(s, 1)["pending"] and defs(P(s, 1)["discard"]) == ["high", "low", "mid"]

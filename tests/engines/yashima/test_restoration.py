@@ -175,3 +175,15 @@ def test_round_cap():
     s.when(0, "take_token", token="move")
     s.when(0, "end_turn")
     assert s.status.finished and s.state["result"] == {"winners": [], "reason": "round_cap"}
+
+
+# rules: Yashima core, "Restoration" (a killed master is out of the game: no space, no tokens in the destiny step)
+def test_killed_master_leaves_the_board_and_the_token_count():
+    s = scene(pl(pos=A), pl(master="rosamu", kami="dragon", pos=FRONT, dead=True), pl(master="kenta", pos="3,-3"), phase="destiny")
+    from games.engines.yashima import queries as qq
+    P(s, 1)["pos"] = None
+    assert s.status.awaiting == [0, 2]
+    s.when(0, "choose_token", token="move")
+    s.when(2, "choose_token", token="move")
+    assert s.state["pool"] == {"move": 3, "attack": 1}
+    assert qq.occupant(s.state, FRONT) is None
