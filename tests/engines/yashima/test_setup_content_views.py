@@ -179,3 +179,15 @@ def test_bad_scenarios_are_refused():
             assert exc.code == "bad_scenario"
     state = E.evolve(None, E.scenario({"players": [pl(deck=["tiger_01"]), pl(master="rosamu", kami="dragon", pos="0,2", deck=[])]})[0])
     assert E.legal_commands(state, True) == [] and E.legal_commands(state, None) == []
+
+
+# rules: Yashima core/Fairytale, "Kami" (each kami's listed abilities and defenses appear on its cards)
+def test_kami_keywords_appear_on_their_cards():
+    for k in KAMI.values():
+        attack_kw = {it["k"] for c in k["cards"] for it in c["attack"]} | {c["quick"]["k"] for c in k["cards"] if c.get("quick")}
+        defense_kw = {c.get("defense") for c in k["cards"]}
+        for ab in k["abilities"]:
+            assert ab in attack_kw, (k["id"], ab)
+        for d in k["defenses"]:
+            assert d in defense_kw, (k["id"], d)
+        assert any({"k": "ADAPT"} in c["attack"] for c in k["cards"])
