@@ -20,20 +20,20 @@ IMPLEMENTED = {
     "spiritual_protection",
     "military_discipline", "divine_arrow", "shockwave", "teamwork", "escort", "piercing", "full_of_resources",
     "crescent_strike", "concentration", "hachimans_wrath", "slaughter", "distraction", "relentless_vengeance",
-    "arrows_mantle",
+    "arrows_mantle", "chained_slashes", "blinding_light",
     # Kami level 3+
     "amatsumara_l3", "dosojin_l3", "hachiman_l3", "inari_l3", "shinigami_l3", "amatsumikaboshi_l3",
-    "ryujin_l3", "susanoo_l3",
+    "ryujin_l3", "susanoo_l3", "izanami_l3",
     # Kami level 1 that applies in the Exploration Phase
     "izanami_l1",
 }
 KAMI_MODES = {"dosojin", "inari", "shinigami", "izanami", "ryujin", "amatsumara"}
 ATTACK_KAMI = {"inari_l3", "amatsumikaboshi_l3", "ryujin_l3", "susanoo_l3"}
-TECHNIQUE_KAMI = {"amatsumara_l3", "dosojin_l3", "shinigami_l3"}
+TECHNIQUE_KAMI = {"amatsumara_l3", "dosojin_l3", "shinigami_l3", "izanami_l3"}
 ATTACK_SKILLS = {"counter_attack", "stab", "roll", "metsubushi", "energy_alteration", "menacing_shadow",
                  "ebisus_strike", "drain_spirit", "divine_arrow", "shockwave", "piercing", "crescent_strike",
-                 "hachimans_wrath", "slaughter", "arrows_mantle"}
-TECHNIQUES = {"healing", "kamis_assistance", "healing_wave", "concentration", "distraction"}
+                 "hachimans_wrath", "slaughter", "arrows_mantle", "blinding_light"}
+TECHNIQUES = {"healing", "kamis_assistance", "healing_wave", "concentration", "distraction", "chained_slashes"}
 
 
 def attack_cost(skill, mode):
@@ -249,8 +249,7 @@ def character_commands(s, c):
         for o, och in sorted(s["characters"].items()):
             if o != c and not och["defeated"] and och["sq"] and adjacent_or_same(s, here, och["sq"]):
                 for i, it in enumerate(ch["items"]):
-                    if content.ITEMS[it["id"]]["type"] != "special" or True:
-                        out.append(cmd("give", to=o, slot=i))
+                    out.append(cmd("give", to=o, slot=i))
     if len(ch["weapons"]) == 2 and not in_action:
         free = rules.skill_active(s, c, "military_discipline")
         if free or ch["ap"] >= 1:
@@ -298,11 +297,21 @@ def technique_options(s, c):
         out.append(cmd("technique", skill="concentration"))
     if rules.skill_active(s, c, "distraction") and not s.get("distraction"):
         out.append(cmd("technique", skill="distraction"))
+    if (rules.skill_active(s, c, "chained_slashes") and ch["ap"] >= 3
+            and content.WEAPONS[ch["equipped"]]["fast"] and not s["turn"]["attacked"]):
+        out.append(cmd("technique", skill="chained_slashes"))
     kid = ch["kami"] + "_l3"
     if kid in TECHNIQUE_KAMI and ch["affinity"] >= 3 and kid not in ch["kami_used"]:
         if kid == "shinigami_l3":
             for n in range(1, min(3, ch["health"] - 1) + 1):
                 out.append(cmd("technique", skill=kid, amount=n))
+        elif kid == "izanami_l3":
+            types = sorted({d["type"] for d in s["defeated_enemies"] if d["kind"] == "minion"})
+            squares = [q for q in grid.neighbours(ch["sq"]) if q in s["squares"] and grid.adjacent(s, ch["sq"], q)
+                       and rules.free_square(s, q)]
+            for ty in types:
+                for q in sorted(squares, key=lambda k: (grid.xy(k)[1], grid.xy(k)[0])):
+                    out.append(cmd("technique", skill=kid, minion=ty, to=q))
         else:
             out.append(cmd("technique", skill=kid))
     return out
@@ -363,8 +372,16 @@ def execute(w, c, command):
             w.emit("TurnChanged", set={"mp": turn["mp"] - cost})
         else:
             w.emit("TurnChanged", set={"roll_mp": turn["roll_mp"] - cost})
+        if turn.get("chained") is not None:
+            seen = set(turn["chained"]) | {e for e in rules.shogun_creatures(s)
+                                           if grid.adjacent(s, a["to"], s["enemies"][e]["sq"])}
+            w.emit("TurnChanged", set={"chained": sorted(seen)})
     elif t == "end_move":
-        w.emit("TurnChanged", set={"moving": False, "mp": 0, "rolling": False, "roll_mp": 0})
+        chained = turn.get("chained")
+        w.emit("TurnChanged", set={"moving": False, "mp": 0, "rolling": False, "roll_mp": 0, "chained": None})
+        targets = [e for e in (chained or []) if e in s["enemies"]]
+        if targets:
+            combat.start_char_attack(w, c, targets, "fast", False, "chained_slashes")
     elif t == "attack":
         do_attack(w, c, a)
     elif t == "technique":
@@ -380,8 +397,10 @@ def execute(w, c, command):
     elif t == "give":
         spend(w, c, 1, "interact with a character")
         items = list(ch["items"])
-        it = items.pop(a["slot"])
-        w.emit("ItemsChanged", who=c, set={"items": items, "items_used": []}, reason=f"gave {it['id']} to {a['to']}")
+        i = a["slot"]
+        it = items.pop(i)
+        used = [u if u < i else u - 1 for u in ch["items_used"] if u != i]
+        w.emit("ItemsChanged", who=c, set={"items": items, "items_used": used}, reason=f"gave {it['id']} to {a['to']}")
         other = s["characters"][a["to"]]
         w.emit("ItemsChanged", who=a["to"], set={"items": other["items"] + [it]}, reason=f"received from {c}")
     elif t == "swap_weapon":
@@ -446,6 +465,11 @@ def do_technique(w, c, a):
         w.emit("KiChanged", who=c, set={"ki": {"supply": [min(6, v + 1) for v in ki["supply"]],
                                               "slots": dict(ki["slots"]), "exhausted": ki["exhausted"]}},
                reason="Kami's Assistance")
+    elif sk == "chained_slashes":
+        spend(w, c, 2, "Chained Slashes (3 action points in all)")
+        here = ch["sq"]
+        seen = sorted(e for e in rules.shogun_creatures(s) if grid.adjacent(s, here, s["enemies"][e]["sq"]))
+        w.emit("TurnChanged", set={"rolling": True, "roll_mp": move_points(s, c), "chained": seen})
     elif sk == "concentration":
         w.emit("AttributesChanged", who=c, set={"concentration": True}, reason="Concentration")
     elif sk == "distraction":
@@ -464,6 +488,9 @@ def do_technique(w, c, a):
             for o, och in s["characters"].items():
                 if not och["defeated"]:
                     w.emit("AttributesChanged", who=o, set={"breeze": 2}, reason="Protective Breeze")
+        elif sk == "izanami_l3":
+            flow.spawn_enemy(w, "minion", a["minion"], "yomi", a["to"],
+                             extra={"allied": True, "owner": c, "no_heads": True})
         elif sk == "shinigami_l3":
             n = a["amount"]
             w.emit("HealthChanged", who=c, set={"health": ch["health"] - n}, delta=-n, reason="Salute to Death")

@@ -451,6 +451,8 @@ def after_attack(w, c, atk, dealt, defeated):
     items = []
     if dealt > 0 and skill == "hachimans_wrath":
         items.append({"op": "skill", "skill": skill, "char": c, "amount": dealt})
+    if dealt > 0 and skill == "blinding_light":
+        items.append({"op": "skill", "skill": skill, "char": c, "exclude": list(atk["targets"])})
     if dealt > 0 and skill == "ryujin_l3":
         items.append({"op": "skill", "skill": skill, "char": c})
     if dealt > 0 and skill == "susanoo_l3" and any(e["kind"] == "minion" and not e.get("allied")

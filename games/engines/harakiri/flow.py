@@ -314,7 +314,7 @@ def spawn_effect(w, item):
     return True
 
 
-def spawn_enemy(w, kind, type_, color, sq, plus=False):
+def spawn_enemy(w, kind, type_, color, sq, plus=False, extra=None):
     s = w.s
     n = 1
     while f"{type_}_{color or 'x'}_{n}" in s["enemies"] or any(
@@ -323,8 +323,10 @@ def spawn_enemy(w, kind, type_, color, sq, plus=False):
     eid = f"{type_}_{color or 'x'}_{n}"
     spec = {"kind": kind, "type": type_, "color": color, "at": sq, "plus": plus}
     enemy = make_enemy(spec, grid.zone_of(s, sq), s["plus_types"], w.shuffled)
+    enemy.update(extra or {})
     w.emit("EnemySpawned", who=eid, enemy=enemy)
-    add_to_initiative(w, [card_of(s, eid)])
+    if not enemy.get("owner"):
+        add_to_initiative(w, [card_of(s, eid)])
     return eid
 
 
@@ -361,7 +363,7 @@ def base_cards(s):
         if en["kind"] == "minion" and not en.get("allied"):
             if en["color"] not in colors:
                 colors.append(en["color"])
-        elif en["kind"] in ("servant", "wanderer") or (en["kind"] == "minion" and en.get("allied")):
+        elif en["kind"] in ("servant", "wanderer"):
             cards.append(f"enemy:{e}")
     cards += [f"color:{c}" for c in colors]
     return cards
@@ -555,6 +557,10 @@ def end_turn(w):
                 cr["turns"] = cr.get("turns", 0) + 1
                 w.emit("CounterReadied", who=c, set={"counter_ready": None if cr["turns"] >= 2 else cr})
     w.emit("TurnEnded", card=turn["card"])
+    if turn["kind"] == "character":
+        servants = sorted(e for e, en in s["enemies"].items() if en.get("owner") == turn["who"])
+        if servants:  # Yomi's Servant activates at the end of its owner's turn
+            w.emit("WorkPushed", items=[{"op": "enemy", "enemy": e, "stage": "start"} for e in servants], front=True)
 
 
 def end_of_turn_skills(w, c):

@@ -1,7 +1,7 @@
 """Skill effects that need a decision after an attack (work items ``{"op": "skill"}``):
 Hachiman's Wrath, Dragon Tail (Ryujin) and Susanoo's Fury."""
 
-from . import combat, content
+from . import combat, content, grid
 from .combat import NEGATIVE
 from .flow import open_decision, take_choice
 
@@ -19,11 +19,27 @@ def options(s, item):
         current = (s.get("turn") or {}).get("card")
         cards = [x for x in q if x != current]
         return [{"swap": None}] + [{"swap": [a, b]} for i, a in enumerate(cards) for b in cards[i + 1:]]
+    if sk == "blinding_light":
+        here = ch["sq"]
+        near = sorted(e for e, en in s["enemies"].items() if not en.get("allied") and e not in item["exclude"]
+                      and grid.range_between(here, en["sq"]) <= 2)
+        out = [{"damage": {}}]
+        for split in _splits(4, len(near)):
+            out.append({"damage": {e: n for e, n in zip(near, split) if n}})
+        return out if near else []
     if sk == "susanoo_l3":
         minions = sorted(e for e, en in s["enemies"].items() if en["kind"] == "minion" and not en.get("allied"))
         pairs = [[a, b] for i, a in enumerate(NEGATIVE) for b in NEGATIVE[i:]]
         return [{"minion": m, "conditions": p} for m in minions for p in pairs]
     return []
+
+
+def _splits(total, k):
+    if k == 0:
+        return []
+    if k == 1:
+        return [[total]]
+    return [[n] + rest for n in range(total, -1, -1) for rest in _splits(total - n, k - 1)]
 
 
 def process(w, item):
@@ -35,7 +51,8 @@ def process(w, item):
         if len(opts) > 1:
             prompts = {"hachimans_wrath": "Hachiman's Wrath: split the damage dealt between armor and health",
                        "ryujin_l3": "Dragon Tail: swap two initiative cards?",
-                       "susanoo_l3": "Susanoo's Fury: two negative conditions on which minion?"}
+                       "susanoo_l3": "Susanoo's Fury: two negative conditions on which minion?",
+                       "blinding_light": "Blinding Light: divide 4 damage among other enemies within range 2"}
             open_decision(w, item["skill"], s["control"][c], opts, prompts[item["skill"]])
             return
         choice = opts[0] if opts else None
@@ -52,6 +69,10 @@ def process(w, item):
             i, j = q.index(a), q.index(b)
             q[i], q[j] = q[j], q[i]
             w.emit("InitiativeSet", queue=q, reason="Dragon Tail")
+        elif sk == "blinding_light":
+            for e, n in sorted(choice["damage"].items()):
+                if e in s["enemies"]:
+                    combat.damage(w, e, n, attacker=c, reason="Blinding Light")
         elif sk == "susanoo_l3" and choice["minion"] in s["enemies"]:
             for cond in choice["conditions"]:
                 combat.give_condition(w, choice["minion"], cond, "Susanoo's Fury")

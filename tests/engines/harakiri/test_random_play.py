@@ -46,11 +46,12 @@ def guided(state, legal, chooser):
 
 
 VETERANS = {
-    "akira": {"level": 3, "skills": ["sixth_sense", "stab", "defensive_stance"], "kami": "dosojin", "affinity": 6,
+    "akira": {"level": 4, "skills": ["sixth_sense", "stab", "defensive_stance", "chained_slashes"], "kami": "dosojin",
+              "affinity": 6,
               "items": ["healing_potion", "fire_powder"], "weapons": ["ronin_katana", "ronin_tanto"]},
-    "hattori": {"level": 4, "skills": ["roll", "metsubushi", "distraction", "evade"], "kami": "inari", "affinity": 6,
+    "hattori": {"level": 4, "skills": ["roll", "metsubushi", "distraction", "evade"], "kami": "izanami", "affinity": 6,
                 "items": ["bandages", "holy_water"], "weapons": ["ninja_kodachi", "ninja_shuriken"]},
-    "hikaru": {"level": 3, "skills": ["healing", "ebisus_strike", "drain_spirit"], "kami": "amatsumara",
+    "hikaru": {"level": 4, "skills": ["healing", "ebisus_strike", "drain_spirit", "blinding_light"], "kami": "amatsumara",
                "affinity": 3, "items": ["blessed_charm"], "knowledge": 1},
     "tomoe": {"level": 3, "skills": ["military_discipline", "shockwave", "teamwork"], "kami": "hachiman",
               "affinity": 3, "weapons": ["samurai_yumi", "samurai_naginata"]},

@@ -285,14 +285,13 @@ def test_unimplemented_skills_are_never_offered():
     # rules: Harakiri, "Appendix: Skills" (skills not implemented yet are listed as such)
     from games.engines.harakiri import ENGINE
 
-    s = _turn("hikaru", {"hikaru": {"sq": "2,2", "level": 4, "skills": ["healing", "blinding_light"],
-                                    "ki": {"supply": [6], "slots": {"blinding_light": 6}, "exhausted": 0}}},
+    s = _turn("hikaru", {"hikaru": {"sq": "2,2", "level": 5, "skills": ["healing", "multi_form"],
+                                    "ki": {"supply": [6], "slots": {"multi_form": 6}, "exhausted": 0}}},
               {"foe": {"type": "kappa", "color": "red", "at": "3,2"}})
     assert any(c["type"] == "attack" for c in s.legal(0))
-    assert not any(c["args"].get("skill") == "blinding_light" for c in s.legal(0))
-    assert not any(c["args"].get("skill") == "blinding_light" for c in s.legal(0) if c["type"] == "place_ki")
+    assert not any(c["args"].get("skill") == "multi_form" for c in s.legal(0))
     skills = {sk["id"]: sk["implemented"] for sk in ENGINE.content()["skills"]}
-    assert skills["sixth_sense"] and not skills["blinding_light"]
+    assert skills["sixth_sense"] and not skills["multi_form"]
 
 
 def test_counter_attack_skill_strikes_back_once_when_damaged():
@@ -615,3 +614,53 @@ def test_ryujin_kami_mode_goes_first_even_ahead_of_the_chosen():
     s.when(SYSTEM, "draw_oracle")
     s.when(0, "choose", option=0)
     assert s.state["initiative"]["queue"][:2] == ["char:hikaru", "enemy:hunter"]
+
+
+def test_chained_slashes_attacks_every_enemy_passed_with_one_fast_roll():
+    # rules: Harakiri, "Akira", Chained Slashes
+    enemies = {"a": {"type": "kappa", "color": "red", "at": "3,1", "health": 9},
+               "b": {"type": "kappa", "color": "blue", "at": "5,3", "health": 9}}
+    chars = {"akira": {"sq": "2,2", "level": 4, "skills": ["sixth_sense", "chained_slashes"],
+                       "ki": ki(chained_slashes=3)}}
+    s = _turn("akira", chars, enemies, forced=[6, 3])
+    s.when(0, "technique", skill="chained_slashes")
+    assert s.state["characters"]["akira"]["ap"] == 1 and s.state["turn"]["chained"] == ["a"]
+    s.when(0, "step", to="3,2")
+    s.when(0, "step", to="4,2")
+    assert s.state["turn"]["chained"] == ["a", "b"]
+    ev = s.when(0, "end_move")
+    assert len(find(ev, "AttackRolled")) == 1
+    assert s.state["enemies"]["a"]["health"] == 8 and s.state["enemies"]["b"]["health"] == 8
+
+
+def test_blinding_light_divides_4_damage_among_other_enemies_within_range_2():
+    # rules: Harakiri, "Hikaru", Blinding Light
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "3,2", "health": 9},
+               "x": {"type": "kachi", "color": "blue", "at": "4,4"}, "y": {"type": "kachi", "color": "green",
+                                                                         "at": "0,0"}}
+    chars = {"hikaru": {"sq": "2,2", "level": 4, "skills": ["healing", "blinding_light"], "ki": ki(blinding_light=3)}}
+    s = _turn("hikaru", chars, enemies, forced=[6, 3])
+    s.when(0, "attack", target="foe", mode="fast", skill="blinding_light")
+    p = s.state["pending"]
+    assert p["kind"] == "blinding_light" and {"damage": {"x": 1, "y": 3}} in p["options"]
+    assert len(p["options"]) == 1 + 5
+    s.when(0, "choose", option=p["options"].index({"damage": {"x": 1, "y": 3}}))
+    assert s.state["enemies"]["x"]["health"] == 3 and s.state["enemies"]["y"]["health"] == 1
+
+
+def test_yomis_servant_raises_a_defeated_minion_that_acts_after_you():
+    # rules: Harakiri, "Izanami", Yomi's Servant
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "6,2"}}
+    chars = {"akira": {"sq": "2,2", "kami": "izanami", "affinity": 3}}
+    s = _turn("akira", chars, enemies, queue=["char:akira", "color:red"], oracle={"color": "green"},
+              forced=[1, 6, 6, 3])
+    s.state["defeated_enemies"] = [{"id": "old", "kind": "minion", "type": "kachi"}]
+    s.when(0, "technique", skill="izanami_l3", minion="kachi", to="3,2")
+    servant = [e for e, en in s.state["enemies"].items() if en.get("owner") == "akira"][0]
+    assert s.state["enemies"][servant]["allied"] and "color:yomi" not in s.state["initiative"]["queue"]
+    ev = s.when(0, "end_activation")
+    if s.state["pending"]:
+        assert s.state["pending"]["enemy"] == servant
+        ev += s.when(0, "choose", option=0)
+    chosen = find(ev, "EnemyLineChosen")
+    assert chosen and chosen[0]["enemy"] == servant and chosen[0]["target"] == "foe"
