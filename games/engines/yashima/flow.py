@@ -1,8 +1,6 @@
 """Setup, rounds (destiny, reconcile, initiative), turns, restoration and winning; the command
 list (``legal``) and its execution (``execute``)."""
 
-from itertools import combinations
-
 from games.kernel import RuleViolation
 
 from . import hexgrid as hx
@@ -206,22 +204,50 @@ def karma_total(s, seat) -> int:
 
 
 def pay(sim, seat, cost) -> None:
-    """USE the fewest karma-pool cards reaching ``cost`` (least excess, then pool order)."""
-    if cost <= 0:
+    """Karma cost: push the payment task (the player picks the cards, see ``h_pay``)."""
+    if cost > 0:
+        ops.push(sim, {"k": "pay", "seat": seat, "cost": cost, "chosen": []})
+
+
+def _val(s, c) -> int:
+    return q.card_def(s, c["d"])["karma"]
+
+
+@handler("pay")
+def h_pay(sim, t):
+    """USE the fewest karma-pool cards whose karma reaches the cost; the player picks them one at a
+    time among the cards that still allow a payment with that fewest number (excess is lost)."""
+    s, seat, cost = sim.s, t["seat"], t["cost"]
+    pool = q.player(s, seat)["karma"]
+    if "ans" in t:
+        t["chosen"].append(t.pop("ans")["args"]["card"])
+    if "n" not in t:
+        vals = sorted((_val(s, c) for c in pool), reverse=True)
+        total, n = 0, 0
+        for v in vals:
+            if total >= cost:
+                break
+            total += v
+            n += 1
+        if total < cost:
+            raise RuleViolation("not_enough_karma", "the karma pool cannot pay this cost")
+        t["n"] = n
+    chosen = [c for cid in t["chosen"] for c in pool if c["id"] == cid]
+    paid = sum(_val(s, c) for c in chosen)
+    if len(chosen) >= t["n"]:
+        pop(sim, t)
+        for c in chosen:
+            ops.use(sim, seat, "karma", c)
         return
-    pool = q.player(sim.s, seat)["karma"]
-    vals = [q.card_def(sim.s, c["d"])["karma"] for c in pool]
-    for size in range(1, len(pool) + 1):
-        best = None
-        for combo in combinations(range(len(pool)), size):
-            tot = sum(vals[i] for i in combo)
-            if tot >= cost and (best is None or tot < best[0]):
-                best = (tot, combo)
-        if best:
-            for c in [pool[i] for i in best[1]]:
-                ops.use(sim, seat, "karma", c)
-            return
-    raise RuleViolation("not_enough_karma", "the karma pool cannot pay this cost")
+    need = t["n"] - len(chosen)
+    rest = [c for c in pool if c["id"] not in t["chosen"]]
+    cmds, seen = [], set()
+    for c in rest:
+        others = sorted((_val(s, x) for x in rest if x is not c), reverse=True)[:need - 1]
+        if paid + _val(s, c) + sum(others) >= cost and c["d"] not in seen:
+            seen.add(c["d"])
+            cmds.append(C("pay_card", card=c["id"]))
+    ask(t, seat, "pay", cmds, {"cost": cost, "cards": t["n"]})
 
 
 @handler("initiative")
@@ -233,8 +259,8 @@ def h_initiative(sim, t):
             who = t["cont"][t["fi"]]
             t["fi"] += 1
             if a["type"] == "pay_frost":
-                pay(sim, who, 4)
                 ops.lose_master(sim, who, "FROST")
+                pay(sim, who, 4)
             return
         while t["fi"] < len(t["cont"]):
             who = t["cont"][t["fi"]]
@@ -564,8 +590,8 @@ def turn_exec(sim, seat, cmd):
         ab = q.MASTERS[q.player(s, seat)["master"]]["abilities"][int(a["src"].split(":")[1])]
         for _ in range(ab.get("exert", 0)):
             ops.exert(sim, seat)
-        pay(sim, seat, ab.get("cost", 0))
         main.append({"k": "effects", "seat": seat, "items": ab["effects"], "i": 0, "ctx": {"src": "quick"}, "optional": False})
+        pay(sim, seat, ab.get("cost", 0))
     elif typ == "wind":
         ops.lose_master(sim, seat, "WIND")
         main.append({"k": "move", "seat": seat, "left": 2, "road": False, "mode": "wind"})
@@ -586,17 +612,36 @@ def settle(sim):
         return
 
 
-def karma_ability(sim, seat, src):
-    s = sim.s
+def ability_cost(s, seat, src) -> int:
     pl = q.player(s, seat)
     kind, ref = src.split(":", 1)
+    if kind == "page":
+        page = int(ref)
+        return q.MASTERS[pl["master"]]["tome"][(page - 1) // 2]["faces"]["front" if page % 2 else "back"]["cost"]
+    if kind == "avatar":
+        return q.MASTERS[pl["master"]]["abilities"][int(ref)].get("cost", 0)
+    c = next(x for x in pl["equip"] if x["id"] == ref)
+    return q.card_def(s, c["d"])["torn"].get("cost", 0)
+
+
+def karma_ability(sim, seat, src):
+    """Karma ability: pay first (the payment task sits on top), then the ability resolves."""
+    sim.s["stacks"]["main"].append({"k": "ability", "seat": seat, "src": src})
+    pay(sim, seat, ability_cost(sim.s, seat, src))
+
+
+@handler("ability")
+def h_ability(sim, t):
+    s, seat = sim.s, t["seat"]
+    pop(sim, t)
+    pl = q.player(s, seat)
+    kind, ref = t["src"].split(":", 1)
     main = s["stacks"]["main"]
     if kind == "page":
         page = int(ref)
         ti = (page - 1) // 2
         face = "front" if page % 2 else "back"
         f = q.MASTERS[pl["master"]]["tome"][ti]["faces"][face]
-        pay(sim, seat, f["cost"])
         d = f"tome:{pl['master']}:{ti}:{face}"
         if f.get("kind") == "IMPRINT" and "into" in f.get("torn", {}):
             main.append({"k": "imprint_into", "seat": seat, "d": d, "ti": ti, "range": f["torn"]["into"]["range"]})
@@ -611,12 +656,10 @@ def karma_ability(sim, seat, src):
             main.append({"k": "effects", "seat": seat, "items": f["effects"], "i": 0, "ctx": {"src": "tome"}, "optional": False})
     elif kind == "avatar":
         ab = q.MASTERS[pl["master"]]["abilities"][int(ref)]
-        pay(sim, seat, ab.get("cost", 0))
         main.append({"k": "effects", "seat": seat, "items": ab["effects"], "i": 0, "ctx": {"src": "avatar"}, "optional": False})
     elif kind == "equip":
         c = next(x for x in pl["equip"] if x["id"] == ref)
         torn = q.card_def(s, c["d"])["torn"]
-        pay(sim, seat, torn.get("cost", 0))
         main.append({"k": "effects", "seat": seat, "items": torn["effects"], "i": 0, "ctx": {"src": "equip"}, "optional": False})
 
 

@@ -41,6 +41,7 @@ def test_imprint_one_with_all():
     s = scene(pl(master="rosamu", kami="dragon", pos=A, spread=1, karma=["seven", "mid"]), pl(master="akiko", kami="tiger", pos="3,-3"))
     s.when(0, "take_token", token="attack")
     s.when(0, "ability", src="page:3")
+    s.when(0, "pay_card", card=hid(s, 0, "mid", "karma"))
     assert P(s, 0)["deck"][-1]["d"] == "tome:rosamu:1:front" and P(s, 0)["karma"] == []
 
 

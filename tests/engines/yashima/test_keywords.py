@@ -274,9 +274,22 @@ def test_bookmark():
 # rules: Yashima core, "Tome Actions" Karma Ability (USE the fewest karma cards reaching the cost; the excess is lost)
 def test_karma_payment_fewest_cards():
     s = scene(pl(master="rosamu", pos=A, spread=3, karma=["plain", "low", "mid"]), pl(master="kenta", kami="dragon", pos="3,-3"))
-    s.when(0, "ability", src="page:7")  # Prayer Beads, EQUIP, cost 5
+    s.when(0, "ability", src="page:7")  # Prayer Beads, EQUIP, cost 5: two cards are the fewest
+    assert prompt(s)["kind"] == "pay" and len(s.legal(0)) == 3  # 3+4, 1+4: every card can start a pair
+    assert P(s, 0)["equip"] == []  # nothing resolves before the cost is paid
+    s.when(0, "pay_card", card=hid(s, 0, "low", "karma"))
+    # only "mid" completes a two-card payment now: chosen automatically; the excess would be lost
     assert defs(P(s, 0)["karma"]) == ["plain"]
     assert defs(P(s, 0)["deck"])[-2:] == ["low", "mid"]
+    assert defs(P(s, 0)["equip"]) == ["tome:rosamu:3:front"]
+
+
+def test_karma_payment_excess_is_lost():
+    s = scene(pl(master="rosamu", pos=A, spread=1, karma=["seven", "mid"]), pl(master="kenta", kami="dragon", pos="3,-3"))
+    s.when(0, "ability", src="page:2")  # Stupor, cost 2: one card; either card may pay, the excess is lost
+    assert {c["args"]["card"] for c in s.legal(0)} == {hid(s, 0, "seven", "karma"), hid(s, 0, "mid", "karma")}
+    s.when(0, "pay_card", card=hid(s, 0, "seven", "karma"))
+    assert defs(P(s, 0)["karma"]) == ["mid"] and s.state["turn"]["stupor"] is True
 
 
 # rules: Yashima core, "Other Keywords" EQUIP (pay, remove from the tome, attach; the torn half now applies)
@@ -317,6 +330,7 @@ def test_imprint_and_reveal():
     s = scene(pl(master="rosamu", pos=A, spread=1, karma=["seven", "low"], deck=["plain", "low", "mid", "high"]),
               pl(master="kenta", kami="dragon", pos="3,-3"))
     s.when(0, "ability", src="page:3")  # One With All, cost 8
+    s.when(0, "pay_card", card=hid(s, 0, "seven", "karma"))
     assert P(s, 0)["deck"][-1] == {"id": P(s, 0)["deck"][-1]["id"], "d": "tome:rosamu:1:front", "o": 0, "im": True}
     assert 1 in P(s, 0)["tome"]["out"]
 
