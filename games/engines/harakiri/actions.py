@@ -27,7 +27,8 @@ IMPLEMENTED = {
     # Kami level 1 that applies in the Exploration Phase
     "izanami_l1",
 }
-KAMI_MODES = {"dosojin", "inari", "shinigami", "izanami", "ryujin", "amatsumara"}
+KAMI_MODES = {"dosojin", "inari", "shinigami", "izanami", "ryujin", "amatsumara", "hachiman", "susanoo",
+              "amatsumikaboshi"}
 ATTACK_KAMI = {"inari_l3", "amatsumikaboshi_l3", "ryujin_l3", "susanoo_l3"}
 TECHNIQUE_KAMI = {"amatsumara_l3", "dosojin_l3", "shinigami_l3", "izanami_l3"}
 ATTACK_SKILLS = {"counter_attack", "stab", "roll", "metsubushi", "energy_alteration", "menacing_shadow",
@@ -129,6 +130,8 @@ def attack_options(s, c):
             if skill in ("crescent_strike", "arrows_mantle"):
                 out += _multi_options(s, c, skill, mode, reach)
                 continue
+            if skill is None and rules.kami_mode_of(s, c) == "hachiman" and mode == modes[0]:
+                out += hachiman_line_options(s, c)
             for e in foes:
                 for focus in (False, True):
                     base = {"target": e, "mode": mode, "focus": focus, "skill": skill}
@@ -140,6 +143,33 @@ def attack_options(s, c):
                                 out.append(cmd("attack", **base, roll="before", to=sq))
                     elif rules.can_attack(s, c, e, reach):
                         out.append(cmd("attack", **base))
+    return out
+
+
+DIRECTIONS = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]
+
+
+def hachiman_line_options(s, c):
+    """Hachiman Kami Mode: a special attack on every enemy in a straight line up to range 4
+    (the line stops at walls and inaccessible terrain)."""
+    ch = s["characters"][c]
+    wpn = content.WEAPONS[ch["equipped"]]
+    x, y = grid.xy(ch["sq"])
+    out = []
+    for dx, dy in DIRECTIONS:
+        hit = []
+        for k in range(1, 5):
+            q = grid.key(x + dx * k, y + dy * k)
+            if grid.terrain(s, q) == "inaccessible":
+                break
+            hit += [e for e in rules.shogun_creatures(s) if s["enemies"][e]["sq"] == q]
+        if not hit:
+            continue
+        for mode in ("fast", "strong"):
+            if wpn[mode] and ch["ap"] >= attack_cost(None, mode):
+                for focus in (False, True):
+                    out.append(cmd("attack", target=hit[0], mode=mode, focus=focus, skill="hachiman_mode",
+                                   also=hit[1:]))
     return out
 
 

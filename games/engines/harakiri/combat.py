@@ -394,6 +394,8 @@ def finish_char_attack(w):
             w.emit("StateNote", note=f"Total Devastation strikes {victim}", victim=victim)
         if skill == "arrows_mantle":
             dmg = max(0, dmg - 2)
+        if skill == "hachiman_mode":
+            dmg += 2
         killed = damage(w, victim, dmg, attacker=c, reason=f"{c} attack")
         total_damage += dmg
         summary["targets"][victim] = dmg

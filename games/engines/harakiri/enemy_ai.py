@@ -242,6 +242,12 @@ def process(w, item):
         w.emit("EnemyLineChosen", enemy=e, line=None, note="no line can be fully resolved")
         done(w, e)
         return
+    if stage == "retarget":
+        choice = take_choice(w)
+        if choice is None:  # pragma: no cover - the decision is always answered first
+            return
+        attack_part(w, e, item["line_def"], choice["target"])
+        return
     if stage == "counter":
         choice = take_choice(w)
         c = item["target"]
@@ -262,6 +268,45 @@ def resolve_line(w, e, line, target, sq):
     if not atk:
         done(w, e)
         return
+    chooser = retargeter(s, e)
+    if chooser:
+        reach = atk.get("range") or rules.estat(s, e, "range")
+        opts = sorted(t for t in set(rules.on_board_characters(s)) | set(s["enemies"])
+                      if t != e and not rules.hidden_in_terrain(s, t) and _can_hit_any(s, e, t, reach))
+        if len(opts) > 1:
+            update_item(w, stage="retarget", target=target, line_def=line)
+            open_decision(w, "amatsumikaboshi_target", s["control"][chooser], [{"target": t} for t in opts],
+                          f"Amatsumikaboshi Kami Mode: {chooser} decides whom {e} attacks.", {"enemy": e})
+            return
+    attack_part(w, e, line, target)
+
+
+def retargeter(s, e):
+    """A character whose Amatsumikaboshi Kami Mode decides enemy attack targets."""
+    if rules.side_of(s, e) != "shogun":
+        return None
+    for c in rules.on_board_characters(s):
+        if rules.kami_mode_of(s, c) == "amatsumikaboshi":
+            return c
+    return None
+
+
+def _can_hit_any(s, e, t, reach):
+    en = s["enemies"][e]
+    tsq = rules.sq_of(s, t)
+    if tsq is None:
+        return False
+    if en["conditions"]["downed"]:
+        return grid.adjacent(s, en["sq"], tsq)
+    occ = grid.terrain_los_occupied(s, en["sq"], tsq)
+    if grid.height(s, en["sq"]) == grid.height(s, tsq):
+        occ |= rules.occupied_for(s, "shogun")
+    return rules.in_range(s, en["sq"], tsq, reach) and grid.has_los(s, en["sq"], tsq, occ - {tsq})
+
+
+def attack_part(w, e, line, target):
+    s = w.s
+    atk = line["attack"]
     outcome = combat.enemy_attack(w, e, target, atk)
     c = target
     if (outcome == "critical_fail" and c in s["characters"] and not s["characters"][c]["defeated"]

@@ -399,6 +399,14 @@ def process_initiative(w, item):
     stage = item["stage"]
     if stage == "build":
         cards = base_cards(s)
+        chosen_cards = [f"enemy:{e}" for e, en in sorted(s["enemies"].items()) if en["kind"] == "chosen"]
+        susanoo = [c for c in rules.on_board_characters(s) if rules.kami_mode_of(s, c) == "susanoo"
+                   and s["characters"][c]["kami_mode"].get("round", s["round"]) < s["round"]]
+        if susanoo:
+            # Susanoo Kami Mode: the character decides the whole order, nothing modifies it
+            w.emit("InitiativeSet", queue=[], pos=-1, reason="Susanoo Kami Mode orders the initiative")
+            update_item(w, stage="susanoo", by=susanoo[0], left=sorted(cards + chosen_cards))
+            return
         override = s.get("next_initiative")
         if override:
             q = [c for c in override if c in cards] + [c for c in cards if c not in override]
@@ -419,6 +427,26 @@ def process_initiative(w, item):
                     move_card(q, c, fx["delay"])
             w.emit("InitiativeSet", queue=list(q), reason=f"event {fx.get('event')}")
         update_item(w, stage="sixth")
+        return
+    if stage == "susanoo":
+        choice = take_choice(w)
+        left = list(item["left"])
+        q = list(s["initiative"]["queue"])
+        if choice is not None:
+            q.append(choice["card"])
+            left.remove(choice["card"])
+            w.emit("InitiativeSet", queue=q, reason="Susanoo Kami Mode")
+        if len(left) == 1:
+            q.append(left[0])
+            w.emit("InitiativeSet", queue=q, reason="Susanoo Kami Mode")
+            left = []
+        if left:
+            update_item(w, left=left)
+            open_decision(w, "susanoo_order", s["control"][item["by"]], [{"card": x} for x in left],
+                          f"Susanoo Kami Mode: which card activates in position {len(q) + 1}?")
+            return
+        w.emit("WorkDone", op="initiative")
+        w.emit("ActivationsBegan", round=s["round"], queue=q)
         return
     if stage == "sixth":
         choice = take_choice(w)

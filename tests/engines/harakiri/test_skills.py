@@ -664,3 +664,54 @@ def test_yomis_servant_raises_a_defeated_minion_that_acts_after_you():
         ev += s.when(0, "choose", option=0)
     chosen = find(ev, "EnemyLineChosen")
     assert chosen and chosen[0]["enemy"] == servant and chosen[0]["target"] == "foe"
+
+
+def test_hachiman_kami_mode_line_attack_plus_2():
+    # rules: Harakiri, "Hachiman", Kami Mode: all enemies in a straight line up to range 4, +2 damage
+    enemies = {"a": {"type": "kappa", "color": "red", "at": "3,2", "health": 9},
+               "b": {"type": "kappa", "color": "blue", "at": "5,2", "health": 9},
+               "c": {"type": "kappa", "color": "green", "at": "7,2", "health": 9}}
+    chars = {"akira": {"sq": "2,2", "kami": "hachiman", "kami_mode": {"kami": "hachiman", "turns_done": 0,
+                                                                      "round": 1}}}
+    s = _turn("akira", chars, enemies, forced=[6, 3])
+    opts = [c["args"] for c in s.legal(0) if c["type"] == "attack" and c["args"]["skill"] == "hachiman_mode"]
+    assert {"target": "a", "mode": "fast", "focus": False, "skill": "hachiman_mode", "also": ["b"]} in opts
+    s.when(0, "attack", target="a", mode="fast", skill="hachiman_mode", also=["b"])
+    # green 2 - defense 1 + 2
+    assert s.state["enemies"]["a"]["health"] == 6 and s.state["enemies"]["b"]["health"] == 6
+    assert s.state["enemies"]["c"]["health"] == 9
+
+
+def test_susanoo_kami_mode_orders_the_next_initiative():
+    # rules: Harakiri, "Susanoo", Kami Mode: next round the character decides the order,
+    # the Chosen included, unmodified by other effects
+    from .test_round import _round_start
+
+    enemies = {"hunter": {"kind": "chosen", "type": "demon_hunter", "at": "8,8"},
+               "ut": {"kind": "servant", "type": "undertaker", "at": "8,4"}}
+    chars = {"tomoe": {"kami": "susanoo", "kami_mode": {"kami": "susanoo", "turns_done": 1, "round": 1}}}
+    s = _round_start(characters=chars, enemies=enemies, round=2)
+    s.when(SYSTEM, "draw_oracle")
+    wanted = ["char:hikaru", "enemy:ut", "char:tomoe", "char:akira", "enemy:hunter", "char:hattori"]
+    for card in wanted[:-1]:
+        p = s.state["pending"]
+        assert p["kind"] == "susanoo_order" and p["by"] == s.state["control"]["tomoe"]
+        s.when(0, "choose", option=p["options"].index({"card": card}))
+    assert s.state["initiative"]["queue"] == wanted
+    assert s.state["turn"]["who"] == "hikaru"
+
+
+def test_amatsumikaboshi_kami_mode_picks_enemy_targets_even_their_allies():
+    # rules: Harakiri, "Amatsumikaboshi", Kami Mode
+    chars = {"akira": {"sq": "1,0", "kami": "amatsumikaboshi",
+                       "kami_mode": {"kami": "amatsumikaboshi", "turns_done": 0, "round": 1}}}
+    enemies = {"k": {"type": "kachi", "color": "red", "at": "0,0"},
+               "pal": {"type": "kappa", "color": "blue", "at": "0,1", "health": 9}}
+    s = scenario(doc(arena(open_rows()), chars, enemies, activate="color:red", queue=["color:red", "color:blue"],
+                     oracle={"color": "green"}, forced=[1, 6, 6, 3]))
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    p = s.state["pending"]
+    assert p["kind"] == "amatsumikaboshi_target" and {"target": "pal"} in p["options"]
+    ev = s.when(0, "choose", option=p["options"].index({"target": "pal"}))
+    assert find(ev, "EnemyAttackRolled")[0]["target"] == "pal"
+    assert s.state["enemies"]["pal"]["health"] < 9 and s.state["characters"]["akira"]["health"] == 11
