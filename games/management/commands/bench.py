@@ -32,8 +32,11 @@ class Command(BaseCommand):
                 engine = registry.get(target)
             except Exception:
                 raise CommandError(f"unknown benchmark {target!r}: platform or one of {[e.slug for e in registry.all_engines()]}")
+            configs = [(seats, {}) for seats in range(engine.min_seats, engine.max_seats + 1)]
+            if "teams" in engine.options_schema.get("properties", {}) and engine.max_seats >= 4:
+                configs.append((4, {"teams": True}))
             result = {"benchmark": target, "runs": [
-                engine_bench.bench_engine(engine, games=opts["games"], seats=seats)
-                for seats in range(engine.min_seats, engine.max_seats + 1)
+                {**engine_bench.bench_engine(engine, games=opts["games"], seats=seats, options=options), "options": options}
+                for seats, options in configs
             ]}
         self.stdout.write(json.dumps(result))
