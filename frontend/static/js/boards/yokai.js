@@ -1,0 +1,557 @@
+// Yokai Battle board: the terrain grid, the monsters, my hand, chakra, and every legal command
+// offered by clicking (hand card -> terrain -> orientation; my monster -> enemy; ability prompts).
+//
+// Everything the player can do comes from doc.legal_commands and nothing else: a click only
+// ever sends one of those commands, unchanged. Commands the board cannot map to a click are
+// still offered as plain buttons, so no position is unplayable. Spectators (doc.seat === null)
+// see the board without controls. Numbers shown beside the commands (attack costs, summoned LP)
+// are display hints computed from public card data; the server decides.
+// The DOM is built with textContent only (never innerHTML with server strings).
+
+import { registerBoard } from "./registry.js";
+
+const CSS_URL = new URL("../../css/boards/yokai.css", import.meta.url).href;
+const CONTENT_URL = "/api/games/yokai/content/";
+const ELEMENTS = ["fire", "water", "earth", "wood", "metal"];
+const SIDES = ["top", "right", "bottom", "left"];
+const DIRS = ["N", "E", "S", "W"];
+// Which printed side of a card faces each board direction (games/engines/yokai/board.py FACING).
+const FACING = {
+  vertical: { N: "top", E: "right", S: "bottom", W: "left" },
+  horizontal: { E: "top", S: "right", W: "bottom", N: "left" },
+};
+const ORIENTATION_LABEL = { vertical: "Upright", horizontal: "Turned ¼ right" };
+const ABILITY_NAMES = {
+  fire_summon_burn: "Scorch",
+  fire_death_burn: "Dying embers",
+  water_transfer: "Life transfer",
+  water_summon_heal: "Healing rain",
+  earth_cancel: "Cancel abilities",
+  earth_weaken: "Weaken",
+  wood_no_draw: "Withering curse",
+  wood_drop: "Root snare",
+  metal_stealth: "Stealth",
+  metal_ward: "Ward of metal",
+  colorless_double: "Double power",
+  colorless_draw: "Extra card",
+};
+const PENDING_TEXT = {
+  summon_attack: "must attack an adjacent enemy (a free summoning attack): choose the defender.",
+  fire_burn: "fire ability: choose an enemy monster to lose 1 LP.",
+  wood_drop: "wood ability: choose an adjacent enemy monster whose LP drops to 1.",
+  block_draw: "wood ability: choose an opposing player who cannot draw during their next turn.",
+};
+
+// -- module state (survives re-renders) ---------------------------------------------------------
+
+const ui = {
+  content: null, // the content pack once fetched
+  contentPromise: null,
+  last: null, // [container, doc, sendCommand] of the latest render, to redraw when content arrives
+  sel: null, // {kind: "summon", card, terrain?} | {kind: "monster", pos} | {kind: "transfer", source, target}
+  busy: false, // a command is in flight
+};
+
+function ensureStylesheet() {
+  if (document.querySelector('link[data-board-css="yokai"]')) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = CSS_URL;
+  link.dataset.boardCss = "yokai";
+  document.head.append(link);
+}
+
+function loadContent() {
+  if (ui.contentPromise) return;
+  ui.contentPromise = fetch(CONTENT_URL, { credentials: "same-origin", headers: { Accept: "application/json" } })
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+    .then((pack) => {
+      ui.content = pack;
+      if (ui.last) render(...ui.last);
+    })
+    .catch(() => {
+      ui.contentPromise = null; // try again on the next render
+    });
+}
+
+// -- helpers -----------------------------------------------------------------------------------
+
+function h(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(props || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else if (k === "onclick") node.addEventListener("click", v);
+    else if (k === "style") node.setAttribute("style", v);
+    else if (k in node && typeof v !== "string") node[k] = v;
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c);
+  return node;
+}
+
+function monsterInfo(key) {
+  const list = (ui.content && ui.content.monsters) || [];
+  return list.find((m) => m.key === key) || null;
+}
+
+function abilityInfo(key) {
+  return (ui.content && ui.content.abilities && ui.content.abilities[key]) || null;
+}
+
+function cardName(key) {
+  const info = monsterInfo(key);
+  if (info) return info.name;
+  return String(key || "?").replace(/_/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
+}
+
+function abilityName(key) {
+  return ABILITY_NAMES[key] || String(key || "").replace(/_/g, " ");
+}
+
+function seatName(doc, seat) {
+  const s = doc.match && doc.match.seats && doc.match.seats[seat];
+  const name = s ? s.username + (s.bot ? " (bot)" : "") : `Seat ${seat}`;
+  return seat === doc.seat ? `${name} (you)` : name;
+}
+
+function teamOf(view, seat) {
+  return view.teams ? seat % 2 : seat;
+}
+
+function teamLabel(view, seat) {
+  if (!view.teams) return "";
+  return seat % 2 === 0 ? "Team A" : "Team B";
+}
+
+function teamMembers(view, seat) {
+  return Array.from({ length: view.seats }, (_, i) => i).filter((i) => teamOf(view, i) === teamOf(view, seat));
+}
+
+/** The attack value a monster shows towards board direction `dir` (doubled if so). */
+function apToward(monster, dir) {
+  const info = monsterInfo(monster.card);
+  if (!info) return null;
+  const side = FACING[monster.orientation] ? FACING[monster.orientation][dir] : FACING.vertical[dir];
+  const ap = info.attack[side];
+  return monster.doubled ? ap * 2 : ap;
+}
+
+function parsePos(pos) {
+  const [r, c] = String(pos).split(",").map(Number);
+  return { r, c };
+}
+
+function dirBetween(a, b) {
+  const p = parsePos(a);
+  const q = parsePos(b);
+  if (q.r === p.r - 1 && q.c === p.c) return "N";
+  if (q.r === p.r + 1 && q.c === p.c) return "S";
+  if (q.r === p.r && q.c === p.c + 1) return "E";
+  if (q.r === p.r && q.c === p.c - 1) return "W";
+  return null;
+}
+
+function summonedLpHint(view, key, pos) {
+  const info = monsterInfo(key);
+  if (!info) return null;
+  if (info.element === "colorless") return info.lp;
+  const mod = view.seats === 2 ? 1 : 2;
+  const lp = view.terrain[pos] === info.element ? info.lp + mod : info.lp - mod;
+  return Math.max(1, Math.min(10, lp));
+}
+
+function same(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+// -- the legal commands, sorted by what the board can click --------------------------------------
+
+function classify(doc) {
+  const view = doc.view;
+  const legal = doc.legal_commands || [];
+  const hand = new Map(((view.players[doc.seat] || {}).hand || []).map((c) => [c.id, c]));
+  const onBoard = (pos) => typeof pos === "string" && Object.prototype.hasOwnProperty.call(view.terrain, pos);
+  const out = { summons: [], attacks: [], transfers: [], targets: [], seatTargets: [], endTurn: null, other: [] };
+  for (const cmd of legal) {
+    const a = cmd.args || {};
+    if (cmd.type === "summon" && hand.has(a.card) && onBoard(a.terrain) && FACING[a.orientation]) out.summons.push(cmd);
+    else if (cmd.type === "attack" && view.monsters[a.attacker] && view.monsters[a.defender]) out.attacks.push(cmd);
+    else if (cmd.type === "transfer_lp" && view.monsters[a.source] && view.monsters[a.target] && Number.isInteger(a.amount)) out.transfers.push(cmd);
+    else if (cmd.type === "choose_target" && typeof a.target === "string" && view.monsters[a.target]) out.targets.push(cmd);
+    else if (cmd.type === "choose_target" && Number.isInteger(a.target)) out.seatTargets.push(cmd);
+    else if (cmd.type === "end_turn" && Object.keys(a).length === 0) out.endTurn = cmd;
+    else out.other.push(cmd);
+  }
+  return out;
+}
+
+/** Drop a selection that no longer leads to a legal command (the state moved on). */
+function validateSelection(opts) {
+  const s = ui.sel;
+  if (!s) return;
+  let ok = false;
+  if (s.kind === "summon") ok = opts.summons.some((c) => c.args.card === s.card && (!s.terrain || c.args.terrain === s.terrain));
+  else if (s.kind === "monster") ok = opts.attacks.some((c) => c.args.attacker === s.pos) || opts.transfers.some((c) => c.args.source === s.pos);
+  else if (s.kind === "transfer") ok = opts.transfers.some((c) => c.args.source === s.source && c.args.target === s.target);
+  if (!ok) ui.sel = null;
+}
+
+// -- rendering ---------------------------------------------------------------------------------
+
+function render(container, doc, sendCommand) {
+  ui.last = [container, doc, sendCommand];
+  ensureStylesheet();
+  loadContent();
+  const view = doc.view;
+  if (!view || !view.terrain) {
+    container.replaceChildren(
+      h("p", { class: "muted" }, doc.match && doc.match.status === "open" ? "Waiting for the match to start." : "Nothing to show yet."),
+    );
+    return;
+  }
+  const player = doc.seat !== null && doc.seat !== undefined;
+  const opts = player ? classify(doc) : classify({ ...doc, legal_commands: [] });
+  validateSelection(opts);
+
+  const send = (cmd) => {
+    if (ui.busy) return;
+    ui.busy = true;
+    ui.sel = null;
+    render(...ui.last);
+    sendCommand(cmd.type, cmd.args || {})
+      .catch(() => {
+        /* the match page shows the refusal under the board */
+      })
+      .finally(() => {
+        ui.busy = false;
+        render(...ui.last);
+      });
+  };
+  const ctx = { doc, view, opts, send, player, select: (sel) => { ui.sel = sel; render(...ui.last); } };
+
+  const root = h("div", { class: "yk", dataset: { seat: player ? String(doc.seat) : "spectator" } });
+  root.append(renderBanner(ctx));
+  root.append(renderTopBar(ctx));
+  root.append(renderPrompt(ctx));
+  root.append(h("div", { class: "yk-main" }, renderGrid(ctx), renderPlayers(ctx)));
+  root.append(renderLegend());
+  if (player) root.append(renderHand(ctx));
+  else root.append(h("p", { class: "muted yk-spectating" }, "You are watching this match: hands stay hidden."));
+  if (player && opts.other.length) root.append(renderOther(ctx));
+  container.replaceChildren(root);
+}
+
+function renderBanner({ doc, view }) {
+  const st = doc.status || {};
+  if (!st.finished) return "";
+  const winners = st.winners || [];
+  const names = winners.map((s) => seatName(doc, s)).join(" and ");
+  const result = view.result || {};
+  let how = "";
+  if (result.reason === "conquest") how = `${seatName(doc, result.seat)} conquered 5 terrain cards.`;
+  else if (result.reason === "deck_out") how = `${seatName(doc, result.loser)} had to draw from an empty deck.`;
+  const won = doc.seat !== null && doc.seat !== undefined && winners.includes(doc.seat);
+  const team = view.teams && winners.length ? `${teamLabel(view, winners[0])} wins: ` : "";
+  return h(
+    "div",
+    { class: `yk-banner${won ? " is-win" : ""}`, role: "status", "data-testid": "yokai-banner" },
+    h("strong", {}, "Game over. "),
+    winners.length ? `${team}${names} win${winners.length === 1 ? "s" : ""}!` : "No winner.",
+    how ? h("span", { class: "yk-banner-how" }, ` ${how}`) : "",
+  );
+}
+
+function renderTopBar({ doc, view, opts, send, player }) {
+  const st = doc.status || {};
+  const turnSeat = view.turn;
+  const mine = player && turnSeat === doc.seat;
+  const bar = h("div", { class: "yk-top" });
+  const turn = h(
+    "div",
+    { class: "yk-turn" },
+    h("span", { class: `yk-swatch seat-${turnSeat}` }),
+    st.finished ? "Final position" : mine ? "Your turn" : `${seatName(doc, turnSeat)}'s turn`,
+    view.teams && !st.finished ? h("span", { class: "yk-team" }, ` (${teamLabel(view, turnSeat)})`) : "",
+  );
+  bar.append(turn);
+  bar.append(h("div", { class: "yk-stat" }, h("span", { class: "yk-stat-label" }, "Round"), String(view.round)));
+  if (player) {
+    const cp = view.chakra[doc.seat];
+    const pips = h("span", { class: "yk-pips", "aria-hidden": "true" });
+    for (let i = 0; i < view.meter; i++) pips.append(h("span", { class: i < cp ? "pip on" : "pip" }));
+    bar.append(
+      h("div", { class: "yk-stat yk-chakra", title: "Chakra points available / this round's meter" },
+        h("span", { class: "yk-stat-label" }, "Chakra"), `${cp} / ${view.meter}`, pips),
+    );
+  } else {
+    bar.append(h("div", { class: "yk-stat" }, h("span", { class: "yk-stat-label" }, "Chakra meter"), String(view.meter)));
+  }
+  const left = Math.max(0, 2 - view.summons);
+  bar.append(h("div", { class: "yk-stat", title: "Monsters that may still be summoned this combat phase" },
+    h("span", { class: "yk-stat-label" }, "Summons left"), st.finished ? "–" : String(left)));
+  if (player && opts.endTurn) {
+    bar.append(
+      h("button", { type: "button", class: "primary yk-end", disabled: ui.busy, "data-action": "end-turn", onclick: () => send(opts.endTurn) }, "End turn"),
+    );
+  }
+  return bar;
+}
+
+function renderPrompt(ctx) {
+  const { doc, view, opts, send, player, select } = ctx;
+  const box = h("div", { class: "yk-prompt", role: "status", "aria-live": "polite", "data-testid": "yokai-prompt" });
+  const st = doc.status || {};
+  if (st.finished) return "";
+  const pending = (view.pending || [])[0];
+  const awaited = (st.awaiting || [])[0];
+  if (!player || awaited !== doc.seat) {
+    let text = `Waiting for ${seatName(doc, awaited)}`;
+    if (pending && PENDING_TEXT[pending.kind]) text += ` to choose a target (${pending.kind === "summon_attack" ? "summoning attack" : cardName(pending.source)}).`;
+    else text += " to play.";
+    box.append(h("p", { class: "muted" }, text));
+    return box;
+  }
+  if (pending && PENDING_TEXT[pending.kind]) {
+    const origin = pending.kind === "summon_attack"
+      ? Object.entries(view.monsters).find(([, m]) => m.uid === pending.uid)
+      : null;
+    const who = origin ? cardName(origin[1].card) : cardName(pending.source);
+    box.append(h("p", { class: "yk-ask" }, h("strong", {}, `${who}: `), PENDING_TEXT[pending.kind]));
+    if (opts.seatTargets.length) {
+      box.append(
+        h("div", { class: "yk-choices" },
+          opts.seatTargets.map((cmd) =>
+            h("button", { type: "button", class: "primary", disabled: ui.busy, "data-target-seat": String(cmd.args.target), onclick: () => send(cmd) },
+              h("span", { class: `yk-swatch seat-${cmd.args.target}` }), seatName(doc, cmd.args.target)),
+          )),
+      );
+    }
+    return box;
+  }
+  const s = ui.sel;
+  const cancel = h("button", { type: "button", class: "link-button", onclick: () => select(null) }, "Cancel");
+  if (s && s.kind === "summon" && s.terrain) {
+    const info = monsterInfo(handCard(view, doc.seat, s.card).card);
+    const choices = opts.summons.filter((c) => c.args.card === s.card && c.args.terrain === s.terrain);
+    box.append(h("p", { class: "yk-ask" }, `Summon ${info ? info.name : "the card"} on ${s.terrain}: choose its orientation.`));
+    box.append(
+      h("div", { class: "yk-choices" },
+        choices.map((cmd) => orientationButton(cmd, handCard(view, doc.seat, s.card).card, view, send)), cancel),
+    );
+  } else if (s && s.kind === "summon") {
+    box.append(h("p", { class: "yk-ask" }, `Summon ${cardName(handCard(view, doc.seat, s.card).card)}: click a highlighted terrain.`, " "), cancel);
+  } else if (s && s.kind === "transfer") {
+    const cmds = opts.transfers.filter((c) => c.args.source === s.source && c.args.target === s.target);
+    box.append(h("p", { class: "yk-ask" }, `Transfer LP from ${cardName(view.monsters[s.source].card)} (${s.source}) to ${cardName(view.monsters[s.target].card)} (${s.target}): how many?`));
+    box.append(
+      h("div", { class: "yk-choices" },
+        cmds.map((cmd) =>
+          h("button", { type: "button", disabled: ui.busy, "data-amount": String(cmd.args.amount), onclick: () => send(cmd) }, `${cmd.args.amount} LP`)),
+        cancel),
+    );
+  } else if (s && s.kind === "monster") {
+    const m = view.monsters[s.pos];
+    const parts = [];
+    if (opts.attacks.some((c) => c.args.attacker === s.pos)) parts.push("click a highlighted enemy to attack it (the cost is shown on it)");
+    if (opts.transfers.some((c) => c.args.source === s.pos)) parts.push("click a highlighted ally to transfer LP to it");
+    box.append(h("p", { class: "yk-ask" }, `${cardName(m.card)}: ${parts.join("; or ")}. `, cancel));
+  } else {
+    const hints = [];
+    if (opts.summons.length) hints.push("click a glowing hand card to summon it");
+    if (opts.attacks.length || opts.transfers.length) hints.push("click one of your glowing monsters to attack or use its ability");
+    if (opts.endTurn) hints.push("or end your turn");
+    box.append(h("p", { class: "yk-ask" }, hints.length ? `Your move: ${hints.join(", ")}.` : "Your move."));
+  }
+  return box;
+}
+
+function handCard(view, seat, id) {
+  return ((view.players[seat] || {}).hand || []).find((c) => c.id === id) || { id, card: "" };
+}
+
+function orientationButton(cmd, key, view, send) {
+  const probe = { card: key, orientation: cmd.args.orientation, doubled: false };
+  const mini = h("span", { class: "yk-mini", "aria-hidden": "true" });
+  for (const d of DIRS) mini.append(h("span", { class: `ap ap-${d}` }, String(apToward(probe, d) ?? "?")));
+  mini.append(h("span", { class: "yk-mini-core" }, cmd.args.orientation === "vertical" ? "▲" : "▶"));
+  const facing = DIRS.map((d) => `${d} ${apToward(probe, d) ?? "?"}`).join(", ");
+  return h(
+    "button",
+    { type: "button", class: "yk-orient", disabled: ui.busy, "data-orientation": cmd.args.orientation, title: `Attack values facing ${facing}`, onclick: () => send(cmd) },
+    mini,
+    h("span", {}, ORIENTATION_LABEL[cmd.args.orientation] || cmd.args.orientation, h("small", { class: "muted" }, ` (${facing})`)),
+  );
+}
+
+function renderGrid(ctx) {
+  const { doc, view, opts, send, player, select } = ctx;
+  const s = ui.sel;
+  const pending = (view.pending || [])[0];
+  // What each square does when clicked now.
+  const action = new Map(); // pos -> {label, run}
+  if (player && !ui.busy) {
+    if (pending && pending.kind === "summon_attack") {
+      for (const cmd of opts.attacks) action.set(cmd.args.defender, { label: "⚔ free", kind: "attack", run: () => send(cmd) });
+    } else if (opts.targets.length) {
+      for (const cmd of opts.targets) action.set(cmd.args.target, { label: pending && pending.kind === "wood_drop" ? "LP→1" : "−1 LP", kind: "target", run: () => send(cmd) });
+    } else if (s && s.kind === "summon" && !s.terrain) {
+      for (const cmd of opts.summons) {
+        if (cmd.args.card !== s.card || action.has(cmd.args.terrain)) continue;
+        const lp = summonedLpHint(view, handCard(view, doc.seat, s.card).card, cmd.args.terrain);
+        action.set(cmd.args.terrain, { label: lp === null ? "summon" : `summon · ♥ ${lp}`, kind: "summon", run: () => select({ ...s, terrain: cmd.args.terrain }) });
+      }
+    } else if (s && s.kind === "monster") {
+      for (const cmd of opts.attacks.filter((c) => c.args.attacker === s.pos)) {
+        const way = dirBetween(s.pos, cmd.args.defender);
+        const cost = way ? apToward(view.monsters[s.pos], way) : null;
+        action.set(cmd.args.defender, { label: cost === null ? "⚔" : `⚔ ${cost} CP`, kind: "attack", run: () => send(cmd) });
+      }
+      for (const cmd of opts.transfers.filter((c) => c.args.source === s.pos)) {
+        if (!action.has(cmd.args.target)) action.set(cmd.args.target, { label: "give ♥", kind: "transfer", run: () => select({ kind: "transfer", source: s.pos, target: cmd.args.target }) });
+      }
+    }
+    if (!pending && !(s && s.kind === "summon")) {
+      // my monsters that can act: click to select them (again to deselect)
+      for (const pos of Object.keys(view.monsters)) {
+        if (action.has(pos)) continue;
+        if (opts.attacks.some((c) => c.args.attacker === pos) || opts.transfers.some((c) => c.args.source === pos)) {
+          const selected = s && s.kind === "monster" && s.pos === pos;
+          action.set(pos, { label: selected ? "chosen" : "act", kind: "actor", selected, run: () => select(selected ? null : { kind: "monster", pos }) });
+        }
+      }
+    }
+  }
+  const wide = Math.max(...view.rows) > 3;
+  const grid = h("div", { class: `yk-grid${wide ? " is-wide" : ""}`, role: "grid", "aria-label": "The Kekkai (terrain grid)" });
+  view.rows.forEach((len, r) => {
+    const row = h("div", { class: "yk-row", role: "row" });
+    for (let c = 0; c < len; c++) {
+      const pos = `${r},${c}`;
+      const element = view.terrain[pos];
+      const m = view.monsters[pos];
+      const act = action.get(pos);
+      const chosen = s && s.kind === "summon" && s.terrain === pos;
+      const cls = ["yk-cell", `el-${element}`];
+      if (act) cls.push("is-target", `act-${act.kind}`);
+      if (act && act.selected) cls.push("is-selected");
+      if (chosen || (s && s.kind === "transfer" && (s.source === pos || s.target === pos))) cls.push("is-selected");
+      const cell = h(
+        act ? "button" : "div",
+        { class: cls.join(" "), role: "gridcell", type: act ? "button" : undefined, dataset: { pos, element }, title: `${pos}: ${element} terrain`, onclick: act ? act.run : undefined },
+        h("span", { class: "yk-terrain" }, element, h("span", { class: "yk-pos" }, pos)),
+        m ? renderMonster(doc, view, m, pos) : "",
+        act ? h("span", { class: "yk-action" }, act.label) : "",
+      );
+      row.append(cell);
+    }
+    grid.append(row);
+  });
+  return grid;
+}
+
+function renderMonster(doc, view, m, pos) {
+  const info = monsterInfo(m.card);
+  const favourable = info && (info.element === "colorless" || info.element === view.terrain[pos]);
+  const card = h("div", {
+    class: `yk-monster seat-${m.owner}${m.owner === doc.seat ? " is-mine" : ""}${info ? ` el-${info.element}` : ""}`,
+    dataset: { owner: String(m.owner), card: m.card },
+    title: `${cardName(m.card)} (${seatName(doc, m.owner)}), ${m.lp} LP, ${m.orientation}${info ? `, ${info.element} monster` : ""}${favourable ? ", on favourable terrain" : ""}`,
+  });
+  for (const d of DIRS) card.append(h("span", { class: `ap ap-${d}`, title: `attack value facing ${d}` }, String(apToward(m, d) ?? "?")));
+  const badges = [];
+  if (favourable) badges.push(h("span", { class: "yk-badge yk-fav", title: "on favourable terrain: its ability can work" }, "★"));
+  if (m.doubled) badges.push(h("span", { class: "yk-badge", title: "attack values doubled" }, "×2"));
+  if (m.stealth) badges.push(h("span", { class: "yk-badge", title: "stealth" }, "stealth"));
+  if (m.orientation === "horizontal") badges.push(h("span", { class: "yk-badge", title: "turned a quarter right" }, "↻"));
+  card.append(
+    h("span", { class: "yk-mname" }, cardName(m.card)),
+    h("span", { class: "yk-owner" }, seatName(doc, m.owner).replace(" (you)", "")),
+    h("span", { class: "yk-mfoot" }, h("span", { class: "yk-lp", title: "life points" }, `♥ ${m.lp}`), badges),
+  );
+  return card;
+}
+
+function renderPlayers({ doc, view }) {
+  const st = doc.status || {};
+  const awaited = new Set(st.awaiting || []);
+  const list = h("ol", { class: "yk-players", start: "0", "aria-label": "Players" });
+  view.players.forEach((p, seat) => {
+    const onBoard = Object.values(view.monsters).filter((m) => m.owner === seat).length;
+    list.append(
+      h("li", { class: `yk-player${awaited.has(seat) ? " is-awaited" : ""}${seat === doc.seat ? " is-me" : ""}`, dataset: { seat: String(seat) } },
+        h("div", { class: "yk-pname" }, h("span", { class: `yk-swatch seat-${seat}` }), seatName(doc, seat),
+          view.teams ? h("span", { class: "yk-team" }, ` · ${teamLabel(view, seat)}`) : "",
+          awaited.has(seat) ? h("span", { class: "badge" }, "to play") : ""),
+        h("div", { class: "yk-pstats" },
+          h("span", { title: "cards in hand" }, `Hand ${p.hand_count}`),
+          h("span", { title: "cards left in the deck" }, `Deck ${p.deck_count}`),
+          h("span", { title: (p.discard || []).map(cardName).join(", ") || "empty" }, `Discard ${(p.discard || []).length}`),
+          h("span", { title: "chakra points left this round" }, `CP ${view.chakra[seat]}`),
+          h("span", { title: "own monsters on the board (5 wins)" }, `Board ${onBoard}/5`)),
+        p.no_draw ? h("div", { class: "yk-flag" }, p.no_draw === "next" ? "cannot draw next turn" : "cannot draw this turn") : "",
+      ),
+    );
+  });
+  return h("aside", { class: "yk-side" }, list);
+}
+
+function renderLegend() {
+  return h(
+    "div",
+    { class: "yk-legend", "aria-label": "Terrain elements" },
+    ELEMENTS.map((e) => h("span", { class: `yk-legend-item el-${e}` }, e)),
+    h("span", { class: "muted small" }, "★ = monster on favourable terrain · numbers on a card's edges = attack values facing that way"),
+  );
+}
+
+function renderHand(ctx) {
+  const { doc, view, opts, select } = ctx;
+  const me = view.players[doc.seat] || {};
+  const hand = me.hand || [];
+  const playable = new Set(opts.summons.map((c) => c.args.card));
+  const s = ui.sel;
+  const box = h("div", { class: "yk-hand-box" }, h("h3", {}, `Your hand (${hand.length})`));
+  const row = h("div", { class: "yk-hand" });
+  for (const c of hand) {
+    const info = monsterInfo(c.card);
+    const ability = info ? abilityInfo(info.ability) : null;
+    const can = playable.has(c.id) && !ui.busy && !(view.pending || []).length;
+    const myDecision = (doc.status.awaiting || []).includes(doc.seat);
+    const selected = s && s.kind === "summon" && s.card === c.id;
+    const body = [
+      h("div", { class: "yk-hhead" }, h("span", { class: "yk-hname" }, cardName(c.card)), info ? h("span", { class: "yk-cost", title: "chakra cost" }, `${info.cost} CP`) : ""),
+      info ? h("div", { class: "yk-hmeta" }, h("span", { class: `yk-el-tag el-${info.element}` }, info.element), h("span", { title: "life points" }, `♥ ${info.lp}`)) : "",
+      info ? h("div", { class: "yk-hap", title: "attack values: top, right, bottom, left (as printed)" },
+        SIDES.map((side) => h("span", { class: `hap hap-${side}` }, String(info.attack[side])))) : "",
+      info ? h("div", { class: "yk-hability" }, h("strong", {}, abilityName(info.ability)), ability ? h("span", { class: "small" }, ` ${ability.text}`) : "") : "",
+    ];
+    const cls = `yk-hcard${can ? " is-playable" : myDecision ? " is-idle" : ""}${selected ? " is-selected" : ""}${info ? ` el-${info.element}` : ""}`;
+    row.append(
+      can
+        ? h("button", { type: "button", class: cls, dataset: { cardId: c.id, card: c.card }, onclick: () => select(selected ? null : { kind: "summon", card: c.id }) }, body)
+        : h("div", { class: cls, dataset: { cardId: c.id, card: c.card } }, body),
+    );
+  }
+  if (!hand.length) row.append(h("p", { class: "muted" }, "No cards in hand."));
+  box.append(row);
+  return box;
+}
+
+function renderOther({ opts, send }) {
+  return h(
+    "div",
+    { class: "yk-other" },
+    h("h3", {}, "Other options"),
+    h("div", { class: "commands" },
+      opts.other.map((cmd) =>
+        h("button", { type: "button", class: "command", disabled: ui.busy, onclick: () => send(cmd) },
+          [cmd.type, ...Object.entries(cmd.args || {}).map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`)].join(" ")))),
+  );
+}
+
+registerBoard("yokai", { render, hidesCommands: true });
+
+// For tests and debugging (read-only).
+window.KamizaYokai = { ui, classify, same };
