@@ -217,6 +217,16 @@ class HarakiriEngine(EngineBase):
             return {"type": "activate_enemy", "args": {"enemy": turn["todo"][0]}}
         return None
 
+    def timeout_command(self, state, seat):
+        """A timed-out seat ends what it is doing: the activation, the movement, the attack
+        roll; a decision takes its first option."""
+        legal = self.legal_commands(state, seat)
+        for kind in ("resolve_attack", "end_move", "end_activation"):
+            for c in legal:
+                if c["type"] == kind:
+                    return c
+        return legal[0] if legal else None
+
     def view_for(self, state, seat):
         return views.view(state)
 

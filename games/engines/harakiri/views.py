@@ -45,17 +45,11 @@ def redact(ev):
         return {**ev, "payload": {"deck": len(p["deck"]), **({"added": p["added"]} if "added" in p else {})}}
     if t == "AIDeckShuffled":
         return {**ev, "payload": {"who": p["who"], "deck": len(p["deck"])}}
-    if t == "ZoneRevealed":
+    if t in ("ZoneRevealed", "ZoneReset"):
         q = dict(p)
         q["zone_state"] = _hide_zone_state(p["zone_state"])
         q["enemies"] = {e: _hide_enemy(en) for e, en in p["enemies"].items()}
         return {**ev, "payload": q}
     if t == "EnemySpawned":
         return {**ev, "payload": {**p, "enemy": _hide_enemy(p["enemy"])}}
-    if t == "WorkPushed" or t == "WorkUpdated":
-        return {**ev, "payload": _hide_work(p)}
     return ev
-
-
-def _hide_work(p):
-    return p

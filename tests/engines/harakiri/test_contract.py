@@ -120,3 +120,21 @@ def test_scenario_document_for_the_village_is_complete():
     assert any(p["action"]["type"] == "survey" for z in zones.values() for p in z["points"])
     assert any(z["spawns"] for z in zones.values()) and any(z["resistors"] for z in zones.values())
     assert scen["objective"]["type"] == "defeat"
+
+
+def test_zone_reset_and_reveal_events_hide_event_decks():
+    from games.kernel import event
+
+    ev = event("ZoneReset", {"zone": "gate", "enemies": {}, "doors": {}, "points": {}, "resistors": {},
+                             "zone_state": {"active": True, "events": {"green": ["a", "b"], "red": ["c"]},
+                                            "revealed": []}})
+    red = ENGINE.redact_event(ev, 0)
+    assert red["payload"]["zone_state"]["events"] == {"green": 2, "red": 1}
+
+
+def test_timeout_ends_the_activation():
+    s = scenario(doc(arena(open_rows()), {"tomoe": {"weapons": ["samurai_yumi", "samurai_naginata"]}},
+                     activate="char:tomoe"))
+    assert ENGINE.timeout_command(s.state, 0) == {"type": "end_activation", "args": {}}
+    s.when(0, "move")
+    assert ENGINE.timeout_command(s.state, 0) == {"type": "end_move", "args": {}}

@@ -181,3 +181,21 @@ def test_second_failure_lets_the_party_read_the_success_section():
     while s.state["pending"]:
         s.when(0, "choose", option=0)
     assert s.state["result"] == "victory" and s.status.winners == [0]
+
+
+def test_objective_by_interaction_point():
+    # rules: Harakiri, "Ending the Exploration Phase": the objective specified by the chapter
+    scen = arena(open_rows(), points=[{"id": "altar", "at": "3,2", "action": {"type": "objective"}}],
+                 objective={"type": "interact", "text": "Reach the altar"})
+    s = scenario(doc(scen, {"akira": {"sq": "2,2", "ap": 4}}, activate="char:akira"))
+    s.when(0, "interact", point="altar")
+    assert s.state["result"] == "victory" and s.status.finished and s.status.winners == [0]
+
+
+def test_objective_defeat_all():
+    scen = arena(open_rows(), objective={"type": "defeat_all"})
+    s = scenario(doc(scen, {"akira": {"sq": "2,2", "ap": 4}}, {"k": {"type": "kachi", "color": "red", "at": "3,2",
+                                                                     "health": 1}},
+                     activate="char:akira", forced=[6, 6, 3], seats=2))
+    s.when(0, "attack", target="k", mode="strong")
+    assert s.state["result"] == "victory" and s.status.winners == [0, 1]
