@@ -279,7 +279,8 @@ def character_commands(s, c):
         for o, och in sorted(s["characters"].items()):
             if o != c and not och["defeated"] and och["sq"] and adjacent_or_same(s, here, och["sq"]):
                 for i, it in enumerate(ch["items"]):
-                    out.append(cmd("give", to=o, slot=i))
+                    if can_receive(och, it["id"]):
+                        out.append(cmd("give", to=o, slot=i))
     if len(ch["weapons"]) == 2 and not in_action:
         free = rules.skill_active(s, c, "military_discipline")
         if free or ch["ap"] >= 1:
@@ -309,6 +310,18 @@ def character_commands(s, c):
     if not in_action or endable(s, c, here):
         out.append(cmd("end_activation"))
     return out
+
+
+def can_receive(ch, item_id):
+    """Rulebook "Equipment and Item Limits": at most 2 permanent and 5 items in all (special
+    items do not count)."""
+    info = content.ITEMS[item_id]
+    if info["type"] == "special":
+        return True
+    mine = [content.ITEMS[i["id"]] for i in ch["items"] if content.ITEMS[i["id"]]["type"] != "special"]
+    if len(mine) >= 5:
+        return False
+    return info["type"] != "permanent" or sum(1 for m in mine if m["type"] == "permanent") < 2
 
 
 def technique_options(s, c):

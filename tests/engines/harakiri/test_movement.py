@@ -135,3 +135,28 @@ def test_interact_does_not_interrupt_the_movement():
     assert s.state["doors"]["d"]["open"] and s.state["turn"]["moving"]
     s.when(0, "step", to="4,2")
     assert s.state["characters"]["hikaru"]["sq"] == "4,2"
+
+
+def test_flying_tengu_crosses_obstacles_and_heights_but_not_walls():
+    # rules: Harakiri, "Flying Movement"
+    rows = open_rows()
+    rows[2] = "oooooooooo"
+    rows[5] = "##########"
+    heights = ["0000000000"] * 3 + ["1111111111"] + ["0000000000"] * 6
+    s = scenario(doc(arena(rows, heights=heights), {}, {"t": {"type": "tengu", "color": "red", "at": "3,0"}}))
+    mover = rules.mover_for(s.state, "t")
+    assert mover["flying"]
+    reach = grid.reachable(s.state, "3,0", 4, mover, rules.occupied_for(s.state, "shogun"))
+    assert "3,3" in reach and "3,4" in reach and "3,6" not in reach
+    walker = grid.reachable(s.state, "3,0", 4, {}, rules.occupied_for(s.state, "shogun"))
+    assert "3,3" not in walker
+
+
+def test_item_limits_when_giving():
+    # rules: Harakiri, "Equipment and Item Limits"
+    full = [{"id": "healing_potion", "uses": None}] * 5
+    s = _mover(who="akira", characters={"akira": {"sq": "2,2", "items": [{"id": "holy_water", "uses": None},
+                                                                        {"id": "jirobo_omamori", "uses": None}]},
+                                        "tomoe": {"sq": "3,2", "items": full}})
+    gives = [c["args"] for c in s.legal(0) if c["type"] == "give"]
+    assert gives == [{"to": "tomoe", "slot": 1}]  # only the special omamori fits

@@ -151,3 +151,15 @@ def test_random_play_from_the_red_bridge(seed):
                 "clear_enemies": True}
     state, stats, n = play(200 + seed, 1, smart=True, document=document)
     assert state["phase"] == "ended"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_play_from_the_old_shrine(seed):
+    """From the shrine (scripted events, spectral onryō, allied Daimyō, stairs) next to the point
+    that travels to the Red Bridge."""
+    document = {"scenario": "act1_burning_village", "reveal": ["courtyard", "shrine"], "seats": 1 + seed % 4,
+                "options": {"round_cap": 8},
+                "characters": {"akira": {"sq": "14,-5"}, "hattori": {"sq": "13,-6"}, "hikaru": {"sq": "11,-3"},
+                               "tomoe": {"sq": "12,-3"}}}
+    state, stats, n = play(300 + seed, 1, smart=True, document=document)
+    assert state["phase"] == "ended"
