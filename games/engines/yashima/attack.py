@@ -240,6 +240,9 @@ def defend(sim, t, tg, card_id):
 def h_dodge(sim, t):
     from .tasks import find_attack
     s, seat = sim.s, t["seat"]
+    if q.player(s, seat)["pos"] is None:
+        pop(sim, t)
+        return
     if "ans" in t:
         to = t.pop("ans")["args"]["to"]
         pop(sim, t)

@@ -26,6 +26,9 @@ def effect(*names):
 def h_eff(sim, t):
     it = t["it"]
     fn = EFFECTS[it["k"]]
+    if q.player(sim.s, t["seat"])["dead"]:  # a killed master's effects no longer resolve
+        pop(sim, t)
+        return
     if t["optional"] and not t.get("go"):
         if "ans" in t:
             a = t.pop("ans")

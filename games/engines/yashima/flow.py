@@ -599,12 +599,19 @@ def turn_exec(sim, seat, cmd):
     settle(sim)
 
 
+ABANDON = ("move", "dodge", "forced", "focus_action", "eff", "effects", "pay", "ability", "imprint_into")
+
+
 def settle(sim):
     """Depletion checks; a master who enters restoration (or dies) during their own turn ends it."""
     for _ in range(10):
         ops.deplete_check(sim)
         s = sim.s
         t = s.get("turn")
+        if s["phase"] == "battle" and t and not q.active(s, t["seat"]):
+            # the turn player's unfinished own steps (a move, a choice of theirs) are abandoned
+            main = s["stacks"]["main"]
+            main[:] = [x for x in main if not (x.get("seat") == t["seat"] and x["k"] in ABANDON)]
         if s["phase"] == "battle" and t and not s["stacks"]["main"] and not q.active(s, t["seat"]):
             s["stacks"]["main"].append({"k": "end_turn"})
             run(sim, "main")

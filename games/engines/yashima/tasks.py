@@ -207,6 +207,9 @@ def place(sim, owner, name, masters=(), spaces=()):
 def h_forced(sim, t):
     """Slick / splice point: the master must relocate to one of the listed spaces."""
     seat = t["seat"]
+    if q.player(sim.s, seat)["pos"] is None:
+        pop(sim, t)
+        return
     if "ans" in t:
         to = t.pop("ans")["args"]["to"]
         pop(sim, t)
@@ -250,6 +253,9 @@ def step_cost(s, seat, frm, to, left, road_used):
 def h_move(sim, t):
     s, seat = sim.s, t["seat"]
     pl = q.player(s, seat)
+    if not q.active(s, seat) or pl["pos"] is None:  # entered restoration or killed mid-move
+        pop(sim, t)
+        return
     if "ans" in t:
         a = t.pop("ans")
         if a["type"] == "end_move":

@@ -187,3 +187,13 @@ def test_killed_master_leaves_the_board_and_the_token_count():
     s.when(2, "choose_token", token="move")
     assert s.state["pool"] == {"move": 3, "attack": 1}
     assert qq.occupant(s.state, FRONT) is None
+
+
+# rules: Yashima core, "Locked In Combat" + "Restoration" (a restored master EXERTing its last card mid-move is killed; the move ends)
+def test_killed_mid_move_ends_the_turn():
+    s = scene(pl(pos=A, deck=["plain"], restored=True), pl(master="rosamu", kami="dragon", pos=FRONT),
+              pl(master="kenta", pos="3,-3"))
+    s.when(0, "move_action")
+    s.when(0, "step", to="0,1")  # leaving Rosamu costs the last card
+    assert P(s, 0)["dead"] and P(s, 0)["pos"] is None
+    assert s.state["turn"]["seat"] == 1 and not s.state["stacks"]["main"]

@@ -239,7 +239,7 @@ def test_locked_in_combat_two_masters_and_team_mates():
 
 
 def test_exhausted_cannot_leave_combat():
-    s = scene(pl(pos=A, deck=[]), pl(master="rosamu", kami="dragon", pos="0,-1"))
+    s = scene(pl(pos=A, deck=[], hand=["plain"]), pl(master="rosamu", kami="dragon", pos="0,-1"))
     s.when(0, "move_action")
     assert {c["args"]["to"] for c in s.legal(0) if c["type"] == "step"} == {"1,-1", "-1,0"}
 
