@@ -412,7 +412,7 @@ function renderGrid(ctx) {
         if (!action.has(cmd.args.target)) action.set(cmd.args.target, { label: "give ♥", kind: "transfer", run: () => select({ kind: "transfer", source: s.pos, target: cmd.args.target }) });
       }
     }
-    if (!pending && !(s && s.kind === "summon")) {
+    if (!pending && !(s && (s.kind === "summon" || s.kind === "transfer"))) {
       // my monsters that can act: click to select them (again to deselect)
       for (const pos of Object.keys(view.monsters)) {
         if (action.has(pos)) continue;
