@@ -505,7 +505,7 @@ def e_weaken(sim, t, it, probe=False):
         c = next(x for x in q.player(s, who)["karma"] if x["id"] == a["card"])
         ops.move(sim, who, "karma", c, who, "discard", "top")
         return
-    t["left_m"] = [h for h in t["left_m"] if q.player(s, h)["karma"]]
+    t["left_m"] = [h for h in t["left_m"] if q.player(s, h)["karma"] and not q.player(s, h)["dead"]]
     if not t["left_m"]:
         pop(sim, t)
         return
