@@ -20,7 +20,7 @@ IMPLEMENTED = {
     "spiritual_protection",
     "military_discipline", "divine_arrow", "shockwave", "teamwork", "escort", "piercing", "full_of_resources",
     "crescent_strike", "concentration", "hachimans_wrath", "slaughter", "distraction", "relentless_vengeance",
-    "arrows_mantle", "chained_slashes", "blinding_light",
+    "arrows_mantle", "chained_slashes", "blinding_light", "ninja_shadow",
     # Kami level 3+
     "amatsumara_l3", "dosojin_l3", "hachiman_l3", "inari_l3", "shinigami_l3", "amatsumikaboshi_l3",
     "ryujin_l3", "susanoo_l3", "izanami_l3",
@@ -34,7 +34,8 @@ TECHNIQUE_KAMI = {"amatsumara_l3", "dosojin_l3", "shinigami_l3", "izanami_l3"}
 ATTACK_SKILLS = {"counter_attack", "stab", "roll", "metsubushi", "energy_alteration", "menacing_shadow",
                  "ebisus_strike", "drain_spirit", "divine_arrow", "shockwave", "piercing", "crescent_strike",
                  "hachimans_wrath", "slaughter", "arrows_mantle", "blinding_light"}
-TECHNIQUES = {"healing", "kamis_assistance", "healing_wave", "concentration", "distraction", "chained_slashes"}
+TECHNIQUES = {"healing", "kamis_assistance", "healing_wave", "concentration", "distraction", "chained_slashes",
+              "ninja_shadow"}
 
 
 def attack_cost(skill, mode):
@@ -216,6 +217,7 @@ def do_attack(w, c, a):
     ch = s["characters"][c]
     w.emit("ActionPointsChanged", who=c, set={"ap": ch["ap"] - cost}, reason=f"{a['mode']} attack")
     w.emit("TurnChanged", set={"attacked": True})
+    w.emit("AttributesChanged", who=c, set={"attacked_round": s["round"]}, reason="attack")
     if skill and skill.endswith("_l3"):
         w.emit("KamiSkillUsed", who=c, set={"kami_used": ch["kami_used"] + [skill]}, skill=skill)
     if skill == "counter_attack":
@@ -338,6 +340,8 @@ def technique_options(s, c):
         out.append(cmd("technique", skill="kamis_assistance"))
     if rules.skill_active(s, c, "concentration") and not ch.get("concentration"):
         out.append(cmd("technique", skill="concentration"))
+    if rules.skill_active(s, c, "ninja_shadow") and ch.get("ninja_shadow") != s["round"]:
+        out.append(cmd("technique", skill="ninja_shadow"))
     if rules.skill_active(s, c, "distraction") and not s.get("distraction"):
         out.append(cmd("technique", skill="distraction"))
     if (rules.skill_active(s, c, "chained_slashes") and ch["ap"] >= 3
@@ -513,6 +517,8 @@ def do_technique(w, c, a):
         here = ch["sq"]
         seen = sorted(e for e in rules.shogun_creatures(s) if grid.adjacent(s, here, s["enemies"][e]["sq"]))
         w.emit("TurnChanged", set={"rolling": True, "roll_mp": move_points(s, c), "chained": seen})
+    elif sk == "ninja_shadow":
+        w.emit("AttributesChanged", who=c, set={"ninja_shadow": s["round"]}, reason="Ninja Shadow")
     elif sk == "concentration":
         w.emit("AttributesChanged", who=c, set={"concentration": True}, reason="Concentration")
     elif sk == "distraction":

@@ -502,16 +502,19 @@ def enemy_attack(w, e, target, line_attack, counter=False):
     if blind is not None and blind <= 3:
         w.emit("AttackResolved", attacker=e, target=target, outcome="blinded_miss")
         return "blinded_miss"
+    tch = s["characters"].get(target)
+    if (tch and tch.get("ninja_shadow") == s["round"] and tch.get("attacked_round") == s["round"]
+            and rules.skill_active(s, target, "ninja_shadow")):
+        # Ninja Shadow: remove one die from an attack that would deal damage (the removal that
+        # minimises the damage, i.e. the player's best choice, is made automatically)
+        base = _estimate(s, e, target, dice, skill_def)
+        if base > 0:
+            best = min(range(len(dice)), key=lambda i: (_estimate(s, e, target, dice[:i] + dice[i + 1:], skill_def), i))
+            if _estimate(s, e, target, dice[:best] + dice[best + 1:], skill_def) < base:
+                w.emit("AttackDieRemoved", attacker=e, target=target, die=dice[best], reason="Ninja Shadow")
+                dice = dice[:best] + dice[best + 1:]
     test, focus = test_face(dice), focus_face(dice)
-    outcome = "hit"
-    if test and test["s"] == "blank":
-        outcome = "fail"
-    elif test and test["s"] == "fail":
-        outcome = "critical_fail"
-    elif focus and focus["f"] == "fail":
-        outcome = "critical_fail"
-    elif focus and focus["f"] == "fail_no_counter":
-        outcome = "fail"
+    outcome = _outcome(dice)
     critical = bool(test and test["s"] == "critical")
     if outcome != "hit":
         if test and test["s"] == "fail":
@@ -568,6 +571,36 @@ def enemy_attack(w, e, target, line_attack, counter=False):
             mode = "fast" if content.WEAPONS[tch["equipped"]]["fast"] else "strong"
             start_char_attack(w, target, [e], mode, False, None, counter=True)
     return outcome
+
+
+def _outcome(dice):
+    test, focus = test_face(dice), focus_face(dice)
+    if test and test["s"] == "blank":
+        return "fail"
+    if test and test["s"] == "fail":
+        return "critical_fail"
+    if focus and focus["f"] == "fail":
+        return "critical_fail"
+    if focus and focus["f"] == "fail_no_counter":
+        return "fail"
+    return "hit"
+
+
+def _estimate(s, e, target, dice, skill_def):
+    """The damage an enemy attack with ``dice`` would deal to character ``target`` (pure)."""
+    if _outcome(dice) != "hit":
+        return 0
+    en = s["enemies"][e]
+    tsq = rules.sq_of(s, target)
+    hits = impacts(dice) - en["conditions"]["poisoned"] + (1 if grid.height(s, en["sq"]) > grid.height(s, tsq) else 0)
+    test, focus = test_face(dice), focus_face(dice)
+    if test and test["s"] == "critical":
+        dmg = hits
+    else:
+        d, a = rules.char_defense(s, target), rules.char_armor(s, target)
+        prot = d + a - (1 if focus and focus["f"] == "minus1" else 0)
+        dmg = max(0, hits - max(0, prot))
+    return dmg + skill_def.get("damage", 0)
 
 
 def _clear(w, e, cond, reason):

@@ -101,7 +101,8 @@ CREATURE_SET = {
 }
 # Events that only describe what happened (the changes come in the events around them).
 INFO = {"AttackResolved", "EnemyAttackRolled", "StateNote", "EnemyActivated", "EnemyLineChosen",
-        "EventEffectSkipped", "ResurrectionRolled", "Interacted", "ItemUsed", "TechniqueUsed", "MarketRevealed"}
+        "EventEffectSkipped", "ResurrectionRolled", "Interacted", "ItemUsed", "TechniqueUsed", "MarketRevealed",
+        "AttackDieRemoved"}
 
 
 def apply(s, ev):

@@ -715,3 +715,20 @@ def test_amatsumikaboshi_kami_mode_picks_enemy_targets_even_their_allies():
     ev = s.when(0, "choose", option=p["options"].index({"target": "pal"}))
     assert find(ev, "EnemyAttackRolled")[0]["target"] == "pal"
     assert s.state["enemies"]["pal"]["health"] < 9 and s.state["characters"]["akira"]["health"] == 11
+
+
+def test_ninja_shadow_removes_the_most_harmful_die_after_attacking():
+    # rules: Harakiri, "Hattori", Ninja Shadow (the removal minimising the damage is applied)
+    chars = {"hattori": {"sq": "2,1", "level": 4, "skills": ["roll", "ninja_shadow"], "ki": ki(ninja_shadow=3),
+                         "health": 9}}
+    enemies = {"k": {"type": "kachi", "color": "red", "at": "1,0", "health": 9}}
+    s = _turn("hattori", chars, enemies, queue=["char:hattori", "color:red"], oracle={"color": "green"},
+              forced=[2, 3, 1, 6, 6, 3])
+    s.when(0, "technique", skill="ninja_shadow")
+    s.when(0, "attack", target="k", mode="fast")  # green 0, hit: no damage
+    s.when(0, "end_activation")
+    ev = s.when(SYSTEM, "activate_enemy", enemy="k")
+    removed = find(ev, "AttackDieRemoved")
+    assert removed and removed[0]["die"]["i"] == 2
+    # green 2 (removed) + orange 2 = 2 hits - 1 def - 1 armor = 0 + KENJUTSU 1
+    assert s.state["characters"]["hattori"]["health"] == 8
