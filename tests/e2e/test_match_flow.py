@@ -248,8 +248,16 @@ def test_gaps_and_lost_pushes_are_recovered_with_sync(new_page):
     wait_live(a)
     expect(a.locator(ENABLED_COMMAND).first).to_be_visible()
 
-    # 1. A forged events message that skips seqs: the client must not apply it but sync.
+    # 0. A dropped connection reconnects and syncs from the last seq it holds.
     last = a.evaluate("window.KamizaMatch.lastSeq")
+    n_syncs = len(tap.syncs())
+    a.evaluate("window.KamizaMatch.socket.ws.close()")
+    expect(a.locator("#connection")).to_have_attribute("data-state", "retrying")
+    expect(a.locator("#connection")).to_have_text("Live")
+    wait_until(a, lambda: last in tap.syncs()[n_syncs:])
+    expect(a.locator(ENABLED_COMMAND).first).to_be_visible()
+
+    # 1. A forged events message that skips seqs: the client must not apply it but sync.
     n_syncs = len(tap.syncs())
     tap.route.send(json.dumps({"type": "events", "seq": last + 5, "events": [
         {"seq": last + 5, "type": "Forged", "payload": {}, "actor": {"kind": "user"}, "at": "x"}]}))
