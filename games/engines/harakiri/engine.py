@@ -96,8 +96,8 @@ class HarakiriEngine(EngineBase):
             return _scenario_events(document)
         except RuleViolation:
             raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise RuleViolation("bad_scenario", f"{type(exc).__name__}: {exc}") from None
+        except Exception as exc:  # a malformed document (schema, keys, types) is a rule violation
+            raise RuleViolation("bad_scenario", f"{type(exc).__name__}: {str(exc)[:300]}") from None
 
     # -- decide ----------------------------------------------------------------------------
     def decide(self, state, command, rng):

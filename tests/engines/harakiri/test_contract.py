@@ -91,6 +91,7 @@ def test_hidden_deck_orders_never_reach_clients():
 
 def test_content_pack_is_provisional_and_schema_valid():
     pack = ENGINE.content()
+    assert json.loads(json.dumps(pack)) == pack
     assert pack["provisional"] is True
     assert set(pack["dice"]["attack"]) == {"orange", "green", "purple", "red", "blue"}
     assert len(pack["kami"]) == 10 and len(pack["skills"]) == 72
@@ -138,3 +139,14 @@ def test_timeout_ends_the_activation():
     assert ENGINE.timeout_command(s.state, 0) == {"type": "end_activation", "args": {}}
     s.when(0, "move")
     assert ENGINE.timeout_command(s.state, 0) == {"type": "end_move", "args": {}}
+
+
+def test_bad_scenario_documents_are_rule_violations():
+    for bad in ({"scenario": "nope"}, {"scenario": {"kind": "scenario", "provisional": True}},
+                {"characters": {"akira": 5}}, {"activate": "char:nobody"}):
+        try:
+            ENGINE.scenario(bad)
+        except RuleViolation as v:
+            assert v.code == "bad_scenario"
+        else:
+            raise AssertionError(bad)
