@@ -272,7 +272,9 @@ class YokaiEngine(EngineBase):
                     for pos in free:
                         for o in ORIENTATIONS:
                             out.append({"type": "summon", "args": {"card": c["id"], "terrain": pos, "orientation": o}})
-        for apos, m in state["monsters"].items():
+        # Board order, not dict order: a state rebuilt from the store may list keys differently.
+        for apos in (p for p in squares(state["rows"]) if p in state["monsters"]):
+            m = state["monsters"][apos]
             if m["owner"] != seat:
                 continue
             for dpos in R.enemy_monsters_near(state, seat, apos, 1):
