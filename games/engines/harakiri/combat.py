@@ -556,9 +556,12 @@ def enemy_attack(w, e, target, line_attack, counter=False):
             dmg -= absorbed
             w.emit("AttributesChanged", who=target, set={"breeze": 0}, reason=f"Protective Breeze absorbs {absorbed}")
     w.emit("AttackResolved", attacker=e, target=target, outcome="hit", damage=dmg, critical=critical)
+    izanami = target in s["characters"] and rules.kami_mode_of(s, target) == "izanami"
+    health_before = rules.creature_health(s, target)
     killed = damage(w, target, dmg, attacker=e, reason=f"{e} attack")
-    if target in s["characters"] and rules.kami_mode_of(s, target) == "izanami" and dmg > 0 and e in s["enemies"]:
-        damage(w, e, dmg, attacker=target, reason="Izanami Kami Mode")
+    if izanami and dmg > 0 and e in s["enemies"]:
+        # the damage is inflicted on the attacker as well, without the surplus beyond her health
+        damage(w, e, min(dmg, health_before), attacker=target, reason="Izanami Kami Mode")
     if not killed:
         if dmg > 0 and skill_def.get("condition"):
             give_condition(w, target, skill_def["condition"], e)
