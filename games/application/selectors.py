@@ -5,7 +5,7 @@ from collections import OrderedDict
 
 from games.eventstore import store
 from games.eventstore.models import Match
-from games.kernel import SYSTEM, registry
+from games.kernel import SYSTEM, canonical, registry
 
 from .errors import MatchNotFound
 from .lobby import ACTIVE, OPEN, PLATFORM_EVENTS, aggregate_fold, seat_of_user
@@ -65,7 +65,7 @@ def state_load(match: Match, *, until: int | None = None, use_snapshots: bool = 
         if snap is not None:
             state, after = snap.state, snap.seq
     events = store.events_load(match, after=after, until=head, engine_upcasters=engine.upcasters)
-    return aggregate_fold(engine, events, state)
+    return canonical(aggregate_fold(engine, events, state))
 
 
 def seat_for_user(match: Match, user, state: dict | None = None) -> int | None:

@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 
 from games.eventstore import store
 from games.eventstore.models import Match
-from games.kernel import SYSTEM, Command, RuleViolation, Rng, registry, seed_commitment
+from games.kernel import SYSTEM, Command, RuleViolation, Rng, canonical, registry, seed_commitment
 from games.kernel import event as make_event
 from games.projections.updaters import projections_update
 
@@ -60,8 +60,8 @@ class CommandResult:
 
 
 def fingerprint(seat, type_: str, args: dict) -> str:
-    canonical = json.dumps({"seat": seat, "type": type_, "args": args}, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(canonical.encode()).hexdigest()
+    text = json.dumps({"seat": seat, "type": type_, "args": args}, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _normalise_command_id(command_id) -> uuid.UUID:
@@ -117,6 +117,7 @@ def _write(match_id, *, seat, actor: Actor, command_id, expected_seq, fp: str, d
             finished = make_event(L.FINISHED, {"winners": list(engine.status(new_state["game"]).winners), "seed": match.seed})
             events = [*events, finished]
             new_state = L.aggregate_fold(engine, [finished], new_state)
+        new_state = canonical(new_state)  # the same key order a reload from the store gives
         before = match.head_seq
         try:
             rows = store.events_append(match, events, actor=actor.as_dict(seat), command_id=command_id)

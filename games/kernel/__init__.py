@@ -9,6 +9,7 @@ from .rng import Rng, seed_commitment
 from .types import SYSTEM, Command, Event, Status, event
 from .engine import EngineBase
 from .fold import fold, apply_command
+from .canonical import canonical
 
 __all__ = [
     "RuleViolation",
@@ -22,4 +23,5 @@ __all__ = [
     "EngineBase",
     "fold",
     "apply_command",
+    "canonical",
 ]

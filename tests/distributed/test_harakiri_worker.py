@@ -10,7 +10,7 @@ import pytest
 from celery import Celery
 
 from games.application.lobby import FINISHED, STARTED, aggregate_fold
-from games.kernel import SYSTEM, Command, Rng, registry
+from games.kernel import SYSTEM, Command, Rng, canonical, registry
 from games.kernel import event as make_event
 
 from .client import Player, wait_until
@@ -33,6 +33,7 @@ def _clean_run(match_id: str, seed: bytes, recorded: list[dict]) -> list[tuple]:
     game = None
     for ev in out[1:]:
         game = engine.evolve(game, ev)
+    game = canonical(game)  # the platform hands engines canonical states
     head += len(out)
     for _ in range(5000):
         status = engine.status(game)
@@ -47,6 +48,7 @@ def _clean_run(match_id: str, seed: bytes, recorded: list[dict]) -> list[tuple]:
         events = engine.decide(game, Command(type=cmd["type"], args=cmd["args"], seat=seat), Rng(seed, f"{match_id}:{head}"))
         for ev in events:
             game = engine.evolve(game, ev)
+        game = canonical(game)
         out.extend(events)
         head += len(events)
     return [(e["type"], e["payload"]) for e in out]
