@@ -283,6 +283,9 @@ def character_commands(s, c):
                 for i, it in enumerate(ch["items"]):
                     if can_receive(och, it["id"]):
                         out.append(cmd("give", to=o, slot=i))
+                for what in ("heads", "boss_heads", "coins"):
+                    if ch[what] > 0:
+                        out.append(cmd("give", to=o, what=what))
     if len(ch["weapons"]) == 2 and not in_action:
         free = rules.skill_active(s, c, "military_discipline")
         if free or ch["ap"] >= 1:
@@ -441,6 +444,12 @@ def execute(w, c, command):
                reason="reroll Ki dice")
     elif t == "interact":
         do_interact(w, c, a)
+    elif t == "give" and "what" in a:
+        spend(w, c, 1, "interact with a character")
+        what, other = a["what"], s["characters"][a["to"]]
+        n = 1 if what != "coins" else ch["coins"]
+        w.emit("HeadsChanged", who=c, set={what: ch[what] - n}, reason=f"gave {n} {what} to {a['to']}")
+        w.emit("HeadsChanged", who=a["to"], set={what: other[what] + n}, reason=f"received from {c}")
     elif t == "give":
         spend(w, c, 1, "interact with a character")
         items = list(ch["items"])

@@ -732,3 +732,13 @@ def test_ninja_shadow_removes_the_most_harmful_die_after_attacking():
     assert removed and removed[0]["die"]["i"] == 2
     # green 2 (removed) + orange 2 = 2 hits - 1 def - 1 armor = 0 + KENJUTSU 1
     assert s.state["characters"]["hattori"]["health"] == 8
+
+
+def test_give_heads_and_coins_to_an_adjacent_character():
+    # rules: Harakiri, "Interact": both can swap coins, Heads, items, equipment and other tokens
+    chars = {"akira": {"sq": "2,2", "heads": 2, "coins": 7}, "tomoe": {"sq": "3,3"}}
+    s = _turn("akira", chars)
+    s.when(0, "give", to="tomoe", what="heads")
+    s.when(0, "give", to="tomoe", what="coins")
+    assert s.state["characters"]["akira"]["heads"] == 1 and s.state["characters"]["tomoe"]["heads"] == 1
+    assert s.state["characters"]["akira"]["coins"] == 0 and s.state["characters"]["tomoe"]["coins"] == 7
