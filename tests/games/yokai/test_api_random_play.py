@@ -32,7 +32,7 @@ pytestmark = pytest.mark.django_db
 
 GAMES = 50
 MAX_COMMANDS = 3000
-FOLLOW_EVERY = 5  # commands between two /events/ reads of every seat and the spectator
+FOLLOW_EVERY = 10  # commands between two /events/ reads of every seat and the spectator
 MODES = {"2p": (2, {}), "3p": (3, {}), "4p": (4, {}), "2v2": (4, {"teams": True})}
 TOKEN = re.compile(r"[0-9a-f]{16}")
 
@@ -215,7 +215,7 @@ def play_one(seats, options, seed, make_user, fixed_match_seed, on_commit):
         mine = doc if doc["seat"] == seat else clients[seat].view()
         legal = mine["legal_commands"]
         assert legal, f"seat {seat} is awaited but has nothing to do"
-        if commands % 10 == 0:  # now and then: the others and the spectator have nothing to do
+        if commands % 25 == 0:  # now and then: the others and the spectator have nothing to do
             for viewer in [c for c in clients if c.seat != seat] + [spectator]:
                 assert viewer.view()["legal_commands"] == []
         clients[seat].command(rng.choice(legal), mine["seq"])

@@ -162,10 +162,6 @@ function summonedLpHint(view, key, pos) {
   return Math.max(1, Math.min(10, lp));
 }
 
-function same(a, b) {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
 // -- the legal commands, sorted by what the board can click --------------------------------------
 
 function classify(doc) {
@@ -554,4 +550,4 @@ function renderOther({ opts, send }) {
 registerBoard("yokai", { render, hidesCommands: true });
 
 // For tests and debugging (read-only).
-window.KamizaYokai = { ui, classify, same };
+window.KamizaYokai = { ui, classify };
