@@ -131,6 +131,15 @@ def test_two_players_play_yokai_to_the_end_by_clicking(new_page):
     expect(b.locator("#board .yk-turn")).to_contain_text(f"{alice}'s turn")
     expect(b.locator('#board button[data-action="end-turn"]')).to_have_count(0)
 
+    # A third user watches: the board without hands or controls, updated live.
+    carol = new_page()
+    sign_up(carol, f"carol-{uuid.uuid4().hex[:6]}")
+    carol.goto(f"/matches/{match_id}/")
+    wait_live(carol)
+    mark_no_reload(carol)
+    expect(carol.locator("#status-seat")).to_have_text("spectator")
+    expect(carol.locator("#board .yk-grid .yk-cell")).to_have_count(9)
+
     pages = {0: a, 1: b}
     rng = random.Random(20261129)
     done = []
@@ -152,6 +161,11 @@ def test_two_players_play_yokai_to_the_end_by_clicking(new_page):
         assert theirs["seq"] == after["seq"] and theirs["monsters"] == after["monsters"], (done[-1], after, theirs)
         expect(other.locator("#board .yk-monster")).to_have_count(after["monsters"])
         if not shot_taken and after["monsters"] >= 4 and not after["finished"]:
+            wait_settled(carol, after["seq"])
+            expect(carol.locator("#board .yk-monster")).to_have_count(after["monsters"])
+            expect(carol.locator("#board .yk-hand")).to_have_count(0)
+            expect(carol.locator("#board button")).to_have_count(0)  # no controls at all
+            carol.screenshot(path=str(RESULTS / "yokai-spectator.png"), full_page=True)
             RESULTS.mkdir(exist_ok=True)
             me.screenshot(path=str(RESULTS / "yokai-midgame.png"), full_page=True)
             other.screenshot(path=str(RESULTS / "yokai-midgame-opponent.png"), full_page=True)
@@ -159,7 +173,7 @@ def test_two_players_play_yokai_to_the_end_by_clicking(new_page):
     else:
         pytest.fail(f"the game did not finish within {MAX_ACTIONS} actions; last: {done[-10:]}")
 
-    for page in (a, b):
+    for page in (a, b, carol):
         banner = page.get_by_test_id("yokai-banner")
         expect(banner).to_be_visible()
         expect(banner).to_contain_text("Game over")
@@ -169,9 +183,10 @@ def test_two_players_play_yokai_to_the_end_by_clicking(new_page):
         assert_not_reloaded(page)
     winners = state(a)  # both pages name the same winner
     name = alice if a.evaluate("window.KamizaMatch.doc.status.winners")[0] == 0 else bob
-    for page in (a, b):
+    for page in (a, b, carol):
         expect(page.get_by_test_id("yokai-banner")).to_contain_text(name)
     assert winners["finished"]
     a.screenshot(path=str(RESULTS / "yokai-finished.png"), full_page=True)
     assert shot_taken, "no mid-game screenshot was taken"
-    assert a.console_errors == [] and b.console_errors == [], (a.console_errors, b.console_errors)
+    assert a.console_errors == [] and b.console_errors == [] and carol.console_errors == [], (
+        a.console_errors, b.console_errors, carol.console_errors)
