@@ -223,3 +223,25 @@ def test_enemies_end_movement_on_empty_squares_and_downed_enemies_attack_adjacen
     assert chosen["line"] == 2  # line 1 (attack at range 2 without moving) needs adjacency when downed
     assert s.state["enemies"]["ash"]["conditions"]["downed"] == 0
     assert s.state["enemies"]["ash"]["sq"] != "2,0"
+
+
+import pytest
+
+from games.engines.harakiri import content as _content
+
+
+@pytest.mark.parametrize("minion", sorted(_content.ENEMIES_DOC["minions"]))
+@pytest.mark.parametrize("color", ["green", "red"])
+def test_every_minion_board_resolves_a_line(minion, color):
+    # rules: Harakiri, "Enemy Activation" (Minions): a line that can be fully resolved is read
+    chars = {"tomoe": {"sq": "4,4", "health": 9}, "akira": {"sq": "6,2", "health": 11}}
+    s = scenario(doc(arena(open_rows()), chars, {"m": {"type": minion, "color": "red", "at": "1,1"}},
+                     activate="color:red", oracle={"color": color}))
+    ev = s.when(SYSTEM, "activate_enemy", enemy="m")
+    for _ in range(5):
+        if not s.state["pending"]:
+            break
+        ev += s.when(s.status.awaiting[0], "choose", option=0)
+    chosen = find(ev, "EnemyLineChosen")
+    assert chosen and chosen[0]["line"] is not None
+    assert s.state["turn"] is None or s.state["turn"].get("card") != "color:red"
