@@ -287,8 +287,7 @@ def character_commands(s, c):
                     if ch[what] > 0:
                         out.append(cmd("give", to=o, what=what))
     if len(ch["weapons"]) == 2 and not in_action:
-        free = rules.skill_active(s, c, "military_discipline")
-        if free or ch["ap"] >= 1:
+        if free_swap(s, c) or ch["ap"] >= 1:
             out.append(cmd("swap_weapon"))
     # items
     if ch["ap"] >= 1:
@@ -315,6 +314,12 @@ def character_commands(s, c):
     if not in_action or endable(s, c, here):
         out.append(cmd("end_activation"))
     return out
+
+
+def free_swap(s, c):
+    """Military Discipline makes switching weapons a free action, once per activation (further
+    swaps cost 1 AP as usual, so a free action can never be repeated endlessly)."""
+    return rules.skill_active(s, c, "military_discipline") and not s["turn"].get("swapped_free")
 
 
 def can_receive(ch, item_id):
@@ -460,7 +465,9 @@ def execute(w, c, command):
         other = s["characters"][a["to"]]
         w.emit("ItemsChanged", who=a["to"], set={"items": other["items"] + [it]}, reason=f"received from {c}")
     elif t == "swap_weapon":
-        if not rules.skill_active(s, c, "military_discipline"):
+        if free_swap(s, c):
+            w.emit("TurnChanged", set={"swapped_free": True})
+        else:
             spend(w, c, 1, "swap weapon")
         other = [x for x in ch["weapons"] if x != ch["equipped"]][0]
         w.emit("WeaponSwapped", who=c, set={"equipped": other})

@@ -163,3 +163,18 @@ def test_random_play_from_the_old_shrine(seed):
                                "tomoe": {"sq": "12,-3"}}}
     state, stats, n = play(300 + seed, 1, smart=True, document=document)
     assert state["phase"] == "ended"
+
+
+@pytest.mark.parametrize("party", ["starting", "veterans", "veterans_2"])
+def test_first_legal_command_policy_terminates(party):
+    """The platform's timeout/driver policy (always the first legal command) cannot loop."""
+    opts = {"round_cap": 2, "party": {"starting": {}, "veterans": VETERANS, "veterans_2": VETERANS_2}[party]}
+    state = fold(ENGINE, ENGINE.setup(opts, 1, Rng(b"first", party)))
+    for step in range(3000):
+        st = ENGINE.status(state)
+        if st.finished:
+            break
+        seat = st.awaiting[0]
+        cmd = ENGINE.system_command(state) if seat == SYSTEM else ENGINE.legal_commands(state, seat)[0]
+        state = fold(ENGINE, ENGINE.decide(state, Command(cmd["type"], cmd["args"], seat), Rng(b"f", str(step))), state)
+    assert ENGINE.status(state).finished

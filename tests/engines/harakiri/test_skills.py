@@ -63,6 +63,8 @@ def test_military_discipline_adds_damage_and_makes_swapping_free():
     s.when(0, "swap_weapon")
     assert s.state["characters"]["tomoe"]["equipped"] == "samurai_naginata"
     assert s.state["characters"]["tomoe"]["ap"] == 3
+    s.when(0, "swap_weapon")  # free once per activation (project decision), then 1 AP
+    assert s.state["characters"]["tomoe"]["ap"] == 2
 
 
 def test_roll_moves_after_the_attack():
