@@ -68,7 +68,9 @@ def test(args) -> None:
     ensure_chromium()
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     # Everything but the distributed suite, which needs PostgreSQL, Redis and a worker (.ci/run).
-    result = run(PY, "-m", "pytest", "-m", "not distributed", *args, env=env, check=False)
+    # Two workers: the machine has two cores and the suite is CPU-bound (browser tests included).
+    workers = ["-n", os.environ.get("KAMIZA_TEST_WORKERS", "2")] if not args else []
+    result = run(PY, "-m", "pytest", "-m", "not distributed", *workers, *args, env=env, check=False)
     sys.exit(result.returncode)
 
 

@@ -27,7 +27,9 @@ def _dev_secret_key() -> str:
     path = VAR_DIR / "dev-secret-key"
     if not path.exists():
         VAR_DIR.mkdir(parents=True, exist_ok=True)
-        path.write_text(get_random_secret_key())
+        tmp = path.with_name(f".dev-secret-key.{os.getpid()}")
+        tmp.write_text(get_random_secret_key())
+        os.replace(tmp, path)  # atomic: parallel test workers never read a half-written key
     return path.read_text().strip()
 
 

@@ -2,22 +2,17 @@
 
 import pytest
 from rest_framework.test import APIClient
+from rest_framework.throttling import ScopedRateThrottle
 
 pytestmark = pytest.mark.django_db
 
 
-def test_registration_is_throttled_per_client(settings):
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"register": "3/hour"}}
-    from rest_framework.settings import api_settings
-
-    api_settings.reload()
-    try:
-        client = APIClient()
-        codes = [client.post("/api/auth/register/", {"username": f"newbie{i}", "password": "a-long-pass-phrase-1"},
-                             format="json").status_code for i in range(4)]
-        assert codes == [201, 201, 201, 429]
-        body = client.post("/api/auth/register/", {"username": "late", "password": "a-long-pass-phrase-1"}, format="json").json()
-        assert body["code"] == "throttled" and "message" in body
-    finally:
-        settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK}
-        api_settings.reload()
+def test_registration_is_throttled_per_client(monkeypatch):
+    # DRF reads the rates into the class when it is imported; set the scope's rate there.
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {**ScopedRateThrottle.THROTTLE_RATES, "register": "3/hour"})
+    client = APIClient()
+    codes = [client.post("/api/auth/register/", {"username": f"newbie{i}", "password": "a-long-pass-phrase-1"},
+                         format="json").status_code for i in range(4)]
+    assert codes == [201, 201, 201, 429]
+    body = client.post("/api/auth/register/", {"username": "late", "password": "a-long-pass-phrase-1"}, format="json").json()
+    assert body["code"] == "throttled" and "message" in body
