@@ -283,6 +283,7 @@ function canAct() {
 function renderCommands(board) {
   const box = $("commands");
   const legal = app.doc.legal_commands || [];
+  $("commands-heading").hidden = Boolean(board && board.hidesCommands);
   if (board && board.hidesCommands) {
     box.replaceChildren();
     return;
