@@ -1,0 +1,176 @@
+"""Yashima in a real browser against a bot: sign up, create a 2-seat match with a round cap from the
+lobby, add a bot, start, and play to the end only through the board's own controls (master/kami
+buttons, highlighted hexes, facing arrows, hand card -> facing arrow for attacks, labelled buttons for
+everything else). Every click must send exactly a command the page's document listed."""
+
+import random
+import re
+import time
+import uuid
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import RESULTS
+from .test_match_flow import assert_not_reloaded, mark_no_reload, sign_up, wait_live
+
+pytestmark = pytest.mark.e2e
+
+MAX_ACTIONS = 400
+TIME_BUDGET = 110  # seconds for the play loop
+PASSIVE = ["end_turn", "no_defense", "end_reconcile", "skip_effect", "take_token", "decline_chain", "done", "stay"]
+
+SETTLED_JS = """() => { const m = window.KamizaMatch; const y = window.KamizaYashima;
+  return m.doc.seq === m.lastSeq && m.pending.size === 0 && !(y && y.ui.busy)
+    && (m.doc.status.finished || (m.doc.status.awaiting || []).includes(m.doc.seat)); }"""
+STATE_JS = """() => { const m = window.KamizaMatch; const d = m.doc;
+  return {seq: m.lastSeq, finished: !!d.status.finished, phase: d.status.phase, legal: d.legal_commands || [],
+          awaiting: d.status.awaiting || [], seat: d.seat}; }"""
+# Every command the page sends, recorded on the way out (wrapping the socket's send).
+TAP_JS = """() => { const s = window.KamizaMatch.socket; const orig = s.send.bind(s); window.__sent = [];
+  s.send = (msg) => { if (msg && msg.type === 'command') window.__sent.push({cmd: msg.command,
+    legal: JSON.stringify(window.KamizaMatch.doc.legal_commands)}); return orig(msg); }; }"""
+
+
+def create_yashima_match(page):
+    page.goto("/")
+    page.get_by_label("Game").select_option("yashima")
+    page.get_by_label("Seats").fill("2")
+    page.get_by_label("Options").fill('{"round_cap": 2}')
+    page.get_by_role("button", name="Create").click()
+    page.wait_for_url(re.compile(r"/matches/[0-9a-f-]{36}/$"))
+    return page.url.rstrip("/").rsplit("/", 1)[-1]
+
+
+def click_option(page, index):
+    """Click the labelled button of legal command number ``index`` (its data-cmd is that command)."""
+    marked = page.evaluate(
+        """(i) => { const want = JSON.stringify(window.KamizaMatch.doc.legal_commands[i]);
+                    const b = [...document.querySelectorAll('#board [data-testid=yashima-options] button')]
+                      .find((x) => x.dataset.cmd === want);
+                    if (!b) return false; b.setAttribute('data-e2e-click', '1'); return true; }""",
+        index,
+    )
+    assert marked, f"no button for legal command #{index}"
+    page.locator('[data-e2e-click="1"]').click()
+
+
+def play_one(page, s, rng):
+    legal = s["legal"]
+    board = page.locator("#board")
+    types = {}
+    for i, cmd in enumerate(legal):
+        types.setdefault(cmd["type"], []).append(i)
+    if "pick" in types:
+        cmd = legal[rng.choice(types["pick"])]
+        board.locator(f'[data-master="{cmd["args"]["master"]}"]').click()
+        board.locator(f'[data-kami="{cmd["args"]["kami"]}"]').click()
+        return f"pick {cmd['args']}"
+    if "place_miniature" in types:
+        cmd = legal[rng.choice(types["place_miniature"])]
+        cell = board.locator(f'.ys-cell.is-target[data-cell="{cmd["args"]["cell"]}"]')
+        expect(cell).to_have_count(1)
+        cell.click()
+        board.locator(f'.ys-arrow[data-facing="{cmd["args"]["facing"]}"]').click()
+        return f"place {cmd['args']}"
+    if "attack" in types and rng.random() < 0.7:
+        cmd = legal[rng.choice(types["attack"])]
+        board.locator(f'.ys-card.is-playable[data-card-id="{cmd["args"]["card"]}"]').click()
+        arrow = board.locator(f'.ys-arrow[data-facing="{cmd["args"]["facing"]}"]')
+        arrow.hover()
+        expect(board.locator(f'.ys-arrow.is-hover[data-facing="{cmd["args"]["facing"]}"]')).to_have_count(1)
+        arrow.click()
+        return f"attack facing {cmd['args']['facing']}"
+    steps = types.get("step", [])
+    if steps and rng.random() < 0.6:
+        cmd = legal[rng.choice(steps)]
+        board.locator(f'.ys-cell.is-target[data-cell="{cmd["args"]["to"]}"]').click()
+        return f"step {cmd['args']['to']}"
+    if "end_move" in types:
+        cmd = legal[rng.choice(types["end_move"])]
+        board.locator(f'.ys-arrow[data-facing="{cmd["args"]["facing"]}"][data-cmd-type="end_move"]').click()
+        return f"end move facing {cmd['args']['facing']}"
+    if "move_action" in types and rng.random() < 0.4:
+        click_option(page, types["move_action"][0])
+        return "move action"
+    if "draw" in types and rng.random() < 0.8:
+        click_option(page, types["draw"][0])
+        return "draw"
+    clickable = [i for i, c in enumerate(legal) if c["type"] not in ("step", "attack", "chain_attack")]
+    passive = [i for t in PASSIVE for i in types.get(t, [])]
+    i = passive[0] if passive and rng.random() < 0.75 else rng.choice(clickable or list(range(len(legal))))
+    cmd = legal[i]
+    if cmd["type"] in ("step",):
+        board.locator(f'.ys-cell.is-target[data-cell="{cmd["args"]["to"]}"]').click()
+    else:
+        click_option(page, i)
+    return f"{cmd['type']} {cmd['args']}"
+
+
+def test_play_yashima_against_a_bot_by_clicking_the_board(new_page):
+    page = new_page()
+    sign_up(page, f"hana-{uuid.uuid4().hex[:6]}")
+    match_id = create_yashima_match(page)
+    wait_live(page)
+    page.get_by_role("button", name="Add bot").click()
+    page.get_by_role("button", name="Start").click()
+    wait_live(page)
+    mark_no_reload(page)
+    page.evaluate(TAP_JS)
+
+    board = page.locator("#board")
+    expect(board.locator(".ys-map svg .ys-cell")).to_have_count(19)  # the relic board alone
+    expect(page.get_by_test_id("yashima-prompt")).to_contain_text("pick your master")
+    expect(page.locator("#commands button")).to_have_count(0)  # the board offers everything itself
+
+    rng = random.Random(20261129)
+    done, shots, started = [], set(), time.monotonic()
+    for _ in range(MAX_ACTIONS):
+        page.wait_for_function(SETTLED_JS, timeout=15_000)
+        s = page.evaluate(STATE_JS)
+        if s["finished"]:
+            break
+        assert time.monotonic() - started < TIME_BUDGET, f"too slow; last actions: {done[-10:]}"
+        assert s["legal"], f"awaited with nothing to click in {s['phase']}; last: {done[-5:]}"
+        if s["phase"] not in shots and s["phase"] in ("destiny", "battle"):
+            shots.add(s["phase"])
+            if s["phase"] == "destiny":
+                expect(page.get_by_test_id("yashima-prompt")).to_contain_text("Destiny (secret")
+            RESULTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(RESULTS / f"yashima-{s['phase']}.png"), full_page=True)
+        try:
+            done.append(f"{s['phase']}: {play_one(page, s, rng)}")
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}; last actions: {done[-10:]}") from exc
+        page.wait_for_function("(seq) => window.KamizaMatch.lastSeq > seq", arg=s["seq"], timeout=15_000)
+    else:
+        pytest.fail(f"the match did not end within {MAX_ACTIONS} actions; last: {done[-10:]}")
+
+    banner = page.get_by_test_id("yashima-banner")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("Game over")
+    expect(banner).to_contain_text(re.compile(r"wins?!|draw"))
+    expect(page.locator("#status-match")).to_have_text("finished")
+    expect(page.locator("#board .ys-card.is-playable, #board .ys-arrow, #board [data-testid=yashima-options]")).to_have_count(0)
+    expect(page.locator("#board [data-testid=yashima-life]")).to_have_count(2)
+    assert "battle" in shots, f"never reached a battle turn: {done[:20]}"
+
+    # Every command that left the page was one of the document's legal commands, unchanged.
+    sent = page.evaluate("window.__sent")
+    assert len(sent) == len(done), (len(sent), len(done))
+    import json
+    for item in sent:
+        assert item["cmd"] in json.loads(item["legal"]), item["cmd"]
+    assert any(d.startswith("battle: attack") for d in done) or any("step" in d for d in done), done
+
+    # A spectator sees the final board and no controls.
+    watcher = new_page()
+    watcher.goto(f"/matches/{match_id}/")
+    wait_live(watcher)
+    expect(watcher.get_by_test_id("yashima-banner")).to_be_visible()
+    expect(watcher.locator("#board button")).to_have_count(0)
+    expect(watcher.locator("#board [data-testid=yashima-hand]")).to_have_count(0)
+
+    assert_not_reloaded(page)
+    page.screenshot(path=str(RESULTS / "yashima-board.png"), full_page=True)
+    assert page.console_errors == [] and watcher.console_errors == [], (page.console_errors, watcher.console_errors)
