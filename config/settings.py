@@ -124,7 +124,13 @@ if DISTRIBUTED:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": env.str("CHANNELS_PREFIX", default="kamiza")},
+            # redis-py 8 defaults socket_timeout to 5 s, the same as channels_redis's BRPOP wait:
+            # an idle socket's receive loop then times out and the connection is dropped. Give
+            # reads head-room over the 5 s poll; a dead Redis is still noticed.
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5}],
+                "prefix": env.str("CHANNELS_PREFIX", default="kamiza"),
+            },
         }
     }
     CACHES = {

@@ -191,3 +191,39 @@ def test_worker_killed_mid_task_loses_and_duplicates_nothing(stack):
         expected = uuid.uuid5(COMMAND_NAMESPACE, f"{match_id}:{first - 1}:{purpose}")
         assert uuid.UUID(str(cid)) == expected, "each automated step was appended once, by the task scheduled for it"
     assert stack.sql("SELECT count(*) FROM workers_deadletter")[0][0] == 0
+
+
+def test_sockets_survive_idling_and_take_commands_and_end_after_logout(stack):
+    """Over the real servers: a socket idle for longer than the Redis poll still gets pushes, a
+    command sent over the socket lands, and logging out (on the other server) ends the socket."""
+    import websockets
+
+    tag = uuid.uuid4().hex[:6]
+    alice, bob = Player(stack, 0, f"alice-{tag}"), Player(stack, 1, f"bob-{tag}")
+    match_id = _new_match(alice, 2, {"target": 60, "bonus_rolls": False})
+    bob.call("POST", f"/api/matches/{match_id}/join/", json={})
+    alice.call("POST", f"/api/matches/{match_id}/start/", json={})
+
+    async def scenario():
+        async with websockets.connect(stack.ws_url(1, match_id, alice.token), origin=stack.url(1, "")) as ws:
+            hello = json.loads(await ws.recv())
+            await asyncio.sleep(12)  # idle past channels_redis's 5 s BRPOP poll
+            legal = hello["state"]["legal_commands"]
+            await ws.send(json.dumps({"type": "command", "command_id": str(uuid.uuid4()), "expected_seq": hello["seq"],
+                                      "command": legal[0]}))
+            kinds = []
+            while "command_result" not in kinds or "events" not in kinds:
+                kinds.append(json.loads(await asyncio.wait_for(ws.recv(), timeout=10))["type"])
+            await asyncio.to_thread(alice.call, "POST", "/api/auth/logout/", 0)
+            t0 = asyncio.get_running_loop().time()
+            while True:
+                try:
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), timeout=10))
+                except websockets.ConnectionClosed as closed:
+                    return hello["seq"], kinds, closed.rcvd.code if closed.rcvd else None, asyncio.get_running_loop().time() - t0
+                assert msg.get("type") in ("events", "state", "error"), msg
+
+    seq, kinds, close_code, waited = asyncio.run(scenario())
+    assert "command_result" in kinds
+    assert bob.view(match_id)["seq"] > seq, "the socket's command landed"
+    assert close_code == 4401 and waited < 5.5, (close_code, waited)
