@@ -185,6 +185,3 @@ def parse_log(text: str) -> ParsedLog:
         raise LogError(f"the folded match is not readable: {type(exc).__name__}: {exc}"[:500])
     return ParsedLog(header=header, events=events, final_state=state)
 
-
-def seated_user_ids(state: dict) -> list[int]:
-    return sorted({s["user_id"] for s in state["lobby"]["seats"] if s and not s.get("bot") and s.get("user_id")})

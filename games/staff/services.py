@@ -6,21 +6,26 @@ own ``MatchCreated`` are appended exactly as they were (type, version, payload, 
 under the new match's row lock, then the projections are brought up to date from the folded state.
 The new stream differs from the original only where the platform must stamp it afresh: its
 ``MatchCreated`` (new match's creator and seed commitment) and the events' ``at`` (append time).
+
+A reproduction is for review, not for play: its seats are taken by nobody (``SeatTaken`` keeps
+the original name, marked imported, without a user id, so no local account can read a seat's
+hidden cards nor gain a record), and a match imported before its end is closed at once with
+``MatchAbandoned`` so no player, bot or worker moves it on. Staff step through it like any match.
 """
 
 import json
 from itertools import groupby
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games.application import hooks, selectors, services
+from games.application import hooks, lobby as L, selectors, services
 from games.eventstore import store
 from games.eventstore.models import EventAnnotation, Match, StaffAccess
 from games.kernel import RuleViolation
+from games.kernel import event as make_event
 from games.projections.updaters import projections_update
 
-from .logfile import LogError, ParsedLog, seated_user_ids
+from .logfile import LogError, ParsedLog
 
 MAX_NOTE_LENGTH = 5000
 
@@ -48,15 +53,16 @@ def _group_key(ev: dict):
     return json.dumps(ev["actor"], sort_keys=True, default=str), ev["command_id"]
 
 
+def _unseated(ev: dict) -> dict:
+    if ev["type"] != L.SEAT_TAKEN:
+        return ev["payload"]
+    name = ev["payload"].get("username") or f"seat {ev['payload'].get('seat')}"
+    return {**ev["payload"], "user_id": None, "bot": False, "username": f"{name} (imported)"}
+
+
 def match_import_log(*, parsed: ParsedLog, user) -> Match:
     """Create a new match reproducing ``parsed`` (validated by ``logfile.parse_log``)."""
     header = parsed.header
-    user_ids = seated_user_ids(parsed.final_state)
-    known = set(get_user_model().objects.filter(pk__in=user_ids).values_list("pk", flat=True))
-    missing = [uid for uid in user_ids if uid not in known]
-    if missing:
-        # The summary's players and the player records point at these users.
-        raise LogError(f"the log seats user ids that do not exist here: {', '.join(map(str, missing))}")
     with transaction.atomic():
         try:
             created = services.match_create(
@@ -72,10 +78,16 @@ def match_import_log(*, parsed: ParsedLog, user) -> Match:
         for (_, command_id), group in groupby(tail, key=_group_key):
             group = list(group)
             rows += store.events_append(
-                match, [{"type": ev["type"], "v": ev["v"], "payload": ev["payload"]} for ev in group],
+                match, [{"type": ev["type"], "v": ev["v"], "payload": _unseated(ev)} for ev in group],
                 actor=group[0]["actor"], command_id=command_id,
             )
         state = selectors.state_load(match, use_snapshots=False, use_cache=False)
+        if state["lobby"]["status"] in (L.OPEN, L.ACTIVE):
+            rows += store.events_append(
+                match, [make_event(L.ABANDONED, {"reason": "imported copy for review", "seed": None})],
+                actor={"kind": "user", "user_id": user.pk, "seat": None}, command_id=None,
+            )
+            state = selectors.state_load(match, use_snapshots=False, use_cache=False)
         if rows:
             appended = [{"type": r.type, "v": r.version, "payload": r.payload} for r in rows]
             projections_update(engine, match, state, appended, at=rows[-1].at)
