@@ -76,14 +76,15 @@ function apiBase() {
 function loadEvents(doc) {
   const base = apiBase();
   if (!base || ui.evFetching) return;
-  if (ui.evSeq === null) ui.evSeq = Math.max(0, doc.seq - 80);
+  const initial = ui.evSeq === null; // history: shown in the feed, no "just acted" flash
+  if (initial) ui.evSeq = Math.max(0, doc.seq - 80);
   if (doc.seq <= ui.evSeq) return;
   ui.evFetching = true;
   fetch(`${base}events/?after=${ui.evSeq}`, { credentials: "same-origin", headers: { Accept: "application/json" } })
     .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
     .then((body) => {
       const evs = (body.events || []).filter((e) => e.seq > ui.evSeq).sort((a, b) => a.seq - b.seq);
-      for (const ev of evs) digest(ev);
+      for (const ev of evs) digest(ev, initial);
       if (evs.length) ui.evSeq = evs[evs.length - 1].seq;
     })
     .catch(() => {})
@@ -93,7 +94,7 @@ function loadEvents(doc) {
     });
 }
 
-function digest(ev) {
+function digest(ev, initial = false) {
   const p = ev.payload || {};
   const say = (text) => {
     ui.feed.push({ seq: ev.seq, text });
@@ -112,7 +113,7 @@ function digest(ev) {
       say(`${nameOf(p.attacker)} attacked: ${resolvedText(p)}`);
       break;
     case "EnemyActivated":
-      ui.acted = { id: p.enemy, until: Date.now() + 2500 };
+      if (!initial) ui.acted = { id: p.enemy, until: Date.now() + 2500 };
       say(`${nameOf(p.enemy)} activates`);
       break;
     case "EnemyDefeated":
@@ -134,7 +135,7 @@ function digest(ev) {
 function resolvedText(p) {
   if (p.outcome) return String(p.outcome).replace(/_/g, " ");
   if (p.damage && typeof p.damage === "object") {
-    const parts = Object.entries(p.damage).map(([t, d]) => `${nameOf(t)} ${typeof d === "object" ? JSON.stringify(d) : d}`);
+    const parts = Object.entries(p.damage).map(([t, d]) => `${typeof d === "number" ? `${d} damage to` : JSON.stringify(d)} ${nameOf(t)}`);
     return (p.critical ? "critical! " : "") + (parts.join(", ") || "no damage");
   }
   return "resolved";
@@ -433,7 +434,10 @@ function renderPrompt(ctx) {
   const mine = player && awaited.includes(doc.seat);
   const pending = view.pending;
   if (pending) {
-    box.append(h("p", { class: "hk-ask" }, h("strong", {}, pending.by === "party" ? "Party decision: " : "Decision: "), pending.prompt || pretty(pending.kind)));
+    box.append(h("p", { class: "hk-ask" }, h("strong", {}, pending.by === "party" ? "Party decision: " : "Decision: "), readable(view, pending.prompt) || pretty(pending.kind)));
+    if (mine && opts.choices.some((c) => choiceSquare(view, pending.options[c.args.option]))) {
+      box.append(h("p", { class: "muted hk-small" }, "Click a highlighted square or a button."));
+    }
     if (mine) {
       box.append(h("div", { class: "hk-choices" }, opts.choices.map((cmd) =>
         h("button", { type: "button", class: "primary hk-choice", disabled: ui.busy, dataset: { option: String(cmd.args.option) }, onclick: () => send(cmd) },
@@ -480,6 +484,28 @@ function renderPrompt(ctx) {
   return box;
 }
 
+/** The engine's prompts name miniatures by id: show their names instead. */
+function readable(view, text) {
+  if (!text) return "";
+  const ids = [...Object.keys(view.characters), ...Object.keys(view.enemies), ...Object.keys(view.resistors || {})]
+    .sort((a, b) => b.length - a.length);
+  let out = String(text);
+  for (const id of ids) out = out.split(new RegExp(`\\b${id.replace(/[^\w]/g, "")}\\b`, "g")).join(nameOf(id));
+  return out;
+}
+
+/** The square a decision option points at (spawn square, enemy square, or a target's square). */
+function choiceSquare(view, opt) {
+  if (!opt || typeof opt !== "object") return null;
+  if (typeof opt.square === "string" && view.squares[opt.square]) return opt.square;
+  if (typeof opt.sq === "string" && view.squares[opt.sq]) return opt.sq;
+  if (typeof opt.target === "string") {
+    const m = view.characters[opt.target] || view.enemies[opt.target] || (view.resistors || {})[opt.target];
+    if (m && m.sq && !m.defeated) return m.sq;
+  }
+  return null;
+}
+
 function dieNode(d) {
   let face = "";
   let cls = "";
@@ -493,6 +519,15 @@ function dieNode(d) {
 function renderGrid(ctx) {
   const { view, opts, send, select } = ctx;
   const clickable = new Map(); // sq -> {label, kind, run}
+  if (!ui.busy && view.pending) {
+    // a decision about squares or miniatures: those are clickable too (when one square = one option)
+    const bySq = new Map();
+    for (const cmd of opts.choices) {
+      const sq = choiceSquare(view, view.pending.options[cmd.args.option]);
+      if (sq) bySq.set(sq, bySq.has(sq) ? null : cmd);
+    }
+    for (const [sq, cmd] of bySq) if (cmd) clickable.set(sq, { kind: "choice", label: String(cmd.args.option + 1), run: () => send(cmd) });
+  }
   if (!ui.busy && !view.pending && !view.attack) {
     for (const [sq, cmd] of opts.steps) clickable.set(sq, { kind: "step", label: "step", run: () => send(cmd) });
     for (const [id, cmds] of opts.attacks) {
@@ -565,6 +600,7 @@ function renderGrid(ctx) {
       });
       if (here.length > 1) node.title += ` · ${here.map((o) => nameOf(o.id)).join(" and ")}`;
       if (act && act.kind === "step") node.append(h("span", { class: "hk-action" }, "•"));
+      if (act && act.kind === "choice") node.append(h("span", { class: "hk-action is-choice" }, "✓"));
       grid.append(node);
     }
   }
