@@ -373,13 +373,20 @@ function masterSummary(id) {
 
 // -- the map -----------------------------------------------------------------------------------
 
-function attackCells(view, pos, facing, d) {
+/** A card's pattern for facing 0 (named pattern + PATTERN_PLUS cells), as hex offsets. */
+function patternOffsets(d) {
   const card = def(d);
+  if (!card) return [];
   const pats = (ui.content && ui.content.patterns) || {};
-  const offs = card ? (Array.isArray(card.pattern) ? card.pattern : pats[card.pattern] || []) : [];
+  const offs = Array.isArray(card.pattern) ? card.pattern : pats[card.pattern] || [];
+  const extra = (card.attack || []).filter((x) => x.k === "PATTERN_PLUS").flatMap((x) => x.cells || []);
+  const seen = new Set();
+  return [...offs, ...extra].filter(([q, r]) => !seen.has(`${q},${r}`) && seen.add(`${q},${r}`));
+}
+
+function attackCells(view, pos, facing, d) {
   const [q0, r0] = parse(pos);
-  const extra = ((card && card.attack) || []).filter((x) => x.k === "PATTERN_PLUS").flatMap((x) => x.offsets || []);
-  return [...offs, ...extra].map(([dq, dr]) => { const [a, b] = rotate(dq, dr, facing); return `${q0 + a},${r0 + b}`; }).filter((c) => c in (view.cells || {}));
+  return patternOffsets(d).map(([dq, dr]) => { const [a, b] = rotate(dq, dr, facing); return `${q0 + a},${r0 + b}`; }).filter((c) => c in (view.cells || {}));
 }
 
 function renderMap(ctx) {
@@ -516,9 +523,7 @@ function renderPlayers({ doc, view }) {
 }
 
 function patternSvg(d) {
-  const card = def(d);
-  const pats = (ui.content && ui.content.patterns) || {};
-  const offs = card ? (Array.isArray(card.pattern) ? card.pattern : pats[card.pattern] || []) : [];
+  const offs = patternOffsets(d);
   if (!offs.length) return "";
   const all = [[0, 0], ...offs];
   const pts = all.map(([q, r]) => px(q, r));
