@@ -30,7 +30,7 @@ class UserRegisterApi(APIView):
 
     @extend_schema(
         tags=["auth"], operation_id="auth_register", request=RegisterSerializer,
-        responses={201: RegisteredSerializer, 400: E("invalid (field errors in extra, e.g. a weak password)")},
+        responses={201: RegisteredSerializer, 400: E("malformed (field errors in extra, e.g. a weak password)")},
     )
     def post(self, request):
         ser = RegisterSerializer(data=request.data)
@@ -80,7 +80,7 @@ class UserMeApi(APIView):
         return Response(_me(request.user))
 
     @extend_schema(tags=["auth"], operation_id="auth_me_update", request=MeSerializer,
-                   responses={200: MeSerializer, 400: E("invalid"), 401: E("not_authenticated")})
+                   responses={200: MeSerializer, 400: E("malformed"), 401: E("not_authenticated")})
     def patch(self, request):
         ser = MeSerializer(data=request.data, partial=True)
         ser.is_valid(raise_exception=True)

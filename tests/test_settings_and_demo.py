@@ -49,3 +49,11 @@ def test_seed_demo_creates_users_and_a_running_match_of_each_game_once():
     assert {"yokai", "yashima", "harakiri"} <= games
     assert MatchSummary.objects.filter(status="open").count() == 3
     assert MatchSummary.objects.exclude(status="open").count() == 3
+
+
+@pytest.mark.django_db
+def test_api_docs_are_served_without_a_cdn(client):
+    page = client.get("/api/docs/")
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert "cdn." not in body and "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in body

@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 # DRF exception class -> stable code (checked in order: subclasses first).
 _DRF_CODES = (
     (drf.ParseError, "malformed"),
-    (drf.ValidationError, "invalid"),
+    (drf.ValidationError, "malformed"),
     (drf.AuthenticationFailed, "authentication_failed"),
     (drf.NotAuthenticated, "not_authenticated"),
     (drf.PermissionDenied, "permission_denied"),

@@ -155,13 +155,13 @@ class MatchListCreateApi(mixins.ListModelMixin, generics.GenericAPIView):
         return self.get_paginated_response([summary_item(x, request.user) for x in page])
 
     @extend_schema(tags=["matches"], operation_id="matches_list", parameters=[s.MatchListQuerySerializer],
-                   responses={200: s.MatchSerializer(many=True), 400: E("invalid filter"), 404: E("invalid page")})
+                   responses={200: s.MatchSerializer(many=True), 400: E("malformed filter"), 404: E("invalid page")})
     def get(self, request):
         return self.list(request)
 
     @extend_schema(
         tags=["matches"], operation_id="matches_create", request=s.MatchCreateSerializer,
-        responses={201: s.MatchSerializer, 400: E("invalid"), 401: UNAUTH,
+        responses={201: s.MatchSerializer, 400: E("malformed"), 401: UNAUTH,
                    422: E("unknown_game / bad_seats / bad_options")},
         description="Create a match; the creator takes seat 0.",
     )
@@ -195,7 +195,7 @@ class _LobbyActionApi(APIView):
         return Response(match_detail(match, request.user))
 
 
-_LOBBY_ERRORS = {400: E("invalid / bad_seat"), 401: UNAUTH, 404: NOT_FOUND}
+_LOBBY_ERRORS = {400: E("malformed / bad_seat"), 401: UNAUTH, 404: NOT_FOUND}
 
 
 class MatchJoinApi(_LobbyActionApi):
@@ -259,7 +259,7 @@ class MatchCommandApi(APIView):
         tags=["play"], operation_id="matches_command", parameters=[MATCH_ID], request=s.CommandSerializer,
         responses={
             201: s.CommandResultSerializer,
-            400: E("invalid / malformed"), 401: UNAUTH,
+            400: E("malformed (field errors in extra)"), 401: UNAUTH,
             403: E("not_your_decision"), 404: NOT_FOUND,
             409: OpenApiResponse(s.VersionConflictSerializer, description="version_conflict"),
             422: E("a rule violation (e.g. not_your_turn), match_not_active, or command_id_reused"),
@@ -282,7 +282,7 @@ class MatchCommandApi(APIView):
 
 class MatchEventsApi(APIView):
     @extend_schema(tags=["play"], operation_id="matches_events", parameters=[MATCH_ID, s.EventsQuerySerializer],
-                   responses={200: s.EventsSerializer, 400: E("invalid after"), 404: NOT_FOUND},
+                   responses={200: s.EventsSerializer, 400: E("malformed after"), 404: NOT_FOUND},
                    description="Events after `after`, redacted for the caller's seat.")
     def get(self, request, id):
         match = selectors.match_get(id)
@@ -318,7 +318,7 @@ class StaffMatchStateApi(APIView):
     permission_classes = [IsStaff]
 
     @extend_schema(tags=["staff"], operation_id="admin_match_state", parameters=[MATCH_ID, s.StaffStateQuerySerializer],
-                   responses={200: s.StaffStateSerializer, 400: E("invalid at"), **_STAFF_ERRORS},
+                   responses={200: s.StaffStateSerializer, 400: E("malformed at"), **_STAFF_ERRORS},
                    description="The folded state at seq `at`, its status and every seat's view there. Recorded.")
     def get(self, request, id):
         match = selectors.match_get(id)

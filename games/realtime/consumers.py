@@ -61,20 +61,20 @@ def parse_command(msg: dict) -> tuple[str, int, str, dict]:
     command_id = msg.get("command_id")
     echo = command_id if isinstance(command_id, str) and len(command_id) <= 64 else None
     if not isinstance(command_id, str):
-        raise BadMessage("invalid", "command_id must be a UUID string", echo)
+        raise BadMessage("malformed", "command_id must be a UUID string", echo)
     try:
         uuid.UUID(command_id)
     except ValueError:
-        raise BadMessage("invalid", "command_id must be a UUID string", echo)
+        raise BadMessage("malformed", "command_id must be a UUID string", echo)
     expected_seq = msg.get("expected_seq")
     if not _is_int(expected_seq) or expected_seq < 0:
-        raise BadMessage("invalid", "expected_seq must be a non-negative integer", echo)
+        raise BadMessage("malformed", "expected_seq must be a non-negative integer", echo)
     command = msg.get("command")
     if not isinstance(command, dict) or not isinstance(command.get("type"), str) or not command["type"]:
-        raise BadMessage("invalid", 'command must be an object {"type": "...", "args": {...}}', echo)
+        raise BadMessage("malformed", 'command must be an object {"type": "...", "args": {...}}', echo)
     args = command.get("args", {})
     if not isinstance(args, dict):
-        raise BadMessage("invalid", "command.args must be an object", echo)
+        raise BadMessage("malformed", "command.args must be an object", echo)
     return command_id, expected_seq, command["type"], args
 
 
@@ -270,7 +270,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def _on_sync(self, msg):
         after = msg.get("after", 0)
         if not _is_int(after) or after < 0:
-            raise BadMessage("invalid", "after must be a non-negative integer")
+            raise BadMessage("malformed", "after must be a non-negative integer")
         await self._push_since(after, always=True)
 
     async def _on_command(self, msg):

@@ -42,7 +42,7 @@ def test_weak_passwords_are_400_with_field_errors(api, password):
     res = api.post("/api/auth/register/", {"username": "hanzo-hanzo", "password": password}, format="json")
     assert res.status_code == 400
     body = res.json()
-    assert body["code"] == "invalid" and body["extra"]["password"] and body["message"].startswith("password:")
+    assert body["code"] == "malformed" and body["extra"]["password"] and body["message"].startswith("password:")
     assert not get_user_model().objects.filter(username="hanzo-hanzo").exists()
 
 
@@ -54,7 +54,7 @@ def test_weak_passwords_are_400_with_field_errors(api, password):
 ])
 def test_register_malformed_is_400(api, body, field):
     res = api.post("/api/auth/register/", body, format="json")
-    assert res.status_code == 400 and res.json()["code"] == "invalid" and field in res.json()["extra"]
+    assert res.status_code == 400 and res.json()["code"] == "malformed" and field in res.json()["extra"]
 
 
 def test_register_taken_username_case_insensitive(api, make_user):
@@ -92,7 +92,7 @@ def test_bad_credentials_are_400_invalid_credentials(api, make_user, username, p
 
 def test_token_missing_fields_is_400(api):
     res = api.post("/api/auth/token/", {"username": "x"}, format="json")
-    assert res.status_code == 400 and res.json()["code"] == "invalid" and "password" in res.json()["extra"]
+    assert res.status_code == 400 and res.json()["code"] == "malformed" and "password" in res.json()["extra"]
 
 
 def test_too_many_failed_attempts_per_username_is_429(api, make_user, settings):

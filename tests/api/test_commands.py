@@ -154,7 +154,7 @@ def test_malformed_commands_are_400_invalid_with_field_details(started_pebbles, 
     res = client_for(users[0]).post(url(match), body, format="json")
     assert res.status_code == 400, res.content
     err = res.json()
-    assert err["code"] == "invalid"
+    assert err["code"] == "malformed"
     assert field in err["extra"] and err["message"]
 
 
@@ -168,7 +168,7 @@ def test_malformed_json_is_400_malformed(started_pebbles, client_for):
 def test_non_object_json_body_is_400(started_pebbles, client_for):
     match, users = started_pebbles()
     res = client_for(users[0]).post(url(match), data="[1, 2]", content_type="application/json")
-    assert res.status_code == 400 and res.json()["code"] == "invalid"
+    assert res.status_code == 400 and res.json()["code"] == "malformed"
 
 
 def test_wrong_content_type_is_415(started_pebbles, client_for):

@@ -16,7 +16,7 @@ from games.kernel import RuleViolation
 @pytest.mark.parametrize(
     "exc, status, code",
     [
-        (drf.ValidationError({"seats": ["bad"]}), 400, "invalid"),
+        (drf.ValidationError({"seats": ["bad"]}), 400, "malformed"),
         (drf.ParseError(), 400, "malformed"),
         (drf.NotAuthenticated(), 401, "not_authenticated"),
         (drf.AuthenticationFailed(), 401, "authentication_failed"),
@@ -28,7 +28,7 @@ from games.kernel import RuleViolation
         (drf.Throttled(wait=3), 429, "throttled"),
         (Http404(), 404, "not_found"),
         (DjangoPermissionDenied(), 403, "permission_denied"),
-        (DjangoValidationError({"email": ["nope"]}), 400, "invalid"),
+        (DjangoValidationError({"email": ["nope"]}), 400, "malformed"),
         (VersionConflict(7), 409, "version_conflict"),
         (NotYourDecision("no"), 403, "not_your_decision"),
         (CommandIdReused("again"), 422, "command_id_reused"),

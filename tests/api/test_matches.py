@@ -98,7 +98,7 @@ def test_create_unknown_game_is_422(make_user, client_for):
                                   {"game": "pebbles", "seats": 0}, {"game": 7, "seats": 2.5}])
 def test_create_malformed_is_400(make_user, client_for, body):
     res = client_for(make_user()).post("/api/matches/", body, format="json")
-    assert res.status_code == 400 and res.json()["code"] == "invalid" and res.json()["extra"]
+    assert res.status_code == 400 and res.json()["code"] == "malformed" and res.json()["extra"]
 
 
 def test_create_anonymous_is_401(api):
@@ -133,7 +133,7 @@ def test_list_filters_by_game_and_status_and_pages(make_user, client_for, starte
 
 def test_list_bad_filter_is_400_and_bad_page_is_404(api):
     res = api.get("/api/matches/", {"status": "sleeping"})
-    assert res.status_code == 400 and res.json()["code"] == "invalid" and "status" in res.json()["extra"]
+    assert res.status_code == 400 and res.json()["code"] == "malformed" and "status" in res.json()["extra"]
     res = api.get("/api/matches/", {"page": 99})
     assert res.status_code == 404 and res.json()["code"] == "not_found"
 
@@ -216,7 +216,7 @@ def test_lobby_refusals(make_user, client_for):
     res = g.post(f"/api/matches/{mid}/join/", {"seat": 7}, format="json")
     assert res.status_code == 400 and res.json()["code"] == "bad_seat"
     res = g.post(f"/api/matches/{mid}/join/", {"seat": -1}, format="json")
-    assert res.status_code == 400 and res.json()["code"] == "invalid"
+    assert res.status_code == 400 and res.json()["code"] == "malformed"
     res = g.post(f"/api/matches/{mid}/bots/", {}, format="json")
     assert res.status_code == 403 and res.json()["code"] == "not_creator"
     res = g.post(f"/api/matches/{mid}/leave/")

@@ -58,7 +58,7 @@ def test_state_at_a_seq_with_every_seats_view(started_pebbles, staff, client_for
 def test_state_bad_at_is_400(started_pebbles, staff, at):
     match, _ = started_pebbles()
     res = staff[1].get(f"/api/admin/matches/{match.pk}/state/", {"at": at})
-    assert res.status_code == 400 and res.json()["code"] == "invalid"
+    assert res.status_code == 400 and res.json()["code"] == "malformed"
     assert not StaffAccess.objects.exists()
 
 

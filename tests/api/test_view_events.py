@@ -61,7 +61,7 @@ def test_events_after(started_pebbles, client_for, command):
 def test_bad_after_is_400(started_pebbles, api, after):
     match, _ = started_pebbles()
     res = api.get(f"/api/matches/{match.pk}/events/", {"after": after})
-    assert res.status_code == 400 and res.json()["code"] == "invalid" and "after" in res.json()["extra"]
+    assert res.status_code == 400 and res.json()["code"] == "malformed" and "after" in res.json()["extra"]
 
 
 def test_view_and_events_of_unknown_match_are_404(api):

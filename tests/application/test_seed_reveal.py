@@ -43,3 +43,32 @@ def test_seed_is_committed_then_revealed_and_reproduces_the_deal(started_pebbles
     redo = engine.setup(match.options, 2, Rng(revealed, f"{match.pk}:{started['seq'] - 1}"))
     dealt = next(e for e in events if e["type"] == "TilesDealt")
     assert redo[0]["payload"] == dealt["payload"]
+
+
+class _Crashing:
+    """Wraps an engine whose decide raises a non-rule exception (an engine bug)."""
+
+    def __init__(self, engine):
+        self._engine = engine
+
+    def __getattr__(self, name):
+        return getattr(self._engine, name)
+
+    def decide(self, state, command, rng):
+        raise KeyError("bug in the engine")
+
+
+def test_an_engine_bug_is_a_422_rejected_by_engine_and_appends_nothing(started_pebbles, monkeypatch):
+    from games.kernel import RuleViolation
+
+    match, users = started_pebbles(seats=2)
+    engine = selectors.engine_of(match)
+    monkeypatch.setattr(selectors, "engine_of", lambda m: _Crashing(engine))
+    monkeypatch.setattr(services, "engine_of", lambda m: _Crashing(engine))
+    head = match.head_seq
+    with pytest.raises(RuleViolation) as caught:
+        services.match_submit_command(match_id=match.pk, seat=0, actor=services.Actor.user(users[0]),
+                                      command_id=uuid.uuid4(), expected_seq=head, type_="pass", args={})
+    assert caught.value.code == "rejected_by_engine"
+    match.refresh_from_db()
+    assert match.head_seq == head
