@@ -35,7 +35,9 @@ def _dev_secret_key() -> str:
 
 SECRET_KEY = env.str("SECRET_KEY") if PRODUCTION else env.str("SECRET_KEY", default="") or _dev_secret_key()
 
-ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[] if PRODUCTION else ["*"])
+# Also the WebSocket Origin allow-list: never "*" by default, even in development, so another
+# site cannot open a socket with a developer's session cookie.
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[] if PRODUCTION else ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
