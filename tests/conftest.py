@@ -4,6 +4,8 @@
 import uuid
 
 import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
 from games.application import services
 from games.kernel import registry
@@ -57,3 +59,31 @@ def started_pebbles(make_user):
         return match, users
 
     return start
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+@pytest.fixture
+def client_for():
+    """An APIClient authenticated with ``user``'s token."""
+
+    def make(user):
+        c = APIClient()
+        c.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+        return c
+
+    return make
+
+
+@pytest.fixture
+def command():
+    """A /commands/ request body."""
+
+    def make(type_="pass", args=None, expected_seq=0, command_id=None):
+        return {"command_id": str(command_id or uuid.uuid4()), "expected_seq": expected_seq, "type": type_,
+                "args": {} if args is None else args}
+
+    return make

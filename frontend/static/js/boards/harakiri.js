@@ -8,10 +8,9 @@
 // click are still offered as plain buttons, so no state is unplayable. Spectators (doc.seat ===
 // null) see the board without controls. The DOM is built with textContent only.
 
-import { registerBoard } from "./registry.js";
+import { ensureStylesheet as useStylesheet, fetchContent, registerBoard } from "./registry.js";
 
 const CSS_URL = new URL("../../css/boards/harakiri.css", import.meta.url).href;
-const CONTENT_URL = "/api/games/harakiri/content/";
 const TERRAINS = ["open", "difficult", "obstacle", "inaccessible", "special", "stairs", "door"];
 const TERRAIN_LABEL = {
   open: "Open", difficult: "Difficult", obstacle: "Obstacle", inaccessible: "Inaccessible",
@@ -43,12 +42,7 @@ const ui = {
 };
 
 function ensureStylesheet() {
-  if (document.querySelector('link[data-board-css="harakiri"]')) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = CSS_URL;
-  link.dataset.boardCss = "harakiri";
-  document.head.append(link);
+  useStylesheet("harakiri", CSS_URL);
 }
 
 function rerender() {
@@ -57,8 +51,7 @@ function rerender() {
 
 function loadContent() {
   if (ui.contentPromise) return;
-  ui.contentPromise = fetch(CONTENT_URL, { credentials: "same-origin", headers: { Accept: "application/json" } })
-    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+  ui.contentPromise = fetchContent("harakiri")
     .then((pack) => { ui.content = pack; rerender(); })
     .catch(() => { ui.contentPromise = null; });
 }

@@ -28,3 +28,21 @@ export function registerBoard(slug, renderer) {
 export function boardFor(slug) {
   return window.KamizaBoards[slug] || null;
 }
+
+// Shared by the board renderers --------------------------------------------------------------
+
+/** Add the board's stylesheet to the page once. */
+export function ensureStylesheet(slug, href) {
+  if (document.querySelector(`link[data-board-css="${slug}"]`)) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = href;
+  link.dataset.boardCss = slug;
+  document.head.append(link);
+}
+
+/** The game's public content pack (cards, boards...): a Promise of the parsed JSON. */
+export function fetchContent(slug) {
+  return fetch(`/api/games/${slug}/content/`, { credentials: "same-origin", headers: { Accept: "application/json" } })
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))));
+}

@@ -7,10 +7,9 @@
 // Every command sent is taken unchanged from doc.legal_commands. Spectators (doc.seat === null)
 // get no controls. The DOM is built with textContent / createElementNS only.
 
-import { registerBoard } from "./registry.js";
+import { ensureStylesheet as useStylesheet, fetchContent, registerBoard } from "./registry.js";
 
 const CSS_URL = new URL("../../css/boards/yashima.css", import.meta.url).href;
-const CONTENT_URL = "/api/games/yashima/content/";
 const SVG = "http://www.w3.org/2000/svg";
 const S = 20; // hex size (centre to corner), SVG units
 const DIRS = [[0, -1], [1, -1], [1, 0], [0, 1], [-1, 1], [-1, 0]];
@@ -22,18 +21,12 @@ const FACING_CMDS = new Set(["attack", "chain_attack"]);
 const ui = { content: null, contentPromise: null, last: null, sel: null, hoverFacing: null, busy: false };
 
 function ensureStylesheet() {
-  if (document.querySelector('link[data-board-css="yashima"]')) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = CSS_URL;
-  link.dataset.boardCss = "yashima";
-  document.head.append(link);
+  useStylesheet("yashima", CSS_URL);
 }
 
 function loadContent() {
   if (ui.contentPromise) return;
-  ui.contentPromise = fetch(CONTENT_URL, { credentials: "same-origin", headers: { Accept: "application/json" } })
-    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+  ui.contentPromise = fetchContent("yashima")
     .then((pack) => {
       ui.content = pack;
       ui.defs = indexDefs(pack);

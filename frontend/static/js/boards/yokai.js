@@ -8,10 +8,9 @@
 // are display hints computed from public card data; the server decides.
 // The DOM is built with textContent only (never innerHTML with server strings).
 
-import { registerBoard } from "./registry.js";
+import { ensureStylesheet as useStylesheet, fetchContent, registerBoard } from "./registry.js";
 
 const CSS_URL = new URL("../../css/boards/yokai.css", import.meta.url).href;
-const CONTENT_URL = "/api/games/yokai/content/";
 const ELEMENTS = ["fire", "water", "earth", "wood", "metal"];
 const SIDES = ["top", "right", "bottom", "left"];
 const DIRS = ["N", "E", "S", "W"];
@@ -53,18 +52,12 @@ const ui = {
 };
 
 function ensureStylesheet() {
-  if (document.querySelector('link[data-board-css="yokai"]')) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = CSS_URL;
-  link.dataset.boardCss = "yokai";
-  document.head.append(link);
+  useStylesheet("yokai", CSS_URL);
 }
 
 function loadContent() {
   if (ui.contentPromise) return;
-  ui.contentPromise = fetch(CONTENT_URL, { credentials: "same-origin", headers: { Accept: "application/json" } })
-    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+  ui.contentPromise = fetchContent("yokai")
     .then((pack) => {
       ui.content = pack;
       if (ui.last) render(...ui.last);
