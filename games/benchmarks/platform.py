@@ -58,15 +58,30 @@ def run_writepath(commands: int) -> dict:
     assert report.clean, report.lines()
 
     baseline = _baseline_inserts(connection, commands)
+    read_s = _baseline_read(connection, match.pk)
     return {
         "vendor": connection.vendor,
         "commands": commands,
         "commands_per_s": round(commands / write_s, 1),
         "rebuild_events": seq,
         "rebuild_events_per_s": round(seq / rebuild_s, 1),
+        "baseline_read_decode_events_per_s": round(seq / read_s, 1),
+        "rebuild_vs_bare_read": round(read_s / rebuild_s, 4),
         **baseline,
         "write_path_vs_single_row_commit": round((commands / write_s) / baseline["baseline_commit_per_s"], 4),
     }
+
+
+def _baseline_read(connection, match_id) -> float:
+    """Seconds for a bare cursor to read every event row of the match and decode its payload."""
+    t0 = time.perf_counter()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT seq, type, payload FROM eventstore_matchevent WHERE match_id = %s ORDER BY seq",
+                       [match_id.hex if connection.vendor == "sqlite" else match_id])
+        for _seq, _type, payload in cursor.fetchall():
+            if isinstance(payload, str):
+                json.loads(payload)
+    return time.perf_counter() - t0
 
 
 def _baseline_inserts(connection, n: int) -> dict:
