@@ -20,14 +20,12 @@ and no list in the view (nor in any /events/ or command response) is a run of tw
 of a hidden order; no "deck" in any response is a list.
 """
 
-import json
 import uuid
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from games.application import selectors, services
+from games.application import selectors
 from games.eventstore.models import Match
 from games.kernel import SYSTEM, Rng
 
@@ -37,29 +35,6 @@ GAMES = 40  # seats 1 + seed % 4: ten games each for 1, 2, 3 and 4 seats
 ROUND_CAP = 2
 MAX_COMMANDS = 4000
 FOLLOW_EVERY = 10
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    cache.clear()
-    selectors.cache_clear()
-    yield
-    cache.clear()
-    selectors.cache_clear()
-
-
-@pytest.fixture
-def fixed_match_seed(monkeypatch):
-    """Make the match's secret seed AND its id a function of the test case, so a failing game
-    replays exactly (the engine's randomness is drawn from Rng(seed, "<match id>:<seq>"))."""
-
-    def fix(label: str):
-        seed = Rng(label.encode(), "match-seed")
-        monkeypatch.setattr(services.secrets, "token_bytes", lambda n=32: bytes(seed.below(256) for _ in range(n)))
-        ids = Rng(label.encode(), "match-id")
-        monkeypatch.setattr(Match._meta.pk, "_get_default", lambda: uuid.UUID(bytes=bytes(ids.below(256) for _ in range(16))))
-
-    return fix
 
 
 def hidden_orders(game: dict) -> dict:

@@ -24,16 +24,15 @@ or another seat's secret destiny token.
 
 import json
 import re
-import uuid
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from games.application import selectors, services
 from games.eventstore import store
 from games.eventstore.models import Match
 from games.kernel import SYSTEM, Rng
+
+from tests.games.api_client import Client
 
 pytestmark = pytest.mark.django_db
 
@@ -49,78 +48,6 @@ FOLLOW_EVERY = 10  # commands between two /events/ reads of every seat and the s
 MODES = {"2p": (2, {}), "3p": (3, {}), "4p": (4, {}), "2v2": (4, {"teams": True})}
 TOKEN = re.compile(r"(?<![0-9a-f])[0-9a-f]{16}(?![0-9a-f])")
 
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    cache.clear()
-    selectors.cache_clear()
-    yield
-    cache.clear()
-    selectors.cache_clear()
-
-
-@pytest.fixture
-def fixed_match_seed(monkeypatch):
-    """Make the match's secret seed AND its id a function of the test case, so a failing game
-    replays exactly (the engine's randomness is drawn from Rng(seed, "<match id>:<seq>"))."""
-
-    def fix(label: str):
-        seed = Rng(label.encode(), "match-seed")
-        monkeypatch.setattr(services.secrets, "token_bytes", lambda n=32: bytes(seed.below(256) for _ in range(n)))
-        ids = Rng(label.encode(), "match-id")
-        monkeypatch.setattr(Match._meta.pk, "_get_default", lambda: uuid.UUID(bytes=bytes(ids.below(256) for _ in range(16))))
-
-    return fix
-
-
-class Client:
-    """One seat's (or the spectator's) API client; every response is recorded for the canary check."""
-
-    def __init__(self, user, seat, match_url, record, on_commit):
-        self.api = APIClient()
-        self.on_commit = on_commit
-        if user is not None:
-            self.api.force_authenticate(user)
-        self.seat = seat
-        self.url = match_url
-        self.record = record
-        self.after = 0  # last event seq this client has seen
-
-    def _check(self, resp, path):
-        assert resp.status_code < 500, f"{path} -> {resp.status_code}: {resp.content[:500]!r}"
-        return resp
-
-    def view(self):
-        resp = self._check(self.api.get(f"{self.url}view/"), "view")
-        assert resp.status_code == 200, resp.json()
-        doc = resp.json()
-        assert doc["seat"] == self.seat
-        self.record(self.seat, doc["seq"], resp.content)
-        return doc
-
-    def follow(self):
-        resp = self._check(self.api.get(f"{self.url}events/", {"after": self.after}), "events")
-        assert resp.status_code == 200, resp.json()
-        body = resp.json()
-        seqs = [e["seq"] for e in body["events"]]
-        assert seqs == list(range(self.after + 1, body["seq"] + 1)), "the log must be contiguous"
-        self.after = body["seq"]
-        # Card ids are renamed whenever a card enters a hidden zone, so an id once visible is never
-        # hidden again: each event is checked at its own seq, however late it is fetched.
-        for ev in body["events"]:
-            self.record(self.seat, ev["seq"], json.dumps(ev).encode())
-        return body["events"]
-
-    def command(self, cmd, expected_seq):
-        payload = {"command_id": str(uuid.uuid4()), "expected_seq": expected_seq, "type": cmd["type"],
-                   "args": cmd["args"]}
-        with self.on_commit(execute=True):  # as after a real request: cache, publish, follow-ups
-            resp = self._check(self.api.post(f"{self.url}commands/", payload, format="json"), "commands")
-        assert resp.status_code == 201, f"legal command {cmd} refused: {resp.status_code} {resp.json()}"
-        body = resp.json()
-        for ev in body["events"]:
-            self.record(self.seat, ev["seq"], json.dumps(ev).encode())
-        return body
 
 
 class Tracker:
