@@ -60,7 +60,16 @@ def serve(args) -> None:
     run(PY, "manage.py", "seed_demo", env=env)
     addr = args[0] if args else "127.0.0.1:8000"
     print(f"\nKamiza on http://{addr}/  (demo users: alice / bob, password kamiza-demo-1; staff: admin / kamiza-admin-1)\n", flush=True)
-    os.execve(PY, [str(PY), "manage.py", "runserver", addr], env)
+    # The embedded mode has no Celery beat: this loop fires the decision clocks (timeouts).
+    clocks = subprocess.Popen([str(PY), "manage.py", "run_clocks"], cwd=ROOT, env=env)
+    try:
+        server = subprocess.run([str(PY), "manage.py", "runserver", addr], cwd=ROOT, env=env, check=False)
+    except KeyboardInterrupt:
+        server = None
+    finally:
+        clocks.terminate()
+        clocks.wait(timeout=10)
+    sys.exit(server.returncode if server else 0)
 
 
 def test(args) -> None:

@@ -55,6 +55,12 @@ class SeatListField(serializers.ListField):
     """One entry per seat: {user_id, username, bot} or null when free."""
 
 
+class DeadlineSerializer(serializers.Serializer):
+    due_at = serializers.DateTimeField(help_text="when the clock runs out; the engine's timeout choice is then "
+                                                 "submitted for every seat still listed")
+    seats = serializers.ListField(child=serializers.IntegerField(), help_text="the seats on the clock")
+
+
 class MatchSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     game = serializers.CharField()
@@ -65,6 +71,7 @@ class MatchSerializer(serializers.Serializer):
     seq = serializers.IntegerField()
     seat_list = SeatListField(help_text="one entry per seat; null = free")
     awaiting = serializers.ListField(child=serializers.JSONField(), help_text="seats (ints) or \"system\"")
+    deadline = DeadlineSerializer(allow_null=True, help_text="the decision clock running now; null = none")
     winners = serializers.ListField(child=serializers.JSONField())
     created_by = serializers.IntegerField(allow_null=True, help_text="user id of the creator")
     created_at = serializers.DateTimeField()
@@ -120,6 +127,7 @@ class SeatViewSerializer(serializers.Serializer):
     seq = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True, help_text="the caller's seat; null = spectator")
     status = StatusSerializer()
+    deadline = DeadlineSerializer(allow_null=True, help_text="the decision clock running now; null = none")
     match = LobbySerializer()
     view = serializers.JSONField(allow_null=True, help_text="the game's view for this seat (null before the start)")
     legal_commands = LegalCommandSerializer(many=True)

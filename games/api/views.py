@@ -55,6 +55,7 @@ def match_detail(match, user) -> dict:
         "seq": match.head_seq,
         "seat_list": lobby["seats"],
         "awaiting": st["awaiting"],
+        "deadline": selectors.deadline_of(match) if st["awaiting"] else None,
         "winners": st["winners"],
         "created_by": match.created_by_id,
         "created_at": match.created_at.isoformat(),
@@ -62,6 +63,13 @@ def match_detail(match, user) -> dict:
         "seed": lobby["seed"],
         "your_seat": selectors.seat_for_user(match, user, state),
     }
+
+
+def _deadline_in_list(match, seq: int) -> dict | None:
+    row = getattr(match, "deadline", None)  # select_related: no query per item
+    if row is None or row.seq != seq:
+        return None
+    return {"due_at": row.due_at.isoformat(), "seats": list(row.seats)}
 
 
 def summary_item(summary: MatchSummary, user) -> dict:
@@ -76,6 +84,7 @@ def summary_item(summary: MatchSummary, user) -> dict:
         "seq": summary.seq,
         "seat_list": summary.seats,
         "awaiting": summary.awaiting,
+        "deadline": _deadline_in_list(match, summary.seq),
         "winners": summary.winners,
         "created_by": match.created_by_id,
         "created_at": match.created_at.isoformat(),
@@ -139,7 +148,7 @@ class MatchListCreateApi(mixins.ListModelMixin, generics.GenericAPIView):
 
     def get_queryset(self):
         q = _query(s.MatchListQuerySerializer, self.request)
-        qs = MatchSummary.objects.select_related("match").order_by("-match__created_at", "match_id")
+        qs = MatchSummary.objects.select_related("match", "match__deadline").order_by("-match__created_at", "match_id")
         if q.get("game"):
             qs = qs.filter(match__game=q["game"])
         if q.get("status"):

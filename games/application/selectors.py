@@ -6,6 +6,7 @@ from collections import OrderedDict
 from games.eventstore import store
 from games.eventstore.models import Match
 from games.kernel import SYSTEM, canonical, registry
+from games.projections.models import MatchDeadline
 
 from .errors import MatchNotFound
 from .lobby import ACTIVE, OPEN, PLATFORM_EVENTS, aggregate_fold, seat_of_user
@@ -99,8 +100,19 @@ def lobby_public(lobby: dict, match: Match) -> dict:
     }
 
 
+def deadline_of(match: Match) -> dict | None:
+    """The decision clock running at the head seq: ``{due_at, seats}`` (ISO 8601 UTC), or None.
+
+    Read from the clock row the sweeper fires (not recomputed), so what a client is shown is exactly
+    when the timeout command will be submitted (give or take the sweep interval)."""
+    row = MatchDeadline.objects.filter(match=match, seq=match.head_seq).values("due_at", "seats").first()
+    if row is None:
+        return None
+    return {"due_at": row["due_at"].isoformat(), "seats": list(row["seats"])}
+
+
 def view_for_seat(match: Match, seat, state: dict | None = None) -> dict:
-    """The ``/view/`` document: seq, seat, status, view, legal_commands for ``seat`` (None = spectator)."""
+    """The ``/view/`` document: seq, seat, status, deadline, view, legal_commands for ``seat`` (None = spectator)."""
     state = state or state_load(match)
     engine = engine_of(match)
     status = status_of(match, state)
@@ -113,6 +125,7 @@ def view_for_seat(match: Match, seat, state: dict | None = None) -> dict:
         "seq": match.head_seq,
         "seat": seat,
         "status": status,
+        "deadline": deadline_of(match) if status["awaiting"] else None,
         "match": lobby_public(state["lobby"], match),
         "view": game_view,
         "legal_commands": legal,

@@ -210,6 +210,7 @@ function renderStatus() {
   const mySeat = doc.seat === null || doc.seat === undefined ? null : doc.match && doc.match.seats && doc.match.seats[doc.seat];
   $("status-seat").textContent = doc.seat === null || doc.seat === undefined ? "spectator" : `${doc.seat}${mySeat ? ` (${mySeat.username})` : ""}`;
   $("status-seq").textContent = String(doc.seq);
+  renderClock();
 
   const result = $("result");
   if (st.finished) {
@@ -226,6 +227,23 @@ function renderStatus() {
     result.hidden = true;
     result.replaceChildren();
   }
+}
+
+// The decision clock: when it runs out the server submits the game's timeout choice for the
+// seats still listed (a passive one, e.g. "no defense").
+function renderClock() {
+  const box = $("status-clock");
+  const deadline = app.doc.deadline;
+  if (!deadline || !deadline.due_at) {
+    box.textContent = "–";
+    box.removeAttribute("data-urgent");
+    return;
+  }
+  const left = Math.max(0, Math.round((Date.parse(deadline.due_at) - Date.now()) / 1000));
+  const mine = app.doc.seat !== null && app.doc.seat !== undefined && deadline.seats.includes(app.doc.seat);
+  const who = deadline.seats.map((s) => seatName(s)).join(", ");
+  box.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} ${mine ? "(your decision)" : `(${who})`}`;
+  box.toggleAttribute("data-urgent", mine && left <= 10);
 }
 
 function renderSeats() {
@@ -442,6 +460,7 @@ function start() {
     },
   });
   app.socket.connect();
+  setInterval(renderClock, 1000);
   setInterval(() => {
     if (app.socket.isOpen && Date.now() - app.lastServerMessageAt >= IDLE_SYNC_MS) {
       app.lastServerMessageAt = Date.now();

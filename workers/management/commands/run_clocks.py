@@ -1,0 +1,37 @@
+"""Beat for the embedded mode: fire decision clocks and re-drive stalled automated steps.
+
+Distributed deployments run ``celery beat`` (config/settings.py CELERY_BEAT_SCHEDULE), which calls the
+same two tasks; the embedded mode has no beat, so ``dev.py serve`` runs this loop next to the server.
+With eager Celery the timeout commands are submitted right here, through the one write path.
+"""
+
+import time
+
+from django.core.management.base import BaseCommand
+
+from workers.tasks import sweep_stalled, sweep_timers
+
+STALLED_EVERY = 30.0
+
+
+class Command(BaseCommand):
+    help = "Fire due decision clocks (and stalled automated steps) every --every seconds; --once for one sweep."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--every", type=float, default=2.0, help="seconds between clock sweeps (default 2)")
+        parser.add_argument("--once", action="store_true", help="sweep once and exit")
+
+    def handle(self, *args, every: float, once: bool, **options):
+        if every <= 0:
+            self.stderr.write("--every must be positive")
+            raise SystemExit(2)
+        last_stalled = 0.0
+        while True:
+            fired = sweep_timers()
+            if time.monotonic() - last_stalled >= STALLED_EVERY:
+                sweep_stalled()
+                last_stalled = time.monotonic()
+            if once:
+                self.stdout.write(f"{fired} clock(s) fired")
+                return
+            time.sleep(every)
