@@ -8,7 +8,7 @@
 // click are still offered as plain buttons, so no state is unplayable. Spectators (doc.seat ===
 // null) see the board without controls. The DOM is built with textContent only.
 
-import { ensureStylesheet as useStylesheet, fetchContent, registerBoard } from "./registry.js";
+import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
 
 const CSS_URL = new URL("../../css/boards/harakiri.css", import.meta.url).href;
 const TERRAINS = ["open", "difficult", "obstacle", "inaccessible", "special", "stairs", "door"];
@@ -135,21 +135,6 @@ function resolvedText(p) {
 }
 
 // -- helpers -----------------------------------------------------------------------------------
-
-function h(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(props || {})) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "dataset") Object.assign(node.dataset, v);
-    else if (k === "onclick") node.addEventListener("click", v);
-    else if (k === "style") node.setAttribute("style", v);
-    else if (k in node && typeof v !== "string") node[k] = v;
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false && c !== "") node.append(c);
-  return node;
-}
 
 function pretty(id) {
   return String(id ?? "?").replace(/_/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());

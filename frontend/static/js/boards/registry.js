@@ -46,3 +46,20 @@ export function fetchContent(slug) {
   return fetch(`/api/games/${slug}/content/`, { credentials: "same-origin", headers: { Accept: "application/json" } })
     .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))));
 }
+
+/** Build a DOM element: h("button", {class, dataset, onclick, style, ...attrs}, ...children).
+ * Null, undefined, false and "" props/children are skipped; arrays of children are flattened. */
+export function h(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(props || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else if (k === "onclick") node.addEventListener("click", v);
+    else if (k === "style") node.setAttribute("style", v);
+    else if (k in node && typeof v !== "string") node[k] = v;
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false && c !== "") node.append(c);
+  return node;
+}

@@ -7,7 +7,7 @@
 // Every command sent is taken unchanged from doc.legal_commands. Spectators (doc.seat === null)
 // get no controls. The DOM is built with textContent / createElementNS only.
 
-import { ensureStylesheet as useStylesheet, fetchContent, registerBoard } from "./registry.js";
+import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
 
 const CSS_URL = new URL("../../css/boards/yashima.css", import.meta.url).href;
 const SVG = "http://www.w3.org/2000/svg";
@@ -47,20 +47,6 @@ function indexDefs(pack) {
 }
 
 // -- helpers -----------------------------------------------------------------------------------
-
-function h(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(props || {})) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "dataset") Object.assign(node.dataset, v);
-    else if (k === "onclick") node.addEventListener("click", v);
-    else if (k in node && typeof v !== "string") node[k] = v;
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false && c !== "") node.append(c);
-  return node;
-}
 
 function s(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);

@@ -8,7 +8,7 @@
 // are display hints computed from public card data; the server decides.
 // The DOM is built with textContent only (never innerHTML with server strings).
 
-import { ensureStylesheet as useStylesheet, fetchContent, registerBoard } from "./registry.js";
+import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
 
 const CSS_URL = new URL("../../css/boards/yokai.css", import.meta.url).href;
 const ELEMENTS = ["fire", "water", "earth", "wood", "metal"];
@@ -68,21 +68,6 @@ function loadContent() {
 }
 
 // -- helpers -----------------------------------------------------------------------------------
-
-function h(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(props || {})) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "dataset") Object.assign(node.dataset, v);
-    else if (k === "onclick") node.addEventListener("click", v);
-    else if (k === "style") node.setAttribute("style", v);
-    else if (k in node && typeof v !== "string") node[k] = v;
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c);
-  return node;
-}
 
 function monsterInfo(key) {
   const list = (ui.content && ui.content.monsters) || [];
