@@ -2,7 +2,7 @@
 
 from games.kernel import SYSTEM, EngineBase, RuleViolation, Status, event
 
-from . import flow, views
+from . import clocks, flow, views
 from .content import PACK
 from .scenario import build
 from .state import Sim, clone, evolve
@@ -28,6 +28,12 @@ class YashimaEngine(EngineBase):
             "restore_shuffle": {"type": "boolean",
                                 "description": "restoration step 4 shuffles the discard pile (Fairytale text, default) "
                                                "instead of turning it over (core text)"},
+            "defense_seconds": {"type": ["integer", "null"], "minimum": 0, "maximum": clocks.MAX_SECONDS,
+                                "description": "clock on a prompt answered during another master's turn (defense, "
+                                               "LOSE...); default 60, 0 or null: no clock"},
+            "turn_seconds": {"type": ["integer", "null"], "minimum": 0, "maximum": clocks.MAX_SECONDS,
+                             "description": "clock on every other decision (own turn and prompts, setup, destiny, "
+                                            "reconcile, restoration); default none, 0 or null: no clock"},
         },
         "additionalProperties": False,
     }
@@ -48,6 +54,11 @@ class YashimaEngine(EngineBase):
         cap = options.get("round_cap")
         if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 1):
             raise RuleViolation("bad_options", "round_cap must be a positive integer")
+        for name in clocks.CLOCK_OPTIONS:
+            secs = options.get(name)
+            if secs is not None and (not isinstance(secs, int) or isinstance(secs, bool)
+                                     or not 0 <= secs <= clocks.MAX_SECONDS):
+                raise RuleViolation("bad_options", f"{name} must be a number of seconds from 0 to {clocks.MAX_SECONDS}")
 
     def setup(self, options: dict, seats: int, rng) -> list:
         self.validate_options(options or {}, seats)
@@ -69,7 +80,8 @@ class YashimaEngine(EngineBase):
             return Status(phase="over", awaiting=[], finished=True, winners=list(state["result"]["winners"]))
         if self._system_due(state):
             return Status(phase=state["phase"], awaiting=[SYSTEM])
-        return Status(phase=state["phase"], awaiting=flow.awaiting(state))
+        awaiting = flow.awaiting(state)
+        return Status(phase=state["phase"], awaiting=awaiting, deadline_seconds=clocks.deadline_seconds(state, awaiting))
 
     def legal_commands(self, state, seat) -> list:
         if seat == SYSTEM:
@@ -81,18 +93,9 @@ class YashimaEngine(EngineBase):
     def system_command(self, state):
         return _norm("proceed", {}) if self._system_due(state) else None
 
-    PASSIVE = ["end_reconcile", "no_defense", "skip_effect", "decline_chain", "restore_keep_statuses",
-               "restore_keep_equipment", "keep_frost", "relic_skip", "no_rejuvenate", "stay", "done", "end_move",
-               "end_turn", "take_token", "choose_token"]
-
     def timeout_command(self, state, seat):
-        """On a missed deadline the seat takes the most passive choice available."""
-        options = self.legal_commands(state, seat)
-        for typ in self.PASSIVE:
-            for c in options:
-                if c["type"] == typ:
-                    return c
-        return options[0] if options else None
+        """On a missed deadline the seat takes the most passive choice available (``clocks.ON_TIMEOUT``)."""
+        return clocks.timeout_choice(state, seat, self.legal_commands(state, seat))
 
     def bot_command(self, state, seat, rng):
         from .bots import choose
