@@ -102,7 +102,8 @@ class YashimaEngine(EngineBase):
         return choose(state, seat, self.legal_commands(state, seat), rng)
 
     def view_for(self, state, seat) -> dict:
-        return views.view_for(state, seat)
+        legal = self.legal_commands(state, seat) if isinstance(seat, int) and not isinstance(seat, bool) else []
+        return views.view_for(state, seat, legal)
 
     def redact_event(self, ev, seat):
         return views.redact_event(ev, seat)

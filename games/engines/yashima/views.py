@@ -4,6 +4,7 @@ the seat they await."""
 
 from games.kernel import SYSTEM
 
+from . import labels
 from .state import clone
 
 PUBLIC_KEYS = ["phase", "round", "pool", "teams", "cells", "boards", "spst", "supply", "result", "last_init",
@@ -29,12 +30,38 @@ def _attacks(s):
     return out
 
 
-def view_for(s, seat):
+def _labelled(s, seat, prompts):
+    """The seat's own prompts get a ``title`` and ``labels`` (one per entry of ``cmds``, same order)."""
+    for pr in prompts.values():
+        if "cmds" in pr:
+            pr["title"] = labels.title(s, pr)
+            pr["labels"] = [labels.label(s, seat, c, pr) for c in pr["cmds"]]
+    return prompts
+
+
+def _own_prompt(s, seat):
+    for st in (s.get("stacks") or {}).values():
+        if st and st[-1].get("prompt") and st[-1]["prompt"]["seat"] == seat:
+            return st[-1]["prompt"]
+    return None
+
+
+def choices(s, seat, legal):
+    """Every command ``seat`` may send now (exactly ``legal``, unchanged), each with a label."""
+    if not legal:
+        return None
+    pr = _own_prompt(s, seat)
+    return {"title": labels.decision_title(s, pr),
+            "options": [{"label": labels.label(s, seat, c, pr), "command": clone(c)} for c in legal]}
+
+
+def view_for(s, seat, legal=None):
     if seat == SYSTEM:
         return clone(s)
     v = {k: clone(s.get(k)) for k in PUBLIC_KEYS}
     v["destiny"] = {k: (tok if k == str(seat) else "chosen") for k, tok in (s.get("destiny") or {}).items()}
-    v["prompts"] = _prompts(s, seat)
+    v["prompts"] = _labelled(s, seat, _prompts(s, seat))
+    v["choices"] = choices(s, seat, legal)
     v["attacks"] = _attacks(s)
     players = []
     for i, pl in enumerate(s["players"]):

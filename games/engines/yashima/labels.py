@@ -1,0 +1,254 @@
+"""Short English labels for the commands a seat may send, and titles for its prompts.
+
+Labels only name what the seat may already see: its own hand, karma pool, equipment and the deck
+cards a prompt shows it; public cards, masters, spaces and statuses. The commands themselves are
+never changed: a client sends back the listed command dict, the label only describes it.
+"""
+
+from . import queries as q
+from .content import BOARDS, KAMI, MASTERS
+
+DIRECTIONS = ["up", "upper right", "lower right", "down", "lower left", "upper left"]
+
+
+def facing(f) -> str:
+    return f"facing {DIRECTIONS[f]}" if isinstance(f, int) and 0 <= f < 6 else f"facing {f}"
+
+
+def master(s, who) -> str:
+    pl = s["players"][who] if isinstance(who, int) and 0 <= who < len(s["players"]) else None
+    name = MASTERS[pl["master"]]["name"] if pl and pl.get("master") in MASTERS else "unknown master"
+    return f"{name} (seat {who})" if pl else f"seat {who}"  # seats numbered as in the views
+
+
+def _own_card(s, seat, cid, zones=("hand", "karma", "equip", "aside", "discard")):
+    pl = s["players"][seat]
+    for zone in zones:
+        for c in pl[zone]:
+            if c["id"] == cid:
+                return c
+    return None
+
+
+def card_name(s, d) -> str:
+    try:
+        return q.card_def(s, d).get("name", d)
+    except (KeyError, ValueError, IndexError):
+        return str(d)
+
+
+def own(s, seat, cid, zones=("hand", "karma", "equip", "aside", "discard")) -> str:
+    c = _own_card(s, seat, cid, zones)
+    return card_name(s, c["d"]) if c else "an unknown card"
+
+
+def ability_name(s, seat, src) -> str:
+    kind, _, ref = str(src).partition(":")
+    m = MASTERS.get(s["players"][seat]["master"], {})
+    try:
+        if kind == "page":
+            page = int(ref)
+            face = m["tome"][(page - 1) // 2]["faces"]["front" if page % 2 else "back"]
+            return f"{face['name']} (tome page {page}, cost {face['cost']})"
+        if kind == "avatar":
+            ab = m["abilities"][int(ref)]
+            cost = f", cost {ab['cost']}" if ab.get("cost") else ""
+            exert = f", EXERT {ab['exert']}" if ab.get("exert") else ""
+            return f"{ab['name']} ({m['name']}'s ability{cost}{exert})"
+    except (KeyError, ValueError, IndexError):
+        return str(src)
+    return f"{own(s, seat, ref, ('equip',))} (equipment)"
+
+
+def _space(cell) -> str:
+    return f"space {cell}"
+
+
+def _pages(n) -> str:
+    return f"{abs(n)} page{'s' if abs(n) != 1 else ''} {'forward' if n > 0 else 'back'}"
+
+
+def _reorder(s, seat, a, pr):
+    names = {c["id"]: card_name(s, c["d"]) for c in ((pr or {}).get("info") or {}).get("cards", [])}
+    return "Top to bottom: " + ", ".join(names.get(i, "an unknown card") for i in a["order"])
+
+
+def _lose(s, seat, a, pr):
+    if a["zone"] == "deck":
+        return "Lose the top card of your battle deck"
+    where = {"hand": "your hand", "karma": "your karma pool"}.get(a["zone"], a["zone"])
+    return f"Lose {own(s, seat, a['card'], (a['zone'],))} from {where}"
+
+
+def _defend(s, seat, a, pr):
+    c = _own_card(s, seat, a["card"], ("hand",))
+    if not c:
+        return "Defend"
+    kind = q.effective(s, seat, c["d"])["defense"] or "defense"
+    return f"Defend with {card_name(s, c['d'])} ({kind.replace('_', ' ')})"
+
+
+def _empower(s, seat, a, pr):
+    return {"karma": "EMPOWER: put the attack card into your karma pool",
+            "top": "EMPOWER: put the attack card on top of your battle deck",
+            "bottom": "USE the attack card (beneath your battle deck)"}.get(a["to"], f"EMPOWER: {a['to']}")
+
+
+def _remove_status(s, seat, a, pr):
+    on = master(s, a["who"]) if a["on"] == "master" else _space(a["who"])
+    return f"Remove {a['status']} from {on}"
+
+
+def _place_status(s, seat, a, pr):
+    name = ((pr or {}).get("info") or {}).get("status", "the status")
+    on = master(s, a["who"]) if a["on"] == "master" else _space(a["who"])
+    return f"Give {name} to {on} first"
+
+
+def _choose_space(s, seat, a, pr):
+    name = ((pr or {}).get("info") or {}).get("status")
+    return f"{name} on {_space(a['cell'])}" if name else f"Choose {_space(a['cell'])}"
+
+
+LABELS = {
+    # setup
+    "pick": lambda s, seat, a, pr: f"{MASTERS[a['master']]['name']} with the {KAMI[a['kami']]['name']} kami",
+    "choose_board": lambda s, seat, a, pr: f"{BOARDS[a['board']]['name']}, side {a['side'].upper()}",
+    "place_board": lambda s, seat, a, pr: f"Place the board at slot {a['slot']}, rotation {a['rotation']}",
+    "place_miniature": lambda s, seat, a, pr: f"Place your miniature on {_space(a['cell'])}, {facing(a['facing'])}",
+    # destiny and reconcile
+    "choose_token": lambda s, seat, a, pr: f"Add a {a['token']} token to the action pool",
+    "tuck": lambda s, seat, a, pr: f"Tuck {own(s, seat, a['card'], ('hand',))} beneath your battle deck",
+    "draw": lambda s, seat, a, pr: "Draw a card",
+    "end_reconcile": lambda s, seat, a, pr: "End reconcile",
+    # the turn
+    "focus": lambda s, seat, a, pr: "FOCUS (tome action)",
+    "delve": lambda s, seat, a, pr: f"DELVE: turn your tome {_pages(a['dir'])} (tome action)",
+    "ability": lambda s, seat, a, pr: f"Tome action: use {ability_name(s, seat, a['src'])}",
+    "attack": lambda s, seat, a, pr: f"Attack with {own(s, seat, a['card'], ('hand',))}, {facing(a['facing'])}",
+    "move_action": lambda s, seat, a, pr: "Move (move action)",
+    "take_token": lambda s, seat, a, pr: f"Take the {a['token']} token without using it",
+    "dash": lambda s, seat, a, pr: f"DASH: discard {own(s, seat, a['card'], ('hand',))} and move to {_space(a['to'])}",
+    "quick": lambda s, seat, a, pr: f"Quick effect: use {ability_name(s, seat, a['src'])}",
+    "wind": lambda s, seat, a, pr: "Remove WIND to move up to 2 spaces",
+    "end_turn": lambda s, seat, a, pr: "End your turn",
+    # prompts
+    "defend": _defend,
+    "no_defense": lambda s, seat, a, pr: "No defense",
+    "lose_card": _lose,
+    "pay_card": lambda s, seat, a, pr: f"Pay with {own(s, seat, a['card'], ('karma',))}",
+    "dodge_to": lambda s, seat, a, pr: f"Dodge to {_space(a['to'])}",
+    "step": lambda s, seat, a, pr: f"Step to {_space(a['to'])}",
+    "end_move": lambda s, seat, a, pr: f"End the move {facing(a['facing'])}",
+    "use_effect": lambda s, seat, a, pr: f"Use {a['effect'].replace('_', ' ')}",
+    "skip_effect": lambda s, seat, a, pr: f"Skip {a['effect'].replace('_', ' ')}",
+    "choose_space": _choose_space,
+    "done": lambda s, seat, a, pr: "Done",
+    "choose_master": lambda s, seat, a, pr: f"Choose {master(s, a['master'])}",
+    "relocate_master": lambda s, seat, a, pr: f"Move {master(s, a['master'])} to {_space(a['to'])}",
+    "relocate_to": lambda s, seat, a, pr: f"Relocate to {_space(a['to'])}",
+    "stay": lambda s, seat, a, pr: "Stay where you are",
+    "remove_status": _remove_status,
+    "explode": lambda s, seat, a, pr: f"EXPLODE the {((pr or {}).get('info') or {}).get('status', 'status')} on {_space(a['cell'])}",
+    "grow": lambda s, seat, a, pr: f"GROW the PLANT from {_space(a['frm'])} to {_space(a['to'])}",
+    "discard_karma": lambda s, seat, a, pr: f"Discard {own(s, seat, a['card'], ('karma',))} from your karma pool",
+    "place_status": _place_status,
+    "turn_page": lambda s, seat, a, pr: f"Turn your tome {_pages(a['dir'])}",
+    "turn_to": lambda s, seat, a, pr: f"Open your tome at spread {a['spread']}",
+    "reorder": _reorder,
+    "put_on_top": lambda s, seat, a, pr: f"Put {own(s, seat, a['card'], ('hand',))} on top of your battle deck",
+    "empower": _empower,
+    "chain_attack": lambda s, seat, a, pr: f"Follow up with {own(s, seat, a['card'], ('hand',))}, {facing(a['facing'])}",
+    "decline_chain": lambda s, seat, a, pr: "No follow-up attack",
+    "relic_turn": lambda s, seat, a, pr: f"Turn {master(s, a['master'])}'s tome {_pages(a['delta'])}",
+    "relic_skip": lambda s, seat, a, pr: "Turn no tome",
+    "rejuvenate": lambda s, seat, a, pr: "HEAL (rejuvenating terrain)",
+    "no_rejuvenate": lambda s, seat, a, pr: "Do not heal",
+    "pay_frost": lambda s, seat, a, pr: "Pay 4 karma to remove FROST",
+    "keep_frost": lambda s, seat, a, pr: "Keep FROST",
+    "restore_remove_status": lambda s, seat, a, pr: f"Remove {a['status']}",
+    "restore_keep_statuses": lambda s, seat, a, pr: "Keep the remaining statuses",
+    "restore_unequip": lambda s, seat, a, pr: f"Return {own(s, seat, a['card'], ('equip',))} to your tome",
+    "restore_keep_equipment": lambda s, seat, a, pr: "Keep the remaining equipment",
+}
+
+
+def label(s, seat, cmd, pr=None) -> str:
+    fn = LABELS.get(cmd["type"])
+    if fn is None:
+        return cmd["type"].replace("_", " ").capitalize()
+    try:
+        return fn(s, seat, cmd["args"], pr)
+    except (KeyError, TypeError, ValueError, IndexError):  # a malformed command still gets a plain name
+        return cmd["type"].replace("_", " ").capitalize()
+
+
+def _info(pr):
+    return pr.get("info") or {}
+
+
+TITLES = {
+    "defense": lambda s, pr: f"{master(s, _info(pr).get('attacker'))} attacks you with "
+                             f"{card_name(s, _info(pr).get('card'))} for {_info(pr).get('atk')}: defend?",
+    "lose": lambda s, pr: (f"LOSE {_info(pr)['remaining']}: choose a card to lose" if "remaining" in _info(pr)
+                           else "LOSE: choose a karma pool card to lose"),
+    "pay": lambda s, pr: f"Pay {_info(pr).get('cost')} karma with {_info(pr).get('cards')} card(s)",
+    "move": lambda s, pr: f"Move: {_info(pr).get('speed_left')} speed left",
+    "optional_effect": lambda s, pr: "Use this effect of the card?",
+    "chain_followup": lambda s, pr: "Follow up with another attack?",
+    "empower": lambda s, pr: "EMPOWER: where does the attack card go?",
+    "relic": lambda s, pr: "Relic: turn a master's tome up to two pages?",
+    "rejuvenate": lambda s, pr: "Rejuvenating terrain: HEAL?",
+    "frost": lambda s, pr: "FROST: pay 4 karma to remove it?",
+    "restore_statuses": lambda s, pr: "Restoration: remove statuses",
+    "restore_equipment": lambda s, pr: "Restoration: return equipment",
+    "dodge": lambda s, pr: "DODGE: choose the space to move to",
+    "forced_relocation": lambda s, pr: f"{master(s, _info(pr).get('master'))} must relocate: choose the space",
+    "place_status": lambda s, pr: f"Not enough {_info(pr).get('status')} tokens: choose who gains one first",
+    "status_spaces": lambda s, pr: f"Choose spaces to gain {_info(pr).get('status')}",
+    "blaze_spaces": lambda s, pr: f"Choose up to two targeted spaces to gain {_info(pr).get('status')}",
+    "choose_master": lambda s, pr: f"{_info(pr).get('effect', 'Effect')}: choose a master",
+    "bleed": lambda s, pr: "BLEED: choose the master whose deck receives this card",
+    "imprint_into": lambda s, pr: "IMPRINT: choose the master whose deck receives this card",
+    "fury": lambda s, pr: "FURY: relocate each hit master",
+    "overrun": lambda s, pr: "OVERRUN: relocate next to a hit master?",
+    "feint": lambda s, pr: "FEINT: relocate one space?",
+    "relocate": lambda s, pr: "RELOCATE?",
+    "purify": lambda s, pr: "PURIFY: remove a status",
+    "remove_status": lambda s, pr: "Remove a status",
+    "explode": lambda s, pr: f"EXPLODE: choose the {_info(pr).get('status')} to explode",
+    "grow": lambda s, pr: "GROW: move a PLANT next to you",
+    "weaken": lambda s, pr: "WEAKEN: discard a card from your karma pool",
+    "discard_karma": lambda s, pr: "Discard a card from your karma pool",
+    "delve": lambda s, pr: "DELVE: turn your tome one page",
+    "bookmark": lambda s, pr: "BOOKMARK: open your tome at any spread",
+    "reorder": lambda s, pr: "Put these cards back on top of your deck in any order",
+    "put_on_top": lambda s, pr: "Put a card from your hand on top of your battle deck",
+}
+
+SETUP_TITLES = {"pick": "Setup: pick a master and a kami", "board": "Setup: choose and place a terrain board",
+                "mini": "Setup: place your miniature on your board"}
+PHASE_TITLES = {
+    "destiny": "Destiny: secretly add a token to the action pool",
+    "reconcile": "Reconcile: tuck cards beneath your deck, then draw up to your hand size",
+    "battle": "Your turn: a tome action and a combat action, quick effects between them",
+}
+
+
+def decision_title(s, pr) -> str:
+    """Title of the seat's current decision: its prompt's, else the phase's."""
+    if pr:
+        return title(s, pr)
+    if s["phase"] == "setup":
+        return SETUP_TITLES.get(s["setup"]["step"], "Setup")
+    return PHASE_TITLES.get(s["phase"], s["phase"].capitalize())
+
+
+def title(s, pr) -> str:
+    fn = TITLES.get(pr["kind"])
+    if fn is None:
+        return pr["kind"].replace("_", " ").capitalize()
+    try:
+        return fn(s, pr)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return pr["kind"].replace("_", " ").capitalize()

@@ -1,0 +1,90 @@
+"""Human labels in the view: prompt titles, one label per listed command, the commands unchanged."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from games.engines.yashima import ENGINE, labels, views
+from games.kernel import SYSTEM, Command, Rng, fold
+
+from .helpers import attack, hid, pl, prompt, scene
+from .test_clocks import _prompt_kinds_in_source
+
+A, FRONT = "0,0", "0,-1"
+
+
+def test_defense_prompt_has_a_title_and_a_label_per_command():
+    s = scene(pl(pos=A, hand=["seven"]), pl(master="rosamu", kami="tiger", pos=FRONT, facing=3, hand=["tiger_03", "plain"]))
+    attack(s, 0, "seven")
+    v = ENGINE.view_for(s.state, 1)
+    pr = v["prompts"]["main"]
+    assert pr["cmds"] == ENGINE.legal_commands(s.state, 1) == prompt(s)["cmds"]  # commands untouched
+    assert pr["title"] == "Akiko (seat 0) attacks you with seven for 7: defend?"
+    assert pr["labels"] == ["Defend with Averting Swipe (BLOCK)", "No defense"]
+    assert v["choices"] == {"title": pr["title"], "options": [
+        {"label": "Defend with Averting Swipe (BLOCK)", "command": {"type": "defend", "args": {"card": hid(s, 1, "tiger_03")}}},
+        {"label": "No defense", "command": {"type": "no_defense", "args": {}}}]}
+    other = ENGINE.view_for(s.state, 0)
+    assert other["prompts"]["main"] == {"seat": 1, "kind": "defense"}  # no labels of another seat's prompt
+    assert other["choices"] is None
+    assert ENGINE.view_for(s.state, None)["choices"] is None
+
+
+def test_turn_choices_label_every_legal_command_in_order():
+    s = scene(pl(pos=A, hand=["seven"], karma=["low"]), pl(master="rosamu", kami="dragon", pos="3,-3"))
+    v = ENGINE.view_for(s.state, 0)
+    assert [o["command"] for o in v["choices"]["options"]] == s.legal(0)
+    by_cmd = {(o["command"]["type"], str(o["command"]["args"])): o["label"] for o in v["choices"]["options"]}
+    assert by_cmd[("attack", str({"card": hid(s, 0, "seven"), "facing": 2}))] == "Attack with seven, facing lower right"
+    assert by_cmd[("take_token", str({"token": "move"}))] == "Take the move token without using it"
+    assert by_cmd[("focus", "{}")] == "FOCUS (tome action)"
+    assert v["choices"]["title"].startswith("Your turn")
+
+
+def _command_types_in_source():
+    types = set()
+    for path in Path(labels.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("C", "_norm") and node.args \
+                    and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                types.add(node.args[0].value)
+    return types
+
+
+def test_every_command_type_has_a_label_and_every_prompt_kind_a_title():
+    types = _command_types_in_source()
+    assert len(types) > 50
+    assert types - {"proceed"} <= set(labels.LABELS), sorted(types - {"proceed"} - set(labels.LABELS))
+    kinds = _prompt_kinds_in_source() | {"feint", "relocate"}
+    assert kinds <= set(labels.TITLES), sorted(kinds - set(labels.TITLES))
+
+
+@pytest.mark.parametrize("seed,seats", [(11, 2), (12, 4)])
+def test_labels_in_random_play_are_plain_text_and_never_change_the_commands(seed, seats):
+    rng = Rng(f"labels-{seed}".encode(), "walk")
+    state = fold(ENGINE, ENGINE.setup({"round_cap": 3}, seats, Rng(f"lab{seed}".encode(), "setup")))
+    for step in range(3000):
+        st = ENGINE.status(state)
+        if st.finished:
+            return
+        if st.awaiting == [SYSTEM]:
+            seat, cmd = SYSTEM, ENGINE.system_command(state)
+        else:
+            for who in st.awaiting:
+                v = ENGINE.view_for(state, who)
+                legal = ENGINE.legal_commands(state, who)
+                assert [o["command"] for o in v["choices"]["options"]] == legal
+                pr = views._own_prompt(state, who)
+                for o in v["choices"]["options"]:
+                    # the command type's own label, computed without falling back, naming known things
+                    typ, args = o["command"]["type"], o["command"]["args"]
+                    assert o["label"] == labels.LABELS[typ](state, who, args, pr)
+                    assert "unknown" not in o["label"], o
+                for pr in v["prompts"].values():
+                    if pr["seat"] == who:
+                        assert pr["title"] and len(pr["labels"]) == len(pr["cmds"])
+            seat = rng.choice(st.awaiting)
+            cmd = ENGINE.bot_command(state, seat, rng)
+        state = fold(ENGINE, ENGINE.decide(state, Command(cmd["type"], cmd["args"], seat), Rng(b"lab", f"{step}")), state)
+    raise AssertionError("the match did not end")
