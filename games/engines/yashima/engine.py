@@ -73,7 +73,7 @@ class YashimaEngine(EngineBase):
     # -- reading --------------------------------------------------------------------------
     def _system_due(self, state) -> bool:
         st = (state.get("stacks") or {}).get("main") or []
-        return state["phase"] not in ("over", "setup", "destiny", "reconcile") and bool(st) and not st[-1].get("prompt")
+        return state["phase"] != "over" and bool(st) and not st[-1].get("prompt")
 
     def status(self, state) -> Status:
         if state["phase"] == "over":
@@ -123,14 +123,16 @@ class YashimaEngine(EngineBase):
             if cmd not in self.legal_commands(state, SYSTEM):
                 raise RuleViolation("illegal_command", "nothing for the system to do")
             sim = Sim(state, rng)
+            sim.system = True
             try:
                 run(sim, "main")
+                flow.settle(sim)
             except Exception as exc:
                 raise RuleViolation("internal_error", f"{type(exc).__name__}: {exc}")
             return sim.close()
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state["players"]):
             raise RuleViolation("not_your_decision", "spectators cannot act")
-        legal = flow.legal(state, seat)
+        legal = self.legal_commands(state, seat)
         if cmd not in legal:
             if self._system_due(state) or seat not in flow.awaiting(state):
                 raise RuleViolation("not_your_turn", "this decision is not yours")

@@ -7,7 +7,7 @@ from . import hexgrid as hx
 from . import ops
 from . import queries as q
 from .content import BOARDS, KAMI, MASTERS, RELIC, STATUSES
-from .tasks import C, ask, handler, pop, reach, run, walk
+from .tasks import C, ask, handler, pop, reach, run, system_step, walk
 from . import attack as _attack  # noqa: F401  (registers the attack handlers)
 from . import effects as _effects  # noqa: F401  (registers the effect handlers)
 
@@ -99,7 +99,13 @@ def setup_exec(sim, seat, cmd):
         st["i"] += 1
         if st["i"] >= n:
             st["step"] = "done"
-            deal(sim)
+            system_step(sim, {"k": "deal"})
+
+
+@handler("deal")
+def h_deal(sim, t):
+    pop(sim, t)
+    deal(sim)
 
 
 def deal(sim):
@@ -131,15 +137,23 @@ def destiny_exec(sim, seat, cmd):
     sim.emit("DestinyChosen", {"seat": seat, "token": cmd["args"]["token"]})
     alive = [i for i, pl in enumerate(s["players"]) if not pl["dead"]]
     if all(str(i) in s["destiny"] for i in alive):
-        pool = {"move": (len(alive) + 1) // 2, "attack": len(alive) // 2}
-        chosen = dict(s["destiny"])
-        for tok in chosen.values():
-            pool[tok] += 1
-        sim.emit("DestinyRevealed", {"chosen": chosen, "pool": pool})
-        s["phase"] = "reconcile"
-        s["recon"] = {str(i): {"drawn": False, "done": False} for i in alive}
-        for i in alive:
-            s["stacks"][str(i)] = []
+        system_step(sim, {"k": "destiny_reveal"})
+
+
+@handler("destiny_reveal")
+def h_destiny_reveal(sim, t):
+    s = sim.s
+    pop(sim, t)
+    alive = [i for i, pl in enumerate(s["players"]) if not pl["dead"]]
+    pool = {"move": (len(alive) + 1) // 2, "attack": len(alive) // 2}
+    chosen = dict(s["destiny"])
+    for tok in chosen.values():
+        pool[tok] += 1
+    sim.emit("DestinyRevealed", {"chosen": chosen, "pool": pool})
+    s["phase"] = "reconcile"
+    s["recon"] = {str(i): {"drawn": False, "done": False} for i in alive}
+    for i in alive:
+        s["stacks"][str(i)] = []
 
 
 def recon_prompt(s, seat):
@@ -194,9 +208,8 @@ def recon_exec(sim, seat, cmd):
         s["recon"] = {}
         s["phase"] = "initiative"
         alive = [i for i, pl in enumerate(s["players"]) if not pl["dead"]]
-        s["stacks"]["main"].append({"k": "initiative", "step": "frost", "fi": 0, "i": 0, "cont": alive, "vals": {},
-                                    "exh": {}, "first": True})
-        run(sim, "main")
+        system_step(sim, {"k": "initiative", "step": "frost", "fi": 0, "i": 0, "cont": alive, "vals": {},
+                          "exh": {}, "first": True})
 
 
 def karma_total(s, seat) -> int:
@@ -357,6 +370,14 @@ def h_end_turn(sim, t):
     ops.deplete_check(sim)
     if win_check(sim):
         return
+    system_step(sim, {"k": "next_turn"})
+
+
+@handler("next_turn")
+def h_next_turn(sim, t):
+    """The next active master to the left begins a turn while the pool holds tokens, else the round ends."""
+    s = sim.s
+    pop(sim, t)
     pool = s["pool"]
     cur = s["turn"]["seat"]
     seen = s["turn"]["seen"]
@@ -388,10 +409,10 @@ def end_round(sim):
     s = sim.s
     s["turn"] = None
     s["phase"] = "restoration"
-    s["stacks"]["main"].append({"k": "round_end"})
+    system_step(sim, {"k": "round_end"})
     for seat in reversed(range(len(s["players"]))):
         if q.player(s, seat)["pending"]:
-            s["stacks"]["main"].append({"k": "restore", "seat": seat, "step": 1})
+            system_step(sim, {"k": "restore", "seat": seat, "step": 1})
 
 
 @handler("round_end")

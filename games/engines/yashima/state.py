@@ -126,6 +126,7 @@ class Sim:
         self.rng = rng
         self.events = []
         self.key = "main"
+        self.system = False  # True while the platform's SYSTEM "proceed" is being decided
         self._start = {k: clone(state.get(k)) for k in CONTROL_KEYS} if state else {}
 
     def emit(self, type_: str, payload: dict) -> None:

@@ -3,6 +3,11 @@
 ``run`` resolves the top task until one needs a decision (it sets ``task["prompt"]`` with the
 concrete commands allowed) or the stack is empty. Tasks pushed while another resolves run first
 ("newest first"). A prompt with a single possible command is answered automatically.
+
+A task flagged ``"sys": true`` is a step of the game itself (dealing, the destiny reveal, initiative,
+handing the turn on, each master's restoration, the round end): a seat's command stops in front of it
+and the engine awaits SYSTEM, so the platform records those events under its worker, not under the
+seat whose command happened to complete the previous decision.
 """
 
 from . import hexgrid as hx
@@ -48,6 +53,10 @@ def run(sim, key="main"):
                     continue
             return
         t = st[-1]
+        if t.get("sys"):
+            if not sim.system:
+                return
+            del t["sys"]
         pr = t.get("prompt")
         if pr:
             if len(pr["cmds"]) == 1:
@@ -58,6 +67,12 @@ def run(sim, key="main"):
         HANDLERS[t["k"]](sim, t)
         sim.key = key
     raise RuntimeError(f"resolution did not terminate: {sim.s['stacks'].get(key)}"[:3000])
+
+
+def system_step(sim, task: dict) -> None:
+    """Push ``task`` onto the main stack as a step the SYSTEM takes (see the module docstring)."""
+    task["sys"] = True
+    sim.s["stacks"]["main"].append(task)
 
 
 def find_attack(sim, aid):

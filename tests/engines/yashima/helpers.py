@@ -1,7 +1,21 @@
 """Scenario helpers for the Yashima rules tests (see docs/games/yashima.md, "Scenario format")."""
 
 from games.engines.yashima import ENGINE
+from games.kernel import SYSTEM
 from games.kernel.scenario import Scenario
+
+
+class Played(Scenario):
+    """A scenario in which the SYSTEM steps a seat's command leads to are taken at once, as the
+    platform's workers do (dealing, destiny reveal, initiative, the next turn, restoration): ``when``
+    returns the seat's events followed by the system's."""
+
+    def when(self, seat, type_: str, **args) -> list:
+        events = super().when(seat, type_, **args)
+        if seat != SYSTEM:
+            while self.status.awaiting == [SYSTEM]:
+                events = events + super().when(SYSTEM, "proceed")
+        return events
 
 
 def card(cid, karma=3, atk=4, pattern="jab", attack=(), defense=None, **kw):
@@ -45,7 +59,7 @@ def scene(*players, radius=5, terrain=None, custom=None, **kw):
     doc = {"map": {"radius": radius}, "players": list(players), "custom_cards": dict(CUSTOM, **(custom or {})),
            "terrain": terrain or {}}
     doc.update(kw)
-    return Scenario(ENGINE, doc)
+    return Played(ENGINE, doc)
 
 
 def P(s, seat):

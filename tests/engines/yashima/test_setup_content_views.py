@@ -28,9 +28,15 @@ class Game:
         self.n = 0
 
     def do(self, seat, typ, **args):
+        """The seat's command, then the SYSTEM steps it leads to (dealing), as the platform takes them."""
         self.n += 1
         evs = ENGINE.decide(self.state, Command(typ, args, seat), Rng(b"seed", f"c{self.n}"))
         self.state = fold(ENGINE, evs, self.state)
+        while ENGINE.status(self.state).awaiting == [SYSTEM]:
+            self.n += 1
+            more = ENGINE.decide(self.state, Command("proceed", {}, SYSTEM), Rng(b"seed", f"c{self.n}"))
+            self.state = fold(ENGINE, more, self.state)
+            evs = evs + more
         return evs
 
 
