@@ -138,6 +138,8 @@ ON_TIMEOUT = {
     "put_on_top": _first,
     "discard_karma": _first,
     "imprint_into": _first,
+    "saru_place": _first,
+    "saru_move": _typed("done"),  # SARU stays where it is
 }
 
 

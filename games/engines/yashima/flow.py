@@ -10,6 +10,7 @@ from .content import BOARDS, KAMI, MASTERS, RELIC, STATUSES
 from .tasks import C, ask, handler, pop, reach, run, system_step, walk
 from . import attack as _attack  # noqa: F401  (registers the attack handlers)
 from . import effects as _effects  # noqa: F401  (registers the effect handlers)
+from . import saru
 
 TOKENS = ("move", "attack")
 
@@ -106,6 +107,15 @@ def setup_exec(sim, seat, cmd):
 def h_deal(sim, t):
     pop(sim, t)
     deal(sim)
+    system_step(sim, {"k": "first_round"})
+    for seat in reversed(range(len(sim.s["players"]))):  # SARU placements first, in seat order
+        saru.place_later(sim, seat, "main")
+
+
+@handler("first_round")
+def h_first_round(sim, t):
+    pop(sim, t)
+    start_destiny(sim)
 
 
 def deal(sim):
@@ -119,7 +129,6 @@ def deal(sim):
             ops.to_karma(sim, seat, "deck", pl["deck"][0], fate=False)
         for _ in range(q.hand_size(s, seat)):
             ops.draw(sim, seat)
-    start_destiny(sim)
 
 
 # -- destiny phase --------------------------------------------------------------------------
@@ -365,7 +374,7 @@ def h_end_turn(sim, t):
         if "SARU" in st:
             for n in hx.neighbours(cell):
                 who = q.occupant(s, n)
-                if who is not None and q.player(s, who)["master"] != "mitsuo":
+                if who is not None and not q.places_saru(s, who):
                     ops.face(sim, who, hx.direction_to(n, cell))
     ops.deplete_check(sim)
     if win_check(sim):
@@ -595,6 +604,8 @@ def turn_exec(sim, seat, cmd):
         s["pool"]["move"] -= 1
         t["token"] = "move"
         main.append({"k": "move", "seat": seat, "left": q.speed(s, seat), "road": False, "mode": "action"})
+        if q.places_saru(s, seat):  # before stepping, Mitsuo may send SARU up to 4 spaces away
+            main.append({"k": "saru_move", "seat": seat})
     elif typ == "take_token":
         s["pool"][a["token"]] -= 1
         t["token"] = a["token"]
@@ -706,6 +717,9 @@ def legal(s, seat) -> list:
         return []
     ph = s["phase"]
     if ph == "setup":
+        pr = main_prompt(s)
+        if pr:
+            return list(pr["cmds"]) if pr["seat"] == seat else []
         return setup_cmds(s, seat)
     if ph == "destiny":
         if q.player(s, seat)["dead"] or str(seat) in s["destiny"]:
@@ -725,7 +739,8 @@ def awaiting(s) -> list:
     if s["phase"] == "over":
         return []
     if s["phase"] == "setup":
-        return [setup_seat(s)]
+        pr = main_prompt(s)
+        return [pr["seat"]] if pr else [setup_seat(s)]
     if s["phase"] == "destiny":
         return [i for i, pl in enumerate(s["players"]) if not pl["dead"] and str(i) not in s["destiny"]]
     if s["phase"] == "reconcile":
@@ -741,7 +756,7 @@ def awaiting(s) -> list:
 def execute(sim, seat, cmd) -> None:
     s = sim.s
     ph = s["phase"]
-    if ph == "setup":
+    if ph == "setup" and not main_prompt(s):
         setup_exec(sim, seat, cmd)
         return
     if ph == "destiny":

@@ -224,6 +224,8 @@ TITLES = {
     "bookmark": lambda s, pr: "BOOKMARK: open your tome at any spread",
     "reorder": lambda s, pr: "Put these cards back on top of your deck in any order",
     "put_on_top": lambda s, pr: "Put a card from your hand on top of your battle deck",
+    "saru_place": lambda s, pr: "SARU: choose a space next to you for it",
+    "saru_move": lambda s, pr: "SARU: move it to a space up to 4 spaces away, or keep it where it is",
 }
 
 SETUP_TITLES = {"pick": "Setup: pick a master and a kami", "board": "Setup: choose and place a terrain board",

@@ -116,11 +116,15 @@ def gain_space(sim, cell, name, owner) -> bool:
     return True
 
 
-def lose_space(sim, cell, name) -> bool:
+def lose_space(sim, cell, name, replace=True) -> bool:
     owners = q.space_status(sim.s, cell).get(name)
     if not owners:
         return False
-    sim.emit("StatusChanged", {"on": "space", "who": cell, "status": name, "owner": owners[-1], "delta": -1, "supply": q.supply_key(name)})
+    owner = owners[-1]
+    sim.emit("StatusChanged", {"on": "space", "who": cell, "status": name, "owner": owner, "delta": -1, "supply": q.supply_key(name)})
+    if name == "SARU" and replace:  # removed SARU: its master puts it next to himself again
+        from .saru import place_later
+        place_later(sim, owner)
     return True
 
 

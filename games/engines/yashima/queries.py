@@ -187,6 +187,21 @@ def can_gain_master(s, seat, name) -> bool:
     return status_count(s, seat, name) < rule["masters"]
 
 
+def places_saru(s, seat) -> bool:
+    """A master flagged in content as placing SARU (Mitsuo of Icy Peaks and his monkey)."""
+    return bool(MASTERS.get(player(s, seat)["master"] or "", {}).get("places_saru"))
+
+
+def saru_space(s, seat):
+    """The space holding ``seat``'s SARU status, or None (one SARU in play per master)."""
+    return next((cell for cell, st in sorted(s["spst"].items()) if seat in st.get("SARU", [])), None)
+
+
+def saru_spot(s, cell) -> bool:
+    """SARU may sit on an unoccupied, non-solid space of the map."""
+    return terrain(s, cell) is not None and not is_solid(s, cell) and occupant(s, cell) is None
+
+
 def can_gain_space(s, cell, name) -> bool:
     rule = STATUSES[name]
     if rule["spaces"] <= 0 or terrain(s, cell) is None:
