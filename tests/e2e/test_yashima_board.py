@@ -56,6 +56,22 @@ def click_option(page, index):
     page.locator('[data-e2e-click="1"]').click()
 
 
+# Where the board offers legal command number i: on a hex (its own classify() puts a command there
+# when it is the hex's only one) or as a labelled button.
+OFFERED_ON_JS = """(i) => { const doc = window.KamizaMatch.doc; const want = JSON.stringify(doc.legal_commands[i]);
+  for (const [cell, cmd] of window.KamizaYashima.classify(doc).cells) if (JSON.stringify(cmd) === want) return cell;
+  return null; }"""
+
+
+def click_command(page, index):
+    """Click legal command number ``index`` where the board offers it: its hex, else its button."""
+    cell = page.evaluate(OFFERED_ON_JS, index)
+    if cell is None:
+        click_option(page, index)
+    else:
+        page.locator(f'#board .ys-cell.is-target[data-cell="{cell}"]').click()
+
+
 def play_one(page, s, rng, done):
     legal = s["legal"]
     board = page.locator("#board")
@@ -84,9 +100,9 @@ def play_one(page, s, rng, done):
         return f"attack facing {cmd['args']['facing']}"
     steps = types.get("step", [])
     if steps and rng.random() < 0.6:
-        cmd = legal[rng.choice(steps)]
-        board.locator(f'.ys-cell.is-target[data-cell="{cmd["args"]["to"]}"]').click()
-        return f"step {cmd['args']['to']}"
+        i = rng.choice(steps)
+        click_command(page, i)
+        return f"step {legal[i]['args']['to']}"
     if "end_move" in types:
         cmd = legal[rng.choice(types["end_move"])]
         board.locator(f'.ys-arrow[data-facing="{cmd["args"]["facing"]}"][data-cmd-type="end_move"]').click()
@@ -100,12 +116,8 @@ def play_one(page, s, rng, done):
     clickable = [i for i, c in enumerate(legal) if c["type"] not in ("step", "attack", "chain_attack")]
     passive = [i for t in PASSIVE for i in types.get(t, [])]
     i = passive[0] if passive and rng.random() < 0.75 else rng.choice(clickable or list(range(len(legal))))
-    cmd = legal[i]
-    if cmd["type"] in ("step",):
-        board.locator(f'.ys-cell.is-target[data-cell="{cmd["args"]["to"]}"]').click()
-    else:
-        click_option(page, i)
-    return f"{cmd['type']} {cmd['args']}"
+    click_command(page, i)  # a cell command (dodge_to, relocate_to, ...) is a hex, the rest buttons
+    return f"{legal[i]['type']} {legal[i]['args']}"
 
 
 def test_play_yashima_against_a_bot_by_clicking_the_board(new_page):
