@@ -50,11 +50,12 @@ def _dead_letter(task, args, exc) -> None:
     DeadLetter.objects.create(task=task.name, args=list(args), error=repr(exc))
 
 
-def _submit(match_id, seat, seq: int, purpose: str, command: dict, task_name: str) -> bool:
+def _submit(match_id, seat, seq: int, purpose: str, command: dict, task_name: str, id_seq: int | None = None) -> bool:
+    """``id_seq`` (default ``seq``) keys the command id, for a task submitting several commands in a row."""
     try:
         match_submit_command(
             match_id=match_id, seat=seat, actor=Actor.worker(task_name),
-            command_id=task_command_id(match_id, seq, purpose), expected_seq=seq,
+            command_id=task_command_id(match_id, seq if id_seq is None else id_seq, purpose), expected_seq=seq,
             type_=command["type"], args=command.get("args", {}),
         )
         return True
@@ -101,7 +102,9 @@ def advance_match_task(self, match_id: str, expected_seq: int) -> str:
 
 @shared_task(name="workers.tasks.timeout_match", **KamizaTask.options)
 def timeout_match_task(self, match_id: str, expected_seq: int) -> str:
-    """The clock ran out: submit the engine's timeout command for each awaited seat."""
+    """The clock ran out: submit the engine's timeout command for every seat on it (e.g. all the
+    undecided seats of a simultaneous choice), one after the other, each at the then head seq; a
+    seat that decided meanwhile, or is no longer awaited, is skipped."""
     try:
         match = selectors.match_get(match_id)
     except MatchNotFound:
@@ -109,13 +112,18 @@ def timeout_match_task(self, match_id: str, expected_seq: int) -> str:
     deadline = MatchDeadline.objects.filter(match=match, seq=expected_seq).first()
     if deadline is None or match.head_seq != expected_seq:
         return "stale"
-    state = selectors.state_load(match)
     engine = selectors.engine_of(match)
+    timed_out = 0
     for seat in deadline.seats:
+        match.refresh_from_db(fields=["head_seq"])
+        state = selectors.state_load(match)
+        if state["game"] is None or seat not in selectors.status_of(match, state)["awaiting"]:
+            continue
         command = engine.timeout_command(state["game"], seat)
-        if command is not None and _submit(match_id, seat, expected_seq, f"timeout:{seat}", command, self.name):
-            return "timed_out"
-    return "idle"
+        if command is not None and _submit(match_id, seat, match.head_seq, f"timeout:{seat}", command, self.name,
+                                           id_seq=expected_seq):
+            timed_out += 1
+    return "timed_out" if timed_out else "idle"
 
 
 @shared_task(name="workers.tasks.sweep_timers")

@@ -10,8 +10,8 @@ from django.db import OperationalError
 from django.utils import timezone
 
 from games.application import selectors, services
-from games.eventstore.models import MatchEvent
-from games.kernel import registry
+from games.eventstore.models import MatchCommand, MatchEvent
+from games.kernel import Rng, registry
 from games.projections.models import MatchDeadline
 from tests.engines.pebbles import Pebbles
 from workers import tasks
@@ -121,3 +121,39 @@ def test_database_errors_retry_a_bounded_number_of_times_then_dead_letter(starte
     assert result.get(propagate=False) == "dead"
     assert len(calls) == tasks.advance_match_task.max_retries + 1
     assert DeadLetter.objects.filter(task="workers.tasks.advance_match").count() == 1
+
+
+def test_a_clock_on_a_simultaneous_choice_times_out_every_seat_on_it(make_user):
+    # Yashima's destiny tokens are chosen simultaneously: one expiry must settle every undecided
+    # seat, not one seat per expiry with a fresh full clock for the next.
+    users = [make_user() for _ in range(3)]
+    match = services.match_create(game="yashima", seats=3, options={"turn_seconds": 30}, creator=users[0])
+    for seat, user in enumerate(users[1:], start=1):
+        services.match_join(match_id=match.pk, user=user, seat=seat)
+    services.match_start(match_id=match.pk, user=users[0])
+    engine = registry.get("yashima")
+    for _ in range(200):  # the seats set up one after the other (bot choices) until the destiny phase
+        match.refresh_from_db()
+        clock = MatchDeadline.objects.get(match=match)
+        if len(clock.seats) > 1:
+            break
+        seat = clock.seats[0]
+        state = selectors.state_load(match)
+        cmd = engine.bot_command(state["game"], seat, Rng(b"test", f"{match.head_seq}"))
+        services.match_submit_command(match_id=match.pk, seat=seat, actor=services.Actor.user(users[seat]),
+                                      command_id=uuid.uuid4(), expected_seq=match.head_seq, type_=cmd["type"], args=cmd["args"])
+    assert sorted(clock.seats) == [0, 1, 2]
+    first_seq = clock.seq
+
+    MatchDeadline.objects.filter(match=match).update(due_at=timezone.now() - timedelta(seconds=1))
+    assert tasks.timeout_match_task.apply(args=[str(match.pk), first_seq]).get() == "timed_out"
+    ids = {tasks.task_command_id(str(match.pk), first_seq, f"timeout:{seat}") for seat in range(3)}
+    timed_out = MatchCommand.objects.filter(match=match, command_id__in=ids)
+    assert sorted(c.seat for c in timed_out) == [0, 1, 2]
+    match.refresh_from_db()
+    assert match.head_seq > first_seq
+    # Running the same task again (a redelivery) changes nothing.
+    head = match.head_seq
+    assert tasks.timeout_match_task.apply(args=[str(match.pk), first_seq]).get() == "stale"
+    match.refresh_from_db()
+    assert match.head_seq == head
