@@ -52,7 +52,7 @@ def lad_square(s, c):
     if lad.get("on"):
         e = s["enemies"].get(lad["on"])
         return e["sq"] if e else None
-    return lad.get("sq")
+    return lad.get("sq") if lad.get("sq") in s["squares"] else None  # his zone was removed: reserve
 
 
 def lad_maluses(s, e):
