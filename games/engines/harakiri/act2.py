@@ -35,7 +35,8 @@ def cmd(type_, **args):
 
 
 def handles(command):
-    return command["type"] in COMMANDS or (command["type"] == "technique" and command["args"].get("skill") in TECHNIQUES)
+    t, a = command["type"], command["args"]
+    return t in COMMANDS or (t == "technique" and a.get("skill") in TECHNIQUES)
 
 
 def _order(sqs):

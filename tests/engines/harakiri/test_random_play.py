@@ -216,7 +216,8 @@ def test_random_play_with_the_act2_party(seed):
 def test_random_play_act2_from_the_red_bridge(seed):
     """The Act 2 party at the last zone: victories, the aftermath and the hand-over."""
     document = {"scenario": "act1_burning_village", "reveal": ["bridge"], "seats": 1,
-                "options": {"round_cap": 8, "characters": ACT2, "party": ACT2_VETERANS if seed % 2 else ACT2_VETERANS_2},
+                "options": {"round_cap": 8, "characters": ACT2,
+                            "party": ACT2_VETERANS if seed % 2 else ACT2_VETERANS_2},
                 "characters": {"akane": {"sq": "30,3"}, "byakuei": {"sq": "30,4"}, "hanako": {"sq": "31,4"},
                                "takashi": {"sq": "31,3"}},
                 "enemies": {"hunter": {"kind": "chosen", "type": "demon_hunter", "at": "35,3", "health": 6}},
