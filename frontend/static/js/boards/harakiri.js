@@ -265,6 +265,10 @@ function commandLabel(view, cmd) {
       return `Attack ${Array.isArray(a.target) ? a.target.map(nameOf).join(" + ") : nameOf(a.target)}: ${attackVariant(a)}`;
     case "reroll_die":
       return `Reroll die ${a.die + 1} (${pretty(a.with)})`;
+    case "lad":
+      return `Move Yastun Lad to ${a.to}`;
+    case "nemesis":
+      return `Nemesis marker on ${nameOf(a.target)}`;
     default:
       break;
   }
