@@ -4,7 +4,7 @@
 engine has already found in that list (so listed == accepted by construction).
 """
 
-from . import combat, content, flow, grid, rules
+from . import act2, act2_values, combat, content, flow, grid, rules
 from .combat import tier
 
 ROLL_TABLE = [(1, 2, 1), (3, 4, 2), (5, 6, 3)]
@@ -27,6 +27,7 @@ IMPLEMENTED = {
     # Kami level 1 that applies in the Exploration Phase
     "izanami_l1",
 }
+IMPLEMENTED |= act2.SKILLS  # Act 2 characters (Akane, Byakuei, Hanako, Takashi)
 KAMI_MODES = {"dosojin", "inari", "shinigami", "izanami", "ryujin", "amatsumara", "hachiman", "susanoo",
               "amatsumikaboshi"}
 ATTACK_KAMI = {"inari_l3", "amatsumikaboshi_l3", "ryujin_l3", "susanoo_l3"}
@@ -34,6 +35,7 @@ TECHNIQUE_KAMI = {"amatsumara_l3", "dosojin_l3", "shinigami_l3", "izanami_l3"}
 ATTACK_SKILLS = {"counter_attack", "stab", "roll", "metsubushi", "energy_alteration", "menacing_shadow",
                  "ebisus_strike", "drain_spirit", "divine_arrow", "shockwave", "piercing", "crescent_strike",
                  "hachimans_wrath", "slaughter", "arrows_mantle", "blinding_light"}
+ATTACK_SKILLS |= act2.ATTACK_SKILLS
 TECHNIQUES = {"healing", "kamis_assistance", "healing_wave", "concentration", "distraction", "chained_slashes",
               "ninja_shadow"}
 
@@ -124,16 +126,23 @@ def attack_options(s, c):
             modes = ["fast"] if wpn["fast"] else []
         if skill == "arrows_mantle" and wpn["range"] < 3:
             modes = []
+        if skill in act2.FAST_ONLY:
+            modes = ["fast"] if wpn["fast"] else []
         for mode in modes:
             cost = attack_cost(skill, mode)
-            if ch["ap"] < cost:
+            if ch["ap"] < cost - act2_values.attack_discount(s, c, ch.get("nemesis")):
                 continue
             if skill in ("crescent_strike", "arrows_mantle"):
                 out += _multi_options(s, c, skill, mode, reach)
                 continue
+            if skill == "come_here":
+                out += act2.come_here_options(s, c, mode, cost)
+                continue
             if skill is None and rules.kami_mode_of(s, c) == "hachiman" and mode == modes[0]:
                 out += hachiman_line_options(s, c)
             for e in foes:
+                if ch["ap"] < cost - act2_values.attack_discount(s, c, e):
+                    continue
                 for focus in (False, True):
                     base = {"target": e, "mode": mode, "focus": focus, "skill": skill}
                     if skill == "roll":
@@ -213,9 +222,10 @@ def roll_destinations(s, c):
 def do_attack(w, c, a):
     s = w.s
     skill = a.get("skill")
-    cost = attack_cost(skill, a["mode"])
+    cost = max(0, attack_cost(skill, a["mode"]) - act2_values.attack_discount(s, c, a["target"]))
     ch = s["characters"][c]
     w.emit("ActionPointsChanged", who=c, set={"ap": ch["ap"] - cost}, reason=f"{a['mode']} attack")
+    act2.before_attack(w, c, a)
     w.emit("TurnChanged", set={"attacked": True})
     w.emit("AttributesChanged", who=c, set={"attacked_round": s["round"]}, reason="attack")
     if skill and skill.endswith("_l3"):
@@ -266,6 +276,7 @@ def character_commands(s, c):
     # techniques
     if not in_action and ch["ap"] >= 1:
         out += technique_options(s, c)
+    out += act2.commands(s, c)
     # reroll Ki dice
     ki = ch["ki"]
     if not in_action and ch["ap"] >= 2 and (ki["supply"] or ki["slots"] or ki["exhausted"]):
@@ -413,7 +424,9 @@ def execute(w, c, command):
     t, a = command["type"], command["args"]
     ch = s["characters"][c]
     turn = s["turn"]
-    if t == "move":
+    if act2.handles(command):
+        act2.execute(w, c, command)
+    elif t == "move":
         spend(w, c, 1, "move")
         w.emit("TurnChanged", set={"moved": True, "moving": True, "mp": move_points(s, c)})
     elif t == "exert":
@@ -436,7 +449,7 @@ def execute(w, c, command):
         w.emit("TurnChanged", set={"moving": False, "mp": 0, "rolling": False, "roll_mp": 0, "chained": None})
         targets = [e for e in (chained or []) if e in s["enemies"]]
         if targets:
-            combat.start_char_attack(w, c, targets, "fast", False, "chained_slashes")
+            combat.start_char_attack(w, c, targets, "fast", False, turn.get("chain_skill") or "chained_slashes")
     elif t == "attack":
         do_attack(w, c, a)
     elif t == "technique":
@@ -484,6 +497,7 @@ def execute(w, c, command):
         slots[a["skill"]] = v
         w.emit("KiChanged", who=c, set={"ki": {"supply": supply, "slots": slots, "exhausted": ki["exhausted"]}},
                reason=f"Ki die {v} placed on {a['skill']}")
+        act2.skill_activated(w, c, a["skill"])
     elif t == "withdraw_ki":
         ki = ch["ki"]
         slots = dict(ki["slots"])
@@ -606,7 +620,7 @@ def do_item(w, c, a):
     elif fx["kind"] == "bless":
         combat.bless(w, c)
     elif fx["kind"] == "damage":
-        combat.damage(w, a["target"], fx["amount"], attacker=c, reason=it["id"])
+        combat.damage(w, a["target"], fx["amount"] + act2.craft_bonus(s, c), attacker=c, reason=it["id"])
     ch = w.s["characters"][c]
     items = list(ch["items"])
     used = list(ch["items_used"])

@@ -1,6 +1,6 @@
 """Attacks, damage, conditions and defeats (characters, enemies, resistors)."""
 
-from . import content, grid, rules
+from . import act2_values, content, grid, rules
 from .setup import enemy_stats
 
 NEGATIVE = ("bleeding", "poisoned", "blinded", "downed")
@@ -151,7 +151,11 @@ def defeat_enemy(w, e, attacker=None, reason=""):
     to_supply = None
     if obj["type"] == "defeat" and obj.get("enemy") == e and head and attacker in s["characters"]:
         to_supply = attacker  # "add its Head token to the active player supply"
+    from . import act2
+
+    act2.before_enemy_defeated(w, e)
     w.emit("EnemyDefeated", who=e, head=None if to_supply else head, reason=reason)
+    act2.on_enemy_defeated(w, attacker)
     if to_supply:
         ch = s["characters"][to_supply]
         field = "boss_heads" if head == "boss" else "heads"
@@ -215,7 +219,18 @@ def char_pool(s, c, mode, skill):
     ch = s["characters"][c]
     wpn = content.WEAPONS[ch["equipped"]]
     pool = list(wpn[mode] or [])
+    if skill == "upward_cut":
+        pool += upward_cut_die(s, c)
     return pool
+
+
+def upward_cut_die(s, c):
+    """Upward Cut: Ki 3-4 adds the weapon's (first) fast attack die, 5-6 its strong one."""
+    wpn = content.WEAPONS[s["characters"][c]["equipped"]]
+    n = act2_values.ki(s, c, "upward_cut")
+    source = wpn["strong"] if n >= 5 and wpn["strong"] else wpn["fast"] if n >= 3 else None
+    dice = [d for d in source or [] if d != "test"]
+    return dice[:1]
 
 
 def char_reach(s, c, skill):
@@ -236,6 +251,9 @@ def reroll_options(s, atk):
             out.append({"die": i, "with": "meditation"})
         if atk["skill"] == "ebisus_strike" and i not in atk.get("ebisu", []):
             out.append({"die": i, "with": "ebisu"})
+        if (d["die"] != "test" and not atk.get("nemesis_rerolled") and ch.get("nemesis") in atk["targets"]
+                and act2_values.active(s, c, "nemesis") and act2_values.ki(s, c, "nemesis") >= 3):
+            out.append({"die": i, "with": "nemesis"})
         if (d["die"] == "test" and atk["skill"] is None and not atk.get("relentless")
                 and ch["affinity"] >= 3 and ch["kami"] == "hachiman" and "hachiman_l3" not in ch["kami_used"]
                 and ch["ap"] >= 1 and s.get("turn") and s["turn"].get("who") == c):
@@ -243,7 +261,7 @@ def reroll_options(s, atk):
     return out
 
 
-def start_char_attack(w, c, targets, mode, focus, skill, counter=False, repeat=0):
+def start_char_attack(w, c, targets, mode, focus, skill, counter=False, repeat=0, extra=None):
     """Roll a character attack; it resolves at once unless a reroll is available."""
     s = w.s
     ch = s["characters"][c]
@@ -263,14 +281,29 @@ def start_char_attack(w, c, targets, mode, focus, skill, counter=False, repeat=0
         conds["blinded"] = 0
         w.emit("ConditionsChanged", who=c, set={"conditions": conds}, reason=f"blinded check rolled {blind}")
     dice = [w.roll(d) for d in pool]
+    if skill == "deadly" and test_face(dice):
+        dice = _deadly(w, dice)
     if concentrated:
         dice.append({"n": 6, "s": "critical", "die": "test", "concentration": True})
     atk = {"attacker": c, "targets": list(targets), "mode": mode, "skill": skill, "focus": bool(focus),
            "dice": dice, "blind": blind, "counter": counter, "ebisu": [], "meditated": False,
            "relentless": False, "from": ch["sq"], "repeat": repeat}
+    atk.update(extra or {})
     w.emit("AttackRolled", attack=atk)
     if not reroll_options(w.s, atk):
         finish_char_attack(w)
+
+
+TEST_RANK = {"fail": 0, "blank": 1, "hit": 2, "critical": 3}
+
+
+def _deadly(w, dice):
+    """Deadly: the test die is rolled twice and the better result kept."""
+    first = test_face(dice)
+    second = w.roll("test")
+    best = second if TEST_RANK[second["s"]] > TEST_RANK[first["s"]] else first
+    w.emit("StateNote", note=f"Deadly: test die {first['s']} and {second['s']}, {best['s']} kept")
+    return [best if d is first else d for d in dice]
 
 
 def reroll_die(w, index, how):
@@ -286,6 +319,8 @@ def reroll_die(w, index, how):
         w.emit("MeditationChanged", who=c, set={"meditation": 0}, reason="meditation reroll")
     elif how == "ebisu":
         atk["ebisu"] = atk["ebisu"] + [index]
+    elif how == "nemesis":
+        atk["nemesis_rerolled"] = True
     elif how == "relentless":
         atk["relentless"] = True
         ch = s["characters"][c]
@@ -308,6 +343,7 @@ def char_damage_bonus(s, c, target, atk):
                 bonus += 1
     if rules.skill_active(s, c, "relentless_vengeance"):
         bonus += ch.get("vengeance", 0)
+    bonus += act2_values.damage_bonus(s, c, target, atk["skill"], rules.attr(s, c, "power"))
     mode = rules.kami_mode_of(s, c)
     if mode == "inari":
         bonus += 4
@@ -370,7 +406,7 @@ def finish_char_attack(w):
         else:
             d = rules.estat(s, t, "defense")
             a = rules.estat(s, t, "armor")
-            if skill == "stab":
+            if skill in ("stab", "come_here"):
                 d = 0
             if skill == "piercing" and grid.adjacent(s, atk["from"], tsq):
                 d, a = 0, 0
@@ -425,7 +461,7 @@ def finish_char_attack(w):
            yinyang=bool(yinyang(dice) and wpn.get("yinyang")))
     if skill == "drain_spirit" and total_damage > 0:
         heal(w, c, total_damage, "Drain Spirit")
-    after_attack(w, c, atk, total_damage, defeated_any)
+    after_attack(w, c, atk, total_damage, defeated_any, dealt_to=summary["targets"])
 
 
 def _move_card_back(w, e, remove):
@@ -441,7 +477,7 @@ def _move_card_back(w, e, remove):
         w.emit("InitiativeSet", queue=q, reason="removed" if remove else "sent to the back")
 
 
-def after_attack(w, c, atk, dealt, defeated):
+def after_attack(w, c, atk, dealt, defeated, dealt_to=None):
     """Post-attack skill effects: Roll's movement after the attack, Slaughter's second attack,
     Hachiman's Wrath, Dragon Tail and Susanoo's Fury (the last three as decisions)."""
     s = w.s
@@ -464,6 +500,9 @@ def after_attack(w, c, atk, dealt, defeated):
         w.emit("WorkPushed", items=items, front=True)
     if atk.get("repeat") and atk["targets"] and atk["targets"][0] in s["enemies"]:
         start_char_attack(w, c, atk["targets"], atk["mode"], atk["focus"], skill, repeat=atk["repeat"] - 1)
+    from . import act2
+
+    act2.after_attack(w, c, atk, dealt_to or {})
 
 
 # -- enemy attacks -----------------------------------------------------------------------------------
@@ -547,7 +586,9 @@ def enemy_attack(w, e, target, line_attack, counter=False):
             prot = max(0, prot - 1)
         dmg = max(0, hits - prot)
     dmg += skill_def.get("damage", 0)
+    dmg = max(0, dmg - act2_values.lad_maluses(s, e)[0])
     if target in s["characters"]:
+        dmg = max(0, dmg - act2_values.arms_protection(s, target))
         tch = s["characters"][target]
         if rules.skill_active(s, target, "defensive_stance"):
             dmg = max(0, dmg - tier(rules.ki_in(s, target, "defensive_stance"), [(1, 2, 1), (3, 4, 2), (5, 6, 3)]))

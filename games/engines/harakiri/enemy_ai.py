@@ -5,7 +5,7 @@ SYSTEM command ``activate_enemy``. Ties the rulebook leaves to the players (targ
 become party decisions; the item is processed again with the answer.
 """
 
-from . import combat, content, grid, rules
+from . import act2_values, combat, content, grid, rules
 from .flow import open_decision, take_choice, update_item
 
 
@@ -142,6 +142,14 @@ def target_health(s, t):
     return rules.creature_health(s, t)
 
 
+def target_defense(s, t):
+    if t in s["characters"]:
+        return rules.char_defense(s, t)
+    if t in s["enemies"]:
+        return rules.estat(s, t, "defense")
+    return 0
+
+
 def initiative_index(s, t):
     q = s["initiative"]["queue"]
     for i, card in enumerate(q):
@@ -156,7 +164,11 @@ def prioritise(s, e, line, cands):
     res = [t for t in cands if resistor_like(s, e, t)]
     if res:
         return res
-    prio = line.get("priority")
+    prio = act2_values.intimidation(s) or line.get("priority")
+    if prio in ("+defense", "-defense"):
+        pick = max if prio == "+defense" else min
+        best = pick(target_defense(s, t) for t in cands)
+        return [t for t in cands if target_defense(s, t) == best]
     if prio == "+health":
         best = max(target_health(s, t) for t in cands)
         return [t for t in cands if target_health(s, t) == best]

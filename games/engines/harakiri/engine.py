@@ -4,13 +4,14 @@ import json
 
 from games.kernel import SYSTEM, EngineBase, Rng, RuleViolation, Status, event
 
-from . import actions, combat, content, flow, views
-from .setup import ORDER, build_state, make_enemy, zone_payload
+from . import act2, actions, combat, content, flow, views
+from .setup import build_state, make_enemy, playable, zone_payload
 from .state import W, apply, copy_for
 
 CHARACTER_COMMANDS = {"move", "exert", "step", "end_move", "attack", "technique", "reroll_ki", "interact", "give",
                       "swap_weapon", "use_item", "meditate", "place_ki", "withdraw_ki", "retrieve_head",
                       "kami_mode", "end_activation"}
+CHARACTER_COMMANDS |= act2.COMMANDS  # Yastun Lad's move, Nemesis' mark
 KNOWN = CHARACTER_COMMANDS | {"choose", "reroll_die", "resolve_attack", "draw_oracle", "activate_enemy"}
 
 
@@ -37,9 +38,9 @@ class HarakiriEngine(EngineBase):
         "type": "object",
         "properties": {
             "scenario": {"enum": sorted(content.SCENARIOS)},
-            "control": {"type": "object", "properties": {c: {"type": "integer", "minimum": 0, "maximum": 3}
-                                                         for c in ORDER},
-                        "required": ORDER, "additionalProperties": False},
+            "characters": {"type": "array", "items": {"enum": sorted(content.CHARACTERS)}, "minItems": 4,
+                           "maxItems": 4, "uniqueItems": True},
+            "control": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 3}},
             "leader": {"type": "integer", "minimum": 0, "maximum": 3},
             "party_vote": {"type": "boolean"},
             "failure_procedure": {"type": "boolean"},
@@ -65,7 +66,7 @@ class HarakiriEngine(EngineBase):
         return {
             "provisional": True,
             "dice": content.DICE,
-            "characters": content.CHARACTERS,
+            "characters": {k: dict(v, playable=playable(k)) for k, v in content.CHARACTERS.items()},
             "weapons": content.WEAPONS,
             "armors": content.ARMORS,
             "items": content.ITEMS,

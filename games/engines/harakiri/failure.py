@@ -4,7 +4,7 @@ repeating and reading the success section."""
 
 from . import combat, content, grid, rules
 from .flow import open_decision, take_choice
-from .setup import make_enemy
+from .setup import ORDER, make_enemy
 
 MAX_ITEMS, MAX_PERMANENT = 5, 2
 
@@ -187,7 +187,7 @@ def place_characters(w, last):
     if anchor is None:
         return
     placed = set()
-    for c in ("akira", "hattori", "hikaru", "tomoe"):
+    for c in s.get("roster", ORDER):
         taken = rules.taken_squares(s, exclude=c) | placed
         cands = [q for q in s["squares"] if grid.terrain(s, q) not in ("obstacle", "inaccessible")
                  and q not in taken and q != anchor]

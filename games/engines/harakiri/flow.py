@@ -7,7 +7,7 @@ work items that may stop on a pending decision; the decision's answer is written
 """
 
 from . import combat, content, grid, rules
-from .setup import make_enemy, zone_payload, oracle_cards
+from .setup import ORDER, make_enemy, zone_payload, oracle_cards
 
 MALICE_LIMIT = 6
 
@@ -202,6 +202,9 @@ def draw_oracle(w):
     w.emit("OracleDrawn", card=card, color=color, round=s["round"])
     w.emit("WorkPushed", items=[{"op": "events", "zones": zones_with_miniatures(s)},
                                 {"op": "initiative", "stage": "build"}], front=True)
+    from . import act2
+
+    act2.round_start(w)
     advance(w)
 
 
@@ -584,6 +587,10 @@ def end_turn(w):
                 cr = dict(ch["counter_ready"])
                 cr["turns"] = cr.get("turns", 0) + 1
                 w.emit("CounterReadied", who=c, set={"counter_ready": None if cr["turns"] >= 2 else cr})
+    if turn["kind"] == "character":
+        from . import act2
+
+        act2.end_of_turn(w, turn["who"])
     w.emit("TurnEnded", card=turn["card"])
     if turn["kind"] == "character":
         servants = sorted(e for e, en in s["enemies"].items() if en.get("owner") == turn["who"])
@@ -680,7 +687,7 @@ def travel(w, zone):
     w.emit("ZoneRevealed", **zp)
     add_oracle(w, zone)
     starts = s["zones_def"][zone].get("start", [])
-    alive = [c for c in ("akira", "hattori", "hikaru", "tomoe") if not s["characters"][c]["defeated"]]
+    alive = [c for c in s.get("roster", ORDER) if not s["characters"][c]["defeated"]]
     for c, sq in zip(alive, starts):
         w.emit("CreatureMoved", who=c, set={"sq": sq}, path=[sq], reason="travel")
     if s["turn"]:

@@ -1,6 +1,6 @@
 """Derived values: attributes, defense, armor, occupancy, targeting."""
 
-from . import content, grid
+from . import act2_values, content, grid
 from .setup import enemy_stats
 
 
@@ -16,7 +16,7 @@ def attr(s, c, a):
     ch = s["characters"][c]
     if kami_mode_of(s, c) == "ryujin":
         return 3
-    return ch["attrs"][a]
+    return min(3, ch["attrs"][a] + (ch.get("boost") or {}).get(a, 0))
 
 
 def skill_active(s, c, sid):
@@ -34,7 +34,7 @@ def weapon(s, c):
 
 def char_defense(s, c):
     ch = s["characters"][c]
-    d = content.ARMORS[ch["armor_card"]]["defense"]
+    d = content.ARMORS[ch["armor_card"]]["defense"] + act2_values.defense_bonus(s, c)
     if ch["conditions"]["downed"]:
         d = max(0, d - 1)
     return d
@@ -59,7 +59,7 @@ def estat(s, e, stat):
     if stat == "armor":
         return max(0, base["armor"] - en["armor_tokens"])
     if stat == "defense":
-        d = base["defense"]
+        d = max(0, base["defense"] - act2_values.lad_maluses(s, e)[1])
         if en["conditions"]["downed"]:
             d = max(0, d - 1)
         return d

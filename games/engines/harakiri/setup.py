@@ -76,9 +76,29 @@ def zone_payload(s, zone_id, shuffled):
             "resistors": resistors, "spawns": spawns, "zone_state": zone_state}
 
 
-def default_party():
+def playable(name):
+    """Act 2 characters are offered only when every one of their skills is implemented (the Act 1
+    four are the rulebook's starting characters and always playable)."""
+    from .actions import IMPLEMENTED
+
+    return content.CHARACTERS[name].get("act", 1) == 1 or all(sid in IMPLEMENTED for sid, sk in content.SKILLS.items() if sk["owner"] == name)
+
+
+def roster(options):
+    """The four characters in play (option ``characters``; default the Act 1 four)."""
+    names = options.get("characters", ORDER)
+    if (not isinstance(names, list) or len(names) != 4 or len(set(map(str, names))) != 4
+            or any(n not in content.CHARACTERS for n in names)):
+        raise RuleViolation("bad_options", "characters must name 4 different characters")
+    for n in names:
+        if not playable(n):
+            raise RuleViolation("bad_options", f"{n} is not playable yet (skills not implemented)")
+    return list(names)
+
+
+def default_party(order=ORDER):
     out = {}
-    for c in ORDER:
+    for c in order:
         d = content.CHARACTERS[c]
         out[c] = {"level": 1, "health": d["health_by_level"][0], **d["attributes"], "skills": list(d["skills"]),
                   "kami": d["kami"], "affinity": 1, "weapons": list(d["weapons"]), "equipped": d["weapons"][0],
@@ -141,8 +161,8 @@ def check_party(party):
             raise RuleViolation("bad_options", "health out of range")
 
 
-def merged_party(option_party):
-    party = default_party()
+def merged_party(option_party, order=ORDER):
+    party = default_party(order)
     if not isinstance(option_party or {}, dict):
         raise RuleViolation("bad_options", "party must be an object")
     for name, spec in (option_party or {}).items():
@@ -164,20 +184,21 @@ def merged_party(option_party):
 
 
 def build_state(scenario_doc, options, seats, shuffled, roll_ki):
+    order = roster(options)
     control = options.get("control")
     if control is None:
-        control = {c: i % seats for i, c in enumerate(ORDER)}
-    if sorted(control) != sorted(ORDER) or any(not isinstance(v, int) or not 0 <= v < seats for v in control.values()):
-        raise RuleViolation("bad_options", "control must map the four characters to seats 0..n-1")
+        control = {c: i % seats for i, c in enumerate(order)}
+    if not isinstance(control, dict) or sorted(control) != sorted(order) or any(not isinstance(v, int) or not 0 <= v < seats for v in control.values()):
+        raise RuleViolation("bad_options", "control must map the four characters in play to seats 0..n-1")
     if sorted(set(control.values())) != list(range(seats)):
         raise RuleViolation("bad_options", "every seat must control at least one character")
-    party = merged_party(options.get("party"))
+    party = merged_party(options.get("party"), order)
     adventure = options.get("adventure", "success")
     s = {
         "v": 1, "phase": "oracle", "seats": seats, "leader": options.get("leader", 0),
         "party_vote": bool(options.get("party_vote", False)), "round_cap": options.get("round_cap"),
         "failure_procedure": bool(options.get("failure_procedure", True)),
-        "round": 1, "control": dict(control), "scenario_id": scenario_doc["id"],
+        "round": 1, "control": dict(control), "roster": list(order), "scenario_id": scenario_doc["id"],
         "scenario_name": scenario_doc["name"], "objective": scenario_doc["objective"],
         "level_increase": bool(scenario_doc.get("level_increase")), "adventure": adventure,
         "zones_def": scenario_doc["zones"], "zones": {}, "squares": {},
@@ -190,7 +211,7 @@ def build_state(scenario_doc, options, seats, shuffled, roll_ki):
     }
     if not 0 <= s["leader"] < seats:
         raise RuleViolation("bad_options", "leader must be a seat")
-    for name in ORDER:
+    for name in order:
         s["characters"][name] = make_character(name, party[name], roll_ki)
     start = scenario_doc["start_zone"]
     zp = zone_payload(s, start, shuffled)
@@ -202,7 +223,7 @@ def build_state(scenario_doc, options, seats, shuffled, roll_ki):
         if e.get("plus") and e["type"] not in s["plus_types"]:
             s["plus_types"].append(e["type"])
     starts = scenario_doc["zones"][start].get("start", [])
-    for name, sq in zip(ORDER, starts):
+    for name, sq in zip(order, starts):
         s["characters"][name]["sq"] = sq
     counts = scenario_doc["oracle"][adventure]
     s["oracle"]["deck"] = shuffled(oracle_cards(counts, []))

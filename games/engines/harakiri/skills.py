@@ -1,7 +1,7 @@
 """Skill effects that need a decision after an attack (work items ``{"op": "skill"}``):
 Hachiman's Wrath, Dragon Tail (Ryujin) and Susanoo's Fury."""
 
-from . import combat, content, grid
+from . import act2, combat, content, grid
 from .combat import NEGATIVE
 from .flow import open_decision, take_choice
 
@@ -43,6 +43,9 @@ def _splits(total, k):
 
 
 def process(w, item):
+    if item["skill"] in act2.DECISIONS:
+        act2.process(w, item)
+        return
     s = w.s
     c = item["char"]
     choice = take_choice(w)

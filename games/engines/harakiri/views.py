@@ -3,6 +3,8 @@ campaign book's unrevealed zones never leave the engine."""
 
 import copy
 
+from .act2_values import lad_square, lad_target
+
 
 def _hide_zone_state(zs):
     out = dict(zs)
@@ -34,6 +36,8 @@ def view(state):
         revealed[z] = {"name": zd["name"], "tile": zd.get("tile"),
                        "events": [e for deck in zd["events"].values() for e in deck if e["id"] in shown]}
     out["zones_info"] = revealed
+    out["yastun_lad"] = [{"owner": c, "sq": lad_square(s, c), "on": lad_target(s, c)} for c in s["characters"]
+                         if lad_square(s, c)]
     return out
 
 

@@ -178,3 +178,49 @@ def test_first_legal_command_policy_terminates(party):
         cmd = ENGINE.system_command(state) if seat == SYSTEM else ENGINE.legal_commands(state, seat)[0]
         state = fold(ENGINE, ENGINE.decide(state, Command(cmd["type"], cmd["args"], seat), Rng(b"f", str(step))), state)
     assert ENGINE.status(state).finished
+
+
+ACT2 = ["akane", "byakuei", "hanako", "takashi"]
+ACT2_VETERANS = {
+    "akane": {"level": 5, "skills": ["my_loyal_friend", "self_taught", "one_for_each", "bite", "lightnings_dance"],
+              "kami": "dosojin", "affinity": 6},
+    "byakuei": {"level": 5, "skills": ["additional_help", "necessary_sacrifice", "ill_change_it", "powered_hit",
+                                       "come_here"], "kami": "amatsumara", "affinity": 3},
+    "hanako": {"level": 5, "skills": ["nemesis", "voracious_blade", "blood_thirsty", "smell_the_blood", "you_and_me"],
+               "kami": "izanami", "affinity": 6, "items": ["fire_powder", "bandages"]},
+    "takashi": {"level": 5, "skills": ["intimidation", "inspiration", "reborn_strength", "team_hit", "the_last_word"],
+                "kami": "ryujin", "affinity": 6},
+}
+ACT2_VETERANS_2 = {
+    "akane": {"level": 5, "skills": ["my_loyal_friend", "recovery", "patch", "adrenaline", "full_of_resources_akane"]},
+    "byakuei": {"level": 5, "skills": ["additional_help", "good_for_both", "more_additional_help", "come_together",
+                                       "hits_rain"]},
+    "hanako": {"level": 5, "skills": ["nemesis", "deadly", "craft_improvement", "cautious", "duel_to_death"],
+               "items": ["fire_powder"]},
+    "takashi": {"level": 5, "skills": ["intimidation", "upward_cut", "fluid_tactic", "tactical_retreat", "new_breath"]},
+}
+
+
+@pytest.mark.parametrize("seed", range(9))
+def test_random_play_with_the_act2_party(seed):
+    """Akane, Byakuei, Hanako and Takashi: starting boards and two level 5 skill sets."""
+    party = [{}, ACT2_VETERANS, ACT2_VETERANS_2][seed % 3]
+    seats = 1 + seed % 4
+    control = {c: i % seats for i, c in enumerate(ACT2)}
+    state, stats, n = play(400 + seed, seats, options={"characters": ACT2, "party": party, "control": control},
+                           smart=seed % 4 != 3)
+    assert state["phase"] == "ended" and list(state["characters"]) == ACT2
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_play_act2_from_the_red_bridge(seed):
+    """The Act 2 party at the last zone: victories, the aftermath and the hand-over."""
+    document = {"scenario": "act1_burning_village", "reveal": ["bridge"], "seats": 1,
+                "options": {"round_cap": 8, "characters": ACT2,
+                            "party": ACT2_VETERANS if seed % 2 else ACT2_VETERANS_2},
+                "characters": {"akane": {"sq": "30,3"}, "byakuei": {"sq": "30,4"}, "hanako": {"sq": "31,4"},
+                               "takashi": {"sq": "31,3"}},
+                "enemies": {"hunter": {"kind": "chosen", "type": "demon_hunter", "at": "35,3", "health": 6}},
+                "clear_enemies": True}
+    state, stats, n = play(500 + seed, 1, smart=True, document=document)
+    assert state["phase"] == "ended"

@@ -17,7 +17,7 @@ const TERRAIN_LABEL = {
   special: "Special", stairs: "Stairs", door: "Door", wall: "Wall",
 };
 const CONDITIONS = { bleeding: "Bl", poisoned: "Po", blinded: "Bd", downed: "Dn", blessed: "+" };
-const HERO_SHORT = { akira: "Ak", hattori: "Ha", hikaru: "Hi", tomoe: "To" };
+const HERO_SHORT = { akira: "Ak", hattori: "Ha", hikaru: "Hi", tomoe: "To", akane: "An", byakuei: "By", hanako: "Hn", takashi: "Ta" };
 const ACTION_LABEL = {
   move: "Move", exert: "Exert (+MP)", end_move: "End move", reroll_ki: "Reroll Ki dice (2 AP)",
   swap_weapon: "Swap weapon", meditate: "Meditate", kami_mode: "Kami Mode", end_activation: "End activation",
@@ -250,6 +250,10 @@ function commandLabel(view, cmd) {
       return `Attack ${Array.isArray(a.target) ? a.target.map(nameOf).join(" + ") : nameOf(a.target)}: ${attackVariant(a)}`;
     case "reroll_die":
       return `Reroll die ${a.die + 1} (${pretty(a.with)})`;
+    case "lad":
+      return `Move Yastun Lad to ${a.to}`;
+    case "nemesis":
+      return `Nemesis marker on ${nameOf(a.target)}`;
     default:
       break;
   }
@@ -542,6 +546,7 @@ function renderGrid(ctx) {
   for (const [id, p] of Object.entries(view.points || {})) mark(p.sq || p.at, id, "point", `Interaction point ${id}${p.text ? `: ${p.text}` : ""}`);
   for (const [color, sq] of Object.entries(view.spawns || {})) mark(typeof sq === "string" ? sq : sq && sq.sq, "◎", `spawn sp-${color}`, `${pretty(color)} spawn point`);
   (view.heads || []).forEach((hd, i) => mark(hd.sq, hd.boss ? "☗" : "☖", "head", `${hd.boss ? "Boss head" : "Head"} #${i}`));
+  (view.yastun_lad || []).forEach((lad) => mark(lad.sq, "🐾", "lad", `Yastun Lad (${nameOf(lad.owner)})${lad.on ? ` on ${nameOf(lad.on)}'s board` : ""}`));
 
   const turnWho = view.turn && view.turn.who;
   const grid = h("div", { class: "hk-grid", role: "grid", "aria-label": "The map", style: `--cell:${cell}px; grid-template-columns: repeat(${cols}, var(--cell));` });
@@ -628,7 +633,7 @@ function renderLegend() {
     TERRAINS.map((t) => h("span", { class: `hk-legend-item hk-cell t-${t}` }, TERRAIN_LABEL[t])),
     h("span", { class: "hk-legend-item hk-cell t-open hgt-1" }, "▲ height"),
     h("span", { class: "hk-legend-item hk-cell t-wall" }, "Wall"),
-    h("span", { class: "muted hk-small" }, "▮ closed door · ▯ open door · letters = interaction points · ◎ spawn point · ☖ head (☗ boss) · ☺ villager · round = hero, square = enemy (ring = minion colour) · bar = health · Bl/Po/Bd/Dn/+ = bleeding/poisoned/blinded/downed/blessed"));
+    h("span", { class: "muted hk-small" }, "▮ closed door · ▯ open door · letters = interaction points · ◎ spawn point · ☖ head (☗ boss) · 🐾 Yastun Lad · ☺ villager · round = hero, square = enemy (ring = minion colour) · bar = health · Bl/Po/Bd/Dn/+ = bleeding/poisoned/blinded/downed/blessed"));
 }
 
 function renderInitiative({ view }) {
