@@ -10,11 +10,19 @@ to /commands/ with ``expected_seq``. Every write runs inside
 SYSTEM steps (oracle draws, enemy activations) as after a real request. Every seat and a
 spectator follow the log through /events/ like the web client does.
 
+Beside that broad sweep (round cap 2, random choices), seeded games without a round cap play to
+a real ending: with the failure procedure off, random or greedy play (toward the objective,
+choosing only among the listed commands, from the seat's own view) ends in a failure whose cause
+(malice 6, every character defeated) holds in the state it ended; with the failure procedure on,
+the greedy party fails, recovers, fails again and the leader's choice of the success section ends
+the phase in a victory. (No seeded greedy game has reached the objective itself, the Demon Hunter
+on the Red Bridge, before malice 6: the test asserts what is reached, not what is hoped for.)
+
 Checked: no response is a 5xx; every posted legal command is accepted (201); never stuck (while
 not finished a seat, never SYSTEM, is awaited once the follow-ups ran, with something to do);
 the match ends in victory, failure or the clean round cap with winners consistent with the final
-view; and the hidden deck orders never leave the server: at every /view/ (every seat and the
-spectator) the unredacted engine state at that seq (``selectors.state_load``) gives the oracle
+view, and the log's ending is legal (``assert_legal_ending``); and the hidden deck orders never
+leave the server: at every /view/ (every seat and the spectator) the unredacted engine state at that seq (``selectors.state_load``) gives the oracle
 deck, every chosen enemy's AI deck and every zone's event decks; the view shows only their sizes,
 and no list in the view (nor in any /events/ or command response) is a run of two or more cards
 of a hidden order; no "deck" in any response is a list.
@@ -26,6 +34,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.application import selectors
+from games.engines.harakiri import grid
+from games.engines.harakiri.flow import MALICE_LIMIT
 from games.eventstore.models import Match
 from games.kernel import SYSTEM, Rng
 
@@ -35,6 +45,11 @@ GAMES = 40  # seats 1 + seed % 4: ten games each for 1, 2, 3 and 4 seats
 ROUND_CAP = 2
 MAX_COMMANDS = 4000
 FOLLOW_EVERY = 10
+# No round cap, failure procedure off (greedy play on even seeds, random on odd): the phase fails.
+# Seed 18 is one where the enemies defeat the whole party instead of malice reaching 6.
+FAILURE_SEEDS = (0, 1, 2, 3, 4, 5, 18)
+SUCCESS_SECTION = 2  # greedy play, no round cap, failure procedure on: fail twice, then the party's choice
+FAILURE_REASONS = {"malice", "all characters defeated", "the last survivor is in Kami Mode"}
 
 
 def hidden_orders(game: dict) -> dict:
@@ -134,13 +149,92 @@ class Client:
         return body
 
 
+def random_policy(view, legal, rng):
+    """Any listed command; prefer not to end the activation at once so the game moves on."""
+    pool = [c for c in legal if c["type"] != "end_activation"] if rng.below(4) else legal
+    return rng.choice(pool or legal)
+
+
+def objective_goals(view):
+    """Where the party heads, read from the seat's view: the objective enemy once it is on the
+    table, else the closed doors and the survey/travel/objective points, else the enemies."""
+    enemies = view["enemies"]
+    target = view["objective"].get("enemy")
+    if target in enemies and enemies[target].get("sq"):
+        return [enemies[target]["sq"]]
+    goals = [d["sq"] for d in view["doors"].values() if not d["open"]]
+    goals += [p["sq"] for p in view["points"].values() if p["action"].get("type") in ("survey", "travel", "objective")]
+    return goals or [e["sq"] for e in enemies.values() if e.get("sq") and not e.get("allied")]
+
+
+def distances(view, goals):
+    """Steps from each square to the nearest goal, by the movement rules of the view's squares
+    (creatures ignored); a goal one cannot stand on (a closed door) is reached from next to it."""
+    dist = {g: 0 for g in goals}
+    frontier = list(goals)
+    while frontier:
+        nxt = []
+        for sq in frontier:
+            for nb in grid.neighbours(sq):
+                if nb in dist or nb not in view["squares"]:
+                    continue
+                if grid.step_cost(view, nb, sq, {}, set()) is None and not (dist[sq] == 0 and grid.adjacent(view, nb, sq)):
+                    continue
+                dist[nb] = dist[sq] + 1
+                nxt.append(nb)
+        frontier = nxt
+    return dist
+
+
+def greedy_policy(view, legal, rng):
+    """Toward the objective, choosing only among the listed commands: open doors and use points,
+    attack (the objective first, else the weakest enemy), heal a badly hurt ally, move (exerting
+    while far) along the shortest path to the next goal; shop nothing after a failure."""
+    by = {}
+    for c in legal:
+        by.setdefault(c["type"], []).append(c)
+    if "choose" in by:
+        options = view["pending"]["options"]
+        done = [c for c in by["choose"] if options[c["args"]["option"]] == {"done": True}]
+        return done[0] if done else rng.choice(by["choose"])
+    for kind in ("resolve_attack", "interact"):
+        if kind in by:
+            return by[kind][0]
+    who = view["turn"]["who"]
+    named = [c for c in by.get("attack", []) if isinstance(c["args"].get("target"), str)]
+    if named:
+        on_objective = [c for c in named if c["args"]["target"] == view["objective"].get("enemy")]
+        weakest = min(view["enemies"][c["args"]["target"]]["health"] for c in named)
+        pool = on_objective or [c for c in named if view["enemies"][c["args"]["target"]]["health"] == weakest]
+        return rng.choice([c for c in pool if c["args"]["mode"] == "strong" and c["args"]["focus"]] or pool)
+    for c in by.get("technique", []):
+        patient = view["characters"].get(c["args"].get("ally") or who)
+        if c["args"].get("skill") == "healing" and patient and patient["health"] * 2 < patient["max_health"]:
+            return c
+    goals = objective_goals(view)
+    dist = distances(view, goals)
+    here = dist.get(view["characters"][who]["sq"], len(view["squares"]))
+    steps = by.get("step", [])
+    if steps:
+        best = min(steps, key=lambda c: (dist.get(c["args"]["to"], len(view["squares"])), c["args"]["to"]))
+        if dist.get(best["args"]["to"], len(view["squares"])) < here:
+            return best
+    if "end_move" in by:
+        fighting = view["objective"].get("enemy") in view["enemies"] and here <= 3
+        return by["exert"][0] if here > 1 and "exert" in by and not fighting else by["end_move"][0]
+    if "move" in by and here > 0:
+        return by["move"][0]
+    if steps:  # standing on an ally's square: the move must go on
+        return steps[0]
+    return by.get("end_activation", legal)[0]
+
+
 def current_orders(match_pk):
     return hidden_orders(selectors.state_load(Match.objects.get(pk=match_pk))["game"])
 
 
-def play_one(seats, options, seed, make_user, fixed_match_seed, on_commit):
-    options = {"round_cap": ROUND_CAP, **options}
-    label = f"harakiri-api-{seats}-{seed}"
+def play_one(seats, options, label, make_user, fixed_match_seed, on_commit, policy=random_policy):
+    """Play one match through the API; returns (match id, commands, final view doc, the whole log, stats)."""
     fixed_match_seed(label)
     rng = Rng(label.encode(), "choices")
     users = [make_user() for _ in range(seats)]
@@ -184,9 +278,7 @@ def play_one(seats, options, seed, make_user, fixed_match_seed, on_commit):
         if commands % 25 == 0:
             for viewer in [c for c in clients if c.seat not in awaiting] + [spectator]:
                 assert viewer.view()["legal_commands"] == []
-        # prefer not to end the activation at once so the game moves on (as the engine-level test)
-        pool = [c for c in legal if c["type"] != "end_activation"] if rng.below(4) else legal
-        clients[seat].command(rng.choice(pool or legal), mine["seq"], current_orders(match_id))
+        clients[seat].command(policy(mine["view"], legal, rng), mine["seq"], current_orders(match_id))
         commands += 1
         assert commands < MAX_COMMANDS, "the game did not end"
         doc = clients[seat].view()
@@ -201,28 +293,145 @@ def play_one(seats, options, seed, make_user, fixed_match_seed, on_commit):
     assert view["phase"] == "ended" and view["result"] in ("victory", "failure", "round_cap")
     assert status["winners"] == (list(range(seats)) if view["result"] == "victory" else [])
     if view["result"] == "round_cap":
-        # RoundEnded moves the counter on before the cap ends the phase: ROUND_CAP rounds were played.
-        assert view["round"] == ROUND_CAP + 1
+        # RoundEnded moves the counter on before the cap ends the phase: the capped rounds were played.
+        assert view["round"] == options["round_cap"] + 1
     detail = creator.get(url).json()
     assert detail["status"] == "finished" and sorted(detail["winners"]) == sorted(status["winners"])
     assert detail["seed"], "the seed is revealed at the end"
     orders = current_orders(match_id)
+    log = None
     for c in clients + [spectator]:
         c.after = 0
-        c.follow(orders)
+        events = c.follow(orders)
+        log = log or events
     assert stats["hidden_cards"] > 0 and stats["views"] > commands
-    return commands, view["result"], stats
+    return match_id, commands, final, log, stats
+
+
+def state_at(match_id, seq):
+    return selectors.state_load(Match.objects.get(pk=match_id), until=seq)["game"]
+
+
+def assert_legal_failure(match_id, ev):
+    """A failure (FailureBegan or PhaseEnded "failure") has a rulebook cause in the state it ended."""
+    reason = ev["payload"]["reason"]
+    assert reason in FAILURE_REASONS, ev
+    game = state_at(match_id, ev["seq"])
+    alive = [c for c, ch in game["characters"].items() if not ch["defeated"]]
+    if reason == "malice":
+        assert game["malice"] >= MALICE_LIMIT, (reason, game["malice"])
+    elif reason == "all characters defeated":
+        assert alive == [], alive
+    else:
+        assert len(alive) == 1 and game["characters"][alive[0]].get("kami_mode"), alive
+
+
+def assert_legal_ending(match_id, final, log, failure_procedure):
+    """The end of the log is one of the rulebook's: PhaseEnded (then only the platform's
+    MatchFinished) with a failure
+    that has its cause, or a victory after the aftermath; a failure procedure that ran leaves the
+    party recovered (malice 0, nobody defeated) until the next failure, and ends, on a second
+    failure, by the party's choice of the success section or another attempt."""
+    ended = [ev for ev in log if ev["type"] == "PhaseEnded"]
+    assert len(ended) == 1, len(ended)
+    assert [ev["type"] for ev in log if ev["seq"] > ended[0]["seq"]] == ["MatchFinished"], "the engine's last word"
+    end = ended[0]["payload"]
+    result = final["view"]["result"]
+    assert end["result"] == result
+    began = [ev for ev in log if ev["type"] == "FailureBegan"]
+    recovered = [ev for ev in log if ev["type"] == "FailureRecovered"]
+    choices = [ev["payload"]["option"] for ev in log
+               if ev["type"] == "DecisionMade" and ev["payload"]["kind"] == "second_failure"]
+    assert [ev["payload"]["failures"] for ev in began] == list(range(1, len(began) + 1))
+    for ev in began:
+        assert_legal_failure(match_id, ev)
+    if not failure_procedure:
+        assert began == [] and recovered == []
+    for ev in recovered:  # the party is back on its feet for a new round
+        game = state_at(match_id, ev["seq"])
+        assert game["malice"] == 0 and game["phase"] == "oracle"
+        assert not any(ch["defeated"] for ch in game["characters"].values())
+        squares = [ch["sq"] for ch in game["characters"].values()]
+        assert None not in squares and len(set(squares)) == len(squares)
+    # Each failure procedure runs to its recovery before the next failure; from the second failure
+    # on the party chose, "repeat" but for a last choice of the success section, which ends it.
+    bounds = [ev["seq"] for ev in began] + [log[-1]["seq"] + 1]
+    for i, ev in enumerate(began):
+        inside = [r for r in recovered if bounds[i] < r["seq"] < bounds[i + 1]]
+        chose = [c for c in log if c["type"] == "DecisionMade" and c["payload"]["kind"] == "second_failure"
+                 and bounds[i] < c["seq"] < bounds[i + 1]]
+        assert len(chose) == (1 if ev["payload"]["failures"] >= 2 else 0), chose
+        success = bool(chose) and chose[0]["payload"]["option"] == {"success": True}
+        assert success or chose == [] or chose[0]["payload"]["option"] == {"repeat": True}
+        assert len(inside) == (0 if success else 1), (ev, inside)
+        assert not success or i == len(began) - 1, "the success section ends the phase"
+    if result == "failure":
+        assert not failure_procedure
+        assert_legal_failure(match_id, ended[0])
+        assert final["status"]["winners"] == []
+    elif result == "victory":
+        assert any(ev["type"] == "AftermathBegan" for ev in log)
+        assert not any(ch["defeated"] for ch in final["view"]["characters"].values()), "victory resurrects"
+        if began and choices[-1:] == [{"success": True}]:
+            after = [ev["type"] for ev in log if ev["seq"] > began[-1]["seq"]]
+            assert "FailureRecovered" not in after and "AftermathBegan" in after
+        else:
+            view, target = final["view"], final["view"]["objective"].get("enemy")
+            assert view.get("objective_done") or any(d["id"] == target for d in view["defeated_enemies"]), \
+                "a victory without the objective must come from the success section"
+    return {"failures": len(began), "choices": choices}
 
 
 @pytest.mark.parametrize("seed", range(GAMES))
 def test_random_legal_play_through_the_api(seed, make_user, fixed_match_seed, django_capture_on_commit_callbacks,
                                           record_property):
     seats = 1 + seed % 4
-    options = {"party_vote": True} if seed % 5 == 0 else {}
-    commands, result, stats = play_one(seats, options, seed, make_user, fixed_match_seed,
-                                       django_capture_on_commit_callbacks)
+    options = {"round_cap": ROUND_CAP, **({"party_vote": True} if seed % 5 == 0 else {})}
+    match_id, commands, final, log, stats = play_one(seats, options, f"harakiri-api-{seats}-{seed}", make_user,
+                                           fixed_match_seed, django_capture_on_commit_callbacks)
+    result = final["view"]["result"]
     record_property("commands", commands)  # in --junitxml: compare two runs, count the outcomes
     record_property("result", result)
     assert commands > 0 and result in ("victory", "failure", "round_cap")
-    if options and seats > 1:
+    assert_legal_ending(match_id, final, log, failure_procedure=True)
+    if options.get("party_vote") and seats > 1:
         assert stats["votes"] > 0, "a party vote awaits every seat at once"
+
+
+@pytest.mark.parametrize("seed", FAILURE_SEEDS)
+def test_greedy_play_without_a_round_cap_fails(seed, make_user, fixed_match_seed, django_capture_on_commit_callbacks,
+                                               record_property):
+    """No round cap and the failure procedure off: the clock of malice (or the enemies) ends the
+    phase in a failure with its rulebook cause, whether the party goes for the objective or not."""
+    seats = 1 + seed % 4
+    greedy = seed % 2 == 0
+    match_id, commands, final, log, stats = play_one(
+        seats, {"failure_procedure": False}, f"harakiri-api-fail-{seats}-{seed}", make_user, fixed_match_seed,
+        django_capture_on_commit_callbacks, policy=greedy_policy if greedy else random_policy)
+    ended = [ev for ev in log if ev["type"] == "PhaseEnded"][-1]["payload"]
+    record_property("commands", commands)
+    record_property("result", final["view"]["result"])
+    record_property("reason", ended["reason"])
+    assert final["view"]["result"] == "failure"
+    assert_legal_ending(match_id, final, log, failure_procedure=False)
+    if greedy:
+        assert len(final["view"]["zones"]) > 1, "the greedy party opened the gate at least"
+
+
+@pytest.mark.parametrize("seed", range(SUCCESS_SECTION))
+def test_greedy_play_through_the_failure_procedure_to_the_success_section(
+        seed, make_user, fixed_match_seed, django_capture_on_commit_callbacks, record_property):
+    """No round cap, the failure procedure on: the party fails, recovers (resurrection, market and
+    blacksmith, zones reset, malice 0), fails again, and its leader's choice of the success
+    section ends the phase in a victory (aftermath with the level increase)."""
+    seats = 1 + seed % 4
+    match_id, commands, final, log, stats = play_one(seats, {}, f"harakiri-api-success-{seats}-{seed}", make_user,
+                                           fixed_match_seed, django_capture_on_commit_callbacks, policy=greedy_policy)
+    record_property("commands", commands)
+    record_property("result", final["view"]["result"])
+    ending = assert_legal_ending(match_id, final, log, failure_procedure=True)
+    record_property("failures", ending["failures"])
+    assert final["view"]["result"] == "victory" and ending["failures"] >= 2
+    assert ending["choices"][-1] == {"success": True}
+    assert final["status"]["winners"] == list(range(seats))
+    assert all(ch["level"] == 2 for ch in final["view"]["characters"].values()), "the scenario grants a level"
