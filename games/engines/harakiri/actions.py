@@ -4,6 +4,8 @@
 engine has already found in that list (so listed == accepted by construction).
 """
 
+from itertools import combinations
+
 from . import combat, content, flow, grid, rules
 from .combat import tier
 
@@ -20,22 +22,22 @@ IMPLEMENTED = {
     "spiritual_protection",
     "military_discipline", "divine_arrow", "shockwave", "teamwork", "escort", "piercing", "full_of_resources",
     "crescent_strike", "concentration", "hachimans_wrath", "slaughter", "distraction", "relentless_vengeance",
-    "arrows_mantle", "chained_slashes", "blinding_light", "ninja_shadow",
+    "arrows_mantle", "chained_slashes", "blinding_light", "ninja_shadow", "star_rain",
     # Kami level 3+
-    "amatsumara_l3", "dosojin_l3", "hachiman_l3", "inari_l3", "shinigami_l3", "amatsumikaboshi_l3",
+    "amaterasu_l3", "amatsumara_l3", "dosojin_l3", "hachiman_l3", "inari_l3", "shinigami_l3", "amatsumikaboshi_l3",
     "ryujin_l3", "susanoo_l3", "izanami_l3",
     # Kami level 1 that applies in the Exploration Phase
     "izanami_l1",
 }
-KAMI_MODES = {"dosojin", "inari", "shinigami", "izanami", "ryujin", "amatsumara", "hachiman", "susanoo",
+KAMI_MODES = {"amaterasu", "dosojin", "inari", "shinigami", "izanami", "ryujin", "amatsumara", "hachiman", "susanoo",
               "amatsumikaboshi"}
 ATTACK_KAMI = {"inari_l3", "amatsumikaboshi_l3", "ryujin_l3", "susanoo_l3"}
-TECHNIQUE_KAMI = {"amatsumara_l3", "dosojin_l3", "shinigami_l3", "izanami_l3"}
+TECHNIQUE_KAMI = {"amaterasu_l3", "amatsumara_l3", "dosojin_l3", "shinigami_l3", "izanami_l3"}
 ATTACK_SKILLS = {"counter_attack", "stab", "roll", "metsubushi", "energy_alteration", "menacing_shadow",
                  "ebisus_strike", "drain_spirit", "divine_arrow", "shockwave", "piercing", "crescent_strike",
                  "hachimans_wrath", "slaughter", "arrows_mantle", "blinding_light"}
 TECHNIQUES = {"healing", "kamis_assistance", "healing_wave", "concentration", "distraction", "chained_slashes",
-              "ninja_shadow"}
+              "ninja_shadow", "star_rain"}
 
 
 def attack_cost(skill, mode):
@@ -108,7 +110,7 @@ def attack_skills(s, c):
 def attack_options(s, c):
     ch = s["characters"][c]
     turn = s["turn"]
-    if turn["attacked"] or turn["moving"] or turn["rolling"]:
+    if turn["attacked"] or turn["moving"] or turn["rolling"] or rules.attacks_barred(s, c):
         return []
     wpn = content.WEAPONS[ch["equipped"]]
     out = []
@@ -352,8 +354,11 @@ def technique_options(s, c):
         out.append(cmd("technique", skill="ninja_shadow"))
     if rules.skill_active(s, c, "distraction") and not s.get("distraction"):
         out.append(cmd("technique", skill="distraction"))
+    if rules.skill_active(s, c, "star_rain"):
+        out += [cmd("technique", skill="star_rain", targets=g) for g in star_rain_groups(s, c)]
     if (rules.skill_active(s, c, "chained_slashes") and ch["ap"] >= 3
-            and content.WEAPONS[ch["equipped"]]["fast"] and not s["turn"]["attacked"]):
+            and content.WEAPONS[ch["equipped"]]["fast"] and not s["turn"]["attacked"]
+            and not rules.attacks_barred(s, c)):
         out.append(cmd("technique", skill="chained_slashes"))
     kid = ch["kami"] + "_l3"
     if kid in TECHNIQUE_KAMI and ch["affinity"] >= 3 and kid not in ch["kami_used"]:
@@ -367,9 +372,25 @@ def technique_options(s, c):
             for ty in types:
                 for q in sorted(squares, key=lambda k: (grid.xy(k)[1], grid.xy(k)[0])):
                     out.append(cmd("technique", skill=kid, minion=ty, to=q))
+        elif kid == "amaterasu_l3":
+            if not rules.attacked_this_round(s, c):
+                out += [cmd("technique", skill=kid, target=e) for e in sorted(rules.shogun_creatures(s))
+                        if rules.can_attack(s, c, e, DIVINE_FIRE_RANGE)]
         else:
             out.append(cmd("technique", skill=kid))
     return out
+
+
+DIVINE_FIRE_RANGE = 10
+
+
+def star_rain_groups(s, c):
+    """Star Rain: every choice of 1 to 3 enemies within range 2 (no LOS needed, as the text
+    asks only for the range; a spectral enemy hidden in blocking terrain cannot be targeted)."""
+    here = s["characters"][c]["sq"]
+    near = sorted(e for e in rules.shogun_creatures(s) if not rules.hidden_in_terrain(s, e)
+                  and grid.range_between(here, s["enemies"][e]["sq"]) <= 2)
+    return [list(g) for n in (1, 2, 3) for g in combinations(near, n)]
 
 
 def item_options(s, c):
@@ -539,6 +560,11 @@ def do_technique(w, c, a):
         w.emit("AttributesChanged", who=c, set={"concentration": True}, reason="Concentration")
     elif sk == "distraction":
         w.emit("DistractionSet", by=c)
+    elif sk == "star_rain":
+        amount = tier(rules.ki_in(s, c, "star_rain"), content.SKILLS["star_rain"]["damage_by_ki"])
+        for e in a["targets"]:
+            if e in w.s["enemies"]:
+                combat.damage(w, e, amount, attacker=c, reason="Star Rain")
     elif sk in TECHNIQUE_KAMI:
         w.emit("KamiSkillUsed", who=c, set={"kami_used": ch["kami_used"] + [sk]}, skill=sk)
         if sk == "amatsumara_l3":
@@ -549,6 +575,10 @@ def do_technique(w, c, a):
                 if och["armor"] < cap:
                     w.emit("ArmorChanged", who=o, set={"armor": och["armor"] + 1}, reason="Destiny Forger")
                 combat.heal(w, o, rules.char_armor(w.s, o), "Destiny Forger")
+        elif sk == "amaterasu_l3":
+            w.emit("AttributesChanged", who=c, set={"divine_fire": s["round"]},
+                   reason="Divine Fire: no attacks this round")
+            combat.damage(w, a["target"], kami_skill("amaterasu_l3")["damage"], attacker=c, reason="Divine Fire")
         elif sk == "dosojin_l3":
             for o, och in s["characters"].items():
                 if not och["defeated"]:
@@ -563,6 +593,11 @@ def do_technique(w, c, a):
             for e in list(rules.shogun_creatures(s)):
                 if e in w.s["enemies"]:
                     combat.damage(w, e, n, attacker=c, reason="Salute to Death")
+
+
+def kami_skill(sid):
+    kami = content.KAMI[sid.split("_")[0]]
+    return next(sk for sk in kami["skills"] if sk["id"] == sid)
 
 
 def do_interact(w, c, a):

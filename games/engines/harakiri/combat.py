@@ -256,6 +256,8 @@ def start_char_attack(w, c, targets, mode, focus, skill, counter=False, repeat=0
         pool = [d for d in pool if d != "test"]
         concentrated = True
         w.emit("AttributesChanged", who=c, set={"concentration": False}, reason="Concentration used")
+    if ch.get("attacked_round") != s["round"]:  # counter attacks and Chained Slashes are attacks too
+        w.emit("AttributesChanged", who=c, set={"attacked_round": s["round"]}, reason="attack")
     blind = None
     if ch["conditions"]["blinded"]:
         blind = w.d6()
@@ -568,7 +570,7 @@ def enemy_attack(w, e, target, line_attack, counter=False):
         if test and test["s"] in ("fail", "critical"):
             reduce_armor(w, target, "test die " + test["s"])
         tch = s["characters"].get(target)
-        if (tch and dmg > 0 and tch.get("counter_ready") and e in s["enemies"]
+        if (tch and dmg > 0 and tch.get("counter_ready") and e in s["enemies"] and not rules.attacks_barred(s, target)
                 and rules.can_attack(s, target, e, char_reach(s, target, None))):
             w.emit("CounterReadied", who=target, set={"counter_ready": None}, reason="Counter Attack skill")
             mode = "fast" if content.WEAPONS[tch["equipped"]]["fast"] else "strong"

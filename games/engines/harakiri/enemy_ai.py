@@ -313,7 +313,7 @@ def attack_part(w, e, line, target):
             and e in s["enemies"]):
         ch = s["characters"][c]
         wpn = content.WEAPONS[ch["equipped"]]
-        if wpn["fast"] and rules.can_attack(s, c, e, wpn["range"]):
+        if wpn["fast"] and rules.can_attack(s, c, e, wpn["range"]) and not rules.attacks_barred(s, c):
             update_item(w, stage="counter", target=c)
             open_decision(w, "counter_attack", s["control"][c],
                           [{"counter": False}, {"counter": True, "focus": False}, {"counter": True, "focus": True}],

@@ -572,6 +572,8 @@ def end_turn(w):
             if rules.kami_mode_of(s, c) == "amatsumara":
                 for e in rules.shogun_creatures(s):
                     combat.reduce_armor(w, e, "Amatsumara Kami Mode")
+            if rules.kami_mode_of(s, c) == "amaterasu":
+                amaterasu_mode_effect(w, c)
             if ch.get("kami_mode"):
                 km = dict(ch["kami_mode"])
                 km["turns_done"] = km.get("turns_done", 0) + 1
@@ -589,6 +591,17 @@ def end_turn(w):
         servants = sorted(e for e, en in s["enemies"].items() if en.get("owner") == turn["who"])
         if servants:  # Yomi's Servant activates at the end of its owner's turn
             w.emit("WorkPushed", items=[{"op": "enemy", "enemy": e, "stage": "start"} for e in servants], front=True)
+
+
+def amaterasu_mode_effect(w, c):
+    """Amaterasu Kami Mode, at the end of each of the character's two turns: every character
+    regains health and every enemy is dealt damage, with no range or LOS limit."""
+    mode = next(sk for sk in content.KAMI["amaterasu"]["skills"] if sk["id"] == "amaterasu_mode")
+    for o in rules.living_characters(w.s):
+        combat.heal(w, o, mode["heal"], "Amaterasu Kami Mode")
+    for e in sorted(rules.shogun_creatures(w.s)):
+        if e in w.s["enemies"]:
+            combat.damage(w, e, mode["damage"], attacker=c, reason="Amaterasu Kami Mode")
 
 
 def end_of_turn_skills(w, c):
