@@ -22,7 +22,7 @@ IMPLEMENTED = {
     "spiritual_protection",
     "military_discipline", "divine_arrow", "shockwave", "teamwork", "escort", "piercing", "full_of_resources",
     "crescent_strike", "concentration", "hachimans_wrath", "slaughter", "distraction", "relentless_vengeance",
-    "arrows_mantle", "chained_slashes", "blinding_light", "ninja_shadow", "star_rain",
+    "arrows_mantle", "chained_slashes", "blinding_light", "ninja_shadow", "star_rain", "multi_form",
     # Kami level 3+
     "amaterasu_l3", "amatsumara_l3", "dosojin_l3", "hachiman_l3", "inari_l3", "shinigami_l3", "amatsumikaboshi_l3",
     "ryujin_l3", "susanoo_l3", "izanami_l3",
@@ -37,7 +37,7 @@ ATTACK_SKILLS = {"counter_attack", "stab", "roll", "metsubushi", "energy_alterat
                  "ebisus_strike", "drain_spirit", "divine_arrow", "shockwave", "piercing", "crescent_strike",
                  "hachimans_wrath", "slaughter", "arrows_mantle", "blinding_light"}
 TECHNIQUES = {"healing", "kamis_assistance", "healing_wave", "concentration", "distraction", "chained_slashes",
-              "ninja_shadow", "star_rain"}
+              "ninja_shadow", "star_rain", "multi_form"}
 
 
 def attack_cost(skill, mode):
@@ -246,6 +246,8 @@ def do_attack(w, c, a):
 
 
 def character_commands(s, c):
+    if s["turn"]["kind"] == "double":
+        return double_commands(s, s["turn"])
     ch = s["characters"][c]
     turn = s["turn"]
     out = []
@@ -356,6 +358,8 @@ def technique_options(s, c):
         out.append(cmd("technique", skill="distraction"))
     if rules.skill_active(s, c, "star_rain"):
         out += [cmd("technique", skill="star_rain", targets=g) for g in star_rain_groups(s, c)]
+    if rules.skill_active(s, c, "multi_form") and not rules.double_of(s, c):
+        out += [cmd("technique", skill="multi_form", to=q) for q in free_adjacent(s, ch["sq"])]
     if (rules.skill_active(s, c, "chained_slashes") and ch["ap"] >= 3
             and content.WEAPONS[ch["equipped"]]["fast"] and not s["turn"]["attacked"]
             and not rules.attacks_barred(s, c)):
@@ -382,6 +386,11 @@ def technique_options(s, c):
 
 
 DIVINE_FIRE_RANGE = 10
+
+
+def free_adjacent(s, sq):
+    near = [q for q in grid.neighbours(sq) if grid.adjacent(s, sq, q) and rules.free_square(s, q)]
+    return sorted(near, key=lambda k: (grid.xy(k)[1], grid.xy(k)[0]))
 
 
 def star_rain_groups(s, c):
@@ -431,6 +440,9 @@ def spend(w, c, n, reason):
 
 def execute(w, c, command):
     s = w.s
+    if s["turn"]["kind"] == "double":
+        execute_double(w, command)
+        return
     t, a = command["type"], command["args"]
     ch = s["characters"][c]
     turn = s["turn"]
@@ -560,6 +572,12 @@ def do_technique(w, c, a):
         w.emit("AttributesChanged", who=c, set={"concentration": True}, reason="Concentration")
     elif sk == "distraction":
         w.emit("DistractionSet", by=c)
+    elif sk == "multi_form":
+        double = {"kind": "double", "type": f"{c}_double", "color": None, "plus": False, "sq": a["to"],
+                  "zone": grid.zone_of(s, a["to"]), "health": ch["health"], "max_health": ch["max_health"],
+                  "armor_tokens": 0, "conditions": dict.fromkeys(ch["conditions"], 0), "allied": True,
+                  "double_of": c, "no_heads": True}
+        w.emit("EnemySpawned", who=f"{c}_double", enemy=double)
     elif sk == "star_rain":
         amount = tier(rules.ki_in(s, c, "star_rain"), content.SKILLS["star_rain"]["damage_by_ki"])
         for e in a["targets"]:
@@ -593,6 +611,72 @@ def do_technique(w, c, a):
             for e in list(rules.shogun_creatures(s)):
                 if e in w.s["enemies"]:
                     combat.damage(w, e, n, attacker=c, reason="Salute to Death")
+
+
+# -- Multi-Form: the double's turn ---------------------------------------------------------------------
+
+
+DOUBLE_MOVER = {"flying": False, "spectral": False, "elusive": False}
+
+
+def double_steps(s, d, mp):
+    """Squares the double may step to (it passes allies like a character, never stays on one)."""
+    here = s["enemies"][d]["sq"]
+    occ = rules.occupied_for(s, "party")
+    out = []
+    for nb in grid.neighbours(here):
+        cost = grid.step_cost(s, here, nb, DOUBLE_MOVER, occ)
+        if cost is None or cost > mp:
+            continue
+        reach = [nb] if endable(s, d, nb) else grid.reachable(s, nb, mp - cost, DOUBLE_MOVER, occ)
+        if any(endable(s, d, q) and q != here for q in reach):
+            out.append(nb)
+    return sorted(out, key=lambda k: (grid.xy(k)[1], grid.xy(k)[0]))
+
+
+def double_commands(s, turn):
+    """Multi-Form: the double's turn after its owner's: one movement of 3 + the owner's dexterity
+    and one attack with the owner's weapon (fast or strong, focus die allowed); no action points,
+    no skills, items or interactions."""
+    d, c = turn["double"], turn["who"]
+    here = s["enemies"][d]["sq"]
+    out = []
+    if not turn["moved"]:
+        out.append(cmd("move"))
+    if turn["moving"]:
+        out += [cmd("step", to=q) for q in double_steps(s, d, turn["mp"])]
+        if endable(s, d, here):
+            out.append(cmd("end_move"))
+    elif not turn["attacked"]:
+        wpn = content.WEAPONS[s["characters"][c]["equipped"]]
+        for e in sorted(rules.shogun_creatures(s)):
+            if rules.can_attack(s, d, e, wpn["range"]):
+                out += [cmd("attack", target=e, mode=m, focus=f, skill=None) for m in ("fast", "strong") if wpn[m]
+                        for f in (False, True)]
+    if not turn["moving"] or endable(s, d, here):
+        out.append(cmd("end_activation"))
+    return out
+
+
+def execute_double(w, command):
+    s = w.s
+    t, a = command["type"], command["args"]
+    turn = s["turn"]
+    d = turn["double"]
+    if t == "move":
+        w.emit("TurnChanged", set={"moved": True, "moving": True, "mp": 3 + rules.attr(s, turn["who"], "dexterity")})
+    elif t == "step":
+        here = s["enemies"][d]["sq"]
+        cost = grid.step_cost(s, here, a["to"], DOUBLE_MOVER, rules.occupied_for(s, "party"))
+        w.emit("CreatureMoved", who=d, set={"sq": a["to"]}, path=[here, a["to"]], cost=cost)
+        w.emit("TurnChanged", set={"mp": turn["mp"] - cost})
+    elif t == "end_move":
+        w.emit("TurnChanged", set={"moving": False, "mp": 0})
+    elif t == "attack":
+        w.emit("TurnChanged", set={"attacked": True})
+        combat.start_double_attack(w, d, [a["target"]], a["mode"], a["focus"])
+    elif t == "end_activation":
+        flow.end_turn(w)
 
 
 def kami_skill(sid):

@@ -139,10 +139,14 @@ def plan_for_target(s, e, line, t, dests):
 def target_health(s, t):
     if t in s["resistors"]:
         return s["resistors"][t]["tokens"]
+    if rules.is_double(s, t):  # targeted as if it were its owner
+        return rules.creature_health(s, s["enemies"][t]["double_of"])
     return rules.creature_health(s, t)
 
 
 def initiative_index(s, t):
+    if rules.is_double(s, t):  # it activates on its owner's card
+        t = s["enemies"][t]["double_of"]
     q = s["initiative"]["queue"]
     for i, card in enumerate(q):
         kind, _, ident = card.partition(":")

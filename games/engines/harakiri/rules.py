@@ -57,6 +57,16 @@ def char_armor(s, c):
 # -- enemies ---------------------------------------------------------------------------------
 
 
+def double_of(s, c):
+    """The id of character c's Multi-Form double on the table, or None."""
+    return next((e for e, en in sorted(s["enemies"].items()) if en.get("double_of") == c), None)
+
+
+def is_double(s, who):
+    en = s["enemies"].get(who)
+    return bool(en) and en["kind"] == "double"
+
+
 def board(s, e):
     en = s["enemies"][e]
     return content.enemy_board(en["kind"], en["type"])

@@ -1,5 +1,7 @@
 """Round structure: oracle, events, malice, initiative, activations, Ki reduction, AP."""
 
+import json
+
 from games.kernel import SYSTEM
 
 from .helpers import arena, doc, find, open_rows, run_system, scenario, types
@@ -142,3 +144,55 @@ def test_defeated_characters_are_skipped():
                      activate="char:tomoe", queue=["char:tomoe", "char:akira", "char:hikaru"]))
     s.when(0, "end_activation")
     assert s.state["turn"]["who"] == "hikaru"
+
+
+FOG = {"green": [], "red": [{"id": "fog", "name": "Fog", "effects": [{"type": "initiative_reveal"}]},
+                            {"id": "calm", "name": "Calm", "effects": []}]}
+
+
+def test_an_event_reveals_the_initiative_card_by_card():
+    # rules: Harakiri, "2. Determining the Initiative": "Some events may instruct to reveal the
+    # initiative card by card"; "Akira", Sixth Sense: "If initiative is revealed card by card due
+    # to an event, you cannot use this skill"
+    from games.engines.harakiri import ENGINE
+
+    enemies = {"m": {"type": "kachi", "color": "red", "at": "8,0"},
+               "hunter": {"kind": "chosen", "type": "demon_hunter", "at": "8,8"}}
+    chars = {"akira": {"ki": {"supply": [], "slots": {"sixth_sense": 3}, "exhausted": 0}}}
+    order = ["char:tomoe", "char:akira", "color:red", "char:hikaru", "char:hattori"]
+    s = _round_start(events=FOG, oracle={"deck": ["oracle_r1", "oracle_r2"]}, characters=chars, enemies=enemies,
+                     initiative=order)
+    ev = s.when(SYSTEM, "draw_oracle")
+    # no Sixth Sense and no swap decision: only the Chosen is in front, the rest is face down
+    assert s.state["pending"] is None and s.state["turn"]["card"] == "enemy:hunter"
+    assert s.state["initiative"]["queue"] == ["enemy:hunter"]
+    view = ENGINE.view_for(s.state, 0)["initiative"]
+    assert view == {"queue": ["enemy:hunter"], "pos": 0, "deck": 5}
+    seen = json.dumps([ENGINE.redact_event(e, 0) for e in ev])
+    assert "char:tomoe" not in seen and "color:red" not in seen  # the face-down order never leaves
+    while s.state["pending"] or s.status.awaiting == [SYSTEM]:  # the Chosen's activation
+        s.when(0, "choose", option=0) if s.state["pending"] else run_system(s)
+    assert s.state["initiative"]["queue"] == ["enemy:hunter", "char:tomoe"] and s.state["turn"]["who"] == "tomoe"
+    assert ENGINE.view_for(s.state, 0)["initiative"]["deck"] == 4
+    ev = s.when(0, "end_activation")
+    assert find(ev, "InitiativeCardRevealed") == [{"card": "char:akira"}]
+    assert s.state["initiative"]["queue"] == ["enemy:hunter", "char:tomoe", "char:akira"]
+    s.when(0, "end_activation")
+    while s.state["pending"] or s.status.awaiting == [SYSTEM]:  # the red kachi
+        s.when(0, "choose", option=0) if s.state["pending"] else run_system(s)
+    assert s.state["initiative"]["queue"][-2:] == ["color:red", "char:hikaru"]
+    s.when(0, "end_activation")
+    s.when(0, "end_activation")
+    assert s.state["round"] == 2 and "deck" not in s.state["initiative"]
+
+
+def test_without_the_event_the_initiative_is_placed_face_up_at_once():
+    # rules: Harakiri, "2. Determining the Initiative", step 1 (the usual case)
+    from games.engines.harakiri import ENGINE
+
+    s = _round_start(events={"green": [], "red": [FOG["red"][1]]}, oracle={"deck": ["oracle_r1"]},
+                     initiative=["char:tomoe", "char:akira", "char:hikaru", "char:hattori"])
+    s.when(SYSTEM, "draw_oracle")
+    assert s.state["pending"]["kind"] == "initiative_swap"
+    assert "deck" not in ENGINE.view_for(s.state, 0)["initiative"]
+    assert len(s.state["initiative"]["queue"]) == 4

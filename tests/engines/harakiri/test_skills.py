@@ -290,13 +290,16 @@ def test_unimplemented_skills_are_never_offered():
     # rules: Harakiri, "Appendix: Skills" (skills not implemented yet are listed as such)
     from games.engines.harakiri import ENGINE
 
-    s = _turn("hikaru", {"hikaru": {"sq": "2,2", "level": 5, "skills": ["healing", "multi_form"],
-                                    "ki": {"supply": [6], "slots": {"multi_form": 6}, "exhausted": 0}}},
+    skills = {sk["id"]: sk["implemented"] for sk in ENGINE.content()["skills"]}
+    missing = sorted(sk for sk, done in skills.items() if not done)
+    s = _turn("hikaru", {"hikaru": {"sq": "2,2", "level": 5, "skills": ["healing"] + missing,
+                                    "ki": {"supply": [6], "slots": {"healing": 6, **dict.fromkeys(missing, 6)},
+                                           "exhausted": 0}}},
               {"foe": {"type": "kappa", "color": "red", "at": "3,2"}})
     assert any(c["type"] == "attack" for c in s.legal(0))
-    assert not any(c["args"].get("skill") == "multi_form" for c in s.legal(0))
-    skills = {sk["id"]: sk["implemented"] for sk in ENGINE.content()["skills"]}
-    assert skills["sixth_sense"] and not skills["multi_form"]
+    assert any(c["args"].get("skill") == "healing" for c in s.legal(0))
+    assert not any(c["args"].get("skill") in missing for c in s.legal(0))
+    assert skills["sixth_sense"] and skills["multi_form"] and skills["star_rain"]
 
 
 def test_counter_attack_skill_strikes_back_once_when_damaged():
@@ -839,3 +842,72 @@ def test_amaterasu_kami_mode_waits_for_any_other_kami_mode():
     assert not any(c["type"] == "kami_mode" for c in _turn("hikaru", chars).legal(0))
     solo = _turn("hikaru", {"hikaru": {"kami": "amaterasu", "affinity": 6, "health": 3}})
     assert any(c["type"] == "kami_mode" for c in solo.legal(0))
+
+
+def _multi_form_turn(forced=()):
+    gone = {"defeated": True, "sq": None, "health": 0}
+    chars = {"hikaru": {"sq": "0,5", "level": 5, "skills": ["healing", "multi_form"], "ki": ki(multi_form=4)},
+             "akira": gone, "hattori": gone, "tomoe": gone}
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "5,5", "health": 9}}
+    return _turn("hikaru", chars, enemies, queue=["char:hikaru", "color:red"], oracle={"color": "green"},
+                 forced=list(forced))
+
+
+def test_multi_form_double_acts_after_hikaru_is_targeted_but_immune_and_leaves_at_round_end():
+    # rules: Harakiri, "Hikaru", Multi-Form: a second miniature adjacent; after your turn the
+    # double's turn (3 movement, no skills, attacks with your weapon and attributes); enemies
+    # target it as a character but it is immune to damage; removed at the end of the round
+    from games.engines.harakiri import rules
+
+    s = _multi_form_turn(forced=[6, 3, 1, 6, 6, 6])
+    spots = [c["args"]["to"] for c in s.legal(0) if c["args"].get("skill") == "multi_form"]
+    assert spots == ["0,4", "1,4", "1,5", "0,6", "1,6"]
+    s.when(0, "technique", skill="multi_form", to="1,5")
+    assert s.state["enemies"]["hikaru_double"]["sq"] == "1,5" and s.state["characters"]["hikaru"]["ap"] == 3
+    assert not rules.los(s.state, "5,5", "0,5", "shogun")  # it blocks the enemies' LOS like a character
+    assert rules.los(s.state, "0,5", "5,5", "party")
+    assert not any(c["args"].get("skill") == "multi_form" for c in s.legal(0))  # one double at a time
+    s.when(0, "end_activation")
+    assert s.state["turn"]["kind"] == "double" and s.status.awaiting == [0]
+    assert {c["type"] for c in s.legal(0)} == {"move", "end_activation"}  # the foe is out of range 2
+    s.when(0, "move")
+    assert s.state["turn"]["mp"] == 3
+    for sq in ("2,5", "3,5", "4,5"):
+        s.when(0, "step", to=sq)
+    s.when(0, "end_move")
+    s.when(0, "attack", target="foe", mode="fast")  # orange 2 + power 0 - defense 1
+    assert s.state["enemies"]["foe"]["health"] == 8
+    assert s.state["characters"]["hikaru"]["ap"] == 1  # the double spends no action points
+    ev = s.when(0, "end_activation")
+    ev += s.when(SYSTEM, "activate_enemy", enemy="foe")
+    assert find(ev, "EnemyAttackRolled")[0]["target"] == "hikaru_double"  # critical: 4 hits
+    assert any("immune" in n["note"] for n in find(ev, "StateNote"))
+    assert s.state["characters"]["hikaru"]["health"] == s.state["characters"]["hikaru"]["max_health"]
+    assert "hikaru_double" not in s.state["enemies"] and s.state["round"] == 2
+
+
+def test_multi_form_double_cannot_use_skills_or_attack_twice_and_goes_with_its_owner():
+    # rules: Harakiri, "Hikaru", Multi-Form: the double "cannot activate skills"; "Kami Skills":
+    # if a character is defeated, their skills cease to have effect
+    from games.engines.harakiri.combat import defeat_character
+    from games.engines.harakiri.state import W
+    from games.kernel import Rng
+
+    s = _multi_form_turn(forced=[2, 3])
+    s.when(0, "technique", skill="multi_form", to="1,5")
+    s.when(0, "end_activation")
+    with pytest.raises(RuleViolation) as err:
+        s.when(0, "technique", skill="healing", ally=None)
+    assert err.value.code == "illegal_command"
+    s.when(0, "move")
+    s.when(0, "step", to="2,5")
+    s.when(0, "step", to="3,5")
+    s.when(0, "end_move")
+    s.when(0, "attack", target="foe", mode="fast")
+    assert [c["type"] for c in s.legal(0)] == ["end_activation"]
+    w = W(s.state, Rng(b"x", "y"))
+    defeat_character(w, "hikaru")
+    assert "hikaru_double" not in w.s["enemies"]
+    idle = _turn("hikaru", {"hikaru": {"level": 5, "skills": ["healing", "multi_form"],
+                                       "ki": {"supply": [6], "slots": {}, "exhausted": 0}}})
+    assert not any(c["args"].get("skill") == "multi_form" for c in idle.legal(0) if c["type"] == "technique")
