@@ -196,3 +196,22 @@ def test_without_the_event_the_initiative_is_placed_face_up_at_once():
     assert s.state["pending"]["kind"] == "initiative_swap"
     assert "deck" not in ENGINE.view_for(s.state, 0)["initiative"]
     assert len(s.state["initiative"]["queue"]) == 4
+
+
+def test_new_enemies_join_the_face_down_initiative_cards():
+    # rules: Harakiri, "Add New Enemies": the new cards are shuffled with the ones not yet
+    # activated (here still face down, revealed card by card)
+    from games.engines.harakiri import ENGINE, flow
+    from games.engines.harakiri.state import W
+    from games.kernel import Rng
+
+    s = _round_start(events=FOG, oracle={"deck": ["oracle_r1"]},
+                     initiative=["char:tomoe", "char:akira", "char:hikaru", "char:hattori"])
+    s.when(SYSTEM, "draw_oracle")
+    assert s.state["turn"]["who"] == "tomoe"
+    w = W(s.state, Rng(b"x", "y"))
+    flow.spawn_enemy(w, "minion", "kachi", "red", "5,5")
+    deck = w.s["initiative"]["deck"]
+    assert sorted(deck) == ["char:akira", "char:hattori", "char:hikaru", "color:red"]
+    assert w.s["initiative"]["queue"] == ["char:tomoe"]
+    assert ENGINE.redact_event(w.events[-1], 0)["payload"]["deck"] == 4

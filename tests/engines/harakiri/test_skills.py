@@ -911,3 +911,22 @@ def test_multi_form_double_cannot_use_skills_or_attack_twice_and_goes_with_its_o
     idle = _turn("hikaru", {"hikaru": {"level": 5, "skills": ["healing", "multi_form"],
                                        "ki": {"supply": [6], "slots": {}, "exhausted": 0}}})
     assert not any(c["args"].get("skill") == "multi_form" for c in idle.legal(0) if c["type"] == "technique")
+
+
+def test_divine_fire_also_bars_the_counter_attack_on_an_enemy_critical_fail():
+    # rules: Harakiri, "Amaterasu", Divine Fire: "You cannot perform any attacks this round";
+    # "Counter Attacks": a critical fail lets the target counter attack
+    enemies = {"k": {"type": "kachi", "color": "red", "at": "0,0"},
+               "far": {"type": "kappa", "color": "blue", "at": "6,6", "health": 9}}
+
+    def kachi_fails(use_divine_fire):
+        s = _turn("hikaru", {"hikaru": {"sq": "1,0", "kami": "amaterasu", "affinity": 3}}, enemies,
+                  queue=["char:hikaru", "color:red", "color:blue"], oracle={"color": "green"}, forced=[1, 6, 6, 1])
+        if use_divine_fire:
+            s.when(0, "technique", skill="amaterasu_l3", target="far")
+        s.when(0, "end_activation")
+        s.when(SYSTEM, "activate_enemy", enemy="k")  # the test die fails: a critical fail
+        return s.state["pending"]
+
+    assert kachi_fails(False)["kind"] == "counter_attack"
+    assert kachi_fails(True) is None

@@ -688,7 +688,7 @@ function renderDice({ view }) {
 function renderEnemies({ view }) {
   const list = h("ul", { class: "hk-enemies" });
   for (const [id, e] of Object.entries(view.enemies)) {
-    if (!e.sq) continue;
+    if (!e.sq || e.kind === "double") continue; // Hikaru's Multi-Form double is drawn as a hero
     list.append(h("li", { class: `hk-enemy ec-${e.color || "none"}${isFlashing(id) ? " is-flash" : ""}`, dataset: { enemy: id } },
       h("span", { class: "hk-ename" }, enemyName(e)), " ", h("span", { class: "hk-small" }, `${e.health}/${e.max_health}`),
       e.armor_tokens ? h("span", { class: "hk-small", title: "armor tokens" }, ` armor ${e.armor_tokens}`) : "", " ", condBadges(e.conditions)));
