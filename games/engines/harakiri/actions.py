@@ -11,6 +11,7 @@ from .combat import tier
 
 ROLL_TABLE = [(1, 2, 1), (3, 4, 2), (5, 6, 3)]
 HEAL_TABLE = [(1, 2, 1), (3, 4, 2), (5, 5, 3), (6, 6, 4)]
+DIVINE_FIRE_RANGE = 10
 
 # Skills the code implements (others are listed in the content with "implemented": false and
 # never offered by legal_commands).
@@ -385,9 +386,6 @@ def technique_options(s, c):
     return out
 
 
-DIVINE_FIRE_RANGE = 10
-
-
 def free_adjacent(s, sq):
     near = [q for q in grid.neighbours(sq) if grid.adjacent(s, sq, q) and rules.free_square(s, q)]
     return sorted(near, key=lambda k: (grid.xy(k)[1], grid.xy(k)[0]))
@@ -596,7 +594,7 @@ def do_technique(w, c, a):
         elif sk == "amaterasu_l3":
             w.emit("AttributesChanged", who=c, set={"divine_fire": s["round"]},
                    reason="Divine Fire: no attacks this round")
-            combat.damage(w, a["target"], kami_skill("amaterasu_l3")["damage"], attacker=c, reason="Divine Fire")
+            combat.damage(w, a["target"], content.kami_skill("amaterasu_l3")["damage"], attacker=c, reason="Divine Fire")
         elif sk == "dosojin_l3":
             for o, och in s["characters"].items():
                 if not och["defeated"]:
@@ -677,11 +675,6 @@ def execute_double(w, command):
         combat.start_double_attack(w, d, [a["target"]], a["mode"], a["focus"])
     elif t == "end_activation":
         flow.end_turn(w)
-
-
-def kami_skill(sid):
-    kami = content.KAMI[sid.split("_")[0]]
-    return next(sk for sk in kami["skills"] if sk["id"] == sid)
 
 
 def do_interact(w, c, a):

@@ -630,7 +630,7 @@ def end_turn(w):
 def amaterasu_mode_effect(w, c):
     """Amaterasu Kami Mode, at the end of each of the character's two turns: every character
     regains health and every enemy is dealt damage, with no range or LOS limit."""
-    mode = next(sk for sk in content.KAMI["amaterasu"]["skills"] if sk["id"] == "amaterasu_mode")
+    mode = content.kami_skill("amaterasu_mode")
     for o in rules.living_characters(w.s):
         combat.heal(w, o, mode["heal"], "Amaterasu Kami Mode")
     for e in sorted(rules.shogun_creatures(w.s)):
