@@ -215,3 +215,20 @@ def test_new_enemies_join_the_face_down_initiative_cards():
     assert sorted(deck) == ["char:akira", "char:hattori", "char:hikaru", "color:red"]
     assert w.s["initiative"]["queue"] == ["char:tomoe"]
     assert ENGINE.redact_event(w.events[-1], 0)["payload"]["deck"] == 4
+
+
+def test_shockwave_sends_a_face_down_initiative_card_last():
+    # rules: Harakiri, "Tomoe", Shockwave: the target's initiative card goes to the back of the
+    # queue, even while the queue is still revealed card by card
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "4,2", "health": 9}}
+    chars = {"tomoe": {"sq": "2,2", "level": 2, "skills": ["military_discipline", "shockwave"],
+                       "ki": {"supply": [], "slots": {"shockwave": 2}, "exhausted": 0}, "attrs": {"power": 2}}}
+    s = _round_start(events=FOG, oracle={"deck": ["oracle_r1"]}, characters=chars, enemies=enemies,
+                     initiative=["char:tomoe", "color:red", "char:akira", "char:hikaru", "char:hattori"],
+                     forced=[6, 6, 3])
+    s.when(SYSTEM, "draw_oracle")
+    assert s.state["initiative"]["deck"][0] == "color:red"
+    s.when(0, "attack", target="foe", mode="strong", skill="shockwave")  # 2 + 2 + 2 - 1 = 5
+    assert s.state["initiative"]["deck"] == ["char:akira", "char:hikaru", "char:hattori", "color:red"]
+    s.when(0, "end_activation")
+    assert s.state["turn"]["who"] == "akira"
