@@ -4,11 +4,14 @@
 engine has already found in that list (so listed == accepted by construction).
 """
 
+from itertools import combinations
+
 from . import act2, act2_values, combat, content, flow, grid, rules
 from .combat import tier
 
 ROLL_TABLE = [(1, 2, 1), (3, 4, 2), (5, 6, 3)]
 HEAL_TABLE = [(1, 2, 1), (3, 4, 2), (5, 5, 3), (6, 6, 4)]
+DIVINE_FIRE_RANGE = 10
 
 # Skills the code implements (others are listed in the content with "implemented": false and
 # never offered by legal_commands).
@@ -20,24 +23,24 @@ IMPLEMENTED = {
     "spiritual_protection",
     "military_discipline", "divine_arrow", "shockwave", "teamwork", "escort", "piercing", "full_of_resources",
     "crescent_strike", "concentration", "hachimans_wrath", "slaughter", "distraction", "relentless_vengeance",
-    "arrows_mantle", "chained_slashes", "blinding_light", "ninja_shadow",
+    "arrows_mantle", "chained_slashes", "blinding_light", "ninja_shadow", "star_rain", "multi_form",
     # Kami level 3+
-    "amatsumara_l3", "dosojin_l3", "hachiman_l3", "inari_l3", "shinigami_l3", "amatsumikaboshi_l3",
+    "amaterasu_l3", "amatsumara_l3", "dosojin_l3", "hachiman_l3", "inari_l3", "shinigami_l3", "amatsumikaboshi_l3",
     "ryujin_l3", "susanoo_l3", "izanami_l3",
     # Kami level 1 that applies in the Exploration Phase
     "izanami_l1",
 }
 IMPLEMENTED |= act2.SKILLS  # Act 2 characters (Akane, Byakuei, Hanako, Takashi)
-KAMI_MODES = {"dosojin", "inari", "shinigami", "izanami", "ryujin", "amatsumara", "hachiman", "susanoo",
+KAMI_MODES = {"amaterasu", "dosojin", "inari", "shinigami", "izanami", "ryujin", "amatsumara", "hachiman", "susanoo",
               "amatsumikaboshi"}
 ATTACK_KAMI = {"inari_l3", "amatsumikaboshi_l3", "ryujin_l3", "susanoo_l3"}
-TECHNIQUE_KAMI = {"amatsumara_l3", "dosojin_l3", "shinigami_l3", "izanami_l3"}
+TECHNIQUE_KAMI = {"amaterasu_l3", "amatsumara_l3", "dosojin_l3", "shinigami_l3", "izanami_l3"}
 ATTACK_SKILLS = {"counter_attack", "stab", "roll", "metsubushi", "energy_alteration", "menacing_shadow",
                  "ebisus_strike", "drain_spirit", "divine_arrow", "shockwave", "piercing", "crescent_strike",
                  "hachimans_wrath", "slaughter", "arrows_mantle", "blinding_light"}
 ATTACK_SKILLS |= act2.ATTACK_SKILLS
 TECHNIQUES = {"healing", "kamis_assistance", "healing_wave", "concentration", "distraction", "chained_slashes",
-              "ninja_shadow"}
+              "ninja_shadow", "star_rain", "multi_form"}
 
 
 def attack_cost(skill, mode):
@@ -110,7 +113,7 @@ def attack_skills(s, c):
 def attack_options(s, c):
     ch = s["characters"][c]
     turn = s["turn"]
-    if turn["attacked"] or turn["moving"] or turn["rolling"]:
+    if turn["attacked"] or turn["moving"] or turn["rolling"] or rules.attacks_barred(s, c):
         return []
     wpn = content.WEAPONS[ch["equipped"]]
     out = []
@@ -254,6 +257,8 @@ def do_attack(w, c, a):
 
 
 def character_commands(s, c):
+    if s["turn"]["kind"] == "double":
+        return double_commands(s, s["turn"])
     ch = s["characters"][c]
     turn = s["turn"]
     out = []
@@ -363,8 +368,13 @@ def technique_options(s, c):
         out.append(cmd("technique", skill="ninja_shadow"))
     if rules.skill_active(s, c, "distraction") and not s.get("distraction"):
         out.append(cmd("technique", skill="distraction"))
+    if rules.skill_active(s, c, "star_rain"):
+        out += [cmd("technique", skill="star_rain", targets=g) for g in star_rain_groups(s, c)]
+    if rules.skill_active(s, c, "multi_form") and not rules.double_of(s, c):
+        out += [cmd("technique", skill="multi_form", to=q) for q in free_adjacent(s, ch["sq"])]
     if (rules.skill_active(s, c, "chained_slashes") and ch["ap"] >= 3
-            and content.WEAPONS[ch["equipped"]]["fast"] and not s["turn"]["attacked"]):
+            and content.WEAPONS[ch["equipped"]]["fast"] and not s["turn"]["attacked"]
+            and not rules.attacks_barred(s, c)):
         out.append(cmd("technique", skill="chained_slashes"))
     kid = ch["kami"] + "_l3"
     if kid in TECHNIQUE_KAMI and ch["affinity"] >= 3 and kid not in ch["kami_used"]:
@@ -378,9 +388,27 @@ def technique_options(s, c):
             for ty in types:
                 for q in sorted(squares, key=lambda k: (grid.xy(k)[1], grid.xy(k)[0])):
                     out.append(cmd("technique", skill=kid, minion=ty, to=q))
+        elif kid == "amaterasu_l3":
+            if not rules.attacked_this_round(s, c):
+                out += [cmd("technique", skill=kid, target=e) for e in sorted(rules.shogun_creatures(s))
+                        if rules.can_attack(s, c, e, DIVINE_FIRE_RANGE)]
         else:
             out.append(cmd("technique", skill=kid))
     return out
+
+
+def free_adjacent(s, sq):
+    near = [q for q in grid.neighbours(sq) if grid.adjacent(s, sq, q) and rules.free_square(s, q)]
+    return sorted(near, key=lambda k: (grid.xy(k)[1], grid.xy(k)[0]))
+
+
+def star_rain_groups(s, c):
+    """Star Rain: every choice of 1 to 3 enemies within range 2 (no LOS needed, as the text
+    asks only for the range; a spectral enemy hidden in blocking terrain cannot be targeted)."""
+    here = s["characters"][c]["sq"]
+    near = sorted(e for e in rules.shogun_creatures(s) if not rules.hidden_in_terrain(s, e)
+                  and grid.range_between(here, s["enemies"][e]["sq"]) <= 2)
+    return [list(g) for n in (1, 2, 3) for g in combinations(near, n)]
 
 
 def item_options(s, c):
@@ -421,6 +449,9 @@ def spend(w, c, n, reason):
 
 def execute(w, c, command):
     s = w.s
+    if s["turn"]["kind"] == "double":
+        execute_double(w, command)
+        return
     t, a = command["type"], command["args"]
     ch = s["characters"][c]
     turn = s["turn"]
@@ -553,6 +584,17 @@ def do_technique(w, c, a):
         w.emit("AttributesChanged", who=c, set={"concentration": True}, reason="Concentration")
     elif sk == "distraction":
         w.emit("DistractionSet", by=c)
+    elif sk == "multi_form":
+        double = {"kind": "double", "type": f"{c}_double", "color": None, "plus": False, "sq": a["to"],
+                  "zone": grid.zone_of(s, a["to"]), "health": ch["health"], "max_health": ch["max_health"],
+                  "armor_tokens": 0, "conditions": dict.fromkeys(ch["conditions"], 0), "allied": True,
+                  "double_of": c, "no_heads": True}
+        w.emit("EnemySpawned", who=f"{c}_double", enemy=double)
+    elif sk == "star_rain":
+        amount = tier(rules.ki_in(s, c, "star_rain"), content.SKILLS["star_rain"]["damage_by_ki"])
+        for e in a["targets"]:
+            if e in w.s["enemies"]:
+                combat.damage(w, e, amount, attacker=c, reason="Star Rain")
     elif sk in TECHNIQUE_KAMI:
         w.emit("KamiSkillUsed", who=c, set={"kami_used": ch["kami_used"] + [sk]}, skill=sk)
         if sk == "amatsumara_l3":
@@ -563,6 +605,10 @@ def do_technique(w, c, a):
                 if och["armor"] < cap:
                     w.emit("ArmorChanged", who=o, set={"armor": och["armor"] + 1}, reason="Destiny Forger")
                 combat.heal(w, o, rules.char_armor(w.s, o), "Destiny Forger")
+        elif sk == "amaterasu_l3":
+            w.emit("AttributesChanged", who=c, set={"divine_fire": s["round"]},
+                   reason="Divine Fire: no attacks this round")
+            combat.damage(w, a["target"], content.kami_skill("amaterasu_l3")["damage"], attacker=c, reason="Divine Fire")
         elif sk == "dosojin_l3":
             for o, och in s["characters"].items():
                 if not och["defeated"]:
@@ -577,6 +623,72 @@ def do_technique(w, c, a):
             for e in list(rules.shogun_creatures(s)):
                 if e in w.s["enemies"]:
                     combat.damage(w, e, n, attacker=c, reason="Salute to Death")
+
+
+# -- Multi-Form: the double's turn ---------------------------------------------------------------------
+
+
+DOUBLE_MOVER = {"flying": False, "spectral": False, "elusive": False}
+
+
+def double_steps(s, d, mp):
+    """Squares the double may step to (it passes allies like a character, never stays on one)."""
+    here = s["enemies"][d]["sq"]
+    occ = rules.occupied_for(s, "party")
+    out = []
+    for nb in grid.neighbours(here):
+        cost = grid.step_cost(s, here, nb, DOUBLE_MOVER, occ)
+        if cost is None or cost > mp:
+            continue
+        reach = [nb] if endable(s, d, nb) else grid.reachable(s, nb, mp - cost, DOUBLE_MOVER, occ)
+        if any(endable(s, d, q) and q != here for q in reach):
+            out.append(nb)
+    return sorted(out, key=lambda k: (grid.xy(k)[1], grid.xy(k)[0]))
+
+
+def double_commands(s, turn):
+    """Multi-Form: the double's turn after its owner's: one movement of 3 + the owner's dexterity
+    and one attack with the owner's weapon (fast or strong, focus die allowed); no action points,
+    no skills, items or interactions."""
+    d, c = turn["double"], turn["who"]
+    here = s["enemies"][d]["sq"]
+    out = []
+    if not turn["moved"]:
+        out.append(cmd("move"))
+    if turn["moving"]:
+        out += [cmd("step", to=q) for q in double_steps(s, d, turn["mp"])]
+        if endable(s, d, here):
+            out.append(cmd("end_move"))
+    elif not turn["attacked"]:
+        wpn = content.WEAPONS[s["characters"][c]["equipped"]]
+        for e in sorted(rules.shogun_creatures(s)):
+            if rules.can_attack(s, d, e, wpn["range"]):
+                out += [cmd("attack", target=e, mode=m, focus=f, skill=None) for m in ("fast", "strong") if wpn[m]
+                        for f in (False, True)]
+    if not turn["moving"] or endable(s, d, here):
+        out.append(cmd("end_activation"))
+    return out
+
+
+def execute_double(w, command):
+    s = w.s
+    t, a = command["type"], command["args"]
+    turn = s["turn"]
+    d = turn["double"]
+    if t == "move":
+        w.emit("TurnChanged", set={"moved": True, "moving": True, "mp": 3 + rules.attr(s, turn["who"], "dexterity")})
+    elif t == "step":
+        here = s["enemies"][d]["sq"]
+        cost = grid.step_cost(s, here, a["to"], DOUBLE_MOVER, rules.occupied_for(s, "party"))
+        w.emit("CreatureMoved", who=d, set={"sq": a["to"]}, path=[here, a["to"]], cost=cost)
+        w.emit("TurnChanged", set={"mp": turn["mp"] - cost})
+    elif t == "end_move":
+        w.emit("TurnChanged", set={"moving": False, "mp": 0})
+    elif t == "attack":
+        w.emit("TurnChanged", set={"attacked": True})
+        combat.start_double_attack(w, d, [a["target"]], a["mode"], a["focus"])
+    elif t == "end_activation":
+        flow.end_turn(w)
 
 
 def do_interact(w, c, a):

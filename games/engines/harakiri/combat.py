@@ -124,6 +124,9 @@ def damage(w, who, amount, attacker=None, reason=""):
     e = s["enemies"].get(who)
     if not e:
         return False
+    if e["kind"] == "double":
+        w.emit("StateNote", note=f"{who} is immune to damage (Multi-Form)")
+        return False
     if amount >= e["health"]:
         defeat_enemy(w, who, attacker, reason)
         return True
@@ -135,6 +138,14 @@ def defeat_character(w, c, reason=""):
     sq = w.s["characters"][c]["sq"]
     w.emit("CharacterDefeated", who=c, set={"defeated": True, "sq": None, "health": 0, "kami_mode": None},
            square=sq, reason=reason)
+    remove_doubles(w, [c], "its owner is defeated: Multi-Form ceases")
+
+
+def remove_doubles(w, owners, reason):
+    """Multi-Form doubles of the given characters leave the table."""
+    for d, en in sorted(w.s["enemies"].items()):
+        if en["kind"] == "double" and en["double_of"] in owners:
+            w.emit("CreatureRemoved", who=d, reason=reason)
 
 
 def defeat_enemy(w, e, attacker=None, reason=""):
@@ -170,7 +181,7 @@ def reduce_armor(w, who, reason):
             w.emit("ArmorChanged", who=who, set={"armor": ch["armor"] - 1}, reason=reason)
         return
     e = s["enemies"].get(who)
-    if e and rules.estat(s, who, "armor") > 0:
+    if e and e["kind"] != "double" and rules.estat(s, who, "armor") > 0:
         w.emit("EnemyChanged", who=who, set={"armor_tokens": e["armor_tokens"] + 1}, reason=reason)
 
 
@@ -244,7 +255,7 @@ def reroll_options(s, atk):
     c = atk["attacker"]
     ch = s["characters"][c]
     out = []
-    if atk.get("counter"):
+    if atk.get("counter") or atk.get("double"):
         return out
     for i, d in enumerate(atk["dice"]):
         if ch["meditation"] and d["die"] != "test" and not atk.get("meditated"):
@@ -274,6 +285,8 @@ def start_char_attack(w, c, targets, mode, focus, skill, counter=False, repeat=0
         pool = [d for d in pool if d != "test"]
         concentrated = True
         w.emit("AttributesChanged", who=c, set={"concentration": False}, reason="Concentration used")
+    if ch.get("attacked_round") != s["round"]:  # counter attacks and Chained Slashes are attacks too
+        w.emit("AttributesChanged", who=c, set={"attacked_round": s["round"]}, reason="attack")
     blind = None
     if ch["conditions"]["blinded"]:
         blind = w.d6()
@@ -304,6 +317,19 @@ def _deadly(w, dice):
     best = second if TEST_RANK[second["s"]] > TEST_RANK[first["s"]] else first
     w.emit("StateNote", note=f"Deadly: test die {first['s']} and {second['s']}, {best['s']} kept")
     return [best if d is first else d for d in dice]
+
+
+def start_double_attack(w, d, targets, mode, focus):
+    """Multi-Form: the double attacks with its owner's weapon and attributes; no skills, no
+    rerolls, none of the owner's conditions. The owner is the attacker of record (heads, karma)."""
+    s = w.s
+    c = s["enemies"][d]["double_of"]
+    pool = char_pool(s, c, mode, None) + (["focus"] if focus else [])
+    atk = {"attacker": c, "double": d, "targets": list(targets), "mode": mode, "skill": None, "focus": bool(focus),
+           "dice": [w.roll(x) for x in pool], "blind": None, "counter": False, "ebisu": [], "meditated": False,
+           "relentless": False, "from": s["enemies"][d]["sq"], "repeat": 0}
+    w.emit("AttackRolled", attack=atk)
+    finish_char_attack(w)
 
 
 def reroll_die(w, index, how):
@@ -381,17 +407,18 @@ def finish_char_attack(w):
             if t in s["enemies"] and test and test["s"] == "fail":
                 reduce_armor(w, t, "test die fail")
         t0 = atk["targets"][0] if atk["targets"] else None
+        striker = atk.get("double") or c  # an enemy counters whoever attacked it
         if (not atk.get("counter") and t0 in s["enemies"] and not s["enemies"][t0].get("allied")
                 and not ch["defeated"] and not rules.hidden_in_terrain(s, t0)):
             reach = rules.estat(s, t0, "range")
-            if rules.can_attack(s, t0, c, reach):
-                enemy_attack(w, t0, c, None, counter=True)
+            if rules.can_attack(s, t0, striker, reach):
+                enemy_attack(w, t0, striker, None, counter=True)
         after_attack(w, c, atk, 0, False)
         return
     if outcome != "hit":
         after_attack(w, c, atk, 0, False)
         return
-    hits = impacts(dice) + rules.attr(s, c, "power") - ch["conditions"]["poisoned"]
+    hits = impacts(dice) + rules.attr(s, c, "power") - (0 if atk.get("double") else ch["conditions"]["poisoned"])
     if skill == "divine_arrow" and wpn["range"] >= 3:
         hits += rules.attr(s, c, "power")
     total_damage = 0
@@ -414,7 +441,7 @@ def finish_char_attack(w):
             if focus and focus["f"] == "minus1":
                 prot = max(0, prot - 1)
             dmg = max(0, h - prot)
-        dmg += char_damage_bonus(s, c, t, atk)
+        dmg += 0 if atk.get("double") else char_damage_bonus(s, c, t, atk)
         yy = yinyang(dice) and wpn.get("yinyang")
         if yy == "plus_damage":
             dmg += 1
@@ -470,7 +497,12 @@ def _move_card_back(w, e, remove):
     card = f"color:{en['color']}" if en["kind"] == "minion" else f"enemy:{e}"
     q = list(s["initiative"]["queue"])
     pos = s["initiative"]["pos"]
-    if card in q and q.index(card) > pos:
+    deck = s["initiative"].get("deck") or []
+    if card in deck:  # still face down (revealed card by card): removed, or put last
+        rest = [x for x in deck if x != card]
+        w.emit("InitiativeDeckSet", deck=rest if remove else rest + [card],
+               reason="removed" if remove else "sent to the back")
+    elif card in q and q.index(card) > pos:
         q.remove(card)
         if not remove:
             q.append(card)
@@ -576,6 +608,9 @@ def enemy_attack(w, e, target, line_attack, counter=False):
                 d += rules.attr(s, target, "spirit")
                 break
         a = rules.char_armor(s, target)
+    elif rules.is_double(s, target):  # immune anyway; defended as its owner would be
+        owner = s["enemies"][target]["double_of"]
+        d, a = rules.char_defense(s, owner), rules.char_armor(s, owner)
     else:
         d, a = rules.estat(s, target, "defense"), rules.estat(s, target, "armor")
     if critical:
@@ -609,7 +644,7 @@ def enemy_attack(w, e, target, line_attack, counter=False):
         if test and test["s"] in ("fail", "critical"):
             reduce_armor(w, target, "test die " + test["s"])
         tch = s["characters"].get(target)
-        if (tch and dmg > 0 and tch.get("counter_ready") and e in s["enemies"]
+        if (tch and dmg > 0 and tch.get("counter_ready") and e in s["enemies"] and not rules.attacks_barred(s, target)
                 and rules.can_attack(s, target, e, char_reach(s, target, None))):
             w.emit("CounterReadied", who=target, set={"counter_ready": None}, reason="Counter Attack skill")
             mode = "fast" if content.WEAPONS[tch["equipped"]]["fast"] else "strong"

@@ -37,6 +37,11 @@ SCENARIOS = {p.stem: _load(p) for p in sorted((ROOT / "scenarios").glob("*.json"
 ENEMY_KINDS = {"minion": "minions", "servant": "servants", "chosen": "chosen", "wanderer": "wanderers"}
 
 
+def kami_skill(skill_id: str) -> dict:
+    """A kami skill's content entry, e.g. ``kami_skill("amaterasu_l3")``."""
+    return next(sk for k in KAMI.values() for sk in k["skills"] if sk["id"] == skill_id)
+
+
 def enemy_board(kind: str, type_: str) -> dict:
     return ENEMIES_DOC[ENEMY_KINDS[kind]][type_]
 

@@ -139,6 +139,8 @@ def plan_for_target(s, e, line, t, dests):
 def target_health(s, t):
     if t in s["resistors"]:
         return s["resistors"][t]["tokens"]
+    if rules.is_double(s, t):  # targeted as if it were its owner
+        return rules.creature_health(s, s["enemies"][t]["double_of"])
     return rules.creature_health(s, t)
 
 
@@ -151,6 +153,8 @@ def target_defense(s, t):
 
 
 def initiative_index(s, t):
+    if rules.is_double(s, t):  # it activates on its owner's card
+        t = s["enemies"][t]["double_of"]
     q = s["initiative"]["queue"]
     for i, card in enumerate(q):
         kind, _, ident = card.partition(":")
@@ -325,7 +329,7 @@ def attack_part(w, e, line, target):
             and e in s["enemies"]):
         ch = s["characters"][c]
         wpn = content.WEAPONS[ch["equipped"]]
-        if wpn["fast"] and rules.can_attack(s, c, e, wpn["range"]):
+        if wpn["fast"] and rules.can_attack(s, c, e, wpn["range"]) and not rules.attacks_barred(s, c):
             update_item(w, stage="counter", target=c)
             open_decision(w, "counter_attack", s["control"][c],
                           [{"counter": False}, {"counter": True, "focus": False}, {"counter": True, "focus": True}],

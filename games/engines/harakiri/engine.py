@@ -188,7 +188,7 @@ class HarakiriEngine(EngineBase):
         if s["phase"] == "oracle":
             return Status(phase="oracle", awaiting=[SYSTEM])
         turn = s["turn"]
-        if turn and turn["kind"] == "character":
+        if turn and turn["kind"] in ("character", "double"):
             return Status(phase="activation", awaiting=[s["control"][turn["who"]]])
         return Status(phase=s["phase"], awaiting=[SYSTEM])
 

@@ -19,6 +19,7 @@ def begin(w, reason):
         if ch["conditions"] != conds or ch["meditation"]:
             w.emit("ConditionsChanged", who=c, set={"conditions": conds, "meditation": 0},
                    reason="end of the Exploration Phase")
+    combat.remove_doubles(w, list(s["characters"]), "Multi-Form ends with the failure")
     failures = s["failures"] + 1
     w.emit("FailureBegan", failures=failures, reason=reason)
     items = []

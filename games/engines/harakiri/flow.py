@@ -96,6 +96,11 @@ def advance(w):
                     end_turn(w)
                     continue
                 return
+            if turn["kind"] == "double":
+                if turn["double"] not in s["enemies"]:
+                    end_turn(w)
+                    continue
+                return
             todo = [e for e in turn["todo"] if e in s["enemies"]]
             if todo != turn["todo"]:
                 w.emit("TurnChanged", set={"todo": todo})
@@ -265,7 +270,7 @@ def process_effect(w, item):
     elif kind == "condition":
         for c in live:
             combat.give_condition(w, c, fx["condition"], f"event {item['event']}")
-    elif kind in ("initiative", "enemy_movement"):
+    elif kind in ("initiative", "enemy_movement", "initiative_reveal"):
         effect = dict(fx)
         effect["creatures"] = live
         effect["event"] = item["event"]
@@ -348,8 +353,12 @@ def add_to_initiative(w, cards):
         return
     q = list(s["initiative"]["queue"])
     pos = s["initiative"]["pos"]
-    new = [c for c in dict.fromkeys(cards) if c not in q]
+    deck = s["initiative"].get("deck")
+    new = [c for c in dict.fromkeys(cards) if c not in q and c not in (deck or [])]
     if not new:
+        return
+    if deck is not None:  # revealed card by card: the new cards join the face-down ones
+        w.emit("InitiativeDeckSet", deck=w.shuffled(deck + new), reason="new enemies shuffled in")
         return
     rest = q[pos + 1:] + new
     q = q[:pos + 1] + w.shuffled(rest)
@@ -415,6 +424,13 @@ def process_initiative(w, item):
             q = [c for c in override if c in cards] + [c for c in cards if c not in override]
         else:
             q = w.shuffled(cards)
+        if any(fx["type"] == "initiative_reveal" for fx in s["round_effects"]):
+            # the shuffled cards stay face down and are revealed one at a time as the queue
+            # advances: nothing can modify an order nobody sees (Sixth Sense says so itself)
+            w.emit("InitiativeSet", queue=[], pos=-1, reason="revealed card by card")
+            w.emit("InitiativeDeckSet", deck=q, reason="revealed card by card")
+            update_item(w, stage="chosen")
+            return
         w.emit("InitiativeSet", queue=q, pos=-1, reason="shuffled", override=bool(override))
         # 1. event effects: advancing ones left to right, delaying ones right to left
         for fx in s["round_effects"]:
@@ -507,7 +523,11 @@ def process_initiative(w, item):
         if chosen:
             q = chosen + q
             w.emit("InitiativeSet", queue=q, reason="chosen at the front")
+        deck = s["initiative"].get("deck") or []
         for c in rules.on_board_characters(s):
+            if rules.kami_mode_of(s, c) == "ryujin" and f"char:{c}" in deck:
+                w.emit("InitiativeDeckSet", deck=[x for x in deck if x != f"char:{c}"], reason="Ryujin Kami Mode")
+                q = q + [f"char:{c}"]
             if rules.kami_mode_of(s, c) == "ryujin" and f"char:{c}" in q:
                 q = [f"char:{c}"] + [x for x in q if x != f"char:{c}"]
                 w.emit("InitiativeSet", queue=q, reason="Ryujin Kami Mode: first, even ahead of the Chosen")
@@ -519,12 +539,21 @@ def process_initiative(w, item):
 # -- turns ----------------------------------------------------------------------------------------------
 
 
+def reveal_next_card(w):
+    """Initiative revealed card by card: the next face-down card joins the queue. False when
+    there is none left."""
+    deck = w.s["initiative"].get("deck")
+    if not deck:
+        return False
+    w.emit("InitiativeCardRevealed", card=deck[0])
+    return True
+
+
 def next_card(w):
     s = w.s
-    q = s["initiative"]["queue"]
     pos = s["initiative"]["pos"] + 1
-    while pos < len(q):
-        card = q[pos]
+    while pos < len(s["initiative"]["queue"]) or reveal_next_card(w):
+        card = s["initiative"]["queue"][pos]
         kind, _, ident = card.partition(":")
         if kind == "char":
             ch = s["characters"].get(ident)
@@ -575,6 +604,8 @@ def end_turn(w):
             if rules.kami_mode_of(s, c) == "amatsumara":
                 for e in rules.shogun_creatures(s):
                     combat.reduce_armor(w, e, "Amatsumara Kami Mode")
+            if rules.kami_mode_of(s, c) == "amaterasu":
+                amaterasu_mode_effect(w, c)
             if ch.get("kami_mode"):
                 km = dict(ch["kami_mode"])
                 km["turns_done"] = km.get("turns_done", 0) + 1
@@ -596,6 +627,22 @@ def end_turn(w):
         servants = sorted(e for e, en in s["enemies"].items() if en.get("owner") == turn["who"])
         if servants:  # Yomi's Servant activates at the end of its owner's turn
             w.emit("WorkPushed", items=[{"op": "enemy", "enemy": e, "stage": "start"} for e in servants], front=True)
+        double = rules.double_of(s, turn["who"])
+        if double:  # Multi-Form: "When you finish your turn, your double's turn begins"
+            w.emit("TurnStarted", pos=s["initiative"]["pos"], turn={
+                "kind": "double", "who": turn["who"], "double": double, "card": turn["card"], "moved": False,
+                "moving": False, "mp": 0, "attacked": False})
+
+
+def amaterasu_mode_effect(w, c):
+    """Amaterasu Kami Mode, at the end of each of the character's two turns: every character
+    regains health and every enemy is dealt damage, with no range or LOS limit."""
+    mode = content.kami_skill("amaterasu_mode")
+    for o in rules.living_characters(w.s):
+        combat.heal(w, o, mode["heal"], "Amaterasu Kami Mode")
+    for e in sorted(rules.shogun_creatures(w.s)):
+        if e in w.s["enemies"]:
+            combat.damage(w, e, mode["damage"], attacker=c, reason="Amaterasu Kami Mode")
 
 
 def end_of_turn_skills(w, c):
@@ -622,6 +669,9 @@ def end_of_turn_skills(w, c):
 
 def end_round(w):
     s = w.s
+    combat.remove_doubles(w, list(s["characters"]), "Multi-Form: the double is removed at the end of the round")
+    if s["turn"] and s["turn"]["kind"] == "double":  # travelling during the double's turn
+        w.emit("TurnEnded", card=s["turn"]["card"])
     for c, ch in s["characters"].items():
         if ch["defeated"]:
             continue

@@ -24,6 +24,15 @@ def skill_active(s, c, sid):
     return (not ch["defeated"]) and sid in ch["skills"] and sid in ch["ki"]["slots"]
 
 
+def attacked_this_round(s, c):
+    return s["characters"][c].get("attacked_round") == s["round"]
+
+
+def attacks_barred(s, c):
+    """Divine Fire: no attacks (counter attacks included) for the rest of the round."""
+    return s["characters"][c].get("divine_fire") == s["round"]
+
+
 def ki_in(s, c, sid):
     return s["characters"][c]["ki"]["slots"].get(sid, 0)
 
@@ -46,6 +55,16 @@ def char_armor(s, c):
 
 
 # -- enemies ---------------------------------------------------------------------------------
+
+
+def double_of(s, c):
+    """The id of character c's Multi-Form double on the table, or None."""
+    return next((e for e, en in sorted(s["enemies"].items()) if en.get("double_of") == c), None)
+
+
+def is_double(s, who):
+    en = s["enemies"].get(who)
+    return bool(en) and en["kind"] == "double"
 
 
 def board(s, e):

@@ -33,12 +33,12 @@ _C = ("characters", "enemies")
 TOUCHES = {
     "OracleReshuffled": ("oracle",), "OracleCardsAdded": ("oracle",), "OracleDrawn": ("oracle",),
     "EventRevealed": ("zones",), "MaliceRaised": (), "RoundEffectAdded": ("round_effects",),
-    "InitiativeSet": ("initiative",), "TurnStarted": ("initiative", "turn"), "TurnChanged": ("turn",),
+    "InitiativeSet": ("initiative",), "InitiativeDeckSet": ("initiative",), "InitiativeCardRevealed": ("initiative",), "TurnStarted": ("initiative", "turn"), "TurnChanged": ("turn",),
     "TurnEnded": ("turn",), "ActivationsBegan": (), "WorkPushed": ("work",), "WorkUpdated": ("work",),
     "WorkDone": ("work",), "DecisionOpened": ("pending",), "VoteCast": ("pending",), "DecisionMade": ("pending",),
     "AttackRolled": ("attack",), "AttackDieRerolled": ("attack",), "AttackFinished": ("attack",),
     "EnemyDamaged": _C, "EnemyChanged": _C, "EnemySpawned": _C + ("plus_types",), "AICardDrawn": _C,
-    "AIDeckShuffled": _C, "EnemyDefeated": _C + ("heads", "defeated_enemies"), "HeadRetrieved": _C + ("heads",),
+    "AIDeckShuffled": _C, "EnemyDefeated": _C + ("heads", "defeated_enemies"), "CreatureRemoved": _C, "HeadRetrieved": _C + ("heads",),
     "DoorOpened": ("doors",), "PointRemoved": ("points",), "ResistanceRemoved": ("resistors",),
     "ResistorDefeated": ("resistors",), "ForcedRollsUsed": ("forced",), "ObjectiveAchieved": (),
 }
@@ -140,6 +140,11 @@ def apply(s, ev):
         s["initiative"]["queue"] = list(p["queue"])
         if "pos" in p:
             s["initiative"]["pos"] = p["pos"]
+    elif t == "InitiativeDeckSet":
+        s["initiative"]["deck"] = list(p["deck"])
+    elif t == "InitiativeCardRevealed":
+        s["initiative"]["deck"].pop(0)
+        s["initiative"]["queue"].append(p["card"])
     elif t == "TurnStarted":
         s["initiative"]["pos"] = p["pos"]
         s["turn"] = p["turn"]
@@ -183,6 +188,8 @@ def apply(s, ev):
         if p.get("head"):
             s["heads"].append({"sq": e["sq"], "boss": p["head"] == "boss"})
         s["defeated_enemies"].append({"id": p["who"], "kind": e["kind"], "type": e["type"]})
+    elif t == "CreatureRemoved":
+        s["enemies"].pop(p["who"], None)
     elif t == "EnemySpawned":
         s["enemies"][p["who"]] = p["enemy"]
         if p["enemy"].get("plus") and p["enemy"]["type"] not in s["plus_types"]:

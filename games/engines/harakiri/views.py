@@ -25,6 +25,8 @@ def view(state):
     out = {k: v for k, v in s.items() if k not in ("zones_def", "forced", "next_initiative", "oracle", "zones",
                                                     "enemies")}
     out = copy.deepcopy(out)
+    if "deck" in s["initiative"]:  # initiative revealed card by card: the face-down cards
+        out["initiative"] = {**out["initiative"], "deck": len(s["initiative"]["deck"])}
     out["oracle"] = {"deck": len(s["oracle"]["deck"]), "drawn": list(s["oracle"]["drawn"]),
                      "current": s["oracle"]["current"], "color": s["oracle"]["color"]}
     out["zones"] = {z: _hide_zone_state(zs) for z, zs in s["zones"].items()}
@@ -47,6 +49,8 @@ def redact(ev):
         return {**ev, "payload": {"state": view(p["state"])}}
     if t in ("OracleReshuffled", "OracleCardsAdded"):
         return {**ev, "payload": {"deck": len(p["deck"]), **({"added": p["added"]} if "added" in p else {})}}
+    if t == "InitiativeDeckSet":
+        return {**ev, "payload": {**p, "deck": len(p["deck"])}}
     if t == "AIDeckShuffled":
         return {**ev, "payload": {"who": p["who"], "deck": len(p["deck"])}}
     if t in ("ZoneRevealed", "ZoneReset"):

@@ -72,6 +72,16 @@ VETERANS_2 = {
 for _spec in VETERANS_2.values():
     _spec.pop("attrs", None)
 
+# Star Rain, Multi-Form, Divine Fire and Amaterasu's Kami Mode in play.
+VETERANS_3 = {
+    "akira": {"level": 3, "skills": ["sixth_sense", "counter_attack", "dodgy"], "kami": "amaterasu", "affinity": 3},
+    "hattori": {"level": 5, "skills": ["roll", "metsubushi", "slaughter", "evade", "star_rain"], "kami": "amaterasu",
+                "affinity": 6},
+    "hikaru": {"level": 5, "skills": ["healing", "ebisus_strike", "drain_spirit", "blinding_light", "multi_form"],
+               "kami": "amaterasu", "affinity": 6},
+    "tomoe": {"level": 2, "skills": ["military_discipline", "shockwave"], "kami": "hachiman", "affinity": 3},
+}
+
 
 def play(seed: int, seats: int, round_cap: int = 10, max_steps: int = 6000, options=None, smart=False,
          document=None):
@@ -137,6 +147,12 @@ def test_random_play_with_veterans(seed):
     """Level 3 characters with items, two weapons and kami skills (Kami Mode included)."""
     party = VETERANS if seed % 2 else VETERANS_2
     state, stats, n = play(100 + seed, 1 + seed % 4, options={"party": party}, smart=True)
+    assert state["phase"] == "ended"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_play_with_the_level_5_and_amaterasu_skills(seed):
+    state, stats, n = play(400 + seed, 1 + seed % 4, options={"party": VETERANS_3}, smart=seed % 2 == 0)
     assert state["phase"] == "ended"
 
 

@@ -1,5 +1,7 @@
 """Round structure: oracle, events, malice, initiative, activations, Ki reduction, AP."""
 
+import json
+
 from games.kernel import SYSTEM
 
 from .helpers import arena, doc, find, open_rows, run_system, scenario, types
@@ -142,3 +144,91 @@ def test_defeated_characters_are_skipped():
                      activate="char:tomoe", queue=["char:tomoe", "char:akira", "char:hikaru"]))
     s.when(0, "end_activation")
     assert s.state["turn"]["who"] == "hikaru"
+
+
+FOG = {"green": [], "red": [{"id": "fog", "name": "Fog", "effects": [{"type": "initiative_reveal"}]},
+                            {"id": "calm", "name": "Calm", "effects": []}]}
+
+
+def test_an_event_reveals_the_initiative_card_by_card():
+    # rules: Harakiri, "2. Determining the Initiative": "Some events may instruct to reveal the
+    # initiative card by card"; "Akira", Sixth Sense: "If initiative is revealed card by card due
+    # to an event, you cannot use this skill"
+    from games.engines.harakiri import ENGINE
+
+    enemies = {"m": {"type": "kachi", "color": "red", "at": "8,0"},
+               "hunter": {"kind": "chosen", "type": "demon_hunter", "at": "8,8"}}
+    chars = {"akira": {"ki": {"supply": [], "slots": {"sixth_sense": 3}, "exhausted": 0}}}
+    order = ["char:tomoe", "char:akira", "color:red", "char:hikaru", "char:hattori"]
+    s = _round_start(events=FOG, oracle={"deck": ["oracle_r1", "oracle_r2"]}, characters=chars, enemies=enemies,
+                     initiative=order)
+    ev = s.when(SYSTEM, "draw_oracle")
+    # no Sixth Sense and no swap decision: only the Chosen is in front, the rest is face down
+    assert s.state["pending"] is None and s.state["turn"]["card"] == "enemy:hunter"
+    assert s.state["initiative"]["queue"] == ["enemy:hunter"]
+    view = ENGINE.view_for(s.state, 0)["initiative"]
+    assert view == {"queue": ["enemy:hunter"], "pos": 0, "deck": 5}
+    seen = json.dumps([ENGINE.redact_event(e, 0) for e in ev])
+    assert "char:tomoe" not in seen and "color:red" not in seen  # the face-down order never leaves
+    while s.state["pending"] or s.status.awaiting == [SYSTEM]:  # the Chosen's activation
+        s.when(0, "choose", option=0) if s.state["pending"] else run_system(s)
+    assert s.state["initiative"]["queue"] == ["enemy:hunter", "char:tomoe"] and s.state["turn"]["who"] == "tomoe"
+    assert ENGINE.view_for(s.state, 0)["initiative"]["deck"] == 4
+    ev = s.when(0, "end_activation")
+    assert find(ev, "InitiativeCardRevealed") == [{"card": "char:akira"}]
+    assert s.state["initiative"]["queue"] == ["enemy:hunter", "char:tomoe", "char:akira"]
+    s.when(0, "end_activation")
+    while s.state["pending"] or s.status.awaiting == [SYSTEM]:  # the red kachi
+        s.when(0, "choose", option=0) if s.state["pending"] else run_system(s)
+    assert s.state["initiative"]["queue"][-2:] == ["color:red", "char:hikaru"]
+    s.when(0, "end_activation")
+    s.when(0, "end_activation")
+    assert s.state["round"] == 2 and "deck" not in s.state["initiative"]
+
+
+def test_without_the_event_the_initiative_is_placed_face_up_at_once():
+    # rules: Harakiri, "2. Determining the Initiative", step 1 (the usual case)
+    from games.engines.harakiri import ENGINE
+
+    s = _round_start(events={"green": [], "red": [FOG["red"][1]]}, oracle={"deck": ["oracle_r1"]},
+                     initiative=["char:tomoe", "char:akira", "char:hikaru", "char:hattori"])
+    s.when(SYSTEM, "draw_oracle")
+    assert s.state["pending"]["kind"] == "initiative_swap"
+    assert "deck" not in ENGINE.view_for(s.state, 0)["initiative"]
+    assert len(s.state["initiative"]["queue"]) == 4
+
+
+def test_new_enemies_join_the_face_down_initiative_cards():
+    # rules: Harakiri, "Add New Enemies": the new cards are shuffled with the ones not yet
+    # activated (here still face down, revealed card by card)
+    from games.engines.harakiri import ENGINE, flow
+    from games.engines.harakiri.state import W
+    from games.kernel import Rng
+
+    s = _round_start(events=FOG, oracle={"deck": ["oracle_r1"]},
+                     initiative=["char:tomoe", "char:akira", "char:hikaru", "char:hattori"])
+    s.when(SYSTEM, "draw_oracle")
+    assert s.state["turn"]["who"] == "tomoe"
+    w = W(s.state, Rng(b"x", "y"))
+    flow.spawn_enemy(w, "minion", "kachi", "red", "5,5")
+    deck = w.s["initiative"]["deck"]
+    assert sorted(deck) == ["char:akira", "char:hattori", "char:hikaru", "color:red"]
+    assert w.s["initiative"]["queue"] == ["char:tomoe"]
+    assert ENGINE.redact_event(w.events[-1], 0)["payload"]["deck"] == 4
+
+
+def test_shockwave_sends_a_face_down_initiative_card_last():
+    # rules: Harakiri, "Tomoe", Shockwave: the target's initiative card goes to the back of the
+    # queue, even while the queue is still revealed card by card
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "4,2", "health": 9}}
+    chars = {"tomoe": {"sq": "2,2", "level": 2, "skills": ["military_discipline", "shockwave"],
+                       "ki": {"supply": [], "slots": {"shockwave": 2}, "exhausted": 0}, "attrs": {"power": 2}}}
+    s = _round_start(events=FOG, oracle={"deck": ["oracle_r1"]}, characters=chars, enemies=enemies,
+                     initiative=["char:tomoe", "color:red", "char:akira", "char:hikaru", "char:hattori"],
+                     forced=[6, 6, 3])
+    s.when(SYSTEM, "draw_oracle")
+    assert s.state["initiative"]["deck"][0] == "color:red"
+    s.when(0, "attack", target="foe", mode="strong", skill="shockwave")  # 2 + 2 + 2 - 1 = 5
+    assert s.state["initiative"]["deck"] == ["char:akira", "char:hikaru", "char:hattori", "color:red"]
+    s.when(0, "end_activation")
+    assert s.state["turn"]["who"] == "akira"

@@ -1,6 +1,9 @@
 """Character skills, Ki dice, meditation, kami skills and Kami Mode."""
 
+import pytest
+
 from games.kernel import SYSTEM
+from games.kernel.errors import RuleViolation
 
 from .helpers import arena, doc, find, open_rows, scenario
 
@@ -287,13 +290,16 @@ def test_unimplemented_skills_are_never_offered():
     # rules: Harakiri, "Appendix: Skills" (skills not implemented yet are listed as such)
     from games.engines.harakiri import ENGINE
 
-    s = _turn("hikaru", {"hikaru": {"sq": "2,2", "level": 5, "skills": ["healing", "multi_form"],
-                                    "ki": {"supply": [6], "slots": {"multi_form": 6}, "exhausted": 0}}},
+    skills = {sk["id"]: sk["implemented"] for sk in ENGINE.content()["skills"]}
+    missing = sorted(sk for sk, done in skills.items() if not done)
+    s = _turn("hikaru", {"hikaru": {"sq": "2,2", "level": 5, "skills": ["healing"] + missing,
+                                    "ki": {"supply": [6], "slots": {"healing": 6, **dict.fromkeys(missing, 6)},
+                                           "exhausted": 0}}},
               {"foe": {"type": "kappa", "color": "red", "at": "3,2"}})
     assert any(c["type"] == "attack" for c in s.legal(0))
-    assert not any(c["args"].get("skill") == "multi_form" for c in s.legal(0))
-    skills = {sk["id"]: sk["implemented"] for sk in ENGINE.content()["skills"]}
-    assert skills["sixth_sense"] and not skills["multi_form"]
+    assert any(c["args"].get("skill") == "healing" for c in s.legal(0))
+    assert not any(c["args"].get("skill") in missing for c in s.legal(0))
+    assert skills["sixth_sense"] and skills["multi_form"] and skills["star_rain"]
 
 
 def test_counter_attack_skill_strikes_back_once_when_damaged():
@@ -744,3 +750,183 @@ def test_give_heads_and_coins_to_an_adjacent_character():
     s.when(0, "give", to="tomoe", what="coins")
     assert s.state["characters"]["akira"]["heads"] == 1 and s.state["characters"]["tomoe"]["heads"] == 1
     assert s.state["characters"]["akira"]["coins"] == 0 and s.state["characters"]["tomoe"]["coins"] == 7
+
+
+def test_star_rain_damages_up_to_3_enemies_within_range_2_ignoring_defense_and_armor():
+    # rules: Harakiri, "Hattori", Star Rain: choose up to 3 enemies within range 2, deal damage
+    # to each ignoring defense and armor (amount: provisional Ki table, 5 -> 3)
+    enemies = {"a": {"type": "kachi", "color": "red", "at": "3,2", "plus": True},
+               "b": {"type": "kachi", "color": "blue", "at": "4,4", "plus": True},
+               "far": {"type": "kachi", "color": "green", "at": "5,2", "plus": True}}
+    chars = {"hattori": {"sq": "2,2", "level": 5, "skills": ["roll", "star_rain"], "ki": ki(star_rain=5)}}
+    s = _turn("hattori", chars, enemies)
+    groups = [c["args"]["targets"] for c in s.legal(0) if c["args"].get("skill") == "star_rain"]
+    assert sorted(groups) == [["a"], ["a", "b"], ["b"]]  # "far" is at range 3
+    s.when(0, "technique", skill="star_rain", targets=["a", "b"])
+    assert s.state["enemies"]["a"]["health"] == 6 - 3 and s.state["enemies"]["b"]["health"] == 6 - 3
+    assert s.state["enemies"]["far"]["health"] == 6
+    assert s.state["characters"]["hattori"]["ap"] == 3 and not s.state["turn"]["attacked"]
+
+
+def test_star_rain_needs_its_ki_die_and_refuses_enemies_beyond_range_2():
+    # rules: Harakiri, "Hattori", Star Rain (a skill is used only with a Ki die in its slot)
+    enemies = {"a": {"type": "kachi", "color": "red", "at": "3,2"}, "far": {"type": "kachi", "color": "blue",
+                                                                           "at": "5,2"}}
+    chars = {"hattori": {"sq": "2,2", "level": 5, "skills": ["roll", "star_rain"], "ki": ki(star_rain=4)}}
+    s = _turn("hattori", chars, enemies)
+    with pytest.raises(RuleViolation) as err:
+        s.when(0, "technique", skill="star_rain", targets=["far"])
+    assert err.value.code == "illegal_command"
+    s.when(0, "technique", skill="star_rain", targets=["a"])  # Ki 4: 2 damage, kachi health 4
+    assert s.state["enemies"]["a"]["health"] == 2
+    idle = _turn("hattori", {"hattori": {**chars["hattori"], "ki": {"supply": [6], "slots": {}, "exhausted": 0}}},
+                 enemies)
+    assert not any(c["args"].get("skill") == "star_rain" for c in idle.legal(0) if c["type"] == "technique")
+
+
+def test_divine_fire_hits_one_enemy_up_to_range_10_in_los_and_forbids_attacks_this_round():
+    # rules: Harakiri, "Amaterasu", Divine Fire: an enemy up to range 10, LOS needed, damage
+    # ignoring defense and armor (provisional amount 4); no attacks this round
+    enemies = {"far": {"type": "kachi", "color": "red", "at": "9,9", "plus": True},
+               "near": {"type": "kachi", "color": "blue", "at": "3,2"},
+               "hidden": {"type": "kachi", "color": "green", "at": "2,6"}}
+    chars = {"hikaru": {"sq": "2,2", "kami": "amaterasu", "affinity": 3}}
+    s = _turn("hikaru", chars, enemies, squares={"2,4": {"z": "arena", "t": "obstacle", "h": 0}})
+    targets = [c["args"]["target"] for c in s.legal(0) if c["args"].get("skill") == "amaterasu_l3"]
+    assert targets == ["far", "near"]  # "hidden" is behind the obstacle
+    s.when(0, "technique", skill="amaterasu_l3", target="far")
+    assert s.state["enemies"]["far"]["health"] == 6 - 4
+    assert s.state["characters"]["hikaru"]["kami_used"] == ["amaterasu_l3"]
+    assert not any(c["type"] == "attack" for c in s.legal(0))  # not even the adjacent kachi
+
+
+def test_divine_fire_is_refused_after_an_attack_this_round():
+    # rules: Harakiri, "Amaterasu", Divine Fire: "You cannot perform any attacks this round
+    # (even before activating this technique)"
+    enemies = {"near": {"type": "kappa", "color": "blue", "at": "3,2", "health": 9}}
+    s = _turn("hikaru", {"hikaru": {"sq": "2,2", "kami": "amaterasu", "affinity": 3}}, enemies, forced=[2, 3])
+    assert any(c["args"].get("skill") == "amaterasu_l3" for c in s.legal(0))
+    s.when(0, "attack", target="near", mode="fast")
+    with pytest.raises(RuleViolation) as err:
+        s.when(0, "technique", skill="amaterasu_l3", target="near")
+    assert err.value.code == "illegal_command"
+
+
+def test_amaterasu_kami_mode_heals_characters_and_damages_all_enemies_at_the_end_of_each_turn():
+    # rules: Harakiri, "Amaterasu", Kami Mode: at the end of your turn and the next round, all
+    # characters regain health and all enemies are dealt damage, no range or LOS limit
+    # (provisional amounts: 2 and 2); "Activate Kami Mode Ability": defeated at the end
+    enemies = {"a": {"type": "kachi", "color": "red", "at": "9,0", "plus": True},
+               "b": {"type": "kappa", "color": "blue", "at": "0,0"}}
+    chars = {"hikaru": {"kami": "amaterasu", "affinity": 6, "health": 3}, "tomoe": {"health": 5},
+             "akira": {"health": 10}}
+    s = _turn("hikaru", chars, enemies, queue=["char:hikaru", "char:tomoe", "char:akira"])
+    s.when(0, "kami_mode")
+    s.when(0, "end_activation")
+    ch = s.state["characters"]
+    assert (ch["hikaru"]["health"], ch["tomoe"]["health"], ch["akira"]["health"]) == (5, 7, 11)
+    assert s.state["enemies"]["a"]["health"] == 4 and s.state["enemies"]["b"]["health"] == 3
+    assert not ch["hikaru"]["defeated"]
+    last = _turn("hikaru", {"hikaru": {"kami": "amaterasu", "affinity": 6, "health": 3,
+                                       "kami_mode": {"kami": "amaterasu", "turns_done": 1, "round": 1}}},
+                 {"b": {"type": "kappa", "color": "blue", "at": "0,0", "health": 2}},
+                 queue=["char:hikaru", "char:tomoe"])
+    last.when(0, "end_activation")
+    assert "b" not in last.state["enemies"] and last.state["characters"]["hikaru"]["defeated"]
+
+
+def test_amaterasu_kami_mode_waits_for_any_other_kami_mode():
+    # rules: Harakiri, "Activate Kami Mode Ability": only one character at a time
+    chars = {"hikaru": {"kami": "amaterasu", "affinity": 6, "health": 3},
+             "akira": {"kami_mode": {"kami": "dosojin", "turns_done": 0, "round": 1}}}
+    assert not any(c["type"] == "kami_mode" for c in _turn("hikaru", chars).legal(0))
+    solo = _turn("hikaru", {"hikaru": {"kami": "amaterasu", "affinity": 6, "health": 3}})
+    assert any(c["type"] == "kami_mode" for c in solo.legal(0))
+
+
+def _multi_form_turn(forced=()):
+    gone = {"defeated": True, "sq": None, "health": 0}
+    chars = {"hikaru": {"sq": "0,5", "level": 5, "skills": ["healing", "multi_form"], "ki": ki(multi_form=4)},
+             "akira": gone, "hattori": gone, "tomoe": gone}
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "5,5", "health": 9}}
+    return _turn("hikaru", chars, enemies, queue=["char:hikaru", "color:red"], oracle={"color": "green"},
+                 forced=list(forced))
+
+
+def test_multi_form_double_acts_after_hikaru_is_targeted_but_immune_and_leaves_at_round_end():
+    # rules: Harakiri, "Hikaru", Multi-Form: a second miniature adjacent; after your turn the
+    # double's turn (3 movement, no skills, attacks with your weapon and attributes); enemies
+    # target it as a character but it is immune to damage; removed at the end of the round
+    from games.engines.harakiri import rules
+
+    s = _multi_form_turn(forced=[6, 3, 1, 6, 6, 6])
+    spots = [c["args"]["to"] for c in s.legal(0) if c["args"].get("skill") == "multi_form"]
+    assert spots == ["0,4", "1,4", "1,5", "0,6", "1,6"]
+    s.when(0, "technique", skill="multi_form", to="1,5")
+    assert s.state["enemies"]["hikaru_double"]["sq"] == "1,5" and s.state["characters"]["hikaru"]["ap"] == 3
+    assert not rules.los(s.state, "5,5", "0,5", "shogun")  # it blocks the enemies' LOS like a character
+    assert rules.los(s.state, "0,5", "5,5", "party")
+    assert not any(c["args"].get("skill") == "multi_form" for c in s.legal(0))  # one double at a time
+    s.when(0, "end_activation")
+    assert s.state["turn"]["kind"] == "double" and s.status.awaiting == [0]
+    assert {c["type"] for c in s.legal(0)} == {"move", "end_activation"}  # the foe is out of range 2
+    s.when(0, "move")
+    assert s.state["turn"]["mp"] == 3
+    for sq in ("2,5", "3,5", "4,5"):
+        s.when(0, "step", to=sq)
+    s.when(0, "end_move")
+    s.when(0, "attack", target="foe", mode="fast")  # orange 2 + power 0 - defense 1
+    assert s.state["enemies"]["foe"]["health"] == 8
+    assert s.state["characters"]["hikaru"]["ap"] == 1  # the double spends no action points
+    ev = s.when(0, "end_activation")
+    ev += s.when(SYSTEM, "activate_enemy", enemy="foe")
+    assert find(ev, "EnemyAttackRolled")[0]["target"] == "hikaru_double"  # critical: 4 hits
+    assert any("immune" in n["note"] for n in find(ev, "StateNote"))
+    assert s.state["characters"]["hikaru"]["health"] == s.state["characters"]["hikaru"]["max_health"]
+    assert "hikaru_double" not in s.state["enemies"] and s.state["round"] == 2
+
+
+def test_multi_form_double_cannot_use_skills_or_attack_twice_and_goes_with_its_owner():
+    # rules: Harakiri, "Hikaru", Multi-Form: the double "cannot activate skills"; "Kami Skills":
+    # if a character is defeated, their skills cease to have effect
+    from games.engines.harakiri.combat import defeat_character
+    from games.engines.harakiri.state import W
+    from games.kernel import Rng
+
+    s = _multi_form_turn(forced=[2, 3])
+    s.when(0, "technique", skill="multi_form", to="1,5")
+    s.when(0, "end_activation")
+    with pytest.raises(RuleViolation) as err:
+        s.when(0, "technique", skill="healing", ally=None)
+    assert err.value.code == "illegal_command"
+    s.when(0, "move")
+    s.when(0, "step", to="2,5")
+    s.when(0, "step", to="3,5")
+    s.when(0, "end_move")
+    s.when(0, "attack", target="foe", mode="fast")
+    assert [c["type"] for c in s.legal(0)] == ["end_activation"]
+    w = W(s.state, Rng(b"x", "y"))
+    defeat_character(w, "hikaru")
+    assert "hikaru_double" not in w.s["enemies"]
+    idle = _turn("hikaru", {"hikaru": {"level": 5, "skills": ["healing", "multi_form"],
+                                       "ki": {"supply": [6], "slots": {}, "exhausted": 0}}})
+    assert not any(c["args"].get("skill") == "multi_form" for c in idle.legal(0) if c["type"] == "technique")
+
+
+def test_divine_fire_also_bars_the_counter_attack_on_an_enemy_critical_fail():
+    # rules: Harakiri, "Amaterasu", Divine Fire: "You cannot perform any attacks this round";
+    # "Counter Attacks": a critical fail lets the target counter attack
+    enemies = {"k": {"type": "kachi", "color": "red", "at": "0,0"},
+               "far": {"type": "kappa", "color": "blue", "at": "6,6", "health": 9}}
+
+    def kachi_fails(use_divine_fire):
+        s = _turn("hikaru", {"hikaru": {"sq": "1,0", "kami": "amaterasu", "affinity": 3}}, enemies,
+                  queue=["char:hikaru", "color:red", "color:blue"], oracle={"color": "green"}, forced=[1, 6, 6, 1])
+        if use_divine_fire:
+            s.when(0, "technique", skill="amaterasu_l3", target="far")
+        s.when(0, "end_activation")
+        s.when(SYSTEM, "activate_enemy", enemy="k")  # the test die fails: a critical fail
+        return s.state["pending"]
+
+    assert kachi_fails(False)["kind"] == "counter_attack"
+    assert kachi_fails(True) is None

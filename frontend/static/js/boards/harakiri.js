@@ -614,6 +614,15 @@ function miniNode(view, o, turnWho) {
       title: `${c.name}: ${c.health}/${c.max_health} health, ${c.ap} AP`,
     }, h("span", { class: "hk-mini-tag" }, HERO_SHORT[o.id] || c.name.slice(0, 2)), healthBar(c.health, c.max_health), h("span", { class: "hk-mini-conds" }, condBadges(c.conditions)));
   }
+  if (o.kind === "enemy" && o.e.kind === "double") {
+    const owner = o.e.double_of;
+    const active = view.turn && view.turn.kind === "double" && view.turn.double === o.id;
+    return h("span", {
+      class: `hk-mini is-char is-double ch-${owner}${active ? " is-active" : ""}${isFlashing(o.id) ? " is-flash" : ""}`,
+      dataset: { mini: o.id },
+      title: `${nameOf(owner)}'s double (Multi-Form): immune to damage, removed at the end of the round`,
+    }, h("span", { class: "hk-mini-tag" }, `${HERO_SHORT[owner] || "?"}²`));
+  }
   if (o.kind === "enemy") {
     const e = o.e;
     const actor = view.turn && view.turn.kind === "enemies" && (view.turn.card === `color:${e.color}` || view.turn.card === `enemy:${o.id}`);
@@ -648,7 +657,8 @@ function renderInitiative({ view }) {
     else if (i < init.pos) cls.push("is-done");
     list.append(h("li", { class: cls.join(" "), dataset: { card } }, cardLabel(view, card)));
   });
-  if (!init.queue.length) list.append(h("li", { class: "muted" }, "Not drawn yet"));
+  if (init.deck) list.append(h("li", { class: "hk-card qk-facedown", title: "Revealed card by card (an event)" }, `${init.deck} face down`));
+  if (!init.queue.length && !init.deck) list.append(h("li", { class: "muted" }, "Not drawn yet"));
   return h("section", { class: "hk-panel hk-init" }, h("h3", {}, "Initiative"), list);
 }
 
@@ -668,7 +678,7 @@ function renderDice({ view }) {
 function renderEnemies({ view }) {
   const list = h("ul", { class: "hk-enemies" });
   for (const [id, e] of Object.entries(view.enemies)) {
-    if (!e.sq) continue;
+    if (!e.sq || e.kind === "double") continue; // Hikaru's Multi-Form double is drawn as a hero
     list.append(h("li", { class: `hk-enemy ec-${e.color || "none"}${isFlashing(id) ? " is-flash" : ""}`, dataset: { enemy: id } },
       h("span", { class: "hk-ename" }, enemyName(e)), " ", h("span", { class: "hk-small" }, `${e.health}/${e.max_health}`),
       e.armor_tokens ? h("span", { class: "hk-small", title: "armor tokens" }, ` armor ${e.armor_tokens}`) : "", " ", condBadges(e.conditions)));
