@@ -1,11 +1,15 @@
-"""Yashima played to the end THROUGH THE REST API, by uniformly random legal choices.
+"""Yashima played to the end THROUGH THE REST API: a broad sweep by uniformly random legal choices
+at round cap 1, and fewer, longer games in which every seat plays what the server's own bot would
+(the engine's ``bot_command``) until the game is decided.
 
 Modelled on tests/games/yokai/test_api_random_play.py. Each seat is its own authenticated user
 (DRF APIClient, in-process); the match is created with POST /api/matches/ (options
-``{"round_cap": ROUND_CAP}``, plus ``{"teams": true}`` for 2 vs 2), joined and started through the
+``{"round_cap": ...}``, plus ``{"teams": true}`` for 2 vs 2), joined and started through the
 API. Until the game ends, one of the awaited seats (Yashima has simultaneous decisions: destiny
 tokens, reconcile) is picked with a seeded ``games.kernel.Rng``; it GETs its /view/, picks one of
-its ``legal_commands`` and POSTs it to /commands/ with ``expected_seq``. Every write runs inside
+its ``legal_commands`` (uniformly; or the bot's choice, which must be among them: the bot reads
+the full state in-process with ``selectors.state_load``, as the worker does) and POSTs it to
+/commands/ with ``expected_seq``. Every write runs inside
 ``django_capture_on_commit_callbacks(execute=True)`` so the state cache fills and the platform's
 follow-ups (SYSTEM ``proceed`` steps) run as after a real request. Every seat and a spectator
 follow the log through /events/ like the web client does.
@@ -13,7 +17,10 @@ follow the log through /events/ like the web client does.
 Checked: no response is a 5xx; every posted legal command is accepted (201); never stuck (while
 not finished somebody, and never SYSTEM, is awaited after the follow-ups ran, and the awaited
 seat has something to do); the match ends with reason last_standing / tie / round_cap and
-winners consistent with the final view; and the canary: an independent tracker walks the
+winners consistent with the final view (a last-standing win goes to the whole team of a standing
+master, 2 vs 2 included, and nobody of another team stands; a tie has no winner and nobody
+standing; the cap only ends an undecided game); the bot games end last_standing or tie, never at
+their cap; and the canary: an independent tracker walks the
 unredacted log (``events_load``) and knows at every seq where every opaque card id lies (battle
 decks, hands; ids renamed on entering a hidden zone) and which destiny tokens are chosen but not
 revealed. No /view/ (checked at its seq), no event sent by /events/ or in a command response
@@ -28,6 +35,7 @@ import re
 import pytest
 from rest_framework.test import APIClient
 
+from games.application import selectors
 from games.eventstore import store
 from games.eventstore.models import Match
 from games.kernel import SYSTEM, Rng
@@ -37,12 +45,17 @@ from tests.games.api_client import Client
 pytestmark = pytest.mark.django_db
 
 GAMES = 50
-# Round cap 1, not 2: through the API a 2-round game costs ~1.7 s CPU (200 games ~6 min), a
-# 1-round game ~1 s; the setup, a whole round (destiny, reconcile, initiative, battle turns) and
-# the restoration at its end are still played every time. With these seeds every game ends at the
-# cap (random play wins nothing in one round); the last_standing/tie checks below stand for
-# other seeds or caps.
+# Round cap 1 for runtime (the 200 games take ~3 min CPU); the setup, a whole round (destiny,
+# reconcile, initiative, battle turns) and the restoration at its end are still played every
+# time. With these seeds every one of these games ends at the cap: uniformly random play kills
+# nobody in one round. The bot games below reach the results.
 ROUND_CAP = 1
+# Games that reach a real result: every command is the one the server's bot would choose (the
+# engine's bot_command), still submitted through the API, under a cap far above what bot games
+# need (they end within 4-14 rounds, 160-780 commands), so each must end last_standing or tie.
+# The 12 games take ~1-1.5 min CPU; the whole module stays under ~4.5 min CPU.
+BOT_GAMES = 3
+BOT_ROUND_CAP = 40
 MAX_COMMANDS = 3000
 FOLLOW_EVERY = 10  # commands between two /events/ reads of every seat and the spectator
 MODES = {"2p": (2, {}), "3p": (3, {}), "4p": (4, {}), "2v2": (4, {"teams": True})}
@@ -167,7 +180,7 @@ def assert_no_canary(match, seats, responses):
     assert tracker.secret_rounds >= 1 and checked_secret > 0
 
 
-def assert_legal_end(final, seats, teams):
+def assert_legal_end(final, seats, teams, round_cap):
     status, view = final["status"], final["view"]
     assert status["finished"] and status["awaiting"] == []
     assert final["match"]["status"] == "finished"
@@ -191,16 +204,29 @@ def assert_legal_end(final, seats, teams):
         assert winners == [] and not any(standing(s) for s in range(seats))
     else:
         assert result["reason"] == "round_cap", result
-        assert winners == [] and view["round"] == ROUND_CAP
+        assert winners == [] and view["round"] == round_cap
         standing_teams = {team_of[s] for s in range(seats) if standing(s)}
         assert len(standing_teams) > 1, "the round cap came after the game was already decided"
     return result["reason"]
 
 
-def play_one(seats, options, seed, make_user, fixed_match_seed, on_commit):
+def random_choice(rng, match_id, seat, legal):
+    return rng.choice(legal)
+
+
+def bot_choice(rng, match_id, seat, legal):
+    """What the server's own bot would play: the registered engine's bot_command on the full state
+    (read in-process, as the worker does); it must be one of the seat's legal commands from the API."""
+    match = Match.objects.get(pk=match_id)
+    command = selectors.engine_of(match).bot_command(selectors.state_load(match)["game"], seat, rng)
+    assert command in legal, f"the bot chose {command}, not among the API's legal commands"
+    return command
+
+
+def play_one(seats, options, seed, make_user, fixed_match_seed, on_commit, choose=random_choice, round_cap=ROUND_CAP):
     teams = bool(options.get("teams"))
-    options = {"round_cap": ROUND_CAP, **options}
-    label = f"yashima-api-{seats}-{teams}-{seed}"
+    options = {"round_cap": round_cap, **options}
+    label = f"yashima-api-{seats}-{teams}-{seed}" + ("" if choose is random_choice else f"-{choose.__name__}")
     fixed_match_seed(label)
     rng = Rng(label.encode(), "choices")
     users = [make_user() for _ in range(seats)]
@@ -245,13 +271,13 @@ def play_one(seats, options, seed, make_user, fixed_match_seed, on_commit):
         if commands % 25 == 0:  # now and then: the others and the spectator have nothing to do
             for viewer in [c for c in clients if c.seat not in awaiting] + [spectator]:
                 assert viewer.view()["legal_commands"] == []
-        clients[seat].command(rng.choice(legal), mine["seq"])
+        clients[seat].command(choose(rng, match_id, seat, legal), mine["seq"])
         commands += 1
         assert commands < MAX_COMMANDS, "the game did not end"
         doc = clients[seat].view()  # its status says who is awaited next
 
     finals = [c.view() for c in clients]
-    reason = assert_legal_end(finals[0], seats, teams)
+    reason = assert_legal_end(finals[0], seats, teams, round_cap)
     for f in finals[1:] + [spectator.view()]:
         assert f["status"] == finals[0]["status"]
     detail = creator.get(url).json()
@@ -276,3 +302,16 @@ def test_random_legal_play_through_the_api(mode, seed, make_user, fixed_match_se
     record_property("reason", reason)
     assert commands > 0 and reason in ("last_standing", "tie", "round_cap")
     assert simultaneous > 0, "destiny tokens are chosen simultaneously: several seats were awaited at once"
+
+
+@pytest.mark.parametrize("seed", range(BOT_GAMES))
+@pytest.mark.parametrize("mode", list(MODES))
+def test_bot_play_through_the_api_reaches_a_result(mode, seed, make_user, fixed_match_seed,
+                                                  django_capture_on_commit_callbacks, record_property):
+    seats, options = MODES[mode]
+    commands, reason, simultaneous = play_one(seats, options, seed, make_user, fixed_match_seed,
+                                              django_capture_on_commit_callbacks, bot_choice, BOT_ROUND_CAP)
+    record_property("commands", commands)
+    record_property("reason", reason)
+    assert reason in ("last_standing", "tie"), f"{mode} seed {seed}: the bots did not decide the game in {BOT_ROUND_CAP} rounds"
+    assert simultaneous > 0
