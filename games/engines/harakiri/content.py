@@ -48,3 +48,26 @@ def enemy_board(kind: str, type_: str) -> dict:
 
 def enemy_exists(kind: str, type_: str) -> bool:
     return kind in ENEMY_KINDS and type_ in ENEMIES_DOC[ENEMY_KINDS[kind]]
+
+
+def is_unique(kind: str, type_: str) -> bool:
+    """One miniature of this type exists (the component list names it without a count)."""
+    return enemy_exists(kind, type_) and bool(enemy_board(kind, type_).get("unique"))
+
+
+def unique_placed_twice(scenario: dict) -> list[str]:
+    """Unique enemy types a scenario's zones place more than once (it has one miniature)."""
+    seen, twice = set(), []
+    for zone in scenario.get("zones", {}).values():
+        for spec in zone.get("enemies", []):
+            key = (spec["kind"], spec["type"])
+            if is_unique(*key):
+                if key in seen:
+                    twice.append(spec["type"])
+                seen.add(key)
+    return twice
+
+
+for _id, _scenario in SCENARIOS.items():
+    if unique_placed_twice(_scenario):
+        raise ValueError(f"scenario {_id} places a unique enemy twice: {unique_placed_twice(_scenario)}")

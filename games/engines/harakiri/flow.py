@@ -302,7 +302,9 @@ def spawn_effect(w, item):
     choice = take_choice(w)
     spawn_sq = s["spawns"].get(fx["spawn"])
     kind, type_, color = fx.get("kind", "minion"), fx["enemy"], fx.get("color")
-    taken = any(e["type"] == type_ and e.get("color") == color for e in s["enemies"].values())
+    # one miniature per (type, base colour); a unique minion has one miniature whatever the colour
+    taken = any(e["type"] == type_ and (e.get("color") == color or content.is_unique(kind, type_))
+                for e in s["enemies"].values())
     if spawn_sq is None or taken or not content.enemy_exists(kind, type_):
         w.emit("EventEffectSkipped", effect=fx, reason="no spawn point or no miniature available")
         return True

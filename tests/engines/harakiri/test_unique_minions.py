@@ -363,3 +363,36 @@ def test_seeded_random_play_with_all_six_unique_minions_runs_to_the_end(seed):
     assert set(UNIQUE) <= activated
     tables = {e["payload"].get("table") for e in events if e["type"] == "EnemyActivated"}
     assert {"normal", "aggressive"} <= tables
+
+
+# -- one miniature -----------------------------------------------------------------------------
+
+
+def test_unique_minion_boards_are_flagged_unique_and_ordinary_minions_are_not():
+    # rules: Harakiri, "Adventure Phase Components": the unique minions are listed without a count
+    assert sorted(m for m in content.ENEMIES_DOC["minions"] if content.is_unique("minion", m)) == sorted(UNIQUE)
+
+
+def test_a_spawn_of_a_unique_minion_already_on_the_table_is_ignored_whatever_its_colour():
+    # rules: Harakiri, "Spawn Points": "If there are no available miniatures ... ignore the spawn"
+    spawn_event = {"green": [{"id": "sp", "name": "Spawn", "effects": [
+        {"type": "spawn", "enemy": "nue", "kind": "minion", "color": "green", "spawn": "blue"}]}], "red": []}
+    scen = arena(open_rows(), events=spawn_event, spawns={"blue": "5,5"})
+    s = scenario(doc(scen, {}, {"n": {"type": "nue", "color": "red", "at": "8,8"}}, oracle={"deck": ["oracle_g1"]}))
+    ev = s.when(SYSTEM, "draw_oracle")
+    assert find(ev, "EventEffectSkipped") and set(s.state["enemies"]) == {"n"}
+    # an ordinary minion of another colour is another miniature: it spawns
+    spawn_event["green"][0]["effects"][0]["enemy"] = "kachi"
+    s = scenario(doc(arena(open_rows(), events=spawn_event, spawns={"blue": "5,5"}), {},
+                     {"k": {"type": "kachi", "color": "red", "at": "8,8"}}, oracle={"deck": ["oracle_g1"]}))
+    s.when(SYSTEM, "draw_oracle")
+    assert "kachi_green_1" in s.state["enemies"]
+
+
+def test_a_scenario_placing_a_unique_minion_twice_is_refused_by_the_content_check():
+    scen = {"zones": {"a": {"enemies": [{"ref": "n1", "kind": "minion", "type": "nue", "at": "1,1"}]},
+                      "b": {"enemies": [{"ref": "n2", "kind": "minion", "type": "nue", "at": "9,9"},
+                                        {"ref": "k1", "kind": "minion", "type": "kachi", "at": "9,8"},
+                                        {"ref": "k2", "kind": "minion", "type": "kachi", "at": "9,7"}]}}}
+    assert content.unique_placed_twice(scen) == ["nue"]
+    assert all(not content.unique_placed_twice(x) for x in content.SCENARIOS.values())
