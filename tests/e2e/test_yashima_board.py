@@ -33,11 +33,11 @@ TAP_JS = """() => { const s = window.KamizaMatch.socket; const orig = s.send.bin
     legal: JSON.stringify(window.KamizaMatch.doc.legal_commands)}); return orig(msg); }; }"""
 
 
-def create_yashima_match(page):
+def create_yashima_match(page, options='{"round_cap": 2}'):
     page.goto("/")
     page.get_by_label("Game").select_option("yashima")
     page.get_by_label("Seats").fill("2")
-    page.get_by_label("Options").fill('{"round_cap": 2}')
+    page.get_by_label("Options").fill(options)
     page.get_by_role("button", name="Create").click()
     page.wait_for_url(re.compile(r"/matches/[0-9a-f-]{36}/$"))
     return page.url.rstrip("/").rsplit("/", 1)[-1]

@@ -19,13 +19,15 @@ clicking is driven by a seeded random.Random, and the round cap bounds the game.
 import json
 import random
 import re
+import subprocess
+import sys
 import time
 import uuid
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import RESULTS
+from .conftest import RESULTS, ROOT, _server_env
 from .test_match_flow import assert_not_reloaded, mark_no_reload, sign_up, wait_live
 from .test_yashima_board import STATE_JS, TAP_JS, create_yashima_match, play_one
 
@@ -197,3 +199,106 @@ def test_two_people_play_yashima_in_two_browsers(new_page, record_property):
     assert {"setup", "destiny", "battle"} <= phases, phases
     assert any(" battle: " in x and (" attack " in x or " step " in x or " end move " in x) for x in log), log
     assert max(hand_sizes) > 0, "the hands were checked while holding cards"
+
+
+# -- the decision clock on a defense prompt -----------------------------------------------------
+
+def _card(cid, **kw):
+    return {"id": cid, "name": cid, "owner": "test", "karma": 3, "atk": 3, "pattern": "jab", "attack": [], **kw}
+
+
+# Akiko (seat 0, her turn) stands right behind Rosamu (seat 1) with two jab attacks in hand; Rosamu
+# holds a BLOCK. A 90 s defense clock: long enough never to run out during the test.
+DUEL = {
+    "map": {"radius": 3}, "options": {"defense_seconds": 90},
+    "custom_cards": {"strike": _card("strike"), "parry": _card("parry", karma=2, atk=1, defense="BLOCK")},
+    "players": [
+        {"master": "akiko", "kami": "tiger", "pos": "0,0", "facing": 0, "deck": ["strike"] * 8, "hand": ["strike", "strike"]},
+        {"master": "rosamu", "kami": "dragon", "pos": "0,-1", "facing": 3, "deck": ["strike"] * 8, "hand": ["parry", "strike"]},
+    ],
+    "phase": "battle", "turn": 0, "pool": {"move": 1, "attack": 1},
+}
+# Staff's "start from a scenario" (services.match_load_scenario), run against the e2e server's database.
+LOAD_SCENARIO_PY = """import json, sys
+import django
+django.setup()
+from django.contrib.auth import get_user_model
+from games.application import services
+user = get_user_model().objects.get(username=sys.argv[2])
+services.match_load_scenario(match_id=sys.argv[1], user=user, document=json.loads(sys.argv[3]))
+"""
+CLOCK_JS = """() => { const c = document.querySelector('#board [data-testid=yashima-clock]');
+  return c && {text: c.textContent, left: c.querySelector('[data-due-at]').textContent,
+               due: c.querySelector('[data-due-at]').dataset.dueAt, mine: c.dataset.mine === '1'}; }"""
+
+
+def load_scenario(tmp_path_factory, match_id, username, document):
+    dbs = {p.resolve() for p in tmp_path_factory.getbasetemp().glob("e2e-server*/e2e.sqlite3")}
+    assert len(dbs) == 1, dbs  # the live server's own database (conftest's live_server_url)
+    done = subprocess.run([sys.executable, "-c", LOAD_SCENARIO_PY, match_id, username, json.dumps(document)],
+                          cwd=ROOT, env=_server_env(dbs.pop()), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def seconds(face):
+    minutes, secs = face.split(":")
+    return int(minutes) * 60 + int(secs)
+
+
+def wait_ticked(page, left):
+    """The page's clock counter shows something other than ``left`` (it ticks on its own); returns it."""
+    page.wait_for_function("(left) => { const c = document.querySelector('#board .ys-clock-left');"
+                           " return c && c.textContent !== left; }", arg=left, timeout=5_000)
+    return page.evaluate(CLOCK_JS)
+
+
+def test_defense_prompt_counts_down_for_the_defender_and_shows_who_decides(new_page, live_server_url, tmp_path_factory):
+    """Seat 0 attacks seat 1 from a scenario with a 90 s defense clock: seat 1's prompt says
+    "Defend within m:ss — otherwise: No defense" and ticks down every second without the board being
+    rebuilt (the prompt node and the focused button stay); seat 0 sees "Rosamu ... deciding (m:ss)".
+    After "No defense" the LOSE prompt gets a fresh clock whose passive choice is the deck's top card."""
+    a, b = new_page(), new_page()
+    alice, bob = f"aoi-{uuid.uuid4().hex[:6]}", f"botan-{uuid.uuid4().hex[:6]}"
+    sign_up(a, alice)
+    sign_up(b, bob)
+    match_id = create_yashima_match(a, '{"defense_seconds": 90}')  # the lobby passes Yashima's options
+    b.goto(f"/matches/{match_id}/")
+    b.get_by_role("button", name="Join").click()
+    wait_live(b)
+    load_scenario(tmp_path_factory, match_id, alice, DUEL)
+    for page in (a, b):
+        page.goto(f"/matches/{match_id}/")
+        wait_live(page)
+    expect(a.get_by_test_id("yashima-prompt")).to_contain_text("Your turn")
+    assert a.evaluate(CLOCK_JS) is None and b.evaluate(CLOCK_JS) is None  # no turn clock: nothing counts
+    mark_no_reload(b)
+
+    a.locator('#board .ys-card.is-playable[data-card-id="0h0"]').click()
+    a.locator('#board .ys-arrow[data-facing="0"]').click()
+
+    expect(b.get_by_test_id("yashima-prompt")).to_contain_text("You are targeted")
+    clock = b.get_by_test_id("yashima-clock")
+    expect(clock).to_contain_text(re.compile(r"^Defend within \d:\d\d — otherwise: No defense$"))
+    first = b.evaluate(CLOCK_JS)
+    assert first["mine"] and 80 <= seconds(first["left"]) <= 90, first
+    b.locator('#board [data-testid=yashima-options] button', has_text="No defense").focus()
+    b.evaluate("window.__promptNode = document.querySelector('#board [data-testid=yashima-prompt]')")
+    later = wait_ticked(b, first["left"])
+    assert seconds(later["left"]) < seconds(first["left"]) and later["due"] == first["due"], (first, later)
+    assert b.evaluate("""() => document.contains(window.__promptNode)
+        && document.activeElement.textContent === 'No defense'"""), "the tick rebuilt the board"
+
+    expect(a.get_by_test_id("yashima-clock")).to_contain_text(re.compile(rf"^Rosamu \({bob}\) deciding \(\d:\d\d\)$"))
+    watched = a.evaluate(CLOCK_JS)
+    assert not watched["mine"] and watched["due"] == first["due"]
+    assert seconds(wait_ticked(a, watched["left"])["left"]) < seconds(watched["left"])
+
+    b.keyboard.press("Enter")  # the focused "No defense"
+    expect(b.get_by_test_id("yashima-prompt")).to_contain_text("You take damage")
+    expect(clock).to_contain_text(re.compile(r"^Decide within \d:\d\d — otherwise: Lose the top card of the deck$"))
+    fresh = b.evaluate(CLOCK_JS)
+    assert fresh["due"] > first["due"] and 80 <= seconds(fresh["left"]) <= 90, (first, fresh)
+    assert_not_reloaded(b)
+    RESULTS.mkdir(exist_ok=True)
+    b.screenshot(path=str(RESULTS / "yashima-defense-clock.png"), full_page=True)
+    assert a.console_errors == [] and b.console_errors == [], (a.console_errors, b.console_errors)

@@ -4,7 +4,7 @@ the seat they await."""
 
 from games.kernel import SYSTEM
 
-from . import labels
+from . import clocks, labels
 from .state import clone
 
 PUBLIC_KEYS = ["phase", "round", "pool", "teams", "cells", "boards", "spst", "supply", "result", "last_init",
@@ -47,12 +47,14 @@ def _own_prompt(s, seat):
 
 
 def choices(s, seat, legal):
-    """Every command ``seat`` may send now (exactly ``legal``, unchanged), each with a label."""
+    """Every command ``seat`` may send now (exactly ``legal``, unchanged), each with a label, and
+    ``on_timeout``: the index of the option the engine's timeout rule takes if the seat's clock runs out."""
     if not legal:
         return None
     pr = _own_prompt(s, seat)
     return {"title": labels.decision_title(s, pr),
-            "options": [{"label": labels.label(s, seat, c, pr), "command": clone(c)} for c in legal]}
+            "options": [{"label": labels.label(s, seat, c, pr), "command": clone(c)} for c in legal],
+            "on_timeout": legal.index(clocks.timeout_choice(s, seat, legal))}
 
 
 def view_for(s, seat, legal=None):

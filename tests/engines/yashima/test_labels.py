@@ -24,7 +24,8 @@ def test_defense_prompt_has_a_title_and_a_label_per_command():
     assert pr["labels"] == ["Defend with Averting Swipe (BLOCK)", "No defense"]
     assert v["choices"] == {"title": pr["title"], "options": [
         {"label": "Defend with Averting Swipe (BLOCK)", "command": {"type": "defend", "args": {"card": hid(s, 1, "tiger_03")}}},
-        {"label": "No defense", "command": {"type": "no_defense", "args": {}}}]}
+        {"label": "No defense", "command": {"type": "no_defense", "args": {}}}],
+        "on_timeout": 1}  # what a run-out clock takes: no defense
     other = ENGINE.view_for(s.state, 0)
     assert other["prompts"]["main"] == {"seat": 1, "kind": "defense"}  # no labels of another seat's prompt
     assert other["choices"] is None
@@ -75,6 +76,7 @@ def test_labels_in_random_play_are_plain_text_and_never_change_the_commands(seed
                 v = ENGINE.view_for(state, who)
                 legal = ENGINE.legal_commands(state, who)
                 assert [o["command"] for o in v["choices"]["options"]] == legal
+                assert legal[v["choices"]["on_timeout"]] == ENGINE.timeout_command(state, who)
                 pr = views._own_prompt(state, who)
                 for o in v["choices"]["options"]:
                     # the command type's own label, computed without falling back, naming known things

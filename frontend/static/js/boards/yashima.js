@@ -296,6 +296,53 @@ function promptText(ctx) {
 
 function ctxHasAttack({ opts }) { return opts.facing.length > 0; }
 
+// -- the decision clock ------------------------------------------------------------------------
+// doc.deadline is the clock the server runs on this decision; when it runs out the server sends the
+// engine's timeout choice for the seats still on it (view.choices.on_timeout says which of mine).
+// Only the [data-due-at] counters change each second: the board itself is not re-rendered.
+
+const secondsLeft = (dueAt) => Math.max(0, Math.round((Date.parse(dueAt) - Date.now()) / 1000));
+const clockFace = (n) => `${Math.floor(n / 60)}:${String(n % 60).padStart(2, "0")}`;
+
+function tickClocks() {
+  for (const counter of document.querySelectorAll(".ys [data-due-at]")) {
+    const left = secondsLeft(counter.dataset.dueAt);
+    if (counter.textContent !== clockFace(left)) counter.textContent = clockFace(left);
+    counter.closest(".ys-clock").classList.toggle("is-urgent", left <= 10);
+  }
+}
+
+function clockCounter(deadline) {
+  if (!ui.ticker) ui.ticker = setInterval(tickClocks, 1000);
+  return h("strong", { class: "ys-clock-left", "data-due-at": deadline.due_at }, clockFace(secondsLeft(deadline.due_at)));
+}
+
+function timeoutLabel(doc) {
+  const ch = doc.view.choices;
+  const cmd = ch && Number.isInteger(ch.on_timeout) ? (doc.legal_commands || [])[ch.on_timeout] : null;
+  return cmd ? commandLabel(doc, cmd) : null;
+}
+
+function deciderName(doc, seat) {
+  const m = masterInfo((doc.view.players[seat] || {}).master);
+  return m ? `${m.name} (${seatName(doc, seat)})` : seatName(doc, seat);
+}
+
+function renderClock({ doc, player }) {
+  const deadline = doc.deadline;
+  if (!deadline || !deadline.due_at || !(deadline.seats || []).length) return "";
+  const left = secondsLeft(deadline.due_at);
+  const attrs = { class: `ys-clock${left <= 10 ? " is-urgent" : ""}`, role: "timer", "data-testid": "yashima-clock" };
+  if (player && deadline.seats.includes(doc.seat)) {
+    const types = new Set((doc.legal_commands || []).map((c) => c.type));
+    const verb = types.has("defend") || types.has("no_defense") ? "Defend" : "Decide";
+    const passive = timeoutLabel(doc);
+    return h("p", { ...attrs, "data-mine": "1" }, `${verb} within `, clockCounter(deadline), passive ? ` — otherwise: ${passive}` : "");
+  }
+  const names = deadline.seats.filter((x) => x !== doc.seat).map((x) => deciderName(doc, x));
+  return h("p", { ...attrs, class: `${attrs.class} is-other` }, `${names.join(", ")} deciding (`, clockCounter(deadline), ")");
+}
+
 function renderPrompt(ctx) {
   const { doc, view, opts, send, select, player } = ctx;
   const st = doc.status || {};
@@ -314,10 +361,10 @@ function renderPrompt(ctx) {
       const own = view.destiny && view.destiny[String(doc.seat)];
       if (player && own && own !== "chosen") text += ` You added a ${titleCase(own)} token.`;
     } else text += ".";
-    box.append(h("p", {}, text));
+    box.append(h("p", {}, text), renderClock(ctx));
     return box;
   }
-  box.append(h("p", { class: "ys-ask" }, promptText(ctx)));
+  box.append(h("p", { class: "ys-ask" }, promptText(ctx)), renderClock(ctx));
   // master + kami picks: two steps
   if (opts.picks.length) {
     const masters = [...new Set(opts.picks.map((c) => c.args.master))];
