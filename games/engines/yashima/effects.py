@@ -359,39 +359,32 @@ def remove_status(sim, a):
         ops.lose_space(sim, a["who"], a["status"])
 
 
-@effect("PURIFY")
-def e_purify(sim, t, it, probe=False):
-    """Remove one status from a master or space targeted by this attack (a hit is not needed)."""
-    s = sim.s
-    masters = [m for m in t["ctx"].get("targets", []) if not q.player(s, m)["dead"]]
-    cmds = status_removal_options(s, masters, t["ctx"].get("tcells", []))
+def status_removal(sim, t, kind, masters, spaces, probe):
+    """Ask ``t``'s seat which one status of ``masters`` or ``spaces`` to remove (nothing to remove:
+    nothing happens), then remove it; ``probe``: whether there is anything to remove."""
+    cmds = status_removal_options(sim.s, masters, spaces)
     if probe:
         return bool(cmds)
     if "ans" in t:
         pop(sim, t)
         remove_status(sim, t.pop("ans")["args"])
-        return
-    if not cmds:
+    elif not cmds:
         pop(sim, t)
-        return
-    ask(t, t["seat"], "purify", cmds)
+    else:
+        ask(t, t["seat"], kind, cmds)
+    return None
+
+
+@effect("PURIFY")
+def e_purify(sim, t, it, probe=False):
+    """Remove one status from a master or space targeted by this attack (a hit is not needed)."""
+    masters = [m for m in t["ctx"].get("targets", []) if not q.player(sim.s, m)["dead"]]
+    return status_removal(sim, t, "purify", masters, t["ctx"].get("tcells", []), probe)
 
 
 @effect("REMOVE_STATUS")
 def e_remove_status(sim, t, it, probe=False):
-    s = sim.s
-    masters = master_candidates(s, t["seat"], it["target"])
-    cmds = status_removal_options(s, masters, [])
-    if probe:
-        return bool(cmds)
-    if "ans" in t:
-        pop(sim, t)
-        remove_status(sim, t.pop("ans")["args"])
-        return
-    if not cmds:
-        pop(sim, t)
-        return
-    ask(t, t["seat"], "remove_status", cmds)
+    return status_removal(sim, t, "remove_status", master_candidates(sim.s, t["seat"], it["target"]), [], probe)
 
 
 @effect("EXPLODE")

@@ -187,45 +187,47 @@ def _info(pr):
     return pr.get("info") or {}
 
 
+# A prompt kind's title: a fixed text, a text with fields of the prompt's ``info`` (a missing one reads
+# None), or a function of the state and the prompt.
 TITLES = {
     "defense": lambda s, pr: f"{master(s, _info(pr).get('attacker'))} attacks you with "
                              f"{card_name(s, _info(pr).get('card'))} for {_info(pr).get('atk')}: defend?",
     "lose": lambda s, pr: (f"LOSE {_info(pr)['remaining']}: choose a card to lose" if "remaining" in _info(pr)
                            else "LOSE: choose a karma pool card to lose"),
-    "pay": lambda s, pr: f"Pay {_info(pr).get('cost')} karma with {_info(pr).get('cards')} card(s)",
-    "move": lambda s, pr: f"Move: {_info(pr).get('speed_left')} speed left",
-    "optional_effect": lambda s, pr: "Use this effect of the card?",
-    "chain_followup": lambda s, pr: "Follow up with another attack?",
-    "empower": lambda s, pr: "EMPOWER: where does the attack card go?",
-    "relic": lambda s, pr: "Relic: turn a master's tome up to two pages?",
-    "rejuvenate": lambda s, pr: "Rejuvenating terrain: HEAL?",
-    "frost": lambda s, pr: "FROST: pay 4 karma to remove it?",
-    "restore_statuses": lambda s, pr: "Restoration: remove statuses",
-    "restore_equipment": lambda s, pr: "Restoration: return equipment",
-    "dodge": lambda s, pr: "DODGE: choose the space to move to",
+    "pay": "Pay {cost} karma with {cards} card(s)",
+    "move": "Move: {speed_left} speed left",
+    "optional_effect": "Use this effect of the card?",
+    "chain_followup": "Follow up with another attack?",
+    "empower": "EMPOWER: where does the attack card go?",
+    "relic": "Relic: turn a master's tome up to two pages?",
+    "rejuvenate": "Rejuvenating terrain: HEAL?",
+    "frost": "FROST: pay 4 karma to remove it?",
+    "restore_statuses": "Restoration: remove statuses",
+    "restore_equipment": "Restoration: return equipment",
+    "dodge": "DODGE: choose the space to move to",
     "forced_relocation": lambda s, pr: f"{master(s, _info(pr).get('master'))} must relocate: choose the space",
-    "place_status": lambda s, pr: f"Not enough {_info(pr).get('status')} tokens: choose who gains one first",
-    "status_spaces": lambda s, pr: f"Choose spaces to gain {_info(pr).get('status')}",
-    "blaze_spaces": lambda s, pr: f"Choose up to two targeted spaces to gain {_info(pr).get('status')}",
+    "place_status": "Not enough {status} tokens: choose who gains one first",
+    "status_spaces": "Choose spaces to gain {status}",
+    "blaze_spaces": "Choose up to two targeted spaces to gain {status}",
     "choose_master": lambda s, pr: f"{_info(pr).get('effect', 'Effect')}: choose a master",
-    "bleed": lambda s, pr: "BLEED: choose the master whose deck receives this card",
-    "imprint_into": lambda s, pr: "IMPRINT: choose the master whose deck receives this card",
-    "fury": lambda s, pr: "FURY: relocate each hit master",
-    "overrun": lambda s, pr: "OVERRUN: relocate next to a hit master?",
-    "feint": lambda s, pr: "FEINT: relocate one space?",
-    "relocate": lambda s, pr: "RELOCATE?",
-    "purify": lambda s, pr: "PURIFY: remove a status",
-    "remove_status": lambda s, pr: "Remove a status",
-    "explode": lambda s, pr: f"EXPLODE: choose the {_info(pr).get('status')} to explode",
-    "grow": lambda s, pr: "GROW: move a PLANT next to you",
-    "weaken": lambda s, pr: "WEAKEN: discard a card from your karma pool",
-    "discard_karma": lambda s, pr: "Discard a card from your karma pool",
-    "delve": lambda s, pr: "DELVE: turn your tome one page",
-    "bookmark": lambda s, pr: "BOOKMARK: open your tome at any spread",
-    "reorder": lambda s, pr: "Put these cards back on top of your deck in any order",
-    "put_on_top": lambda s, pr: "Put a card from your hand on top of your battle deck",
-    "saru_place": lambda s, pr: "SARU: choose a space next to you for it",
-    "saru_move": lambda s, pr: "SARU: move it to a space up to 4 spaces away, or keep it where it is",
+    "bleed": "BLEED: choose the master whose deck receives this card",
+    "imprint_into": "IMPRINT: choose the master whose deck receives this card",
+    "fury": "FURY: relocate each hit master",
+    "overrun": "OVERRUN: relocate next to a hit master?",
+    "feint": "FEINT: relocate one space?",
+    "relocate": "RELOCATE?",
+    "purify": "PURIFY: remove a status",
+    "remove_status": "Remove a status",
+    "explode": "EXPLODE: choose the {status} to explode",
+    "grow": "GROW: move a PLANT next to you",
+    "weaken": "WEAKEN: discard a card from your karma pool",
+    "discard_karma": "Discard a card from your karma pool",
+    "delve": "DELVE: turn your tome one page",
+    "bookmark": "BOOKMARK: open your tome at any spread",
+    "reorder": "Put these cards back on top of your deck in any order",
+    "put_on_top": "Put a card from your hand on top of your battle deck",
+    "saru_place": "SARU: choose a space next to you for it",
+    "saru_move": "SARU: move it to a space up to 4 spaces away, or keep it where it is",
 }
 
 SETUP_TITLES = {"pick": "Setup: pick a master and a kami", "board": "Setup: choose and place a terrain board",
@@ -246,11 +248,18 @@ def decision_title(s, pr) -> str:
     return PHASE_TITLES.get(s["phase"], s["phase"].capitalize())
 
 
+class _OrNone(dict):
+    def __missing__(self, key):
+        return None
+
+
 def title(s, pr) -> str:
-    fn = TITLES.get(pr["kind"])
-    if fn is None:
-        return pr["kind"].replace("_", " ").capitalize()
+    entry = TITLES.get(pr["kind"])
     try:
-        return fn(s, pr)
+        if isinstance(entry, str):
+            return entry.format_map(_OrNone(_info(pr)))
+        if entry is not None:
+            return entry(s, pr)
     except (KeyError, TypeError, ValueError, IndexError):
-        return pr["kind"].replace("_", " ").capitalize()
+        pass
+    return pr["kind"].replace("_", " ").capitalize()

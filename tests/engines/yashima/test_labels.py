@@ -90,3 +90,15 @@ def test_labels_in_random_play_are_plain_text_and_never_change_the_commands(seed
             cmd = ENGINE.bot_command(state, seat, rng)
         state = fold(ENGINE, ENGINE.decide(state, Command(cmd["type"], cmd["args"], seat), Rng(b"lab", f"{step}")), state)
     raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize("kind,info,expected", [
+    ("pay", {"cost": 5, "cards": 2}, "Pay 5 karma with 2 card(s)"),
+    ("move", {"speed_left": 3}, "Move: 3 speed left"),
+    ("explode", {"status": "BLAZE"}, "EXPLODE: choose the BLAZE to explode"),
+    ("relic", {}, "Relic: turn a master's tome up to two pages?"),
+    ("no_such_kind", {}, "No such kind"),
+])
+def test_prompt_titles_fill_in_the_prompts_info(kind, info, expected):
+    s = scene(pl(pos=A), pl(master="rosamu", kami="dragon", pos="3,-3"))
+    assert labels.title(s.state, {"seat": 0, "kind": kind, "cmds": [], "info": info}) == expected
