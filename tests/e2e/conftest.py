@@ -45,10 +45,17 @@ def _server_env(db_path: Path) -> dict:
 
 
 @pytest.fixture(scope="session")
-def live_server_url(tmp_path_factory):
+def live_server_env(tmp_path_factory):
+    """The live server's environment (its own SQLite file), for a test that must run server-side
+    code against the same database (e.g. staff loading a prepared position)."""
+    return _server_env(tmp_path_factory.mktemp("e2e-server") / "e2e.sqlite3")
+
+
+@pytest.fixture(scope="session")
+def live_server_url(live_server_env):
     """uvicorn serving config.asgi on a free port; yields its base URL, kills it at the end."""
-    tmp = tmp_path_factory.mktemp("e2e-server")
-    env = _server_env(tmp / "e2e.sqlite3")
+    env = live_server_env
+    tmp = Path(env["SQLITE_PATH"]).parent
     python = sys.executable
     migrate = subprocess.run([python, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env,
                              capture_output=True, text=True, timeout=300)

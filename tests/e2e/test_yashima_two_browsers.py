@@ -27,7 +27,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import RESULTS, ROOT, _server_env
+from .conftest import RESULTS, ROOT
 from .test_match_flow import assert_not_reloaded, mark_no_reload, sign_up, wait_live
 from .test_yashima_board import STATE_JS, TAP_JS, create_yashima_match, play_one
 
@@ -232,11 +232,9 @@ CLOCK_JS = """() => { const c = document.querySelector('#board [data-testid=yash
                due: c.querySelector('[data-due-at]').dataset.dueAt, mine: c.dataset.mine === '1'}; }"""
 
 
-def load_scenario(tmp_path_factory, match_id, username, document):
-    dbs = {p.resolve() for p in tmp_path_factory.getbasetemp().glob("e2e-server*/e2e.sqlite3")}
-    assert len(dbs) == 1, dbs  # the live server's own database (conftest's live_server_url)
+def load_scenario(server_env, match_id, username, document):
     done = subprocess.run([sys.executable, "-c", LOAD_SCENARIO_PY, match_id, username, json.dumps(document)],
-                          cwd=ROOT, env=_server_env(dbs.pop()), capture_output=True, text=True, timeout=120)
+                          cwd=ROOT, env=server_env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -252,7 +250,7 @@ def wait_ticked(page, left):
     return page.evaluate(CLOCK_JS)
 
 
-def test_defense_prompt_counts_down_for_the_defender_and_shows_who_decides(new_page, live_server_url, tmp_path_factory):
+def test_defense_prompt_counts_down_for_the_defender_and_shows_who_decides(new_page, live_server_url, live_server_env):
     """Seat 0 attacks seat 1 from a scenario with a 90 s defense clock: seat 1's prompt says
     "Defend within m:ss — otherwise: No defense" and ticks down every second without the board being
     rebuilt (the prompt node and the focused button stay); seat 0 sees "Rosamu ... deciding (m:ss)".
@@ -265,7 +263,7 @@ def test_defense_prompt_counts_down_for_the_defender_and_shows_who_decides(new_p
     b.goto(f"/matches/{match_id}/")
     b.get_by_role("button", name="Join").click()
     wait_live(b)
-    load_scenario(tmp_path_factory, match_id, alice, DUEL)
+    load_scenario(live_server_env, match_id, alice, DUEL)
     for page in (a, b):
         page.goto(f"/matches/{match_id}/")
         wait_live(page)
