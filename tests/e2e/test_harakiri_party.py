@@ -105,8 +105,9 @@ def assert_controls_only_for_the_awaited(pages, states, view, awaited):
     elif turn.get("kind") == "character":
         assert awaited == [CONTROL[turn["who"]]], f"{turn['who']}'s activation awaits {awaited}"
         # the active character's card is highlighted in both browsers
+        card = f'#board .hk-queue .hk-card.is-active[data-card="char:{turn["who"]}"]'
         for page in pages:
-            expect(page.locator(f'#board .hk-queue .hk-card.is-active[data-card="char:{turn["who"]}"]')).to_have_count(1)
+            expect(page.locator(card)).to_have_count(1)
 
 
 def test_two_players_each_play_their_two_characters_while_the_worker_plays_the_enemies(new_page):
@@ -172,7 +173,7 @@ def test_two_players_each_play_their_two_characters_while_the_worker_plays_the_e
         for i, page in enumerate(pages):
             squares = page.evaluate(ENEMY_SQUARES_JS)
             expect_squares = {e: en["sq"] for e, en in view["enemies"].items() if en.get("sq")}
-            assert squares == expect_squares, f"seat {i}'s board shows the enemies at {squares}, the view {expect_squares}"
+            assert squares == expect_squares, f"seat {i}'s board shows enemies at {squares}, the view {expect_squares}"
             enemy_moves_seen[i] += sum(1 for e, sq in squares.items() if last_squares[i].get(e) not in (None, sq))
             last_squares[i] = squares
         if states[0]["finished"]:

@@ -1,4 +1,4 @@
-"""Harakiri (Exploration Phase) played to the end THROUGH THE REST API, by random legal choices.
+"""Harakiri (Exploration Phase) played to the end THROUGH THE REST API, by random or greedy legal choices.
 
 Modelled on tests/games/yokai/test_api_random_play.py. Each seat is its own authenticated user
 (DRF APIClient, in-process); the match is created with POST /api/matches/ (options
@@ -23,8 +23,9 @@ Checked: no response is a 5xx; every posted legal command is accepted (201); nev
 not finished a seat, never SYSTEM, is awaited once the follow-ups ran, with something to do);
 the match ends in victory, failure or the clean round cap with winners consistent with the final
 view, and the log's ending is legal (``assert_legal_ending``); and the hidden deck orders never
-leave the server: at every /view/ (every seat and the spectator) the unredacted engine state at that seq (``selectors.state_load``) gives the oracle
-deck, every chosen enemy's AI deck and every zone's event decks; the view shows only their sizes,
+leave the server: at every /view/ (every seat and the spectator) the unredacted engine state at
+that seq (``selectors.state_load``) gives the oracle deck, every chosen enemy's AI deck and every
+zone's event decks; the view shows only their sizes,
 and no list in the view (nor in any /events/ or command response) is a run of two or more cards
 of a hidden order; no "deck" in any response is a list.
 """
@@ -195,7 +196,8 @@ def distances(view, goals):
             for nb in grid.neighbours(sq):
                 if nb in dist or nb not in view["squares"]:
                     continue
-                if grid.step_cost(view, nb, sq, {}, set()) is None and not (dist[sq] == 0 and grid.adjacent(view, nb, sq)):
+                reached_next_to_goal = dist[sq] == 0 and grid.adjacent(view, nb, sq)
+                if grid.step_cost(view, nb, sq, {}, set()) is None and not reached_next_to_goal:
                     continue
                 dist[nb] = dist[sq] + 1
                 nxt.append(nb)
