@@ -5,7 +5,9 @@ from .flow import open_decision, take_choice
 from .setup import ATTRS
 
 
-def begin(w):
+def begin(w, reason="objective achieved"):
+    """The Victory section; ``reason`` says why it is read (the objective, or the party's choice
+    after a second failure) and is what ``PhaseEnded`` reports."""
     s = w.s
     for c, ch in s["characters"].items():
         if ch.get("kami_mode") and not ch["defeated"]:
@@ -15,7 +17,7 @@ def begin(w):
         if ch["conditions"] != conds or ch["meditation"]:
             w.emit("ConditionsChanged", who=c, set={"conditions": conds, "meditation": 0},
                    reason="end of the Exploration Phase")
-    w.emit("AftermathBegan", result="victory")
+    w.emit("AftermathBegan", result="victory", reason=reason)
     items = [{"op": "aftermath", "step": "resurrect", "char": c}
              for c, ch in s["characters"].items() if ch["defeated"]]
     if s.get("level_increase"):
@@ -115,4 +117,5 @@ def party_export(s):
 
 
 def finish(w):
-    w.emit("PhaseEnded", result="victory", reason="objective achieved", party=party_export(w.s))
+    reason = w.s.get("aftermath_reason") or "objective achieved"
+    w.emit("PhaseEnded", result="victory", reason=reason, party=party_export(w.s))

@@ -88,7 +88,7 @@ def process(w, item):
             from . import aftermath
 
             w.emit("StateNote", note="the party reads the phase's success section")
-            aftermath.begin(w)
+            aftermath.begin(w, reason="success section chosen after a second failure")
         return
     if step in ("market", "blacksmith"):
         c = item["char"]

@@ -264,6 +264,7 @@ def apply(s, ev):
         s["round"] = p["next_round"]
     elif t == "AftermathBegan":
         s["phase"] = "aftermath"
+        s["aftermath_reason"] = p.get("reason")
         s["turn"] = None
         s["attack"] = None
         s["work"] = []

@@ -181,6 +181,9 @@ def test_second_failure_lets_the_party_read_the_success_section():
     while s.state["pending"]:
         s.when(0, "choose", option=0)
     assert s.state["result"] == "victory" and s.status.winners == [0]
+    # the hand-over says why the success section was read: not "objective achieved"
+    ended = [e for e in s.events if e["type"] == "PhaseEnded"]
+    assert [e["payload"]["reason"] for e in ended] == ["success section chosen after a second failure"]
 
 
 def test_objective_by_interaction_point():

@@ -398,7 +398,9 @@ def assert_legal_ending(match_id, final, log, failure_procedure):
         if began and choices[-1:] == [{"success": True}]:
             after = [ev["type"] for ev in log if ev["seq"] > began[-1]["seq"]]
             assert "FailureRecovered" not in after and "AftermathBegan" in after
+            assert end["reason"] == "success section chosen after a second failure"
         else:
+            assert end["reason"] == "objective achieved"
             view, target = final["view"], final["view"]["objective"].get("enemy")
             assert view.get("objective_done") or any(d["id"] == target for d in view["defeated_enemies"]), \
                 "a victory without the objective must come from the success section"
