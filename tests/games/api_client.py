@@ -56,3 +56,26 @@ class Client:
             self.record(self.seat, ev["seq"], json.dumps(ev).encode())
         return body
 
+
+def open_match(game, seats, options, users, make_client, on_commit):
+    """Create a match through the API as ``users[0]``, seat everyone else by ``join``, start it.
+
+    ``make_client(user, seat, url, match_id)`` builds one client (``user``/``seat`` None for the
+    spectator); each needs ``.api`` and ``.seat``. Returns (match_id, url, seat clients, spectator)."""
+    creator = APIClient()
+    creator.force_authenticate(users[0])
+    resp = creator.post("/api/matches/", {"game": game, "seats": seats, "options": options}, format="json")
+    assert resp.status_code == 201, resp.json()
+    match_id = resp.json()["id"]
+    url = f"/api/matches/{match_id}/"
+    clients = [make_client(u, i, url, match_id) for i, u in enumerate(users)]
+    spectator = make_client(None, None, url, match_id)
+    for c in clients[1:]:
+        with on_commit(execute=True):
+            resp = c.api.post(f"{url}join/", {"seat": c.seat}, format="json")
+        assert resp.status_code == 200, resp.json()
+    with on_commit(execute=True):
+        resp = clients[0].api.post(f"{url}start/")
+    assert resp.status_code == 200, resp.json()
+    assert resp.json()["status"] == "active"
+    return match_id, url, clients, spectator

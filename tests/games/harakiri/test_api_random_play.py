@@ -30,16 +30,15 @@ and no list in the view (nor in any /events/ or command response) is a run of tw
 of a hidden order; no "deck" in any response is a list.
 """
 
-import uuid
-
 import pytest
-from rest_framework.test import APIClient
 
 from games.application import selectors
 from games.engines.harakiri import grid
 from games.engines.harakiri.flow import MALICE_LIMIT
 from games.eventstore.models import Match
 from games.kernel import SYSTEM, Rng
+
+from tests.games.api_client import Client as BaseClient, open_match
 
 pytestmark = pytest.mark.django_db
 
@@ -106,29 +105,16 @@ def assert_no_run_of(orders: dict, doc, where: str):
                 raise AssertionError(f"{where}: the hidden {runs[(a, b)]} order shows in {lst}")
 
 
-class Client:
+class Client(BaseClient):
     """One seat's (or the spectator's) API client; every view is checked against the hidden state."""
 
     def __init__(self, user, seat, match_url, match_pk, on_commit, stats):
-        self.api = APIClient()
-        self.on_commit = on_commit
-        if user is not None:
-            self.api.force_authenticate(user)
-        self.seat = seat
-        self.url = match_url
+        super().__init__(user, seat, match_url, lambda seat, seq, body: None, on_commit)
         self.match_pk = match_pk
-        self.after = 0
         self.stats = stats
 
-    def _check(self, resp, path):
-        assert resp.status_code < 500, f"{path} -> {resp.status_code}: {resp.content[:500]!r}"
-        return resp
-
     def view(self):
-        resp = self._check(self.api.get(f"{self.url}view/"), "view")
-        assert resp.status_code == 200, resp.json()
-        doc = resp.json()
-        assert doc["seat"] == self.seat
+        doc = super().view()
         game = selectors.state_load(Match.objects.get(pk=self.match_pk), until=doc["seq"])["game"]
         orders = hidden_orders(game)
         view = doc["view"]
@@ -147,22 +133,12 @@ class Client:
         return doc
 
     def follow(self, orders):
-        resp = self._check(self.api.get(f"{self.url}events/", {"after": self.after}), "events")
-        assert resp.status_code == 200, resp.json()
-        body = resp.json()
-        seqs = [e["seq"] for e in body["events"]]
-        assert seqs == list(range(self.after + 1, body["seq"] + 1)), "the log must be contiguous"
-        self.after = body["seq"]
-        assert_no_run_of(orders, body, f"seat {self.seat} /events/")
-        return body["events"]
+        events = super().follow()
+        assert_no_run_of(orders, events, f"seat {self.seat} /events/")
+        return events
 
     def command(self, cmd, expected_seq, orders):
-        payload = {"command_id": str(uuid.uuid4()), "expected_seq": expected_seq, "type": cmd["type"],
-                   "args": cmd["args"]}
-        with self.on_commit(execute=True):  # as after a real request: cache, publish, SYSTEM follow-ups
-            resp = self._check(self.api.post(f"{self.url}commands/", payload, format="json"), "commands")
-        assert resp.status_code == 201, f"legal command {cmd} refused: {resp.status_code} {resp.json()}"
-        body = resp.json()
+        body = super().command(cmd, expected_seq)
         assert_no_run_of(orders, body, f"seat {self.seat} command response")
         return body
 
@@ -263,22 +239,8 @@ def play_one(seats, options, label, make_user, fixed_match_seed, on_commit, poli
     users = [make_user() for _ in range(seats)]
     stats = {"views": 0, "hidden_cards": 0, "votes": 0}
 
-    creator = APIClient()
-    creator.force_authenticate(users[0])
-    resp = creator.post("/api/matches/", {"game": "harakiri", "seats": seats, "options": options}, format="json")
-    assert resp.status_code == 201, resp.json()
-    match_id = resp.json()["id"]
-    url = f"/api/matches/{match_id}/"
-    clients = [Client(u, i, url, match_id, on_commit, stats) for i, u in enumerate(users)]
-    spectator = Client(None, None, url, match_id, on_commit, stats)
-    for c in clients[1:]:
-        with on_commit(execute=True):
-            resp = c.api.post(f"{url}join/", {"seat": c.seat}, format="json")
-        assert resp.status_code == 200, resp.json()
-    with on_commit(execute=True):
-        resp = clients[0].api.post(f"{url}start/")
-    assert resp.status_code == 200, resp.json()
-    assert resp.json()["status"] == "active"
+    match_id, url, clients, spectator = open_match(
+        "harakiri", seats, options, users, lambda u, i, url, mid: Client(u, i, url, mid, on_commit, stats), on_commit)
 
     commands = 0
     doc = spectator.view()
@@ -318,7 +280,7 @@ def play_one(seats, options, label, make_user, fixed_match_seed, on_commit, poli
     if view["result"] == "round_cap":
         # RoundEnded moves the counter on before the cap ends the phase: the capped rounds were played.
         assert view["round"] == options["round_cap"] + 1
-    detail = creator.get(url).json()
+    detail = clients[0].api.get(url).json()
     assert detail["status"] == "finished" and sorted(detail["winners"]) == sorted(status["winners"])
     assert detail["seed"], "the seed is revealed at the end"
     orders = current_orders(match_id)

@@ -18,13 +18,12 @@ the spectator) ever contains one of them.
 import re
 
 import pytest
-from rest_framework.test import APIClient
 
 from games.eventstore import store
 from games.eventstore.models import Match
 from games.kernel import Rng
 
-from tests.games.api_client import Client
+from tests.games.api_client import Client, open_match
 
 pytestmark = pytest.mark.django_db
 
@@ -113,22 +112,8 @@ def play_one(seats, options, seed, make_user, fixed_match_seed, on_commit):
     responses = []
     record = lambda seat, seq, body: responses.append((seat, seq, body))  # noqa: E731
 
-    creator = APIClient()
-    creator.force_authenticate(users[0])
-    resp = creator.post("/api/matches/", {"game": "yokai", "seats": seats, "options": options}, format="json")
-    assert resp.status_code == 201, resp.json()
-    match_id = resp.json()["id"]
-    url = f"/api/matches/{match_id}/"
-    clients = [Client(u, i, url, record, on_commit) for i, u in enumerate(users)]
-    spectator = Client(None, None, url, record, on_commit)
-    for c in clients[1:]:
-        with on_commit(execute=True):
-            resp = c.api.post(f"{url}join/", {"seat": c.seat}, format="json")
-        assert resp.status_code == 200, resp.json()
-    with on_commit(execute=True):
-        resp = clients[0].api.post(f"{url}start/")
-    assert resp.status_code == 200, resp.json()
-    assert resp.json()["status"] == "active"
+    match_id, url, clients, spectator = open_match(
+        "yokai", seats, options, users, lambda u, i, url, mid: Client(u, i, url, record, on_commit), on_commit)
 
     commands = 0
     doc = spectator.view()
@@ -156,7 +141,7 @@ def play_one(seats, options, seed, make_user, fixed_match_seed, on_commit):
     reason = assert_legal_win(finals[0], seats, teams)
     for f in finals[1:]:
         assert f["status"] == finals[0]["status"]
-    detail = creator.get(url).json()
+    detail = clients[0].api.get(url).json()
     assert detail["status"] == "finished" and sorted(detail["winners"]) == sorted(finals[0]["status"]["winners"])
     assert detail["seed"], "the seed is revealed at the end"
     # Every seat and the spectator also read the whole log once more from the start.
