@@ -261,6 +261,9 @@ def _scenario_events(doc):
         for k in ("health", "armor_tokens", "conditions"):
             if k in spec:
                 base[k] = spec[k] if k != "conditions" else {**base["conditions"], **spec[k]}
+        if "ai" in spec and "ai" in base:  # a chosen's AI cards: deck order, discard pile, cards in play
+            base["ai"] = {"deck": list(spec["ai"].get("deck", [])), "discard": list(spec["ai"].get("discard", [])),
+                          "in_play": list(spec["ai"].get("in_play", []))}
         s["enemies"][e] = base
     for r, spec in doc.get("resistors", {}).items():
         s["resistors"][r] = {"sq": spec["at"], "tokens": spec.get("tokens", 1), "living": spec.get("living", True),
