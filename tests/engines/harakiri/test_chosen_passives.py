@@ -1,10 +1,13 @@
 """Chosen and wanderer passive skills, AI cards that remain in play, empowered cards, the
 "next in initiative" priority and the loss of Kami skills (the Blood Oni's GROWING HATE)."""
 
+import pytest
+
 from games.engines.harakiri import ENGINE, rules
 from games.kernel import SYSTEM
 
 from .helpers import arena, doc, find, open_rows, run_system, scenario
+from .test_random_play import VETERANS, VETERANS_2, play
 
 QUEUE = ["enemy:oni", "char:akira", "char:tomoe", "char:hattori", "char:hikaru"]
 # Akira (Inari, affinity 6, below half health) has a kami attack skill and Kami Mode on offer.
@@ -265,3 +268,25 @@ def test_daimyo_retinue_reduces_an_enemy_attack():
         return res[0]["damage"]
 
     assert hit("4,5") == hit("0,9") - 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_play_with_the_blood_oni_on_the_red_bridge(seed):
+    """Random play from a scenario document: the Blood Oni beside the Demon Hunter on the Red
+    Bridge, against kami-wielding veterans, so Hate cards pile up in play and Kami skills get
+    barred while every listed command stays accepted and the log folds back to the state."""
+    document = {"scenario": "act1_burning_village", "reveal": ["bridge"], "seats": 1 + seed % 4,
+                "options": {"round_cap": 8, "party": VETERANS if seed % 2 else VETERANS_2},
+                "characters": {"akira": {"sq": "30,3"}, "hattori": {"sq": "30,4"}, "hikaru": {"sq": "31,4"},
+                               "tomoe": {"sq": "31,3"}},
+                "enemies": {"hunter": {"kind": "chosen", "type": "demon_hunter", "at": "35,3", "health": 6},
+                            "oni": {"kind": "chosen", "type": "blood_oni", "at": "37,1"}},
+                "clear_enemies": True}
+    state, stats, n = play(500 + seed, 1, smart=seed % 2 == 0, document=document)
+    assert state["phase"] == "ended"
+    oni = state["enemies"].get("oni")
+    if oni:  # still in play at the end: its Hate cards are never in the deck and discard at once
+        ai = oni["ai"]
+        assert sorted(ai["deck"] + ai["discard"] + ai["in_play"]) == sorted(
+            c["id"] for c in ENGINE.content()["enemies"]["chosen"]["blood_oni"]["ai_deck"])
+        assert all(c.startswith("bo_hate") for c in ai["in_play"])
