@@ -4,7 +4,7 @@
 import pytest
 
 from games.engines.harakiri import ENGINE, rules
-from games.kernel import SYSTEM
+from games.kernel import SYSTEM, Command, Rng, fold
 
 from .helpers import arena, doc, find, open_rows, run_system, scenario
 from .test_random_play import VETERANS, VETERANS_2, play
@@ -290,3 +290,31 @@ def test_random_play_with_the_blood_oni_on_the_red_bridge(seed):
         assert sorted(ai["deck"] + ai["discard"] + ai["in_play"]) == sorted(
             c["id"] for c in ENGINE.content()["enemies"]["chosen"]["blood_oni"]["ai_deck"])
         assert all(c.startswith("bo_hate") for c in ai["in_play"])
+
+
+def test_blood_oni_lair_skirmish_sets_up_the_blood_oni_first_in_initiative():
+    # rules: Harakiri, "Chosen" (its AI cards shuffled into a facedown deck on its board) and
+    # "Determining the Initiative" step 3 ("Chosen Ones will always activate first")
+    state = fold(ENGINE, ENGINE.setup({"scenario": "blood_oni_lair"}, 1, Rng(b"lair", "setup")))
+    oni = state["enemies"]["oni"]
+    assert oni["kind"] == "chosen" and oni["type"] == "blood_oni"
+    assert sorted(oni["ai"]["deck"]) == ["bo_frenzy", "bo_hate_1", "bo_hate_2", "bo_maul", "bo_stalk"]
+    assert oni["ai"]["discard"] == [] and oni["ai"]["in_play"] == []
+    assert state["objective"]["enemy"] == "oni"
+    for step in range(20):  # the oracle, the events, the initiative (and the party's optional swap)
+        if state.get("turn"):
+            break
+        seat = ENGINE.status(state).awaiting[0]
+        cmd = ENGINE.system_command(state) if seat == SYSTEM else ENGINE.legal_commands(state, seat)[0]
+        command = Command(type=cmd["type"], args=cmd["args"], seat=seat)
+        state = fold(ENGINE, ENGINE.decide(state, command, Rng(b"lair", f"{step}")), state)
+    assert state["turn"]["card"] == "enemy:oni"
+    assert state["initiative"]["queue"][0] == "enemy:oni"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_play_of_the_blood_oni_lair(seed):
+    state, stats, n = play(600 + seed, 1 + seed % 4, options={"scenario": "blood_oni_lair",
+                                                             "party": VETERANS if seed % 2 else {}},
+                           smart=seed % 2 == 0)
+    assert state["phase"] == "ended" and state["result"] in ("victory", "failure", "round_cap")
