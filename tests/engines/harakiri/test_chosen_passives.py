@@ -4,7 +4,7 @@
 import pytest
 
 from games.engines.harakiri import ENGINE, rules
-from games.kernel import SYSTEM, Command, Rng, fold
+from games.kernel import SYSTEM, Command, Rng, RuleViolation, fold
 
 from .helpers import arena, doc, find, open_rows, run_system, scenario
 from .test_random_play import VETERANS, VETERANS_2, play
@@ -318,3 +318,12 @@ def test_random_play_of_the_blood_oni_lair(seed):
                                                              "party": VETERANS if seed % 2 else {}},
                            smart=seed % 2 == 0)
     assert state["phase"] == "ended" and state["result"] in ("victory", "failure", "round_cap")
+
+
+def test_scenario_document_refuses_foreign_or_repeated_ai_cards():
+    # a scenario document places a chosen's own AI cards, each once (docs, "Scenario documents")
+    for ai in ({"deck": ["dh_hunt"]}, {"deck": ["bo_maul"], "in_play": ["bo_maul"]}):
+        document = doc(arena(open_rows()), {}, {"oni": {"kind": "chosen", "type": "blood_oni", "at": "5,5", "ai": ai}})
+        with pytest.raises(RuleViolation) as err:
+            ENGINE.scenario(document)
+        assert err.value.code == "bad_scenario"
