@@ -6,7 +6,7 @@ engine has already found in that list (so listed == accepted by construction).
 
 from itertools import combinations
 
-from . import act2, act2_values, combat, content, flow, grid, rules
+from . import act2, act2_values, combat, content, flow, grid, passives, rules
 from .combat import tier
 
 ROLL_TABLE = [(1, 2, 1), (3, 4, 2), (5, 6, 3)]
@@ -105,7 +105,7 @@ def attack_skills(s, c):
         if sk in ATTACK_SKILLS and sk in IMPLEMENTED and rules.skill_active(s, c, sk):
             out.append(sk)
     kid = ch["kami"] + "_l3"
-    if kid in ATTACK_KAMI and ch["affinity"] >= 3 and kid not in ch["kami_used"]:
+    if kid in ATTACK_KAMI and ch["affinity"] >= 3 and kid not in ch["kami_used"] and not passives.kami_barred(s, c):
         out.append(kid)
     return out
 
@@ -377,7 +377,7 @@ def technique_options(s, c):
             and not rules.attacks_barred(s, c)):
         out.append(cmd("technique", skill="chained_slashes"))
     kid = ch["kami"] + "_l3"
-    if kid in TECHNIQUE_KAMI and ch["affinity"] >= 3 and kid not in ch["kami_used"]:
+    if kid in TECHNIQUE_KAMI and ch["affinity"] >= 3 and kid not in ch["kami_used"] and not passives.kami_barred(s, c):
         if kid == "shinigami_l3":
             for n in range(1, min(3, ch["health"] - 1) + 1):
                 out.append(cmd("technique", skill=kid, amount=n))
@@ -432,7 +432,7 @@ def item_options(s, c):
 
 def kami_mode_allowed(s, c):
     ch = s["characters"][c]
-    if ch["affinity"] < 6 or ch.get("kami_mode") or ch["kami"] not in KAMI_MODES:
+    if ch["affinity"] < 6 or ch.get("kami_mode") or ch["kami"] not in KAMI_MODES or passives.kami_barred(s, c):
         return False
     if any(o.get("kami_mode") for o in s["characters"].values()):
         return False

@@ -1,6 +1,6 @@
 """Attacks, damage, conditions and defeats (characters, enemies, resistors)."""
 
-from . import act2_values, content, grid, rules
+from . import act2_values, content, grid, passives, rules
 from .setup import enemy_stats
 
 NEGATIVE = ("bleeding", "poisoned", "blinded", "downed")
@@ -267,6 +267,7 @@ def reroll_options(s, atk):
             out.append({"die": i, "with": "nemesis"})
         if (d["die"] == "test" and atk["skill"] is None and not atk.get("relentless")
                 and ch["affinity"] >= 3 and ch["kami"] == "hachiman" and "hachiman_l3" not in ch["kami_used"]
+                and not passives.kami_barred(s, c)
                 and ch["ap"] >= 1 and s.get("turn") and s["turn"].get("who") == c):
             out.append({"die": i, "with": "relentless"})
     return out
@@ -620,7 +621,7 @@ def enemy_attack(w, e, target, line_attack, counter=False):
         if focus and focus["f"] == "minus1":
             prot = max(0, prot - 1)
         dmg = max(0, hits - prot)
-    dmg += skill_def.get("damage", 0)
+    dmg += skill_def.get("damage", 0) + passives.damage_bonus(s, e, target)
     dmg = max(0, dmg - act2_values.lad_maluses(s, e)[0])
     if target in s["characters"]:
         dmg = max(0, dmg - act2_values.arms_protection(s, target))
@@ -638,6 +639,7 @@ def enemy_attack(w, e, target, line_attack, counter=False):
     if izanami and dmg > 0 and e in s["enemies"]:
         # the damage is inflicted on the attacker as well, without the surplus beyond her health
         damage(w, e, min(dmg, health_before), attacker=target, reason="Izanami Kami Mode")
+    passives.after_enemy_damage(w, e, target, health_before - _health_now(s, target))
     if not killed:
         if dmg > 0 and skill_def.get("condition"):
             give_condition(w, target, skill_def["condition"], e)
@@ -650,6 +652,13 @@ def enemy_attack(w, e, target, line_attack, counter=False):
             mode = "fast" if content.WEAPONS[tch["equipped"]]["fast"] else "strong"
             start_char_attack(w, target, [e], mode, False, None, counter=True)
     return outcome
+
+
+def _health_now(s, who):
+    """Current health (0 once defeated or removed)."""
+    if who in s["characters"]:
+        return s["characters"][who]["health"]
+    return s["enemies"][who]["health"] if who in s["enemies"] else 0
 
 
 def _outcome(dice):
@@ -679,7 +688,7 @@ def _estimate(s, e, target, dice, skill_def):
         d, a = rules.char_defense(s, target), rules.char_armor(s, target)
         prot = d + a - (1 if focus and focus["f"] == "minus1" else 0)
         dmg = max(0, hits - max(0, prot))
-    return dmg + skill_def.get("damage", 0)
+    return dmg + skill_def.get("damage", 0) + passives.damage_bonus(s, e, target)
 
 
 def _clear(w, e, cond, reason):

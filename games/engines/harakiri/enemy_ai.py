@@ -5,7 +5,7 @@ SYSTEM command ``activate_enemy``. Ties the rulebook leaves to the players (targ
 become party decisions; the item is processed again with the answer.
 """
 
-from . import act2_values, combat, content, grid, rules
+from . import act2_values, combat, content, grid, passives, rules
 from .flow import open_decision, take_choice, update_item
 
 
@@ -19,13 +19,7 @@ def select_lines(w, e):
     en = s["enemies"][e]
     brd = rules.board(s, e)
     if en["kind"] == "chosen":
-        ai = en["ai"]
-        if not ai["deck"]:
-            w.emit("AIDeckShuffled", who=e, deck=w.shuffled(ai["discard"]))
-        card = s["enemies"][e]["ai"]["deck"][0]
-        w.emit("AICardDrawn", who=e, card=card)
-        cdef = next(c for c in brd["ai_deck"] if c["id"] == card)
-        return cdef["lines"], {"card": card, "name": cdef["name"]}
+        return passives.draw_ai_card(w, e)
     roll = w.roll("test")["n"]
     if en["kind"] == "minion":
         table = brd["aggressive"] if s["oracle"]["color"] == "red" else brd["normal"]
@@ -163,6 +157,16 @@ def initiative_index(s, t):
     return len(q)
 
 
+def next_initiative_rank(s, t):
+    """How soon t activates after the current card: the cards after it in queue order, then the
+    ones already played this round (read on from the start); face-down cards tie behind all."""
+    q = s["initiative"]["queue"]
+    i = initiative_index(s, t)
+    if i >= len(q):
+        return len(q)
+    return (i - s["initiative"]["pos"] - 1) % len(q)
+
+
 def prioritise(s, e, line, cands):
     """Resistors first; then the line's priority icon; the remaining ties go to the party."""
     res = [t for t in cands if resistor_like(s, e, t)]
@@ -182,6 +186,9 @@ def prioritise(s, e, line, cands):
     if prio == "first_initiative":
         best = min(initiative_index(s, t) for t in cands)
         return [t for t in cands if initiative_index(s, t) == best]
+    if prio == "next_initiative":
+        best = min(next_initiative_rank(s, t) for t in cands)
+        return [t for t in cands if next_initiative_rank(s, t) == best]
     return cands
 
 

@@ -235,6 +235,16 @@ class HarakiriEngine(EngineBase):
         return views.redact(ev)
 
 
+def _scenario_ai(e, base, spec):
+    """A chosen's AI cards placed by a scenario document: each of its own cards at most once."""
+    ai = {pile: list(spec.get(pile, [])) for pile in ("deck", "discard", "in_play")}
+    cards = ai["deck"] + ai["discard"] + ai["in_play"]
+    own = {c["id"] for c in content.enemy_board(base["kind"], base["type"])["ai_deck"]}
+    if len(cards) != len(set(cards)) or not set(cards) <= own:
+        raise RuleViolation("bad_scenario", f"{e}: AI cards must be its own cards, each once (got {cards})")
+    return ai
+
+
 def _scenario_events(doc):
     """See docs/games/harakiri.md, "Scenario documents"."""
     scen = doc.get("scenario", "act1_burning_village")
@@ -261,6 +271,8 @@ def _scenario_events(doc):
         for k in ("health", "armor_tokens", "conditions"):
             if k in spec:
                 base[k] = spec[k] if k != "conditions" else {**base["conditions"], **spec[k]}
+        if "ai" in spec and "ai" in base:  # a chosen's AI cards: deck order, discard pile, cards in play
+            base["ai"] = _scenario_ai(e, base, spec["ai"])
         s["enemies"][e] = base
     for r, spec in doc.get("resistors", {}).items():
         s["resistors"][r] = {"sq": spec["at"], "tokens": spec.get("tokens", 1), "living": spec.get("living", True),

@@ -1,6 +1,6 @@
 """Derived values: attributes, defense, armor, occupancy, targeting."""
 
-from . import act2_values, content, grid
+from . import act2_values, content, grid, passives
 from .setup import enemy_stats
 
 
@@ -78,7 +78,7 @@ def estat(s, e, stat):
     if stat == "armor":
         return max(0, base["armor"] - en["armor_tokens"])
     if stat == "defense":
-        d = max(0, base["defense"] - act2_values.lad_maluses(s, e)[1])
+        d = max(0, base["defense"] + passives.defense_bonus(s, e) - act2_values.lad_maluses(s, e)[1])
         if en["conditions"]["downed"]:
             d = max(0, d - 1)
         return d

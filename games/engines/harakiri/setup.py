@@ -47,7 +47,7 @@ def make_enemy(spec, zone, plus_types, shuffled):
          "conditions": no_conditions(), "allied": bool(spec.get("allied"))}
     if kind == "chosen":
         deck = [c["id"] for c in content.enemy_board(kind, type_)["ai_deck"]]
-        e["ai"] = {"deck": shuffled(deck), "discard": []}
+        e["ai"] = {"deck": shuffled(deck), "discard": [], "in_play": []}
     return e
 
 

@@ -38,7 +38,7 @@ TOUCHES = {
     "WorkDone": ("work",), "DecisionOpened": ("pending",), "VoteCast": ("pending",), "DecisionMade": ("pending",),
     "AttackRolled": ("attack",), "AttackDieRerolled": ("attack",), "AttackFinished": ("attack",),
     "EnemyDamaged": _C, "EnemyChanged": _C, "EnemySpawned": _C + ("plus_types",), "AICardDrawn": _C,
-    "AIDeckShuffled": _C, "EnemyDefeated": _C + ("heads", "defeated_enemies"), "CreatureRemoved": _C, "HeadRetrieved": _C + ("heads",),
+    "AICardSetAside": _C, "AIDeckShuffled": _C, "EnemyDefeated": _C + ("heads", "defeated_enemies"), "CreatureRemoved": _C, "HeadRetrieved": _C + ("heads",),
     "DoorOpened": ("doors",), "PointRemoved": ("points",), "ResistanceRemoved": ("resistors",),
     "ResistorDefeated": ("resistors",), "ForcedRollsUsed": ("forced",), "ObjectiveAchieved": (),
 }
@@ -200,6 +200,10 @@ def apply(s, ev):
         ai = s["enemies"][p["who"]]["ai"]
         ai["deck"].pop(0)
         ai["discard"].append(p["card"])
+    elif t == "AICardSetAside":  # the drawn card stays in play instead of the discard pile
+        ai = s["enemies"][p["who"]]["ai"]
+        ai["discard"] = [c for c in ai["discard"] if c != p["card"]]
+        ai["in_play"] = ai.get("in_play", []) + [p["card"]]
     elif t == "AIDeckShuffled":
         ai = s["enemies"][p["who"]]["ai"]
         ai["deck"] = list(p["deck"])

@@ -16,7 +16,8 @@ def _hide_enemy(e):
     if "ai" not in e:
         return e
     out = dict(e)
-    out["ai"] = {"deck": len(e["ai"]["deck"]), "discard": list(e["ai"]["discard"])}
+    out["ai"] = {"deck": len(e["ai"]["deck"]), "discard": list(e["ai"]["discard"]),
+                 "in_play": list(e["ai"].get("in_play", []))}
     return out
 
 

@@ -96,7 +96,7 @@ def test_content_pack_is_provisional_and_schema_valid():
     assert set(pack["dice"]["attack"]) == {"orange", "green", "purple", "red", "blue"}
     assert len(pack["kami"]) == 10 and len(pack["skills"]) == 72
     assert {"kachi", "kappa", "ashigaru", "onryo"} <= set(pack["enemies"]["minions"])
-    assert len(pack["enemies"]["servants"]) == 2 and len(pack["enemies"]["chosen"]) == 1
+    assert len(pack["enemies"]["servants"]) == 2 and set(pack["enemies"]["chosen"]) == {"demon_hunter", "blood_oni"}
     assert len(pack["enemies"]["wanderers"]) == 1
     for name in ("dice", "characters", "equipment", "items", "skills", "kami", "enemies", "oracle"):
         content.validate(json.loads((content.ROOT / f"{name}.json").read_text()))

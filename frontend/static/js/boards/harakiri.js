@@ -675,13 +675,31 @@ function renderDice({ view }) {
   return box;
 }
 
+// A chosen's AI cards in play (e.g. the Blood Oni's Hate cards) and the characters its passive
+// skill has barred from Kami skills for the rest of the combat.
+function passiveNotes(e) {
+  const notes = [];
+  const inPlay = (e.ai && e.ai.in_play) || [];
+  if (inPlay.length) {
+    const deck = (enemyInfo(e) || {}).ai_deck || [];
+    const names = inPlay.map((id) => (deck.find((c) => c.id === id) || { name: pretty(id) }).name);
+    notes.push(h("span", { class: "hk-small", title: "AI cards in play until the combat finishes" }, ` in play: ${names.join(", ")}`));
+  }
+  if ((e.kami_barred || []).length) {
+    notes.push(h("span", { class: "hk-small", title: "cannot use Kami skills for the rest of this combat" },
+      ` no Kami: ${e.kami_barred.map(nameOf).join(", ")}`));
+  }
+  return h("span", {}, ...notes);
+}
+
 function renderEnemies({ view }) {
   const list = h("ul", { class: "hk-enemies" });
   for (const [id, e] of Object.entries(view.enemies)) {
     if (!e.sq || e.kind === "double") continue; // Hikaru's Multi-Form double is drawn as a hero
     list.append(h("li", { class: `hk-enemy ec-${e.color || "none"}${isFlashing(id) ? " is-flash" : ""}`, dataset: { enemy: id } },
       h("span", { class: "hk-ename" }, enemyName(e)), " ", h("span", { class: "hk-small" }, `${e.health}/${e.max_health}`),
-      e.armor_tokens ? h("span", { class: "hk-small", title: "armor tokens" }, ` armor ${e.armor_tokens}`) : "", " ", condBadges(e.conditions)));
+      e.armor_tokens ? h("span", { class: "hk-small", title: "armor tokens" }, ` armor ${e.armor_tokens}`) : "", " ", condBadges(e.conditions),
+      passiveNotes(e)));
   }
   if (!list.childNodes.length) list.append(h("li", { class: "muted" }, "No enemies in sight."));
   return h("section", { class: "hk-panel" }, h("h3", {}, "Enemies"), list);
