@@ -653,7 +653,7 @@ def end_of_turn_skills(w, c):
     if rules.skill_active(s, c, "escort"):
         for o, och in s["characters"].items():
             if not och["defeated"] and och["sq"] and grid.range_between(och["sq"], ch["sq"]) <= 2:
-                cap = content.ARMORS[och["armor_card"]]["armor"]
+                cap = rules.armor_cap(och)
                 if och["armor"] < cap:
                     w.emit("ArmorChanged", who=o, set={"armor": och["armor"] + 1}, reason="Escort")
     if ch.get("vengeance", 0) > 1:

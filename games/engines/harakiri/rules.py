@@ -41,9 +41,26 @@ def weapon(s, c):
     return content.WEAPONS[s["characters"][c]["equipped"]]
 
 
+def wears_armor(ch):
+    """Armor protects only a character of the armor card's class; another class's armor received
+    from an ally is only carried in the supply (rulebook "Share")."""
+    return content.ARMORS[ch["armor_card"]]["class"] == ch["class"]
+
+
+def armor_cap(ch):
+    """The base armor value of the equipped armor (0 when the carried armor cannot be worn)."""
+    return content.ARMORS[ch["armor_card"]]["armor"] if wears_armor(ch) else 0
+
+
+def can_wield(ch, weapon_id):
+    """A weapon can be equipped only by a character of its class (rulebook "Share")."""
+    return content.WEAPONS[weapon_id]["class"] == ch["class"]
+
+
 def char_defense(s, c):
     ch = s["characters"][c]
-    d = content.ARMORS[ch["armor_card"]]["defense"] + act2_values.defense_bonus(s, c)
+    worn = content.ARMORS[ch["armor_card"]]["defense"] if wears_armor(ch) else 0
+    d = worn + act2_values.defense_bonus(s, c)
     if ch["conditions"]["downed"]:
         d = max(0, d - 1)
     return d
@@ -51,7 +68,7 @@ def char_defense(s, c):
 
 def char_armor(s, c):
     ch = s["characters"][c]
-    return ch["armor"] + ch.get("armor_bonus", 0)
+    return (ch["armor"] if wears_armor(ch) else 0) + ch.get("armor_bonus", 0)
 
 
 # -- enemies ---------------------------------------------------------------------------------

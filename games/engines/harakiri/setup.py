@@ -180,7 +180,19 @@ def merged_party(option_party, order=ORDER):
             merged["equipped"] = spec["weapons"][0]
         party[name] = merged
     check_party(party)
+    check_equipped_class(party)
     return party
+
+
+def check_equipped_class(party):
+    """The equipped weapon must be of the character's class (another class's weapon can only be
+    carried, as the unequipped one); no character holds two copies of one weapon."""
+    for name, spec in party.items():
+        cls = content.CHARACTERS[name]["class"]
+        if content.WEAPONS[spec["equipped"]]["class"] != cls:
+            raise RuleViolation("bad_options", f"{name} cannot equip {spec['equipped']!r} (not a {cls} weapon)")
+        if len(set(spec["weapons"])) != len(spec["weapons"]):
+            raise RuleViolation("bad_options", "a weapon listed twice")
 
 
 def build_state(scenario_doc, options, seats, shuffled, roll_ki):

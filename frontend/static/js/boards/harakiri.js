@@ -231,6 +231,11 @@ function commandLabel(view, cmd) {
       if (a.point) return `Interact with point ${a.point}`;
       break;
     case "give":
+      if (a.what === "armor") return `Exchange armor with ${nameOf(a.to)}`;
+      if (a.weapon || a.take) {
+        const parts = [a.weapon ? `give ${pretty(a.weapon)}` : null, a.take ? `take ${pretty(a.take)}` : null].filter(Boolean);
+        return `${nameOf(a.to)}: ${parts.join(", ")}`;
+      }
       if (a.what) return `Give ${a.what.replace("_", " ")} to ${nameOf(a.to)}`;
       if (who && who.items[a.slot]) return `Give ${itemName(who.items[a.slot].id)} to ${nameOf(a.to)}`;
       break;
