@@ -624,6 +624,10 @@ def end_turn(w):
         from . import act2
 
         act2.end_of_turn(w, turn["who"])
+    if turn["kind"] == "character":
+        from . import special_terrain
+
+        special_terrain.end_of_activation(w, turn["who"])
     w.emit("TurnEnded", card=turn["card"])
     if turn["kind"] == "character":
         servants = sorted(e for e, en in s["enemies"].items() if en.get("owner") == turn["who"])

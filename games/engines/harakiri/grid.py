@@ -48,6 +48,15 @@ def terrain(state, sq: str) -> str:
     return t
 
 
+def special_rule(state, sq: str) -> dict:
+    """The special (blue) terrain rule of the zone holding ``sq`` (scenario ``zones.<z>.special``),
+    or {} when ``sq`` is not special terrain or its zone defines no rule (then it is regular)."""
+    info = state["squares"].get(sq)
+    if info is None or info["t"] != "special":
+        return {}
+    return (state["zones_def"].get(info["z"]) or {}).get("special") or {}
+
+
 def height(state, sq: str) -> int:
     info = state["squares"].get(sq)
     return info.get("h", 0) if info else 0
@@ -115,6 +124,8 @@ def step_cost(state, frm: str, to: str, mover: dict, occ: set):
                 return None
     if not (flying or spectral) and terrain(state, frm) == "difficult":
         return 2
+    if not (flying or spectral) and terrain(state, frm) == "special":
+        return 1 + special_rule(state, frm).get("move_cost", 0)
     return 1
 
 
@@ -209,5 +220,7 @@ def terrain_los_occupied(state, a: str, b: str) -> set:
             sq = key(x, y)
             t = terrain(state, sq)
             if t == "inaccessible" or (t == "obstacle" and not diff_heights):
+                out.add(sq)
+            elif t == "special" and not diff_heights and special_rule(state, sq).get("blocks_los"):
                 out.add(sq)
     return out
