@@ -3,6 +3,7 @@
 from . import combat, content, rules
 from .flow import open_decision, take_choice
 from .setup import ATTRS
+from . import yomi
 
 
 def begin(w):
@@ -115,4 +116,5 @@ def party_export(s):
 
 
 def finish(w):
-    w.emit("PhaseEnded", result="victory", reason="objective achieved", party=party_export(w.s))
+    w.emit("PhaseEnded", result="victory", reason="objective achieved",
+           party=yomi.handover(w.s, party_export(w.s)), **yomi.report(w.s))

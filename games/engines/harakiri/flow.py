@@ -171,8 +171,9 @@ def end_phase(w, result, reason):
             w.emit("ConditionsChanged", who=c, set={"conditions": conds, "meditation": 0},
                    reason="end of the Exploration Phase")
     from .aftermath import party_export
+    from . import yomi
 
-    w.emit("PhaseEnded", result=result, reason=reason, party=party_export(s))
+    w.emit("PhaseEnded", result=result, reason=reason, party=yomi.handover(s, party_export(s)), **yomi.report(s))
 
 
 # -- oracle and events -----------------------------------------------------------------------------------

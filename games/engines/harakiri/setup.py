@@ -4,6 +4,7 @@ from games.kernel import RuleViolation
 
 from . import content
 from .grid import key
+from . import yomi
 
 TERRAIN = {".": "open", "#": "inaccessible", "o": "obstacle", "~": "difficult", "s": "special",
            "S": "stairs", "D": "door"}
@@ -221,6 +222,8 @@ def build_state(scenario_doc, options, seats, shuffled, roll_ki):
         "round_effects": [], "attack": None, "forced": [], "result": None, "failures": 0,
         "objective_done": False, "next_initiative": None, "distraction": None, "aftermath": None, "last_defeat_sq": None,
     }
+    s["yomi"] = yomi.track_option(options)
+    s["defeated_in_phase"] = []  # characters defeated at least once this phase (Yomi Mode marks)
     if not 0 <= s["leader"] < seats:
         raise RuleViolation("bad_options", "leader must be a seat")
     for name in order:
