@@ -86,7 +86,7 @@ def adjacent(state, a: str, b: str) -> bool:
 def step_cost(state, frm: str, to: str, mover: dict, occ: set):
     """Movement points to step from ``frm`` to the adjacent ``to``, or None if illegal.
 
-    ``mover``: {"flying": bool, "spectral": bool, "elusive": bool}; ``occ``: squares holding
+    ``mover``: {"flying": bool, "spectral": bool, "elusive": bool, "large": bool}; ``occ``: squares holding
     creatures of the other side and resistors (occupied for this mover). Ending on a free
     square is checked by the caller.
     """
@@ -103,9 +103,11 @@ def step_cost(state, frm: str, to: str, mover: dict, occ: set):
             return None
         if to in occ and not flying and not mover.get("elusive"):
             return None
+        if t_to == "stairs" and mover.get("large") and not flying:
+            return None  # "Miniatures with bases larger than 1 square cannot fit in" stairs
         h_from, h_to = height(state, frm), height(state, to)
         if h_from != h_to and not flying:
-            if abs(h_from - h_to) != 1:
+            if abs(h_from - h_to) != 1 or mover.get("large"):
                 return None
             low = frm if h_from < h_to else to
             if terrain(state, low) != "stairs":

@@ -221,7 +221,16 @@ def mover_for(s, who):
     m = {"flying": is_flying(s, who), "spectral": is_spectral(s, who), "elusive": False}
     if who in s["characters"] and skill_active(s, who, "elusive"):
         m["elusive"] = True
+    if has_large_base(s, who):
+        m["large"] = True
     return m
+
+
+def has_large_base(s, who):
+    """An enemy board's ``base`` (squares per side, default 1): larger miniatures "cannot fit in
+    1 square-wide ladders or stairs"."""
+    en = s["enemies"].get(who)
+    return bool(en) and en["kind"] != "double" and board(s, who).get("base", 1) > 1
 
 
 def living_characters(s):
