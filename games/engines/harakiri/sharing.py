@@ -54,7 +54,7 @@ def equipment_gives(s, c, o):
     ch, och = s["characters"][c], s["characters"][o]
     out = []
     pairs = [(m, None) for m in ch["weapons"]] + [(None, t) for t in och["weapons"]]
-    pairs += [(m, t) for m in ch["weapons"] for t in och["weapons"]]
+    pairs += [(m, t) for m in ch["weapons"] for t in och["weapons"] if m != t]  # same card: nothing changes
     for mine, theirs in pairs:
         if weapon_transfer(ch, och, mine, theirs) is None:
             continue

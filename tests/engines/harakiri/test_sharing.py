@@ -138,6 +138,7 @@ def test_the_same_class_uses_what_it_receives():
     s = _turn("akira", {"akira": {"sq": "2,2", "weapons": ["ronin_katana", "ronin_tanto"]}, "hanako": {"sq": "3,2"}},
               options={"characters": ["akira", "hattori", "hanako", "tomoe"]})
     assert {"to": "hanako", "weapon": "ronin_tanto"} not in gives(s)  # she already holds a Tanto
+    assert {"to": "hanako", "weapon": "ronin_tanto", "take": "ronin_tanto"} not in gives(s)  # a no-op
     s.when(0, "give", to="hanako", weapon="ronin_katana")
     hanako = s.state["characters"]["hanako"]
     assert hanako["weapons"] == ["ronin_tanto", "ronin_katana"] and hanako["equipped"] == "ronin_tanto"

@@ -575,7 +575,7 @@ function renderGrid(ctx) {
       const node = h(act ? "button" : "div", {
         class: cls.join(" "), role: "gridcell", type: act ? "button" : undefined,
         dataset: { sq, terrain: info.t, height: String(info.h || 0) },
-        title: `${sq} · ${TERRAIN_LABEL[info.t] || pretty(info.t)}${info.h ? ` · height ${info.h}` : ""} · ${zoneName}`,
+        title: `${sq} · ${TERRAIN_LABEL[info.t] || pretty(info.t)}${specialNote(view, info)}${info.h ? ` · height ${info.h}` : ""} · ${zoneName}`,
         onclick: act ? act.run : undefined,
       });
       if (info.h) node.append(h("span", { class: "hk-height" }, `▲${info.h}`));
@@ -640,6 +640,12 @@ function miniNode(view, o, turnWho) {
   const r = o.r;
   return h("span", { class: `hk-mini is-resistor${r.living ? "" : " is-object"}`, dataset: { mini: o.id }, title: `${r.name}: ${r.tokens} resistance tokens` },
     h("span", { class: "hk-mini-tag" }, "☺"), h("span", { class: "hk-mini-tokens" }, `×${r.tokens}`));
+}
+
+/** The zone's special (blue) terrain rule for a special square's tooltip ("" otherwise). */
+function specialNote(view, info) {
+  const rule = info.t === "special" && view.zones_info && view.zones_info[info.z] && view.zones_info[info.z].special;
+  return rule ? ` (${rule.name}${rule.text ? `: ${rule.text}` : ""})` : "";
 }
 
 function renderLegend() {
