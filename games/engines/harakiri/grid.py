@@ -54,7 +54,8 @@ def special_rule(state, sq: str) -> dict:
     info = state["squares"].get(sq)
     if info is None or info["t"] != "special":
         return {}
-    return (state["zones_def"].get(info["z"]) or {}).get("special") or {}
+    zones = state["zones_def"] if "zones_def" in state else state.get("zones_info", {})  # a state or a view
+    return (zones.get(info["z"]) or {}).get("special") or {}
 
 
 def height(state, sq: str) -> int:

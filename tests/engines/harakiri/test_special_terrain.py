@@ -112,3 +112,13 @@ def test_the_act1_gate_has_burning_thatch():
     assert s.state["characters"]["akira"]["health"] == 10
     view = ENGINE.view_for(s.state, 0)
     assert view["zones_info"]["gate"]["special"]["name"] == "Burning thatch"
+
+
+def test_a_seat_view_reads_the_same_special_rule():
+    # the grid functions work on a view too (clients and bots plan moves from what they see)
+    rows = open_rows()
+    rows[2] = "..s......."
+    s = scenario(doc(special_arena({"name": "Deep mud", "move_cost": 2}, rows), {}))
+    view = ENGINE.view_for(s.state, 0)
+    assert grid.special_rule(view, "2,2") == grid.special_rule(s.state, "2,2") == {"name": "Deep mud", "move_cost": 2}
+    assert grid.step_cost(view, "2,2", "3,2", {}, set()) == 3
