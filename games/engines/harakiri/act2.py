@@ -312,7 +312,7 @@ def execute(w, c, command):
     elif sk == "reborn_strength":
         for o in _others_near(s, c, 3):
             och = s["characters"][o]
-            if och["armor"] < 4:
+            if och["armor"] < 4 and rules.wears_armor(och):
                 w.emit("ArmorChanged", who=o, set={"armor": och["armor"] + 1}, reason="Reborn Strength")
     elif sk == "tactical_retreat":
         sq = s["characters"][a["ally"]]["sq"]
@@ -464,7 +464,7 @@ def end_of_turn(w, c):
     s = w.s
     ch = s["characters"][c]
     if not ch["defeated"]:
-        if active(s, c, "patch") and ch["armor"] < content.ARMORS[ch["armor_card"]]["armor"]:
+        if active(s, c, "patch") and ch["armor"] < rules.armor_cap(ch):
             w.emit("ArmorChanged", who=c, set={"armor": ch["armor"] + 1}, reason="Patch")
         if active(s, c, "cautious"):
             n = tier(ki(s, c, "cautious"), [(2, 4, 1), (5, 6, 2)])

@@ -6,7 +6,7 @@ engine has already found in that list (so listed == accepted by construction).
 
 from itertools import combinations
 
-from . import act2, act2_values, combat, content, flow, grid, passives, rules
+from . import act2, act2_values, combat, content, flow, grid, passives, rules, sharing
 from .combat import tier
 
 ROLL_TABLE = [(1, 2, 1), (3, 4, 2), (5, 6, 3)]
@@ -302,7 +302,8 @@ def character_commands(s, c):
                 for what in ("heads", "boss_heads", "coins"):
                     if ch[what] > 0:
                         out.append(cmd("give", to=o, what=what))
-    if len(ch["weapons"]) == 2 and not in_action:
+                out += sharing.equipment_gives(s, c, o)
+    if len(ch["weapons"]) == 2 and not in_action and sharing.can_swap(ch):
         if free_swap(s, c) or ch["ap"] >= 1:
             out.append(cmd("swap_weapon"))
     # items
@@ -493,6 +494,8 @@ def execute(w, c, command):
                reason="reroll Ki dice")
     elif t == "interact":
         do_interact(w, c, a)
+    elif t == "give" and sharing.is_equipment_give(a):
+        sharing.execute(w, c, a)
     elif t == "give" and "what" in a:
         spend(w, c, 1, "interact with a character")
         what, other = a["what"], s["characters"][a["to"]]
@@ -601,7 +604,7 @@ def do_technique(w, c, a):
             for o, och in s["characters"].items():
                 if och["defeated"]:
                     continue
-                cap = content.ARMORS[och["armor_card"]]["armor"]
+                cap = rules.armor_cap(och)
                 if och["armor"] < cap:
                     w.emit("ArmorChanged", who=o, set={"armor": och["armor"] + 1}, reason="Destiny Forger")
                 combat.heal(w, o, rules.char_armor(w.s, o), "Destiny Forger")

@@ -3,6 +3,7 @@
 from . import combat, content, rules
 from .flow import open_decision, take_choice
 from .setup import ATTRS
+from . import yomi
 
 
 def begin(w, reason="objective achieved"):
@@ -118,4 +119,5 @@ def party_export(s):
 
 def finish(w):
     reason = w.s.get("aftermath_reason") or "objective achieved"
-    w.emit("PhaseEnded", result="victory", reason=reason, party=party_export(w.s))
+    w.emit("PhaseEnded", result="victory", reason=reason,
+           party=yomi.handover(w.s, party_export(w.s)), **yomi.report(w.s))

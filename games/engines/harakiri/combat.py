@@ -177,7 +177,7 @@ def reduce_armor(w, who, reason):
     s = w.s
     if who in s["characters"]:
         ch = s["characters"][who]
-        if ch["armor"] > 0:
+        if ch["armor"] > 0 and rules.wears_armor(ch):
             w.emit("ArmorChanged", who=who, set={"armor": ch["armor"] - 1}, reason=reason)
         return
     e = s["enemies"].get(who)

@@ -355,3 +355,6 @@ def done(w, e):
     turn = s.get("turn")
     if turn and turn["kind"] == "enemies" and e in turn["todo"]:
         w.emit("TurnChanged", set={"todo": [x for x in turn["todo"] if x != e]})
+    from . import special_terrain
+
+    special_terrain.end_of_activation(w, e)

@@ -47,6 +47,8 @@ class HarakiriEngine(EngineBase):
             "round_cap": {"type": "integer", "minimum": 1},
             "adventure": {"enum": ["success", "failure"]},
             "party": {"type": "object", "additionalProperties": {"type": "object"}},
+            "yomi_mode": {"type": "boolean"},
+            "yomi_track": {"type": "object"},
         },
         "additionalProperties": False,
     }
@@ -286,6 +288,7 @@ def _scenario_events(doc):
                 ch["attrs"] = {**ch["attrs"], **v}
             else:
                 ch[k] = v
+    s["defeated_in_phase"] = sorted(c for c, ch in s["characters"].items() if ch["defeated"])
     for k in ("malice", "round", "forced", "round_effects", "heads"):
         if k in doc:
             s[k] = doc[k]

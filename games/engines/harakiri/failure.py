@@ -68,7 +68,7 @@ def blacksmith_options(s, c):
         if (arm["class"] == ch["class"] and arm["level"] <= ch["level"] and aid != ch["armor_card"]
                 and ch["coins"] >= arm.get("cost", 0)):
             out.append({"buy": aid})
-    if ch["armor"] < content.ARMORS[ch["armor_card"]]["armor"] and ch["coins"] >= 2:
+    if ch["armor"] < rules.armor_cap(ch) and ch["coins"] >= 2:
         out.append({"repair": True})
     out.append({"done": True})
     return out

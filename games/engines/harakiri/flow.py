@@ -171,8 +171,9 @@ def end_phase(w, result, reason):
             w.emit("ConditionsChanged", who=c, set={"conditions": conds, "meditation": 0},
                    reason="end of the Exploration Phase")
     from .aftermath import party_export
+    from . import yomi
 
-    w.emit("PhaseEnded", result=result, reason=reason, party=party_export(s))
+    w.emit("PhaseEnded", result=result, reason=reason, party=yomi.handover(s, party_export(s)), **yomi.report(s))
 
 
 # -- oracle and events -----------------------------------------------------------------------------------
@@ -624,6 +625,10 @@ def end_turn(w):
         from . import act2
 
         act2.end_of_turn(w, turn["who"])
+    if turn["kind"] == "character":
+        from . import special_terrain
+
+        special_terrain.end_of_activation(w, turn["who"])
     w.emit("TurnEnded", card=turn["card"])
     if turn["kind"] == "character":
         servants = sorted(e for e, en in s["enemies"].items() if en.get("owner") == turn["who"])
@@ -653,7 +658,7 @@ def end_of_turn_skills(w, c):
     if rules.skill_active(s, c, "escort"):
         for o, och in s["characters"].items():
             if not och["defeated"] and och["sq"] and grid.range_between(och["sq"], ch["sq"]) <= 2:
-                cap = content.ARMORS[och["armor_card"]]["armor"]
+                cap = rules.armor_cap(och)
                 if och["armor"] < cap:
                     w.emit("ArmorChanged", who=o, set={"armor": och["armor"] + 1}, reason="Escort")
     if ch.get("vengeance", 0) > 1:

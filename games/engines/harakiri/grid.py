@@ -48,6 +48,16 @@ def terrain(state, sq: str) -> str:
     return t
 
 
+def special_rule(state, sq: str) -> dict:
+    """The special (blue) terrain rule of the zone holding ``sq`` (scenario ``zones.<z>.special``),
+    or {} when ``sq`` is not special terrain or its zone defines no rule (then it is regular)."""
+    info = state["squares"].get(sq)
+    if info is None or info["t"] != "special":
+        return {}
+    zones = state["zones_def"] if "zones_def" in state else state.get("zones_info", {})  # a state or a view
+    return (zones.get(info["z"]) or {}).get("special") or {}
+
+
 def height(state, sq: str) -> int:
     info = state["squares"].get(sq)
     return info.get("h", 0) if info else 0
@@ -77,7 +87,7 @@ def adjacent(state, a: str, b: str) -> bool:
 def step_cost(state, frm: str, to: str, mover: dict, occ: set):
     """Movement points to step from ``frm`` to the adjacent ``to``, or None if illegal.
 
-    ``mover``: {"flying": bool, "spectral": bool, "elusive": bool}; ``occ``: squares holding
+    ``mover``: {"flying": bool, "spectral": bool, "elusive": bool, "large": bool}; ``occ``: squares holding
     creatures of the other side and resistors (occupied for this mover). Ending on a free
     square is checked by the caller.
     """
@@ -94,9 +104,11 @@ def step_cost(state, frm: str, to: str, mover: dict, occ: set):
             return None
         if to in occ and not flying and not mover.get("elusive"):
             return None
+        if t_to == "stairs" and mover.get("large") and not flying:
+            return None  # "Miniatures with bases larger than 1 square cannot fit in" stairs
         h_from, h_to = height(state, frm), height(state, to)
         if h_from != h_to and not flying:
-            if abs(h_from - h_to) != 1:
+            if abs(h_from - h_to) != 1 or mover.get("large"):
                 return None
             low = frm if h_from < h_to else to
             if terrain(state, low) != "stairs":
@@ -115,6 +127,8 @@ def step_cost(state, frm: str, to: str, mover: dict, occ: set):
                 return None
     if not (flying or spectral) and terrain(state, frm) == "difficult":
         return 2
+    if not (flying or spectral) and terrain(state, frm) == "special":
+        return 1 + special_rule(state, frm).get("move_cost", 0)
     return 1
 
 
@@ -209,5 +223,7 @@ def terrain_los_occupied(state, a: str, b: str) -> set:
             sq = key(x, y)
             t = terrain(state, sq)
             if t == "inaccessible" or (t == "obstacle" and not diff_heights):
+                out.add(sq)
+            elif t == "special" and not diff_heights and special_rule(state, sq).get("blocks_los"):
                 out.add(sq)
     return out

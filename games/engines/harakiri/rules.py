@@ -41,9 +41,26 @@ def weapon(s, c):
     return content.WEAPONS[s["characters"][c]["equipped"]]
 
 
+def wears_armor(ch):
+    """Armor protects only a character of the armor card's class; another class's armor received
+    from an ally is only carried in the supply (rulebook "Share")."""
+    return content.ARMORS[ch["armor_card"]]["class"] == ch["class"]
+
+
+def armor_cap(ch):
+    """The base armor value of the equipped armor (0 when the carried armor cannot be worn)."""
+    return content.ARMORS[ch["armor_card"]]["armor"] if wears_armor(ch) else 0
+
+
+def can_wield(ch, weapon_id):
+    """A weapon can be equipped only by a character of its class (rulebook "Share")."""
+    return content.WEAPONS[weapon_id]["class"] == ch["class"]
+
+
 def char_defense(s, c):
     ch = s["characters"][c]
-    d = content.ARMORS[ch["armor_card"]]["defense"] + act2_values.defense_bonus(s, c)
+    worn = content.ARMORS[ch["armor_card"]]["defense"] if wears_armor(ch) else 0
+    d = worn + act2_values.defense_bonus(s, c)
     if ch["conditions"]["downed"]:
         d = max(0, d - 1)
     return d
@@ -51,7 +68,7 @@ def char_defense(s, c):
 
 def char_armor(s, c):
     ch = s["characters"][c]
-    return ch["armor"] + ch.get("armor_bonus", 0)
+    return (ch["armor"] if wears_armor(ch) else 0) + ch.get("armor_bonus", 0)
 
 
 # -- enemies ---------------------------------------------------------------------------------
@@ -204,7 +221,16 @@ def mover_for(s, who):
     m = {"flying": is_flying(s, who), "spectral": is_spectral(s, who), "elusive": False}
     if who in s["characters"] and skill_active(s, who, "elusive"):
         m["elusive"] = True
+    if has_large_base(s, who):
+        m["large"] = True
     return m
+
+
+def has_large_base(s, who):
+    """An enemy board's ``base`` (squares per side, default 1): larger miniatures "cannot fit in
+    1 square-wide ladders or stairs"."""
+    en = s["enemies"].get(who)
+    return bool(en) and en["kind"] != "double" and board(s, who).get("base", 1) > 1
 
 
 def living_characters(s):

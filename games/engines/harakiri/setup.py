@@ -4,6 +4,7 @@ from games.kernel import RuleViolation
 
 from . import content
 from .grid import key
+from . import yomi
 
 TERRAIN = {".": "open", "#": "inaccessible", "o": "obstacle", "~": "difficult", "s": "special",
            "S": "stairs", "D": "door"}
@@ -180,7 +181,19 @@ def merged_party(option_party, order=ORDER):
             merged["equipped"] = spec["weapons"][0]
         party[name] = merged
     check_party(party)
+    check_equipped_class(party)
     return party
+
+
+def check_equipped_class(party):
+    """The equipped weapon must be of the character's class (another class's weapon can only be
+    carried, as the unequipped one); no character holds two copies of one weapon."""
+    for name, spec in party.items():
+        cls = content.CHARACTERS[name]["class"]
+        if content.WEAPONS[spec["equipped"]]["class"] != cls:
+            raise RuleViolation("bad_options", f"{name} cannot equip {spec['equipped']!r} (not a {cls} weapon)")
+        if len(set(spec["weapons"])) != len(spec["weapons"]):
+            raise RuleViolation("bad_options", "a weapon listed twice")
 
 
 def build_state(scenario_doc, options, seats, shuffled, roll_ki):
@@ -209,6 +222,8 @@ def build_state(scenario_doc, options, seats, shuffled, roll_ki):
         "round_effects": [], "attack": None, "forced": [], "result": None, "failures": 0,
         "objective_done": False, "next_initiative": None, "distraction": None, "aftermath": None, "last_defeat_sq": None,
     }
+    s["yomi"] = yomi.track_option(options)
+    s["defeated_in_phase"] = []  # characters defeated at least once this phase (Yomi Mode marks)
     if not 0 <= s["leader"] < seats:
         raise RuleViolation("bad_options", "leader must be a seat")
     for name in order:

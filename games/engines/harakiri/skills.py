@@ -4,6 +4,7 @@ Hachiman's Wrath, Dragon Tail (Ryujin) and Susanoo's Fury."""
 from . import act2, combat, content, grid
 from .combat import NEGATIVE
 from .flow import open_decision, take_choice
+from .rules import armor_cap
 
 
 def options(s, item):
@@ -11,7 +12,7 @@ def options(s, item):
     ch = s["characters"][c]
     sk = item["skill"]
     if sk == "hachimans_wrath":
-        missing = content.ARMORS[ch["armor_card"]]["armor"] - ch["armor"]
+        missing = armor_cap(ch) - ch["armor"]
         n = item["amount"]
         return [{"armor": k, "health": n - k} for k in range(0, min(n, max(0, missing)) + 1)]
     if sk == "ryujin_l3":

@@ -111,6 +111,7 @@ def apply(s, ev):
         creature(s, p["who"]).update(p["set"])
         if t == "CharacterDefeated":
             s["last_defeat_sq"] = p["square"]
+            s["defeated_in_phase"] = sorted(set(s.get("defeated_in_phase", [])) | {p["who"]})  # Yomi Mode
     elif t in INFO:
         pass
     elif t in ("PhaseStarted", "ScenarioLoaded"):

@@ -36,7 +36,7 @@ def view(state):
     for z in s["zones"]:
         zd = s["zones_def"][z]
         shown = set(s["zones"][z]["revealed"])
-        revealed[z] = {"name": zd["name"], "tile": zd.get("tile"),
+        revealed[z] = {"name": zd["name"], "tile": zd.get("tile"), "special": zd.get("special"),
                        "events": [e for deck in zd["events"].values() for e in deck if e["id"] in shown]}
     out["zones_info"] = revealed
     out["yastun_lad"] = [{"owner": c, "sq": lad_square(s, c), "on": lad_target(s, c)} for c in s["characters"]

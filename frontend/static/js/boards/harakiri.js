@@ -231,6 +231,11 @@ function commandLabel(view, cmd) {
       if (a.point) return `Interact with point ${a.point}`;
       break;
     case "give":
+      if (a.what === "armor") return `Exchange armor with ${nameOf(a.to)}`;
+      if (a.weapon || a.take) {
+        const parts = [a.weapon ? `give ${pretty(a.weapon)}` : null, a.take ? `take ${pretty(a.take)}` : null].filter(Boolean);
+        return `${nameOf(a.to)}: ${parts.join(", ")}`;
+      }
       if (a.what) return `Give ${a.what.replace("_", " ")} to ${nameOf(a.to)}`;
       if (who && who.items[a.slot]) return `Give ${itemName(who.items[a.slot].id)} to ${nameOf(a.to)}`;
       break;
@@ -570,7 +575,7 @@ function renderGrid(ctx) {
       const node = h(act ? "button" : "div", {
         class: cls.join(" "), role: "gridcell", type: act ? "button" : undefined,
         dataset: { sq, terrain: info.t, height: String(info.h || 0) },
-        title: `${sq} · ${TERRAIN_LABEL[info.t] || pretty(info.t)}${info.h ? ` · height ${info.h}` : ""} · ${zoneName}`,
+        title: `${sq} · ${TERRAIN_LABEL[info.t] || pretty(info.t)}${specialNote(view, info)}${info.h ? ` · height ${info.h}` : ""} · ${zoneName}`,
         onclick: act ? act.run : undefined,
       });
       if (info.h) node.append(h("span", { class: "hk-height" }, `▲${info.h}`));
@@ -635,6 +640,12 @@ function miniNode(view, o, turnWho) {
   const r = o.r;
   return h("span", { class: `hk-mini is-resistor${r.living ? "" : " is-object"}`, dataset: { mini: o.id }, title: `${r.name}: ${r.tokens} resistance tokens` },
     h("span", { class: "hk-mini-tag" }, "☺"), h("span", { class: "hk-mini-tokens" }, `×${r.tokens}`));
+}
+
+/** The zone's special (blue) terrain rule for a special square's tooltip ("" otherwise). */
+function specialNote(view, info) {
+  const rule = info.t === "special" && view.zones_info && view.zones_info[info.z] && view.zones_info[info.z].special;
+  return rule ? ` (${rule.name}${rule.text ? `: ${rule.text}` : ""})` : "";
 }
 
 function renderLegend() {

@@ -1,0 +1,96 @@
+"""Interacting with an adjacent character: exchanging equipment (weapons and armor).
+
+Rulebook "Interact": "When interacting with another character, both can swap coins, Heads,
+items, equipment, and other tokens (excluding any condition or karma tokens)", 1 action point in
+the Exploration Phase; "Share": equipment a character cannot use (not its class) can still be
+part of its supply. Items, heads and coins are handled in ``actions`` (``give`` with ``slot`` or
+``what``); this module adds, for the same ``give`` command:
+
+- ``{"to", "weapon": mine}``: hand over one of my weapons (the receiver holds fewer than 2);
+- ``{"to", "take": theirs}``: receive one of the other character's weapons (I hold fewer than 2);
+- ``{"to", "weapon": mine, "take": theirs}``: exchange one weapon for another;
+- ``{"to", "what": "armor"}``: exchange armor cards (each character carries exactly one).
+
+After the transfer each character keeps its equipped weapon if it still holds it; otherwise it
+equips the weapon just received if its class can, else its other weapon of its class. A transfer
+that would leave either character without a weapon of its class to equip is not offered (the
+engine has no unarmed attack), nor one giving a character a second copy of a weapon it holds.
+"""
+
+from . import rules
+
+MAX_WEAPONS = 2
+
+
+def is_equipment_give(args):
+    return "weapon" in args or "take" in args or args.get("what") == "armor"
+
+
+def rearm(ch, weapons, received):
+    """The weapon ``ch`` has equipped once it holds ``weapons`` (None: nothing it can wield)."""
+    if ch["equipped"] in weapons:
+        return ch["equipped"]
+    if received is not None and rules.can_wield(ch, received):
+        return received
+    return next((x for x in weapons if rules.can_wield(ch, x)), None)
+
+
+def weapon_transfer(ch, och, mine, theirs):
+    """The two characters' (weapons, equipped) after the transfer, or None if it is not allowed."""
+    new_mine = [x for x in ch["weapons"] if x != mine] + ([theirs] if theirs else [])
+    new_theirs = [x for x in och["weapons"] if x != theirs] + ([mine] if mine else [])
+    if len(new_mine) > MAX_WEAPONS or len(new_theirs) > MAX_WEAPONS:
+        return None
+    if len(set(new_mine)) != len(new_mine) or len(set(new_theirs)) != len(new_theirs):
+        return None
+    eq_mine, eq_theirs = rearm(ch, new_mine, theirs), rearm(och, new_theirs, mine)
+    if eq_mine is None or eq_theirs is None:
+        return None
+    return (new_mine, eq_mine), (new_theirs, eq_theirs)
+
+
+def equipment_gives(s, c, o):
+    """The equipment ``give`` commands of character ``c`` towards the adjacent character ``o``."""
+    ch, och = s["characters"][c], s["characters"][o]
+    out = []
+    pairs = [(m, None) for m in ch["weapons"]] + [(None, t) for t in och["weapons"]]
+    pairs += [(m, t) for m in ch["weapons"] for t in och["weapons"] if m != t]  # same card: nothing changes
+    for mine, theirs in pairs:
+        if weapon_transfer(ch, och, mine, theirs) is None:
+            continue
+        args = {"to": o}
+        if mine:
+            args["weapon"] = mine
+        if theirs:
+            args["take"] = theirs
+        out.append({"type": "give", "args": args})
+    if ch["armor_card"] != och["armor_card"]:
+        out.append({"type": "give", "args": {"to": o, "what": "armor"}})
+    return out
+
+
+def execute(w, c, a):
+    s = w.s
+    o = a["to"]
+    ch, och = s["characters"][c], s["characters"][o]
+    w.emit("ActionPointsChanged", who=c, set={"ap": ch["ap"] - 1}, reason="interact with a character")
+    if a.get("what") == "armor":
+        mine, theirs = (ch["armor_card"], ch["armor"]), (och["armor_card"], och["armor"])
+        # the armor's resistance travels with the card, so trading back and forth repairs nothing
+        w.emit("ArmorChanged", who=c, set={"armor_card": theirs[0], "armor": theirs[1]},
+               reason=f"exchanged armor with {o}")
+        w.emit("ArmorChanged", who=o, set={"armor_card": mine[0], "armor": mine[1]},
+               reason=f"exchanged armor with {c}")
+        return
+    mine, theirs = a.get("weapon"), a.get("take")
+    (new_mine, eq_mine), (new_theirs, eq_theirs) = weapon_transfer(ch, och, mine, theirs)
+    what = " for ".join(x for x in (mine, theirs) if x)
+    w.emit("WeaponSwapped", who=c, set={"weapons": new_mine, "equipped": eq_mine},
+           reason=f"weapons exchanged with {o}: {what}")
+    w.emit("WeaponSwapped", who=o, set={"weapons": new_theirs, "equipped": eq_theirs},
+           reason=f"weapons exchanged with {c}: {what}")
+
+
+def can_swap(ch):
+    """Swap Weapon needs an unequipped weapon the character's class can equip."""
+    return any(x != ch["equipped"] and rules.can_wield(ch, x) for x in ch["weapons"])
