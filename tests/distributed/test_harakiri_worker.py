@@ -96,6 +96,12 @@ def test_a_scripted_round_by_the_worker_survives_duplicates_and_a_killed_worker(
     recorded = [{"seq": s, "type": t, "payload": p, "actor": a} for s, t, p, a in rows]
     system_events = [e for e in recorded if e["actor"].get("seat") == SYSTEM]
     assert system_events and all(e["actor"]["kind"] == "worker" for e in system_events)
+    # every enemy activation and oracle step of the round, not only some, came from the worker
+    automated = [e for e in recorded if e["type"] in ("OracleDrawn", "EventRevealed", "EnemyActivated", "EnemyLineChosen")
+                 or (e["type"] == "EnemyAttackRolled" and not e["payload"].get("counter"))]
+    assert any(e["type"] == "EnemyActivated" for e in automated)
+    assert all(e["actor"].get("seat") == SYSTEM and e["actor"]["kind"] == "worker" for e in automated), \
+        [(e["seq"], e["type"], e["actor"]) for e in automated if e["actor"].get("seat") != SYSTEM]
     seed = bytes.fromhex(stack.sql("SELECT seed FROM eventstore_match WHERE id = %s", (match_id,))[0][0])
     start = next(i for i, e in enumerate(recorded) if e["type"] == STARTED)
     assert [(e["type"], e["payload"]) for e in recorded[start:]] == _clean_run(match_id, seed, recorded)

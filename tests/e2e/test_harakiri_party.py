@@ -33,7 +33,9 @@ ROUND_CAP = 2  # the second round is played entirely after both pages went live
 MAX_ACTIONS = 400
 TIME_BUDGET = 150  # seconds for the rounds themselves
 CONTROLS = ".hk-actions button, .hk-choice, .hk-variant, .hk-reroll, [data-action], button.hk-cell"
-SYSTEM_EVENTS = {"OracleDrawn", "EnemyActivated"}
+# What the enemies and the oracle do (an enemy's counter attack on a character's critical fail is
+# part of that character's attack)
+SYSTEM_EVENTS = {"OracleDrawn", "OracleReshuffled", "EventRevealed", "EnemyActivated", "EnemyLineChosen"}
 
 # Every line the board's activation feed ever showed, gathered as the board re-renders.
 FEED_OBSERVER = """
@@ -212,8 +214,9 @@ def test_two_players_each_play_their_two_characters_while_the_worker_plays_the_e
         by_type.setdefault(ev["type"], []).append(ev)
     assert len(by_type["OracleDrawn"]) == ROUND_CAP and len(by_type["RoundEnded"]) == ROUND_CAP
     activations = by_type["EnemyActivated"]
-    for ev in by_type["OracleDrawn"] + activations:
-        assert ev["actor"]["kind"] == "worker" and ev["actor"]["seat"] == "system", ev
+    for ev in events:
+        if ev["type"] in SYSTEM_EVENTS or (ev["type"] == "EnemyAttackRolled" and not ev["payload"]["counter"]):
+            assert ev["actor"]["kind"] == "worker" and ev["actor"]["seat"] == "system", ev
     steps = [ev for ev in by_type.get("CreatureMoved", []) if ev["payload"].get("who") in CONTROL
              and "cost" in ev["payload"]]
     assert steps, "no character stepped"

@@ -12,7 +12,7 @@ CHARACTER_COMMANDS = {"move", "exert", "step", "end_move", "attack", "technique"
                       "swap_weapon", "use_item", "meditate", "place_ki", "withdraw_ki", "retrieve_head",
                       "kami_mode", "end_activation"}
 CHARACTER_COMMANDS |= act2.COMMANDS  # Yastun Lad's move, Nemesis' mark
-KNOWN = CHARACTER_COMMANDS | {"choose", "reroll_die", "resolve_attack", "draw_oracle", "activate_enemy"}
+KNOWN = CHARACTER_COMMANDS | {"choose", "reroll_die", "resolve_attack", "draw_oracle", "activate_enemy", "resume"}
 
 
 DEBUG_RAISE = False  # tests may set it to see the traceback of an unexpected error
@@ -132,8 +132,9 @@ class HarakiriEngine(EngineBase):
         if command.seat == SYSTEM:
             if t == "draw_oracle":
                 flow.draw_oracle(w)
-            else:
+            elif t == "activate_enemy":
                 w.emit("WorkPushed", items=[{"op": "enemy", "enemy": a["enemy"], "stage": "start"}], front=True)
+            # "resume": the enemies' or the oracle's step a player's decision paused goes on
         elif t == "choose":
             self._choose(w, command.seat, a["option"])
         elif t == "reroll_die":
@@ -142,7 +143,7 @@ class HarakiriEngine(EngineBase):
             combat.finish_char_attack(w)
         else:
             actions.execute(w, s["turn"]["who"], wanted)
-        flow.advance(w)
+        flow.advance(w, by_player=command.seat != SYSTEM)
         return w.finish()
 
     def _choose(self, w, seat, index):
@@ -187,6 +188,8 @@ class HarakiriEngine(EngineBase):
             return Status(phase="decision", awaiting=aw)
         if s["attack"]:
             return Status(phase="attack", awaiting=[s["control"][s["attack"]["attacker"]]])
+        if flow.automated_work_next(s):
+            return Status(phase=s["phase"], awaiting=[SYSTEM])
         if s["phase"] == "oracle":
             return Status(phase="oracle", awaiting=[SYSTEM])
         turn = s["turn"]
@@ -213,6 +216,8 @@ class HarakiriEngine(EngineBase):
         s = state
         if s["phase"] == "ended" or s["pending"] or s["attack"]:
             return None
+        if flow.automated_work_next(s):
+            return {"type": "resume", "args": {}}
         if s["phase"] == "oracle":
             return {"type": "draw_oracle", "args": {}}
         turn = s["turn"]

@@ -50,7 +50,19 @@ def update_item(w, **changes):
 # -- advancing ---------------------------------------------------------------------------------------
 
 
-def advance(w):
+# Work the enemies and the oracle do: only ever taken by the SYSTEM seat (the platform's worker),
+# so a player's command that lands in front of it (a party decision in the middle of an enemy's
+# activation or of the events, a character ending its turn before Yomi's Servant) stops there.
+AUTOMATED_WORK = {"events", "effect", "initiative", "enemy"}
+
+
+def automated_work_next(s) -> bool:
+    """The next step is the enemies' or the oracle's, and nobody has to decide anything first."""
+    return bool(s["work"]) and s["work"][0]["op"] in AUTOMATED_WORK and not s["pending"] and not s["attack"]
+
+
+def advance(w, by_player=False):
+    """Run the game forward until someone must decide; ``by_player``: stop before automated work."""
     from . import enemy_ai, aftermath, failure
 
     for _ in range(10000):
@@ -65,6 +77,8 @@ def advance(w):
         if s["work"]:
             item = s["work"][0]
             op = item["op"]
+            if by_player and op in AUTOMATED_WORK:
+                return
             if op == "events":
                 process_events(w, item)
             elif op == "effect":

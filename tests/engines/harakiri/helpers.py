@@ -35,8 +35,24 @@ def doc(scen, characters=None, enemies=None, **kw):
     return d
 
 
+RESUME = {"type": "resume", "args": {}}
+
+
+class PlatformScenario(Scenario):
+    """As on the platform: when a player's command leaves the enemies' or the oracle's step paused
+    (a party decision in the middle of it), the worker's SYSTEM ``resume`` follows at once. The
+    split itself is tested with a plain ``Scenario`` in test_system_steps.py."""
+
+    def when(self, seat, type_: str, **args) -> list:
+        events = super().when(seat, type_, **args)
+        if seat != SYSTEM:
+            while ENGINE.system_command(self.state) == RESUME:
+                events = events + super().when(SYSTEM, "resume")
+        return events
+
+
 def scenario(document, seed=b"scenario-seed"):
-    return Scenario(ENGINE, document, seed=seed)
+    return PlatformScenario(ENGINE, document, seed=seed)
 
 
 def run_system(s, limit=50):

@@ -290,7 +290,23 @@ def play_one(seats, options, label, make_user, fixed_match_seed, on_commit, poli
         events = c.follow(orders)
         log = log or events
     assert stats["hidden_cards"] > 0 and stats["views"] > commands
+    assert_enemy_and_oracle_steps_by_the_worker(log)
     return match_id, commands, final, log, stats
+
+
+# The enemies' and the oracle's doings (an enemy's counter attack on a character's critical fail is
+# part of that character's attack, so it is the character's command's).
+AUTOMATED_EVENTS = {"EnemyActivated", "EnemyLineChosen", "EventRevealed", "OracleDrawn", "OracleReshuffled"}
+
+
+def assert_enemy_and_oracle_steps_by_the_worker(log):
+    """Issue: "Everything the enemies and the oracle do is decided by Celery workers, not by a
+    request handler": every such event was appended by a SYSTEM command (the platform's worker)."""
+    automated = [ev for ev in log if ev["type"] in AUTOMATED_EVENTS
+                 or (ev["type"] == "EnemyAttackRolled" and not ev["payload"]["counter"])]
+    assert automated
+    by_players = [(ev["seq"], ev["type"], ev["actor"]) for ev in automated if ev["actor"].get("seat") != SYSTEM]
+    assert not by_players, f"enemy/oracle steps appended by a player's command: {by_players[:5]}"
 
 
 def state_at(match_id, seq):
