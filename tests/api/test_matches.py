@@ -1,5 +1,6 @@
 """Catalog, match creation, listing, detail and the lobby actions."""
 
+import json
 import uuid
 
 import pytest
@@ -238,3 +239,13 @@ def test_lobby_actions_need_login(make_user, client_for, api):
     for action in ("join", "leave", "start", "bots"):
         res = api.post(f"/api/matches/{mid}/{action}/")
         assert res.status_code == 401 and res.json()["code"] == "not_authenticated"
+
+
+@pytest.mark.parametrize("slug", ["yokai", "yashima", "harakiri"])
+def test_each_game_serves_its_provisional_content_pack_to_anyone(api, slug):
+    # the issues' contract: GET /api/games/<slug>/content/ (public data, no hidden information)
+    res = api.get(f"/api/games/{slug}/content/")
+    assert res.status_code == 200
+    pack = res.json()
+    assert pack == json.loads(json.dumps(registry.get(slug).content()))
+    assert "provisional" in json.dumps(pack)
