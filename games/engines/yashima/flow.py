@@ -7,7 +7,7 @@ from . import hexgrid as hx
 from . import ops
 from . import queries as q
 from .content import BOARDS, KAMI, MASTERS, RELIC, STATUSES
-from .tasks import C, ask, handler, pop, reach, run, system_step, walk
+from .tasks import C, ask, exert_later, handler, pop, reach, run, system_step, walk
 from . import attack as _attack  # noqa: F401  (registers the attack handlers)
 from . import effects as _effects  # noqa: F401  (registers the effect handlers)
 from . import saru
@@ -617,13 +617,11 @@ def turn_exec(sim, seat, cmd):
         path = reach(s, seat, q.speed(s, seat))[a["to"]][1]
         ops.move(sim, seat, "hand", card, seat, "discard", "top")
         walk(sim, seat, path)
-        ops.forced_relocation(sim, seat)
     elif typ == "quick":
         ab = q.MASTERS[q.player(s, seat)["master"]]["abilities"][int(a["src"].split(":")[1])]
-        for _ in range(ab.get("exert", 0)):
-            ops.exert(sim, seat)
         main.append({"k": "effects", "seat": seat, "items": ab["effects"], "i": 0, "ctx": {"src": "quick"}, "optional": False})
         pay(sim, seat, ab.get("cost", 0))
+        exert_later(sim, seat, ab.get("exert", 0), "main")  # resolves first: the EXERT cost is paid before the effects
     elif typ == "wind":
         ops.lose_master(sim, seat, "WIND")
         main.append({"k": "move", "seat": seat, "left": 2, "road": False, "mode": "wind"})
@@ -631,7 +629,7 @@ def turn_exec(sim, seat, cmd):
     settle(sim)
 
 
-ABANDON = ("move", "dodge", "forced", "focus_action", "eff", "effects", "pay", "ability", "imprint_into")
+ABANDON = ("move", "walk", "dodge", "forced", "focus_action", "eff", "effects", "pay", "ability", "imprint_into")
 
 
 def settle(sim):

@@ -224,10 +224,19 @@ def test_splice_point():
 def test_locked_in_combat():
     s = scene(pl(pos=A), pl(master="rosamu", kami="dragon", pos="0,-1"), pl(master="kenta", pos="1,-1"))
     s.when(0, "move_action")
-    s.when(0, "step", to="1,0")  # still adjacent to 1,-1: free
-    assert P(s, 0)["discard"] == []
-    s.when(0, "step", to="1,1")  # away from both... only 1,-1 was adjacent at 1,0
+    s.when(0, "step", to="-1,0")  # around 0,-1 (still adjacent) but away from 1,-1: one EXERT
     assert len(P(s, 0)["discard"]) == 1
+    s.when(0, "step", to="-1,1")  # away from 0,-1, the only master still adjacent
+    assert len(P(s, 0)["discard"]) == 2
+
+
+# rules: Yashima core, "Locked In Combat" ("You may still move around them")
+def test_moving_around_an_opponent_is_free():
+    s = scene(pl(pos=A), pl(master="rosamu", kami="dragon", pos="0,-1"))
+    s.when(0, "move_action")
+    s.when(0, "step", to="1,-1")
+    s.when(0, "step", to="1,-2")
+    assert P(s, 0)["discard"] == [] and P(s, 0)["pos"] == "1,-2"
 
 
 def test_locked_in_combat_two_masters_and_team_mates():
