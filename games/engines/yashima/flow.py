@@ -324,24 +324,31 @@ def h_initiative(sim, t):
 
 
 def reveal_initiative(sim, t, who):
+    """Each master places the top card of the battle deck into the karma pool. An EXHAUSTED master
+    (no deck, or FROST) "has a karma value of 0": a FROSTed master still places its card (that is not
+    an EXERT) but counts 0 for the initiative and for the BLIND / BURN checks."""
     s = sim.s
-    if q.exhausted(s, who):
-        t["vals"][str(who)] = [0, 0]
-        t["exh"][str(who)] = True
-        sim.emit("InitiativeRevealed", {"seat": who, "karma": 0, "atk": 0, "exhausted": True})
-        return
-    c = q.player(s, who)["deck"][0]
-    if c.get("im"):  # an imprinted card on top resolves first, then this master reveals again
+    deck = q.player(s, who)["deck"]
+    if deck and deck[0].get("im"):  # an imprinted card on top resolves first, then this master reveals again
         t["i"] -= 1
         ops.push(sim, {"k": "reveal", "seat": who, "step": 0})
         return
-    d = q.card_def(s, c["d"])
-    t["vals"][str(who)] = [d["karma"], d["atk"]]
-    t["exh"][str(who)] = False
-    sim.emit("InitiativeRevealed", {"seat": who, "karma": d["karma"], "atk": d["atk"], "card": {"d": c["d"], "o": c["o"]}})
-    ops.to_karma(sim, who, "deck", c)
+    exhausted = q.exhausted(s, who)
+    karma, atk = 0, 0
+    if deck:
+        c = deck[0]
+        d = q.card_def(s, c["d"])
+        if not exhausted:
+            karma, atk = d["karma"], d["atk"]
+        sim.emit("InitiativeRevealed", {"seat": who, "karma": karma, "atk": atk, "card": {"d": c["d"], "o": c["o"]},
+                                        "exhausted": exhausted})
+        ops.to_karma(sim, who, "deck", c)
+    else:
+        sim.emit("InitiativeRevealed", {"seat": who, "karma": 0, "atk": 0, "exhausted": True})
+    t["vals"][str(who)] = [karma, atk]
+    t["exh"][str(who)] = exhausted
     if t["first"]:
-        if d["karma"] >= 5:
+        if karma >= 5:
             ops.lose_master(sim, who, "BLIND")
             ops.lose_master(sim, who, "BURN")
         elif q.status_count(s, who, "BURN"):
