@@ -1,12 +1,17 @@
 """EXERTs resolved one at a time: an imprinted card an EXERT uncovers resolves before the next EXERT
 (and before whatever the EXERTs pay for or are compared in)."""
 
-from .helpers import P, attack, card, defs, hid, prompt, scene
+from .helpers import P, attack, card, defs, hid, pl, prompt, scene
 
 A = "0,0"
 # an imprinted card with no imprint effect: revealed, set aside, returned to the bottom of the deck
 IMP = {"imp": card("imp", karma=5, atk=1, torn={"effects": []})}
 IMPRINTED = {"d": "imp", "im": True}
+
+
+def pl_(**kw):
+    kw.setdefault("pos", A)
+    return pl(**kw)
 
 
 def order(events, *kinds):
@@ -84,9 +89,3 @@ def test_quick_ability_exert_cost_waits_for_an_imprint_on_top():
     assert defs(P(s, 0)["discard"]) == ["plain"]
     assert order(ev, "exert", "imprint") == ["imprint", "exert:plain"]
     assert P(s, 1)["st"].get("BURN")
-
-
-def pl_(**kw):
-    from .helpers import pl
-    kw.setdefault("pos", A)
-    return pl(**kw)
