@@ -8,7 +8,7 @@ top to bottom, 5 the attack card is USEd (or EMPOWERed / BLEEDed) and follow-up 
 from . import hexgrid as hx
 from . import ops
 from . import queries as q
-from .tasks import C, ask, handler, pop
+from .tasks import C, ask, exert_later, exert_or_wait, find_attack, handler, pop
 
 
 def defense_options(s, seat, atk):
@@ -189,18 +189,50 @@ def start(sim, t):
 
 
 def defend(sim, t, tg, card_id):
-    """2.2 one defense card per targeted master, resolved at once."""
+    """2.2 one defense card per targeted master, resolved at once (by the "defense" task, after
+    any EXERT the attacker's passive demands and the imprints that EXERT uncovers)."""
     s = sim.s
     who, attacker = tg["seat"], t["seat"]
-    pl = q.player(s, who)
-    card = next(c for c in pl["hand"] if c["id"] == card_id)
+    card = next(c for c in q.player(s, who)["hand"] if c["id"] == card_id)
     k = q.effective(s, who, card["d"])["defense"]
     tg["defended"] = True
     sim.emit("CardRevealed", {"seat": who, "card": {"d": card["d"], "o": card["o"]}, "why": "defense:" + k})
+    ops.push(sim, {"k": "defense", "seat": who, "aid": t["aid"], "ti": t["targets"].index(tg), "card": card_id,
+                   "kind": k, "step": "card"})
     hook = q.passive(s, attacker, "defended_exert")
     if hook:
-        for _ in range(hook["defended_exert"]):
-            ops.exert(sim, who)
+        exert_later(sim, who, hook["defended_exert"])
+
+
+@handler("defense")
+def h_defense(sim, d):
+    s, who, k = sim.s, d["seat"], d["kind"]
+    t = find_attack(sim, d["aid"])
+    pl = q.player(s, who)
+    if t is None or pl["dead"]:
+        pop(sim, d)
+        return
+    tg, attacker = t["targets"][d["ti"]], t["seat"]
+    if d["step"] == "clash":  # each EXERT waits for an imprint it uncovers before the next / the comparison
+        side = who if "mine" not in d else attacker
+        done, c = exert_or_wait(sim, side)
+        if not done:
+            return
+        val = q.card_def(s, c["d"])["karma"] if c else 0
+        if "mine" not in d:
+            d["mine"] = val
+            return
+        pop(sim, d)
+        tg["clash"] = [d["mine"], val]
+        if d["mine"] > val:
+            tg["all"] = True
+        else:
+            tg["prevent"] += 4
+        return
+    pop(sim, d)
+    card = next((c for c in pl["hand"] if c["id"] == d["card"]), None)
+    if card is None:  # the card left the hand while an imprint resolved: no defense
+        return
     if k in ("BLOCK", "SPIRIT_SHIELD", "COUNTER"):
         ops.use(sim, who, "hand", card)
     else:
@@ -208,18 +240,10 @@ def defend(sim, t, tg, card_id):
     if k == "BLOCK":
         tg["prevent"] += 3
     elif k == "CLASH":
-        mine = ops.exert(sim, who)
-        theirs = ops.exert(sim, attacker)
-        mv = q.card_def(s, mine["d"])["karma"] if mine else 0
-        tv = q.card_def(s, theirs["d"])["karma"] if theirs else 0
-        tg["clash"] = [mv, tv]
-        if mv > tv:
-            tg["all"] = True
-        else:
-            tg["prevent"] += 4
+        ops.push(sim, dict(d, step="clash"))
     elif k == "DODGE":
-        ops.exert(sim, who)
         ops.push(sim, {"k": "dodge", "seat": who, "aid": t["aid"]})
+        exert_later(sim, who, 1)
     elif k == "RIPOSTE":
         tg["prevent"] += 2
         ops.damage(sim, attacker, 3, by=who)
@@ -227,7 +251,7 @@ def defend(sim, t, tg, card_id):
         tg["prevent"] += len(pl["karma"])
     elif k == "OCCUPY":
         tg["prevent"] += 2
-        ops.exert(sim, attacker)
+        exert_later(sim, attacker, 1)
     elif k == "SPIRIT_SHIELD":
         tg["prevent"] += 2
         ops.heal(sim, who)
@@ -238,18 +262,20 @@ def defend(sim, t, tg, card_id):
 
 @handler("dodge")
 def h_dodge(sim, t):
-    from .tasks import find_attack
     s, seat = sim.s, t["seat"]
     if q.player(s, seat)["pos"] is None:
         pop(sim, t)
         return
     if "ans" in t:
-        to = t.pop("ans")["args"]["to"]
-        pop(sim, t)
+        to = t["to"] = t.pop("ans")["args"]["to"]
         pos = q.player(s, seat)["pos"]
-        exerts = q.combat_exerts(s, seat, pos, to) + (1 if q.is_deadly(s, to) else 0)
-        for _ in range(exerts):
-            ops.exert(sim, seat)
+        exert_later(sim, seat, q.combat_exerts(s, seat, pos, to) + (1 if q.is_deadly(s, to) else 0))
+        return
+    if "to" in t:  # the EXERTs (and any imprint they uncovered) are resolved: move
+        to = t.pop("to")
+        pop(sim, t)
+        if not q.legal_space(s, to):
+            return
         ops.enter(sim, seat, to)
         atk = find_attack(sim, t["aid"])
         if atk:

@@ -137,6 +137,8 @@ ON_TIMEOUT = {
     "grow": _first,
     "put_on_top": _first,
     "discard_karma": _first,
+    "discard": _first,  # compulsory: the first card in hand
+    "destroy": _first,
     "imprint_into": _first,
     "saru_place": _first,
     "saru_move": _typed("done"),  # SARU stays where it is

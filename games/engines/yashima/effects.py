@@ -591,3 +591,50 @@ def e_discard_karma(sim, t, it, probe=False):
         pop(sim, t)
         return
     ask(t, seat, "discard_karma", [C("discard_karma", card=c["id"]) for c in pool])
+
+
+@effect("DISCARD")
+def e_discard(sim, t, it, probe=False):
+    """DISCARD n: "Place cards from your hand into your discard pile in any order you choose. Unlike
+    LOSE, you cannot DISCARD from your battle deck." One card per answer; fewer if the hand runs out."""
+    s, seat = sim.s, t["seat"]
+    hand = q.player(s, seat)["hand"]
+    if probe:
+        return bool(hand)
+    if "left" not in t:
+        t["left"] = it.get("n", 1)
+    if "ans" in t:
+        cid = t.pop("ans")["args"]["card"]
+        c = next(x for x in hand if x["id"] == cid)
+        ops.move(sim, seat, "hand", c, seat, "discard", "top")
+        t["left"] -= 1
+        return
+    if t["left"] <= 0 or not hand:
+        pop(sim, t)
+        return
+    ask(t, seat, "discard", [C("discard_card", card=c["id"]) for c in hand], {"remaining": t["left"]})
+
+
+def destroy_candidates(s, seat, target) -> list:
+    return [(w, c["id"]) for w in master_candidates(s, seat, target) for c in q.player(s, w)["equip"]]
+
+
+@effect("DESTROY")
+def e_destroy(sim, t, it, probe=False):
+    """DESTROY: "When you DESTROY equipment, return it to its owner's tome" - one equipped card of a
+    master the target spec allows (as Returning Cards: a tome card back to its spot)."""
+    from .tasks import return_card
+    s, seat = sim.s, t["seat"]
+    cands = destroy_candidates(s, seat, it["target"])
+    if probe:
+        return bool(cands)
+    if "ans" in t:
+        a = t.pop("ans")["args"]
+        pop(sim, t)
+        c = next(x for x in q.player(s, a["master"])["equip"] if x["id"] == a["card"])
+        return_card(sim, a["master"], "equip", c)
+        return
+    if not cands:
+        pop(sim, t)
+        return
+    ask(t, seat, "destroy", [C("destroy_equipment", master=w, card=cid) for w, cid in cands])

@@ -7,7 +7,7 @@ from . import hexgrid as hx
 from . import ops
 from . import queries as q
 from .content import BOARDS, KAMI, MASTERS, RELIC, STATUSES
-from .tasks import C, ask, handler, pop, reach, run, system_step, walk
+from .tasks import C, ask, exert_later, handler, pop, reach, run, system_step, walk
 from . import attack as _attack  # noqa: F401  (registers the attack handlers)
 from . import effects as _effects  # noqa: F401  (registers the effect handlers)
 from . import saru
@@ -324,24 +324,31 @@ def h_initiative(sim, t):
 
 
 def reveal_initiative(sim, t, who):
+    """Each master places the top card of the battle deck into the karma pool. An EXHAUSTED master
+    (no deck, or FROST) "has a karma value of 0": a FROSTed master still places its card (that is not
+    an EXERT) but counts 0 for the initiative and for the BLIND / BURN checks."""
     s = sim.s
-    if q.exhausted(s, who):
-        t["vals"][str(who)] = [0, 0]
-        t["exh"][str(who)] = True
-        sim.emit("InitiativeRevealed", {"seat": who, "karma": 0, "atk": 0, "exhausted": True})
-        return
-    c = q.player(s, who)["deck"][0]
-    if c.get("im"):  # an imprinted card on top resolves first, then this master reveals again
+    deck = q.player(s, who)["deck"]
+    if deck and deck[0].get("im"):  # an imprinted card on top resolves first, then this master reveals again
         t["i"] -= 1
         ops.push(sim, {"k": "reveal", "seat": who, "step": 0})
         return
-    d = q.card_def(s, c["d"])
-    t["vals"][str(who)] = [d["karma"], d["atk"]]
-    t["exh"][str(who)] = False
-    sim.emit("InitiativeRevealed", {"seat": who, "karma": d["karma"], "atk": d["atk"], "card": {"d": c["d"], "o": c["o"]}})
-    ops.to_karma(sim, who, "deck", c)
+    exhausted = q.exhausted(s, who)
+    karma, atk = 0, 0
+    if deck:
+        c = deck[0]
+        d = q.card_def(s, c["d"])
+        if not exhausted:
+            karma, atk = d["karma"], d["atk"]
+        sim.emit("InitiativeRevealed", {"seat": who, "karma": karma, "atk": atk, "card": {"d": c["d"], "o": c["o"]},
+                                        "exhausted": exhausted})
+        ops.to_karma(sim, who, "deck", c)
+    else:
+        sim.emit("InitiativeRevealed", {"seat": who, "karma": 0, "atk": 0, "exhausted": True})
+    t["vals"][str(who)] = [karma, atk]
+    t["exh"][str(who)] = exhausted
     if t["first"]:
-        if d["karma"] >= 5:
+        if karma >= 5:
             ops.lose_master(sim, who, "BLIND")
             ops.lose_master(sim, who, "BURN")
         elif q.status_count(s, who, "BURN"):
@@ -617,13 +624,11 @@ def turn_exec(sim, seat, cmd):
         path = reach(s, seat, q.speed(s, seat))[a["to"]][1]
         ops.move(sim, seat, "hand", card, seat, "discard", "top")
         walk(sim, seat, path)
-        ops.forced_relocation(sim, seat)
     elif typ == "quick":
         ab = q.MASTERS[q.player(s, seat)["master"]]["abilities"][int(a["src"].split(":")[1])]
-        for _ in range(ab.get("exert", 0)):
-            ops.exert(sim, seat)
         main.append({"k": "effects", "seat": seat, "items": ab["effects"], "i": 0, "ctx": {"src": "quick"}, "optional": False})
         pay(sim, seat, ab.get("cost", 0))
+        exert_later(sim, seat, ab.get("exert", 0), "main")  # resolves first: the EXERT cost is paid before the effects
     elif typ == "wind":
         ops.lose_master(sim, seat, "WIND")
         main.append({"k": "move", "seat": seat, "left": 2, "road": False, "mode": "wind"})
@@ -631,7 +636,7 @@ def turn_exec(sim, seat, cmd):
     settle(sim)
 
 
-ABANDON = ("move", "dodge", "forced", "focus_action", "eff", "effects", "pay", "ability", "imprint_into")
+ABANDON = ("move", "walk", "dodge", "forced", "focus_action", "eff", "effects", "pay", "ability", "imprint_into")
 
 
 def settle(sim):

@@ -99,6 +99,11 @@ def _remove_status(s, seat, a, pr):
     return f"Remove {a['status']} from {on}"
 
 
+def _destroy(s, seat, a, pr):
+    c = next((x for x in s["players"][a["master"]]["equip"] if x["id"] == a["card"]), None)
+    return f"DESTROY {card_name(s, c['d']) if c else 'an unknown card'} equipped by {master(s, a['master'])}"
+
+
 def _place_status(s, seat, a, pr):
     name = ((pr or {}).get("info") or {}).get("status", "the status")
     on = master(s, a["who"]) if a["on"] == "master" else _space(a["who"])
@@ -152,6 +157,8 @@ LABELS = {
     "explode": lambda s, seat, a, pr: f"EXPLODE the {((pr or {}).get('info') or {}).get('status', 'status')} on {_space(a['cell'])}",
     "grow": lambda s, seat, a, pr: f"GROW the PLANT from {_space(a['frm'])} to {_space(a['to'])}",
     "discard_karma": lambda s, seat, a, pr: f"Discard {own(s, seat, a['card'], ('karma',))} from your karma pool",
+    "discard_card": lambda s, seat, a, pr: f"DISCARD {own(s, seat, a['card'], ('hand',))} from your hand",
+    "destroy_equipment": _destroy,
     "place_status": _place_status,
     "turn_page": lambda s, seat, a, pr: f"Turn your tome {_pages(a['dir'])}",
     "turn_to": lambda s, seat, a, pr: f"Open your tome at spread {a['spread']}",
@@ -222,6 +229,8 @@ TITLES = {
     "grow": "GROW: move a PLANT next to you",
     "weaken": "WEAKEN: discard a card from your karma pool",
     "discard_karma": "Discard a card from your karma pool",
+    "discard": "DISCARD: choose a card from your hand ({remaining} to go)",
+    "destroy": "DESTROY: choose an equipped card to return to its owner's tome",
     "delve": "DELVE: turn your tome one page",
     "bookmark": "BOOKMARK: open your tome at any spread",
     "reorder": "Put these cards back on top of your deck in any order",

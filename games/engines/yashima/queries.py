@@ -161,13 +161,10 @@ def adjacent_masters(s, seat, cell) -> list:
 
 
 def combat_exerts(s, seat, frm, to) -> int:
-    """EXERTs owed for a move from ``frm`` to ``to`` (Locked In Combat)."""
-    locked = adjacent_opponents(s, seat, frm)
-    if not locked:
-        return 0
-    if adjacent_opponents(s, seat, to):
-        return 0
-    return len(locked)
+    """EXERTs owed for a move from ``frm`` to ``to`` (Locked In Combat: "you must EXERT for each
+    master you move away from"): one per opposing master adjacent before the step and not after it."""
+    still = set(adjacent_opponents(s, seat, to))
+    return sum(1 for o in adjacent_opponents(s, seat, frm) if o not in still)
 
 
 def status_rule(name) -> dict:

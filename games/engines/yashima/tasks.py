@@ -241,6 +241,35 @@ def h_forced(sim, t):
     ask(t, t["chooser"], "forced_relocation", [C("relocate_to", to=c) for c in opts], {"master": seat})
 
 
+@handler("exert")
+def h_exert(sim, t):
+    """EXERT ``n`` times, one card per visit, so an imprinted card that reaches the top resolves
+    first ("the newest effect triggered resolves first") and the next EXERT takes the card beneath."""
+    if t["n"] <= 0 or q.player(sim.s, t["seat"])["dead"]:
+        pop(sim, t)
+        return
+    done, _ = exert_or_wait(sim, t["seat"])
+    if done:
+        t["n"] -= 1
+
+
+def exert_or_wait(sim, seat):
+    """One EXERT: (True, exerted card or None when EXHAUSTED), or (False, None) when an imprinted
+    card is on top: its reveal is queued to resolve first and the caller EXERTs on its next visit."""
+    if q.exhausted(sim.s, seat):
+        return True, None
+    if q.player(sim.s, seat)["deck"][0].get("im"):
+        ops.check_top(sim, seat)
+        return False, None
+    return True, ops.exert(sim, seat)
+
+
+def exert_later(sim, seat, n, key=None) -> None:
+    """Queue ``n`` EXERTs for ``seat`` (resolved one at a time by ``h_exert``)."""
+    if n > 0:
+        ops.push(sim, {"k": "exert", "seat": seat, "n": n}, key)
+
+
 # -- movement -------------------------------------------------------------------------------
 
 def step_cost(s, seat, frm, to, left, road_used):
@@ -280,11 +309,15 @@ def h_move(sim, t):
             return
         to = a["args"]["to"]
         cost, exerts, road = step_cost(s, seat, pl["pos"], to, t["left"], t["road"])
-        for _ in range(exerts):
-            ops.exert(sim, seat)
-        ops.enter(sim, seat, to, hx.direction_to(pl["pos"], to))
         t["left"] -= cost
         t["road"] = t["road"] or road
+        t["to"] = to
+        exert_later(sim, seat, exerts)
+        return
+    if "to" in t:  # this step's EXERTs (and any imprint they uncovered) are resolved: step
+        to = t.pop("to")
+        if q.legal_space(s, to):
+            ops.enter(sim, seat, to, hx.direction_to(pl["pos"], to))
         return
     cmds = []
     for n in hx.neighbours(pl["pos"]):
@@ -322,13 +355,32 @@ def reach(s, seat, budget):
 
 
 def walk(sim, seat, path):
-    """Move along ``path`` paying combat-movement and deadly-terrain EXERTs step by step."""
-    for to in path:
-        pos = q.player(sim.s, seat)["pos"]
-        exerts = q.combat_exerts(sim.s, seat, pos, to) + (1 if q.is_deadly(sim.s, to) else 0)
-        for _ in range(exerts):
-            ops.exert(sim, seat)
-        ops.enter(sim, seat, to, hx.direction_to(pos, to))
+    """Move along ``path`` paying combat-movement and deadly-terrain EXERTs step by step, then
+    apply any forced relocation (see ``h_walk``)."""
+    ops.push(sim, {"k": "walk", "seat": seat, "path": list(path)}, "main")
+
+
+@handler("walk")
+def h_walk(sim, t):
+    s, seat = sim.s, t["seat"]
+    pos = q.player(s, seat)["pos"]
+    if pos is None or not q.active(s, seat):
+        pop(sim, t)
+        return
+    if "to" in t:  # this step's EXERTs are resolved: step (unless the space was taken meanwhile)
+        to = t.pop("to")
+        if not q.legal_space(s, to):
+            t["path"] = []
+        else:
+            ops.enter(sim, seat, to, hx.direction_to(pos, to))
+        return
+    if not t["path"]:
+        pop(sim, t)
+        ops.forced_relocation(sim, seat)
+        return
+    to = t["path"].pop(0)
+    t["to"] = to
+    exert_later(sim, seat, q.combat_exerts(s, seat, pos, to) + (1 if q.is_deadly(s, to) else 0))
 
 
 @handler("focus_action")

@@ -5,7 +5,7 @@ from games.engines.yashima.state import Sim
 from games.engines.yashima import ops
 from games.kernel import SYSTEM, Rng
 
-from .helpers import P, attack, card, defs, pl, prompt, scene, types
+from .helpers import P, attack, card, defs, hid, pl, prompt, scene, types
 
 A = "0,0"
 
@@ -103,11 +103,36 @@ def test_frost_pay_four_at_initiative():
     assert P(s, 0)["st"] == {} and defs(P(s, 0)["karma"]) == ["low", "high"]
 
 
-# rules: Yashima Fairytale, "Status Tokens" FROST (a FROST master is EXHAUSTED: it reveals karma 0 at initiative)
+# rules: Yashima Fairytale, "Status Tokens" FROST ("A master with FROST status is EXHAUSTED") and core
+# "3. Initiative Step" ("Place the top card of your battle deck face up into your karma pool"; "An
+# EXHAUSTED player ... has a karma value of 0"): the card is placed (not an EXERT) but counts 0
 def test_frost_exhausted_at_initiative():
     s = initiative(pl(pos=A, deck=["seven", "plain"], statuses={"FROST": 1}),
                    pl(master="rosamu", kami="dragon", pos="3,-3", deck=["low", "plain"]))
-    assert s.state["last_init"] == 1 and P(s, 0)["karma"] == []
+    assert s.state["last_init"] == 1 and defs(P(s, 0)["karma"]) == ["seven"]
+
+
+# rules: Yashima core, "3. Initiative Step" ("An EXHAUSTED player (a player with no battle deck
+# remaining) has a karma value of 0") and BURN ("if a master with BURN status reveals a karma of 5 or
+# higher, they remove BURN status. Otherwise they take 1 damage")
+def test_exhausted_master_with_burn_takes_one_damage_at_initiative():
+    s = initiative(pl(pos=A, deck=[], hand=["plain", "low"], statuses={"BURN": 1}),
+                   pl(master="rosamu", kami="dragon", pos="3,-3", deck=["high", "plain"]))
+    assert prompt(s)["kind"] == "lose" and prompt(s)["seat"] == 0
+    s.when(0, "lose_card", zone="hand", card=hid(s, 0, "low"))
+    assert defs(P(s, 0)["hand"]) == ["plain"] and defs(P(s, 0)["discard"]) == ["low"]
+    assert P(s, 0)["st"] == {"BURN": [0]}
+
+
+# rules: Yashima Fairytale, FROST ("A master with FROST status is EXHAUSTED"), BURN and BLIND ("if a
+# master ... reveals a karma of 5 or higher, they remove" it) and core "3. Initiative Step" (an EXHAUSTED
+# player has a karma value of 0): a FROSTed master's karma 7 card counts 0, so BURN deals 1 and stays
+def test_frosted_master_keeps_burn_and_blind_and_takes_burn_damage():
+    s = initiative(pl(pos=A, deck=["seven", "plain", "plain"], statuses={"BURN": 1, "BLIND": 1, "FROST": 1}),
+                   pl(master="rosamu", kami="dragon", pos="3,-3", deck=["low", "plain"]))
+    assert defs(P(s, 0)["karma"]) == ["seven"] and defs(P(s, 0)["discard"]) == ["plain"]
+    assert set(P(s, 0)["st"]) == {"BURN", "BLIND", "FROST"}
+    assert s.state["last_init"] == 1
 
 
 # rules: Yashima Fairytale, "Status Tokens" PLAGUE (start of turn: a PLAGUE card on top of your discard goes to karma; PLAGUE masters take 1)
@@ -224,10 +249,19 @@ def test_splice_point():
 def test_locked_in_combat():
     s = scene(pl(pos=A), pl(master="rosamu", kami="dragon", pos="0,-1"), pl(master="kenta", pos="1,-1"))
     s.when(0, "move_action")
-    s.when(0, "step", to="1,0")  # still adjacent to 1,-1: free
-    assert P(s, 0)["discard"] == []
-    s.when(0, "step", to="1,1")  # away from both... only 1,-1 was adjacent at 1,0
+    s.when(0, "step", to="-1,0")  # around 0,-1 (still adjacent) but away from 1,-1: one EXERT
     assert len(P(s, 0)["discard"]) == 1
+    s.when(0, "step", to="-1,1")  # away from 0,-1, the only master still adjacent
+    assert len(P(s, 0)["discard"]) == 2
+
+
+# rules: Yashima core, "Locked In Combat" ("You may still move around them")
+def test_moving_around_an_opponent_is_free():
+    s = scene(pl(pos=A), pl(master="rosamu", kami="dragon", pos="0,-1"))
+    s.when(0, "move_action")
+    s.when(0, "step", to="1,-1")
+    s.when(0, "step", to="1,-2")
+    assert P(s, 0)["discard"] == [] and P(s, 0)["pos"] == "1,-2"
 
 
 def test_locked_in_combat_two_masters_and_team_mates():
