@@ -51,7 +51,7 @@ def _others_near(s, c, reach):
 
 def _foes_near(s, c, reach):
     here = s["characters"][c]["sq"]
-    return sorted(e for e in rules.shogun_creatures(s) if grid.range_between(here, s["enemies"][e]["sq"]) <= reach)
+    return sorted(e for e in rules.targetable_shogun(s) if grid.range_between(here, s["enemies"][e]["sq"]) <= reach)
 
 
 def _has_conditions(s, who):
@@ -80,7 +80,7 @@ def commands(s, c):
     if active(s, c, "my_loyal_friend") and (not turn.get("lad_moved") or lad_square(s, c) is None):
         out += [cmd("lad", to=q) for q in lad_destinations(s, c)]
     if active(s, c, "nemesis") and (ch.get("nemesis_free") or ch.get("nemesis") not in s["enemies"]):
-        out += [cmd("nemesis", target=e) for e in sorted(rules.shogun_creatures(s)) if e != ch.get("nemesis")]
+        out += [cmd("nemesis", target=e) for e in sorted(rules.targetable_shogun(s)) if e != ch.get("nemesis")]
     if not in_action and ch["ap"] >= 1:
         for sk in sorted(TECHNIQUES):
             if active(s, c, sk):
@@ -325,7 +325,7 @@ def execute(w, c, command):
 
 
 def _foes_adjacent(s, sq):
-    return sorted(e for e in rules.shogun_creatures(s) if grid.adjacent(s, sq, s["enemies"][e]["sq"]))
+    return sorted(e for e in rules.targetable_shogun(s) if grid.adjacent(s, sq, s["enemies"][e]["sq"]))
 
 
 def _random_condition(w):

@@ -175,7 +175,7 @@ def hachiman_line_options(s, c):
             q = grid.key(x + dx * k, y + dy * k)
             if grid.terrain(s, q) == "inaccessible":
                 break
-            hit += [e for e in rules.shogun_creatures(s) if s["enemies"][e]["sq"] == q]
+            hit += [e for e in rules.targetable_shogun(s) if s["enemies"][e]["sq"] == q]
         if not hit:
             continue
         for mode in ("fast", "strong"):

@@ -60,8 +60,8 @@ def can_hit(s, e, t, reach, from_sq):
     """Attack range and LOS from ``from_sq`` (resistors are targeted like creatures)."""
     en = s["enemies"][e]
     tsq = target_sq(s, t)
-    if tsq is None or tsq == from_sq:
-        return False
+    if tsq is None or tsq == from_sq or grid.terrain(s, from_sq) in grid.STATIC_BLOCKING:
+        return False  # a spectral creature inside occupied terrain "cannot target ... any attack"
     if en["conditions"]["downed"]:
         return grid.adjacent(s, from_sq, tsq)
     side = rules.side_of(s, e)
@@ -73,7 +73,9 @@ def can_hit(s, e, t, reach, from_sq):
 
 
 def destinations(s, e):
-    """{square: steps} the enemy can end its movement on (its own square included)."""
+    """{square: steps} the enemy can end its movement on (its own square included). A spectral
+    creature may end inside occupied terrain; ``can_hit`` then rules out attacking from there, so
+    a line with an attack never picks such a square."""
     en = s["enemies"][e]
     side = rules.side_of(s, e)
     occ = rules.occupied_for(s, side)
@@ -317,7 +319,7 @@ def retargeter(s, e):
 def _can_hit_any(s, e, t, reach):
     en = s["enemies"][e]
     tsq = rules.sq_of(s, t)
-    if tsq is None:
+    if tsq is None or rules.hidden_in_terrain(s, e):
         return False
     if en["conditions"]["downed"]:
         return grid.adjacent(s, en["sq"], tsq)

@@ -144,6 +144,11 @@ def shogun_creatures(s):
     return [e for e, en in s["enemies"].items() if not en.get("allied")]
 
 
+def targetable_shogun(s):
+    """The shogun's creatures a skill may pick: not a spectral one hidden inside occupied terrain."""
+    return [e for e in shogun_creatures(s) if not hidden_in_terrain(s, e)]
+
+
 def foes_of(s, side):
     return shogun_creatures(s) if side == "party" else party_creatures(s)
 

@@ -1,5 +1,6 @@
 """Enemy activation: tables, lines, targets, priority, movement, attacks (rulebook examples)."""
 
+from games.engines.harakiri import enemy_ai, rules
 from games.kernel import SYSTEM
 
 from .helpers import arena, doc, find, open_rows, run_system, scenario
@@ -245,3 +246,26 @@ def test_every_minion_board_resolves_a_line(minion, color):
     chosen = find(ev, "EnemyLineChosen")
     assert chosen and chosen[0]["line"] is not None
     assert s.state["turn"] is None or s.state["turn"].get("card") != "color:red"
+
+
+def test_spectral_enemy_never_attacks_from_inside_a_wall_and_cannot_be_targeted_there():
+    # rules: Harakiri, "Spectral Movement": "A creature with spectral movement that ends its movement
+    # on 1 occupied square, like inside a wall of stone, cannot target or be targeted by any attack or
+    # skill." The onryō (move 4, range 3) reaches no square within range 3 of Tomoe outside the wall
+    # (x 2-4), so its line 1 (range 3 + attack) cannot be fully resolved; line 2 (toward) may end inside.
+    rows = ["..###....."] * 10
+    chars = {"tomoe": {"sq": "7,0"}, "akira": {"sq": "9,9", "health": 1}, "hikaru": {"sq": "8,9", "health": 1},
+             "hattori": {"sq": "7,9", "health": 1}}  # Tomoe is line 2's +health target
+    s = scenario(doc(arena(rows), chars, {"o": {"type": "onryo", "color": "purple", "at": "0,0"}},
+                     activate="color:purple", oracle={"color": "green"}, forced=[4, 6, 6]))
+    ev = s.when(SYSTEM, "activate_enemy", enemy="o")
+    assert not find(ev, "EnemyAttackRolled")
+    p = s.state["pending"]
+    assert p["kind"] == "enemy_square" and {o["square"] for o in p["options"]} == {"4,0", "4,1", "4,2", "4,3"}
+    ev = s.when(0, "choose", option=0)
+    assert find(ev, "EnemyLineChosen")[0]["line"] == 2 and not find(ev, "EnemyAttackRolled")
+    st = s.state
+    assert st["enemies"]["o"]["sq"] == "4,0"
+    assert not enemy_ai.can_hit(st, "o", "tomoe", 3, "4,0")
+    assert not rules.can_attack(st, "tomoe", "o", 3) and "o" not in rules.targetable_shogun(st)
+    assert not enemy_ai.plan_line(st, "o", {"n": 1, "move": None, "attack": {"skill": None}})
