@@ -444,17 +444,15 @@ def finish_char_attack(w):
             dmg = max(0, h - prot)
         dmg += 0 if atk.get("double") else char_damage_bonus(s, c, t, atk)
         yy = yinyang(dice) and wpn.get("yinyang")
+        if skill == "inari_l3":
+            dmg *= 2  # The Beasts' Friend: the yin-yang effect is "not duplicated"
         if yy == "plus_damage":
             dmg += 1
-        if skill == "inari_l3":
-            dmg *= 2
         if skill == "amatsumikaboshi_l3":
             dmg += 6
         victim = t
         if skill == "amatsumikaboshi_l3":
-            near = sorted(e for e, en in s["enemies"].items() if not en.get("allied")
-                          and grid.range_between(en["sq"], ch["sq"]) <= 5)
-            victim = w.rng.choice(near) if near else t
+            victim = devastation_victim(w, c, t)
             w.emit("StateNote", note=f"Total Devastation strikes {victim}", victim=victim)
         if skill == "arrows_mantle":
             dmg = max(0, dmg - 2)
@@ -490,6 +488,17 @@ def finish_char_attack(w):
     if skill == "drain_spirit" and total_damage > 0:
         heal(w, c, total_damage, "Drain Spirit")
     after_attack(w, c, atk, total_damage, defeated_any, dealt_to=summary["targets"])
+
+
+def devastation_victim(w, c, target):
+    """Total Devastation: "not by your target, but by another random enemy up to range 5. If there
+    is only one enemy, that enemy will receive the effect, even if it is the initial target." The
+    target keeps it when no other enemy is in range 5 (then it is the only one the effect can reach)."""
+    s = w.s
+    here = s["characters"][c]["sq"]
+    others = sorted(e for e in rules.targetable_shogun(s)
+                    if e != target and grid.range_between(s["enemies"][e]["sq"], here) <= 5)
+    return w.rng.choice(others) if others else target
 
 
 def _move_card_back(w, e, remove):

@@ -256,6 +256,21 @@ def test_beasts_friend_doubles_the_damage():
     assert "foe" not in s.state["enemies"]
 
 
+def test_beasts_friend_does_not_double_the_yin_yang_damage():
+    # rules: Harakiri, "Inari", The Beasts' Friend: "duplicate its damage. The effects of yin-yang, if
+    # any, are not duplicated, as it is considered a single attack." Hattori's shuriken (yin-yang
+    # +1 damage): orange fail 0 + orange success 1 + power vs the undertaker's defense and armor
+    enemies = {"foe": {"kind": "servant", "type": "undertaker", "at": "4,2"}}
+    chars = {"hattori": {"sq": "2,2", "kami": "inari", "affinity": 3, "weapons": ["ninja_shuriken"],
+                         "equipped": "ninja_shuriken"}}
+    s = _turn("hattori", chars, enemies, forced=[1, 5, 3])  # yin-yang fail + success; test hit
+    ev = s.when(0, "attack", target="foe", mode="fast", skill="inari_l3")
+    resolved = find(ev, "AttackResolved")[0]
+    assert resolved["yinyang"]
+    assert resolved["damage"]["foe"] % 2 == 1  # 2 x (the attack's damage) + 1, never 2 x (... + 1)
+    assert resolved["damage"]["foe"] == 1
+
+
 def test_kami_mode_conditions_and_end():
     # rules: Harakiri, "Activate Kami Mode Ability"
     chars = {"akira": {"kami": "dosojin", "affinity": 6, "health": 4}}
@@ -424,6 +439,22 @@ def test_total_devastation_hits_a_random_enemy_within_range_5():
               forced=[1, 3])
     s.when(0, "attack", target="foe", mode="fast", skill="amatsumikaboshi_l3")  # 0 - 1 -> 0, +6
     assert "foe" not in s.state["enemies"]
+
+
+@pytest.mark.parametrize("seed", [b"td0", b"td1", b"td2", b"td3", b"td4", b"td5", b"td6", b"td7"])
+def test_total_devastation_strikes_another_enemy_when_there_is_one(seed):
+    # rules: Harakiri, "Amatsumikaboshi", Total Devastation: "the damage will not be received by your
+    # target, but by another random enemy up to range 5. If there is only one enemy, that enemy will
+    # receive the effect, even if it is the initial target."
+    enemies = {"foe": {"kind": "servant", "type": "undertaker", "at": "3,2"},
+               "other": {"kind": "servant", "type": "undertaker", "at": "5,2"},
+               "far": {"kind": "servant", "type": "undertaker", "at": "9,9"}}
+    s = scenario(doc(arena(open_rows()), {"akira": {"sq": "2,2", "kami": "amatsumikaboshi", "affinity": 3,
+                                                    "ap": 4}}, enemies, activate="char:akira", forced=[1, 3]),
+                 seed=seed)
+    ev = s.when(0, "attack", target="foe", mode="fast", skill="amatsumikaboshi_l3")
+    assert [n["victim"] for n in find(ev, "StateNote") if n.get("victim")] == ["other"]
+    assert list(find(ev, "AttackResolved")[0]["damage"]) == ["other"]
 
 
 def test_kami_modes_inari_damage_ryujin_action_points_izanami_reflection():
