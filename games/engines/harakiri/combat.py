@@ -115,6 +115,9 @@ def damage(w, who, amount, attacker=None, reason=""):
         if rules.kami_mode_of(s, who) == "dosojin":
             w.emit("StateNote", note=f"{who} is immune to damage (Dosojin Kami Mode)")
             return False
+        amount = absorb_breeze(w, who, amount)
+        if amount <= 0:
+            return False
         new = max(0, ch["health"] - amount)
         w.emit("HealthChanged", who=who, set={"health": new}, delta=new - ch["health"], reason=reason)
         if new == 0:
@@ -132,6 +135,18 @@ def damage(w, who, amount, attacker=None, reason=""):
         return True
     w.emit("EnemyDamaged", who=who, set={"health": e["health"] - amount}, amount=amount, reason=reason)
     return False
+
+
+def absorb_breeze(w, c, amount):
+    """Protective Breeze: "ignore the first 2 damage they receive during this round ... only the first
+    source would reduce their damage" - any source (attack, event, bleeding, terrain). Returns the
+    damage left."""
+    left = w.s["characters"][c].get("breeze", 0)
+    if left <= 0 or amount <= 0:
+        return amount
+    absorbed = min(amount, left)
+    w.emit("AttributesChanged", who=c, set={"breeze": 0}, reason=f"Protective Breeze absorbs {absorbed}")
+    return amount - absorbed
 
 
 def defeat_character(w, c, reason=""):
@@ -637,10 +652,7 @@ def enemy_attack(w, e, target, line_attack, counter=False):
         tch = s["characters"][target]
         if rules.skill_active(s, target, "defensive_stance"):
             dmg = max(0, dmg - tier(rules.ki_in(s, target, "defensive_stance"), [(1, 2, 1), (3, 4, 2), (5, 6, 3)]))
-        if tch.get("breeze", 0) > 0 and dmg > 0:
-            absorbed = min(dmg, tch["breeze"])
-            dmg -= absorbed
-            w.emit("AttributesChanged", who=target, set={"breeze": 0}, reason=f"Protective Breeze absorbs {absorbed}")
+        dmg = absorb_breeze(w, target, dmg)  # here, so the attack's reported damage is what is received
     w.emit("AttackResolved", attacker=e, target=target, outcome="hit", damage=dmg, critical=critical)
     izanami = target in s["characters"] and rules.kami_mode_of(s, target) == "izanami"
     health_before = rules.creature_health(s, target)
@@ -654,13 +666,31 @@ def enemy_attack(w, e, target, line_attack, counter=False):
             give_condition(w, target, skill_def["condition"], e)
         if test and test["s"] in ("fail", "critical"):
             reduce_armor(w, target, "test die " + test["s"])
-        tch = s["characters"].get(target)
-        if (tch and dmg > 0 and tch.get("counter_ready") and e in s["enemies"] and not rules.attacks_barred(s, target)
-                and rules.can_attack(s, target, e, char_reach(s, target, None))):
-            w.emit("CounterReadied", who=target, set={"counter_ready": None}, reason="Counter Attack skill")
-            mode = "fast" if content.WEAPONS[tch["equipped"]]["fast"] else "strong"
-            start_char_attack(w, target, [e], mode, False, None, counter=True)
+        if dmg > 0 and not counter:
+            arm_counter_attack_skill(w, target, e)
     return outcome
+
+
+def arm_counter_attack_skill(w, c, e):
+    """Akira's Counter Attack, once ``c`` received damage from enemy ``e``: "you may perform a counter
+    attack against the attacker ... only if the attacker is in your range. If you receive damage
+    beyond your range, the effect ends." An attacker in range (and LOS) is marked ``due``: the
+    enemy's activation then asks the character's seat (enemy_ai.attack_part)."""
+    s = w.s
+    ch = s["characters"].get(c)
+    if not ch or ch["defeated"] or not ch.get("counter_ready") or e not in s["enemies"]:
+        return
+    reach = char_reach(s, c, None)
+    if not rules.in_range(s, ch["sq"], s["enemies"][e]["sq"], reach):
+        w.emit("CounterReadied", who=c, set={"counter_ready": None},
+               reason="Counter Attack ends: damage from beyond range")
+    elif rules.can_attack(s, c, e, reach) and not rules.attacks_barred(s, c):
+        w.emit("CounterReadied", who=c, set={"counter_ready": {**ch["counter_ready"], "due": e}},
+               reason="Counter Attack may strike back")
+
+
+def counter_skill_mode(s, c):
+    return "fast" if content.WEAPONS[s["characters"][c]["equipped"]]["fast"] else "strong"
 
 
 def _health_now(s, who):

@@ -281,6 +281,19 @@ def process(w, item):
             combat.start_char_attack(w, c, [e], "fast", choice.get("focus", False), None, counter=True)
         done(w, e)
         return
+    if stage == "skill_counter":
+        choice = take_choice(w)
+        c = item["target"]
+        ch = s["characters"][c]
+        ready = {k: v for k, v in (ch.get("counter_ready") or {}).items() if k != "due"}
+        if choice and choice.get("counter") and not ch["defeated"] and e in s["enemies"]:
+            w.emit("CounterReadied", who=c, set={"counter_ready": None}, reason="Counter Attack skill")
+            combat.start_char_attack(w, c, [e], combat.counter_skill_mode(s, c), choice.get("focus", False), None,
+                                     counter=True)
+        elif ch.get("counter_ready"):  # declined: not activated, so it stays armed
+            w.emit("CounterReadied", who=c, set={"counter_ready": ready or None}, reason="Counter Attack declined")
+        done(w, e)
+        return
 
 
 def resolve_line(w, e, line, target, sq):
@@ -334,6 +347,13 @@ def attack_part(w, e, line, target):
     atk = line["attack"]
     outcome = combat.enemy_attack(w, e, target, atk)
     c = target
+    ready = s["characters"][c].get("counter_ready") if c in s["characters"] else None
+    if ready and ready.get("due") == e and e in s["enemies"] and not s["characters"][c]["defeated"]:
+        update_item(w, stage="skill_counter", target=c)
+        open_decision(w, "counter_attack_skill", s["control"][c],
+                      [{"counter": False}, {"counter": True, "focus": False}, {"counter": True, "focus": True}],
+                      f"{e} damaged {c}: Counter Attack may strike back at no action point cost.", {"enemy": e})
+        return
     if (outcome == "critical_fail" and c in s["characters"] and not s["characters"][c]["defeated"]
             and e in s["enemies"]):
         ch = s["characters"][c]

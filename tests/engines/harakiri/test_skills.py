@@ -271,6 +271,22 @@ def test_beasts_friend_does_not_double_the_yin_yang_damage():
     assert resolved["damage"]["foe"] == 1
 
 
+def test_protective_breeze_absorbs_the_first_source_of_any_damage_bleeding_too():
+    # rules: Harakiri, "Dosojin", Protective Breeze: "Characters ignore the first 2 damage they receive
+    # during this round. If the same character receives damage from multiple effects ... only the
+    # first source would reduce their damage." Tomoe's 3 bleeding at her turn's start is the first
+    chars = {"akira": {"kami": "dosojin", "affinity": 3, "sq": "1,0"},
+             "tomoe": {"sq": "5,5", "conditions": {"bleeding": 3}}}
+    s = _turn("akira", chars, queue=["char:akira", "char:tomoe"], oracle={"color": "green"})
+    health = s.state["characters"]["tomoe"]["health"]
+    s.when(0, "technique", skill="dosojin_l3")
+    assert s.state["characters"]["tomoe"]["breeze"] == 2
+    s.when(0, "end_activation")
+    tomoe = s.state["characters"]["tomoe"]
+    assert s.state["turn"]["who"] == "tomoe"
+    assert tomoe["health"] == health - 1 and tomoe["breeze"] == 0
+
+
 def test_kami_mode_conditions_and_end():
     # rules: Harakiri, "Activate Kami Mode Ability"
     chars = {"akira": {"kami": "dosojin", "affinity": 6, "health": 4}}
@@ -317,21 +333,53 @@ def test_unimplemented_skills_are_never_offered():
     assert skills["sixth_sense"] and skills["multi_form"] and skills["star_rain"]
 
 
-def test_counter_attack_skill_strikes_back_once_when_damaged():
-    # rules: Harakiri, "Akira", Counter Attack: 3 AP; until the end of the next turn, counter
-    # the attacker (in range) once at no cost when receiving damage
+def _counter_ready_akira(forced, extra_enemies=None):
     chars = {"akira": {"sq": "1,0", "level": 2, "skills": ["sixth_sense", "counter_attack"],
                        "ki": ki(counter_attack=2)}}
-    s = _turn("akira", chars, {"k": {"type": "kachi", "color": "red", "at": "0,0"}},
-              queue=["char:akira", "color:red"], oracle={"color": "green"},
-              forced=[6, 1, 2, 1, 6, 6, 6, 6, 6, 3])
+    enemies = {"k": {"type": "kachi", "color": "red", "at": "0,0"}, **(extra_enemies or {})}
+    s = _turn("akira", chars, enemies, queue=["char:akira", "color:red"], oracle={"color": "green"}, forced=forced)
     s.when(0, "attack", target="k", mode="strong", skill="counter_attack")  # blank: miss
     assert s.state["characters"]["akira"]["ap"] == 1 and s.state["characters"]["akira"]["counter_ready"]
     s.when(0, "end_activation")
+    return s
+
+
+def test_counter_attack_skill_strikes_back_once_when_damaged():
+    # rules: Harakiri, "Akira", Counter Attack: 3 AP; "Until the end of your next turn, if you receive
+    # damage, you may perform a counter attack against the attacker at no action point cost. You can
+    # only activate the effect once, and only if the attacker is in your range."
+    s = _counter_ready_akira([6, 1, 2, 1, 6, 6, 6, 6, 6, 3])
     ev = s.when(SYSTEM, "activate_enemy", enemy="k")
-    # the kachi hits (6, 6, critical) and Akira answers with a fast attack (6, 3)
+    # the kachi hits (6, 6, critical); "may": Akira's seat decides, inside the kachi's activation
+    assert not find(ev, "AttackRolled")
+    p = s.state["pending"]
+    assert p["kind"] == "counter_attack_skill" and p["by"] == s.state["control"]["akira"]
+    assert s.state["characters"]["akira"]["counter_ready"]["due"] == "k"
+    ev = s.when(0, "choose", option=1)  # a fast attack (6, 3)
     rolled = find(ev, "AttackRolled")
     assert rolled and rolled[0]["attack"]["attacker"] == "akira" and rolled[0]["attack"]["counter"]
+    assert s.state["characters"]["akira"]["counter_ready"] is None
+    assert s.state["pending"] is None and not s.state["work"]
+
+
+def test_counter_attack_skill_declined_stays_armed():
+    # rules: Harakiri, "Akira", Counter Attack: "you may perform a counter attack" - declining is not
+    # activating the effect, which lasts until the end of the next turn
+    s = _counter_ready_akira([6, 1, 2, 1, 6, 6, 6, 6, 6, 3])
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    ev = s.when(0, "choose", option=0)
+    assert not find(ev, "AttackRolled")
+    ready = s.state["characters"]["akira"]["counter_ready"]
+    assert ready and "due" not in ready
+
+
+def test_counter_attack_skill_ends_on_damage_from_beyond_range():
+    # rules: Harakiri, "Akira", Counter Attack: "If you receive damage beyond your range, the effect
+    # ends." Akira's katana reaches 1; the ashigaru's line 1 hits him from range 2 (critical, 2 damage)
+    s = _counter_ready_akira([6, 1, 2, 1, 1, 6, 6, 6], {"a": {"type": "ashigaru", "color": "red", "at": "3,0"}})
+    ev = s.when(SYSTEM, "activate_enemy", enemy="a")
+    assert find(ev, "AttackResolved")[-1]["damage"] == 2
+    assert s.state["pending"] is None and not find(ev, "AttackRolled")
     assert s.state["characters"]["akira"]["counter_ready"] is None
 
 
