@@ -300,7 +300,8 @@ def test_equip():
     assert defs(P(s, 0)["equip"]) == ["tome:rosamu:3:front"]
     assert P(s, 0)["tome"]["out"] == [3]
     assert queries.speed(s.state, 0) == speed + 1
-    assert [p for p, _, _ in queries.tome_pages(s.state, 0)] == [6]  # page 7 left the tome with its card
+    # page 7 left the tome with its card: the next card's front (page 9) now lies face up on the right
+    assert [p for p, _, _ in queries.tome_pages(s.state, 0)] == [6, 9]
 
 
 # rules: Yashima core, "Tome Actions" ("some cards show a 0 cost ... it still uses your tome action")
