@@ -2,7 +2,10 @@
 left-hand stack holds the cards turned (its top shows its back page), the right-hand stack the cards
 not yet turned (its top shows its front page). See docs/games/yashima.md, "Rules decisions"."""
 
+import pytest
+
 from games.engines.yashima import ENGINE, labels, queries
+from games.kernel import RuleViolation
 
 from .helpers import P, hid, pl, prompt, scene
 
@@ -130,3 +133,12 @@ def test_views_show_the_pages_face_up():
         v = ENGINE.view_for(s.state, seat)
         assert v["players"][0]["tome"] == {"spread": 1, "out": [1], "pages": [2, 5]}
         assert v["players"][1]["tome"]["pages"] == [1]
+
+
+# rules: Yashima core, "Setting up the Game" step 3 (five tome cards in page order) - a scenario's tome place
+# and removed cards must name that tome
+def test_scenario_tome_is_checked():
+    for bad in ({"spread": 6}, {"spread": -1}, {"spread": "1"}, {"tome_out": [5]}, {"tome_out": ["0"]}):
+        with pytest.raises(RuleViolation) as err:
+            scene(pl(master="rosamu", kami="dragon", pos=A, **bad), pl(pos=FAR))
+        assert err.value.code == "bad_scenario"
