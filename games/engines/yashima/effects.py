@@ -101,27 +101,25 @@ def e_link(sim, t, it, probe=False):
 @effect("DELVE")
 def e_delve(sim, t, it, probe=False):
     seat = t["seat"]
-    sp = q.player(sim.s, seat)["tome"]["spread"]
     if probe:
         return True
     if "ans" in t:
         pop(sim, t)
-        sim.emit("TomeTurned", {"seat": seat, "spread": sp + t.pop("ans")["args"]["dir"]})
+        sim.emit("TomeTurned", {"seat": seat, "spread": q.spread_after(sim.s, seat, t.pop("ans")["args"]["dir"])})
         return
-    ask(t, seat, "delve", [C("turn_page", dir=d) for d in (1, -1) if 0 <= sp + d <= q.MAX_SPREAD])
+    ask(t, seat, "delve", [C("turn_page", dir=d) for d in (1, -1) if q.spread_after(sim.s, seat, d) is not None])
 
 
 @effect("BOOKMARK")
 def e_bookmark(sim, t, it, probe=False):
     seat = t["seat"]
-    sp = q.player(sim.s, seat)["tome"]["spread"]
     if probe:
         return True
     if "ans" in t:
         pop(sim, t)
         sim.emit("TomeTurned", {"seat": seat, "spread": t.pop("ans")["args"]["spread"]})
         return
-    ask(t, seat, "bookmark", [C("turn_to", spread=x) for x in range(q.MAX_SPREAD + 1) if x != sp])
+    ask(t, seat, "bookmark", [C("turn_to", spread=x) for x in q.bookmark_spreads(sim.s, seat)])
 
 
 @effect("CHAIN")

@@ -556,8 +556,7 @@ def turn_cmds(s, seat):
     if not t["tome"]:
         if pl["deck"]:
             cmds.append(C("focus"))
-        sp = pl["tome"]["spread"]
-        cmds += [C("delve", dir=d) for d in (1, -1) if 0 <= sp + d <= q.MAX_SPREAD]
+        cmds += [C("delve", dir=d) for d in (1, -1) if q.spread_after(s, seat, d) is not None]
         cmds += [C("ability", src=src) for src, _ in abilities(s, seat)]
     free = [c for c in pl["hand"] if no_token(s, seat, c)]
     cmds += [C("attack", card=c["id"], facing=f) for c in free for f in range(6)]
@@ -595,7 +594,7 @@ def turn_exec(sim, seat, cmd):
         main.append({"k": "focus_action", "seat": seat, "step": 0})
     elif typ == "delve":
         t["tome"] = True
-        sim.emit("TomeTurned", {"seat": seat, "spread": q.player(s, seat)["tome"]["spread"] + a["dir"]})
+        sim.emit("TomeTurned", {"seat": seat, "spread": q.spread_after(s, seat, a["dir"])})
     elif typ == "ability":
         t["tome"] = True
         karma_ability(sim, seat, a["src"])

@@ -68,6 +68,11 @@ def _pages(n) -> str:
     return f"{abs(n)} page{'s' if abs(n) != 1 else ''} {'forward' if n > 0 else 'back'}"
 
 
+def _open_pages(s, seat, spread) -> str:
+    shown = [str(page) for page, _, _ in q.tome_pages(s, seat, spread)]
+    return f"page{'s' if len(shown) > 1 else ''} {' and '.join(shown)}" if shown else "its cover"
+
+
 def _reorder(s, seat, a, pr):
     names = {c["id"]: card_name(s, c["d"]) for c in ((pr or {}).get("info") or {}).get("cards", [])}
     return "Top to bottom: " + ", ".join(names.get(i, "an unknown card") for i in a["order"])
@@ -161,7 +166,7 @@ LABELS = {
     "destroy_equipment": _destroy,
     "place_status": _place_status,
     "turn_page": lambda s, seat, a, pr: f"Turn your tome {_pages(a['dir'])}",
-    "turn_to": lambda s, seat, a, pr: f"Open your tome at spread {a['spread']}",
+    "turn_to": lambda s, seat, a, pr: f"Open your tome at {_open_pages(s, seat, a['spread'])}",
     "reorder": _reorder,
     "put_on_top": lambda s, seat, a, pr: f"Put {own(s, seat, a['card'], ('hand',))} on top of your battle deck",
     "empower": _empower,

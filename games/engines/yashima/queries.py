@@ -210,23 +210,54 @@ def can_gain_space(s, cell, name) -> bool:
     return len(space_status(s, cell).get(name, [])) < rule["spaces"]
 
 
-def tome_pages(s, seat) -> list:
-    """Pages face up in the open spread whose tome card is still in the tome: [(page, ti, face)]."""
-    pl = player(s, seat)
-    spread = pl["tome"]["spread"]
+def tome_stacks(s, seat, spread=None) -> tuple:
+    """The tome as it lies on the table: (left, right), the indices of the tome cards still in it.
+
+    ``spread`` is the reader's place in the whole book, counting removed cards too: the cards before
+    it have been turned (the left-hand stack, its top = the last one, showing its back page), the others
+    have not (the right-hand stack, its top = the first one, showing its front page)."""
+    tome = player(s, seat)["tome"]
+    spread = tome["spread"] if spread is None else spread
+    present = [i for i in range(len(master_of(s, seat)["tome"])) if i not in tome["out"]]
+    return [i for i in present if i < spread], [i for i in present if i >= spread]
+
+
+def tome_pages(s, seat, spread=None) -> list:
+    """The pages face up: the left-hand card's back and the right-hand card's front, [(page, ti, face)]
+    (at ``spread`` instead of the tome's own place when given)."""
+    left, right = tome_stacks(s, seat, spread)
     out = []
-    for page in (2 * spread, 2 * spread + 1):
-        if page < 1 or page > 10:
-            continue
-        ti = (page - 1) // 2
-        face = "front" if page % 2 == 1 else "back"
-        if ti in pl["tome"]["out"]:
-            continue
-        out.append((page, ti, face))
+    if left:
+        out.append((2 * left[-1] + 2, left[-1], "back"))
+    if right:
+        out.append((2 * right[0] + 1, right[0], "front"))
     return out
 
 
-MAX_SPREAD = 5
+def spread_after(s, seat, pages):
+    """``spread`` once ``pages`` pages are turned one at a time (negative: backward), or None when the
+    tome cannot turn that far (not past its cover, nor past its back). A page turn moves one tome card
+    from one stack onto the other; the place moves just past that card, so cards removed from the tome
+    that it passes over now lie on the other side of the reader's place."""
+    left, right = tome_stacks(s, seat)
+    spread = player(s, seat)["tome"]["spread"]
+    for _ in range(abs(pages)):
+        if pages > 0 and right:
+            left.append(right.pop(0))
+            spread = left[-1] + 1
+        elif pages < 0 and left:
+            right.insert(0, left.pop())
+            spread = right[0]
+        else:
+            return None
+    return spread
+
+
+def bookmark_spreads(s, seat) -> list:
+    """One ``spread`` for each other way the tome can lie open: 0, 1, ... of its cards turned."""
+    left, right = tome_stacks(s, seat)
+    places = [0] + [i + 1 for i in sorted(left + right)]
+    return [spread for turned, spread in enumerate(places) if turned != len(left)]
 
 
 def turn_order_from(s, first) -> list:

@@ -26,6 +26,10 @@ def _card(seat, zone, i, entry, custom):
     return dict({"id": f"{seat}{zone[0]}{i}", "d": d, "o": owner}, **extra)
 
 
+def _index(x, bound) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and 0 <= x < bound
+
+
 def build(doc: dict) -> dict:
     if not isinstance(doc, dict) or not isinstance(doc.get("players"), list):
         raise RuleViolation("bad_scenario", "a scenario needs a players list")
@@ -66,6 +70,9 @@ def _build(doc):
         for zone in ("deck", "hand", "discard", "karma", "equip"):
             pl[zone] = [_card(seat, zone if zone != "discard" else "x", i, e, s["custom"]) for i, e in enumerate(pd.get(zone, []))]
         pl["tome"] = {"spread": pd.get("spread", 0), "out": list(pd.get("tome_out", []))}
+        size = len(MASTERS[pl["master"]]["tome"])
+        if not _index(pl["tome"]["spread"], size + 1) or not all(_index(ti, size) for ti in pl["tome"]["out"]):
+            raise RuleViolation("bad_scenario", "spread must be 0..tome size, tome_out tome card indices")
         for c in pl["equip"] + [c for c in pl["deck"] if c.get("im") and c["d"].startswith("tome:")]:
             ti = int(c["d"].split(":")[2])
             if ti not in pl["tome"]["out"]:

@@ -397,8 +397,7 @@ def h_focus_action(sim, t):
             t["step"] = 2
             if a["type"] == "relic_turn":
                 who, delta = a["args"]["master"], a["args"]["delta"]
-                sp = q.player(s, who)["tome"]["spread"] + delta
-                sim.emit("TomeTurned", {"seat": who, "spread": sp})
+                sim.emit("TomeTurned", {"seat": who, "spread": q.spread_after(s, who, delta)})
             return
         if pl["pos"] and any(q.terrain(s, n) == "relic" for n in hx.neighbours(pl["pos"])):
             cmds = [C("relic_skip")]
@@ -406,7 +405,7 @@ def h_focus_action(sim, t):
                 if other["dead"]:
                     continue
                 for delta in (-2, -1, 1, 2):
-                    if 0 <= other["tome"]["spread"] + delta <= q.MAX_SPREAD:
+                    if q.spread_after(s, who, delta) is not None:
                         cmds.append(C("relic_turn", master=who, delta=delta))
             ask(t, seat, "relic", cmds)
             return

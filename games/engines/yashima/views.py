@@ -5,6 +5,7 @@ the seat they await."""
 from games.kernel import SYSTEM
 
 from . import clocks, labels
+from . import queries as q
 from .state import clone
 
 PUBLIC_KEYS = ["phase", "round", "pool", "teams", "cells", "boards", "spst", "supply", "result", "last_init",
@@ -69,6 +70,8 @@ def view_for(s, seat, legal=None):
     for i, pl in enumerate(s["players"]):
         pv = {k: clone(pl[k]) for k in ("master", "kami", "pos", "facing", "st", "restored", "pending", "dead",
                                          "karma", "discard", "equip", "aside", "tome")}
+        if pl["master"]:
+            pv["tome"]["pages"] = [page for page, _, _ in q.tome_pages(s, i)]  # face up on the table
         pv["deck_count"] = len(pl["deck"])
         pv["hand_count"] = len(pl["hand"])
         pv["deck_face_up"] = [{"d": c["d"], "o": c["o"], "bl": bool(c.get("bl"))} for c in pl["deck"] if c.get("im")]

@@ -285,8 +285,8 @@ def test_karma_payment_fewest_cards():
 
 
 def test_karma_payment_excess_is_lost():
-    s = scene(pl(master="rosamu", pos=A, spread=1, karma=["seven", "mid"]), pl(master="kenta", kami="dragon", pos="3,-3"))
-    s.when(0, "ability", src="page:2")  # Stupor, cost 2: one card; either card may pay, the excess is lost
+    s = scene(pl(master="rosamu", pos=A, spread=2, karma=["seven", "mid"]), pl(master="kenta", kami="dragon", pos="3,-3"))
+    s.when(0, "ability", src="page:4")  # Stupor, cost 2: one card; either card may pay, the excess is lost
     assert {c["args"]["card"] for c in s.legal(0)} == {hid(s, 0, "seven", "karma"), hid(s, 0, "mid", "karma")}
     s.when(0, "pay_card", card=hid(s, 0, "seven", "karma"))
     assert defs(P(s, 0)["karma"]) == ["mid"] and s.state["turn"]["stupor"] is True
@@ -300,7 +300,8 @@ def test_equip():
     assert defs(P(s, 0)["equip"]) == ["tome:rosamu:3:front"]
     assert P(s, 0)["tome"]["out"] == [3]
     assert queries.speed(s.state, 0) == speed + 1
-    assert [p for p, _, _ in queries.tome_pages(s.state, 0)] == [6]  # page 7 left the tome with its card
+    # page 7 left the tome with its card: the next card's front (page 9) now lies face up on the right
+    assert [p for p, _, _ in queries.tome_pages(s.state, 0)] == [6, 9]
 
 
 # rules: Yashima core, "Tome Actions" ("some cards show a 0 cost ... it still uses your tome action")
@@ -314,9 +315,9 @@ def test_zero_cost_ability_uses_the_tome_action():
 
 # rules: Yashima core, "Example Two Player Game" (Stupor: damage from the next attack this turn is lost from the karma pool)
 def test_stupor():
-    s = scene(pl(master="rosamu", pos=A, spread=1, karma=["mid"], hand=["plain"]),
+    s = scene(pl(master="rosamu", pos=A, spread=2, karma=["mid"], hand=["plain"]),
               pl(master="kenta", kami="dragon", pos=FRONT, facing=3, karma=["mid", "mid"]))
-    s.when(0, "ability", src="page:2")
+    s.when(0, "ability", src="page:4")
     attack(s, 0, "plain")
     assert prompt(s)["cmds"][0]["args"]["zone"] == "karma"
     s.when(1, "lose_card", zone="karma", card=hid(s, 1, "mid", "karma"))
@@ -329,28 +330,28 @@ def test_stupor():
 def test_imprint_and_reveal():
     s = scene(pl(master="rosamu", pos=A, spread=1, karma=["seven", "low"], deck=["plain", "low", "mid", "high"]),
               pl(master="kenta", kami="dragon", pos="3,-3"))
-    s.when(0, "ability", src="page:3")  # One With All, cost 8
+    s.when(0, "ability", src="page:2")  # One With All, cost 8
     s.when(0, "pay_card", card=hid(s, 0, "seven", "karma"))
-    assert P(s, 0)["deck"][-1] == {"id": P(s, 0)["deck"][-1]["id"], "d": "tome:rosamu:1:front", "o": 0, "im": True}
-    assert 1 in P(s, 0)["tome"]["out"]
+    assert P(s, 0)["deck"][-1] == {"id": P(s, 0)["deck"][-1]["id"], "d": "tome:rosamu:0:back", "o": 0, "im": True}
+    assert 0 in P(s, 0)["tome"]["out"]
 
 
 def test_imprint_revealed_look_and_reorder():
-    imp = {"d": "tome:rosamu:1:front", "im": True}
+    imp = {"d": "tome:rosamu:0:back", "im": True}
     s = scene(pl(master="rosamu", pos=A, deck=["plain", imp, "low", "mid", "high", "seven"]), pl(master="kenta", kami="dragon", pos="3,-3"))
     s.when(0, "focus")
     assert prompt(s)["kind"] == "reorder" and len(s.legal(0)) == 24
     assert [c["d"] for c in prompt(s)["info"]["cards"]] == ["low", "mid", "high", "seven"]
     ids = [c["id"] for c in prompt(s)["info"]["cards"]]
     s.when(0, "reorder", order=ids[::-1])
-    assert defs(P(s, 0)["deck"]) == ["seven", "high", "mid", "low", "tome:rosamu:1:front"]
+    assert defs(P(s, 0)["deck"]) == ["seven", "high", "mid", "low", "tome:rosamu:0:back"]
 
 
 # rules: Yashima core, "Other Keywords" IMPRINT ("If there are no face-down battle cards beneath this card ... returns to its owner's tome") and "Returning cards"
 def test_imprint_without_cards_beneath_returns_to_the_tome():
-    imp = {"d": "tome:rosamu:1:front", "im": True}
+    imp = {"d": "tome:rosamu:0:back", "im": True}
     s = scene(pl(master="rosamu", pos=A, deck=["plain", imp]), pl(master="kenta", kami="dragon", pos="3,-3"))
-    assert P(s, 0)["tome"]["out"] == [1]
+    assert P(s, 0)["tome"]["out"] == [0]
     s.when(0, "focus")
     assert P(s, 0)["deck"] == [] and P(s, 0)["tome"]["out"] == []
 

@@ -110,8 +110,8 @@ def test_round_ends_when_pool_is_empty():
 def test_only_affordable_face_up_abilities():
     s = two(p0=pl(master="rosamu", pos=A, spread=1, karma=["mid"]))
     srcs = {c["args"]["src"] for c in s.legal(0) if c["type"] == "ability"}
-    assert srcs == {"page:2"}  # Stupor (2); One With All costs 8
-    assert s.rejects(0, "ability", src="page:3").code == "illegal_command"
+    assert srcs == {"page:3"}  # Beggar's Alms (2); One With All costs 8
+    assert s.rejects(0, "ability", src="page:2").code == "illegal_command"
 
 
 # rules: Yashima core, "Attack Action" / kernel contract (anything not listed is refused with a RuleViolation)

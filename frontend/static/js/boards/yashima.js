@@ -539,7 +539,7 @@ function renderPlayers({ doc, view }) {
         h("span", { title: (p.discard || []).map((c) => defName(c.d)).join(", ") || "empty" }, `Discard ${(p.discard || []).length}`)),
       h("div", { class: "ys-pstats", title: (p.karma || []).map((c) => `${defName(c.d)} (${(def(c.d) || {}).karma ?? "?"})`).join(", ") || "empty" },
         `Karma pool: ${(p.karma || []).length} card${(p.karma || []).length === 1 ? "" : "s"}, total ${karmaSum}`),
-      h("div", { class: "ys-pstats ys-tome" }, `Tome spread ${(p.tome || {}).spread ?? 0}`, (p.equip || []).length ? ` · equipped: ${(p.equip || []).map((c) => defName(c.d)).join(", ")}` : ""),
+      h("div", { class: "ys-pstats ys-tome" }, `Tome pages ${((p.tome || {}).pages || []).join(" and ") || "closed"}`, (p.equip || []).length ? ` · equipped: ${(p.equip || []).map((c) => defName(c.d)).join(", ")}` : ""),
       statuses.length ? h("div", { class: "ys-statuses" }, statuses) : "",
       p.pending ? h("div", { class: "ys-flag" }, "waiting to restore") : "",
       p.dead ? h("div", { class: "ys-flag" }, "killed") : "",
@@ -585,18 +585,16 @@ function renderHand(ctx) {
   }
   if (!hand.length) row.append(h("p", { class: "muted" }, "No cards in hand."));
   box.append(row);
-  // tome: the open spread's pages
+  // tome: the pages face up (the engine's view lists them: removed cards change what shows)
   const m = masterInfo(me.master);
   if (m) {
-    const spread = (me.tome || {}).spread || 0;
-    const out = new Set((me.tome || {}).out || []);
+    const shown = (me.tome || {}).pages || [];
     const pages = [];
-    (m.tome || []).forEach((t, i) => { for (const face of Object.values(t.faces || {})) if (face.page === 2 * spread || face.page === 2 * spread + 1) pages.push({ face, i }); });
-    box.append(h("h3", {}, `Your tome (spread ${spread})`),
+    (m.tome || []).forEach((t, i) => { for (const face of Object.values(t.faces || {})) if (shown.includes(face.page)) pages.push({ face, i }); });
+    box.append(h("h3", {}, `Your tome (pages ${shown.join(" and ") || "none"})`),
       h("div", { class: "ys-cards" }, pages.length ? pages.map(({ face, i }) => h("div", { class: "ys-card small", dataset: { page: String(face.page) } },
         h("span", { class: "nm" }, `p.${face.page} ${face.name}`),
         h("span", { class: "row" }, `Cost ${face.cost}`, face.kind ? h("span", {}, face.kind) : ""),
-        out.has(i) ? h("span", { class: "fx" }, "removed") : "",
         h("span", { class: "fx" }, (face.effects || []).map((e) => e.k).join(", ")))) : h("p", { class: "muted" }, "Avatar page.")));
     box.append(h("h3", {}, `Your karma pool (${(me.karma || []).length})`),
       h("div", { class: "ys-cards" }, (me.karma || []).map((c) => h("div", { class: "ys-card small" }, h("span", { class: "nm" }, defName(c.d)), h("span", { class: "row" }, `Karma ${(def(c.d) || {}).karma ?? "?"}`))),
