@@ -106,13 +106,15 @@ def step_cost(state, frm: str, to: str, mover: dict, occ: set):
             return None
         if t_to == "stairs" and mover.get("large") and not flying:
             return None  # "Miniatures with bases larger than 1 square cannot fit in" stairs
-        h_from, h_to = height(state, frm), height(state, to)
-        if h_from != h_to and not flying:
-            if abs(h_from - h_to) != 1 or mover.get("large"):
-                return None
-            low = frm if h_from < h_to else to
-            if terrain(state, low) != "stairs":
-                return None
+    # Only flying moves "between squares at different heights as if they were adjacent"; spectral
+    # movement passes through terrain but changes height by stairs and ladders like walking.
+    h_from, h_to = height(state, frm), height(state, to)
+    if h_from != h_to and not flying:
+        if abs(h_from - h_to) != 1 or mover.get("large"):
+            return None
+        low = frm if h_from < h_to else to
+        if terrain(state, low) != "stairs":
+            return None
     (fx, fy), (tx, ty) = xy(frm), xy(to)
     if fx != tx and fy != ty and not spectral:
         for corner in (key(fx, ty), key(tx, fy)):

@@ -269,3 +269,33 @@ def test_spectral_enemy_never_attacks_from_inside_a_wall_and_cannot_be_targeted_
     assert not enemy_ai.can_hit(st, "o", "tomoe", 3, "4,0")
     assert not rules.can_attack(st, "tomoe", "o", 3) and "o" not in rules.targetable_shogun(st)
     assert not enemy_ai.plan_line(st, "o", {"n": 1, "move": None, "attack": {"skill": None}})
+
+
+def test_away_moves_to_the_squares_farthest_from_the_target():
+    # rules: Harakiri, "Resolving Enemy Movement": "When the condition is away, the enemy moves to a
+    # square where the range to their target is as large as possible." The kabuki (move 3, range 2)
+    # reaches nobody for line 1 (range 2 + attack), so line 2 (away) moves it: row 0 is 9 from row 9
+    s = scenario(doc(arena(open_rows()), {}, {"kb": {"type": "kabuki", "color": "red", "at": "5,3"}},
+                     activate="color:red", oracle={"color": "green"}, forced=[4]))
+    s.when(SYSTEM, "activate_enemy", enemy="kb")
+    p = s.state["pending"]
+    assert p["kind"] == "enemy_square"
+    assert sorted(o["square"] for o in p["options"]) == [f"{x},0" for x in range(2, 9)]
+    ev = s.when(0, "choose", option=0)
+    assert find(ev, "EnemyLineChosen")[0]["line"] == 2 and s.state["enemies"]["kb"]["sq"] == "2,0"
+
+
+def test_range_x_needs_range_and_line_of_sight_from_the_end_square():
+    # rules: Harakiri, "Resolving Enemy Movement": "When the condition is range (X), the enemy must be
+    # able to move toward or away from the target so that it is within range (X) and Line Of Sight."
+    # The ashigaru (move 2) has three squares at range 2 of Tomoe; the obstacle at 3,0 blocks LOS from
+    # 2,0 and 2,1 (through it) but not from 2,2 (a single corner), so it takes 2,2 without asking.
+    rows = ["...o......"] + ["." * 10] * 9
+    chars = {"tomoe": {"sq": "4,0"}}
+    s = scenario(doc(arena(rows), chars, {"a": {"type": "ashigaru", "color": "red", "at": "0,0"}},
+                     activate="color:red", oracle={"color": "green"}, forced=[4, 1, 1]))
+    ev = s.when(SYSTEM, "activate_enemy", enemy="a")
+    assert s.state["pending"] is None
+    chosen = find(ev, "EnemyLineChosen")[0]
+    assert (chosen["line"], chosen["target"], chosen["square"]) == (1, "tomoe", "2,2")
+    assert find(ev, "EnemyAttackRolled")[0]["target"] == "tomoe"

@@ -160,3 +160,19 @@ def test_item_limits_when_giving():
                                         "tomoe": {"sq": "3,2", "items": full}})
     gives = [c["args"] for c in s.legal(0) if c["type"] == "give" and "slot" in c["args"]]
     assert gives == [{"to": "tomoe", "slot": 1}]  # only the special omamori fits
+
+
+def test_spectral_movement_changes_height_only_by_stairs():
+    # rules: Harakiri, "Height Levels": "Squares at different heights can only be moved between by using
+    # a ladder or stairs"; "Flying Movement" may "move between squares at different heights as if they
+    # were adjacent", while "Spectral Movement" only moves "through any kind of terrain"
+    heights = ["0000011111"] * 10
+    rows = open_rows()
+    rows[8] = "....S....."  # stairs at 4,8, the lower level
+    s = scenario(doc(arena(rows, heights=heights), {}, {"o": {"type": "onryo", "color": "purple", "at": "4,4"}}))
+    st = s.state
+    spectral, flying = rules.mover_for(st, "o"), {"flying": True}
+    assert grid.step_cost(st, "4,4", "5,4", spectral, set()) is None
+    assert grid.step_cost(st, "4,4", "5,4", flying, set()) == 1
+    reach = grid.reachable(st, "4,4", 5, spectral, set())  # 4 steps down to the stairs, 1 up
+    assert {q for q in reach if grid.height(st, q) == 1} == {"5,7", "5,8", "5,9"}

@@ -525,6 +525,35 @@ def test_kami_modes_inari_damage_ryujin_action_points_izanami_reflection():
     assert s.state["characters"]["akira"]["health"] == 11 - 5 and "k" not in s.state["enemies"]
 
 
+def test_kami_mode_shinigami_adds_a_damage_per_health_up_to_7():
+    # rules: Harakiri, "Shinigami", Kami Mode: "add +1 damage to your attack for each health in your
+    # supply, up to 7" (the fast attack alone deals 0: katana fail + test hit, as for Inari above)
+    mode = {"kami": "shinigami", "turns_done": 0, "round": 1}
+    for health, left in ((3, 9 - 3), (11, 9 - 7)):
+        enemies = {"foe": {"type": "kappa", "color": "red", "at": "3,2", "health": 9}}
+        s = _turn("akira", {"akira": {"sq": "2,2", "kami": "shinigami", "health": health, "kami_mode": mode}},
+                  enemies, forced=[1, 3])
+        s.when(0, "attack", target="foe", mode="fast")
+        assert s.state["enemies"]["foe"]["health"] == left
+
+
+def test_kami_mode_amatsumara_lowers_every_enemy_armor_at_the_end_of_the_turn():
+    # rules: Harakiri, "Amatsumara", Kami Mode: "At the end of your turn and the next round, reduce all
+    # enemies' armor by 1 ... A creature with armor 0 cannot receive -1 armor tokens."
+    from games.engines.harakiri import rules
+
+    enemies = {"armored": {"kind": "servant", "type": "undertaker", "at": "5,5"},
+               "bare": {"type": "kappa", "color": "red", "at": "7,7"}}
+    chars = {"akira": {"kami": "amatsumara", "kami_mode": {"kami": "amatsumara", "turns_done": 0, "round": 1}}}
+    s = _turn("akira", chars, enemies, queue=["char:akira", "char:tomoe"])
+    armor = rules.estat(s.state, "armored", "armor")
+    assert armor > 0 and rules.estat(s.state, "bare", "armor") == 0
+    s.when(0, "end_activation")
+    assert s.state["enemies"]["armored"]["armor_tokens"] == 1
+    assert rules.estat(s.state, "armored", "armor") == armor - 1
+    assert s.state["enemies"]["bare"]["armor_tokens"] == 0
+
+
 def test_items_once_per_round_consumables_discarded_uses_counted():
     # rules: Harakiri, "Use an Item"
     enemies = {"foe": {"type": "kappa", "color": "red", "at": "4,2"}}
