@@ -179,6 +179,15 @@ def reset_zones(w):
     place_characters(w, last)
 
 
+def placement_rank(s, q, anchor):
+    """Step 5 "adjacent to the square where the last character was defeated": adjacent squares first
+    (squares at different heights "are not considered to be adjacent"); when they run out, the
+    nearest squares of the same height level, then of the other levels."""
+    x, y = grid.xy(q)
+    return (not grid.adjacent(s, q, anchor), grid.height(s, q) != grid.height(s, anchor),
+            grid.range_between(q, anchor), y, x)
+
+
 def place_characters(w, last):
     s = w.s
     anchor = last
@@ -194,6 +203,6 @@ def place_characters(w, last):
                  and q not in taken and q != anchor]
         if not cands:
             continue
-        best = min(cands, key=lambda q: (grid.range_between(q, anchor), grid.xy(q)[1], grid.xy(q)[0]))
+        best = min(cands, key=lambda q: placement_rank(s, q, anchor))
         placed.add(best)
         w.emit("CreatureMoved", who=c, set={"sq": best}, path=[best], reason="failure: placed near the last defeat")

@@ -130,6 +130,22 @@ def test_failure_procedure_resets_zones_and_places_characters_near_the_last_defe
     assert st["malice"] == 0 and st["round"] == 2 and s.status.awaiting == [SYSTEM]
 
 
+def test_failure_places_characters_adjacent_on_the_same_height_level():
+    # rules: Harakiri, "Failure", step 5: "Place all four characters adjacent to the square where the
+    # last character was defeated"; "Height Levels": "Squares that are at different heights are not
+    # considered to be adjacent". Tomoe falls on 1,0 (level 0); x 2+ is level 1, so 2,0 and 2,1 are
+    # not adjacent: three go to the adjacent 0,0, 0,1, 1,1, the fourth to the nearest level-0 square
+    chars = {c: {"defeated": True, "sq": None, "health": 0} for c in ("akira", "hattori", "hikaru")}
+    chars["tomoe"] = {"sq": "1,0", "health": 1}
+    heights = ["0011111111"] * 10
+    s = scenario(doc(arena(open_rows(), heights=heights), chars, {"k": {"type": "kachi", "color": "red", "at": "0,0"}},
+                     activate="color:red", oracle={"color": "green"}, forced=[1, 6, 6, 3, 6, 6, 6, 6]))
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    st = s.state
+    assert st["failures"] == 1
+    assert {ch["sq"] for ch in st["characters"].values()} == {"0,0", "0,1", "1,1", "0,2"}
+
+
 def test_failure_respawns_the_zone_setup_enemies_without_heads():
     # rules: Harakiri, "Failure", steps 4 and 7
     chars = {c: {"defeated": True, "sq": None, "health": 0} for c in ("akira", "hattori", "hikaru")}
