@@ -87,3 +87,23 @@ def test_resume_is_refused_when_nothing_is_paused():
     s = _plain(doc(arena(open_rows()), {"akira": {"sq": "2,2", "ap": 4}}, activate="char:akira"))
     assert ENGINE.system_command(s.state) != RESUME
     s.rejects(SYSTEM, "resume")
+
+
+def test_the_counter_attack_skill_is_chosen_by_the_seat_and_struck_on_resume():
+    # rules: Harakiri, "Akira", Counter Attack: "if you receive damage, you may perform a counter
+    # attack against the attacker" - Akira's seat decides inside the kachi's activation; the attack
+    # itself is rolled when the worker resumes that activation
+    chars = {"akira": {"ap": 4, "sq": "1,0", "level": 2, "skills": ["sixth_sense", "counter_attack"],
+                       "ki": {"supply": [], "slots": {"counter_attack": 2}, "exhausted": 0}}}
+    s = _plain(doc(arena(open_rows()), chars, {"k": {"type": "kachi", "color": "red", "at": "0,0"}},
+                   activate="char:akira", queue=["char:akira", "color:red"], oracle={"color": "green"},
+                   forced=[6, 1, 2, 1, 6, 6, 6, 6, 6, 3]))
+    s.when(0, "attack", target="k", mode="strong", skill="counter_attack")
+    s.when(0, "end_activation")
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    assert s.state["pending"]["kind"] == "counter_attack_skill" and s.status.awaiting == [0]
+    answered = s.when(0, "choose", option=1)
+    assert "AttackRolled" not in _types(answered) and s.status.awaiting == [SYSTEM]
+    resumed = s.when(SYSTEM, "resume")
+    rolled = [e["payload"]["attack"] for e in resumed if e["type"] == "AttackRolled"]
+    assert rolled and rolled[0]["attacker"] == "akira" and rolled[0]["counter"]
