@@ -52,8 +52,8 @@ ROUND_CAP = 1
 # Games that reach a real result: every command is the one the server's bot would choose (the
 # engine's bot_command), still submitted through the API, under a cap far above what bot games
 # need (they end within 4-14 rounds, 160-780 commands), so each must end last_standing or tie.
-# The 12 games take ~1-1.5 min CPU; the whole module stays under ~4.5 min CPU.
-BOT_GAMES = 3
+# The 24 games take ~2-3 min CPU; the whole module stays under ~6 min CPU.
+BOT_GAMES = 6
 BOT_ROUND_CAP = 40
 MAX_COMMANDS = 3000
 FOLLOW_EVERY = 10  # commands between two /events/ reads of every seat and the spectator
