@@ -486,6 +486,7 @@ def end_of_turn(w, c):
 
 
 def splits(total, k):
+    """Every way to divide ``total`` among ``k`` recipients (damage or health to share out)."""
     if k == 0:
         return []
     if k == 1:

@@ -25,7 +25,7 @@ def options(s, item):
         near = sorted(e for e, en in s["enemies"].items() if not en.get("allied") and e not in item["exclude"]
                       and grid.range_between(here, en["sq"]) <= 2)
         out = [{"damage": {}}]
-        for split in _splits(4, len(near)):
+        for split in act2.splits(4, len(near)):
             out.append({"damage": {e: n for e, n in zip(near, split) if n}})
         return out if near else []
     if sk == "susanoo_l3":
@@ -33,14 +33,6 @@ def options(s, item):
         pairs = [[a, b] for i, a in enumerate(NEGATIVE) for b in NEGATIVE[i:]]
         return [{"minion": m, "conditions": p} for m in minions for p in pairs]
     return []
-
-
-def _splits(total, k):
-    if k == 0:
-        return []
-    if k == 1:
-        return [[total]]
-    return [[n] + rest for n in range(total, -1, -1) for rest in _splits(total - n, k - 1)]
 
 
 def process(w, item):
