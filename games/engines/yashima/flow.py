@@ -635,7 +635,7 @@ def turn_exec(sim, seat, cmd):
     settle(sim)
 
 
-ABANDON = ("move", "walk", "dodge", "forced", "focus_action", "eff", "effects", "pay", "ability", "imprint_into")
+ABANDON = ("move", "walk", "dodge", "forced", "relocate", "focus_action", "eff", "effects", "pay", "ability", "imprint_into")
 
 
 def settle(sim):

@@ -159,12 +159,11 @@ def relocation_ok(s, seat, cell) -> bool:
     return True
 
 
-def relocate(sim, seat, cell, chooser=None) -> None:
-    """RELOCATE (no combat movement) then slick / splice point follow-ups."""
-    if q.is_deadly(sim.s, cell):
-        exert(sim, seat)
-    enter(sim, seat, cell)
-    forced_relocation(sim, seat, chooser, [cell])
+def relocate(sim, seat, cell, chooser=None, chain=None) -> None:
+    """RELOCATE (no combat movement) then slick / splice point follow-ups, resolved by the
+    ``relocate`` task: a deadly destination's EXERT is paid first, one card at a time past any
+    imprinted card on top. ``chain``: the spaces already visited by a forced relocation chain."""
+    push(sim, {"k": "relocate", "seat": seat, "to": cell, "chooser": chooser, "chain": chain})
 
 
 def forced_relocation(sim, seat, chooser=None, visited=None) -> None:

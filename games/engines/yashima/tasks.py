@@ -229,16 +229,36 @@ def h_forced(sim, t):
         to = t.pop("ans")["args"]["to"]
         pop(sim, t)
         if ops.relocation_ok(sim.s, seat, to):
-            if q.is_deadly(sim.s, to):
-                ops.exert(sim, seat)
-            ops.enter(sim, seat, to)
-            ops.forced_relocation(sim, seat, t["chooser"], t["visited"] + [to])
+            ops.relocate(sim, seat, to, t["chooser"], t["visited"])
         return
     opts = ops.forced_options(sim.s, seat, t["visited"])
     if not opts:
         pop(sim, t)
         return
     ask(t, t["chooser"], "forced_relocation", [C("relocate_to", to=c) for c in opts], {"master": seat})
+
+
+@handler("relocate")
+def h_relocate(sim, t):
+    """A relocation: the deadly destination's EXERT (and any imprint on top or uncovered) resolves
+    first, then the master enters and any slick / splice point relocation follows. If the space was
+    taken meanwhile the master stays; a forced chain then offers its remaining spaces again."""
+    s, seat = sim.s, t["seat"]
+    if q.player(s, seat)["pos"] is None:
+        pop(sim, t)
+        return
+    if not t.get("paid"):
+        t["paid"] = True
+        exert_later(sim, seat, 1 if q.is_deadly(s, t["to"]) else 0)
+        return
+    pop(sim, t)
+    to, chain = t["to"], t["chain"]
+    if not q.legal_space(s, to):
+        if chain is not None:
+            ops.forced_relocation(sim, seat, t["chooser"], chain)
+        return
+    ops.enter(sim, seat, to)
+    ops.forced_relocation(sim, seat, t["chooser"], (chain or []) + [to])
 
 
 @handler("exert")

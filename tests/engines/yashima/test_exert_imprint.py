@@ -89,3 +89,61 @@ def test_quick_ability_exert_cost_waits_for_an_imprint_on_top():
     assert defs(P(s, 0)["discard"]) == ["plain"]
     assert order(ev, "exert", "imprint") == ["imprint", "exert:plain"]
     assert P(s, 1)["st"].get("BURN")
+
+
+# rules: Yashima Fairytale, "Terrain" SLICK ("If you would end a move on or relocate to slick terrain, you
+# must relocate to an adjacent unoccupied legal space"); Yashima core, "Terrain" DEADLY ("Masters must
+# EXERT to enter deadly terrain"); "Multiple Effects" (newest first) and IMPRINT (revealed on top: first
+# trigger its effect)
+def test_slick_relocation_into_deadly_terrain_exerts_the_card_beneath_an_imprint_on_top():
+    s = scene(pl_(deck=[IMPRINTED, "plain", "mid", "low"]), pl_(master="rosamu", kami="dragon", pos="3,-3"),
+              terrain={"0,1": "slick", "1,1": "deadly"}, custom=IMP)
+    s.when(0, "move_action")
+    s.when(0, "step", to="0,1")
+    s.when(0, "end_move", facing=3)
+    assert prompt(s)["kind"] == "forced_relocation"
+    ev = s.when(0, "relocate_to", to="1,1")
+    assert order(ev, "exert", "imprint", "move") == ["imprint", "exert:plain", "move"]
+    assert P(s, 0)["pos"] == "1,1" and defs(P(s, 0)["discard"]) == ["plain"]
+    assert defs(P(s, 0)["deck"]) == ["mid", "low", "imp"]
+
+
+# rules: Yashima Fairytale, "Terrain" SLICK and FROST ("A space with FROST status is deadly terrain in
+# addition to its other types"); Yashima core, "Terrain" DEADLY; "Multiple Effects" (newest first: the
+# imprint the first EXERT uncovers resolves before the chain goes on, and the next EXERT takes the card beneath)
+def test_relocation_chain_through_deadly_slick_pays_each_exert_past_the_imprint_it_uncovers():
+    s = scene(pl_(deck=["plain", IMPRINTED, "mid", "low"]), pl_(master="rosamu", kami="dragon", pos="3,-3"),
+              terrain={"0,1": "slick", "1,1": "slick", "2,1": "deadly"}, space_statuses={"1,1": {"FROST": 1}},
+              custom=IMP)
+    s.when(0, "move_action")
+    s.when(0, "step", to="0,1")
+    s.when(0, "end_move", facing=3)
+    ev = s.when(0, "relocate_to", to="1,1")
+    assert order(ev, "exert", "imprint", "move") == ["exert:plain", "imprint", "move"]
+    assert prompt(s)["kind"] == "forced_relocation" and "0,1" not in {c["args"]["to"] for c in s.legal(0)}
+    ev = s.when(0, "relocate_to", to="2,1")
+    assert order(ev, "exert", "imprint", "move") == ["exert:mid", "move"]
+    assert P(s, 0)["pos"] == "2,1" and defs(P(s, 0)["discard"]) == ["plain", "mid"]
+    assert defs(P(s, 0)["deck"]) == ["low", "imp"]
+
+
+# rules: Yashima Fairytale, "Terrain" SLICK ("relocate to an adjacent unoccupied legal space"); Yashima core,
+# "Terrain" DEADLY and "Multiple Effects" (newest first): the imprint on top resolves first and here GROWs a
+# PLANT onto the chosen deadly space (solid now); the EXERT is still paid (docs/games/yashima.md, decision 6)
+# and the forced relocation goes on to the chain's other spaces
+def test_forced_relocation_whose_space_an_imprint_fills_offers_the_other_spaces():
+    grow = {"imp": card("imp", karma=5, atk=1, torn={"effects": [{"k": "GROW"}]})}
+    s = scene(pl_(deck=[IMPRINTED, "plain", "mid", "low"]), pl_(master="rosamu", kami="dragon", pos="3,-3"),
+              terrain={"0,1": "slick", "1,1": "deadly"}, space_statuses={"0,2": {"PLANT": 0}}, custom=grow)
+    s.when(0, "move_action")
+    s.when(0, "step", to="0,1")
+    s.when(0, "end_move", facing=3)
+    s.when(0, "relocate_to", to="1,1")
+    assert prompt(s)["kind"] == "grow"
+    s.when(0, "grow", frm="0,2", to="1,1")
+    assert P(s, 0)["pos"] == "0,1" and defs(P(s, 0)["discard"]) == ["plain"]
+    assert prompt(s)["kind"] == "forced_relocation"
+    dests = {c["args"]["to"] for c in s.legal(0)}
+    assert "1,1" not in dests and "0,1" not in dests and "0,2" in dests
+    s.when(0, "relocate_to", to="0,2")
+    assert P(s, 0)["pos"] == "0,2" and defs(P(s, 0)["discard"]) == ["plain"]
