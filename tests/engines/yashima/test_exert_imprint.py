@@ -1,6 +1,8 @@
 """EXERTs resolved one at a time: an imprinted card an EXERT uncovers resolves before the next EXERT
 (and before whatever the EXERTs pay for or are compared in)."""
 
+import pytest
+
 from .helpers import P, attack, card, defs, hid, pl, prompt, scene
 
 A = "0,0"
@@ -147,3 +149,16 @@ def test_forced_relocation_whose_space_an_imprint_fills_offers_the_other_spaces(
     assert "1,1" not in dests and "0,1" not in dests and "0,2" in dests
     s.when(0, "relocate_to", to="0,2")
     assert P(s, 0)["pos"] == "0,2" and defs(P(s, 0)["discard"]) == ["plain"]
+
+
+# rules: Yashima core, glossary EXERT ("discard the top card of your deck") and "Multiple Effects"
+# (newest first): an EXERT 2 card effect pays every EXERT, past an imprinted card on top (it
+# resolves first) and past one the first EXERT uncovers
+@pytest.mark.parametrize("deck", [["plain", IMPRINTED, "mid", "low"], [IMPRINTED, "plain", "mid", "low"]])
+def test_an_exert_effect_pays_every_exert_past_imprints(deck):
+    from .test_keywords import hit_with, use_effect
+
+    s = hit_with([{"k": "EXERT", "n": 2}], attacker=pl_(hand=["fx"], deck=deck), custom=IMP)
+    use_effect(s)
+    assert [d for d in defs(P(s, 0)["discard"]) if d in ("plain", "mid", "low")] == ["plain", "mid"]
+    assert defs(P(s, 0)["deck"])[:2] == ["low", "imp"]
