@@ -9,7 +9,7 @@ from itertools import permutations
 from . import hexgrid as hx
 from . import ops
 from . import queries as q
-from .tasks import C, ask, exert_or_wait, find_attack, handler, place, pop
+from .tasks import C, ask, exert_later, find_attack, handler, place, pop
 
 EFFECTS = {}
 
@@ -86,15 +86,8 @@ def e_focus(sim, t, it, probe=False):
 def e_exert(sim, t, it, probe=False):
     if probe:
         return q.can_exert(sim.s, t["seat"])
-    # one EXERT per visit; an imprinted card on top resolves first and is not counted (newest first)
-    if "left" not in t:
-        t["left"] = it.get("n", 1)
-    if t["left"] <= 0 or q.player(sim.s, t["seat"])["dead"]:
-        pop(sim, t)
-        return
-    done, _ = exert_or_wait(sim, t["seat"])
-    if done:
-        t["left"] -= 1
+    pop(sim, t)  # the EXERTs go one at a time, an imprinted card on top resolving first (newest first)
+    exert_later(sim, t["seat"], it.get("n", 1))
 
 
 @effect("SPIRITUAL_LINK")
