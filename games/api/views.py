@@ -65,13 +65,6 @@ def match_detail(match, user) -> dict:
     }
 
 
-def _deadline_in_list(match, seq: int) -> dict | None:
-    row = getattr(match, "deadline", None)  # select_related: no query per item
-    if row is None or row.seq != seq:
-        return None
-    return {"due_at": row.due_at.isoformat(), "seats": list(row.seats)}
-
-
 def summary_item(summary: MatchSummary, user) -> dict:
     match = summary.match
     return {
@@ -84,7 +77,7 @@ def summary_item(summary: MatchSummary, user) -> dict:
         "seq": summary.seq,
         "seat_list": summary.seats,
         "awaiting": summary.awaiting,
-        "deadline": _deadline_in_list(match, summary.seq),
+        "deadline": selectors.deadline_doc(getattr(match, "deadline", None), summary.seq),  # select_related
         "winners": summary.winners,
         "created_by": match.created_by_id,
         "created_at": match.created_at.isoformat(),

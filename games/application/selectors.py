@@ -100,15 +100,19 @@ def lobby_public(lobby: dict, match: Match) -> dict:
     }
 
 
+def deadline_doc(row: MatchDeadline | None, seq: int) -> dict | None:
+    """A clock row as clients see it, ``{due_at, seats}`` (ISO 8601 UTC), if it runs at ``seq``."""
+    if row is None or row.seq != seq:
+        return None
+    return {"due_at": row.due_at.isoformat(), "seats": list(row.seats)}
+
+
 def deadline_of(match: Match) -> dict | None:
-    """The decision clock running at the head seq: ``{due_at, seats}`` (ISO 8601 UTC), or None.
+    """The decision clock running at the head seq, or None.
 
     Read from the clock row the sweeper fires (not recomputed), so what a client is shown is exactly
     when the timeout command will be submitted (give or take the sweep interval)."""
-    row = MatchDeadline.objects.filter(match=match, seq=match.head_seq).values("due_at", "seats").first()
-    if row is None:
-        return None
-    return {"due_at": row["due_at"].isoformat(), "seats": list(row["seats"])}
+    return deadline_doc(MatchDeadline.objects.filter(match=match, seq=match.head_seq).first(), match.head_seq)
 
 
 def view_for_seat(match: Match, seat, state: dict | None = None) -> dict:
