@@ -43,6 +43,16 @@ def create_yashima_match(page, options='{"round_cap": 2}'):
     return page.url.rstrip("/").rsplit("/", 1)[-1]
 
 
+def expect_game_over(page):
+    """The end screen: the banner names the winners (or a draw), the match is finished, no controls."""
+    banner = page.get_by_test_id("yashima-banner")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("Game over")
+    expect(banner).to_contain_text(re.compile(r"wins?!|draw"))
+    expect(page.locator("#status-match")).to_have_text("finished")
+    expect(page.locator("#board .ys-card.is-playable, #board .ys-arrow, #board [data-testid=yashima-options]")).to_have_count(0)
+
+
 def click_option(page, index):
     """Click the labelled button of legal command number ``index`` (its data-cmd is that command)."""
     marked = page.evaluate(
@@ -159,12 +169,7 @@ def test_play_yashima_against_a_bot_by_clicking_the_board(new_page):
     else:
         pytest.fail(f"the match did not end within {MAX_ACTIONS} actions; last: {done[-10:]}")
 
-    banner = page.get_by_test_id("yashima-banner")
-    expect(banner).to_be_visible()
-    expect(banner).to_contain_text("Game over")
-    expect(banner).to_contain_text(re.compile(r"wins?!|draw"))
-    expect(page.locator("#status-match")).to_have_text("finished")
-    expect(page.locator("#board .ys-card.is-playable, #board .ys-arrow, #board [data-testid=yashima-options]")).to_have_count(0)
+    expect_game_over(page)
     expect(page.locator("#board [data-testid=yashima-life]")).to_have_count(2)
     assert "battle" in shots, f"never reached a battle turn: {done[:20]}"
 

@@ -29,7 +29,7 @@ from playwright.sync_api import expect
 
 from .conftest import RESULTS, ROOT
 from .test_match_flow import assert_not_reloaded, mark_no_reload, sign_up, wait_live
-from .test_yashima_board import STATE_JS, TAP_JS, create_yashima_match, play_one
+from .test_yashima_board import STATE_JS, TAP_JS, create_yashima_match, expect_game_over, play_one
 
 pytestmark = pytest.mark.e2e
 
@@ -176,12 +176,7 @@ def test_two_people_play_yashima_in_two_browsers(new_page, record_property):
         pytest.fail(f"the match did not end within {MAX_ACTIONS} actions; last: {log[-10:]}")
 
     for seat, page in pages.items():
-        banner = page.get_by_test_id("yashima-banner")
-        expect(banner).to_be_visible()
-        expect(banner).to_contain_text("Game over")
-        expect(banner).to_contain_text(re.compile(r"wins?!|draw"))
-        expect(page.locator("#status-match")).to_have_text("finished")
-        expect(page.locator("#board .ys-card.is-playable, #board .ys-arrow, #board [data-testid=yashima-options]")).to_have_count(0)
+        expect_game_over(page)
         assert_not_reloaded(page)
         RESULTS.mkdir(exist_ok=True)
         page.screenshot(path=str(RESULTS / f"yashima-two-browsers-seat{seat}.png"), full_page=True)

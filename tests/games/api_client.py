@@ -6,6 +6,8 @@ import uuid
 
 from rest_framework.test import APIClient
 
+from games.kernel import Rng
+
 
 class Client:
     """One seat's (or the spectator's) API client; every response is recorded for the canary check."""
@@ -79,3 +81,20 @@ def open_match(game, seats, options, users, make_client, on_commit):
     assert resp.status_code == 200, resp.json()
     assert resp.json()["status"] == "active"
     return match_id, url, clients, spectator
+
+
+def open_recorded_match(game, label, seats, options, make_user, fixed_match_seed, on_commit):
+    """One seeded game's setup for the random-play suites: the match seed and id fixed by ``label``,
+    a choice RNG from it, ``seats`` new users seated through the API, every response recorded.
+    Returns (rng, responses, match_id, url, seat clients, spectator)."""
+    fixed_match_seed(label)
+    rng = Rng(label.encode(), "choices")
+    users = [make_user() for _ in range(seats)]
+    responses = []
+
+    def record(seat, seq, body):
+        responses.append((seat, seq, body))
+
+    match_id, url, clients, spectator = open_match(
+        game, seats, options, users, lambda u, i, url, mid: Client(u, i, url, record, on_commit), on_commit)
+    return rng, responses, match_id, url, clients, spectator

@@ -37,9 +37,9 @@ import pytest
 from games.application import selectors
 from games.eventstore import store
 from games.eventstore.models import Match
-from games.kernel import SYSTEM, Rng
+from games.kernel import SYSTEM
 
-from tests.games.api_client import Client, open_match
+from tests.games.api_client import open_recorded_match
 
 pytestmark = pytest.mark.django_db
 
@@ -226,14 +226,8 @@ def play_one(seats, options, seed, make_user, fixed_match_seed, on_commit, choos
     teams = bool(options.get("teams"))
     options = {"round_cap": round_cap, **options}
     label = f"yashima-api-{seats}-{teams}-{seed}" + ("" if choose is random_choice else f"-{choose.__name__}")
-    fixed_match_seed(label)
-    rng = Rng(label.encode(), "choices")
-    users = [make_user() for _ in range(seats)]
-    responses = []
-    record = lambda seat, seq, body: responses.append((seat, seq, body))  # noqa: E731
-
-    match_id, url, clients, spectator = open_match(
-        "yashima", seats, options, users, lambda u, i, url, mid: Client(u, i, url, record, on_commit), on_commit)
+    rng, responses, match_id, url, clients, spectator = open_recorded_match(
+        "yashima", label, seats, options, make_user, fixed_match_seed, on_commit)
 
     commands = 0
     simultaneous = 0

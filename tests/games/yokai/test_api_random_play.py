@@ -21,9 +21,8 @@ import pytest
 
 from games.eventstore import store
 from games.eventstore.models import Match
-from games.kernel import Rng
 
-from tests.games.api_client import Client, open_match
+from tests.games.api_client import open_recorded_match
 
 pytestmark = pytest.mark.django_db
 
@@ -106,14 +105,8 @@ def assert_legal_win(final, seats, teams):
 def play_one(seats, options, seed, make_user, fixed_match_seed, on_commit):
     teams = bool(options.get("teams"))
     label = f"yokai-api-{seats}-{teams}-{seed}"
-    fixed_match_seed(label)
-    rng = Rng(label.encode(), "choices")
-    users = [make_user() for _ in range(seats)]
-    responses = []
-    record = lambda seat, seq, body: responses.append((seat, seq, body))  # noqa: E731
-
-    match_id, url, clients, spectator = open_match(
-        "yokai", seats, options, users, lambda u, i, url, mid: Client(u, i, url, record, on_commit), on_commit)
+    rng, responses, match_id, url, clients, spectator = open_recorded_match(
+        "yokai", label, seats, options, make_user, fixed_match_seed, on_commit)
 
     commands = 0
     doc = spectator.view()
