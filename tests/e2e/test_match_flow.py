@@ -136,8 +136,12 @@ def test_two_players_see_each_others_moves_live(new_page):
     assert_not_reloaded(a)
     assert_not_reloaded(b)
 
-    # Both logs are the same contiguous sequence.
-    expect(a.locator("#status-seq")).to_have_text(b.locator("#status-seq").inner_text())
+    # Both logs are the same contiguous sequence. B's own page may still be applying the pass it
+    # sent when A's page has it, so wait for both to reach the pass's seq rather than snapshot one.
+    b.locator('#log li[data-type="TurnPassed"]').wait_for()
+    pass_seq = a.evaluate("window.KamizaMatch.lastSeq")
+    expect(a.locator("#status-seq")).to_have_text(str(pass_seq))
+    expect(b.locator("#status-seq")).to_have_text(str(pass_seq))
     seqs_a, seqs_b = log_types(a), log_types(b)
     assert [s for s, _ in seqs_a] == list(range(1, len(seqs_a) + 1))
     assert seqs_a == seqs_b
