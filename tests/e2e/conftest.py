@@ -4,6 +4,7 @@ file, the Pebbles test engine registered) and Debian's Chromium driven by Playwr
 Never ``playwright install``: the machine is offline; we launch /usr/bin/chromium directly.
 """
 
+import contextlib
 import os
 import shutil
 import socket
@@ -98,8 +99,10 @@ def live_server_url(live_server_env):
             (RESULTS / "e2e-server.log").write_text(server_log)
 
 
-@pytest.fixture(scope="session")
-def browser():
+@contextlib.contextmanager
+def launch_chromium():
+    """Debian's Chromium under Playwright (skips the test when it is not installed). Playwright's
+    sync API runs an event loop in this thread until the block ends."""
     if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
         pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")
     from playwright.sync_api import sync_playwright
@@ -112,13 +115,20 @@ def browser():
             browser.close()
 
 
-@pytest.fixture
-def new_page(browser, live_server_url):
-    """new_page() -> a Page in a fresh browser context (its own cookies); console errors collected."""
+@pytest.fixture(scope="session")
+def browser():
+    with launch_chromium() as browser:
+        yield browser
+
+
+@contextlib.contextmanager
+def page_maker(browser, default_base_url=None):
+    """make(base_url=None) -> a Page in a fresh browser context (its own cookies) on that server;
+    console errors, page errors and HTTP errors collected in ``page.console_errors``."""
     contexts = []
 
-    def make():
-        context = browser.new_context(base_url=live_server_url, viewport={"width": 1280, "height": 900})
+    def make(base_url=None):
+        context = browser.new_context(base_url=base_url or default_base_url, viewport={"width": 1280, "height": 900})
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()
@@ -128,6 +138,15 @@ def new_page(browser, live_server_url):
         page.on("response", lambda r: r.status >= 400 and page.console_errors.append(f"HTTP {r.status} {r.url}"))
         return page
 
-    yield make
-    for context in contexts:
-        context.close()
+    try:
+        yield make
+    finally:
+        for context in contexts:
+            context.close()
+
+
+@pytest.fixture
+def new_page(browser, live_server_url):
+    """new_page() -> a Page in a fresh browser context on the live server (see page_maker)."""
+    with page_maker(browser, live_server_url) as make:
+        yield make

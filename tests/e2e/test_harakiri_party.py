@@ -113,7 +113,12 @@ def assert_controls_only_for_the_awaited(pages, states, view, awaited):
 
 
 def test_two_players_each_play_their_two_characters_while_the_worker_plays_the_enemies(new_page):
-    a, b = new_page(), new_page()
+    play_party_rounds(new_page(), new_page())
+
+
+def play_party_rounds(a, b):
+    """The whole scenario above, with A and B's pages open on whichever server(s) the caller chose
+    (the distributed suite puts them on two servers with a real Celery worker)."""
     pages = [a, b]
     for page in pages:
         page.set_viewport_size({"width": 1440, "height": 900})
