@@ -33,16 +33,13 @@ def give_condition(w, who, cond, source=""):
         return False
     cr = s["characters"].get(who) or s["enemies"].get(who)
     conds = dict(cr["conditions"])
+    if cond in ("blinded", "downed") and conds[cond] >= 1:
+        return False  # "Only 1 ... token can be gained": nothing would be gained, so no blessed token is spent
     if who in s["characters"] and conds["blessed"] > 0:
         conds["blessed"] -= 1
         _set_conditions(w, who, conds, f"blessed protection negates {cond}")
         return False
-    if cond in ("blinded", "downed"):
-        if conds[cond] >= 1:
-            return False
-        conds[cond] = 1
-    else:
-        conds[cond] += 1
+    conds[cond] += 1
     _set_conditions(w, who, conds, f"{cond} from {source}" if source else cond)
     return True
 

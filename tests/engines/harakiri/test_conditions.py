@@ -71,3 +71,13 @@ def test_enemy_bleeding_at_activation_and_downed_lowers_defense():
     assert rules.estat(s.state, "k", "defense") == 0
     s.when(SYSTEM, "activate_enemy", enemy="k")
     assert s.state["enemies"]["k"]["health"] == 3
+
+
+def test_blessed_token_is_kept_when_a_second_blinded_could_not_be_gained():
+    # rules: Harakiri, "Positive Conditions": the blessed token is discarded when the character
+    # "would gain a negative condition"; "Negative Conditions": "Only 1 Blinded token can be gained
+    # per creature", so an already blinded character gains nothing and keeps its blessed token
+    w = _w({"akira": {"conditions": {"blessed": 1, "blinded": 1}}})
+    assert not combat.give_condition(w, "akira", "blinded")
+    assert w.s["characters"]["akira"]["conditions"]["blessed"] == 1
+    assert w.s["characters"]["akira"]["conditions"]["blinded"] == 1
