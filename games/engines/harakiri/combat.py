@@ -423,8 +423,7 @@ def finish_char_attack(w):
         striker = atk.get("double") or c  # an enemy counters whoever attacked it
         if (not atk.get("counter") and t0 in s["enemies"] and not s["enemies"][t0].get("allied")
                 and not ch["defeated"] and not rules.hidden_in_terrain(s, t0)):
-            reach = rules.estat(s, t0, "range")
-            if rules.can_attack(s, t0, striker, reach):
+            if rules.can_attack(s, t0, striker, rules.counter_reach(s, t0)):
                 enemy_attack(w, t0, striker, None, counter=True)
         after_attack(w, c, atk, 0, False)
         return

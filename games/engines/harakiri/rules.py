@@ -106,6 +106,22 @@ def estat(s, e, stat):
     return base[stat]
 
 
+def counter_reach(s, e):
+    """The range an enemy counter attacks at: "use the highest range available" - its board's range
+    or a longer one some line of its board attacks at; a downed enemy "can only attack adjacent
+    targets" (range 1 at its own height level)."""
+    if s["enemies"][e]["conditions"]["downed"]:
+        return 1
+    brd = board(s, e)
+    lines = list(brd.get("lines", []))
+    for table in ("normal", "aggressive"):
+        for entry in brd.get(table, []):
+            lines += entry["lines"]
+    for card in brd.get("ai_deck", []):
+        lines += card["lines"] + (card.get("empowered") or {}).get("lines", [])
+    return max([estat(s, e, "range")] + [(ln.get("attack") or {}).get("range") or 0 for ln in lines])
+
+
 def is_spectral(s, who):
     en = s["enemies"].get(who)
     return bool(en and board(s, who).get("spectral"))
