@@ -656,13 +656,14 @@ def enemy_attack(w, e, target, line_attack, counter=False):
     if izanami and dmg > 0 and e in s["enemies"]:
         # the damage is inflicted on the attacker as well, without the surplus beyond her health
         damage(w, e, min(dmg, health_before), attacker=target, reason="Izanami Kami Mode")
-    passives.after_enemy_damage(w, e, target, health_before - _health_now(s, target))
+    lost = health_before - _health_now(s, target)  # 0 when the damage does not land (Dosojin Kami Mode)
+    passives.after_enemy_damage(w, e, target, lost)
     if not killed:
-        if dmg > 0 and skill_def.get("condition"):
+        if lost > 0 and skill_def.get("condition"):  # no conditions from an attack that causes no damage
             give_condition(w, target, skill_def["condition"], e)
         if test and test["s"] in ("fail", "critical"):
             reduce_armor(w, target, "test die " + test["s"])
-        if dmg > 0 and not counter:
+        if lost > 0 and not counter:
             arm_counter_attack_skill(w, target, e)
     return outcome
 
