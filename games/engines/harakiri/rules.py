@@ -20,8 +20,9 @@ def attr(s, c, a):
 
 
 def skill_active(s, c, sid):
-    ch = s["characters"][c]
-    return (not ch["defeated"]) and sid in ch["skills"] and sid in ch["ki"]["slots"]
+    """A character skill is in effect "at all times as long as their requirements are met": a Ki die
+    in its slot that meets or exceeds its Ki requirement (act2_values.active)."""
+    return act2_values.active(s, c, sid)
 
 
 def attacked_this_round(s, c):
