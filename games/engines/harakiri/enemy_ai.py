@@ -194,6 +194,16 @@ def prioritise(s, e, line, cands):
     return cands
 
 
+def target_tie_breaker(s, e):
+    """Who picks among targets tied by priority: the players collectively, but for Yomi's Servant its
+    owner ("If there are multiple targets available with the same priority, you decide who to
+    attack")."""
+    owner = s["enemies"][e].get("owner")
+    if owner in s["characters"] and not s["characters"][owner]["defeated"]:
+        return s["control"][owner]
+    return "party"
+
+
 def plan_line(s, e, line):
     """{target: [squares]} for every eligible target, or {} if the line cannot be resolved."""
     dests = destinations(s, e) if line.get("move") else {}
@@ -250,7 +260,7 @@ def process(w, item):
             if target is None or target not in plans:
                 best = prioritise(s, e, line, sorted(plans))
                 if len(best) > 1:
-                    open_decision(w, "enemy_target", "party", [{"target": t} for t in best],
+                    open_decision(w, "enemy_target", target_tie_breaker(s, e), [{"target": t} for t in best],
                                   f"{e} line {line['n']}: which target (tied by priority)?", {"enemy": e})
                     return
                 target = best[0]
