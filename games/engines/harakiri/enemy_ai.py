@@ -62,8 +62,8 @@ def can_hit(s, e, t, reach, from_sq):
     tsq = target_sq(s, t)
     if tsq is None or tsq == from_sq or grid.terrain(s, from_sq) in grid.STATIC_BLOCKING:
         return False  # a spectral creature inside occupied terrain "cannot target ... any attack"
-    if en["conditions"]["downed"]:
-        return grid.adjacent(s, from_sq, tsq)
+    if en["conditions"]["downed"] and not grid.adjacent(s, from_sq, tsq):
+        return False  # downed: "can only attack adjacent targets" (LOS still needed)
     side = rules.side_of(s, e)
     occ = grid.terrain_los_occupied(s, from_sq, tsq)
     if grid.height(s, from_sq) == grid.height(s, tsq):
@@ -344,8 +344,8 @@ def _can_hit_any(s, e, t, reach):
     tsq = rules.sq_of(s, t)
     if tsq is None or rules.hidden_in_terrain(s, e):
         return False
-    if en["conditions"]["downed"]:
-        return grid.adjacent(s, en["sq"], tsq)
+    if en["conditions"]["downed"] and not grid.adjacent(s, en["sq"], tsq):
+        return False
     occ = grid.terrain_los_occupied(s, en["sq"], tsq)
     if grid.height(s, en["sq"]) == grid.height(s, tsq):
         occ |= rules.occupied_for(s, "shogun")
