@@ -4,7 +4,7 @@ Pure functions of the state, read by ``rules``, ``combat`` and ``enemy_ai``; the
 change the state live in ``act2``.
 """
 
-from . import grid
+from . import content, grid
 
 LAD = "yastun_lad"  # the id Yastun Lad acts under (attacks, defeats)
 
@@ -17,8 +17,14 @@ def tier(value, table):
 
 
 def active(s, c, sid):
+    """Rulebook "Character Skills, Kami Skills, and Enemy Skills": the requirement "is to have a Ki
+    die in their action slot that meets or exceeds the written Ki requirement", and skills "are in
+    effect at all times as long as their requirements are met" - so a die reduced below the
+    requirement at the end of a round leaves the skill inactive (it stays in the slot until it is
+    withdrawn, rerolled or reduced to 0)."""
     ch = s["characters"].get(c)
-    return bool(ch) and not ch["defeated"] and sid in ch["skills"] and sid in ch["ki"]["slots"]
+    return (bool(ch) and not ch["defeated"] and sid in ch["skills"]
+            and ch["ki"]["slots"].get(sid, 0) >= content.SKILLS[sid]["ki"])
 
 
 def ki(s, c, sid):

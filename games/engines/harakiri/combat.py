@@ -33,16 +33,13 @@ def give_condition(w, who, cond, source=""):
         return False
     cr = s["characters"].get(who) or s["enemies"].get(who)
     conds = dict(cr["conditions"])
+    if cond in ("blinded", "downed") and conds[cond] >= 1:
+        return False  # "Only 1 ... token can be gained": nothing would be gained, so no blessed token is spent
     if who in s["characters"] and conds["blessed"] > 0:
         conds["blessed"] -= 1
         _set_conditions(w, who, conds, f"blessed protection negates {cond}")
         return False
-    if cond in ("blinded", "downed"):
-        if conds[cond] >= 1:
-            return False
-        conds[cond] = 1
-    else:
-        conds[cond] += 1
+    conds[cond] += 1
     _set_conditions(w, who, conds, f"{cond} from {source}" if source else cond)
     return True
 
@@ -426,8 +423,7 @@ def finish_char_attack(w):
         striker = atk.get("double") or c  # an enemy counters whoever attacked it
         if (not atk.get("counter") and t0 in s["enemies"] and not s["enemies"][t0].get("allied")
                 and not ch["defeated"] and not rules.hidden_in_terrain(s, t0)):
-            reach = rules.estat(s, t0, "range")
-            if rules.can_attack(s, t0, striker, reach):
+            if rules.can_attack(s, t0, striker, rules.counter_reach(s, t0)):
                 enemy_attack(w, t0, striker, None, counter=True)
         after_attack(w, c, atk, 0, False)
         return
@@ -660,13 +656,14 @@ def enemy_attack(w, e, target, line_attack, counter=False):
     if izanami and dmg > 0 and e in s["enemies"]:
         # the damage is inflicted on the attacker as well, without the surplus beyond her health
         damage(w, e, min(dmg, health_before), attacker=target, reason="Izanami Kami Mode")
-    passives.after_enemy_damage(w, e, target, health_before - _health_now(s, target))
+    lost = health_before - _health_now(s, target)  # 0 when the damage does not land (Dosojin Kami Mode)
+    passives.after_enemy_damage(w, e, target, lost)
     if not killed:
-        if dmg > 0 and skill_def.get("condition"):
+        if lost > 0 and skill_def.get("condition"):  # no conditions from an attack that causes no damage
             give_condition(w, target, skill_def["condition"], e)
         if test and test["s"] in ("fail", "critical"):
             reduce_armor(w, target, "test die " + test["s"])
-        if dmg > 0 and not counter:
+        if lost > 0 and not counter:
             arm_counter_attack_skill(w, target, e)
     return outcome
 

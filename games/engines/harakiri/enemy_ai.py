@@ -62,8 +62,8 @@ def can_hit(s, e, t, reach, from_sq):
     tsq = target_sq(s, t)
     if tsq is None or tsq == from_sq or grid.terrain(s, from_sq) in grid.STATIC_BLOCKING:
         return False  # a spectral creature inside occupied terrain "cannot target ... any attack"
-    if en["conditions"]["downed"]:
-        return grid.adjacent(s, from_sq, tsq)
+    if en["conditions"]["downed"] and not grid.adjacent(s, from_sq, tsq):
+        return False  # downed: "can only attack adjacent targets" (LOS still needed)
     side = rules.side_of(s, e)
     occ = grid.terrain_los_occupied(s, from_sq, tsq)
     if grid.height(s, from_sq) == grid.height(s, tsq):
@@ -194,6 +194,16 @@ def prioritise(s, e, line, cands):
     return cands
 
 
+def target_tie_breaker(s, e):
+    """Who picks among targets tied by priority: the players collectively, but for Yomi's Servant its
+    owner ("If there are multiple targets available with the same priority, you decide who to
+    attack")."""
+    owner = s["enemies"][e].get("owner")
+    if owner in s["characters"] and not s["characters"][owner]["defeated"]:
+        return s["control"][owner]
+    return "party"
+
+
 def plan_line(s, e, line):
     """{target: [squares]} for every eligible target, or {} if the line cannot be resolved."""
     dests = destinations(s, e) if line.get("move") else {}
@@ -250,7 +260,7 @@ def process(w, item):
             if target is None or target not in plans:
                 best = prioritise(s, e, line, sorted(plans))
                 if len(best) > 1:
-                    open_decision(w, "enemy_target", "party", [{"target": t} for t in best],
+                    open_decision(w, "enemy_target", target_tie_breaker(s, e), [{"target": t} for t in best],
                                   f"{e} line {line['n']}: which target (tied by priority)?", {"enemy": e})
                     return
                 target = best[0]
@@ -334,8 +344,8 @@ def _can_hit_any(s, e, t, reach):
     tsq = rules.sq_of(s, t)
     if tsq is None or rules.hidden_in_terrain(s, e):
         return False
-    if en["conditions"]["downed"]:
-        return grid.adjacent(s, en["sq"], tsq)
+    if en["conditions"]["downed"] and not grid.adjacent(s, en["sq"], tsq):
+        return False
     occ = grid.terrain_los_occupied(s, en["sq"], tsq)
     if grid.height(s, en["sq"]) == grid.height(s, tsq):
         occ |= rules.occupied_for(s, "shogun")

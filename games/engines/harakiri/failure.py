@@ -139,15 +139,17 @@ def process(w, item):
 
 
 def reset_zones(w):
-    """Zones on the table that still hold miniatures (or the last defeat) are reset: enemies,
-    tokens and events; enemies there give no heads any more. Malice goes back to 0."""
+    """Zones on the table that still hold miniatures - enemies or characters still standing (a
+    malice failure) - or the last defeat are reset: enemies, tokens and events; enemies there give
+    no heads any more. Malice goes back to 0."""
     s = w.s
     last = s.get("last_defeat_sq")
+    standing = [ch["sq"] for ch in s["characters"].values() if ch["sq"] and not ch["defeated"]]
     active = []
     for z, zs in s["zones"].items():
         if not zs["active"]:
             continue
-        has = any(grid.zone_of(s, e["sq"]) == z for e in s["enemies"].values())
+        has = any(grid.zone_of(s, q) == z for q in [e["sq"] for e in s["enemies"].values()] + standing)
         if has or (last and grid.zone_of(s, last) == z):
             active.append(z)
     for z in active:

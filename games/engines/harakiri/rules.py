@@ -20,8 +20,9 @@ def attr(s, c, a):
 
 
 def skill_active(s, c, sid):
-    ch = s["characters"][c]
-    return (not ch["defeated"]) and sid in ch["skills"] and sid in ch["ki"]["slots"]
+    """A character skill is in effect "at all times as long as their requirements are met": a Ki die
+    in its slot that meets or exceeds its Ki requirement (act2_values.active)."""
+    return act2_values.active(s, c, sid)
 
 
 def attacked_this_round(s, c):
@@ -104,6 +105,22 @@ def estat(s, e, stat):
                     if fx["type"] == "enemy_movement" and e in fx.get("creatures", []))
         return base["movement"] + bonus
     return base[stat]
+
+
+def counter_reach(s, e):
+    """The range an enemy counter attacks at: "use the highest range available" - its board's range
+    or a longer one some line of its board attacks at; a downed enemy "can only attack adjacent
+    targets" (range 1 at its own height level)."""
+    if s["enemies"][e]["conditions"]["downed"]:
+        return 1
+    brd = board(s, e)
+    lines = list(brd.get("lines", []))
+    for table in ("normal", "aggressive"):
+        for entry in brd.get(table, []):
+            lines += entry["lines"]
+    for card in brd.get("ai_deck", []):
+        lines += card["lines"] + (card.get("empowered") or {}).get("lines", [])
+    return max([estat(s, e, "range")] + [(ln.get("attack") or {}).get("range") or 0 for ln in lines])
 
 
 def is_spectral(s, who):

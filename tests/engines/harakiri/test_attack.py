@@ -159,3 +159,31 @@ def test_no_conditions_on_servants():
     s.when(0, "attack", target="foe", mode="strong")
     assert s.state["enemies"]["foe"]["health"] == 13
     assert s.state["enemies"]["foe"]["conditions"]["bleeding"] == 0
+
+
+def test_enemy_counter_attack_uses_the_highest_range_of_its_board():
+    # rules: Harakiri, "Counter Attacks": the target enemy may attack the active character "if they
+    # are within the enemy's range (use the highest range available)" - the hive demon's board has
+    # range 2 but one of its lines attacks at range 3, so it strikes back at Tomoe 3 squares away.
+    # Yumi fast: orange, test=fail; then the demon's green, green, test: 2 + 2 hits - 1 - 2 = 1
+    d = doc(arena(open_rows()), {"tomoe": {"sq": "0,2", "ap": 4}},
+            {"demon": {"type": "hive_demon", "color": "red", "at": "3,2"}},
+            activate="char:tomoe", forced=[3, 1, 6, 6, 3])
+    s = scenario(d)
+    ev = s.when(0, "attack", target="demon", mode="fast")
+    rolled = find(ev, "EnemyAttackRolled")
+    assert rolled and rolled[0]["counter"] and rolled[0]["target"] == "tomoe"
+    assert s.state["characters"]["tomoe"]["health"] == 10 - 1
+
+
+def test_downed_enemy_counter_attacks_only_an_adjacent_character():
+    # rules: Harakiri, "Negative Conditions": "Downed enemies and Wanderers can only attack adjacent
+    # targets" - a downed ashigaru (range 2) does not counter Hikaru's critical fail from 2 squares
+    d = doc(arena(open_rows()), {"hikaru": {"sq": "1,2", "ap": 4}},
+            {"foe": {"type": "ashigaru", "color": "red", "at": "3,2", "conditions": {"downed": 1}}},
+            activate="char:hikaru", forced=[3, 1, 6, 6, 3])
+    s = scenario(d)
+    ev = s.when(0, "attack", target="foe", mode="fast")
+    assert find(ev, "AttackFinished")[0]["summary"]["outcome"] == "critical_fail"
+    assert not find(ev, "EnemyAttackRolled")
+    assert s.state["characters"]["hikaru"]["health"] == 8

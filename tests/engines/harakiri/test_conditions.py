@@ -71,3 +71,30 @@ def test_enemy_bleeding_at_activation_and_downed_lowers_defense():
     assert rules.estat(s.state, "k", "defense") == 0
     s.when(SYSTEM, "activate_enemy", enemy="k")
     assert s.state["enemies"]["k"]["health"] == 3
+
+
+def test_blessed_token_is_kept_when_a_second_blinded_could_not_be_gained():
+    # rules: Harakiri, "Positive Conditions": the blessed token is discarded when the character
+    # "would gain a negative condition"; "Negative Conditions": "Only 1 Blinded token can be gained
+    # per creature", so an already blinded character gains nothing and keeps its blessed token
+    w = _w({"akira": {"conditions": {"blessed": 1, "blinded": 1}}})
+    assert not combat.give_condition(w, "akira", "blinded")
+    assert w.s["characters"]["akira"]["conditions"]["blessed"] == 1
+    assert w.s["characters"]["akira"]["conditions"]["blinded"] == 1
+
+
+def test_no_condition_from_an_attack_that_a_dosojin_kami_mode_makes_harmless():
+    # rules: Harakiri, "Conditions": "Negative conditions cannot be imposed as an effect of an attack
+    # that causes no damage"; Dosojin Kami Mode: "you are immune to all types of damage". The kachi's
+    # SLICE THEM rolls 2 damage against Tomoe (red oracle, roll 4: green 2 + orange 2, test hit,
+    # focus -1), none of which she receives, so she does not start bleeding
+    from games.kernel import SYSTEM
+
+    chars = {"tomoe": {"sq": "1,0", "kami": "dosojin", "affinity": 6, "health": 4,
+                       "kami_mode": {"kami": "dosojin", "turns_done": 0, "round": 1}}}
+    s = scenario(doc(arena(open_rows()), chars, {"k": {"type": "kachi", "color": "red", "at": "0,0"}},
+                     activate="color:red", oracle={"color": "red"}, forced=[4, 6, 6, 3, 2]))
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    tomoe = s.state["characters"]["tomoe"]
+    assert tomoe["health"] == 4
+    assert tomoe["conditions"]["bleeding"] == 0

@@ -218,3 +218,18 @@ def test_objective_defeat_all():
                      activate="char:akira", forced=[6, 6, 3], seats=2))
     s.when(0, "attack", target="k", mode="strong")
     assert s.state["result"] == "victory" and s.status.winners == [0, 1]
+
+
+def test_malice_failure_resets_the_zone_the_characters_stand_in():
+    # rules: Harakiri, "Failure", step 4: "reset all active zones by: respawning enemies, tokens, Malice
+    # markers, and events ... a zone without miniatures is not considered active" - the characters'
+    # miniatures keep their zone active although its enemies were all defeated, so its kachi returns
+    scen = arena(open_rows(), events={"green": [], "red": []})
+    scen["zones"]["arena"]["enemies"] = [{"ref": "k", "kind": "minion", "type": "kachi", "color": "red", "at": "5,5"}]
+    s = scenario(doc(scen, malice=5, oracle={"deck": ["oracle_g1"]}))
+    assert not s.state["enemies"]
+    s.when(SYSTEM, "draw_oracle")  # no event left: malice 6, a failure
+    st = s.state
+    assert st["failures"] == 1 and st["malice"] == 0
+    assert st["enemies"]["k"]["sq"] == "5,5" and st["enemies"]["k"]["no_heads"]
+    assert st["zones"]["arena"]["events"] == {"green": [], "red": []}

@@ -226,6 +226,24 @@ def test_enemies_end_movement_on_empty_squares_and_downed_enemies_attack_adjacen
     assert s.state["enemies"]["ash"]["sq"] != "2,0"
 
 
+def test_a_downed_enemy_still_needs_line_of_sight_to_its_adjacent_target():
+    # rules: Harakiri, "Negative Conditions": downed enemies "can only attack adjacent targets" - a
+    # further limit on "Resolving Enemy Attacks. To resolve an attack, find a target in LOS and in
+    # range". The line from the kachi on 0,0 to Tomoe on 1,1 touches the corners of the walls on
+    # 1,0 and 0,1 (2 occupied squares: no LOS), so line 1 (attack without moving) cannot be
+    # resolved; boxed in, it falls to line 3 (move toward, no attack)
+    rows = open_rows()
+    rows[0] = ".#" + rows[0][2:]
+    rows[1] = "#" + rows[1][1:]
+    s = scenario(doc(arena(rows), {"tomoe": {"sq": "1,1", "health": 10}},
+                     {"k": {"type": "kachi", "color": "red", "at": "0,0", "conditions": {"downed": 1}}},
+                     activate="color:red", oracle={"color": "green"}, forced=[1, 6, 6, 3]))
+    ev = s.when(SYSTEM, "activate_enemy", enemy="k")
+    assert find(ev, "EnemyLineChosen")[0]["line"] == 3
+    assert not find(ev, "EnemyAttackRolled")
+    assert s.state["characters"]["tomoe"]["health"] == 10
+
+
 import pytest
 
 from games.engines.harakiri import content as _content

@@ -232,3 +232,23 @@ def test_shockwave_sends_a_face_down_initiative_card_last():
     assert s.state["initiative"]["deck"] == ["char:akira", "char:hikaru", "char:hattori", "color:red"]
     s.when(0, "end_activation")
     assert s.state["turn"]["who"] == "akira"
+
+
+def test_a_ki_die_reduced_below_the_skill_requirement_switches_the_skill_off():
+    # rules: Harakiri, "Character Skills, Kami Skills, and Enemy Skills": the requirement "is to have
+    # a Ki die in their action slot that meets or exceeds the written Ki requirement" and skills "are
+    # in effect at all times as long as their requirements are met"; "Reduce Ki Dice". Stab needs 2:
+    # its 2 becomes a 1 at the end of the round, which stays in the slot but no longer allows Stab
+    from games.engines.harakiri import rules
+
+    akira = {"level": 2, "skills": ["sixth_sense", "stab"], "ki": {"supply": [], "slots": {"stab": 2}, "exhausted": 0}}
+    s = scenario(doc(arena(open_rows()), {"akira": akira}, activate="char:hattori", queue=["char:hattori"]))
+    assert rules.skill_active(s.state, "akira", "stab")
+    s.when(0, "end_activation")
+    assert s.state["characters"]["akira"]["ki"]["slots"] == {"stab": 1}
+    assert not rules.skill_active(s.state, "akira", "stab")
+    reduced = dict(akira, sq="2,2", ap=4, ki={"supply": [], "slots": {"stab": 1}, "exhausted": 0})
+    s = scenario(doc(arena(open_rows()), {"akira": reduced}, {"foe": {"type": "ashigaru", "color": "red", "at": "3,2"}},
+                     activate="char:akira"))
+    attacks = [c["args"] for c in s.legal(0) if c["type"] == "attack"]
+    assert attacks and not any(a["skill"] == "stab" for a in attacks)

@@ -1038,3 +1038,18 @@ def test_divine_fire_also_bars_the_counter_attack_on_an_enemy_critical_fail():
 
     assert kachi_fails(False)["kind"] == "counter_attack"
     assert kachi_fails(True) is None
+
+
+def test_yomis_servant_ties_are_decided_by_its_owner():
+    # rules: Harakiri, "Izanami", Yomi's Servant: "If there are multiple targets available with the
+    # same priority, you decide who to attack" - Tomoe's seat (1), not the party leader (seat 0)
+    enemies = {"a": {"type": "kappa", "color": "red", "at": "4,1"}, "b": {"type": "kappa", "color": "blue", "at": "4,3"}}
+    chars = {"tomoe": {"sq": "2,2", "ap": 4, "kami": "izanami", "affinity": 3}}
+    s = scenario(doc(arena(open_rows()), chars, enemies, seats=2, activate="char:tomoe",
+                     queue=["char:tomoe", "color:red", "color:blue"], oracle={"color": "green"}, forced=[1]))
+    s.state["defeated_enemies"] = [{"id": "old", "kind": "minion", "type": "kachi"}]
+    s.when(1, "technique", skill="izanami_l3", minion="kachi", to="3,2")
+    s.when(1, "end_activation")
+    p = s.state["pending"]
+    assert p["kind"] == "enemy_target" and sorted(o["target"] for o in p["options"]) == ["a", "b"]
+    assert p["by"] == 1 and s.status.awaiting == [1]
