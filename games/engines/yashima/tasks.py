@@ -293,7 +293,11 @@ def exert_later(sim, seat, n, key=None) -> None:
 # -- movement -------------------------------------------------------------------------------
 
 def step_cost(s, seat, frm, to, left, road_used):
-    """(speed cost, exerts, enters road) for one step, or None when the step is illegal."""
+    """(speed cost, exerts, enters road) for one step, or None when the step is illegal.
+
+    ``road_used``: no free road entry is left - the move action already entered its first road, or
+    the movement is not a move action at all (ROAD TERRAIN: "The first road terrain a master enters
+    during their move action costs no speed"; DASH and WIND pay for roads like any space)."""
     if not q.legal_space(s, to):
         return None
     t = q.terrain(s, to)
@@ -348,10 +352,11 @@ def h_move(sim, t):
 
 
 def reach(s, seat, budget):
-    """Cheapest paths (fewest EXERTs, then speed) from the master's space: cell -> path list."""
+    """Cheapest paths (fewest EXERTs, then speed) from the master's space: cell -> path list, for a
+    movement outside the move action (DASH): no road is free."""
     start = q.player(s, seat)["pos"]
-    best = {(start, budget, False): (0, [])}
-    frontier = [(0, start, budget, False, [])]
+    best = {(start, budget, True): (0, [])}
+    frontier = [(0, start, budget, True, [])]
     out = {start: (0, [])}
     while frontier:
         frontier.sort(key=lambda x: (x[0], -x[2]))
