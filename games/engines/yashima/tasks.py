@@ -110,7 +110,7 @@ def h_lose(sim, t):
         return
     if t["n"] <= 0:
         pop(sim, t)
-        ops.deplete_check(sim)
+        ops.deplete_check(sim, lost=seat)
         return
     if t["karma_first"] and pl["karma"]:
         cmds = [C("lose_card", zone="karma", card=c["id"]) for c in pl["karma"]]
@@ -118,7 +118,7 @@ def h_lose(sim, t):
         return
     if not pl["deck"] and not pl["hand"]:
         pop(sim, t)
-        ops.deplete_check(sim)
+        ops.deplete_check(sim, lost=seat)
         return
     if pl["deck"] and pl["deck"][0].get("im"):
         ops.check_top(sim, seat)
