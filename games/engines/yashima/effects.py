@@ -46,7 +46,9 @@ def h_eff(sim, t):
 
 
 def hits(sim, t):
-    return [h for h in t["ctx"].get("hits", []) if q.active(sim.s, h)]
+    """The masters this attack hit and still on the board: one it sent into restoration was hit too
+    (HIT: "Dealt one or more damage by this attack") and is still there, only a killed one is gone."""
+    return [h for h in t["ctx"].get("hits", []) if not q.player(sim.s, h)["dead"]]
 
 
 def _repeat(sim, t, it, fn):

@@ -69,6 +69,23 @@ def test_overrun():
     assert P(s, 0)["pos"] == "1,-3" and len(P(s, 0)["discard"]) == 0
 
 
+# rules: Yashima core, "Glossary" OVERRUN ("adjacent to any master dealt one or more damage by this attack") and
+# FURY ("Relocate each hit master"), HIT; "Restoration" (a master waiting to restore stays on the board)
+def test_overrun_and_fury_count_a_master_the_hit_sent_into_restoration():
+    s = hit_with([{"k": "OVERRUN"}], atk=4, pattern="thrust", target_pos="0,-2",
+                 target=pl(master="rosamu", kami="dragon", pos="0,-2", facing=3, deck=["plain"] * 2),
+                 extra_players=[pl(master="kenta", pos="3,-3")])
+    assert P(s, 1)["pending"]
+    use_effect(s)
+    s.when(0, "relocate_to", to="1,-3")
+    assert P(s, 0)["pos"] == "1,-3"
+    s = hit_with([{"k": "FURY"}], atk=4, target=pl(master="rosamu", kami="dragon", pos=FRONT, facing=3, deck=["plain"] * 2),
+                 extra_players=[pl(master="kenta", pos="3,-3")])
+    use_effect(s)
+    s.when(0, "relocate_master", master=1, to="1,-2")
+    assert P(s, 1)["pos"] == "1,-2" and P(s, 1)["pending"]
+
+
 # rules: Yashima core, "Glossary" PURIFY (remove one status from a targeted master or space; a hit is not needed)
 def test_purify_needs_only_a_target():
     s = hit_with([{"k": "PURIFY"}], atk=3, target=pl(master="rosamu", kami="dragon", pos=FRONT, facing=3, hand=["block"], statuses={"BLIND": 1}))
