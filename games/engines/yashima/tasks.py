@@ -352,31 +352,35 @@ def h_move(sim, t):
 
 
 def reach(s, seat, budget):
-    """Cheapest paths (fewest EXERTs, then speed) from the master's space: cell -> path list, for a
-    movement outside the move action (DASH): no road is free."""
+    """Best paths from the master's space: cell -> (EXERTs, path list), for a movement outside the
+    move action (DASH: no road is free). Best = fewest EXERTs, then not picking up a BURN on the way
+    (a master without BURN entering a burning space takes it), then the least speed."""
     start = q.player(s, seat)["pos"]
-    best = {(start, budget, True): (0, [])}
-    frontier = [(0, start, budget, True, [])]
-    out = {start: (0, [])}
+    has_burn = q.status_count(s, seat, "BURN") > 0
+    best = {(start, budget, has_burn): (0, False)}
+    frontier = [(0, False, start, budget, has_burn, [])]
+    out = {start: (0, False, [])}
     while frontier:
-        frontier.sort(key=lambda x: (x[0], -x[2]))
-        ex, cell, left, road, path = frontier.pop(0)
+        frontier.sort(key=lambda x: (x[0], x[1], -x[3]))
+        ex, picked, cell, left, burning, path = frontier.pop(0)
         for n in hx.neighbours(cell):
-            sc = step_cost(s, seat, cell, n, left, road)
+            sc = step_cost(s, seat, cell, n, left, True)
             if sc is None:
                 continue
-            cost, exerts, r = sc
+            cost, exerts, _ = sc
             tot = ex + exerts
             if not q.can_exert(s, seat, tot) and tot:
                 continue
-            k = (n, left - cost, road or r)
-            if k in best and best[k][0] <= tot:
+            takes = not burning and "BURN" in q.space_status(s, n)
+            rank = (tot, picked or takes)
+            k = (n, left - cost, burning or takes)
+            if k in best and best[k] <= rank:
                 continue
-            best[k] = (tot, path + [n])
-            frontier.append((tot, n, left - cost, road or r, path + [n]))
-            if n not in out or out[n][0] > tot:
-                out[n] = (tot, path + [n])
-    return out
+            best[k] = rank
+            frontier.append((tot, picked or takes, n, left - cost, burning or takes, path + [n]))
+            if n not in out or out[n][:2] > rank:
+                out[n] = (tot, picked or takes, path + [n])
+    return {cell: (ex, path) for cell, (ex, _, path) in out.items()}
 
 
 def walk(sim, seat, path):

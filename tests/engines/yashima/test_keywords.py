@@ -264,6 +264,17 @@ def test_dash():
     assert s.state["turn"]["token"] is None
 
 
+# rules: Yashima core, "Glossary" DASH ("move up to your speed to a space adjacent to an opposing master") and BURN
+# ("When a master without BURN status enters a space that has the BURN status, ... place it on that master"): the
+# path is the player's, so the one resolved avoids picking up a BURN when one as cheap in EXERTs does (rules decision)
+def test_dash_goes_around_a_burning_space():
+    s = scene(pl(pos=A, hand=["dash"]), pl(master="rosamu", kami="dragon", pos="0,-3", facing=3),
+              space_statuses={"0,-1": {"BURN": 0}})
+    s.when(0, "dash", card=hid(s, 0, "dash"), to="0,-2")
+    assert P(s, 0)["pos"] == "0,-2" and P(s, 0)["st"] == {}
+    assert s.state["spst"] == {"0,-1": {"BURN": [0]}}
+
+
 def test_dash_needs_a_reachable_opponent():
     s = scene(pl(pos=A, hand=["dash"]), pl(master="rosamu", kami="dragon", pos="0,-5", facing=3))
     assert not [c for c in s.legal(0) if c["type"] == "dash"]
