@@ -46,15 +46,31 @@ def h_eff(sim, t):
 
 
 def hits(sim, t):
-    return [h for h in t["ctx"].get("hits", []) if q.active(sim.s, h)]
+    """The masters this attack hit and still on the board: one it sent into restoration was hit too
+    (HIT: "Dealt one or more damage by this attack") and is still there, only a killed one is gone."""
+    return [h for h in t["ctx"].get("hits", []) if not q.player(sim.s, h)["dead"]]
 
 
-def _repeat(sim, t, it, fn):
-    """Resolve ``n`` single steps one per visit so triggers in between resolve first."""
+def imprint_first(sim, seat) -> bool:
+    """Before a card is taken from the top of ``seat``'s deck: an imprinted card lying there (a FATE
+    effect triggered by the card that uncovered it resolves first) is revealed and resolves before
+    (newest first), then the step takes the card beneath. True when its reveal was queued."""
+    c = ops.top(sim, seat)
+    if c is None or not c.get("im"):
+        return False
+    ops.check_top(sim, seat)
+    return True
+
+
+def _repeat(sim, t, it, fn, from_top=False):
+    """Resolve ``n`` single steps one per visit so triggers in between resolve first (``from_top``:
+    each step takes the top card of the deck, so an imprinted card there resolves before it)."""
     if "left" not in t:
         t["left"] = it.get("n", 1)
     if t["left"] <= 0:
         pop(sim, t)
+        return
+    if from_top and imprint_first(sim, t["seat"]):
         return
     t["left"] -= 1
     if not fn():
@@ -65,7 +81,7 @@ def _repeat(sim, t, it, fn):
 def e_draw(sim, t, it, probe=False):
     if probe:
         return bool(q.player(sim.s, t["seat"])["deck"])
-    _repeat(sim, t, it, lambda: ops.draw(sim, t["seat"]))
+    _repeat(sim, t, it, lambda: ops.draw(sim, t["seat"]), from_top=True)
 
 
 @effect("HEAL")
@@ -79,7 +95,7 @@ def e_heal(sim, t, it, probe=False):
 def e_focus(sim, t, it, probe=False):
     if probe:
         return bool(q.player(sim.s, t["seat"])["deck"])
-    _repeat(sim, t, it, lambda: ops.focus(sim, t["seat"]) is not None)
+    _repeat(sim, t, it, lambda: ops.focus(sim, t["seat"]) is not None, from_top=True)
 
 
 @effect("EXERT")
@@ -129,8 +145,10 @@ def e_chain(sim, t, it, probe=False):
     c = ops.top(sim, seat)
     if probe:
         return c is not None
+    if imprint_first(sim, seat):
+        return
     pop(sim, t)
-    if c is None or c.get("im"):
+    if c is None:
         return
     d = q.card_def(sim.s, c["d"])
     sim.emit("CardRevealed", {"seat": seat, "card": {"d": c["d"], "o": c["o"]}, "why": "chain"})
@@ -539,6 +557,8 @@ def e_draw_then_top(sim, t, it, probe=False):
     t.setdefault("drawn", 0)
     t.setdefault("placed", 0)
     if t["drawn"] < n:
+        if imprint_first(sim, seat):
+            return
         t["drawn"] += 1
         if not ops.draw(sim, seat):
             t["drawn"] = n

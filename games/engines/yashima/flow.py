@@ -630,7 +630,7 @@ def turn_exec(sim, seat, cmd):
         exert_later(sim, seat, ab.get("exert", 0), "main")  # resolves first: the EXERT cost is paid before the effects
     elif typ == "wind":
         ops.lose_master(sim, seat, "WIND")
-        main.append({"k": "move", "seat": seat, "left": 2, "road": False, "mode": "wind"})
+        main.append({"k": "move", "seat": seat, "left": 2, "road": True, "mode": "wind"})  # not a move action: no free road
     run(sim, "main")
     settle(sim)
 

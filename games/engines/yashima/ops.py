@@ -192,12 +192,16 @@ def forced_options(s, seat, visited) -> list:
     return [c for c in cands if c not in visited and relocation_ok(s, seat, c)]
 
 
-def deplete_check(sim) -> None:
-    """Masters with no cards in hand and deck enter restoration (or are killed if restored)."""
+def deplete_check(sim, lost=None) -> None:
+    """Masters with no cards in hand and deck enter restoration (or are killed if restored).
+
+    A card set aside (the attacker's revealed attack, an imprint resolving) is coming back, so it
+    keeps its master in the game between steps - but not ``lost``, the master whose LOSE just ended
+    with hand and deck empty: that damage took their last life ("no cards in hand AND battle deck")."""
     for seat, pl in enumerate(sim.s["players"]):
         if pl["dead"] or pl["pending"] or pl.get("master") is None:
             continue
-        if pl["deck"] or pl["hand"] or pl["aside"]:  # a revealed attack card is still coming back
+        if pl["deck"] or pl["hand"] or (pl["aside"] and seat != lost):
             continue
         if pl["restored"]:
             kill(sim, seat)

@@ -110,7 +110,7 @@ def h_lose(sim, t):
         return
     if t["n"] <= 0:
         pop(sim, t)
-        ops.deplete_check(sim)
+        ops.deplete_check(sim, lost=seat)
         return
     if t["karma_first"] and pl["karma"]:
         cmds = [C("lose_card", zone="karma", card=c["id"]) for c in pl["karma"]]
@@ -118,7 +118,7 @@ def h_lose(sim, t):
         return
     if not pl["deck"] and not pl["hand"]:
         pop(sim, t)
-        ops.deplete_check(sim)
+        ops.deplete_check(sim, lost=seat)
         return
     if pl["deck"] and pl["deck"][0].get("im"):
         ops.check_top(sim, seat)
@@ -293,7 +293,11 @@ def exert_later(sim, seat, n, key=None) -> None:
 # -- movement -------------------------------------------------------------------------------
 
 def step_cost(s, seat, frm, to, left, road_used):
-    """(speed cost, exerts, enters road) for one step, or None when the step is illegal."""
+    """(speed cost, exerts, enters road) for one step, or None when the step is illegal.
+
+    ``road_used``: no free road entry is left - the move action already entered its first road, or
+    the movement is not a move action at all (ROAD TERRAIN: "The first road terrain a master enters
+    during their move action costs no speed"; DASH and WIND pay for roads like any space)."""
     if not q.legal_space(s, to):
         return None
     t = q.terrain(s, to)
@@ -348,30 +352,35 @@ def h_move(sim, t):
 
 
 def reach(s, seat, budget):
-    """Cheapest paths (fewest EXERTs, then speed) from the master's space: cell -> path list."""
+    """Best paths from the master's space: cell -> (EXERTs, path list), for a movement outside the
+    move action (DASH: no road is free). Best = fewest EXERTs, then not picking up a BURN on the way
+    (a master without BURN entering a burning space takes it), then the least speed."""
     start = q.player(s, seat)["pos"]
-    best = {(start, budget, False): (0, [])}
-    frontier = [(0, start, budget, False, [])]
-    out = {start: (0, [])}
+    has_burn = q.status_count(s, seat, "BURN") > 0
+    best = {(start, budget, has_burn): (0, False)}
+    frontier = [(0, False, start, budget, has_burn, [])]
+    out = {start: (0, False, [])}
     while frontier:
-        frontier.sort(key=lambda x: (x[0], -x[2]))
-        ex, cell, left, road, path = frontier.pop(0)
+        frontier.sort(key=lambda x: (x[0], x[1], -x[3]))
+        ex, picked, cell, left, burning, path = frontier.pop(0)
         for n in hx.neighbours(cell):
-            sc = step_cost(s, seat, cell, n, left, road)
+            sc = step_cost(s, seat, cell, n, left, True)
             if sc is None:
                 continue
-            cost, exerts, r = sc
+            cost, exerts, _ = sc
             tot = ex + exerts
             if not q.can_exert(s, seat, tot) and tot:
                 continue
-            k = (n, left - cost, road or r)
-            if k in best and best[k][0] <= tot:
+            takes = not burning and "BURN" in q.space_status(s, n)
+            rank = (tot, picked or takes)
+            k = (n, left - cost, burning or takes)
+            if k in best and best[k] <= rank:
                 continue
-            best[k] = (tot, path + [n])
-            frontier.append((tot, n, left - cost, road or r, path + [n]))
-            if n not in out or out[n][0] > tot:
-                out[n] = (tot, path + [n])
-    return out
+            best[k] = rank
+            frontier.append((tot, picked or takes, n, left - cost, burning or takes, path + [n]))
+            if n not in out or out[n][:2] > rank:
+                out[n] = (tot, picked or takes, path + [n])
+    return {cell: (ex, path) for cell, (ex, _, path) in out.items()}
 
 
 def walk(sim, seat, path):

@@ -69,6 +69,23 @@ def test_overrun():
     assert P(s, 0)["pos"] == "1,-3" and len(P(s, 0)["discard"]) == 0
 
 
+# rules: Yashima core, "Glossary" OVERRUN ("adjacent to any master dealt one or more damage by this attack") and
+# FURY ("Relocate each hit master"), HIT; "Restoration" (a master waiting to restore stays on the board)
+def test_overrun_and_fury_count_a_master_the_hit_sent_into_restoration():
+    s = hit_with([{"k": "OVERRUN"}], atk=4, pattern="thrust", target_pos="0,-2",
+                 target=pl(master="rosamu", kami="dragon", pos="0,-2", facing=3, deck=["plain"] * 2),
+                 extra_players=[pl(master="kenta", pos="3,-3")])
+    assert P(s, 1)["pending"]
+    use_effect(s)
+    s.when(0, "relocate_to", to="1,-3")
+    assert P(s, 0)["pos"] == "1,-3"
+    s = hit_with([{"k": "FURY"}], atk=4, target=pl(master="rosamu", kami="dragon", pos=FRONT, facing=3, deck=["plain"] * 2),
+                 extra_players=[pl(master="kenta", pos="3,-3")])
+    use_effect(s)
+    s.when(0, "relocate_master", master=1, to="1,-2")
+    assert P(s, 1)["pos"] == "1,-2" and P(s, 1)["pending"]
+
+
 # rules: Yashima core, "Glossary" PURIFY (remove one status from a targeted master or space; a hit is not needed)
 def test_purify_needs_only_a_target():
     s = hit_with([{"k": "PURIFY"}], atk=3, target=pl(master="rosamu", kami="dragon", pos=FRONT, facing=3, hand=["block"], statuses={"BLIND": 1}))
@@ -245,6 +262,17 @@ def test_dash():
     s.when(0, "dash", card=hid(s, 0, "dash"), to="0,-3")
     assert P(s, 0)["pos"] == "0,-3" and defs(P(s, 0)["discard"]) == ["dash"]
     assert s.state["turn"]["token"] is None
+
+
+# rules: Yashima core, "Glossary" DASH ("move up to your speed to a space adjacent to an opposing master") and BURN
+# ("When a master without BURN status enters a space that has the BURN status, ... place it on that master"): the
+# path is the player's, so the one resolved avoids picking up a BURN when one as cheap in EXERTs does (rules decision)
+def test_dash_goes_around_a_burning_space():
+    s = scene(pl(pos=A, hand=["dash"]), pl(master="rosamu", kami="dragon", pos="0,-3", facing=3),
+              space_statuses={"0,-1": {"BURN": 0}})
+    s.when(0, "dash", card=hid(s, 0, "dash"), to="0,-2")
+    assert P(s, 0)["pos"] == "0,-2" and P(s, 0)["st"] == {}
+    assert s.state["spst"] == {"0,-1": {"BURN": [0]}}
 
 
 def test_dash_needs_a_reachable_opponent():

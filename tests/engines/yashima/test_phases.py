@@ -81,6 +81,17 @@ def test_initiative_fate():
     assert defs(P(s, 0)["hand"]) == ["low"]
 
 
+# rules: Yashima core, "FATE" (not optional), "IMPRINT" and "Multiple Effects" (newest first): a FATE DRAW whose card
+# uncovered an imprinted card lets it resolve (and go beneath) and then draws the card under it, instead of drawing nothing
+def test_initiative_fate_draw_past_an_uncovered_imprint():
+    pact = {"d": "tome:akiko:4:front", "im": True}  # Phoenix Pact: HEAL 2
+    s = two("initiative", p0=pl(pos=A, deck=["fate_draw", pact, "low", "plain"], discard=["mid"]),
+            p1=pl(master="rosamu", kami="dragon", pos="3,-3", deck=["low", "plain"]))
+    s.when(SYSTEM, "proceed")
+    assert defs(P(s, 0)["hand"]) == ["low"]
+    assert defs(P(s, 0)["deck"]) == ["plain", "mid", "tome:akiko:4:front"] and P(s, 0)["discard"] == []
+
+
 # rules: Yashima core, "Battle Phase" (turns proceed to the left; one tome action and one combat action per turn)
 def test_turn_structure():
     s = scene(pl(pos=A), pl(master="rosamu", kami="dragon", pos="3,-3"), pl(master="kenta", pos="-3,3"),

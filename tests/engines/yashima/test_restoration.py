@@ -3,7 +3,7 @@
 from games.engines.yashima import queries
 from games.engines.yashima.content import MASTERS
 
-from .helpers import P, attack, defs, pl, prompt, scene
+from .helpers import P, attack, defs, hid, pl, prompt, scene
 
 A, FRONT = "0,0", "0,-1"
 
@@ -131,6 +131,19 @@ def test_second_depletion_kills():
     attack(s, 0, "seven")
     assert P(s, 1)["dead"] and P(s, 1)["pos"] is None and P(s, 1)["st"] == {}
     assert s.state["supply"]["BLIND"] == 8
+
+
+# rules: Yashima core, "Restoration and Winning the Game" (no life = no cards in hand AND battle deck; a second time:
+# killed) and Fairytale "Attack Action Breakdown" 1.3.4 (the attack lies revealed on the table, in neither zone):
+# a restored attacker whose last cards a RIPOSTE takes is killed; the attack still resolves and its card is USEd
+def test_attacker_emptied_by_riposte_during_the_attack_is_killed():
+    s = scene(pl(pos=A, hand=["plain"], deck=["low", "low"], restored=True),
+              pl(master="rosamu", kami="dragon", pos=FRONT, facing=3, hand=["riposte"]), pl(master="kenta", pos="3,-3"))
+    attack(s, 0, "plain")
+    s.when(1, "defend", card=hid(s, 1, "riposte"))  # 3 damage to the attacker, who has 2 cards left
+    assert P(s, 0)["dead"] and P(s, 0)["pos"] is None
+    assert len(P(s, 1)["discard"]) == 3  # riposte + 2 damage (4 - 2 prevented)
+    assert s.state["turn"]["seat"] == 1
 
 
 # rules: Yashima core, "Restoration and Winning" (end of turn: all opponents restored or about to -> you win)

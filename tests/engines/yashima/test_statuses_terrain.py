@@ -185,6 +185,18 @@ def test_road_with_no_movement_left():
     assert [c["args"]["to"] for c in s.legal(0) if c["type"] == "step"] == ["0,4"]
 
 
+# rules: Yashima core, "Terrain" ROAD ("The first road terrain a master enters during their move action costs no
+# speed"): DASH (a quick effect) and WIND are not the move action, so a road costs them speed like any space
+def test_road_is_free_only_during_the_move_action():
+    s = scene(pl(pos=A, hand=["dash"]), pl(master="rosamu", kami="dragon", pos="0,-5", facing=3), terrain={"0,-1": "road"})
+    assert not [c for c in s.legal(0) if c["type"] == "dash"]  # speed 3 reaches 0,-3, two spaces short of 0,-5
+    s = scene(pl(master="musashi", pos=A, statuses={"WIND": 1}), pl(master="rosamu", kami="dragon", pos="3,-3"),
+              terrain={"0,1": "road"})
+    s.when(0, "wind")
+    s.when(0, "step", to="0,1")
+    assert prompt(s)["info"]["speed_left"] == 1
+
+
 # rules: Yashima core, "Terrain" SOLID (cannot enter) and "Move Action" (no moving through other masters)
 def test_solid_and_masters_block():
     s = scene(pl(pos=A), pl(master="rosamu", kami="dragon", pos="0,1"), terrain={"1,-1": "solid", "-1,0": "relic"})
