@@ -1,6 +1,6 @@
 """Enemy activation: tables, lines, targets, priority, movement, attacks (rulebook examples)."""
 
-from games.engines.harakiri import enemy_ai, rules
+from games.engines.harakiri import ENGINE, enemy_ai, rules
 from games.kernel import SYSTEM
 
 from .helpers import arena, doc, find, open_rows, run_system, scenario
@@ -208,6 +208,25 @@ def test_enemy_critical_fail_offers_a_counter_attack():
     atk = find(ev, "AttackRolled")[0]["attack"]
     assert atk["counter"] and atk["mode"] == "fast"
     assert s.state["enemies"]["kachi"]["health"] == 4 - (2 + 1 - 1 - 1)
+
+
+def test_a_meditation_token_rerolls_a_die_of_a_counter_attack():
+    # rules: Harakiri, "Counter Attacks": "The character may not use either attack or technique
+    # skills during this attack" - and "Meditate": "After performing an attack roll, discard 1
+    # meditation token to reroll a single die (test die excluded)": meditation is no skill
+    chars = {"tomoe": {"sq": "1,0", "health": 10, "meditation": 1}}
+    s = scenario(doc(arena(open_rows()), chars, {"kachi": {"type": "kachi", "color": "red", "at": "0,0"}},
+                     activate="color:red", oracle={"color": "green"}, forced=[1, 6, 6, 1, 1, 3, 6]))
+    s.when(SYSTEM, "activate_enemy", enemy="kachi")
+    s.when(0, "choose", option=1)  # counter, no focus: yumi fast orange 1 (no impact) + test 3
+    assert s.state["attack"]["counter"] and s.status.awaiting == [s.state["control"]["tomoe"]]
+    assert ENGINE.legal_commands(s.state, 0) == [{"type": "reroll_die", "args": {"die": 0, "with": "meditation"}},
+                                                 {"type": "resolve_attack", "args": {}}]
+    assert s.state["work"][0]["op"] == "enemy"  # the kachi's activation waits for the attack
+    s.when(0, "reroll_die", **{"die": 0, "with": "meditation"})  # orange 6: 2 impacts
+    assert s.state["characters"]["tomoe"]["meditation"] == 0
+    assert s.state["enemies"]["kachi"]["health"] == 4 - (2 + 1 - 1 - 1)
+    assert not s.state["attack"] and not [w for w in s.state["work"] if w["op"] == "enemy"]
 
 
 def test_enemies_end_movement_on_empty_squares_and_downed_enemies_attack_adjacent_only():
