@@ -73,16 +73,17 @@ def can_hit(s, e, t, reach, from_sq):
 
 
 def destinations(s, e):
-    """{square: steps} the enemy can end its movement on (its own square included). A spectral
-    creature may end inside occupied terrain; ``can_hit`` then rules out attacking from there, so
-    a line with an attack never picks such a square."""
+    """{square: moves} the enemy can end its movement on (its own square included), with the
+    fewest moves any path within its movement takes there. A spectral creature may end inside
+    occupied terrain; ``can_hit`` then rules out attacking from there, so a line with an attack
+    never picks such a square."""
     en = s["enemies"][e]
     side = rules.side_of(s, e)
     occ = rules.occupied_for(s, side)
-    reach = grid.reachable(s, en["sq"], rules.estat(s, e, "movement"), rules.mover_for(s, e), occ)
+    reach = grid.fewest_moves(s, en["sq"], rules.estat(s, e, "movement"), rules.mover_for(s, e), occ)
     taken = rules.taken_squares(s, exclude=e)
     out = {}
-    for sq, (cost, steps) in reach.items():
+    for sq, steps in reach.items():
         if sq in taken or grid.terrain(s, sq) in ("obstacle", "inaccessible") and not rules.is_spectral(s, e):
             continue
         out[sq] = steps

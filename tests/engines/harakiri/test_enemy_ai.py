@@ -25,6 +25,27 @@ def test_kappa_example_cannot_pass_diagonally_past_tomoe():
     assert find(ev, "EnemyAttackRolled")[0]["target"] == "tomoe"
 
 
+def test_enemy_squares_tie_on_the_fewest_moves_not_on_the_cheapest_path():
+    # rules: Harakiri, "Resolving Enemy Movement": "move them along a path of adjacent squares,
+    # equal to or less than their movement" and "choose the square that requires the enemy to
+    # move the fewest number of times". Akaname (movement 4) on 2,3, Tomoe on 1,0, deep mud on 1,2
+    # (leaving it costs 3): 0,1 takes 2 moves through the mud (4 points) - its cheapest path (3
+    # points) takes 3 moves - so it ties with 1,1 and 2,1 (2 moves each) and the players choose
+    rows = open_rows()
+    rows[2] = ".s" + rows[2][2:]
+    scen = arena(rows)
+    scen["zones"]["arena"]["special"] = {"name": "Deep mud", "move_cost": 2}
+    s = scenario(doc(scen, {"tomoe": {"sq": "1,0", "health": 10}},
+                     {"a": {"type": "akaname", "color": "red", "at": "2,3"}},
+                     activate="color:red", oracle={"color": "green"}, forced=[4]))
+    s.when(SYSTEM, "activate_enemy", enemy="a")
+    p = s.state["pending"]
+    assert p["kind"] == "enemy_square"
+    assert sorted(o["square"] for o in p["options"]) == ["0,1", "1,1", "2,1"]
+    s.when(0, "choose", option=[o["square"] for o in p["options"]].index("0,1"))
+    assert s.state["enemies"]["a"]["sq"] == "0,1"
+
+
 def test_kachi_example_falls_to_line_3():
     # rules: Harakiri, "Resolving Enemy Movement", the kachi example: green oracle, a 6; line 1
     # has no adjacent target, line 2 has no other kachi to SUPPORT; line 3 moves adjacent to
