@@ -267,8 +267,10 @@ def reroll_options(s, atk):
     c = atk["attacker"]
     ch = s["characters"][c]
     out = []
-    if atk.get("counter") or atk.get("double"):
+    if atk.get("double"):
         return out
+    # a counter attack bars only attack and technique skills ("Counter Attacks"): a counter attack
+    # carries no skill, so Ebisu's Strike never applies; a meditation token still rerolls a die
     for i, d in enumerate(atk["dice"]):
         if ch["meditation"] and d["die"] != "test" and not atk.get("meditated"):
             out.append({"die": i, "with": "meditation"})

@@ -73,16 +73,17 @@ def can_hit(s, e, t, reach, from_sq):
 
 
 def destinations(s, e):
-    """{square: steps} the enemy can end its movement on (its own square included). A spectral
-    creature may end inside occupied terrain; ``can_hit`` then rules out attacking from there, so
-    a line with an attack never picks such a square."""
+    """{square: moves} the enemy can end its movement on (its own square included), with the
+    fewest moves any path within its movement takes there. A spectral creature may end inside
+    occupied terrain; ``can_hit`` then rules out attacking from there, so a line with an attack
+    never picks such a square."""
     en = s["enemies"][e]
     side = rules.side_of(s, e)
     occ = rules.occupied_for(s, side)
-    reach = grid.reachable(s, en["sq"], rules.estat(s, e, "movement"), rules.mover_for(s, e), occ)
+    reach = grid.fewest_moves(s, en["sq"], rules.estat(s, e, "movement"), rules.mover_for(s, e), occ)
     taken = rules.taken_squares(s, exclude=e)
     out = {}
-    for sq, (cost, steps) in reach.items():
+    for sq, steps in reach.items():
         if sq in taken or grid.terrain(s, sq) in ("obstacle", "inaccessible") and not rules.is_spectral(s, e):
             continue
         out[sq] = steps
@@ -288,7 +289,11 @@ def process(w, item):
         c = item["target"]
         if choice and choice.get("counter") and c in s["characters"] and not s["characters"][c]["defeated"] \
                 and e in s["enemies"]:
-            combat.start_char_attack(w, c, [e], "fast", choice.get("focus", False), None, counter=True)
+            counter_attack(w, c, e, "fast", choice.get("focus", False))
+            return
+        done(w, e)
+        return
+    if stage == "countered":  # "After resolving the attack, the enemy's activation then continues"
         done(w, e)
         return
     if stage == "skill_counter":
@@ -298,12 +303,19 @@ def process(w, item):
         ready = {k: v for k, v in (ch.get("counter_ready") or {}).items() if k != "due"}
         if choice and choice.get("counter") and not ch["defeated"] and e in s["enemies"]:
             w.emit("CounterReadied", who=c, set={"counter_ready": None}, reason="Counter Attack skill")
-            combat.start_char_attack(w, c, [e], combat.counter_skill_mode(s, c), choice.get("focus", False), None,
-                                     counter=True)
-        elif ch.get("counter_ready"):  # declined: not activated, so it stays armed
+            counter_attack(w, c, e, combat.counter_skill_mode(s, c), choice.get("focus", False))
+            return
+        if ch.get("counter_ready"):  # declined: not activated, so it stays armed
             w.emit("CounterReadied", who=c, set={"counter_ready": ready or None}, reason="Counter Attack declined")
         done(w, e)
         return
+
+
+def counter_attack(w, c, e, mode, focus):
+    """Character ``c`` counter attacks enemy ``e``. The enemy's activation ends only once the attack
+    is resolved: it may wait for a meditation reroll, and skills it triggers are pushed in front."""
+    update_item(w, stage="countered")
+    combat.start_char_attack(w, c, [e], mode, focus, None, counter=True)
 
 
 def resolve_line(w, e, line, target, sq):

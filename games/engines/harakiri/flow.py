@@ -91,6 +91,8 @@ def advance(w, by_player=False):
                 aftermath.process(w, item)
             elif op == "failure":
                 failure.process(w, item)
+            elif op == "travel":
+                process_travel(w, item)
             elif op == "skill":
                 from . import skills
 
@@ -749,7 +751,8 @@ def add_oracle(w, zone):
 
 
 def travel(w, zone):
-    """Travelling: old zones removed, characters on the start squares, the round ends."""
+    """Travelling: old zones removed, the new zone placed, then the players place the characters
+    on its start squares (work item ``travel``) and the round ends."""
     s = w.s
     old = [z for z, zs in s["zones"].items() if zs["active"]]
     spawns = [k for k, v in s["spawns"].items() if grid.zone_of(s, v) in old]
@@ -757,10 +760,41 @@ def travel(w, zone):
     zp = zone_payload(s, zone, w.shuffled)
     w.emit("ZoneRevealed", **zp)
     add_oracle(w, zone)
-    starts = s["zones_def"][zone].get("start", [])
     alive = [c for c in s.get("roster", ORDER) if not s["characters"][c]["defeated"]]
-    for c, sq in zip(alive, starts):
-        w.emit("CreatureMoved", who=c, set={"sq": sq}, path=[sq], reason="travel")
+    w.emit("WorkPushed", items=[{"op": "travel", "zone": zone, "unplaced": alive}], front=True)
+
+
+def travel_start_squares(s, zone):
+    """The zone's start squares nobody stands on yet; with none left (a zone with fewer start
+    squares than characters), the free squares closest to its first start square."""
+    starts = s["zones_def"][zone].get("start", [])
+    free = [sq for sq in starts if rules.free_square(s, sq)]
+    if free or not starts:
+        return free
+    return spawn_candidates(s, starts[0])
+
+
+def process_travel(w, item):
+    """"Place the characters in play on any square indicated as the starting location": one party
+    decision per character (roster order), among the start squares still free."""
+    s = w.s
+    choice = take_choice(w)
+    unplaced = list(item["unplaced"])
+    if choice is not None:
+        w.emit("CreatureMoved", who=choice["who"], set={"sq": choice["sq"]}, path=[choice["sq"]], reason="travel")
+        unplaced.remove(choice["who"])
+    while unplaced:
+        c = unplaced[0]
+        squares = travel_start_squares(w.s, item["zone"])
+        if len(squares) > 1:
+            update_item(w, unplaced=unplaced)
+            open_decision(w, "travel_start", "party", [{"who": c, "sq": sq} for sq in squares],
+                          f"Travel: on which start square does {c} begin?")
+            return
+        if squares:
+            w.emit("CreatureMoved", who=c, set={"sq": squares[0]}, path=[squares[0]], reason="travel")
+        unplaced.pop(0)
+    w.emit("WorkDone", op="travel")
     if s["turn"]:
         end_turn(w)
     w.emit("InitiativeSet", queue=[], pos=-1, reason="travel ends the round")

@@ -155,6 +155,30 @@ def reachable(state, start: str, mp: int, mover: dict, occ: set) -> dict:
     return best
 
 
+def fewest_moves(state, start: str, mp: int, mover: dict, occ: set) -> dict:
+    """{square: moves} for every square reachable with ``mp`` movement points: the fewest steps
+    of any path costing at most ``mp`` (not the steps of the cheapest path, which may take a
+    longer way round costly terrain). Breadth-first by steps; a path is extended only while it
+    reaches its square more cheaply than any path of fewer or as many steps."""
+    moves = {start: 0}
+    cheapest = {start: 0}
+    frontier = [(start, 0)]
+    steps = 0
+    while frontier:
+        steps += 1
+        nxt = []
+        for sq, cost in frontier:
+            for nb in neighbours(sq):
+                c = step_cost(state, sq, nb, mover, occ)
+                if c is None or cost + c > mp or cost + c >= cheapest.get(nb, mp + 1):
+                    continue
+                cheapest[nb] = cost + c
+                moves.setdefault(nb, steps)
+                nxt.append((nb, cost + c))
+        frontier = nxt
+    return moves
+
+
 # -- line of sight ------------------------------------------------------------------------
 
 

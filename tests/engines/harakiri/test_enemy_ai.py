@@ -1,6 +1,6 @@
 """Enemy activation: tables, lines, targets, priority, movement, attacks (rulebook examples)."""
 
-from games.engines.harakiri import enemy_ai, rules
+from games.engines.harakiri import ENGINE, enemy_ai, rules
 from games.kernel import SYSTEM
 
 from .helpers import arena, doc, find, open_rows, run_system, scenario
@@ -23,6 +23,27 @@ def test_kappa_example_cannot_pass_diagonally_past_tomoe():
     ev = s.when(0, "choose", option=[o["square"] for o in p["options"]].index("2,2"))
     assert s.state["enemies"]["kappa"]["sq"] == "2,2"
     assert find(ev, "EnemyAttackRolled")[0]["target"] == "tomoe"
+
+
+def test_enemy_squares_tie_on_the_fewest_moves_not_on_the_cheapest_path():
+    # rules: Harakiri, "Resolving Enemy Movement": "move them along a path of adjacent squares,
+    # equal to or less than their movement" and "choose the square that requires the enemy to
+    # move the fewest number of times". Akaname (movement 4) on 2,3, Tomoe on 1,0, deep mud on 1,2
+    # (leaving it costs 3): 0,1 takes 2 moves through the mud (4 points) - its cheapest path (3
+    # points) takes 3 moves - so it ties with 1,1 and 2,1 (2 moves each) and the players choose
+    rows = open_rows()
+    rows[2] = ".s" + rows[2][2:]
+    scen = arena(rows)
+    scen["zones"]["arena"]["special"] = {"name": "Deep mud", "move_cost": 2}
+    s = scenario(doc(scen, {"tomoe": {"sq": "1,0", "health": 10}},
+                     {"a": {"type": "akaname", "color": "red", "at": "2,3"}},
+                     activate="color:red", oracle={"color": "green"}, forced=[4]))
+    s.when(SYSTEM, "activate_enemy", enemy="a")
+    p = s.state["pending"]
+    assert p["kind"] == "enemy_square"
+    assert sorted(o["square"] for o in p["options"]) == ["0,1", "1,1", "2,1"]
+    s.when(0, "choose", option=[o["square"] for o in p["options"]].index("0,1"))
+    assert s.state["enemies"]["a"]["sq"] == "0,1"
 
 
 def test_kachi_example_falls_to_line_3():
@@ -208,6 +229,25 @@ def test_enemy_critical_fail_offers_a_counter_attack():
     atk = find(ev, "AttackRolled")[0]["attack"]
     assert atk["counter"] and atk["mode"] == "fast"
     assert s.state["enemies"]["kachi"]["health"] == 4 - (2 + 1 - 1 - 1)
+
+
+def test_a_meditation_token_rerolls_a_die_of_a_counter_attack():
+    # rules: Harakiri, "Counter Attacks": "The character may not use either attack or technique
+    # skills during this attack" - and "Meditate": "After performing an attack roll, discard 1
+    # meditation token to reroll a single die (test die excluded)": meditation is no skill
+    chars = {"tomoe": {"sq": "1,0", "health": 10, "meditation": 1}}
+    s = scenario(doc(arena(open_rows()), chars, {"kachi": {"type": "kachi", "color": "red", "at": "0,0"}},
+                     activate="color:red", oracle={"color": "green"}, forced=[1, 6, 6, 1, 1, 3, 6]))
+    s.when(SYSTEM, "activate_enemy", enemy="kachi")
+    s.when(0, "choose", option=1)  # counter, no focus: yumi fast orange 1 (no impact) + test 3
+    assert s.state["attack"]["counter"] and s.status.awaiting == [s.state["control"]["tomoe"]]
+    assert ENGINE.legal_commands(s.state, 0) == [{"type": "reroll_die", "args": {"die": 0, "with": "meditation"}},
+                                                 {"type": "resolve_attack", "args": {}}]
+    assert s.state["work"][0]["op"] == "enemy"  # the kachi's activation waits for the attack
+    s.when(0, "reroll_die", **{"die": 0, "with": "meditation"})  # orange 6: 2 impacts
+    assert s.state["characters"]["tomoe"]["meditation"] == 0
+    assert s.state["enemies"]["kachi"]["health"] == 4 - (2 + 1 - 1 - 1)
+    assert not s.state["attack"] and not [w for w in s.state["work"] if w["op"] == "enemy"]
 
 
 def test_enemies_end_movement_on_empty_squares_and_downed_enemies_attack_adjacent_only():

@@ -2,6 +2,8 @@
 
 from games.kernel import SYSTEM
 
+from games.engines.harakiri import ENGINE
+
 from .helpers import arena, doc, find, open_rows, scenario
 
 FAR_GATE = {"akira": "0,1", "hattori": "0,2", "hikaru": "0,3", "tomoe": "0,4"}
@@ -52,6 +54,8 @@ def test_travelling_removes_old_zones_places_characters_and_ends_the_round():
     s = _village({"hikaru": {"sq": "13,-6", "ap": 4}}, activate="char:hikaru", reveal=["courtyard", "shrine"])
     round_before = s.state["round"]
     s.when(0, "interact", point="B")
+    while s.state["pending"] and s.state["pending"]["kind"] == "travel_start":
+        s.when(0, "choose", option=0)
     st = s.state
     assert [z for z, zs in st["zones"].items() if zs["active"]] == ["bridge"]
     assert all(sq["z"] == "bridge" for sq in st["squares"].values())
@@ -59,6 +63,30 @@ def test_travelling_removes_old_zones_places_characters_and_ends_the_round():
     assert st["enemies"]["bridge_kachi_green"]["plus"]
     assert sorted(ch["sq"] for ch in st["characters"].values()) == sorted(["30,3", "30,4", "31,4", "31,3"])
     assert st["round"] == round_before + 1 and st["phase"] == "oracle" and s.status.awaiting == [SYSTEM]
+
+
+def test_travelling_lets_the_party_choose_each_characters_start_square():
+    # rules: Harakiri, "Zone Setup" (Travel): "Place the characters in play on any square
+    # indicated as the starting location" -- the players choose, not the roster order
+    s = _village({"hikaru": {"sq": "13,-6", "ap": 4}}, activate="char:hikaru", reveal=["courtyard", "shrine"],
+                 options={"party_vote": True}, seats=2)
+    s.when(s.status.awaiting[0], "interact", point="B")
+    p = s.state["pending"]
+    assert p["kind"] == "travel_start" and p["by"] == "party" and sorted(s.status.awaiting) == [0, 1]
+    assert p["options"] == [{"who": "akira", "sq": sq} for sq in ["30,3", "30,4", "31,4", "31,3"]]
+    assert {"type": "choose", "args": {"option": 3}} in ENGINE.legal_commands(s.state, 0)
+    for seat in (0, 1):  # Akira on the last start square
+        s.when(seat, "choose", option=3)
+    p = s.state["pending"]
+    assert p["kind"] == "travel_start" and [o["who"] for o in p["options"]] == ["hattori"] * 3
+    assert "31,3" not in [o["sq"] for o in p["options"]]
+    for who_sq in (1, 0):  # Hattori on 30,4, then Hikaru on 30,3; Tomoe takes the square left
+        for seat in (0, 1):
+            s.when(seat, "choose", option=who_sq)
+    st = s.state
+    assert {c: ch["sq"] for c, ch in st["characters"].items()} == {
+        "akira": "31,3", "hattori": "30,4", "hikaru": "30,3", "tomoe": "31,4"}
+    assert not st["pending"] and st["phase"] == "oracle" and s.status.awaiting == [SYSTEM]
 
 
 def test_spawn_on_the_spawn_point_or_the_closest_free_square():
