@@ -1,8 +1,6 @@
 """The Harakiri: Blades of Honor Exploration Phase engine (decider contract)."""
 
-import json
-
-from games.kernel import SYSTEM, EngineBase, Rng, RuleViolation, Status, event
+from games.kernel import SYSTEM, EngineBase, Rng, RuleViolation, Status, event, json_member
 
 from . import act2, actions, combat, content, flow, views
 from .setup import build_state, make_enemy, playable, zone_payload
@@ -13,16 +11,6 @@ CHARACTER_COMMANDS = {"move", "exert", "step", "end_move", "attack", "technique"
                       "kami_mode", "end_activation"}
 CHARACTER_COMMANDS |= act2.COMMANDS  # Yastun Lad's move, Nemesis' mark
 KNOWN = CHARACTER_COMMANDS | {"choose", "reroll_die", "resolve_attack", "draw_oracle", "activate_enemy", "resume"}
-
-
-def _as_json(value) -> str:
-    """``value`` as the JSON it stands for: ``true``, ``1`` and ``1.0`` are three different values
-    (Python's ``True == 1 == 1.0`` would let a lookalike pass for a legal command or seat)."""
-    return json.dumps(value, sort_keys=True, default=repr)
-
-
-def _is_one_of(value, options) -> bool:
-    return _as_json(value) in {_as_json(o) for o in options}
 
 
 DEBUG_RAISE = False  # tests may set it to see the traceback of an unexpected error
@@ -131,10 +119,10 @@ class HarakiriEngine(EngineBase):
         if not isinstance(command.args, dict):
             raise RuleViolation("bad_args", "args must be an object")
         st = self.status(state)
-        if not _is_one_of(command.seat, st.awaiting):
+        if not json_member(command.seat, st.awaiting):
             raise RuleViolation("not_your_turn", "this decision is not yours")
         wanted = _normalize(command.type, command.args)
-        if not _is_one_of(wanted, self.legal_commands(state, command.seat)):
+        if not json_member(wanted, self.legal_commands(state, command.seat)):
             raise RuleViolation("illegal_command", f"{command.type} {command.args} is not allowed now")
         w = W(state, rng)
         t, a = wanted["type"], wanted["args"]

@@ -1,8 +1,6 @@
 """Yashima: Legend of the Kami Masters (core + Legends from Fairytale), tournament attack rules."""
 
-import json
-
-from games.kernel import SYSTEM, EngineBase, RuleViolation, Status, event
+from games.kernel import SYSTEM, EngineBase, RuleViolation, Status, event, json_member
 
 from . import clocks, flow, views
 from .content import PACK
@@ -13,16 +11,6 @@ from .tasks import run
 
 def _norm(cmd_type, args):
     return {"type": cmd_type, "args": args}
-
-
-def _as_json(value) -> str:
-    """``value`` as the JSON it stands for: ``true``, ``1`` and ``1.0`` are three different values
-    (Python's ``True == 1 == 1.0`` would let a lookalike pass for a legal command)."""
-    return json.dumps(value, sort_keys=True, default=repr)
-
-
-def _is_one_of(cmd, legal) -> bool:
-    return _as_json(cmd) in {_as_json(c) for c in legal}
 
 
 class YashimaEngine(EngineBase):
@@ -132,7 +120,7 @@ class YashimaEngine(EngineBase):
         cmd = _norm(command.type, args)
         seat = command.seat
         if seat == SYSTEM:
-            if not _is_one_of(cmd, self.legal_commands(state, SYSTEM)):
+            if not json_member(cmd, self.legal_commands(state, SYSTEM)):
                 raise RuleViolation("illegal_command", "nothing for the system to do")
             sim = Sim(state, rng)
             sim.system = True
@@ -145,7 +133,7 @@ class YashimaEngine(EngineBase):
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state["players"]):
             raise RuleViolation("not_your_decision", "spectators cannot act")
         legal = self.legal_commands(state, seat)
-        if not _is_one_of(cmd, legal):
+        if not json_member(cmd, legal):
             if self._system_due(state) or seat not in flow.awaiting(state):
                 raise RuleViolation("not_your_turn", "this decision is not yours")
             if not any(c["type"] == cmd["type"] for c in legal):
