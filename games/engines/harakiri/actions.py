@@ -623,7 +623,7 @@ def do_technique(w, c, a):
             n = a["amount"]
             w.emit("HealthChanged", who=c, set={"health": ch["health"] - n}, delta=-n, reason="Salute to Death")
             w.emit("KarmaChanged", who=c, set={"karma": ch["karma"] + n}, reason="Salute to Death")
-            for e in list(rules.shogun_creatures(s)):
+            for e in rules.targetable_shogun(s):
                 if e in w.s["enemies"]:
                     combat.damage(w, e, n, attacker=c, reason="Salute to Death")
 

@@ -621,7 +621,7 @@ def end_turn(w):
             end_of_turn_skills(w, c)
             ch = s["characters"][c]
             if rules.kami_mode_of(s, c) == "amatsumara":
-                for e in rules.shogun_creatures(s):
+                for e in rules.targetable_shogun(s):
                     combat.reduce_armor(w, e, "Amatsumara Kami Mode")
             if rules.kami_mode_of(s, c) == "amaterasu":
                 amaterasu_mode_effect(w, c)
@@ -663,7 +663,7 @@ def amaterasu_mode_effect(w, c):
     mode = content.kami_skill("amaterasu_mode")
     for o in rules.living_characters(w.s):
         combat.heal(w, o, mode["heal"], "Amaterasu Kami Mode")
-    for e in sorted(rules.shogun_creatures(w.s)):
+    for e in sorted(rules.targetable_shogun(w.s)):
         if e in w.s["enemies"]:
             combat.damage(w, e, mode["damage"], attacker=c, reason="Amaterasu Kami Mode")
 

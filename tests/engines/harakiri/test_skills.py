@@ -480,6 +480,31 @@ def test_salute_to_death_trades_health_for_karma_and_damage():
     assert s.state["enemies"]["a"]["health"] == 3 and "b" not in s.state["enemies"]
 
 
+def test_salute_to_death_and_kami_modes_spare_a_spectral_enemy_inside_a_wall():
+    # rules: Harakiri, "Spectral Movement": a spectral creature ending "inside a wall of stone, cannot
+    # target or be targeted by any attack or skill"; Salute to Death ("deal 1 damage to all enemies, no
+    # matter the range or LOS") and the Kami Mode skills of Amatsumara ("reduce all enemies' armor by
+    # 1") and Amaterasu ("all enemies are dealt damage") lift range and LOS only, not that rule
+    rows = ["#........."] + ["." * 10] * 9
+    enemies = {"o": {"type": "onryo", "color": "purple", "at": "0,0", "plus": True},  # plus: health 6, armor 1
+               "k": {"type": "kappa", "color": "red", "at": "8,8", "plus": True}}
+    mode = {"turns_done": 0, "round": 1}
+
+    def given(kami, **spec):
+        chars = {"akira": {"ap": 4, "kami": kami, **spec}}
+        return scenario(doc(arena(rows), chars, enemies, activate="char:akira", queue=["char:akira", "char:tomoe"]))
+
+    s = given("shinigami", affinity=3)
+    s.when(0, "technique", skill="shinigami_l3", amount=2)
+    assert s.state["enemies"]["o"]["health"] == 6 and s.state["enemies"]["k"]["health"] < 7
+    s = given("amatsumara", kami_mode={"kami": "amatsumara", **mode})
+    s.when(0, "end_activation")
+    assert s.state["enemies"]["o"]["armor_tokens"] == 0 and s.state["enemies"]["k"]["armor_tokens"] == 1
+    s = given("amaterasu", kami_mode={"kami": "amaterasu", **mode})
+    s.when(0, "end_activation")
+    assert s.state["enemies"]["o"]["health"] == 6 and s.state["enemies"]["k"]["health"] < 7
+
+
 def test_total_devastation_hits_a_random_enemy_within_range_5():
     # rules: Harakiri, "Amatsumikaboshi", Total Devastation
     enemies = {"foe": {"type": "kappa", "color": "red", "at": "3,2"}}
