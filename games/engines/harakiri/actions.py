@@ -405,10 +405,10 @@ def free_adjacent(s, sq):
 
 def star_rain_groups(s, c):
     """Star Rain: every choice of 1 to 3 enemies within range 2 (no LOS needed, as the text
-    asks only for the range; a spectral enemy hidden in blocking terrain cannot be targeted)."""
+    asks only for the range; a spectral enemy hidden in blocking terrain cannot be targeted; range 2
+    never reaches another height level, "Range and Height Level")."""
     here = s["characters"][c]["sq"]
-    near = sorted(e for e in rules.shogun_creatures(s) if not rules.hidden_in_terrain(s, e)
-                  and grid.range_between(here, s["enemies"][e]["sq"]) <= 2)
+    near = sorted(e for e in rules.targetable_shogun(s) if rules.in_range(s, here, s["enemies"][e]["sq"], 2))
     return [list(g) for n in (1, 2, 3) for g in combinations(near, n)]
 
 

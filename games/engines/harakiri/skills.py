@@ -1,7 +1,7 @@
 """Skill effects that need a decision after an attack (work items ``{"op": "skill"}``):
 Hachiman's Wrath, Dragon Tail (Ryujin) and Susanoo's Fury."""
 
-from . import act2, combat, content, grid
+from . import act2, combat, content, rules
 from .combat import NEGATIVE
 from .flow import open_decision, take_choice
 from .rules import armor_cap
@@ -22,8 +22,8 @@ def options(s, item):
         return [{"swap": None}] + [{"swap": [a, b]} for i, a in enumerate(cards) for b in cards[i + 1:]]
     if sk == "blinding_light":
         here = ch["sq"]
-        near = sorted(e for e, en in s["enemies"].items() if not en.get("allied") and e not in item["exclude"]
-                      and grid.range_between(here, en["sq"]) <= 2)
+        near = sorted(e for e in rules.shogun_creatures(s) if e not in item["exclude"]
+                      and rules.in_range(s, here, s["enemies"][e]["sq"], 2))
         out = [{"damage": {}}]
         for split in act2.splits(4, len(near)):
             out.append({"damage": {e: n for e, n in zip(near, split) if n}})

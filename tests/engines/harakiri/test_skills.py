@@ -789,6 +789,30 @@ def test_blinding_light_divides_4_damage_among_other_enemies_within_range_2():
     assert s.state["enemies"]["x"]["health"] == 3 and s.state["enemies"]["y"]["health"] == 1
 
 
+def test_star_rain_and_blinding_light_range_2_do_not_reach_another_height_level():
+    # rules: Harakiri, "Range and Height Level": "To be able to attack a target at a different height,
+    # the weapon or skill must have +3 range." Star Rain ("enemies within range 2 ... each target") and
+    # Blinding Light ("other enemies within range 2 of you") are range-2 skills: "hi" stands on the
+    # raised row 2 (x 2+), adjacent by range but one level up
+    heights = ["0000000000"] * 2 + ["0011111111"] + ["0000000000"] * 7
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "3,1", "health": 9},
+               "x": {"type": "kachi", "color": "blue", "at": "4,0"},
+               "hi": {"type": "kachi", "color": "green", "at": "2,2"}}
+    def given(who, spec, **kw):
+        return scenario(doc(arena(open_rows(), heights=heights), {who: {"ap": 4, "sq": "2,1", **spec}}, enemies,
+                            activate=f"char:{who}", **kw))
+
+    s = given("hattori", {"level": 5, "skills": ["roll", "metsubushi", "slaughter", "evade", "star_rain"],
+                          "ki": ki(star_rain=6)})
+    groups = [c["args"]["targets"] for c in s.legal(0) if c["args"].get("skill") == "star_rain"]
+    assert ["foe", "x"] in groups and not any("hi" in g for g in groups)
+    s = given("hikaru", {"level": 4, "skills": ["healing", "blinding_light"], "ki": ki(blinding_light=3)},
+              forced=[6, 3])
+    s.when(0, "attack", target="foe", mode="fast", skill="blinding_light")
+    options = s.state["pending"]["options"]
+    assert {"damage": {"x": 4}} in options and not any("hi" in o["damage"] for o in options)
+
+
 def test_yomis_servant_raises_a_defeated_minion_that_acts_after_you():
     # rules: Harakiri, "Izanami", Yomi's Servant
     enemies = {"foe": {"type": "kappa", "color": "red", "at": "6,2"}}
