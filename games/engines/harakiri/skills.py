@@ -22,7 +22,7 @@ def options(s, item):
         return [{"swap": None}] + [{"swap": [a, b]} for i, a in enumerate(cards) for b in cards[i + 1:]]
     if sk == "blinding_light":
         here = ch["sq"]
-        near = sorted(e for e in rules.shogun_creatures(s) if e not in item["exclude"]
+        near = sorted(e for e in rules.targetable_shogun(s) if e not in item["exclude"]
                       and rules.in_range(s, here, s["enemies"][e]["sq"], 2))
         out = [{"damage": {}}]
         for split in act2.splits(4, len(near)):

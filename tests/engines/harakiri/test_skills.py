@@ -813,6 +813,19 @@ def test_star_rain_and_blinding_light_range_2_do_not_reach_another_height_level(
     assert {"damage": {"x": 4}} in options and not any("hi" in o["damage"] for o in options)
 
 
+def test_blinding_light_spares_a_spectral_enemy_inside_a_wall():
+    # rules: Harakiri, "Spectral Movement": a spectral creature ending "inside a wall of stone, cannot
+    # target or be targeted by any attack or skill" -- Blinding Light's "other enemies within range 2"
+    rows = ["." * 10, "." * 10, "...#......"] + ["." * 10] * 7
+    enemies = {"foe": {"type": "kappa", "color": "red", "at": "3,1", "health": 9},
+               "o": {"type": "onryo", "color": "purple", "at": "3,2"}}
+    chars = {"hikaru": {"sq": "2,1", "level": 4, "skills": ["healing", "blinding_light"], "ki": ki(blinding_light=3)}}
+    s = scenario(doc(arena(rows), {"hikaru": {"ap": 4, **chars["hikaru"]}}, enemies, activate="char:hikaru",
+                     forced=[6, 3]))
+    s.when(0, "attack", target="foe", mode="fast", skill="blinding_light")
+    assert not s.state["pending"] and s.state["enemies"]["o"]["health"] == 4
+
+
 def test_yomis_servant_raises_a_defeated_minion_that_acts_after_you():
     # rules: Harakiri, "Izanami", Yomi's Servant
     enemies = {"foe": {"type": "kappa", "color": "red", "at": "6,2"}}
