@@ -35,6 +35,16 @@ def doc(scen, characters=None, enemies=None, **kw):
     return d
 
 
+def kappa_example_doc():
+    """The rulebook's kappa example ("Resolving Enemy Movement"): a red kappa on 0,4 whose green
+    oracle line (forced die 1) moves toward the healthiest character it can reach; Tomoe on 2,1
+    keeps it from passing diagonally to Akira on 4,0."""
+    chars = {"akira": {"sq": "4,0", "health": 9}, "tomoe": {"sq": "2,1", "health": 8},
+             "hikaru": {"sq": "0,7", "health": 7}, "hattori": {"sq": "9,9", "health": 9}}
+    return doc(arena(open_rows()), chars, {"kappa": {"type": "kappa", "color": "red", "at": "0,4"}},
+               activate="color:red", oracle={"color": "green"}, forced=[1])
+
+
 RESUME = {"type": "resume", "args": {}}
 
 

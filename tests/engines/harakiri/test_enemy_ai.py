@@ -3,17 +3,14 @@
 from games.engines.harakiri import ENGINE, enemy_ai, rules
 from games.kernel import SYSTEM
 
-from .helpers import arena, doc, find, open_rows, run_system, scenario
+from .helpers import arena, doc, find, kappa_example_doc, open_rows, run_system, scenario
 
 
 def test_kappa_example_cannot_pass_diagonally_past_tomoe():
     # rules: Harakiri, "Resolving Enemy Movement", the kappa example: it cannot reach Akira
     # because it cannot move diagonally past Tomoe's square; of the eligible characters Tomoe
     # has the most health; the players choose among the squares needing the fewest moves (2)
-    chars = {"akira": {"sq": "4,0", "health": 9}, "tomoe": {"sq": "2,1", "health": 8},
-             "hikaru": {"sq": "0,7", "health": 7}, "hattori": {"sq": "9,9", "health": 9}}
-    s = scenario(doc(arena(open_rows()), chars, {"kappa": {"type": "kappa", "color": "red", "at": "0,4"}},
-                     activate="color:red", oracle={"color": "green"}, forced=[1]))
+    s = scenario(kappa_example_doc())
     s.when(SYSTEM, "activate_enemy", enemy="kappa")
     p = s.state["pending"]
     assert p["kind"] == "enemy_square" and p["by"] == "party"

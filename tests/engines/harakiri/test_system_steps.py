@@ -7,7 +7,7 @@ from games.engines.harakiri import ENGINE
 from games.kernel import SYSTEM
 from games.kernel.scenario import Scenario
 
-from .helpers import RESUME, arena, doc, open_rows
+from .helpers import RESUME, arena, doc, kappa_example_doc, open_rows
 
 ENEMY_STEP_EVENTS = {"EnemyActivated", "EnemyLineChosen", "EnemyMoved", "EnemyAttackRolled", "EnemySpawned",
                      "EventRevealed", "OracleDrawn", "DamageDealt"}
@@ -24,10 +24,7 @@ def _types(events):
 def test_a_party_tie_in_an_enemy_activation_is_recorded_and_the_worker_carries_the_enemy_on():
     # rules: Harakiri, "Enemy Activation": "players may collectively choose which of them the enemy
     # moves to" - the choice is the party's, the activation stays the enemies' (run by the worker)
-    chars = {"akira": {"sq": "4,0", "health": 9}, "tomoe": {"sq": "2,1", "health": 8},
-             "hikaru": {"sq": "0,7", "health": 7}, "hattori": {"sq": "9,9", "health": 9}}
-    s = _plain(doc(arena(open_rows()), chars, {"kappa": {"type": "kappa", "color": "red", "at": "0,4"}},
-                   activate="color:red", oracle={"color": "green"}, forced=[1]))
+    s = _plain(kappa_example_doc())
     s.when(SYSTEM, "activate_enemy", enemy="kappa")
     p = s.state["pending"]
     assert p["kind"] == "enemy_square" and s.status.awaiting == [0]
