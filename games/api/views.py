@@ -16,10 +16,8 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.application import selectors, services
+from games.application import audit, selectors, services
 from games.application.errors import NotYourDecision
-from games.eventstore import store
-from games.eventstore.models import StaffAccess
 from games.kernel import RuleViolation, registry
 from games.projections.models import MatchSummary
 
@@ -308,8 +306,8 @@ class StaffMatchLogApi(APIView):
                    description="The full unredacted log, seed included. Every read is recorded.")
     def get(self, request, id):
         match = selectors.match_get(id)
-        events = store.events_load(match, until=match.head_seq, engine_upcasters=selectors.engine_of(match).upcasters)
-        StaffAccess.objects.create(user=request.user, match=match, what="api: full event log")
+        events = selectors.events_unredacted(match, until=match.head_seq)
+        audit.staff_access_record(user=request.user, match=match, what="api: full event log")
         return Response({
             "id": str(match.pk), "game": match.game, "engine_version": match.engine_version, "seq": match.head_seq,
             "seed": match.seed, "seed_hash": match.seed_hash, "events": events,
@@ -339,7 +337,7 @@ class StaffMatchStateApi(APIView):
             "views": [view(seat) for seat in range(len(state["lobby"]["seats"]))],
             "spectator": view(None),
         }
-        StaffAccess.objects.create(user=request.user, match=match, what=f"api: state at seq {at}")
+        audit.staff_access_record(user=request.user, match=match, what=f"api: state at seq {at}")
         return Response(body)
 
 

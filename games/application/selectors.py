@@ -5,11 +5,11 @@ from collections import OrderedDict
 
 from games.eventstore import store
 from games.eventstore.models import Match
-from games.kernel import SYSTEM, canonical, registry
-from games.projections.models import MatchDeadline
+from games.kernel import SYSTEM, RuleViolation, canonical, registry
 
+from . import readmodels
 from .errors import MatchNotFound
-from .lobby import ACTIVE, OPEN, PLATFORM_EVENTS, aggregate_fold, seat_of_user
+from .lobby import ACTIVE, OPEN, PLATFORM_EVENTS, aggregate_fold, bot_seats, seat_of_user
 
 # Folded states by match id, keyed on the seq they were folded to. Events are immutable, so a
 # state cached at the store's head seq is exactly the fold; entries are only added on commit.
@@ -100,8 +100,9 @@ def lobby_public(lobby: dict, match: Match) -> dict:
     }
 
 
-def deadline_doc(row: MatchDeadline | None, seq: int) -> dict | None:
-    """A clock row as clients see it, ``{due_at, seats}`` (ISO 8601 UTC), if it runs at ``seq``."""
+def deadline_doc(row, seq: int) -> dict | None:
+    """A clock row (a ``projections`` MatchDeadline) as clients see it, ``{due_at, seats}`` (ISO 8601
+    UTC), if it runs at ``seq``."""
     if row is None or row.seq != seq:
         return None
     return {"due_at": row.due_at.isoformat(), "seats": list(row.seats)}
@@ -112,7 +113,7 @@ def deadline_of(match: Match) -> dict | None:
 
     Read from the clock row the sweeper fires (not recomputed), so what a client is shown is exactly
     when the timeout command will be submitted (give or take the sweep interval)."""
-    return deadline_doc(MatchDeadline.objects.filter(match=match, seq=match.head_seq).first(), match.head_seq)
+    return deadline_doc(readmodels.clock_row(match), match.head_seq)
 
 
 def view_for_seat(match: Match, seat, state: dict | None = None) -> dict:
@@ -160,10 +161,22 @@ def events_for_seat(match: Match, seat, *, after: int = 0, until: int | None = N
     return [redact_for_seat(engine, ev, seat) for ev in rows]
 
 
+def events_unredacted(match: Match, *, until: int | None = None, strict: bool = True) -> list[dict]:
+    """Every stored event up to ``until``, hidden payloads included: staff reads only (the caller
+    records a StaffAccess row, ``audit.staff_access_record``). Upcast by the match's engine; when
+    that engine is not installed, ``strict`` raises ``unknown_game`` and otherwise the events come
+    as stored (a staff page must still show the log of a match whose engine is gone)."""
+    try:
+        upcasters = engine_of(match).upcasters
+    except RuleViolation:
+        if strict:
+            raise
+        upcasters = None
+    return store.events_load(match, until=until, engine_upcasters=upcasters)
+
+
 def awaiting_automation(state: dict) -> tuple[list, list]:
     """(awaiting, bot seats among them) for scheduling follow-up work."""
-    from .lobby import bot_seats
-
     if state["lobby"]["status"] != ACTIVE or state["game"] is None:
         return [], []
     engine = registry.get(state["lobby"]["game"], state["lobby"]["engine_version"])

@@ -20,10 +20,10 @@ from games.eventstore import store
 from games.eventstore.models import Match
 from games.kernel import SYSTEM, Command, RuleViolation, Rng, canonical, registry, seed_commitment
 from games.kernel import event as make_event
-from games.projections.updaters import projections_update
 
 from . import hooks, lobby as L
 from .errors import CommandIdReused, LobbyError, NotYourDecision, VersionConflict
+from .readmodels import projections_update
 from .selectors import awaiting_automation, cache_put, engine_of, events_for_seat, redact_for_seat, state_load
 
 log = logging.getLogger(__name__)

@@ -5,3 +5,13 @@ class ProjectionsConfig(AppConfig):
     name = "games.projections"
     label = "projections"
     verbose_name = "Read models"
+
+    def ready(self):
+        # The application layer sits below this app: it reaches the read models only through the
+        # ports it exposes (games.application.readmodels), filled in here.
+        from games.application import readmodels
+
+        from .updaters import clock_row, projections_update
+
+        readmodels.projector_register(projections_update)
+        readmodels.clock_reader_register(clock_row)

@@ -75,6 +75,11 @@ def deadline_values(engine, state: dict, seq: int, at) -> dict | None:
     return {"seq": seq, "seats": seats, "due_at": at + timedelta(seconds=st.deadline_seconds)}
 
 
+def clock_row(match: Match) -> MatchDeadline | None:
+    """The stored clock of ``match``, whatever seq it was set at (one row per match)."""
+    return MatchDeadline.objects.filter(match=match).first()
+
+
 def deadline_write(match: Match, values: dict | None) -> None:
     if values is None:
         MatchDeadline.objects.filter(match=match).delete()

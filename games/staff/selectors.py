@@ -8,9 +8,7 @@ from collections import defaultdict
 
 from games.application import selectors
 from games.application.lobby import ACTIVE
-from games.eventstore import store
 from games.eventstore.models import EventAnnotation, Match
-from games.kernel import RuleViolation
 from games.projections.models import MatchSummary
 
 from . import logfile
@@ -19,11 +17,7 @@ from . import logfile
 def events_unredacted(match: Match, *, until: int | None = None) -> list[dict]:
     """The stored events, upcast when the match's engine is installed (as stored otherwise:
     staff must still be able to read the log of a match whose engine is gone)."""
-    try:
-        upcasters = selectors.engine_of(match).upcasters
-    except RuleViolation:
-        upcasters = None
-    return store.events_load(match, until=until, engine_upcasters=upcasters)
+    return selectors.events_unredacted(match, until=until, strict=False)
 
 
 def annotations_by_seq(match: Match) -> dict[int, list[EventAnnotation]]:

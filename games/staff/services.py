@@ -18,12 +18,12 @@ from itertools import groupby
 
 from django.db import transaction
 
-from games.application import hooks, lobby as L, selectors, services
+from games.application import audit, hooks, lobby as L, selectors, services
+from games.application.readmodels import projections_update
 from games.eventstore import store
 from games.eventstore.models import EventAnnotation, Match, StaffAccess
 from games.kernel import RuleViolation
 from games.kernel import event as make_event
-from games.projections.updaters import projections_update
 
 from .logfile import LogError, ParsedLog
 
@@ -35,7 +35,7 @@ class StaffError(Exception):
 
 
 def access_record(*, user, match: Match | None, what: str) -> StaffAccess:
-    return StaffAccess.objects.create(user=user, match=match, what=what[:200])
+    return audit.staff_access_record(user=user, match=match, what=what)
 
 
 def annotation_create(*, match: Match, seq: int, note: str, author) -> EventAnnotation:

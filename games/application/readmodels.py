@@ -1,0 +1,47 @@
+"""The read models, as the layer below them sees them: two ports that ``games.projections`` fills in.
+
+``games.projections`` sits above this layer (it folds streams with ``lobby.aggregate_evolve`` and
+``selectors.state_load``), so the application never imports it. Instead, from its
+``AppConfig.ready()``, the projections app registers:
+
+- its **projectors**, ``fn(engine, match, state, events, at)``: the write path calls
+  ``projections_update`` inside the very transaction that appends the events, so a command and the
+  read-model rows it changes commit (or roll back) together;
+- its **clock reader**, ``fn(match) -> row | None``: the decision clock of a match (the row the
+  sweeper fires), which the ``/view/`` document shows.
+
+Both fail loudly when nothing is registered: a write that silently skipped its projections would
+leave read models that disagree with the log.
+"""
+
+from django.core.exceptions import ImproperlyConfigured
+
+_projectors: list = []
+_clock_reader = None
+
+
+def projector_register(fn) -> None:
+    """Run ``fn(engine, match, state, events, at)`` inside every write transaction (once, however
+    often it is registered)."""
+    if fn not in _projectors:
+        _projectors.append(fn)
+
+
+def clock_reader_register(fn) -> None:
+    global _clock_reader
+    _clock_reader = fn
+
+
+def projections_update(engine, match, state: dict, events: list[dict], at=None) -> None:
+    """Bring every read model up to date with ``events`` (already appended; ``state`` folded past them)."""
+    if not _projectors:
+        raise ImproperlyConfigured("no projector is registered: is games.projections in INSTALLED_APPS?")
+    for fn in _projectors:
+        fn(engine, match, state, events, at)
+
+
+def clock_row(match):
+    """The stored decision clock of ``match`` (any seq), or None."""
+    if _clock_reader is None:
+        raise ImproperlyConfigured("no clock reader is registered: is games.projections in INSTALLED_APPS?")
+    return _clock_reader(match)
