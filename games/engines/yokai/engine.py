@@ -20,6 +20,7 @@ from games.kernel import EngineBase, RuleViolation, Status, event
 from . import rules as R
 from .board import LAYOUTS, OPPOSITE, ORIENTATIONS, TERRAIN_PER_ELEMENT, direction, parse, squares
 from .content import DECK_LIST, MONSTERS, OPENING_HAND, PACK
+from .scenario import build_state
 
 CHOICE_KINDS = {"fire_burn", "wood_drop", "block_draw"}
 
@@ -657,8 +658,6 @@ class YokaiEngine(EngineBase):
 
     # -- scenarios ---------------------------------------------------------------------------
     def scenario(self, document):
-        from .scenario import build_state
-
         return [event("ScenarioLoaded", {"state": build_state(document)})]
 
 
