@@ -251,9 +251,9 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
 }
-KAMIZA_ENGINES = env.list(
-    "KAMIZA_ENGINES", default=["games.engines.yokai", "games.engines.yashima", "games.engines.harakiri"]
-)
+# The catalog: every engine package under games/engines/ is registered unless KAMIZA_ENGINES names
+# the ones to register (module paths, e.g. "games.engines.yokai,games.engines.yashima").
+KAMIZA_ENGINES = env.list("KAMIZA_ENGINES", default=[])
 # Chaos knob for the distributed suite: automated steps pause this long between reading the state
 # and submitting, so a test can kill a worker mid-task. Always 0 outside that test.
 WORKER_CHAOS_DELAY = env.float("WORKER_CHAOS_DELAY", default=0.0)
