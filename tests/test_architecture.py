@@ -1,8 +1,11 @@
-"""The layering rules of ARCHITECTURE.md, enforced by import-linter (.importlinter)."""
+"""The layering rules of docs/architecture.md, enforced by import-linter (.importlinter), and the
+document's drawing of them, generated from the same contracts."""
 
 import subprocess
 import sys
 from pathlib import Path
+
+from games.management import layers
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -12,3 +15,16 @@ def test_import_contracts_hold():
     result = subprocess.run([str(lint), "--config", str(ROOT / ".importlinter")], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 broken" in result.stdout
+
+
+def test_the_architecture_document_embeds_the_drawing_the_contracts_give():
+    # docs/architecture.md's layer drawing is generated: after changing .importlinter, run
+    # `python manage.py layers --write`.
+    generated = layers.drawing((ROOT / ".importlinter").read_text(encoding="utf-8"))
+    assert "platform-layers" in generated and "yokai-layers" in generated
+    assert layers.embedded((ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")) == generated
+
+
+def test_no_project_file_refers_to_the_shared_folder_outside_the_repository():
+    texts = [ROOT / "README.md", *(ROOT / "docs").rglob("*.md")]
+    assert [str(p) for p in texts if "../shared" in p.read_text(encoding="utf-8")] == []
