@@ -1,5 +1,7 @@
 from django.apps import AppConfig
 
+from games.application import readmodels
+
 
 class ProjectionsConfig(AppConfig):
     name = "games.projections"
@@ -8,9 +10,7 @@ class ProjectionsConfig(AppConfig):
 
     def ready(self):
         # The application layer sits below this app: it reaches the read models only through the
-        # ports it exposes (games.application.readmodels), filled in here.
-        from games.application import readmodels
-
+        # ports it exposes (games.application.readmodels), filled in here once the models are loaded.
         from .updaters import clock_row, projections_update
 
         readmodels.projector_register(projections_update)

@@ -14,7 +14,8 @@ class Command(BaseCommand):
     help = "Benchmarks: 'platform' (write path, rebuild, live latency vs bare baselines) or a game slug."
 
     def add_arguments(self, parser):
-        parser.add_argument("target", help="platform, writepath (internal), or a game slug (yokai, yashima, harakiri)")
+        games = ", ".join(engine.slug for engine in registry.all_engines())
+        parser.add_argument("target", help=f"platform, writepath (internal), or a game slug ({games})")
         parser.add_argument("--commands", type=int, default=2000, help="commands through the write path")
         parser.add_argument("--samples", type=int, default=200, help="latency samples")
         parser.add_argument("--games", type=int, default=50, help="random games per seat count (engine benchmarks)")
