@@ -1,5 +1,5 @@
 """Fixtures shared by the whole suite. The Pebbles test engine is registered for every test
-(it is never in the production catalog: settings.KAMIZA_ENGINES does not list it)."""
+(it is never in the production catalog: it lives under tests/, not games/engines/, and is unlisted)."""
 
 import uuid
 
