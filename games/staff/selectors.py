@@ -1,7 +1,7 @@
 """Staff reads: the unredacted log, the folded state at any seq, and every seat's view there.
 
-Staff pages are the one place hidden information is shown (ARCHITECTURE: "staff endpoints
-excepted"); the views record a StaffAccess row for each read.
+Staff pages are the one place hidden information is shown (docs/architecture.md, "Redaction");
+the views record a StaffAccess row for each read.
 """
 
 from collections import defaultdict
