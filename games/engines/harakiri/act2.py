@@ -7,16 +7,6 @@ from .act2_values import LAD, active, arms, ki, lad_square, lad_target, tier
 from .combat import NEGATIVE
 from .flow import open_decision, take_choice
 
-SKILLS = {
-    "my_loyal_friend", "self_taught", "recovery", "one_for_each", "patch", "bite", "adrenaline",
-    "lightnings_dance", "full_of_resources_akane",
-    "additional_help", "necessary_sacrifice", "good_for_both", "ill_change_it", "more_additional_help",
-    "powered_hit", "come_together", "come_here", "hits_rain",
-    "nemesis", "voracious_blade", "deadly", "blood_thirsty", "craft_improvement", "smell_the_blood", "cautious",
-    "you_and_me", "duel_to_death",
-    "intimidation", "inspiration", "upward_cut", "reborn_strength", "fluid_tactic", "team_hit",
-    "tactical_retreat", "the_last_word", "new_breath",
-}
 ATTACK_SKILLS = {"self_taught", "one_for_each", "good_for_both", "powered_hit", "come_here", "deadly",
                  "smell_the_blood", "duel_to_death", "upward_cut", "team_hit", "the_last_word"}
 FAST_ONLY = {"upward_cut", "come_here"}

@@ -2,7 +2,7 @@
 
 from games.kernel import SYSTEM, EngineBase, Rng, RuleViolation, Status, event, json_member
 
-from . import act2, actions, combat, content, flow, views
+from . import act2, actions, catalogue, combat, content, flow, views
 from .setup import build_state, make_enemy, playable, zone_payload
 from .state import W, apply, copy_for
 
@@ -53,12 +53,12 @@ class HarakiriEngine(EngineBase):
 
     # -- content ---------------------------------------------------------------------------
     def content(self) -> dict:
-        skills = [dict(sk, implemented=sk["id"] in actions.IMPLEMENTED) for sk in content.SKILLS_DOC["skills"]]
+        skills = [dict(sk, implemented=sk["id"] in catalogue.IMPLEMENTED) for sk in content.SKILLS_DOC["skills"]]
         kami = []
         for k in content.KAMI_DOC["kami"]:
             ks = []
             for sk in k["skills"]:
-                impl = sk["id"] in actions.IMPLEMENTED or (sk["level"] == 6 and k["id"] in actions.KAMI_MODES)
+                impl = sk["id"] in catalogue.IMPLEMENTED or (sk["level"] == 6 and k["id"] in catalogue.KAMI_MODES)
                 if sk["level"] == 1 and sk["id"] != "izanami_l1":
                     impl = None  # Adventure Phase only: not part of this engine
                 ks.append(dict(sk, implemented=impl))
