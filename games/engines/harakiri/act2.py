@@ -5,7 +5,7 @@
 from . import combat, content, grid, rules
 from .act2_values import LAD, active, arms, ki, lad_square, lad_target, tier
 from .combat import NEGATIVE
-from .flow import open_decision, take_choice
+from .work_queue import open_decision, take_choice
 
 ATTACK_SKILLS = {"self_taught", "one_for_each", "good_for_both", "powered_hit", "come_here", "deadly",
                  "smell_the_blood", "duel_to_death", "upward_cut", "team_hit", "the_last_word"}

@@ -6,7 +6,7 @@ become party decisions; the item is processed again with the answer.
 """
 
 from . import act2_values, combat, content, grid, passives, rules
-from .flow import open_decision, take_choice, update_item
+from .work_queue import open_decision, take_choice, update_item
 
 
 def _line_lookup(s, e, item):

@@ -3,7 +3,7 @@ placed next to the last defeat, a new round; a second failure lets the party cho
 repeating and reading the success section."""
 
 from . import combat, content, grid, rules
-from .flow import open_decision, take_choice
+from .work_queue import open_decision, take_choice
 from .setup import ORDER, make_enemy
 
 MAX_ITEMS, MAX_PERMANENT = 5, 2

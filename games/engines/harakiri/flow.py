@@ -8,57 +8,12 @@ work items that may stop on a pending decision; the decision's answer is written
 
 from . import combat, content, grid, rules
 from .setup import ORDER, make_enemy, zone_payload, oracle_cards
+from .work_queue import AUTOMATED_WORK, open_decision, take_choice, update_item
 
 MALICE_LIMIT = 6
 
 
-# -- decisions ---------------------------------------------------------------------------------
-
-
-def open_decision(w, kind, by, options, prompt, extra=None):
-    pending = {"kind": kind, "by": by, "options": options, "votes": {}, "prompt": prompt}
-    if extra:
-        pending.update(extra)
-    w.emit("DecisionOpened", pending=pending)
-
-
-def answer(w, option):
-    """Store the chosen option into the current work item and close the decision."""
-    w.emit("DecisionMade", kind=w.s["pending"]["kind"], option=option)
-    item = dict(w.s["work"][0])
-    item["choice"] = option
-    w.emit("WorkUpdated", item=item)
-
-
-def take_choice(w):
-    item = w.s["work"][0]
-    if "choice" not in item:
-        return None
-    item = dict(item)
-    choice = item.pop("choice")
-    w.emit("WorkUpdated", item=item)
-    return choice
-
-
-def update_item(w, **changes):
-    item = dict(w.s["work"][0])
-    item.update(changes)
-    w.emit("WorkUpdated", item=item)
-    return item
-
-
 # -- advancing ---------------------------------------------------------------------------------------
-
-
-# Work the enemies and the oracle do: only ever taken by the SYSTEM seat (the platform's worker),
-# so a player's command that lands in front of it (a party decision in the middle of an enemy's
-# activation or of the events, a character ending its turn before Yomi's Servant) stops there.
-AUTOMATED_WORK = {"events", "effect", "initiative", "enemy"}
-
-
-def automated_work_next(s) -> bool:
-    """The next step is the enemies' or the oracle's, and nobody has to decide anything first."""
-    return bool(s["work"]) and s["work"][0]["op"] in AUTOMATED_WORK and not s["pending"] and not s["attack"]
 
 
 def advance(w, by_player=False):
