@@ -8,7 +8,8 @@ from itertools import combinations
 
 from . import act2, act2_values, combat, content, flow, grid, passives, rules, sharing
 from .catalogue import IMPLEMENTED, KAMI_MODES
-from .combat import tier
+from .combat import spend, tier
+from .rules import endable, move_points
 
 ROLL_TABLE = [(1, 2, 1), (3, 4, 2), (5, 6, 3)]
 HEAL_TABLE = [(1, 2, 1), (3, 4, 2), (5, 5, 3), (6, 6, 4)]
@@ -36,13 +37,6 @@ def cmd(type_, **args):
     return {"type": type_, "args": args}
 
 
-def endable(s, c, sq):
-    """May character c end a movement on sq (free: no creature, resistor or blocking terrain)?"""
-    if sq not in s["squares"] or grid.terrain(s, sq) in ("obstacle", "inaccessible"):
-        return False
-    return sq not in rules.taken_squares(s, exclude=c)
-
-
 def _mover(s, c):
     return rules.mover_for(s, c)
 
@@ -64,10 +58,6 @@ def legal_steps(s, c, mp):
         if any(endable(s, c, q) and q != ch["sq"] for q in reach):
             out.append(nb)
     return sorted(out, key=lambda k: (grid.xy(k)[1], grid.xy(k)[0]))
-
-
-def move_points(s, c):
-    return 3 + rules.attr(s, c, "dexterity")
 
 
 def adjacent_or_same(s, a, b):
@@ -422,11 +412,6 @@ def kami_mode_allowed(s, c):
 
 
 # -- execution ------------------------------------------------------------------------------------------------
-
-
-def spend(w, c, n, reason):
-    ch = w.s["characters"][c]
-    w.emit("ActionPointsChanged", who=c, set={"ap": ch["ap"] - n}, reason=reason)
 
 
 def execute(w, c, command):

@@ -43,6 +43,10 @@ def weapon(s, c):
     return content.WEAPONS[s["characters"][c]["equipped"]]
 
 
+def move_points(s, c):
+    return 3 + attr(s, c, "dexterity")
+
+
 def char_defense(s, c):
     ch = s["characters"][c]
     worn = content.ARMORS[ch["armor_card"]]["defense"] if wears_armor(ch) else 0
@@ -179,6 +183,13 @@ def taken_squares(s, exclude=None):
 def free_square(s, sq):
     t = grid.terrain(s, sq)
     return sq in s["squares"] and t not in ("obstacle", "inaccessible") and sq not in taken_squares(s)
+
+
+def endable(s, c, sq):
+    """May character c end a movement on sq (free: no creature, resistor or blocking terrain)?"""
+    if sq not in s["squares"] or grid.terrain(s, sq) in ("obstacle", "inaccessible"):
+        return False
+    return sq not in taken_squares(s, exclude=c)
 
 
 def hidden_in_terrain(s, who):
