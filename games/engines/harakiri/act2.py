@@ -1,22 +1,15 @@
 """Skills of the Act 2 characters: Akane, Byakuei, Hanako and Takashi (rulebook appendix,
-"Act 2"). Effects and commands; the derived values (bonuses, Yastun Lad's place) are in
-``act2_values``. Decisions go through work items ``{"op": "skill", "skill": ...}``."""
+"Act 2"). Commands, techniques and decisions; the derived values (bonuses, Yastun Lad's place)
+are in ``act2_values``, and what the skills do inside an attack or a defeat (Self Taught, Duel to
+Death, Inspiration, Yastun Lad on a defeated enemy...) is in ``combat``, which runs those procedures.
+Decisions go through work items ``{"op": "skill", "skill": ...}``; the skill list is
+``catalogue.ACT2_SKILLS``."""
 
 from . import combat, content, grid, rules
-from .act2_values import LAD, active, arms, ki, lad_square, lad_target, tier
+from .act2_values import LAD, active, arms, attack_discount, ki, lad_square, lad_target, tier
 from .combat import NEGATIVE
-from .flow import open_decision, take_choice
+from .work_queue import open_decision, take_choice
 
-SKILLS = {
-    "my_loyal_friend", "self_taught", "recovery", "one_for_each", "patch", "bite", "adrenaline",
-    "lightnings_dance", "full_of_resources_akane",
-    "additional_help", "necessary_sacrifice", "good_for_both", "ill_change_it", "more_additional_help",
-    "powered_hit", "come_together", "come_here", "hits_rain",
-    "nemesis", "voracious_blade", "deadly", "blood_thirsty", "craft_improvement", "smell_the_blood", "cautious",
-    "you_and_me", "duel_to_death",
-    "intimidation", "inspiration", "upward_cut", "reborn_strength", "fluid_tactic", "team_hit",
-    "tactical_retreat", "the_last_word", "new_breath",
-}
 ATTACK_SKILLS = {"self_taught", "one_for_each", "good_for_both", "powered_hit", "come_here", "deadly",
                  "smell_the_blood", "duel_to_death", "upward_cut", "team_hit", "the_last_word"}
 FAST_ONLY = {"upward_cut", "come_here"}
@@ -52,21 +45,6 @@ def _others_near(s, c, reach):
 def _foes_near(s, c, reach):
     here = s["characters"][c]["sq"]
     return sorted(e for e in rules.targetable_shogun(s) if grid.range_between(here, s["enemies"][e]["sq"]) <= reach)
-
-
-def _has_conditions(s, who):
-    cr = rules.creature(s, who)
-    return any(cr["conditions"][k] for k in NEGATIVE)
-
-
-def _regain_ki(w, c, reason):
-    """One exhausted Ki die comes back, rolled, to the supply (none if none is exhausted)."""
-    ki_ = w.s["characters"][c]["ki"]
-    if ki_["exhausted"] <= 0:
-        w.emit("StateNote", note=f"{reason}: {c} has no exhausted Ki die to regain")
-        return
-    new = {"supply": ki_["supply"] + [w.d6()], "slots": dict(ki_["slots"]), "exhausted": ki_["exhausted"] - 1}
-    w.emit("KiChanged", who=c, set={"ki": new}, reason=reason)
 
 
 # -- listing -------------------------------------------------------------------------------------------
@@ -206,14 +184,12 @@ def _reborn_strength(s, c):
 
 
 def _tactical_retreat(s, c):
-    from .actions import endable
-
     out = []
     for o in _others_near(s, c, 5):
         sq = s["characters"][o]["sq"]
         reach = grid.reachable(s, sq, 3, rules.mover_for(s, o), rules.occupied_for(s, "party"))
         out += [cmd("technique", skill="tactical_retreat", ally=o, to=q) for q in _order(reach)
-                if q != sq and endable(s, o, q)]
+                if q != sq and rules.endable(s, o, q)]
     return out
 
 
@@ -234,8 +210,6 @@ TECHNIQUE_OPTIONS = {
 
 def come_here_options(s, c, mode, cost):
     """Come here: an enemy within range 3 (and in LOS) is placed next to Byakuei, then attacked."""
-    from .act2_values import attack_discount
-
     ch = s["characters"][c]
     here = ch["sq"]
     free = [q for q in grid.neighbours(here) if grid.adjacent(s, here, q) and rules.free_square(s, q)]
@@ -255,8 +229,6 @@ def come_here_options(s, c, mode, cost):
 
 
 def execute(w, c, command):
-    from .actions import move_points, spend
-
     s = w.s
     t, a = command["type"], command["args"]
     if t == "lad":
@@ -270,7 +242,7 @@ def execute(w, c, command):
                reason=f"Nemesis marker on {a['target']}")
         return
     sk = a["skill"]
-    spend(w, c, 1, f"technique {sk}")
+    combat.spend(w, c, 1, f"technique {sk}")
     w.emit("TechniqueUsed", who=c, skill=sk)
     ch = s["characters"][c]
     if sk == "recovery":
@@ -283,9 +255,9 @@ def execute(w, c, command):
             boost[at] = boost.get(at, 0) + 1
         w.emit("AttributesChanged", who=c, set={"boost": boost}, reason="Adrenaline (until the end of the turn)")
     elif sk == "lightnings_dance":
-        spend(w, c, 2, "Lightning's Dance (3 action points in all)")
+        combat.spend(w, c, 2, "Lightning's Dance (3 action points in all)")
         seen = _foes_adjacent(s, ch["sq"])
-        w.emit("TurnChanged", set={"moved": True, "moving": True, "mp": move_points(s, c), "attacked": True,
+        w.emit("TurnChanged", set={"moved": True, "moving": True, "mp": rules.move_points(s, c), "attacked": True,
                                    "chained": seen, "chain_skill": "lightnings_dance"})
     elif sk == "necessary_sacrifice":
         cond = _random_condition(w)
@@ -303,7 +275,7 @@ def execute(w, c, command):
         q[i], q[j] = q[j], q[i]
         w.emit("InitiativeSet", queue=q, reason="Come together")
     elif sk in ("hits_rain", "blood_thirsty"):
-        spend(w, c, 1 if sk == "hits_rain" else 2, f"{sk} ({'2' if sk == 'hits_rain' else '3'} action points in all)")
+        combat.spend(w, c, 1 if sk == "hits_rain" else 2, f"{sk} ({'2' if sk == 'hits_rain' else '3'} action points in all)")
         if sk == "blood_thirsty":
             w.emit("TurnChanged", set={"attacked": True})
         w.emit("AttributesChanged", who=c, set={"attacked_round": s["round"]}, reason=sk)
@@ -318,7 +290,7 @@ def execute(w, c, command):
         sq = s["characters"][a["ally"]]["sq"]
         w.emit("CreatureMoved", who=a["ally"], set={"sq": a["to"]}, path=[sq, a["to"]], reason="Tactical Retreat")
     elif sk == "new_breath":
-        _regain_ki(w, a["ally"], "New Breath")
+        combat.regain_ki(w, a["ally"], "New Breath")
         q, pos = list(s["initiative"]["queue"]), s["initiative"]["pos"]
         q.insert(pos + 1, f"char:{a['ally']}")
         w.emit("InitiativeSet", queue=q, reason=f"New Breath: {a['ally']} activates again after {c}")
@@ -385,73 +357,6 @@ def craft_bonus(s, c):
     return tier(ki(s, c, "craft_improvement"), [(3, 4, 2), (5, 6, 3)]) if active(s, c, "craft_improvement") else 0
 
 
-def after_attack(w, c, atk, dealt_to):
-    s = w.s
-    skill = atk.get("skill")
-    ch = s["characters"][c]
-    killed = [t for t in atk["targets"] if t not in s["enemies"] and t not in s["resistors"]]
-    items = []
-    if killed and skill == "self_taught":
-        _regain_ki(w, c, "Self Taught")
-    if killed and skill == "one_for_each" and rules.weapon(s, c)["fast"]:
-        items.append({"op": "skill", "skill": "one_for_each", "char": c})
-    if killed and skill == "good_for_both":
-        combat.heal(w, c, 1, "Good for both")
-        items.append({"op": "skill", "skill": "good_for_both", "char": c})
-    mark = ch.get("nemesis")
-    if skill == "duel_to_death" and mark in killed:
-        combat.heal(w, c, 4, "Duel to Death")
-        w.emit("KarmaChanged", who=c, set={"karma": s["characters"][c]["karma"] + 1}, reason="Duel to Death")
-        if _has_conditions(s, c):
-            items.append({"op": "skill", "skill": "duel_to_death", "char": c})
-    if (mark in s["enemies"] and dealt_to.get(mark, 0) > 0 and active(s, c, "nemesis") and ki(s, c, "nemesis") >= 5
-            and combat.can_have_conditions(s, mark)):
-        items.append({"op": "skill", "skill": "nemesis_condition", "char": c, "target": mark})
-    if items:
-        w.emit("WorkPushed", items=items, front=True)
-    queue = list(atk.get("queue") or [])
-    reach = combat.char_reach(s, c, None)
-    while queue and not s["characters"][c]["defeated"]:
-        nxt = queue.pop(0)
-        if nxt in s["enemies"] and rules.can_attack(s, c, nxt, reach):
-            combat.start_char_attack(w, c, [nxt], atk["mode"], atk["focus"], skill, extra={"queue": queue})
-            return
-
-
-def before_enemy_defeated(w, e):
-    """Yastun Lad stays on the square of the enemy defeated under him."""
-    s = w.s
-    for c, ch in s["characters"].items():
-        lad = ch.get("lad")
-        if lad and lad.get("on") == e:
-            w.emit("AttributesChanged", who=c, set={"lad": {"sq": s["enemies"][e]["sq"], "on": None}},
-                   reason="Yastun Lad's enemy is defeated")
-
-
-def on_enemy_defeated(w, attacker):
-    """Inspiration: an ally of Takashi within range 3 defeated an enemy."""
-    s = w.s
-    if attacker == LAD:
-        owners = [c for c in s["characters"] if lad_square(s, c)]
-        where = lad_square(s, owners[0]) if owners else None
-    elif attacker in s["characters"] or s["enemies"].get(attacker, {}).get("allied"):
-        where = rules.sq_of(s, attacker)
-    else:
-        return
-    for t, tch in s["characters"].items():
-        n = ki(s, t, "inspiration")
-        if t == attacker or not active(s, t, "inspiration") or n < 3 or not where or not tch["sq"]:
-            continue
-        if grid.range_between(tch["sq"], where) > 3:
-            continue
-        ins = dict(tch.get("inspired") or {})
-        if ins.get("round") != s["round"]:
-            ins = {"round": s["round"], "damage": 0, "defense": 0}
-        ins["damage"] += 2 if n >= 5 else 1
-        ins["defense"] += 1 if n >= 5 else 0
-        w.emit("AttributesChanged", who=t, set={"inspired": ins}, reason=f"Inspiration ({attacker} defeated an enemy)")
-
-
 def round_start(w):
     s = w.s
     items = [{"op": "skill", "skill": "intimidation", "char": c} for c in rules.on_board_characters(s)
@@ -505,7 +410,7 @@ def options(s, item):
         return [{"target": None}] + [{"target": e} for e in _foes_adjacent(s, here)
                                      if rules.can_attack(s, c, e, reach)]
     if sk == "good_for_both":
-        return [{"ally": None}] + [{"ally": o} for o in _others_near(s, c, 2) if _has_conditions(s, o)]
+        return [{"ally": None}] + [{"ally": o} for o in _others_near(s, c, 2) if combat.has_conditions(s, o)]
     if sk == "nemesis_condition":
         return [{"condition": k} for k in NEGATIVE] if item["target"] in s["enemies"] else []
     if sk == "duel_to_death":

@@ -1,7 +1,7 @@
 """Derived values of the Act 2 characters' skills (Akane, Byakuei, Hanako, Takashi).
 
 Pure functions of the state, read by ``rules``, ``combat`` and ``enemy_ai``; the effects that
-change the state live in ``act2``.
+change the state live in ``act2`` and (inside attacks and defeats) ``combat``.
 """
 
 from . import content, grid

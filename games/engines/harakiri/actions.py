@@ -7,32 +7,14 @@ engine has already found in that list (so listed == accepted by construction).
 from itertools import combinations
 
 from . import act2, act2_values, combat, content, flow, grid, passives, rules, sharing
-from .combat import tier
+from .catalogue import IMPLEMENTED, KAMI_MODES
+from .combat import spend, tier
+from .rules import endable, move_points
 
 ROLL_TABLE = [(1, 2, 1), (3, 4, 2), (5, 6, 3)]
 HEAL_TABLE = [(1, 2, 1), (3, 4, 2), (5, 5, 3), (6, 6, 4)]
 DIVINE_FIRE_RANGE = 10
 
-# Skills the code implements (others are listed in the content with "implemented": false and
-# never offered by legal_commands).
-IMPLEMENTED = {
-    # Act 1 characters
-    "sixth_sense", "counter_attack", "stab", "defensive_stance", "dodgy",
-    "roll", "metsubushi", "elusive", "evade", "energy_alteration",
-    "healing", "menacing_shadow", "ebisus_strike", "kamis_assistance", "drain_spirit", "healing_wave",
-    "spiritual_protection",
-    "military_discipline", "divine_arrow", "shockwave", "teamwork", "escort", "piercing", "full_of_resources",
-    "crescent_strike", "concentration", "hachimans_wrath", "slaughter", "distraction", "relentless_vengeance",
-    "arrows_mantle", "chained_slashes", "blinding_light", "ninja_shadow", "star_rain", "multi_form",
-    # Kami level 3+
-    "amaterasu_l3", "amatsumara_l3", "dosojin_l3", "hachiman_l3", "inari_l3", "shinigami_l3", "amatsumikaboshi_l3",
-    "ryujin_l3", "susanoo_l3", "izanami_l3",
-    # Kami level 1 that applies in the Exploration Phase
-    "izanami_l1",
-}
-IMPLEMENTED |= act2.SKILLS  # Act 2 characters (Akane, Byakuei, Hanako, Takashi)
-KAMI_MODES = {"amaterasu", "dosojin", "inari", "shinigami", "izanami", "ryujin", "amatsumara", "hachiman", "susanoo",
-              "amatsumikaboshi"}
 ATTACK_KAMI = {"inari_l3", "amatsumikaboshi_l3", "ryujin_l3", "susanoo_l3"}
 TECHNIQUE_KAMI = {"amaterasu_l3", "amatsumara_l3", "dosojin_l3", "shinigami_l3", "izanami_l3"}
 ATTACK_SKILLS = {"counter_attack", "stab", "roll", "metsubushi", "energy_alteration", "menacing_shadow",
@@ -53,13 +35,6 @@ def attack_cost(skill, mode):
 
 def cmd(type_, **args):
     return {"type": type_, "args": args}
-
-
-def endable(s, c, sq):
-    """May character c end a movement on sq (free: no creature, resistor or blocking terrain)?"""
-    if sq not in s["squares"] or grid.terrain(s, sq) in ("obstacle", "inaccessible"):
-        return False
-    return sq not in rules.taken_squares(s, exclude=c)
 
 
 def _mover(s, c):
@@ -83,10 +58,6 @@ def legal_steps(s, c, mp):
         if any(endable(s, c, q) and q != ch["sq"] for q in reach):
             out.append(nb)
     return sorted(out, key=lambda k: (grid.xy(k)[1], grid.xy(k)[0]))
-
-
-def move_points(s, c):
-    return 3 + rules.attr(s, c, "dexterity")
 
 
 def adjacent_or_same(s, a, b):
@@ -441,11 +412,6 @@ def kami_mode_allowed(s, c):
 
 
 # -- execution ------------------------------------------------------------------------------------------------
-
-
-def spend(w, c, n, reason):
-    ch = w.s["characters"][c]
-    w.emit("ActionPointsChanged", who=c, set={"ap": ch["ap"] - n}, reason=reason)
 
 
 def execute(w, c, command):

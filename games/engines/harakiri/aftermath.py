@@ -1,7 +1,7 @@
 """Victory: resurrection tests, level increase, Ki dice regained, the party hand-over."""
 
 from . import combat, content, rules
-from .flow import open_decision, take_choice
+from .work_queue import open_decision, take_choice
 from .setup import ATTRS
 from . import yomi
 

@@ -1,4 +1,9 @@
-"""Attacks, damage, conditions and defeats (characters, enemies, resistors)."""
+"""Attacks, damage, conditions and defeats (characters, enemies, resistors): the effects layer.
+
+Everything here changes the state through events and reads it through the query modules
+(``rules``, ``act2_values``, ``passives``); nothing here asks for a decision (a skill that needs
+one after an attack pushes a work item instead). The Act 2 skills that act inside an attack or a
+defeat are at the end, next to the procedures that call them."""
 
 from . import act2_values, content, grid, passives, rules
 from .setup import enemy_stats
@@ -174,11 +179,9 @@ def defeat_enemy(w, e, attacker=None, reason=""):
     to_supply = None
     if obj["type"] == "defeat" and obj.get("enemy") == e and head and attacker in s["characters"]:
         to_supply = attacker  # "add its Head token to the active player supply"
-    from . import act2
-
-    act2.before_enemy_defeated(w, e)
+    act2_before_enemy_defeated(w, e)
     w.emit("EnemyDefeated", who=e, head=None if to_supply else head, reason=reason)
-    act2.on_enemy_defeated(w, attacker)
+    act2_on_enemy_defeated(w, attacker)
     if to_supply:
         ch = s["characters"][to_supply]
         field = "boss_heads" if head == "boss" else "heads"
@@ -203,6 +206,14 @@ def remove_resistance(w, r, reason):
     w.emit("ResistanceRemoved", resistor=r, tokens=tokens, reason=reason)
     if tokens <= 0:
         w.emit("ResistorDefeated", resistor=r)
+
+
+# -- action points ---------------------------------------------------------------------------------
+
+
+def spend(w, c, n, reason):
+    ch = w.s["characters"][c]
+    w.emit("ActionPointsChanged", who=c, set={"ap": ch["ap"] - n}, reason=reason)
 
 
 # -- dice -----------------------------------------------------------------------------------------
@@ -555,9 +566,7 @@ def after_attack(w, c, atk, dealt, defeated, dealt_to=None):
         w.emit("WorkPushed", items=items, front=True)
     if atk.get("repeat") and atk["targets"] and atk["targets"][0] in s["enemies"]:
         start_char_attack(w, c, atk["targets"], atk["mode"], atk["focus"], skill, repeat=atk["repeat"] - 1)
-    from . import act2
-
-    act2.after_attack(w, c, atk, dealt_to or {})
+    act2_after_attack(w, c, atk, dealt_to or {})
 
 
 # -- enemy attacks -----------------------------------------------------------------------------------
@@ -733,3 +742,92 @@ def _clear(w, e, cond, reason):
     conds = dict(w.s["enemies"][e]["conditions"])
     conds[cond] = 0
     w.emit("EnemyChanged", who=e, set={"conditions": conds}, reason=reason)
+
+
+# -- Act 2 skills on attacks and defeats (Akane's Yastun Lad, Byakuei, Hanako, Takashi) ---------------------
+# Called from the attack and defeat procedures above; the skills' commands and decisions are in ``act2``.
+
+
+def has_conditions(s, who):
+    """Has the creature at least one negative condition token?"""
+    cr = rules.creature(s, who)
+    return any(cr["conditions"][k] for k in NEGATIVE)
+
+
+def regain_ki(w, c, reason):
+    """One exhausted Ki die comes back, rolled, to the supply (none if none is exhausted)."""
+    ki_ = w.s["characters"][c]["ki"]
+    if ki_["exhausted"] <= 0:
+        w.emit("StateNote", note=f"{reason}: {c} has no exhausted Ki die to regain")
+        return
+    new = {"supply": ki_["supply"] + [w.d6()], "slots": dict(ki_["slots"]), "exhausted": ki_["exhausted"] - 1}
+    w.emit("KiChanged", who=c, set={"ki": new}, reason=reason)
+
+
+def act2_after_attack(w, c, atk, dealt_to):
+    """Self Taught, One for each, Good for both, Duel to Death and Nemesis after an attack, then the
+    next target of a queued attack (Hits Rain, Blood Thirsty)."""
+    s = w.s
+    skill = atk.get("skill")
+    ch = s["characters"][c]
+    killed = [t for t in atk["targets"] if t not in s["enemies"] and t not in s["resistors"]]
+    items = []
+    if killed and skill == "self_taught":
+        regain_ki(w, c, "Self Taught")
+    if killed and skill == "one_for_each" and rules.weapon(s, c)["fast"]:
+        items.append({"op": "skill", "skill": "one_for_each", "char": c})
+    if killed and skill == "good_for_both":
+        heal(w, c, 1, "Good for both")
+        items.append({"op": "skill", "skill": "good_for_both", "char": c})
+    mark = ch.get("nemesis")
+    if skill == "duel_to_death" and mark in killed:
+        heal(w, c, 4, "Duel to Death")
+        w.emit("KarmaChanged", who=c, set={"karma": s["characters"][c]["karma"] + 1}, reason="Duel to Death")
+        if has_conditions(s, c):
+            items.append({"op": "skill", "skill": "duel_to_death", "char": c})
+    if (mark in s["enemies"] and dealt_to.get(mark, 0) > 0 and act2_values.active(s, c, "nemesis")
+            and act2_values.ki(s, c, "nemesis") >= 5 and can_have_conditions(s, mark)):
+        items.append({"op": "skill", "skill": "nemesis_condition", "char": c, "target": mark})
+    if items:
+        w.emit("WorkPushed", items=items, front=True)
+    queue = list(atk.get("queue") or [])
+    reach = char_reach(s, c, None)
+    while queue and not s["characters"][c]["defeated"]:
+        nxt = queue.pop(0)
+        if nxt in s["enemies"] and rules.can_attack(s, c, nxt, reach):
+            start_char_attack(w, c, [nxt], atk["mode"], atk["focus"], skill, extra={"queue": queue})
+            return
+
+
+def act2_before_enemy_defeated(w, e):
+    """Yastun Lad stays on the square of the enemy defeated under him."""
+    s = w.s
+    for c, ch in s["characters"].items():
+        lad = ch.get("lad")
+        if lad and lad.get("on") == e:
+            w.emit("AttributesChanged", who=c, set={"lad": {"sq": s["enemies"][e]["sq"], "on": None}},
+                   reason="Yastun Lad's enemy is defeated")
+
+
+def act2_on_enemy_defeated(w, attacker):
+    """Inspiration: an ally of Takashi within range 3 defeated an enemy."""
+    s = w.s
+    if attacker == act2_values.LAD:
+        owners = [c for c in s["characters"] if act2_values.lad_square(s, c)]
+        where = act2_values.lad_square(s, owners[0]) if owners else None
+    elif attacker in s["characters"] or s["enemies"].get(attacker, {}).get("allied"):
+        where = rules.sq_of(s, attacker)
+    else:
+        return
+    for t, tch in s["characters"].items():
+        n = act2_values.ki(s, t, "inspiration")
+        if t == attacker or not act2_values.active(s, t, "inspiration") or n < 3 or not where or not tch["sq"]:
+            continue
+        if grid.range_between(tch["sq"], where) > 3:
+            continue
+        ins = dict(tch.get("inspired") or {})
+        if ins.get("round") != s["round"]:
+            ins = {"round": s["round"], "damage": 0, "defense": 0}
+        ins["damage"] += 2 if n >= 5 else 1
+        ins["defense"] += 1 if n >= 5 else 0
+        w.emit("AttributesChanged", who=t, set={"inspired": ins}, reason=f"Inspiration ({attacker} defeated an enemy)")

@@ -1,4 +1,5 @@
-"""Content pack: JSON data files validated against ``content/schema.json`` at import time."""
+"""Content pack: JSON data files validated against ``content/schema.json`` at import time, and
+the lookups that read only a card (an enemy board, a kami skill, what an armor or weapon card allows)."""
 
 import json
 from pathlib import Path
@@ -40,6 +41,22 @@ ENEMY_KINDS = {"minion": "minions", "servant": "servants", "chosen": "chosen", "
 def kami_skill(skill_id: str) -> dict:
     """A kami skill's content entry, e.g. ``kami_skill("amaterasu_l3")``."""
     return next(sk for k in KAMI.values() for sk in k["skills"] if sk["id"] == skill_id)
+
+
+def wears_armor(ch):
+    """Armor protects only a character of the armor card's class; another class's armor received
+    from an ally is only carried in the supply (rulebook "Share")."""
+    return ARMORS[ch["armor_card"]]["class"] == ch["class"]
+
+
+def armor_cap(ch):
+    """The base armor value of the equipped armor (0 when the carried armor cannot be worn)."""
+    return ARMORS[ch["armor_card"]]["armor"] if wears_armor(ch) else 0
+
+
+def can_wield(ch, weapon_id):
+    """A weapon can be equipped only by a character of its class (rulebook "Share")."""
+    return WEAPONS[weapon_id]["class"] == ch["class"]
 
 
 def enemy_board(kind: str, type_: str) -> dict:

@@ -5,8 +5,8 @@ SYSTEM command ``activate_enemy``. Ties the rulebook leaves to the players (targ
 become party decisions; the item is processed again with the answer.
 """
 
-from . import act2_values, combat, content, grid, passives, rules
-from .flow import open_decision, take_choice, update_item
+from . import act2_values, combat, content, grid, passives, rules, special_terrain
+from .work_queue import open_decision, take_choice, update_item
 
 
 def _line_lookup(s, e, item):
@@ -399,6 +399,4 @@ def done(w, e):
     turn = s.get("turn")
     if turn and turn["kind"] == "enemies" and e in turn["todo"]:
         w.emit("TurnChanged", set={"todo": [x for x in turn["todo"] if x != e]})
-    from . import special_terrain
-
     special_terrain.end_of_activation(w, e)

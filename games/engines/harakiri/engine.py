@@ -2,7 +2,7 @@
 
 from games.kernel import SYSTEM, EngineBase, Rng, RuleViolation, Status, event, json_member
 
-from . import act2, actions, combat, content, flow, views
+from . import act2, actions, catalogue, combat, content, flow, views, work_queue
 from .setup import build_state, make_enemy, playable, zone_payload
 from .state import W, apply, copy_for
 
@@ -53,12 +53,12 @@ class HarakiriEngine(EngineBase):
 
     # -- content ---------------------------------------------------------------------------
     def content(self) -> dict:
-        skills = [dict(sk, implemented=sk["id"] in actions.IMPLEMENTED) for sk in content.SKILLS_DOC["skills"]]
+        skills = [dict(sk, implemented=sk["id"] in catalogue.IMPLEMENTED) for sk in content.SKILLS_DOC["skills"]]
         kami = []
         for k in content.KAMI_DOC["kami"]:
             ks = []
             for sk in k["skills"]:
-                impl = sk["id"] in actions.IMPLEMENTED or (sk["level"] == 6 and k["id"] in actions.KAMI_MODES)
+                impl = sk["id"] in catalogue.IMPLEMENTED or (sk["level"] == 6 and k["id"] in catalogue.KAMI_MODES)
                 if sk["level"] == 1 and sk["id"] != "izanami_l1":
                     impl = None  # Adventure Phase only: not part of this engine
                 ks.append(dict(sk, implemented=impl))
@@ -161,7 +161,7 @@ class HarakiriEngine(EngineBase):
             leader_vote = votes.get(str(s["leader"]))
             pick = leader_vote if leader_vote in tied else tied[0]
             option = pending["options"][pick]
-        flow.answer(w, option)
+        work_queue.answer(w, option)
 
     def evolve(self, state, ev):
         new = {} if state is None else copy_for(state, ev)
@@ -186,7 +186,7 @@ class HarakiriEngine(EngineBase):
             return Status(phase="decision", awaiting=aw)
         if s["attack"]:
             return Status(phase="attack", awaiting=[s["control"][s["attack"]["attacker"]]])
-        if flow.automated_work_next(s):
+        if work_queue.automated_work_next(s):
             return Status(phase=s["phase"], awaiting=[SYSTEM])
         if s["phase"] == "oracle":
             return Status(phase="oracle", awaiting=[SYSTEM])
@@ -214,7 +214,7 @@ class HarakiriEngine(EngineBase):
         s = state
         if s["phase"] == "ended" or s["pending"] or s["attack"]:
             return None
-        if flow.automated_work_next(s):
+        if work_queue.automated_work_next(s):
             return {"type": "resume", "args": {}}
         if s["phase"] == "oracle":
             return {"type": "draw_oracle", "args": {}}

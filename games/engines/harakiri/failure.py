@@ -2,8 +2,8 @@
 placed next to the last defeat, a new round; a second failure lets the party choose between
 repeating and reading the success section."""
 
-from . import combat, content, grid, rules
-from .flow import open_decision, take_choice
+from . import aftermath, combat, content, grid, rules
+from .work_queue import open_decision, take_choice
 from .setup import ORDER, make_enemy
 
 MAX_ITEMS, MAX_PERMANENT = 5, 2
@@ -85,8 +85,6 @@ def process(w, item):
             return
         w.emit("WorkDone", op="failure")
         if choice.get("success"):
-            from . import aftermath
-
             w.emit("StateNote", note="the party reads the phase's success section")
             aftermath.begin(w, reason="success section chosen after a second failure")
         return

@@ -3,68 +3,23 @@
 The game advances through a small work queue (``state["work"]``): multi-step procedures
 (revealing events, building the initiative, an enemy activation, the victory aftermath) are
 work items that may stop on a pending decision; the decision's answer is written into the item
-(``choice``) and the item is processed again.
+(``choice``) and the item is processed again (the queue and decisions: ``work_queue``). ``advance``
+runs each item with the procedure that owns it (``enemy_ai``, ``aftermath``, ``failure``,
+``skills``, or this module's events, initiative and travel).
 """
 
-from . import combat, content, grid, rules
+from . import act2, aftermath, combat, content, enemy_ai, failure, grid, rules, skills, special_terrain, yomi
 from .setup import ORDER, make_enemy, zone_payload, oracle_cards
+from .work_queue import AUTOMATED_WORK, open_decision, take_choice, update_item
 
 MALICE_LIMIT = 6
-
-
-# -- decisions ---------------------------------------------------------------------------------
-
-
-def open_decision(w, kind, by, options, prompt, extra=None):
-    pending = {"kind": kind, "by": by, "options": options, "votes": {}, "prompt": prompt}
-    if extra:
-        pending.update(extra)
-    w.emit("DecisionOpened", pending=pending)
-
-
-def answer(w, option):
-    """Store the chosen option into the current work item and close the decision."""
-    w.emit("DecisionMade", kind=w.s["pending"]["kind"], option=option)
-    item = dict(w.s["work"][0])
-    item["choice"] = option
-    w.emit("WorkUpdated", item=item)
-
-
-def take_choice(w):
-    item = w.s["work"][0]
-    if "choice" not in item:
-        return None
-    item = dict(item)
-    choice = item.pop("choice")
-    w.emit("WorkUpdated", item=item)
-    return choice
-
-
-def update_item(w, **changes):
-    item = dict(w.s["work"][0])
-    item.update(changes)
-    w.emit("WorkUpdated", item=item)
-    return item
 
 
 # -- advancing ---------------------------------------------------------------------------------------
 
 
-# Work the enemies and the oracle do: only ever taken by the SYSTEM seat (the platform's worker),
-# so a player's command that lands in front of it (a party decision in the middle of an enemy's
-# activation or of the events, a character ending its turn before Yomi's Servant) stops there.
-AUTOMATED_WORK = {"events", "effect", "initiative", "enemy"}
-
-
-def automated_work_next(s) -> bool:
-    """The next step is the enemies' or the oracle's, and nobody has to decide anything first."""
-    return bool(s["work"]) and s["work"][0]["op"] in AUTOMATED_WORK and not s["pending"] and not s["attack"]
-
-
 def advance(w, by_player=False):
     """Run the game forward until someone must decide; ``by_player``: stop before automated work."""
-    from . import enemy_ai, aftermath, failure
-
     for _ in range(10000):
         s = w.s
         if s["phase"] == "ended":
@@ -94,8 +49,6 @@ def advance(w, by_player=False):
             elif op == "travel":
                 process_travel(w, item)
             elif op == "skill":
-                from . import skills
-
                 skills.process(w, item)
             else:  # pragma: no cover
                 w.emit("WorkDone", op=op)
@@ -143,8 +96,6 @@ def objective_met(s):
 
 
 def check_end(w):
-    from . import aftermath
-
     s = w.s
     if s["phase"] in ("ended", "aftermath", "failure"):
         return s["phase"] == "ended"
@@ -166,8 +117,6 @@ def check_end(w):
 
 def fail(w, reason):
     """Failure: the failure procedure (default) or the end of the match (option off)."""
-    from . import failure
-
     if w.s.get("failure_procedure", True):
         failure.begin(w, reason)
     else:
@@ -186,10 +135,7 @@ def end_phase(w, result, reason):
         if ch["conditions"] != conds or ch["meditation"]:
             w.emit("ConditionsChanged", who=c, set={"conditions": conds, "meditation": 0},
                    reason="end of the Exploration Phase")
-    from .aftermath import party_export
-    from . import yomi
-
-    w.emit("PhaseEnded", result=result, reason=reason, party=yomi.handover(s, party_export(s)), **yomi.report(s))
+    w.emit("PhaseEnded", result=result, reason=reason, party=yomi.handover(s, aftermath.party_export(s)), **yomi.report(s))
 
 
 # -- oracle and events -----------------------------------------------------------------------------------
@@ -224,8 +170,6 @@ def draw_oracle(w):
     w.emit("OracleDrawn", card=card, color=color, round=s["round"])
     w.emit("WorkPushed", items=[{"op": "events", "zones": zones_with_miniatures(s)},
                                 {"op": "initiative", "stage": "build"}], front=True)
-    from . import act2
-
     act2.round_start(w)
     advance(w)
 
@@ -638,12 +582,8 @@ def end_turn(w):
                 cr["turns"] = cr.get("turns", 0) + 1
                 w.emit("CounterReadied", who=c, set={"counter_ready": None if cr["turns"] >= 2 else cr})
     if turn["kind"] == "character":
-        from . import act2
-
         act2.end_of_turn(w, turn["who"])
     if turn["kind"] == "character":
-        from . import special_terrain
-
         special_terrain.end_of_activation(w, turn["who"])
     w.emit("TurnEnded", card=turn["card"])
     if turn["kind"] == "character":

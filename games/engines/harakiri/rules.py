@@ -1,6 +1,7 @@
 """Derived values: attributes, defense, armor, occupancy, targeting."""
 
 from . import act2_values, content, grid, passives
+from .content import armor_cap, can_wield, wears_armor  # card rules, also read as rules.armor_cap etc.
 from .setup import enemy_stats
 
 
@@ -42,20 +43,8 @@ def weapon(s, c):
     return content.WEAPONS[s["characters"][c]["equipped"]]
 
 
-def wears_armor(ch):
-    """Armor protects only a character of the armor card's class; another class's armor received
-    from an ally is only carried in the supply (rulebook "Share")."""
-    return content.ARMORS[ch["armor_card"]]["class"] == ch["class"]
-
-
-def armor_cap(ch):
-    """The base armor value of the equipped armor (0 when the carried armor cannot be worn)."""
-    return content.ARMORS[ch["armor_card"]]["armor"] if wears_armor(ch) else 0
-
-
-def can_wield(ch, weapon_id):
-    """A weapon can be equipped only by a character of its class (rulebook "Share")."""
-    return content.WEAPONS[weapon_id]["class"] == ch["class"]
+def move_points(s, c):
+    return 3 + attr(s, c, "dexterity")
 
 
 def char_defense(s, c):
@@ -194,6 +183,13 @@ def taken_squares(s, exclude=None):
 def free_square(s, sq):
     t = grid.terrain(s, sq)
     return sq in s["squares"] and t not in ("obstacle", "inaccessible") and sq not in taken_squares(s)
+
+
+def endable(s, c, sq):
+    """May character c end a movement on sq (free: no creature, resistor or blocking terrain)?"""
+    if sq not in s["squares"] or grid.terrain(s, sq) in ("obstacle", "inaccessible"):
+        return False
+    return sq not in taken_squares(s, exclude=c)
 
 
 def hidden_in_terrain(s, who):

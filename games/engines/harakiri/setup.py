@@ -2,9 +2,9 @@
 
 from games.kernel import RuleViolation
 
-from . import content
+from . import content, yomi
+from .catalogue import IMPLEMENTED
 from .grid import key
-from . import yomi
 
 TERRAIN = {".": "open", "#": "inaccessible", "o": "obstacle", "~": "difficult", "s": "special",
            "S": "stairs", "D": "door"}
@@ -80,8 +80,6 @@ def zone_payload(s, zone_id, shuffled):
 def playable(name):
     """Act 2 characters are offered only when every one of their skills is implemented (the Act 1
     four are the rulebook's starting characters and always playable)."""
-    from .actions import IMPLEMENTED
-
     return content.CHARACTERS[name].get("act", 1) == 1 or all(sid in IMPLEMENTED for sid, sk in content.SKILLS.items() if sk["owner"] == name)
 
 

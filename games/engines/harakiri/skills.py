@@ -3,7 +3,7 @@ Hachiman's Wrath, Dragon Tail (Ryujin) and Susanoo's Fury."""
 
 from . import act2, combat, content, rules
 from .combat import NEGATIVE
-from .flow import open_decision, take_choice
+from .work_queue import open_decision, take_choice
 from .rules import armor_cap
 
 

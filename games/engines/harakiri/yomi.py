@@ -11,6 +11,8 @@ their equipped armor."
 
 from games.kernel import RuleViolation
 
+from .content import armor_cap
+
 # Provisional: the campaign sheet's track is not public; a bold square every 5 boxes.
 DEFAULT_BOLD = [5, 10, 15, 20]
 
@@ -58,13 +60,11 @@ def report(s):
 def handover(s, party):
     """Yomi Mode's "regain all their health and repair their armor up to the number indicated on
     their equipped armor" before the next chapter (the party unchanged without Yomi Mode)."""
-    from . import rules  # rules imports setup, which reads the options through this module
-
     if not (s.get("yomi") or {}).get("on"):
         return party
     out = {}
     for c, spec in party.items():
         ch = s["characters"][c]
-        cap = rules.armor_cap(ch)
+        cap = armor_cap(ch)
         out[c] = {**spec, "health": ch["max_health"], "armor_value": max(spec["armor_value"], cap)}
     return out
