@@ -10,7 +10,7 @@ from .content import BOARDS, KAMI, MASTERS, RELIC, STATUSES
 from .tasks import C, ask, exert_later, handler, pop, reach, run, system_step, walk
 from . import attack as _attack  # noqa: F401  (registers the attack handlers)
 from . import effects as _effects  # noqa: F401  (registers the effect handlers)
-from . import saru
+from . import saru as _saru  # noqa: F401  (registers the SARU handlers)
 
 TOKENS = ("move", "attack")
 
@@ -109,7 +109,7 @@ def h_deal(sim, t):
     deal(sim)
     system_step(sim, {"k": "first_round"})
     for seat in reversed(range(len(sim.s["players"]))):  # SARU placements first, in seat order
-        saru.place_later(sim, seat, "main")
+        ops.place_saru_later(sim, seat, "main")
 
 
 @handler("first_round")

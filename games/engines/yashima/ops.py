@@ -123,9 +123,15 @@ def lose_space(sim, cell, name, replace=True) -> bool:
     owner = owners[-1]
     sim.emit("StatusChanged", {"on": "space", "who": cell, "status": name, "owner": owner, "delta": -1, "supply": q.supply_key(name)})
     if name == "SARU" and replace:  # removed SARU: its master puts it next to himself again
-        from .saru import place_later
-        place_later(sim, owner)
+        place_saru_later(sim, owner)
     return True
+
+
+def place_saru_later(sim, seat, key=None) -> None:
+    """Queue ``seat``'s choice of an adjacent space for SARU (it resolves before older tasks; the
+    ``saru_place`` step is in ``saru.py``)."""
+    if q.places_saru(sim.s, seat):
+        push(sim, {"k": "saru_place", "seat": seat}, key)
 
 
 def enter(sim, seat, cell, facing=None) -> None:
