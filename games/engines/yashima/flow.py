@@ -8,7 +8,7 @@ from . import ops
 from . import queries as q
 from .content import BOARDS, KAMI, MASTERS, RELIC, STATUSES
 from .tasks import C, ask, exert_later, handler, pop, reach, run, system_step, walk
-from . import attack as _attack  # noqa: F401  (registers the attack handlers)
+from .attack import start_attack
 from . import effects as _effects  # noqa: F401  (registers the effect handlers)
 from . import saru as _saru  # noqa: F401  (registers the SARU handlers)
 
@@ -570,17 +570,6 @@ def turn_cmds(s, seat):
         cmds.append(C("end_turn"))
     cmds += quick_cmds(s, seat)
     return cmds
-
-
-def start_attack(sim, seat, card_id, facing, no_token=False):
-    s = sim.s
-    pl = q.player(s, seat)
-    rotated = facing != pl["facing"]
-    ops.face(sim, seat, facing)
-    card = next(c for c in pl["hand"] if c["id"] == card_id)
-    moved = ops.move(sim, seat, "hand", card, seat, "aside", "bottom")
-    s["stacks"]["main"].append({"k": "attack", "aid": sim.rng.token(4), "seat": seat, "card": moved, "rotated": rotated,
-                                "no_token": no_token, "step": "start"})
 
 
 def turn_exec(sim, seat, cmd):
