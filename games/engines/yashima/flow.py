@@ -15,10 +15,6 @@ from . import saru as _saru  # noqa: F401  (registers the SARU handlers)
 TOKENS = ("move", "attack")
 
 
-def idle(sim) -> bool:
-    return False
-
-
 # -- setup ----------------------------------------------------------------------------------
 
 def new_state(options: dict, seats: int) -> dict:

@@ -43,14 +43,10 @@ def pop(sim, t, key=None):
 
 
 def run(sim, key="main"):
-    from . import flow  # late import: flow pushes tasks and is called back by them
     sim.key = key
     for _ in range(100000):
         st = sim.s["stacks"].get(key) or []
         if not st:
-            if key == "main":
-                if flow.idle(sim):
-                    continue
             return
         t = st[-1]
         if t.get("sys"):
