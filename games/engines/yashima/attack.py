@@ -9,7 +9,8 @@ attacks (a CHAIN follow-up calls ``start_attack`` again).
 from . import hexgrid as hx
 from . import ops
 from . import queries as q
-from .tasks import C, ask, exert_later, exert_or_wait, find_attack, handler, pop
+from .ops import exert_later, exert_or_wait
+from .stack import C, ask, find_attack, handler, pop
 
 
 def start_attack(sim, seat, card_id, facing, no_token=False):

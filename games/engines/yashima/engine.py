@@ -2,11 +2,12 @@
 
 from games.kernel import SYSTEM, EngineBase, RuleViolation, Status, event, json_member
 
+from . import attack, effects, saru, tasks  # noqa: F401  (each registers its steps in stack.HANDLERS)
 from . import clocks, flow, views
 from .content import PACK
 from .scenario import build
+from .stack import run
 from .state import Sim, clone, evolve
-from .tasks import run
 
 
 def _norm(cmd_type, args):

@@ -7,10 +7,10 @@ from . import hexgrid as hx
 from . import ops
 from . import queries as q
 from .content import BOARDS, KAMI, MASTERS, RELIC, STATUSES
-from .tasks import C, ask, exert_later, handler, pop, reach, run, system_step, walk
 from .attack import start_attack
-from . import effects as _effects  # noqa: F401  (registers the effect handlers)
-from . import saru as _saru  # noqa: F401  (registers the SARU handlers)
+from .ops import exert_later, return_card, walk
+from .queries import reach
+from .stack import C, ask, handler, pop, run, system_step
 
 TOKENS = ("move", "attack")
 
@@ -466,7 +466,6 @@ def h_restore(sim, t):
             if a["type"] == "restore_keep_equipment":
                 t["step"] = 4
             else:
-                from .tasks import return_card
                 c = next(x for x in pl["equip"] if x["id"] == a["args"]["card"])
                 return_card(sim, seat, "equip", c)
             return

@@ -8,7 +8,7 @@ queue one when a SARU is removed."""
 from . import hexgrid as hx
 from . import ops
 from . import queries as q
-from .tasks import C, ask, handler, pop
+from .stack import C, ask, handler, pop
 
 SARU_JUMP = 4
 
