@@ -1,14 +1,27 @@
 """The attack action, tournament "Attack Action Breakdown" (see docs/games/yashima.md).
 
-1.1 token, 1.2 rotate and 1.3 reveal happen in ``flow.start_attack``; this task does
-1.4 attack changes, 2 targets and defenses in turn order, 3 damage and hits, 4 card effects
-top to bottom, 5 the attack card is USEd (or EMPOWERed / BLEEDed) and follow-up attacks.
+1.1 token (taken by ``flow.turn_exec``), 1.2 rotate and 1.3 reveal happen in ``start_attack``; the
+"attack" task it pushes does 1.4 attack changes, 2 targets and defenses in turn order, 3 damage and
+hits, 4 card effects top to bottom, 5 the attack card is USEd (or EMPOWERed / BLEEDed) and follow-up
+attacks (a CHAIN follow-up calls ``start_attack`` again).
 """
 
 from . import hexgrid as hx
 from . import ops
 from . import queries as q
-from .tasks import C, ask, exert_later, exert_or_wait, find_attack, handler, pop
+from .ops import exert_later, exert_or_wait
+from .stack import C, ask, find_attack, handler, pop
+
+
+def start_attack(sim, seat, card_id, facing, no_token=False):
+    s = sim.s
+    pl = q.player(s, seat)
+    rotated = facing != pl["facing"]
+    ops.face(sim, seat, facing)
+    card = next(c for c in pl["hand"] if c["id"] == card_id)
+    moved = ops.move(sim, seat, "hand", card, seat, "aside", "bottom")
+    s["stacks"]["main"].append({"k": "attack", "aid": sim.rng.token(4), "seat": seat, "card": moved, "rotated": rotated,
+                                "no_token": no_token, "step": "start"})
 
 
 def defense_options(s, seat, atk):
@@ -117,7 +130,6 @@ def h_attack(sim, t):
             a = t.pop("ans")
             pop(sim, t)
             if a["type"] == "chain_attack":
-                from .flow import start_attack
                 start_attack(sim, seat, a["args"]["card"], a["args"]["facing"], no_token=True)
             ops.deplete_check(sim)
             return

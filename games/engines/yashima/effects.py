@@ -9,7 +9,8 @@ from itertools import permutations
 from . import hexgrid as hx
 from . import ops
 from . import queries as q
-from .tasks import C, ask, exert_later, find_attack, handler, place, pop
+from .ops import exert_later, place, return_card
+from .stack import C, ask, find_attack, handler, pop
 
 EFFECTS = {}
 
@@ -642,7 +643,6 @@ def destroy_candidates(s, seat, target) -> list:
 def e_destroy(sim, t, it, probe=False):
     """DESTROY: "When you DESTROY equipment, return it to its owner's tome" - one equipped card of a
     master the target spec allows (as Returning Cards: a tome card back to its spot)."""
-    from .tasks import return_card
     s, seat = sim.s, t["seat"]
     cands = destroy_candidates(s, seat, it["target"])
     if probe:

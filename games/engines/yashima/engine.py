@@ -2,11 +2,13 @@
 
 from games.kernel import SYSTEM, EngineBase, RuleViolation, Status, event, json_member
 
+from . import attack, effects, saru, tasks  # noqa: F401  (each registers its steps in stack.HANDLERS)
 from . import clocks, flow, views
+from .bots import choose
 from .content import PACK
 from .scenario import build
+from .stack import run
 from .state import Sim, clone, evolve
-from .tasks import run
 
 
 def _norm(cmd_type, args):
@@ -98,7 +100,6 @@ class YashimaEngine(EngineBase):
         return clocks.timeout_choice(state, seat, self.legal_commands(state, seat))
 
     def bot_command(self, state, seat, rng):
-        from .bots import choose
         return choose(state, seat, self.legal_commands(state, seat), rng)
 
     def view_for(self, state, seat) -> dict:

@@ -7,16 +7,12 @@ from . import hexgrid as hx
 from . import ops
 from . import queries as q
 from .content import BOARDS, KAMI, MASTERS, RELIC, STATUSES
-from .tasks import C, ask, exert_later, handler, pop, reach, run, system_step, walk
-from . import attack as _attack  # noqa: F401  (registers the attack handlers)
-from . import effects as _effects  # noqa: F401  (registers the effect handlers)
-from . import saru
+from .attack import start_attack
+from .ops import exert_later, return_card, walk
+from .queries import reach
+from .stack import C, ask, handler, pop, run, system_step
 
 TOKENS = ("move", "attack")
-
-
-def idle(sim) -> bool:
-    return False
 
 
 # -- setup ----------------------------------------------------------------------------------
@@ -109,7 +105,7 @@ def h_deal(sim, t):
     deal(sim)
     system_step(sim, {"k": "first_round"})
     for seat in reversed(range(len(sim.s["players"]))):  # SARU placements first, in seat order
-        saru.place_later(sim, seat, "main")
+        ops.place_saru_later(sim, seat, "main")
 
 
 @handler("first_round")
@@ -470,7 +466,6 @@ def h_restore(sim, t):
             if a["type"] == "restore_keep_equipment":
                 t["step"] = 4
             else:
-                from .tasks import return_card
                 c = next(x for x in pl["equip"] if x["id"] == a["args"]["card"])
                 return_card(sim, seat, "equip", c)
             return
@@ -570,17 +565,6 @@ def turn_cmds(s, seat):
         cmds.append(C("end_turn"))
     cmds += quick_cmds(s, seat)
     return cmds
-
-
-def start_attack(sim, seat, card_id, facing, no_token=False):
-    s = sim.s
-    pl = q.player(s, seat)
-    rotated = facing != pl["facing"]
-    ops.face(sim, seat, facing)
-    card = next(c for c in pl["hand"] if c["id"] == card_id)
-    moved = ops.move(sim, seat, "hand", card, seat, "aside", "bottom")
-    s["stacks"]["main"].append({"k": "attack", "aid": sim.rng.token(4), "seat": seat, "card": moved, "rotated": rotated,
-                                "no_token": no_token, "step": "start"})
 
 
 def turn_exec(sim, seat, cmd):

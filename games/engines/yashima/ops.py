@@ -123,9 +123,15 @@ def lose_space(sim, cell, name, replace=True) -> bool:
     owner = owners[-1]
     sim.emit("StatusChanged", {"on": "space", "who": cell, "status": name, "owner": owner, "delta": -1, "supply": q.supply_key(name)})
     if name == "SARU" and replace:  # removed SARU: its master puts it next to himself again
-        from .saru import place_later
-        place_later(sim, owner)
+        place_saru_later(sim, owner)
     return True
+
+
+def place_saru_later(sim, seat, key=None) -> None:
+    """Queue ``seat``'s choice of an adjacent space for SARU (it resolves before older tasks; the
+    ``saru_place`` step is in ``saru.py``)."""
+    if q.places_saru(sim.s, seat):
+        push(sim, {"k": "saru_place", "seat": seat}, key)
 
 
 def enter(sim, seat, cell, facing=None) -> None:
@@ -216,3 +222,46 @@ def kill(sim, seat) -> None:
             pass
     sim.emit("PlayerSet", {"seat": seat, "set": {"dead": True, "pending": False}})
     sim.emit("MasterMoved", {"seat": seat, "pos": None, "facing": pl["facing"]})
+
+
+# -- queued steps and returning cards (the steps themselves: tasks.py, attack.py, effects.py, saru.py) --
+
+def return_card(sim, seat, zone, c):
+    """Returning cards: tome cards to their spot in the owner's tome, battle cards to the bottom of
+    the owner's battle deck, face down."""
+    if c["d"].startswith("tome:"):
+        ti = int(c["d"].split(":")[2])
+        sim.emit("CardMoved", {"seat": seat, "zone": zone, "id": c["id"], "to_seat": c["o"], "to": "tome", "at": "bottom",
+                               "new": c["id"], "card": {"d": c["d"], "o": c["o"], "im": False}, "tc": ti})
+    else:
+        move(sim, seat, zone, c, c["o"], "deck", "bottom", {"im": False, "bl": False})
+        check_top(sim, c["o"])
+
+
+def place(sim, owner, name, masters=(), spaces=()):
+    left = [["master", m] for m in masters] + [["space", c] for c in spaces]
+    if left:
+        push(sim, {"k": "place", "owner": owner, "status": name, "left": left})
+
+
+def exert_or_wait(sim, seat):
+    """One EXERT: (True, exerted card or None when EXHAUSTED), or (False, None) when an imprinted
+    card is on top: its reveal is queued to resolve first and the caller EXERTs on its next visit."""
+    if q.exhausted(sim.s, seat):
+        return True, None
+    if q.player(sim.s, seat)["deck"][0].get("im"):
+        check_top(sim, seat)
+        return False, None
+    return True, exert(sim, seat)
+
+
+def exert_later(sim, seat, n, key=None) -> None:
+    """Queue ``n`` EXERTs for ``seat`` (resolved one at a time by ``tasks.h_exert``)."""
+    if n > 0:
+        push(sim, {"k": "exert", "seat": seat, "n": n}, key)
+
+
+def walk(sim, seat, path):
+    """Move along ``path`` paying combat-movement and deadly-terrain EXERTs step by step, then
+    apply any forced relocation (see ``tasks.h_walk``)."""
+    push(sim, {"k": "walk", "seat": seat, "path": list(path)}, "main")

@@ -268,3 +268,62 @@ def turn_order_from(s, first) -> list:
 def standing(s, seat) -> bool:
     pl = player(s, seat)
     return not (pl["dead"] or pl["pending"] or pl["restored"])
+
+
+# -- movement ---------------------------------------------------------------------------
+
+def step_cost(s, seat, frm, to, left, road_used):
+    """(speed cost, exerts, enters road) for one step, or None when the step is illegal.
+
+    ``road_used``: no free road entry is left - the move action already entered its first road, or
+    the movement is not a move action at all (ROAD TERRAIN: "The first road terrain a master enters
+    during their move action costs no speed"; DASH and WIND pay for roads like any space)."""
+    if not legal_space(s, to):
+        return None
+    t = terrain(s, to)
+    if t == "road" and not road_used:
+        cost, road = 0, True
+    elif t == "arduous":
+        if left < 2:
+            return None
+        cost, road = 2, False
+    else:
+        if left < 1:
+            return None
+        cost, road = 1, False
+    exerts = combat_exerts(s, seat, frm, to) + (1 if is_deadly(s, to) else 0)
+    if exerts and not can_exert(s, seat, exerts):
+        return None
+    return cost, exerts, road
+
+
+def reach(s, seat, budget):
+    """Best paths from the master's space: cell -> (EXERTs, path list), for a movement outside the
+    move action (DASH: no road is free). Best = fewest EXERTs, then not picking up a BURN on the way
+    (a master without BURN entering a burning space takes it), then the least speed."""
+    start = player(s, seat)["pos"]
+    has_burn = status_count(s, seat, "BURN") > 0
+    best = {(start, budget, has_burn): (0, False)}
+    frontier = [(0, False, start, budget, has_burn, [])]
+    out = {start: (0, False, [])}
+    while frontier:
+        frontier.sort(key=lambda x: (x[0], x[1], -x[3]))
+        ex, picked, cell, left, burning, path = frontier.pop(0)
+        for n in hx.neighbours(cell):
+            sc = step_cost(s, seat, cell, n, left, True)
+            if sc is None:
+                continue
+            cost, exerts, _ = sc
+            tot = ex + exerts
+            if not can_exert(s, seat, tot) and tot:
+                continue
+            takes = not burning and "BURN" in space_status(s, n)
+            rank = (tot, picked or takes)
+            k = (n, left - cost, burning or takes)
+            if k in best and best[k] <= rank:
+                continue
+            best[k] = rank
+            frontier.append((tot, picked or takes, n, left - cost, burning or takes, path + [n]))
+            if n not in out or out[n][:2] > rank:
+                out[n] = (tot, picked or takes, path + [n])
+    return {cell: (ex, path) for cell, (ex, _, path) in out.items()}

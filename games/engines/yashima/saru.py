@@ -1,20 +1,16 @@
 """SARU placement and movement for a master flagged ``places_saru`` in content (Mitsuo, Icy Peaks;
 Fairytale glossary SARU): one SARU of his in play; at the start of the game and whenever it is
 removed he puts it on a space adjacent to himself; when he takes a move action he may move it to a
-space up to 4 spaces from where it is. Facing it at the end of every turn is in ``flow.h_end_turn``."""
+space up to 4 spaces from where it is. Facing it at the end of every turn is in ``flow.h_end_turn``;
+queueing a placement (``ops.place_saru_later``) is a state change below this module, so ``ops`` can
+queue one when a SARU is removed."""
 
 from . import hexgrid as hx
 from . import ops
 from . import queries as q
-from .tasks import C, ask, handler, pop
+from .stack import C, ask, handler, pop
 
 SARU_JUMP = 4
-
-
-def place_later(sim, seat, key=None) -> None:
-    """Queue ``seat``'s choice of an adjacent space for SARU (it resolves before older tasks)."""
-    if q.places_saru(sim.s, seat):
-        ops.push(sim, {"k": "saru_place", "seat": seat}, key)
 
 
 @handler("saru_place")

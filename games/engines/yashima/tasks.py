@@ -1,86 +1,13 @@
-"""The resolution stack: every multi-step rule is a task dict on ``state["stacks"][key]``.
-
-``run`` resolves the top task until one needs a decision (it sets ``task["prompt"]`` with the
-concrete commands allowed) or the stack is empty. Tasks pushed while another resolves run first
-("newest first"). A prompt with a single possible command is answered automatically.
-
-A task flagged ``"sys": true`` is a step of the game itself (dealing, the destiny reveal, initiative,
-handing the turn on, each master's restoration, the round end): a seat's command stops in front of it
-and the engine awaits SYSTEM, so the platform records those events under its worker, not under the
-seat whose command happened to complete the previous decision.
-"""
+"""The core steps on the resolution stack: LOSE (with ICEBREAKER and ENDURE), the imprint reveal,
+a card's effect list, placing a status, forced and plain relocations, EXERTs one at a time, the move
+action and DASH / WIND walks, and the FOCUS tome action. Each registers its handler in
+``stack.HANDLERS``; the primitives that queue these steps are in ``ops``."""
 
 from . import hexgrid as hx
 from . import ops
 from . import queries as q
-
-HANDLERS = {}
-
-
-def handler(name):
-    def wrap(fn):
-        HANDLERS[name] = fn
-        return fn
-    return wrap
-
-
-def C(type_, **args):
-    return {"type": type_, "args": args}
-
-
-def ask(t, seat, kind, cmds, info=None):
-    t["prompt"] = {"seat": seat, "kind": kind, "cmds": cmds}
-    if info is not None:
-        t["prompt"]["info"] = info
-
-
-def pop(sim, t, key=None):
-    st = sim.s["stacks"].get(key or sim.key, [])
-    for i in range(len(st) - 1, -1, -1):
-        if st[i] is t:
-            del st[i]
-            return
-
-
-def run(sim, key="main"):
-    from . import flow  # late import: flow pushes tasks and is called back by them
-    sim.key = key
-    for _ in range(100000):
-        st = sim.s["stacks"].get(key) or []
-        if not st:
-            if key == "main":
-                if flow.idle(sim):
-                    continue
-            return
-        t = st[-1]
-        if t.get("sys"):
-            if not sim.system:
-                return
-            del t["sys"]
-        pr = t.get("prompt")
-        if pr:
-            if len(pr["cmds"]) == 1:
-                t["ans"] = pr["cmds"][0]
-                t["prompt"] = None
-            else:
-                return
-        HANDLERS[t["k"]](sim, t)
-        sim.key = key
-    raise RuntimeError(f"resolution did not terminate: {sim.s['stacks'].get(key)}"[:3000])
-
-
-def system_step(sim, task: dict) -> None:
-    """Push ``task`` onto the main stack as a step the SYSTEM takes (see the module docstring)."""
-    task["sys"] = True
-    sim.s["stacks"]["main"].append(task)
-
-
-def find_attack(sim, aid):
-    for st in sim.s["stacks"].values():
-        for t in st:
-            if t["k"] == "attack" and t["aid"] == aid:
-                return t
-    return None
+from .ops import exert_later, exert_or_wait, return_card
+from .stack import C, ask, handler, pop
 
 
 # -- the Circle of Life ---------------------------------------------------------------------
@@ -162,18 +89,6 @@ def h_reveal(sim, t):
     ops.check_top(sim, seat)
 
 
-def return_card(sim, seat, zone, c):
-    """Returning cards: tome cards to their spot in the owner's tome, battle cards to the bottom of
-    the owner's battle deck, face down."""
-    if c["d"].startswith("tome:"):
-        ti = int(c["d"].split(":")[2])
-        sim.emit("CardMoved", {"seat": seat, "zone": zone, "id": c["id"], "to_seat": c["o"], "to": "tome", "at": "bottom",
-                               "new": c["id"], "card": {"d": c["d"], "o": c["o"], "im": False}, "tc": ti})
-    else:
-        ops.move(sim, seat, zone, c, c["o"], "deck", "bottom", {"im": False, "bl": False})
-        ops.check_top(sim, c["o"])
-
-
 @handler("effects")
 def h_effects(sim, t):
     if t["i"] >= len(t["items"]):
@@ -210,12 +125,6 @@ def h_place(sim, t):
         return
     t["left"] = left
     ask(t, owner, "place_status", [C("place_status", on=on, who=who) for on, who in left], {"status": name})
-
-
-def place(sim, owner, name, masters=(), spaces=()):
-    left = [["master", m] for m in masters] + [["space", c] for c in spaces]
-    if left:
-        ops.push(sim, {"k": "place", "owner": owner, "status": name, "left": left})
 
 
 @handler("forced")
@@ -273,49 +182,7 @@ def h_exert(sim, t):
         t["n"] -= 1
 
 
-def exert_or_wait(sim, seat):
-    """One EXERT: (True, exerted card or None when EXHAUSTED), or (False, None) when an imprinted
-    card is on top: its reveal is queued to resolve first and the caller EXERTs on its next visit."""
-    if q.exhausted(sim.s, seat):
-        return True, None
-    if q.player(sim.s, seat)["deck"][0].get("im"):
-        ops.check_top(sim, seat)
-        return False, None
-    return True, ops.exert(sim, seat)
-
-
-def exert_later(sim, seat, n, key=None) -> None:
-    """Queue ``n`` EXERTs for ``seat`` (resolved one at a time by ``h_exert``)."""
-    if n > 0:
-        ops.push(sim, {"k": "exert", "seat": seat, "n": n}, key)
-
-
 # -- movement -------------------------------------------------------------------------------
-
-def step_cost(s, seat, frm, to, left, road_used):
-    """(speed cost, exerts, enters road) for one step, or None when the step is illegal.
-
-    ``road_used``: no free road entry is left - the move action already entered its first road, or
-    the movement is not a move action at all (ROAD TERRAIN: "The first road terrain a master enters
-    during their move action costs no speed"; DASH and WIND pay for roads like any space)."""
-    if not q.legal_space(s, to):
-        return None
-    t = q.terrain(s, to)
-    if t == "road" and not road_used:
-        cost, road = 0, True
-    elif t == "arduous":
-        if left < 2:
-            return None
-        cost, road = 2, False
-    else:
-        if left < 1:
-            return None
-        cost, road = 1, False
-    exerts = q.combat_exerts(s, seat, frm, to) + (1 if q.is_deadly(s, to) else 0)
-    if exerts and not q.can_exert(s, seat, exerts):
-        return None
-    return cost, exerts, road
-
 
 @handler("move")
 def h_move(sim, t):
@@ -332,7 +199,7 @@ def h_move(sim, t):
             ops.forced_relocation(sim, seat)
             return
         to = a["args"]["to"]
-        cost, exerts, road = step_cost(s, seat, pl["pos"], to, t["left"], t["road"])
+        cost, exerts, road = q.step_cost(s, seat, pl["pos"], to, t["left"], t["road"])
         t["left"] -= cost
         t["road"] = t["road"] or road
         t["to"] = to
@@ -345,48 +212,10 @@ def h_move(sim, t):
         return
     cmds = []
     for n in hx.neighbours(pl["pos"]):
-        if step_cost(s, seat, pl["pos"], n, t["left"], t["road"]) is not None:
+        if q.step_cost(s, seat, pl["pos"], n, t["left"], t["road"]) is not None:
             cmds.append(C("step", to=n))
     cmds += [C("end_move", facing=f) for f in range(6)]
     ask(t, seat, "move", cmds, {"speed_left": t["left"]})
-
-
-def reach(s, seat, budget):
-    """Best paths from the master's space: cell -> (EXERTs, path list), for a movement outside the
-    move action (DASH: no road is free). Best = fewest EXERTs, then not picking up a BURN on the way
-    (a master without BURN entering a burning space takes it), then the least speed."""
-    start = q.player(s, seat)["pos"]
-    has_burn = q.status_count(s, seat, "BURN") > 0
-    best = {(start, budget, has_burn): (0, False)}
-    frontier = [(0, False, start, budget, has_burn, [])]
-    out = {start: (0, False, [])}
-    while frontier:
-        frontier.sort(key=lambda x: (x[0], x[1], -x[3]))
-        ex, picked, cell, left, burning, path = frontier.pop(0)
-        for n in hx.neighbours(cell):
-            sc = step_cost(s, seat, cell, n, left, True)
-            if sc is None:
-                continue
-            cost, exerts, _ = sc
-            tot = ex + exerts
-            if not q.can_exert(s, seat, tot) and tot:
-                continue
-            takes = not burning and "BURN" in q.space_status(s, n)
-            rank = (tot, picked or takes)
-            k = (n, left - cost, burning or takes)
-            if k in best and best[k] <= rank:
-                continue
-            best[k] = rank
-            frontier.append((tot, picked or takes, n, left - cost, burning or takes, path + [n]))
-            if n not in out or out[n][:2] > rank:
-                out[n] = (tot, picked or takes, path + [n])
-    return {cell: (ex, path) for cell, (ex, _, path) in out.items()}
-
-
-def walk(sim, seat, path):
-    """Move along ``path`` paying combat-movement and deadly-terrain EXERTs step by step, then
-    apply any forced relocation (see ``h_walk``)."""
-    ops.push(sim, {"k": "walk", "seat": seat, "path": list(path)}, "main")
 
 
 @handler("walk")
