@@ -3,6 +3,20 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
+from .identity import TAKEN, username_normalize, username_taken
+
+
+def _username_checked(value: str, *, exclude_user_id=None) -> str:
+    """The one username check of the API: NFKC, Django's character rules, no lookalike taken."""
+    value = username_normalize(value)
+    try:
+        get_user_model().username_validator(value)
+    except DjangoValidationError as err:
+        raise serializers.ValidationError(list(err.messages))
+    if username_taken(value, exclude_user_id=exclude_user_id):
+        raise serializers.ValidationError(TAKEN, code="unique")
+    return value
+
 
 class RegisterSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150)
@@ -10,14 +24,7 @@ class RegisterSerializer(serializers.Serializer):
     email = serializers.EmailField(required=False, allow_blank=True, default="")
 
     def validate_username(self, value):
-        User = get_user_model()
-        try:
-            User.username_validator(value)
-        except DjangoValidationError as err:
-            raise serializers.ValidationError(list(err.messages))
-        if User.objects.filter(username__iexact=value).exists():
-            raise serializers.ValidationError("A user with that username already exists.", code="unique")
-        return value
+        return _username_checked(value)
 
     def validate(self, attrs):
         user = get_user_model()(username=attrs["username"], email=attrs.get("email") or "")
@@ -45,6 +52,7 @@ class TokenSerializer(serializers.Serializer):
 
 class MeSerializer(serializers.Serializer):
     id = serializers.IntegerField(read_only=True)
-    username = serializers.CharField(read_only=True)
+    username = serializers.CharField(max_length=150, required=False,
+                                     help_text="renaming goes through the same lookalike check as registration")
     display_name = serializers.CharField(max_length=60, allow_blank=True, required=False)
     email = serializers.EmailField(allow_blank=True, required=False)

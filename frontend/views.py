@@ -15,7 +15,6 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -114,10 +113,8 @@ def signup(request):
         try:
             user = user_register(username=form.cleaned_data["username"], password=form.cleaned_data["password1"],
                                  email=form.cleaned_data.get("email") or "")
-        except ValidationError as err:
-            form.add_error("password2", err)
-        except IntegrityError:  # the same username registered a moment ago
-            form.add_error("username", "A user with that username already exists.")
+        except ValidationError as err:  # a weak password, or the name taken a moment ago
+            form.add_error(None if hasattr(err, "error_dict") else "password2", err)
         if form.errors:
             return render(request, "frontend/signup.html", {"form": form, "next": request.POST.get("next", "")})
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
