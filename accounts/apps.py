@@ -5,6 +5,9 @@ class AccountsConfig(AppConfig):
     name = "accounts"
 
     def ready(self):
-        from . import signals
+        from games.application import identities
+
+        from . import selfservice, signals
 
         signals.connect()
+        identities.set_deleted_users_lookup(selfservice.deleted_user_ids)

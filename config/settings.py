@@ -220,7 +220,10 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 20,
     "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"register": env.str("REGISTER_RATE", default="200/hour")},
+    "DEFAULT_THROTTLE_RATES": {
+        "register": env.str("REGISTER_RATE", default="200/hour"),
+        "password_reset": env.str("PASSWORD_RESET_RATE", default="20/hour"),  # per client IP
+    },
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",

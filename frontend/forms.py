@@ -60,3 +60,10 @@ class SeatForm(forms.Form):
     """Optional seat number for join / add-bot; blank picks the first free seat."""
 
     seat = forms.IntegerField(min_value=0, max_value=63, required=False)
+
+
+class PasswordConfirmForm(forms.Form):
+    """The current password, asked again before deleting the account."""
+
+    password = forms.CharField(label="Your password", strip=False,
+                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
