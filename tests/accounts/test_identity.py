@@ -174,3 +174,19 @@ def test_web_signup_refuses_a_whitespace_only_password(client):
 def test_a_password_with_spaces_and_more_is_fine(api):
     res = api.post("/api/auth/register/", {"username": "spacey", "password": "  kami za  maru  "}, format="json")
     assert res.status_code == 201
+
+
+def test_the_migration_keys_existing_users_and_leaves_a_later_lookalike_without_a_key():
+    """Users made before the key column: the oldest of two lookalikes keeps the key; the later one
+    gets a profile with no key (it can still log in, and cannot be renamed onto a taken name)."""
+    import importlib
+
+    from django.apps import apps
+
+    User = get_user_model()
+    User.objects.bulk_create([User(username="admin"), User(username=FULLWIDTH_ADMIN), User(username="kenji")])  # no signals
+    assert not Profile.objects.exists()
+    importlib.import_module("accounts.migrations.0002_identity_and_sessions").fill_username_keys(apps, None)
+    keys = dict(Profile.objects.values_list("user__username", "username_key"))
+    assert keys == {"admin": "admin", FULLWIDTH_ADMIN: None, "kenji": "kenji"}
+    assert username_taken("ADMIN") and username_taken(FULLWIDTH_ADMIN)
