@@ -12,6 +12,7 @@ registrations of ``Admin`` and ``ＡＤＭＩＮ`` cannot both succeed.
 import unicodedata
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 
 from .models import Profile
 
@@ -21,6 +22,20 @@ TAKEN = "A user with that username already exists."
 def username_normalize(value: str) -> str:
     """The stored form: NFKC (what Django's AbstractBaseUser.normalize_username does)."""
     return unicodedata.normalize("NFKC", str(value or ""))
+
+
+def username_clean(value: str) -> str:
+    """NFKC-normalize and check Django's character rules and the column's length *after*
+    normalization (NFKC can lengthen a name: ``㍿`` is four letters). Raises ValidationError."""
+    User = get_user_model()
+    value = username_normalize(value)
+    limit = User._meta.get_field(User.USERNAME_FIELD).max_length
+    if not value:
+        raise ValidationError("This field may not be blank.", code="blank")
+    if limit and len(value) > limit:
+        raise ValidationError(f"Ensure this field has no more than {limit} characters.", code="max_length")
+    User.username_validator(value)
+    return value
 
 
 def username_key(value: str) -> str:

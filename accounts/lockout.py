@@ -109,8 +109,8 @@ def attempt_succeeded(attempt: Attempt) -> None:
 
 
 def attempts_reset(username: str | None = None, ip: str | None = None) -> None:
-    """Clear the counts of an account (its own and every address's on it is not tracked here:
-    only the account-wide count) and/or an address."""
+    """Clear the account-wide count of ``username``, the count of address ``ip``, and with both
+    given the count of that address on that account (e.g. after an admin unlocks an account)."""
     if username is not None:
         cache.delete(_key("user", username_key(username)))
     if ip is not None:

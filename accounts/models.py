@@ -7,7 +7,7 @@ class Profile(models.Model):
     display_name = models.CharField(max_length=60, blank=True)
     # accounts.identity.username_key(user.username): one account per lookalike name. Null only for
     # a name that already collided with an older one when the column was added (see the migration).
-    username_key = models.CharField(max_length=300, unique=True, null=True, blank=True, editable=False)
+    username_key = models.CharField(max_length=600, unique=True, null=True, blank=True, editable=False)
     # Set when the account was deleted: the row stays (match logs refer to its id), anonymized.
     deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
 

@@ -3,14 +3,13 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
-from .identity import TAKEN, username_normalize, username_taken
+from .identity import TAKEN, username_clean, username_taken
 
 
 def _username_checked(value: str, *, exclude_user_id=None) -> str:
     """The one username check of the API: NFKC, Django's character rules, no lookalike taken."""
-    value = username_normalize(value)
     try:
-        get_user_model().username_validator(value)
+        value = username_clean(value)
     except DjangoValidationError as err:
         raise serializers.ValidationError(list(err.messages))
     if username_taken(value, exclude_user_id=exclude_user_id):

@@ -18,7 +18,7 @@ from rest_framework.authtoken.models import Token
 
 from . import lockout
 from .errors import TooManyAttempts
-from .identity import TAKEN, username_normalize, username_taken
+from .identity import TAKEN, username_clean, username_normalize, username_taken
 from .models import Profile
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,10 @@ def user_register(*, username: str, password: str, email: str = ""):
     AUTH_PASSWORD_VALIDATORS) and its profile. Raises ValidationError ({"username": ...} when
     the name is taken, a plain one for the password)."""
     User = get_user_model()
-    username = username_normalize(username)
+    try:
+        username = username_clean(username)
+    except ValidationError as err:
+        raise _username_error(err.messages[0])
     if username_taken(username):
         raise _username_error()
     user = User(username=username, email=email or "")
@@ -91,13 +94,12 @@ def user_rename(user, username: str) -> None:
     """Change a username through the same normalization and lookalike check as registration.
     Seats in existing matches keep the name they were taken with (match logs are never rewritten)."""
     User = get_user_model()
-    username = username_normalize(username)
-    if username == user.get_username():
-        return
     try:
-        User.username_validator(username)
+        username = username_clean(username)
     except ValidationError as err:
         raise _username_error(err.messages[0])
+    if username == user.get_username():
+        return
     if username_taken(username, exclude_user_id=user.pk):
         raise _username_error()
     old = user.get_username()

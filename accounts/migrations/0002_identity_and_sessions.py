@@ -21,7 +21,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='profile',
             name='username_key',
-            field=models.CharField(blank=True, editable=False, max_length=300, null=True, unique=True),
+            field=models.CharField(blank=True, editable=False, max_length=600, null=True, unique=True),
         ),
         migrations.CreateModel(
             name='LoginSession',

@@ -190,3 +190,13 @@ def test_the_migration_keys_existing_users_and_leaves_a_later_lookalike_without_
     keys = dict(Profile.objects.values_list("user__username", "username_key"))
     assert keys == {"admin": "admin", FULLWIDTH_ADMIN: None, "kenji": "kenji"}
     assert username_taken("ADMIN") and username_taken(FULLWIDTH_ADMIN)
+
+
+def test_a_name_that_nfkc_lengthens_past_the_column_is_a_400_not_a_500(api, make_user, client_for):
+    """``㍿`` is one character typed and four stored: 150 of them pass the raw length check but not
+    the stored one."""
+    long_name = "㍿" * 150
+    res = api.post("/api/auth/register/", {"username": long_name, "password": PASSWORD}, format="json")
+    assert res.status_code == 400 and "username" in res.json()["extra"]
+    res = client_for(make_user()).patch("/api/auth/me/", {"username": long_name}, format="json")
+    assert res.status_code == 400 and "username" in res.json()["extra"]
