@@ -1,8 +1,9 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 
+from . import selfservice
 from .forms import UsernameCheckMixin
 from .models import LoginSession, Profile
 
@@ -33,10 +34,30 @@ class CheckedUserChangeForm(UsernameCheckMixin, UserChangeForm):
 
 
 class CheckedUserAdmin(UserAdmin):
-    """Django's user admin with the lookalike-username check on adding and renaming."""
+    """Django's user admin with the lookalike-username check on adding and renaming. A hard delete
+    is switched off (match logs refer to users by id); "Delete accounts (anonymize)" does what an
+    account holder's own deletion does."""
 
     add_form = CheckedUserCreationForm
     form = CheckedUserChangeForm
+    actions = ["anonymize_accounts"]
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.action(description="Delete accounts (anonymize; their seats show \"deleted player\")",
+                  permissions=["change"])
+    def anonymize_accounts(self, request, queryset):
+        done = 0
+        for user in queryset:
+            try:
+                selfservice.account_anonymize(user)
+            except selfservice.InActiveMatch as err:
+                self.message_user(request, f"{user.get_username()}: {err.message}", messages.ERROR)
+            else:
+                done += 1
+        if done:
+            self.message_user(request, f"{done} account(s) deleted.", messages.SUCCESS)
 
 
 User = get_user_model()

@@ -202,11 +202,18 @@ def export(user) -> dict:
 
 
 def account_delete(user, *, password: str) -> None:
-    """Delete the account: refused while it sits in a running match; leaves its open matches; then
-    anonymizes the user row (it stays: match logs refer to its id and are never rewritten), ends
-    every login, and from then on its seats show "deleted player"."""
+    """The account holder deletes their account: the password is asked again, then
+    ``account_anonymize``."""
     if not user.check_password(str(password or "")):
         raise WrongPassword()
+    account_anonymize(user)
+
+
+def account_anonymize(user) -> None:
+    """Delete an account the only way that keeps the match logs whole: refused while it sits in a
+    running match; leaves its open matches; then anonymizes the user row (it stays: match logs
+    refer to its id and are never rewritten), ends every login, and from then on its seats show
+    "deleted player". Also the admin's "delete" (a hard delete is switched off there)."""
     mine = MatchSummary.objects.filter(players=user)
     running = [str(m) for m in mine.filter(status="active").values_list("match_id", flat=True)]
     if running:

@@ -290,3 +290,17 @@ def test_delete_leaves_open_matches(make_user, client_for):
     assert client_for(me).post("/api/account/delete/", {"password": PASSWORD}, format="json").status_code == 204
     seats = client_for(host).get(f"/api/matches/{match.pk}/").json()["seat_list"]
     assert seats[0]["user_id"] == host.pk and seats[1:] == [None, None]
+
+
+def test_the_admin_anonymizes_instead_of_deleting(client, make_user, finished_pebbles, started_pebbles, client_for):
+    (match, (gone, stays)), (_, (busy, _)) = finished_pebbles(), started_pebbles()
+    staff = make_user(username="root", is_staff=True, is_superuser=True)
+    client.force_login(staff)
+    assert client.post(f"/admin/auth/user/{gone.pk}/delete/").status_code == 403  # no hard delete
+    res = client.post("/admin/auth/user/", {"action": "anonymize_accounts", "_selected_action": [gone.pk, busy.pk]},
+                      follow=True)
+    assert "1 account(s) deleted." in res.content.decode() and "running matches" in res.content.decode()
+    assert get_user_model().objects.filter(pk=gone.pk, is_active=False).exists()
+    assert get_user_model().objects.get(pk=busy.pk).is_active
+    seats = client_for(stays).get(f"/api/matches/{match.pk}/").json()["seat_list"]
+    assert seats[0]["username"] == "deleted player"
