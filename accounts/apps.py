@@ -3,3 +3,11 @@ from django.apps import AppConfig
 
 class AccountsConfig(AppConfig):
     name = "accounts"
+
+    def ready(self):
+        from games.application import identities
+
+        from . import selfservice, signals
+
+        signals.connect()
+        identities.set_deleted_users_lookup(selfservice.deleted_user_ids)

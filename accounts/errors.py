@@ -19,3 +19,33 @@ class InvalidCredentials(PlatformError):
 
     def __init__(self):
         super().__init__("wrong username or password")
+
+
+class WrongPassword(PlatformError):
+    code = "wrong_password"
+    status = 400
+
+    def __init__(self):
+        super().__init__("the current password is not correct")
+
+
+class InvalidResetLink(PlatformError):
+    code = "invalid_reset_link"
+    status = 400
+
+    def __init__(self):
+        super().__init__("this password reset link is invalid or has expired; ask for a new one")
+
+
+class NotFound(PlatformError):
+    code = "not_found"
+    status = 404
+
+
+class InActiveMatch(PlatformError):
+    code = "in_active_match"
+    status = 409
+
+    def __init__(self, match_ids: list[str]):
+        super().__init__("finish or resign your running matches before deleting the account",
+                         {"matches": match_ids})

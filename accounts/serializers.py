@@ -3,6 +3,19 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
+from .identity import TAKEN, username_clean, username_taken
+
+
+def _username_checked(value: str, *, exclude_user_id=None) -> str:
+    """The one username check of the API: NFKC, Django's character rules, no lookalike taken."""
+    try:
+        value = username_clean(value)
+    except DjangoValidationError as err:
+        raise serializers.ValidationError(list(err.messages))
+    if username_taken(value, exclude_user_id=exclude_user_id):
+        raise serializers.ValidationError(TAKEN, code="unique")
+    return value
+
 
 class RegisterSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150)
@@ -10,14 +23,7 @@ class RegisterSerializer(serializers.Serializer):
     email = serializers.EmailField(required=False, allow_blank=True, default="")
 
     def validate_username(self, value):
-        User = get_user_model()
-        try:
-            User.username_validator(value)
-        except DjangoValidationError as err:
-            raise serializers.ValidationError(list(err.messages))
-        if User.objects.filter(username__iexact=value).exists():
-            raise serializers.ValidationError("A user with that username already exists.", code="unique")
-        return value
+        return _username_checked(value)
 
     def validate(self, attrs):
         user = get_user_model()(username=attrs["username"], email=attrs.get("email") or "")
@@ -45,6 +51,66 @@ class TokenSerializer(serializers.Serializer):
 
 class MeSerializer(serializers.Serializer):
     id = serializers.IntegerField(read_only=True)
-    username = serializers.CharField(read_only=True)
+    username = serializers.CharField(max_length=150, required=False,
+                                     help_text="renaming goes through the same lookalike check as registration")
     display_name = serializers.CharField(max_length=60, allow_blank=True, required=False)
     email = serializers.EmailField(allow_blank=True, required=False)
+
+
+# -- the account holder's own account ----------------------------------------------------------------
+
+
+class PasswordChangeSerializer(serializers.Serializer):
+    old_password = serializers.CharField(max_length=4096, trim_whitespace=False, write_only=True)
+    new_password = serializers.CharField(max_length=4096, trim_whitespace=False, write_only=True)
+
+
+class PasswordChangedSerializer(serializers.Serializer):
+    token = serializers.CharField(allow_null=True, help_text="the new API token when the request used one "
+                                  "(the old one is revoked with every other login), else null")
+
+
+class PasswordResetSerializer(serializers.Serializer):
+    email = serializers.EmailField()
+
+
+class PasswordResetConfirmSerializer(serializers.Serializer):
+    uid = serializers.CharField(max_length=64, help_text="the uidb64 part of the e-mailed link")
+    token = serializers.CharField(max_length=128, help_text="the token part of the e-mailed link")
+    new_password = serializers.CharField(max_length=4096, trim_whitespace=False, write_only=True)
+
+
+class LoginSessionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    ip = serializers.CharField()
+    user_agent = serializers.CharField()
+    current = serializers.BooleanField(help_text="the session this request came with")
+
+
+class SessionListSerializer(serializers.Serializer):
+    sessions = LoginSessionSerializer(many=True)
+
+
+class ApiTokenSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="a public id (a hash prefix), never the token itself")
+    created_at = serializers.DateTimeField()
+    current = serializers.BooleanField(help_text="the token this request came with")
+
+
+class TokenListSerializer(serializers.Serializer):
+    tokens = ApiTokenSerializer(many=True)
+
+
+class AccountDeleteSerializer(serializers.Serializer):
+    password = serializers.CharField(max_length=4096, trim_whitespace=False, write_only=True)
+
+
+class ExportSerializer(serializers.Serializer):
+    format = serializers.CharField(help_text="kamiza-account-export/1")
+    exported_at = serializers.DateTimeField()
+    account = serializers.DictField()
+    records = serializers.ListField(child=serializers.DictField())
+    matches = serializers.ListField(child=serializers.DictField(), help_text="with your own events, redacted for your seat")
+    sessions = LoginSessionSerializer(many=True)
+    tokens = ApiTokenSerializer(many=True)

@@ -1,49 +1,30 @@
 """Accounts: registration, rate-limited authentication, logout, and the cheap "is this login
 still valid?" check that live sockets call every few seconds.
 
-Rate limiting counts attempts with an atomic counter in the Django cache (``cache.add`` then
-``cache.incr``; Redis in distributed mode, so every server shares one count). Each attempt takes a
-slot *before* the password is checked, so concurrent guesses cannot overshoot the limit; a
-successful login gives its slot back. Counters are kept per username and per client IP; a window
-starts with the first attempt and lasts ``LOGIN_RATE_WINDOW`` seconds.
+The login lockout (separate limits per account + IP, per account and per IP) is ``accounts.lockout``;
+usernames are normalized and checked for lookalikes by ``accounts.identity``.
 """
 
-import hashlib
 import logging
 from importlib import import_module
 
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, authenticate, get_user_model, logout
 from django.contrib.auth.password_validation import validate_password
-from django.core.cache import cache
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.utils.crypto import constant_time_compare
 from rest_framework.authtoken.models import Token
 
+from . import lockout
 from .errors import TooManyAttempts
+from .identity import TAKEN, username_clean, username_normalize, username_taken
 from .models import Profile
 
 log = logging.getLogger(__name__)
 
 
-# -- rate limiting ----------------------------------------------------------------------------
-
-
-def _limit() -> int:
-    return settings.LOGIN_RATE_LIMIT
-
-
-def _ip_limit() -> int:
-    return getattr(settings, "LOGIN_RATE_LIMIT_PER_IP", settings.LOGIN_RATE_LIMIT)
-
-
-def _window() -> int:
-    return settings.LOGIN_RATE_WINDOW
-
-
-def _key(kind: str, value: str) -> str:
-    digest = hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-    return f"login-attempts:{kind}:{digest}"
+# -- authentication --------------------------------------------------------------------------
 
 
 def client_ip(request) -> str:
@@ -53,72 +34,82 @@ def client_ip(request) -> str:
     return str(meta.get("REMOTE_ADDR") or "unknown")
 
 
-def _take_slot(key: str) -> int:
-    """Atomically count one attempt in ``key`` and return the new count."""
-    for _ in range(3):
-        cache.add(key, 0, timeout=_window())
-        try:
-            return cache.incr(key)
-        except ValueError:  # the key expired between add and incr: start a new window
-            continue
-    return 1
-
-
-def _give_back(key: str) -> None:
-    try:
-        cache.decr(key)
-    except ValueError:
-        pass
-
-
 def login_attempts_reset(username: str | None = None, ip: str | None = None) -> None:
-    if username is not None:
-        cache.delete(_key("user", username.lower()))
-    if ip is not None:
-        cache.delete(_key("ip", ip))
+    lockout.attempts_reset(username=username, ip=ip)
 
 
 def user_authenticate(request, username, password):
-    """Check credentials, rate-limited per username and per client IP.
+    """Check credentials under the login lockout (``accounts.lockout``).
 
     Returns the user, or None for wrong credentials or a deactivated account; raises
-    ``TooManyAttempts`` (429) once ``LOGIN_RATE_LIMIT`` failed attempts were made within
-    ``LOGIN_RATE_WINDOW`` seconds (further attempts are refused without checking the password).
+    ``TooManyAttempts`` (429) when a limit refuses the attempt (its password is then not checked).
     """
-    username = str(username or "")
+    username = username_normalize(str(username or ""))
     password = str(password or "")
-    user_key = _key("user", username.lower())
-    ip_key = _key("ip", client_ip(request))
-    n_user = _take_slot(user_key)
-    n_ip = _take_slot(ip_key)
-    if n_user > _limit() or n_ip > _ip_limit():
-        log.warning("login rate limit hit for username=%r ip=%s", username[:150], client_ip(request))
-        raise TooManyAttempts(retry_after=_window())
+    ip = client_ip(request)
+    attempt = lockout.attempt_begin(username, ip)
+    if attempt.refused is not None:
+        log.warning("login refused (%s limit) for username=%r ip=%s", attempt.refused, username[:150], ip)
+        raise TooManyAttempts(retry_after=lockout.window())
     user = None
     if username and password:
         django_request = getattr(request, "_request", request)
         user = authenticate(django_request, username=username, password=password)
     if user is None:
         return None
-    # A success does not count as a failed attempt.
-    _give_back(user_key)
-    _give_back(ip_key)
+    lockout.attempt_succeeded(attempt)
     return user
 
 
 # -- registration, tokens, logout ---------------------------------------------------------------
 
 
+def _username_error(message: str = TAKEN) -> ValidationError:
+    return ValidationError({"username": [message]})
+
+
 def user_register(*, username: str, password: str, email: str = ""):
-    """Create the user (password validated by AUTH_PASSWORD_VALIDATORS) and its profile."""
+    """Create the user (username normalized and checked for lookalikes, password validated by
+    AUTH_PASSWORD_VALIDATORS) and its profile. Raises ValidationError ({"username": ...} when
+    the name is taken, a plain one for the password)."""
     User = get_user_model()
+    try:
+        username = username_clean(username)
+    except ValidationError as err:
+        raise _username_error(err.messages[0])
+    if username_taken(username):
+        raise _username_error()
     user = User(username=username, email=email or "")
     validate_password(password, user)
-    with transaction.atomic():
-        user.set_password(password)
-        user.save()
-        Profile.objects.create(user=user, display_name=username[:60])
+    try:
+        with transaction.atomic():
+            user.set_password(password)
+            user.save()  # signals.keep_username_key creates the profile with its unique key
+    except IntegrityError:  # a concurrent registration took the name (or a lookalike of it)
+        raise _username_error()
     return user
+
+
+def user_rename(user, username: str) -> None:
+    """Change a username through the same normalization and lookalike check as registration.
+    Seats in existing matches keep the name they were taken with (match logs are never rewritten)."""
+    User = get_user_model()
+    try:
+        username = username_clean(username)
+    except ValidationError as err:
+        raise _username_error(err.messages[0])
+    if username == user.get_username():
+        return
+    if username_taken(username, exclude_user_id=user.pk):
+        raise _username_error()
+    old = user.get_username()
+    try:
+        with transaction.atomic():
+            setattr(user, User.USERNAME_FIELD, username)
+            user.save(update_fields=[User.USERNAME_FIELD])  # the signal moves the key
+    except IntegrityError:
+        setattr(user, User.USERNAME_FIELD, old)
+        raise _username_error()
 
 
 def token_for(user) -> str:
@@ -132,9 +123,12 @@ def profile_get(user) -> Profile:
     return profile
 
 
-def profile_update(*, user, display_name: str | None = None, email: str | None = None) -> Profile:
+def profile_update(*, user, display_name: str | None = None, email: str | None = None,
+                   username: str | None = None) -> Profile:
     profile = profile_get(user)
     with transaction.atomic():
+        if username is not None:
+            user_rename(user, username)
         if display_name is not None:
             profile.display_name = display_name.strip()[:60] or user.get_username()[:60]
             profile.save(update_fields=["display_name"])

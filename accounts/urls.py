@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import views, views_account
 
 app_name = "accounts"
 
@@ -9,4 +9,7 @@ urlpatterns = [
     path("token/", views.UserTokenApi.as_view(), name="token"),
     path("logout/", views.UserLogoutApi.as_view(), name="logout"),
     path("me/", views.UserMeApi.as_view(), name="me"),
+    path("password/", views_account.PasswordChangeApi.as_view(), name="password"),
+    path("password/reset/", views_account.PasswordResetApi.as_view(), name="password-reset"),
+    path("password/reset/confirm/", views_account.PasswordResetConfirmApi.as_view(), name="password-reset-confirm"),
 ]

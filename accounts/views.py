@@ -1,8 +1,7 @@
 """REST endpoints of accounts: thin views over accounts.services."""
 
-from django.db import IntegrityError
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.response import Response
@@ -35,10 +34,7 @@ class UserRegisterApi(APIView):
     def post(self, request):
         ser = RegisterSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        try:
-            user = services.user_register(**ser.validated_data)
-        except IntegrityError:  # a concurrent registration took the name
-            raise serializers.ValidationError({"username": ["A user with that username already exists."]})
+        user = services.user_register(**ser.validated_data)  # ValidationError -> 400 malformed
         return Response({"id": user.pk, "username": user.get_username(), "token": services.token_for(user)},
                         status=status.HTTP_201_CREATED)
 
@@ -85,5 +81,5 @@ class UserMeApi(APIView):
         ser = MeSerializer(data=request.data, partial=True)
         ser.is_valid(raise_exception=True)
         services.profile_update(user=request.user, display_name=ser.validated_data.get("display_name"),
-                                email=ser.validated_data.get("email"))
+                                email=ser.validated_data.get("email"), username=ser.validated_data.get("username"))
         return Response(_me(request.user))

@@ -42,6 +42,7 @@ CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
     "daphne",
+    "accounts",  # before django.contrib.auth: its createsuperuser adds the lookalike-username check
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -53,7 +54,6 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
-    "accounts",
     "games",
     "games.eventstore",
     "games.projections",
@@ -171,11 +171,23 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "accounts.validators.NotOnlyWhitespaceValidator"},
 ]
 LOGIN_URL = "/login/"
 LOGIN_REDIRECT_URL = "/"
-LOGIN_RATE_LIMIT = env.int("LOGIN_RATE_LIMIT", default=10)  # failed attempts per window
+# Login lockout (accounts.lockout, docs/security.md "Login lockout"): failed attempts per window.
+LOGIN_RATE_LIMIT = env.int("LOGIN_RATE_LIMIT", default=10)  # one account from one IP
+LOGIN_RATE_LIMIT_PER_ACCOUNT = env.int("LOGIN_RATE_LIMIT_PER_ACCOUNT", default=2 * LOGIN_RATE_LIMIT)  # from all IPs
+LOGIN_RATE_LIMIT_PER_IP = env.int("LOGIN_RATE_LIMIT_PER_IP", default=10 * LOGIN_RATE_LIMIT)  # all accounts
 LOGIN_RATE_WINDOW = env.int("LOGIN_RATE_WINDOW", default=300)  # seconds
+PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT", default=3600)  # seconds a reset link works
+# E-mail (password resets): the console in the embedded default; EMAIL_URL (smtp://user:pass@host:587,
+# smtp+tls://...) in a deployment.
+if env.str("EMAIL_URL", default=""):
+    globals().update(env.email_url("EMAIL_URL"))
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Kamiza <noreply@localhost>")
 SOCKET_AUTH_RECHECK_SECONDS = env.float("SOCKET_AUTH_RECHECK_SECONDS", default=2.0)
 
 # --- i18n / static ------------------------------------------------------------------------
@@ -208,7 +220,10 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 20,
     "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"register": env.str("REGISTER_RATE", default="200/hour")},
+    "DEFAULT_THROTTLE_RATES": {
+        "register": env.str("REGISTER_RATE", default="200/hour"),
+        "password_reset": env.str("PASSWORD_RESET_RATE", default="20/hour"),  # per client IP
+    },
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",

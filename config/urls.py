@@ -7,6 +7,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/auth/", include("accounts.urls")),
+    path("api/account/", include("accounts.urls_account")),
     path("api/", include("games.api.urls")),
     path("staff/", include("games.staff.urls")),
     path("", include("frontend.urls")),

@@ -7,23 +7,20 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import BaseUserCreationForm
 
+from accounts.forms import UsernameCheckMixin
+
 MAX_OPTIONS_CHARS = 10_000
 
 
-class SignUpForm(BaseUserCreationForm):
-    """Username + optional email + password twice, checked by AUTH_PASSWORD_VALIDATORS."""
+class SignUpForm(UsernameCheckMixin, BaseUserCreationForm):
+    """Username + optional email + password twice, checked by AUTH_PASSWORD_VALIDATORS; the
+    username goes through accounts.identity's lookalike check (UsernameCheckMixin)."""
 
     email = forms.EmailField(required=False, help_text="Optional.")
 
     class Meta(BaseUserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
-
-    def clean_username(self):
-        username = self.cleaned_data.get("username")
-        if username and get_user_model().objects.filter(username__iexact=username).exists():
-            raise forms.ValidationError("A user with that username already exists.", code="unique")
-        return username
 
 
 class LoginForm(forms.Form):
@@ -63,3 +60,10 @@ class SeatForm(forms.Form):
     """Optional seat number for join / add-bot; blank picks the first free seat."""
 
     seat = forms.IntegerField(min_value=0, max_value=63, required=False)
+
+
+class PasswordConfirmForm(forms.Form):
+    """The current password, asked again before deleting the account."""
+
+    password = forms.CharField(label="Your password", strip=False,
+                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from . import account_views as account
 from . import views
 
 app_name = "frontend"
@@ -9,6 +10,16 @@ urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("login/", views.login_view, name="login"),
     path("logout/", views.logout_view, name="logout"),
+    path("account/", account.account, name="account"),
+    path("account/password/", account.PasswordChangeView.as_view(), name="password-change"),
+    path("account/sessions/<int:session_id>/end/", account.session_end, name="session-end"),
+    path("account/tokens/<str:token_id>/revoke/", account.token_revoke, name="token-revoke"),
+    path("account/export/", account.export, name="account-export"),
+    path("account/delete/", account.account_delete, name="account-delete"),
+    path("password-reset/", account.PasswordResetView.as_view(), name="password-reset"),
+    path("password-reset/sent/", account.PasswordResetSentView.as_view(), name="password-reset-sent"),
+    path("reset/<uidb64>/<token>/", account.PasswordResetConfirmView.as_view(), name="password-reset-confirm"),
+    path("reset/done/", account.PasswordResetCompleteView.as_view(), name="password-reset-complete"),
     path("matches/new/", views.match_create, name="match-create"),
     path("matches/<uuid:match_id>/", views.match_page, name="match"),
     path("matches/<uuid:match_id>/join/", views.match_join, name="match-join"),

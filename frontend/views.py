@@ -15,7 +15,6 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -25,6 +24,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts.services import user_authenticate, user_logout, user_register
 from games.application import selectors, services
 from games.application.errors import MatchNotFound, PlatformError
+from games.application.identities import deleted_among_seat_lists, seats_display
 from games.kernel import RuleViolation, registry
 from games.projections.models import MatchSummary
 
@@ -77,8 +77,8 @@ def _do_login(request, username: str, password: str):
     return user
 
 
-def _summary_row(summary: MatchSummary, user) -> dict:
-    seats = summary.seats or []
+def _summary_row(summary: MatchSummary, user, gone: frozenset) -> dict:
+    seats = seats_display(summary.seats, gone)
     uid = user.pk if user.is_authenticated else None
     my_seat = next((i for i, s in enumerate(seats) if s and not s.get("bot") and s.get("user_id") == uid), None)
     return {
@@ -102,6 +102,12 @@ def _summary_row(summary: MatchSummary, user) -> dict:
     }
 
 
+def _summary_rows(summaries, user) -> list[dict]:
+    summaries = list(summaries)
+    gone = deleted_among_seat_lists(s.seats for s in summaries)  # one lookup for the list
+    return [_summary_row(s, user, gone) for s in summaries]
+
+
 # -- accounts ---------------------------------------------------------------------------------
 
 
@@ -114,10 +120,8 @@ def signup(request):
         try:
             user = user_register(username=form.cleaned_data["username"], password=form.cleaned_data["password1"],
                                  email=form.cleaned_data.get("email") or "")
-        except ValidationError as err:
-            form.add_error("password2", err)
-        except IntegrityError:  # the same username registered a moment ago
-            form.add_error("username", "A user with that username already exists.")
+        except ValidationError as err:  # a weak password, or the name taken a moment ago
+            form.add_error(None if hasattr(err, "error_dict") else "password2", err)
         if form.errors:
             return render(request, "frontend/signup.html", {"form": form, "next": request.POST.get("next", "")})
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -157,15 +161,13 @@ def logout_view(request):
 
 def lobby(request, create_form=None):
     user = request.user
-    open_rows = [
-        _summary_row(s, user)
-        for s in MatchSummary.objects.filter(status="open").select_related("match").order_by("-updated_at")[:LIST_LIMIT]
-    ]
+    open_rows = _summary_rows(
+        MatchSummary.objects.filter(status="open").select_related("match").order_by("-updated_at")[:LIST_LIMIT], user)
     active_rows, finished_rows = [], []
     if user.is_authenticated:
         mine = MatchSummary.objects.filter(players=user).select_related("match").order_by("-updated_at")
-        active_rows = [_summary_row(s, user) for s in mine.filter(status="active")[:LIST_LIMIT]]
-        finished_rows = [_summary_row(s, user) for s in mine.filter(status__in=["finished", "abandoned"])[:LIST_LIMIT]]
+        active_rows = _summary_rows(mine.filter(status="active")[:LIST_LIMIT], user)
+        finished_rows = _summary_rows(mine.filter(status__in=["finished", "abandoned"])[:LIST_LIMIT], user)
     open_version = ",".join(f"{r['id']}:{r['seq']}" for r in open_rows)
     if request.GET.get("fragment") == "open":  # lobby.js refreshes the open-matches table with this
         return render(request, "frontend/_open_matches.html", {"open_matches": open_rows, "open_version": open_version})

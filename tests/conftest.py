@@ -62,6 +62,29 @@ def started_pebbles(make_user):
 
 
 @pytest.fixture
+def finished_pebbles(started_pebbles):
+    """A finished 2-seat Pebbles match, played to the end by its two users: (match, [user0, user1])."""
+    from games.application import selectors
+
+    def finish():
+        match, users = started_pebbles(options={"bonus_rolls": False, "target": 5})
+        for _ in range(40):
+            match.refresh_from_db()
+            state = selectors.state_load(match)
+            status = selectors.status_of(match, state)
+            if status["finished"]:
+                return match, users
+            seat = status["awaiting"][0]
+            legal = selectors.view_for_seat(match, seat, state)["legal_commands"][0]
+            services.match_submit_command(match_id=match.pk, seat=seat, actor=services.Actor.user(users[seat]),
+                                          command_id=uuid.uuid4(), expected_seq=match.head_seq,
+                                          type_=legal["type"], args=legal.get("args") or {})
+        raise AssertionError("the match did not finish")
+
+    return finish
+
+
+@pytest.fixture
 def api():
     return APIClient()
 

@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 
 from games.application import audit, selectors, services
 from games.application.errors import NotYourDecision
+from games.application.identities import deleted_among_seat_lists, seats_display
 from games.kernel import RuleViolation, registry
 from games.projections.models import MatchSummary
 
@@ -51,7 +52,7 @@ def match_detail(match, user) -> dict:
         "status": lobby["status"],
         "phase": st["phase"],
         "seq": match.head_seq,
-        "seat_list": lobby["seats"],
+        "seat_list": seats_display(lobby["seats"]),
         "awaiting": st["awaiting"],
         "deadline": selectors.deadline_of(match) if st["awaiting"] else None,
         "winners": st["winners"],
@@ -63,7 +64,7 @@ def match_detail(match, user) -> dict:
     }
 
 
-def summary_item(summary: MatchSummary, user) -> dict:
+def summary_item(summary: MatchSummary, user, gone: frozenset | None = None) -> dict:
     match = summary.match
     return {
         "id": str(match.pk),
@@ -73,7 +74,7 @@ def summary_item(summary: MatchSummary, user) -> dict:
         "status": summary.status,
         "phase": summary.phase,
         "seq": summary.seq,
-        "seat_list": summary.seats,
+        "seat_list": seats_display(summary.seats, gone),
         "awaiting": summary.awaiting,
         "deadline": selectors.deadline_doc(getattr(match, "deadline", None), summary.seq),  # select_related
         "winners": summary.winners,
@@ -152,7 +153,8 @@ class MatchListCreateApi(mixins.ListModelMixin, generics.GenericAPIView):
 
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.get_queryset())
-        return self.get_paginated_response([summary_item(x, request.user) for x in page])
+        gone = deleted_among_seat_lists(x.seats for x in page)
+        return self.get_paginated_response([summary_item(x, request.user, gone) for x in page])
 
     @extend_schema(tags=["matches"], operation_id="matches_list", parameters=[s.MatchListQuerySerializer],
                    responses={200: s.MatchSerializer(many=True), 400: E("malformed filter"), 404: E("invalid page")})

@@ -9,7 +9,8 @@ from games.kernel import SYSTEM, RuleViolation, canonical, registry
 
 from . import readmodels
 from .errors import MatchNotFound
-from .lobby import ACTIVE, OPEN, PLATFORM_EVENTS, aggregate_fold, bot_seats, seat_of_user
+from .identities import deleted_among, seats_display
+from .lobby import ACTIVE, OPEN, PLATFORM_EVENTS, SEAT_TAKEN, aggregate_fold, bot_seats, seat_of_user
 
 # Folded states by match id, keyed on the seq they were folded to. Events are immutable, so a
 # state cached at the store's head seq is exactly the fold; entries are only added on commit.
@@ -92,7 +93,7 @@ def lobby_public(lobby: dict, match: Match) -> dict:
     return {
         "game": lobby["game"],
         "status": lobby["status"],
-        "seats": lobby["seats"],
+        "seats": seats_display(lobby["seats"]),  # a deleted account's seat shows "deleted player"
         "options": lobby["options"],
         "seed_hash": lobby["seed_hash"],
         "seed": lobby["seed"],
@@ -158,7 +159,13 @@ def _public_actor(actor: dict) -> dict:
 def events_for_seat(match: Match, seat, *, after: int = 0, until: int | None = None) -> list[dict]:
     engine = engine_of(match)
     rows = store.events_load(match, after=after, until=until, engine_upcasters=engine.upcasters)
-    return [redact_for_seat(engine, ev, seat) for ev in rows]
+    out = [redact_for_seat(engine, ev, seat) for ev in rows]
+    taken = [ev for ev in out if ev["type"] == SEAT_TAKEN and not ev["payload"].get("bot")]
+    gone = deleted_among(ev["payload"].get("user_id") for ev in taken) if taken else frozenset()
+    for ev in taken:  # shown, not rewritten: the stored event keeps its name
+        if ev["payload"].get("user_id") in gone:
+            ev["payload"] = seats_display([ev["payload"]], gone)[0]
+    return out
 
 
 def events_unredacted(match: Match, *, until: int | None = None, strict: bool = True) -> list[dict]:

@@ -95,28 +95,6 @@ def test_token_missing_fields_is_400(api):
     assert res.status_code == 400 and res.json()["code"] == "malformed" and "password" in res.json()["extra"]
 
 
-def test_too_many_failed_attempts_per_username_is_429(api, make_user, settings):
-    settings.LOGIN_RATE_LIMIT = 3
-    make_user(username="miko")
-    for i in range(3):  # from different addresses: the username's own counter trips
-        assert token_of(api, "miko", "wrong-password-1", ip=f"10.0.1.{i}").status_code == 400
-    res = token_of(api, "miko", ip="10.0.1.9")  # even the right password is refused now
-    assert res.status_code == 429
-    assert res.json()["code"] == "too_many_attempts" and res["Retry-After"] == str(settings.LOGIN_RATE_WINDOW)
-    assert token_of(api, "MIKO", ip="10.0.1.10").status_code == 429  # usernames count case-insensitively
-    assert token_of(api, "other", "x", ip="10.0.1.11").status_code == 400  # other users unaffected
-
-
-def test_too_many_failed_attempts_per_ip_is_429(api, make_user, settings):
-    settings.LOGIN_RATE_LIMIT = 3
-    make_user(username="miko")
-    for name in ("a1", "a2", "a3"):
-        assert token_of(api, name, "wrong", ip="10.9.9.9").status_code == 400
-    res = token_of(api, "miko", ip="10.9.9.9")
-    assert res.status_code == 429 and res.json()["code"] == "too_many_attempts"
-    assert token_of(api, "miko", ip="10.9.9.8").status_code == 200
-
-
 def test_successful_logins_do_not_count(api, make_user, settings):
     settings.LOGIN_RATE_LIMIT = 2
     make_user(username="miko")
@@ -189,12 +167,14 @@ def test_me_patch(api, make_user, client_for):
     res = c.patch("/api/auth/me/", {"display_name": "  Miko the Bold ", "email": "m@example.com"}, format="json")
     assert res.status_code == 200
     assert res.json() == {"id": user.pk, "username": "miko", "display_name": "Miko the Bold", "email": "m@example.com"}
-    assert c.patch("/api/auth/me/", {"username": "hacker"}, format="json").json()["username"] == "miko"
+    assert c.patch("/api/auth/me/", {"username": "miko-2"}, format="json").json()["username"] == "miko-2"
+    user.refresh_from_db()
+    assert user.get_username() == "miko-2"
     res = c.patch("/api/auth/me/", {"email": "nope"}, format="json")
     assert res.status_code == 400 and "email" in res.json()["extra"]
     res = c.patch("/api/auth/me/", {"display_name": "x" * 61}, format="json")
     assert res.status_code == 400 and "display_name" in res.json()["extra"]
-    assert c.patch("/api/auth/me/", {"display_name": ""}, format="json").json()["display_name"] == "miko"
+    assert c.patch("/api/auth/me/", {"display_name": ""}, format="json").json()["display_name"] == "miko-2"
 
 
 def test_me_anonymous_is_401(api):

@@ -1,0 +1,50 @@
+"""Signal receivers of accounts, connected in AccountsConfig.ready():
+
+- every saved user keeps its ``Profile.username_key`` (the unique lookalike check, whichever path
+  created or renamed it: API, web signup, admin, createsuperuser, shell);
+- every web login is recorded as a ``LoginSession`` so the account page can list and end it.
+"""
+
+from django.conf import settings
+from django.contrib.auth.signals import user_logged_in, user_logged_out
+from django.db.models.signals import post_save
+
+from .identity import username_key
+from .models import LoginSession, Profile
+
+
+def keep_username_key(sender, instance, created=False, update_fields=None, raw=False, **kwargs):
+    """Raises IntegrityError when another account holds the same key: every path that writes a
+    user runs it in a transaction (and checks ``identity.username_taken`` first for a clean error)."""
+    if raw or (update_fields is not None and "username" not in update_fields):
+        return
+    name = instance.get_username()
+    key = username_key(name)
+    Profile.objects.update_or_create(
+        user=instance, defaults={"username_key": key}, create_defaults={"username_key": key, "display_name": name[:60]},
+    )
+
+
+def _client_ip(request) -> str:
+    return str((getattr(request, "META", None) or {}).get("REMOTE_ADDR") or "")[:64]
+
+
+def record_login(sender, request=None, user=None, **kwargs):
+    session = getattr(request, "session", None)
+    key = getattr(session, "session_key", None)
+    if user is None or not key:
+        return  # a cookie-only session backend has no key to end
+    ua = str((getattr(request, "META", None) or {}).get("HTTP_USER_AGENT") or "")[:200]
+    LoginSession.objects.update_or_create(session_key=key, defaults={"user": user, "ip": _client_ip(request), "user_agent": ua})
+
+
+def forget_login(sender, request=None, user=None, **kwargs):
+    key = getattr(getattr(request, "session", None), "session_key", None)
+    if key:
+        LoginSession.objects.filter(session_key=key).delete()
+
+
+def connect() -> None:
+    post_save.connect(keep_username_key, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts.username_key")
+    user_logged_in.connect(record_login, dispatch_uid="accounts.record_login")
+    user_logged_out.connect(forget_login, dispatch_uid="accounts.forget_login")

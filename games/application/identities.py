@@ -1,0 +1,51 @@
+"""What a seat shows of its player.
+
+A seat records the username it was taken with (in the ``SeatTaken`` event: the match log is never
+rewritten). When that account is deleted afterwards, every read (match detail and list, the
+``/view/`` document, the events, the pages) shows the seat as ``deleted player`` instead. Which
+users are deleted is the accounts app's business: it registers the lookup when Django starts (the
+application layer must not import it, as with the follow-up scheduler in ``hooks``).
+"""
+
+DELETED_PLAYER = "deleted player"
+
+_deleted_lookup = None
+
+
+def set_deleted_users_lookup(fn) -> None:
+    """``fn(user_ids) -> set`` of the ids among them whose accounts were deleted."""
+    global _deleted_lookup
+    _deleted_lookup = fn
+
+
+def _human_ids(seats) -> set:
+    return {s["user_id"] for s in seats or [] if isinstance(s, dict) and s.get("user_id") and not s.get("bot")}
+
+
+def deleted_among(user_ids) -> frozenset:
+    ids = {i for i in user_ids if i}
+    if not ids or _deleted_lookup is None:
+        return frozenset()
+    return frozenset(_deleted_lookup(ids))
+
+
+def seat_display(seat, gone: frozenset):
+    if isinstance(seat, dict) and seat.get("user_id") in gone and not seat.get("bot"):
+        return {**seat, "username": DELETED_PLAYER}
+    return seat
+
+
+def seats_display(seats, gone: frozenset | None = None) -> list:
+    """``seats`` as clients see them; ``gone`` may be passed when a caller shows many matches."""
+    seats = list(seats or [])
+    if gone is None:
+        gone = deleted_among(_human_ids(seats))
+    return [seat_display(s, gone) for s in seats] if gone else seats
+
+
+def deleted_among_seat_lists(seat_lists) -> frozenset:
+    """One lookup for a page of matches."""
+    ids = set()
+    for seats in seat_lists:
+        ids |= _human_ids(seats)
+    return deleted_among(ids)
