@@ -190,3 +190,23 @@ def test_an_unknown_tournament_is_not_found(make_user):
     assert _code(services.tournament_register, tournament_id="5f0c1e9e-0000-4000-8000-000000000000",
                  user=make_user()) == ("not_found", 404)
     assert _code(services.tournament_register, tournament_id="garbage", user=make_user()) == ("not_found", 404)
+
+
+def test_projections_rebuild_from_the_log_and_differences_are_reported_and_fixed(make_user, make_tournament, organizer):
+    from games.tournaments import rebuild
+
+    t = make_tournament()
+    users = [make_user() for _ in range(5)]
+    entrants = [services.tournament_register(tournament_id=t.pk, user=u) for u in users]
+    services.tournament_withdraw(tournament_id=t.pk, user=users[4])
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    services.tournament_drop(tournament_id=t.pk, user=organizer, entrant_id=entrants[0].pk)
+    assert rebuild.check(t.pk) == []
+    Tournament.objects.filter(pk=t.pk).update(round=7)
+    Entrant.objects.filter(pk=entrants[0].pk).update(status="registered")
+    TournamentTable.objects.filter(tournament=t, table=1).update(entrant_ids=["x", "y"])
+    diffs = rebuild.check(t.pk, fix=True)
+    assert sorted(d.what for d in diffs) == sorted(["tournament.round", f"entrant {entrants[0].pk}.status",
+                                                    "round 1 table 1"])
+    assert rebuild.check(t.pk) == []
+    assert rebuild.expected(services.settings_of(t), services.load_records(t.pk))["entrants"][str(entrants[4].pk)] == "withdrawn"
