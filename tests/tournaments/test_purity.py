@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PURE = ["records", "scoring", "state", "standings", "swiss", "pods", "roundrobin", "elimination", "rounds"]
+PURE = ["records", "scoring", "state", "standings", "swiss", "pods", "roundrobin", "elimination", "rounds", "outcomes"]
 FORBIDDEN = ("django", "rest_framework", "channels", "celery", "random", "time", "datetime", "secrets", "games.application",
              "games.eventstore", "games.projections", "games.api", "games.realtime", "workers", "accounts")
 
