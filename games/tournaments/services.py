@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.kernel import RuleViolation, registry
-from games.tournaments import rounds, standings
+from games.tournaments import rounds
 from games.tournaments.errors import TournamentServiceError, from_pure
 from games.tournaments.models import (
     FINISHED,
@@ -86,10 +86,6 @@ def state_of(tournament_id) -> State:
         return fold(load_records(tournament_id))
     except TournamentError as err:  # a log the fold refuses is corrupt: say so, never a 500
         raise TournamentServiceError("corrupt_log", f"the tournament log is inconsistent: {err.message}", 500) from err
-
-
-def standings_of(tournament: Tournament) -> list[dict]:
-    return [row.to_dict() for row in standings.compute(settings_of(tournament), state_of(tournament.pk))]
 
 
 # -- create ---------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from django.contrib.auth.models import Group
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.tournaments import services
+from games.tournaments import selectors, services
 from games.tournaments.errors import TournamentServiceError
 from games.tournaments.models import Entrant, Tournament, TournamentRecord, TournamentTable
 from games.tournaments.records import Paired, Table, record_to_dict
@@ -148,7 +148,7 @@ def test_a_full_swiss_runs_to_the_end_through_the_services_with_a_drop(make_user
     assert TournamentRecord.objects.filter(tournament=t, kind="paired").count() == 3
     later = TournamentTable.objects.filter(tournament=t, round__gt=1)
     assert all(str(entrants[5].pk) not in tt.entrant_ids for tt in later)
-    rows = services.standings_of(t)
+    rows = selectors.tournament_standings(t)
     assert [r["rank"] for r in rows] == [1, 2, 3, 4, 5, 6]
     assert next(r for r in rows if r["entrant_id"] == str(entrants[5].pk))["dropped"] is True
 
