@@ -12,6 +12,7 @@ from games.tournaments.standings import ELIMINATION
 from tests.tournaments.helpers import play_out, standings_of
 
 
+@settings(deadline=None)
 @given(st.integers(2, 24))
 def test_berger_round_robin_is_complete_everyone_meets_everyone_exactly_once(n):
     players = [f"p{i}" for i in range(n)]
@@ -27,6 +28,7 @@ def test_berger_round_robin_is_complete_everyone_meets_everyone_exactly_once(n):
     assert byes == (Counter(players) if n % 2 else Counter())
 
 
+@settings(deadline=None)
 @given(st.integers(2, 24))
 def test_berger_seat_order_is_balanced(n):
     players = [f"p{i}" for i in range(n)]
@@ -52,6 +54,7 @@ def test_berger_tables_for_six_match_the_published_table():
     ]
 
 
+@settings(deadline=None)
 @given(st.integers(1, 7))
 def test_bracket_order_puts_seed_pairs_summing_to_size_plus_one_and_top_seeds_apart(power):
     size = 2 ** power
@@ -65,6 +68,7 @@ def test_bracket_order_puts_seed_pairs_summing_to_size_plus_one_and_top_seeds_ap
         assert len(blocks) == 2 ** k
 
 
+@settings(deadline=None)
 @given(st.integers(2, 70))
 def test_first_round_gives_the_byes_to_the_best_seeds_up_to_a_power_of_two(n):
     seeds = [f"s{i + 1}" for i in range(n)]
