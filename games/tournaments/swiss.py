@@ -11,9 +11,9 @@ opponents met. Output: the tables and at most one bye.
    inside a group of m, member k should meet member k + m//2; across groups, the floater should be the
    lowest of the upper group and meet the highest of the lower one. The weights are integers scaled
    so that each criterion dominates everything after it.
-3. Blocks: the field is cut at score-group boundaries into the smallest runs of whole groups with an
-   even count (an odd group is merged with the groups below it until the count is even). Each block
-   is paired on its own by networkx's ``max_weight_matching(maxcardinality=True)``: among the
+3. Blocks: the field is cut into one block per score group, each of even size: a group left with an
+   odd count takes the top member of the group below along (the Dutch opponent of its floater). Each
+   block is paired on its own by networkx's ``max_weight_matching(maxcardinality=True)``: among the
    matchings that pair everybody in it, the cheapest. The graph is sparse first (each entrant's rank
    neighbours and the members around its ideal half-split partner, rematches left out), then a wider
    window, then every non-rematch pair of the block. A block that cannot be paired without a rematch
@@ -149,13 +149,17 @@ class _Costs:
         return (self.rematch_scale if self.met(i, j) else 0) + (gj - gi) ** 2 * self.group_scale + dutch
 
     def blocks(self) -> list[tuple[int, int]]:
-        """Consecutive position ranges, each of whole score groups and of even size: merged odd groups."""
+        """Consecutive position ranges of even size, one per score group: a group left with an odd
+        count takes the top member of the group below (the floater's Dutch opponent) along."""
         out, start = [], 0
         for members in self.members:
             end = members[-1] + 1
-            if (end - start) % 2 == 0:
-                out.append((start, end))
-                start = end
+            if end <= start:  # this group's only member went up with the group above
+                continue
+            if (end - start) % 2:
+                end += 1  # never past the field: blocks are even and so is the field
+            out.append((start, end))
+            start = end
         return out
 
     def window_edges(self, width: int, lo: int, hi: int):
