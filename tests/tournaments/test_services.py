@@ -210,3 +210,25 @@ def test_projections_rebuild_from_the_log_and_differences_are_reported_and_fixed
                                                     "round 1 table 1"])
     assert rebuild.check(t.pk) == []
     assert rebuild.expected(services.settings_of(t), services.load_records(t.pk))["entrants"][str(entrants[4].pk)] == "withdrawn"
+
+
+def test_manage_rebuild_tournaments_reports_then_fixes_a_drifted_projection(make_user, make_tournament, organizer):
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    t = make_tournament()
+    for _ in range(2):
+        services.tournament_register(tournament_id=t.pk, user=make_user())
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    call_command("rebuild_tournaments", stdout=StringIO())
+    Tournament.objects.filter(pk=t.pk).update(status="finished")
+    out = StringIO()
+    with pytest.raises(CommandError):
+        call_command("rebuild_tournaments", "--tournament", str(t.pk), stdout=out)
+    assert "tournament.status: stored 'finished', rebuilt 'running'" in out.getvalue()
+    call_command("rebuild_tournaments", "--fix", stdout=StringIO())
+    assert Tournament.objects.get(pk=t.pk).status == "running"
+    with pytest.raises(CommandError):
+        call_command("rebuild_tournaments", "--tournament", "nope", stdout=StringIO())
