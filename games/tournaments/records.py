@@ -33,6 +33,10 @@ class TournamentError(Exception):
         self.message = message
 
 
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 @dataclass(frozen=True)
 class Settings:
     """A tournament's format and its provisional scoring choices (see docs/tournaments.md).
@@ -54,23 +58,23 @@ class Settings:
     def __post_init__(self):
         if self.format not in FORMATS:
             raise TournamentError("invalid_format", f"format must be one of {', '.join(FORMATS)}")
-        if self.table_size not in (2, 3, 4):
+        if not _is_int(self.table_size) or self.table_size not in (2, 3, 4):
             raise TournamentError("invalid_table_size", "table_size must be 2, 3 or 4")
         if self.teams and self.table_size != 4:
             raise TournamentError("invalid_table_size", "a team event plays 2v2: table_size must be 4")
         if self.pod_scoring not in POD_SCORING:
             raise TournamentError("invalid_pod_scoring", f"pod_scoring must be one of {', '.join(POD_SCORING)}")
-        if self.rounds is not None and (not isinstance(self.rounds, int) or self.rounds < 1):
+        if self.rounds is not None and (not _is_int(self.rounds) or self.rounds < 1):
             raise TournamentError("invalid_rounds", "rounds must be a positive integer")
         if self.format == "swiss_top_cut":
-            if self.top_cut not in (4, 8):
+            if not _is_int(self.top_cut) or self.top_cut not in (4, 8):
                 raise TournamentError("invalid_top_cut", "a Swiss with top cut needs top_cut 4 or 8")
         elif self.top_cut is not None:
             raise TournamentError("invalid_top_cut", "top_cut belongs to the swiss_top_cut format only")
         if self.format in ("single_elimination", "swiss_top_cut", "round_robin") and self.entrants_per_table != 2:
             raise TournamentError("invalid_table_size",
                                   f"{self.format} is played at 2-entrant tables (2 players or 2v2 teams)")
-        if not isinstance(self.bye_points, int) or self.bye_points < 0:
+        if not _is_int(self.bye_points) or self.bye_points < 0:
             raise TournamentError("invalid_bye_points", "bye_points must be a non-negative integer")
         if self.tiebreaks is not None:
             object.__setattr__(self, "tiebreaks", tuple(self.tiebreaks))

@@ -93,6 +93,7 @@ def test_apply_checks_one_new_record_like_the_fold():
     dict(format="ladder"), dict(table_size=5), dict(teams=True, table_size=2), dict(pod_scoring="x"),
     dict(format="swiss_top_cut", top_cut=6), dict(format="swiss", top_cut=4), dict(rounds=0),
     dict(format="round_robin", table_size=4), dict(tiebreaks=("coin",)), dict(bye_points=-1),
+    dict(rounds=True), dict(bye_points=True), dict(table_size=2.0), dict(format="swiss_top_cut", top_cut="4"),
 ])
 def test_invalid_settings_are_refused_with_a_stable_code(bad):
     with pytest.raises(TournamentError) as caught:
