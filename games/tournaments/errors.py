@@ -7,6 +7,8 @@ from games.tournaments.records import TournamentError
 STATUS_BY_CODE = {
     "not_found": 404,
     "not_organizer": 403,
+    "not_judge": 403,
+    "bracket_moved_on": 409,
     "already_registered": 409,
     "registration_closed": 409,
     "tournament_full": 409,

@@ -32,7 +32,9 @@ from games.tournaments.models import (
     TournamentTable,
 )
 from games.tournaments.records import (
+    Adjudicated,
     Dropped,
+    Overridden,
     Paired,
     Registered,
     Result,
@@ -333,3 +335,36 @@ def tournament_record_result(*, tournament_id, round: int, table: int, places: d
                 return False
         _append(tournament, state, Result(round, table, dict(places), by), actor)
         return True
+
+
+# -- judges ---------------------------------------------------------------------------------------
+
+
+def _judge_table(tournament_id, user, round_no: int, table: int):
+    if not (user and user.is_authenticated and user.is_active and user.is_staff):
+        raise TournamentServiceError("not_judge", "only staff judge results")
+    tournament = _locked(tournament_id)
+    state = state_of(tournament.pk)
+    if isinstance(round_no, int) and 1 <= round_no < state.current_round and \
+            state.rounds[round_no - 1].stage == "elimination":
+        raise TournamentServiceError("bracket_moved_on", "the bracket has moved past that round: its result stands")
+    return tournament, state
+
+
+def tournament_uphold(*, tournament_id, user, round: int, table: int, reason: str = "") -> None:
+    """A judge reviewed a table's result and upheld it (recorded in the log)."""
+    with transaction.atomic():
+        tournament, state = _judge_table(tournament_id, user, round, table)
+        _append(tournament, state, Adjudicated(round, table, judge=user.get_username(), reason=str(reason)),
+                Actor.of(user))
+
+
+def tournament_override(*, tournament_id, user, round: int, table: int, places: dict, reason: str) -> None:
+    """A judge replaces a table's result with a written reason; the standings follow (``by: judge``).
+    In an elimination stage only the current round can still change."""
+    with transaction.atomic():
+        tournament, state = _judge_table(tournament_id, user, round, table)
+        if not isinstance(places, dict):
+            raise TournamentServiceError("invalid_result", "places map each entrant of the table to its place")
+        _append(tournament, state, Overridden(round, table, dict(places), judge=user.get_username(),
+                                              reason=str(reason or "")), Actor.of(user))

@@ -232,3 +232,45 @@ def test_manage_rebuild_tournaments_reports_then_fixes_a_drifted_projection(make
     assert Tournament.objects.get(pk=t.pk).status == "running"
     with pytest.raises(CommandError):
         call_command("rebuild_tournaments", "--tournament", "nope", stdout=StringIO())
+
+
+def test_a_judge_upholds_or_overrides_with_a_reason_and_the_standings_follow(make_user, make_tournament, organizer):
+    t = make_tournament()
+    entrants = [services.tournament_register(tournament_id=t.pk, user=make_user()) for _ in range(2)]
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    a, b = TournamentTable.objects.get(tournament=t, round=1, table=1).entrant_ids
+    worker = services.Actor("worker", task="t")
+    services.tournament_record_result(tournament_id=t.pk, round=1, table=1, places={a: 1, b: 2}, by="play", actor=worker)
+    judge, player = make_user(is_staff=True), make_user()
+    assert _code(services.tournament_uphold, tournament_id=t.pk, user=player, round=1, table=1) == ("not_judge", 403)
+    services.tournament_uphold(tournament_id=t.pk, user=judge, round=1, table=1, reason="log checked at seq 40")
+    assert _code(services.tournament_override, tournament_id=t.pk, user=judge, round=1, table=1,
+                 places={a: 2, b: 1}, reason="") == ("reason_required", 422)
+    assert _code(services.tournament_override, tournament_id=t.pk, user=judge, round=1, table=1,
+                 places={a: 2}, reason="x") == ("invalid_result", 422)
+    services.tournament_override(tournament_id=t.pk, user=judge, round=1, table=1, places={a: 2, b: 1},
+                                 reason="illegal attack at seq 41")
+    pairing = selectors.tournament_pairings(t, round_no=1)[0]
+    assert pairing["result"] == {"points": {a: 0, b: 3}, "winners": [b], "by": "judge"}
+    assert selectors.tournament_standings(t)[0]["entrant_id"] == b
+    kinds = list(TournamentRecord.objects.filter(tournament=t).values_list("kind", flat=True))
+    assert kinds[-3:] == ["result", "adjudicated", "overridden"]
+    assert {str(e.pk) for e in entrants} == {a, b}
+
+
+def test_an_elimination_result_cannot_change_once_the_bracket_has_moved_on(make_user, organizer):
+    t = services.tournament_create(creator=organizer, name="KO", game="yashima", format="single_elimination",
+                                   table_size=2, round_minutes=30, match_options=dict(YASHIMA))
+    for _ in range(4):
+        services.tournament_register(tournament_id=t.pk, user=make_user())
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    worker = services.Actor("worker", task="t")
+    for table in TournamentTable.objects.filter(tournament=t, round=1):
+        x, y = table.entrant_ids
+        services.tournament_record_result(tournament_id=t.pk, round=1, table=table.table, places={x: 1, y: 2},
+                                          by="play", actor=worker)
+    services.tournament_pair_next_round(tournament_id=t.pk, actor=worker)
+    x, y = TournamentTable.objects.get(tournament=t, round=1, table=1).entrant_ids
+    judge = make_user(is_staff=True)
+    assert _code(services.tournament_override, tournament_id=t.pk, user=judge, round=1, table=1,
+                 places={x: 2, y: 1}, reason="late report") == ("bracket_moved_on", 409)
