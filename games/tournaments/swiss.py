@@ -17,10 +17,11 @@ opponents met. Output: the tables and at most one bye.
    matchings that pair everybody in it, the cheapest. The graph is sparse first (each entrant's rank
    neighbours and the members around its ideal half-split partner, rematches left out), then a wider
    window, then every non-rematch pair of the block. A block that cannot be paired without a rematch
-   absorbs the next block and tries again.
-4. If even the rest of the field cannot be paired without a rematch, the whole field is paired at
-   once, first without rematches, then with them allowed at a cost larger than every other weight put
-   together: a rematch happens only when no pairing of the field avoids it, and then as few as possible.
+   takes in the next block and tries again; at the bottom of the field it reopens the blocks above
+   it, nearest first, up to the whole field.
+4. Only if the whole field cannot be paired without a rematch are rematches allowed, at a cost larger
+   than every other weight put together: a rematch happens only when no pairing of the field avoids
+   it, and then as few as possible.
 """
 
 from __future__ import annotations
@@ -66,23 +67,24 @@ def pair(candidates: list[Candidate]) -> Pairing:
     if not field_:
         return Pairing([], bye)
     costs = _Costs(field_)
-    matching: set[tuple[int, int]] = set()
     blocks = costs.blocks()
+    done: list[tuple[int, set[tuple[int, int]]]] = []  # (first position, matching) of each paired block
     b = 0
     while b < len(blocks):
         lo, hi = blocks[b]
         found = _pair_block(costs, lo, hi)
-        while found is None and b + 1 < len(blocks):  # no perfect matching without a rematch: widen the block
+        while found is None and b + 1 < len(blocks):  # no pairing without a rematch: take in the next block
             b += 1
             hi = blocks[b][1]
             found = _pair_block(costs, lo, hi)
-        if found is None:  # even the rest of the field cannot: pair the whole field at once
-            matching = _pair_block(costs, 0, costs.n)
-            if matching is None:
-                matching = _match(costs, costs.all_edges(0, costs.n, rematches=True))
-            break
-        matching |= found
+        while found is None and done:  # the bottom of the field cannot: reopen the blocks above, nearest first
+            lo = done.pop()[0]
+            found = _pair_block(costs, lo, hi)
+        if found is None:  # no pairing of the whole field avoids a rematch: as few as possible
+            found = _match(costs, costs.all_edges(0, costs.n, rematches=True))
+        done.append((lo, found))
         b += 1
+    matching = set().union(*(m for _, m in done))
     tables = sorted((tuple(sorted(p)) for p in matching))
     return Pairing([_seat(field_[a], field_[b]) for a, b in tables], bye)
 

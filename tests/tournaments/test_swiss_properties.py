@@ -114,3 +114,12 @@ def test_a_rematch_is_taken_only_when_no_pairing_avoids_it():
     # everyone met everyone: one rematch per table, still a full pairing
     field = candidates([0, 0], [0, 0], [(0, 1)])
     assert swiss.pair(field).tables == [("c0", "c1")]
+
+
+def test_the_bottom_block_that_cannot_avoid_a_rematch_reopens_the_block_above():
+    # c6 and c7 are alone on 0 points and met already: one of them must float up instead.
+    field = candidates([3, 3, 3, 3, 3, 3, 0, 0], [0] * 8, [(6, 7)])
+    tables = swiss.pair(field).tables
+    assert ("c6", "c7") not in tables and len(tables) == 4
+    groups = {f"c{i}": (0 if i < 6 else 1) for i in range(8)}
+    assert sum(1 for a, b in tables if groups[a] != groups[b]) == 2  # two floats, the fewest possible
