@@ -1,4 +1,4 @@
-"""``python manage.py bench platform|<game>``: print benchmark figures as JSON (never a timed test)."""
+"""``python manage.py bench platform|tournament|<game>``: print benchmark figures as JSON (never a timed test)."""
 
 import json
 import os
@@ -7,18 +7,22 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games.benchmarks import engines as engine_bench
 from games.benchmarks import platform as platform_bench
+from games.benchmarks import tournaments as tournament_bench
 from games.kernel import registry
 
 
 class Command(BaseCommand):
-    help = "Benchmarks: 'platform' (write path, rebuild, live latency vs bare baselines) or a game slug."
+    help = "Benchmarks: 'platform' (write path, rebuild, live latency vs bare baselines), 'tournament' (pairing, standings) or a game slug."
 
     def add_arguments(self, parser):
         games = ", ".join(engine.slug for engine in registry.all_engines())
-        parser.add_argument("target", help=f"platform, writepath (internal), or a game slug ({games})")
+        parser.add_argument("target", help=f"platform, tournament, writepath (internal), or a game slug ({games})")
         parser.add_argument("--commands", type=int, default=2000, help="commands through the write path")
         parser.add_argument("--samples", type=int, default=200, help="latency samples")
         parser.add_argument("--games", type=int, default=50, help="random games per seat count (engine benchmarks)")
+        parser.add_argument("--entrants", type=int, nargs="+", default=list(tournament_bench.SIZES),
+                            help="field sizes (tournament benchmark)")
+        parser.add_argument("--late-round", type=int, default=6, help="the later Swiss round timed (tournament benchmark)")
         parser.add_argument("--pg-admin-url", default=os.environ.get("KAMIZA_PG_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres"))
         parser.add_argument("--redis-url", default=os.environ.get("KAMIZA_REDIS_TEST_URL", "redis://127.0.0.1:6379/8"))
 
@@ -26,13 +30,15 @@ class Command(BaseCommand):
         if target == "platform":
             result = platform_bench.run_platform(commands=opts["commands"], latency_samples=opts["samples"],
                                                  pg_admin_url=opts["pg_admin_url"] or None, redis_url=opts["redis_url"] or None)
+        elif target == "tournament":
+            result = tournament_bench.run(sizes=opts["entrants"], late_round=opts["late_round"])
         elif target == "writepath":
             result = platform_bench.run_writepath(opts["commands"])
         else:
             try:
                 engine = registry.get(target)
             except Exception:
-                raise CommandError(f"unknown benchmark {target!r}: platform or one of {[e.slug for e in registry.all_engines()]}")
+                raise CommandError(f"unknown benchmark {target!r}: platform, tournament or one of {[e.slug for e in registry.all_engines()]}")
             configs = [(seats, {}) for seats in range(engine.min_seats, engine.max_seats + 1)]
             if "teams" in engine.options_schema.get("properties", {}) and engine.max_seats >= 4:
                 configs.append((4, {"teams": True}))

@@ -1,0 +1,144 @@
+"""Tournament rows (Django): the tournament, its entrants, and its append-only record log.
+
+``TournamentRecord`` is the truth: one row per record of ``games.tournaments.records`` (registration,
+start, pairing, result, drop, adjudication, override), numbered by ``seq``. The database enforces the
+idempotency rules with unique constraints, not hope: a record seq is used once, the tournament starts
+once, a round is paired exactly once, a table's result is counted once, an entrant registers and is
+dropped once. On PostgreSQL a trigger refuses UPDATE and DELETE of records.
+
+``Tournament.status``/``round`` and ``Entrant``/``EntrantMember`` are projections of the log kept for
+queries (who is in which tournament); ``TournamentTable`` ties a paired table to its match, one match
+per table.
+"""
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+GAMES = (("yashima", "Yashima"), ("yokai", "Yokai Battle"))
+FORMATS = (("swiss", "Swiss"), ("round_robin", "Round robin"), ("single_elimination", "Single elimination"),
+           ("swiss_top_cut", "Swiss with top cut"))
+REGISTERING, RUNNING, FINISHED = "registering", "running", "finished"
+STATUSES = ((REGISTERING, "Registering"), (RUNNING, "Running"), (FINISHED, "Finished"))
+
+
+class Tournament(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    name = models.CharField(max_length=120)
+    game = models.CharField(max_length=40, choices=GAMES)
+    format = models.CharField(max_length=30, choices=FORMATS)
+    table_size = models.PositiveSmallIntegerField()
+    teams = models.BooleanField(default=False)
+    rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    top_cut = models.PositiveSmallIntegerField(null=True, blank=True)
+    round_minutes = models.PositiveIntegerField()
+    match_options = models.JSONField(default=dict, blank=True)
+    # the pure layer's provisional settings: pod_scoring, bye_points, tiebreaks
+    scoring = models.JSONField(default=dict, blank=True)
+    max_entrants = models.PositiveIntegerField(null=True, blank=True)
+    starts_at = models.DateTimeField(null=True, blank=True)
+    rated = models.BooleanField(default=True)
+    seed_hash = models.CharField(max_length=64, editable=False)
+    status = models.CharField(max_length=20, choices=STATUSES, default=REGISTERING, db_index=True)
+    round = models.PositiveSmallIntegerField(default=0)
+    head_seq = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(table_size__in=(2, 3, 4)), name="tournament_table_size_2_to_4"),
+            models.CheckConstraint(condition=Q(round_minutes__gte=1), name="tournament_round_minutes_positive"),
+        ]
+
+    def __str__(self):
+        return f"{self.name} ({self.game}, {self.format})"
+
+
+class Entrant(models.Model):
+    REGISTERED, WITHDRAWN, DROPPED = "registered", "withdrawn", "dropped"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="entrants")
+    name = models.CharField(max_length=150)
+    status = models.CharField(max_length=20, default=REGISTERED,
+                              choices=((REGISTERED, "Registered"), (WITHDRAWN, "Withdrawn"), (DROPPED, "Dropped")))
+    rating = models.FloatField(default=0.0)  # the seeding value at registration (refreshed at the start)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "id"]
+
+    def __str__(self):
+        return self.name
+
+
+class EntrantMember(models.Model):
+    """A user in an entrant (one for a player, two for a 2v2 team). A user is in at most one active
+    entrant per tournament."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="+")
+    entrant = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="members")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournament_entries")
+    active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["entrant", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], condition=Q(active=True),
+                                    name="entrant_member_one_active_entry_per_user"),
+        ]
+
+
+class TournamentRecord(models.Model):
+    """One record of the tournament's append-only log (``payload`` is ``records.record_to_dict``)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="records")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=20)
+    payload = models.JSONField()
+    # the keys the constraints need, copied out of the payload
+    round = models.PositiveSmallIntegerField(null=True, blank=True)
+    table = models.PositiveIntegerField(null=True, blank=True)
+    entrant = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    actor = models.JSONField(default=dict)
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["tournament", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "seq"], name="tournament_record_unique_seq"),
+            models.UniqueConstraint(fields=["tournament"], condition=Q(kind="started"),
+                                    name="tournament_record_started_once"),
+            models.UniqueConstraint(fields=["tournament", "round"], condition=Q(kind="paired"),
+                                    name="tournament_record_round_paired_once"),
+            models.UniqueConstraint(fields=["tournament", "round", "table"], condition=Q(kind="result"),
+                                    name="tournament_record_result_counted_once"),
+            models.UniqueConstraint(fields=["tournament", "entrant"], condition=Q(kind="registered"),
+                                    name="tournament_record_registered_once"),
+            models.UniqueConstraint(fields=["tournament", "entrant"], condition=Q(kind="dropped"),
+                                    name="tournament_record_dropped_once"),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="tournament_record_seq_positive"),
+        ]
+
+    def __str__(self):
+        return f"{self.tournament_id}#{self.seq} {self.kind}"
+
+
+class TournamentTable(models.Model):
+    """A paired table and the match created for it: one match per table, one table per match."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="tables")
+    round = models.PositiveSmallIntegerField()
+    table = models.PositiveIntegerField()
+    entrant_ids = models.JSONField()
+    match = models.OneToOneField("eventstore.Match", null=True, blank=True, on_delete=models.PROTECT,
+                                 related_name="tournament_table")
+
+    class Meta:
+        ordering = ["tournament", "round", "table"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "round", "table"], name="tournament_table_unique"),
+        ]

@@ -1,0 +1,82 @@
+"""Rebuild a tournament's projections from its record log and compare them with what is stored.
+
+The log (``TournamentRecord``) is the truth; ``Tournament.status``/``round``, ``Entrant.status`` and the
+``TournamentTable`` rows are derived from it. ``expected(...)`` derives them with the pure fold (pure
+function of the records); ``check(tournament_id)`` reads the database and lists every difference;
+``fix=True`` rewrites what differs (tables are only added or re-pointed, never dropped: a table row may
+hold its match).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from games.tournaments import rounds
+from games.tournaments.models import FINISHED, REGISTERING, RUNNING, Entrant, Tournament, TournamentTable
+from games.tournaments.records import Registered, Settings, Withdrawn
+from games.tournaments.services import load_records, settings_of
+from games.tournaments.state import fold
+
+
+@dataclass(frozen=True)
+class Difference:
+    what: str
+    stored: Any
+    rebuilt: Any
+
+    def line(self) -> str:
+        return f"{self.what}: stored {self.stored!r}, rebuilt {self.rebuilt!r}"
+
+
+def expected(settings: Settings, records: list) -> dict:
+    """Status, round, entrant statuses and tables as the log says they are."""
+    state = fold(records)
+    if not state.started:
+        status = REGISTERING
+    elif state.round_complete() and rounds.next_pairing(settings, state) is None:
+        status = FINISHED
+    else:
+        status = RUNNING
+    entrants = {}
+    for record in records:
+        if isinstance(record, Registered):
+            entrants[record.entrant_id] = Entrant.REGISTERED
+        elif isinstance(record, Withdrawn):
+            entrants[record.entrant_id] = Entrant.WITHDRAWN
+    for entrant in state.dropped:
+        entrants[entrant] = Entrant.DROPPED
+    tables = {(r.round, n): list(t.entrant_ids) for r in state.rounds for n, t in r.tables.items()}
+    return {"status": status, "round": state.current_round, "entrants": entrants, "tables": tables}
+
+
+def check(tournament_id, *, fix: bool = False) -> list[Difference]:
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        want = expected(settings_of(tournament), load_records(tournament.pk))
+        diffs = []
+        for name in ("status", "round"):
+            if getattr(tournament, name) != want[name]:
+                diffs.append(Difference(f"tournament.{name}", getattr(tournament, name), want[name]))
+                if fix:
+                    setattr(tournament, name, want[name])
+        if fix:
+            tournament.save(update_fields=["status", "round"])
+        stored = {str(e.pk): e for e in Entrant.objects.filter(tournament=tournament)}
+        for entrant_id in sorted(set(stored) | set(want["entrants"]), key=lambda e: (len(e), e)):
+            have = stored[entrant_id].status if entrant_id in stored else None
+            if have != want["entrants"].get(entrant_id):
+                diffs.append(Difference(f"entrant {entrant_id}.status", have, want["entrants"].get(entrant_id)))
+                if fix and entrant_id in stored and entrant_id in want["entrants"]:
+                    Entrant.objects.filter(pk=stored[entrant_id].pk).update(status=want["entrants"][entrant_id])
+        rows = {(t.round, t.table): t for t in TournamentTable.objects.filter(tournament=tournament)}
+        for key in sorted(set(rows) | set(want["tables"])):
+            have = rows[key].entrant_ids if key in rows else None
+            if have != want["tables"].get(key):
+                diffs.append(Difference(f"round {key[0]} table {key[1]}", have, want["tables"].get(key)))
+                if fix and key in want["tables"]:
+                    TournamentTable.objects.update_or_create(tournament=tournament, round=key[0], table=key[1],
+                                                             defaults={"entrant_ids": want["tables"][key]})
+        return diffs

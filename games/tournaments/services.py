@@ -1,0 +1,370 @@
+"""Tournament services (Django): create, register, withdraw, start, drop, pair the next round, record a
+result. Each runs in one transaction under the tournament's row lock, checks the new record against the
+fold of the log (``state.apply``) and appends it; the unique constraints of ``TournamentRecord`` are the
+last line of defence against a duplicated task or a concurrent request.
+
+Errors are ``TournamentServiceError`` (stable code + HTTP status), never anything else for bad input.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+
+import jsonschema
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.kernel import RuleViolation, registry
+from games.tournaments import rounds
+from games.tournaments.errors import TournamentServiceError, from_pure
+from games.tournaments.models import (
+    FINISHED,
+    GAMES,
+    REGISTERING,
+    RUNNING,
+    Entrant,
+    EntrantMember,
+    Tournament,
+    TournamentRecord,
+    TournamentTable,
+)
+from games.tournaments.records import (
+    Adjudicated,
+    Dropped,
+    Overridden,
+    Paired,
+    Registered,
+    Result,
+    Settings,
+    Started,
+    TournamentError,
+    Withdrawn,
+    record_from_dict,
+    record_to_dict,
+)
+from games.tournaments.state import State, apply, fold
+
+ORGANIZERS_GROUP = "organizers"
+CLOCK_OPTIONS = ("turn_seconds", "defense_seconds")
+
+
+@dataclass(frozen=True)
+class Actor:
+    kind: str  # "user" | "worker" | "system"
+    user_id: int | None = None
+    task: str = ""
+
+    def as_dict(self) -> dict:
+        out = {"kind": self.kind, "user_id": self.user_id}
+        if self.task:
+            out["task"] = self.task
+        return out
+
+    @classmethod
+    def of(cls, user) -> Actor:
+        return cls("user", user.pk)
+
+
+def is_organizer(user) -> bool:
+    return bool(user and user.is_authenticated and user.is_active and
+                (user.is_staff or user.groups.filter(name=ORGANIZERS_GROUP).exists()))
+
+
+def settings_of(tournament: Tournament) -> Settings:
+    return Settings(format=tournament.format, table_size=tournament.table_size, teams=tournament.teams,
+                    rounds=tournament.rounds, top_cut=tournament.top_cut, seed_hash=tournament.seed_hash,
+                    **tournament.scoring)
+
+
+def load_records(tournament_id) -> list:
+    return [record_from_dict(r.payload) for r in TournamentRecord.objects.filter(tournament_id=tournament_id).order_by("seq")]
+
+
+def state_of(tournament_id) -> State:
+    try:
+        return fold(load_records(tournament_id))
+    except TournamentError as err:  # a log the fold refuses is corrupt: say so, never a 500
+        raise TournamentServiceError("corrupt_log", f"the tournament log is inconsistent: {err.message}", 500) from err
+
+
+# -- create ---------------------------------------------------------------------------------------
+
+
+def tournament_create(*, creator, name: str, game: str, format: str, table_size: int, teams: bool = False,
+                      rounds: int | None = None, top_cut: int | None = None, round_minutes: int,
+                      match_options: dict | None = None, starts_at=None, rated: bool = True,
+                      max_entrants: int | None = None, scoring: dict | None = None) -> Tournament:
+    if not is_organizer(creator):
+        raise TournamentServiceError("not_organizer", "only organizers (staff or the organizers group) create tournaments")
+    if not isinstance(name, str) or not name.strip() or len(name) > 120:
+        raise TournamentServiceError("invalid_name", "a tournament needs a name of 1-120 characters")
+    if game not in dict(GAMES):
+        raise TournamentServiceError("invalid_game", f"tournaments are played in {', '.join(dict(GAMES))}")
+    if not _positive_int(round_minutes):
+        raise TournamentServiceError("invalid_round_minutes", "round_minutes must be a positive integer")
+    if max_entrants is not None and (not _positive_int(max_entrants) or max_entrants < 2):
+        raise TournamentServiceError("invalid_max_entrants", "max_entrants must be an integer of at least 2")
+    scoring = dict(scoring or {})
+    if set(scoring) - {"pod_scoring", "bye_points", "tiebreaks"}:
+        raise TournamentServiceError("invalid_settings", "scoring takes pod_scoring, bye_points and tiebreaks")
+    try:
+        settings = Settings(format=format, table_size=table_size, teams=bool(teams), rounds=rounds, top_cut=top_cut,
+                            **scoring)
+    except TournamentError as err:
+        raise from_pure(err) from err
+    except TypeError as err:
+        raise TournamentServiceError("invalid_settings", "bad tournament settings") from err
+    options = _match_options(game, settings, match_options)
+    return Tournament.objects.create(
+        name=name.strip(), game=game, format=format, table_size=table_size, teams=settings.teams, rounds=rounds,
+        top_cut=top_cut, round_minutes=round_minutes, match_options=options, starts_at=starts_at, rated=bool(rated),
+        max_entrants=max_entrants, scoring={k: v for k, v in settings.to_dict().items() if k in scoring},
+        seed_hash=hashlib.sha256(secrets.token_bytes(32)).hexdigest(), created_by=creator,
+    )
+
+
+def _positive_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def _match_options(game: str, settings: Settings, options) -> dict:
+    """Every tournament match is created with these options: valid for the engine at the table's seat
+    count, and with the engine's decision clocks switched on (a tournament cannot wait forever)."""
+    engine = registry.get(game)
+    options = dict(options or {})
+    if not isinstance(options, dict):
+        raise TournamentServiceError("invalid_match_options", "match_options must be an object")
+    schema_props = engine.options_schema.get("properties", {})
+    if "teams" in schema_props:
+        options["teams"] = settings.teams
+    elif settings.teams:
+        raise TournamentServiceError("invalid_match_options", f"{engine.name} has no team play")
+    for clock in CLOCK_OPTIONS:
+        if clock in schema_props and clock in options and not _positive_int(options[clock]):
+            raise TournamentServiceError("clock_required", f"{clock} must be a positive number of seconds in a tournament")
+    if "turn_seconds" in schema_props and "turn_seconds" not in options:
+        raise TournamentServiceError("clock_required", "a tournament match needs turn_seconds (the decision clock)")
+    try:
+        jsonschema.validate(options, engine.options_schema)
+        engine.validate_options(options, settings.table_size)
+    except jsonschema.ValidationError as err:
+        raise TournamentServiceError("invalid_match_options", err.message) from err
+    except RuleViolation as err:
+        raise TournamentServiceError("invalid_match_options", err.message) from err
+    return options
+
+
+# -- the log --------------------------------------------------------------------------------------
+
+
+def _locked(tournament_id) -> Tournament:
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except (Tournament.DoesNotExist, ValidationError, ValueError, TypeError):
+        raise TournamentServiceError("not_found", "no such tournament") from None
+
+
+def _append(tournament: Tournament, state: State, record, actor: Actor, *, entrant: Entrant | None = None) -> TournamentRecord:
+    """Check ``record`` against the fold, then append it (caller holds the row lock, inside a transaction)."""
+    try:
+        apply(state, record)
+    except TournamentError as err:
+        raise from_pure(err) from err
+    tournament.head_seq += 1
+    row = TournamentRecord(tournament=tournament, seq=tournament.head_seq, kind=record.kind,
+                           payload=record_to_dict(record), round=getattr(record, "round", None),
+                           table=getattr(record, "table", None), entrant=entrant, actor=actor.as_dict(),
+                           at=timezone.now())
+    try:
+        with transaction.atomic():
+            row.save()
+    except IntegrityError as err:
+        raise TournamentServiceError("conflict", "that decision has already been recorded") from err
+    Tournament.objects.filter(pk=tournament.pk).update(head_seq=tournament.head_seq)
+    return row
+
+
+def _entrant(tournament: Tournament, entrant_id) -> Entrant:
+    try:
+        return Entrant.objects.get(tournament=tournament, pk=int(entrant_id))
+    except (Entrant.DoesNotExist, ValueError, TypeError):
+        raise TournamentServiceError("not_registered", f"no entrant {entrant_id} in this tournament") from None
+
+
+# -- registration ---------------------------------------------------------------------------------
+
+
+def tournament_register(*, tournament_id, user, partner=None) -> Entrant:
+    """Register ``user`` (with ``partner`` for a 2v2 team event) as one entrant."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if tournament.status != REGISTERING:
+            raise TournamentServiceError("registration_closed", "registration is closed: the tournament has started")
+        if tournament.teams and partner is None:
+            raise TournamentServiceError("partner_required", "a team event takes a team: name your partner")
+        if not tournament.teams and partner is not None:
+            raise TournamentServiceError("no_teams", "this is not a team event")
+        members = [user] + ([partner] if partner is not None else [])
+        if partner is not None and partner.pk == user.pk:
+            raise TournamentServiceError("invalid_partner", "your partner must be another player")
+        taken = EntrantMember.objects.filter(tournament=tournament, active=True, user__in=members)
+        if taken.exists():
+            raise TournamentServiceError("already_registered", "already registered in this tournament")
+        active = Entrant.objects.filter(tournament=tournament, status=Entrant.REGISTERED).count()
+        if tournament.max_entrants is not None and active >= tournament.max_entrants:
+            raise TournamentServiceError("tournament_full", "the tournament is full")
+        name = " & ".join(m.get_username() for m in members)
+        entrant = Entrant.objects.create(tournament=tournament, name=name)
+        try:
+            with transaction.atomic():
+                for member in members:
+                    EntrantMember.objects.create(tournament=tournament, entrant=entrant, user=member)
+        except IntegrityError as err:
+            raise TournamentServiceError("already_registered", "already registered in this tournament") from err
+        state = state_of(tournament.pk)
+        _append(tournament, state, Registered(str(entrant.pk), name, tuple(m.pk for m in members)), Actor.of(user),
+                entrant=entrant)
+        return entrant
+
+
+def tournament_withdraw(*, tournament_id, user) -> Entrant:
+    """Before the start the entrant leaves the field; after it, withdrawing is a drop (results kept)."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        member = (EntrantMember.objects.select_related("entrant")
+                  .filter(tournament=tournament, user=user, active=True).first())
+        if member is None:
+            raise TournamentServiceError("not_registered", "you are not registered in this tournament")
+        entrant = member.entrant
+        state = state_of(tournament.pk)
+        if tournament.status == REGISTERING:
+            _append(tournament, state, Withdrawn(str(entrant.pk)), Actor.of(user), entrant=entrant)
+            entrant.status = Entrant.WITHDRAWN
+            EntrantMember.objects.filter(entrant=entrant).update(active=False)
+        elif entrant.status == Entrant.DROPPED:
+            raise TournamentServiceError("already_dropped", "you have already left this tournament")
+        else:
+            _append(tournament, state, Dropped(str(entrant.pk), reason="withdrew"), Actor.of(user), entrant=entrant)
+            entrant.status = Entrant.DROPPED
+        entrant.save(update_fields=["status"])
+        return entrant
+
+
+# -- running --------------------------------------------------------------------------------------
+
+
+def tournament_start(*, tournament_id, user) -> Tournament:
+    """Close registration, seed the field (rating, then registration order) and pair round 1."""
+    if not is_organizer(user):
+        raise TournamentServiceError("not_organizer", "only an organizer starts a tournament")
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if tournament.status != REGISTERING:
+            raise TournamentServiceError("already_started", "the tournament has already started")
+        entrants = list(Entrant.objects.filter(tournament=tournament, status=Entrant.REGISTERED))
+        if len(entrants) < 2:
+            raise TournamentServiceError("too_few_entrants", "a tournament needs at least two entrants")
+        order = tuple(str(e.pk) for e in sorted(entrants, key=lambda e: (-e.rating, e.pk)))
+        state = state_of(tournament.pk)
+        _append(tournament, state, Started(order), Actor.of(user))
+        tournament.status = RUNNING
+        _pair(tournament, state, Actor.of(user))
+        return tournament
+
+
+def tournament_pair_next_round(*, tournament_id, actor: Actor) -> Paired | None:
+    """Pair the next round if the current one is complete (idempotent: a duplicated or late call is a
+    no-op returning None); finish the tournament when there is no next round."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if tournament.status != RUNNING:
+            return None
+        state = state_of(tournament.pk)
+        if not state.round_complete():
+            return None
+        return _pair(tournament, state, actor)
+
+
+def _pair(tournament: Tournament, state: State, actor: Actor) -> Paired | None:
+    try:
+        paired = rounds.next_pairing(settings_of(tournament), state)
+    except TournamentError as err:
+        raise from_pure(err) from err
+    if paired is None:
+        tournament.status = FINISHED
+        tournament.save(update_fields=["status"])
+        return None
+    _append(tournament, state, paired, actor)
+    TournamentTable.objects.bulk_create([
+        TournamentTable(tournament=tournament, round=paired.round, table=t.table, entrant_ids=list(t.entrant_ids))
+        for t in paired.tables
+    ])
+    tournament.round = paired.round
+    tournament.save(update_fields=["status", "round"])
+    return paired
+
+
+def tournament_drop(*, tournament_id, user, entrant_id) -> Entrant:
+    """An organizer drops an entrant: never paired again, keeps every result."""
+    if not is_organizer(user):
+        raise TournamentServiceError("not_organizer", "only an organizer drops an entrant")
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if tournament.status != RUNNING:
+            raise TournamentServiceError("not_running", "only a running tournament drops entrants")
+        entrant = _entrant(tournament, entrant_id)
+        _append(tournament, state_of(tournament.pk), Dropped(str(entrant.pk), reason="organizer"), Actor.of(user),
+                entrant=entrant)
+        entrant.status = Entrant.DROPPED
+        entrant.save(update_fields=["status"])
+        return entrant
+
+
+def tournament_record_result(*, tournament_id, round: int, table: int, places: dict, by: str, actor: Actor) -> bool:
+    """Count a table's result once: a repeat with the same places is a no-op (False), a different one
+    is refused (``result_already_recorded``)."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        state = state_of(tournament.pk)
+        if 1 <= round <= state.current_round:
+            existing = state.rounds[round - 1].results.get(table)
+            if existing is not None and existing.places == places and existing.by == by:
+                return False
+        _append(tournament, state, Result(round, table, dict(places), by), actor)
+        return True
+
+
+# -- judges ---------------------------------------------------------------------------------------
+
+
+def _judge_table(tournament_id, user, round_no: int, table: int):
+    if not (user and user.is_authenticated and user.is_active and user.is_staff):
+        raise TournamentServiceError("not_judge", "only staff judge results")
+    tournament = _locked(tournament_id)
+    state = state_of(tournament.pk)
+    if isinstance(round_no, int) and 1 <= round_no < state.current_round and \
+            state.rounds[round_no - 1].stage == "elimination":
+        raise TournamentServiceError("bracket_moved_on", "the bracket has moved past that round: its result stands")
+    return tournament, state
+
+
+def tournament_uphold(*, tournament_id, user, round: int, table: int, reason: str = "") -> None:
+    """A judge reviewed a table's result and upheld it (recorded in the log)."""
+    with transaction.atomic():
+        tournament, state = _judge_table(tournament_id, user, round, table)
+        _append(tournament, state, Adjudicated(round, table, judge=user.get_username(), reason=str(reason)),
+                Actor.of(user))
+
+
+def tournament_override(*, tournament_id, user, round: int, table: int, places: dict, reason: str) -> None:
+    """A judge replaces a table's result with a written reason; the standings follow (``by: judge``).
+    In an elimination stage only the current round can still change."""
+    with transaction.atomic():
+        tournament, state = _judge_table(tournament_id, user, round, table)
+        if not isinstance(places, dict):
+            raise TournamentServiceError("invalid_result", "places map each entrant of the table to its place")
+        _append(tournament, state, Overridden(round, table, dict(places), judge=user.get_username(),
+                                              reason=str(reason or "")), Actor.of(user))

@@ -1,0 +1,206 @@
+"""Fold a tournament's records into its state (PURE).
+
+``fold(records)`` checks every record against what came before (a round is paired once and only after
+the previous round is complete, a table's result is counted once, places name exactly the table's
+entrants, ...) and raises ``TournamentError`` on the first that breaks the rules, so a corrupt log
+never yields standings. ``apply(state, record)`` is the same check for one new record, used by the
+services before they append it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from games.tournaments.records import (
+    RESULT_BY,
+    Adjudicated,
+    Dropped,
+    Overridden,
+    Paired,
+    Registered,
+    Result,
+    Started,
+    Table,
+    TournamentError,
+    Withdrawn,
+)
+from games.tournaments.scoring import validate_places
+
+
+@dataclass(frozen=True)
+class Entrant:
+    entrant_id: str
+    name: str
+    user_ids: tuple = ()
+
+
+@dataclass(frozen=True)
+class TableResult:
+    places: dict
+    by: str
+    reason: str = ""
+
+
+@dataclass
+class Round:
+    round: int
+    stage: str
+    tables: dict[int, Table]
+    seeds: tuple[str, ...] = ()
+    results: dict[int, TableResult] = field(default_factory=dict)
+    adjudications: list = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return all(t.is_bye or number in self.results for number, t in self.tables.items())
+
+    def result_of(self, table: Table) -> TableResult | None:
+        """A finished table's result; a bye is its own result (a sole first place)."""
+        if table.is_bye:
+            return TableResult(places={table.entrant_ids[0]: 1}, by="bye")
+        return self.results.get(table.table)
+
+
+@dataclass
+class State:
+    entrants: dict[str, Entrant] = field(default_factory=dict)
+    order: tuple[str, ...] = ()
+    started: bool = False
+    dropped: set[str] = field(default_factory=set)
+    rounds: list[Round] = field(default_factory=list)
+
+    @property
+    def active(self) -> list[str]:
+        """Entrants still to be paired, in seeding order."""
+        return [e for e in self.order if e not in self.dropped]
+
+    @property
+    def current_round(self) -> int:
+        return len(self.rounds)
+
+    def round_complete(self) -> bool:
+        return not self.rounds or self.rounds[-1].complete
+
+
+def fold(records, state: State | None = None) -> State:
+    state = state or State()
+    for record in records:
+        apply(state, record)
+    return state
+
+
+def apply(state: State, record) -> State:
+    """Check one record against the state and apply it in place (returns the state)."""
+    handler = _HANDLERS.get(type(record))
+    if handler is None:
+        raise TournamentError("invalid_record", f"not a tournament record: {type(record).__name__}")
+    handler(state, record)
+    return state
+
+
+def _registered(state: State, r: Registered):
+    if state.started:
+        raise TournamentError("registration_closed", "the tournament has started")
+    if r.entrant_id in state.entrants:
+        raise TournamentError("already_registered", f"entrant {r.entrant_id} is already registered")
+    state.entrants[r.entrant_id] = Entrant(r.entrant_id, r.name, tuple(r.user_ids))
+
+
+def _withdrawn(state: State, r: Withdrawn):
+    if state.started:
+        raise TournamentError("registration_closed", "after the start an entrant is dropped, not withdrawn")
+    if r.entrant_id not in state.entrants:
+        raise TournamentError("not_registered", f"entrant {r.entrant_id} is not registered")
+    del state.entrants[r.entrant_id]
+
+
+def _started(state: State, r: Started):
+    if state.started:
+        raise TournamentError("already_started", "the tournament has already started")
+    if sorted(r.order) != sorted(state.entrants) or len(set(r.order)) != len(r.order):
+        raise TournamentError("invalid_seeding", "the seeding must list every registered entrant once")
+    state.order = tuple(r.order)
+    state.started = True
+
+
+def _paired(state: State, r: Paired):
+    if not state.started:
+        raise TournamentError("not_started", "the tournament has not started")
+    if r.round != state.current_round + 1:
+        raise TournamentError("round_already_paired" if r.round <= state.current_round else "invalid_round",
+                              f"round {r.round} cannot be paired now (next is {state.current_round + 1})")
+    if not state.round_complete():
+        raise TournamentError("round_in_progress", f"round {state.current_round} is not complete")
+    seated = [e for t in r.tables for e in t.entrant_ids]
+    if len(seated) != len(set(seated)):
+        raise TournamentError("invalid_pairing", "an entrant is seated twice in one round")
+    unknown = [e for e in seated if e not in state.entrants or e in state.dropped]
+    if unknown:
+        raise TournamentError("invalid_pairing", f"not active entrants: {', '.join(unknown)}")
+    if [t.table for t in r.tables] != list(range(1, len(r.tables) + 1)):
+        raise TournamentError("invalid_pairing", "tables are numbered 1..n in order")
+    if any(not t.entrant_ids for t in r.tables):
+        raise TournamentError("invalid_pairing", "a table seats at least one entrant")
+    state.rounds.append(Round(r.round, r.stage, {t.table: t for t in r.tables}, tuple(r.seeds)))
+
+
+def _table(state: State, round_no: int, table_no: int) -> tuple[Round, Table]:
+    if not 1 <= round_no <= state.current_round:
+        raise TournamentError("unknown_table", f"round {round_no} has not been paired")
+    rnd = state.rounds[round_no - 1]
+    table = rnd.tables.get(table_no)
+    if table is None:
+        raise TournamentError("unknown_table", f"round {round_no} has no table {table_no}")
+    if table.is_bye:
+        raise TournamentError("bye_table", "a bye has no result to record")
+    return rnd, table
+
+
+def _result(state: State, r: Result):
+    rnd, table = _table(state, r.round, r.table)
+    if r.table in rnd.results:
+        raise TournamentError("result_already_recorded", f"round {r.round} table {r.table} already has a result")
+    if r.by not in RESULT_BY:
+        raise TournamentError("invalid_result", f"by must be one of {', '.join(RESULT_BY)}")
+    validate_places(table.entrant_ids, r.places)
+    rnd.results[r.table] = TableResult(dict(r.places), r.by)
+
+
+def _dropped(state: State, r: Dropped):
+    if not state.started:
+        raise TournamentError("not_started", "before the start an entrant withdraws")
+    if r.entrant_id not in state.entrants:
+        raise TournamentError("not_registered", f"entrant {r.entrant_id} is not in the tournament")
+    if r.entrant_id in state.dropped:
+        raise TournamentError("already_dropped", f"entrant {r.entrant_id} has already been dropped")
+    state.dropped.add(r.entrant_id)
+
+
+def _adjudicated(state: State, r: Adjudicated):
+    rnd, _table_ = _table(state, r.round, r.table)
+    if r.table not in rnd.results:
+        raise TournamentError("no_result", "only a recorded result can be upheld")
+    rnd.adjudications.append(r)
+
+
+def _overridden(state: State, r: Overridden):
+    rnd, table = _table(state, r.round, r.table)
+    if not r.reason.strip():
+        raise TournamentError("reason_required", "an override needs a written reason")
+    validate_places(table.entrant_ids, r.places)
+    rnd.results[r.table] = TableResult(dict(r.places), "judge", r.reason)
+    rnd.adjudications.append(r)
+
+
+_HANDLERS = {
+    Registered: _registered,
+    Withdrawn: _withdrawn,
+    Started: _started,
+    Paired: _paired,
+    Result: _result,
+    Dropped: _dropped,
+    Adjudicated: _adjudicated,
+    Overridden: _overridden,
+}
+
+__all__ = ["Entrant", "Round", "State", "TableResult", "apply", "fold"]

@@ -1,0 +1,101 @@
+"""The fold refuses records that break the tournament's rules, so a corrupt log never yields standings."""
+
+import pytest
+
+from games.tournaments import rounds, standings
+from games.tournaments.records import (
+    Adjudicated,
+    Dropped,
+    Overridden,
+    Paired,
+    Registered,
+    Result,
+    Settings,
+    Started,
+    Table,
+    TournamentError,
+    Withdrawn,
+)
+from games.tournaments.state import apply, fold
+
+BASE = [Registered("a", "A"), Registered("b", "B"), Registered("c", "C"), Started(("a", "b", "c")),
+        Paired(1, "swiss", (Table(1, ("a", "b")), Table(2, ("c",))))]
+
+
+def _code(records):
+    with pytest.raises(TournamentError) as caught:
+        fold(records)
+    return caught.value.code
+
+
+def test_a_result_is_counted_once():
+    assert _code(BASE + [Result(1, 1, {"a": 1, "b": 2}), Result(1, 1, {"a": 2, "b": 1})]) == "result_already_recorded"
+
+
+def test_a_round_is_paired_once_and_only_after_the_previous_one_is_complete():
+    assert _code(BASE + [Paired(1, "swiss", (Table(1, ("a", "c")),))]) == "round_already_paired"
+    assert _code(BASE + [Paired(2, "swiss", (Table(1, ("a", "c")),))]) == "round_in_progress"
+    with pytest.raises(TournamentError) as caught:
+        rounds.next_pairing(Settings(), fold(BASE))
+    assert caught.value.code == "round_in_progress"
+
+
+def test_registration_closes_at_the_start_and_withdrawal_becomes_a_drop():
+    assert _code(BASE[:4] + [Registered("d", "D")]) == "registration_closed"
+    assert _code(BASE[:4] + [Withdrawn("a")]) == "registration_closed"
+    assert _code([Registered("a", "A"), Registered("a", "A")]) == "already_registered"
+    state = fold([Registered("a", "A"), Registered("b", "B"), Withdrawn("b")])
+    assert list(state.entrants) == ["a"]
+    assert _code([Registered("a", "A"), Registered("b", "B"), Started(("a",))]) == "invalid_seeding"
+
+
+def test_invalid_pairings_and_results_are_refused():
+    assert _code(BASE[:4] + [Paired(1, "swiss", (Table(1, ("a", "a")),))]) == "invalid_pairing"
+    assert _code(BASE[:4] + [Paired(1, "swiss", (Table(1, ("a", "z")),))]) == "invalid_pairing"
+    assert _code(BASE[:4] + [Paired(1, "swiss", (Table(2, ("a", "b")),))]) == "invalid_pairing"
+    assert _code(BASE + [Result(1, 2, {"c": 1})]) == "bye_table"
+    assert _code(BASE + [Result(1, 3, {"a": 1})]) == "unknown_table"
+    assert _code(BASE + [Result(1, 1, {"a": 1, "c": 2})]) == "invalid_result"
+    assert _code(BASE + [Result(1, 1, {"a": 1, "b": 2}, by="magic")]) == "invalid_result"
+
+
+def test_a_dropped_entrant_keeps_its_results_and_is_not_paired_again():
+    log = BASE + [Result(1, 1, {"a": 1, "b": 2}), Dropped("a")]
+    state = fold(log)
+    nxt = rounds.next_pairing(Settings(rounds=3), state)
+    assert all("a" not in t.entrant_ids for t in nxt.tables)
+    row = next(r for r in standings.compute(Settings(), state) if r.entrant_id == "a")
+    assert row.points == 3 and row.dropped
+    assert _code(log + [Dropped("a")]) == "already_dropped"
+    assert _code(log + [nxt, Paired(3, "swiss", ())]) in ("round_in_progress", "invalid_round")
+
+
+def test_a_judge_upholds_a_result_or_overrides_it_with_a_written_reason():
+    log = BASE + [Result(1, 1, {"a": 1, "b": 2})]
+    assert _code(BASE + [Adjudicated(1, 1, judge="j")]) == "no_result"
+    upheld = fold(log + [Adjudicated(1, 1, judge="j", reason="checked seq 40")])
+    assert upheld.rounds[0].results[1].by == "play" and len(upheld.rounds[0].adjudications) == 1
+    assert _code(log + [Overridden(1, 1, {"a": 2, "b": 1}, judge="j", reason=" ")]) == "reason_required"
+    state = fold(log + [Overridden(1, 1, {"a": 2, "b": 1}, judge="j", reason="illegal move at seq 41")])
+    assert state.rounds[0].results[1].by == "judge"
+    points = {r.entrant_id: r.points for r in standings.compute(Settings(), state)}
+    assert points == {"a": 0, "b": 3, "c": 3}
+
+
+def test_apply_checks_one_new_record_like_the_fold():
+    state = fold(BASE)
+    apply(state, Result(1, 1, {"a": 1, "b": 1}))
+    with pytest.raises(TournamentError):
+        apply(state, Result(1, 1, {"a": 1, "b": 1}))
+
+
+@pytest.mark.parametrize("bad", [
+    dict(format="ladder"), dict(table_size=5), dict(teams=True, table_size=2), dict(pod_scoring="x"),
+    dict(format="swiss_top_cut", top_cut=6), dict(format="swiss", top_cut=4), dict(rounds=0),
+    dict(format="round_robin", table_size=4), dict(tiebreaks=("coin",)), dict(bye_points=-1),
+    dict(rounds=True), dict(bye_points=True), dict(table_size=2.0), dict(format="swiss_top_cut", top_cut="4"),
+])
+def test_invalid_settings_are_refused_with_a_stable_code(bad):
+    with pytest.raises(TournamentError) as caught:
+        Settings(**bad)
+    assert caught.value.code.startswith("invalid_")

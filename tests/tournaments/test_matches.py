@@ -1,0 +1,61 @@
+"""Each paired table gets exactly one started match, seated by the pairing (teams: partners across)."""
+
+import pytest
+
+from games.application import selectors
+from games.tournaments import services
+from games.tournaments.matches import tournament_create_matches
+from games.tournaments.models import TournamentTable
+
+pytestmark = pytest.mark.django_db
+
+
+def _event(make_user, **fields):
+    organizer = make_user(is_staff=True)
+    base = dict(creator=organizer, name="Cup", round_minutes=30)
+    base.update(fields)
+    return organizer, services.tournament_create(**base)
+
+
+def _seats(match):
+    match.refresh_from_db()
+    lobby = selectors.state_load(match)["lobby"]
+    return lobby["status"], [s["user_id"] for s in lobby["seats"]]
+
+
+def test_every_two_player_table_gets_one_started_match_and_a_repeat_call_creates_none(make_user):
+    organizer, t = _event(make_user, game="yashima", format="swiss", table_size=2,
+                          match_options={"turn_seconds": 120})
+    entrants = [services.tournament_register(tournament_id=t.pk, user=make_user()) for _ in range(5)]
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    created = tournament_create_matches(tournament_id=t.pk, round_no=1)
+    assert len(created) == 2
+    assert tournament_create_matches(tournament_id=t.pk, round_no=1) == []
+    user_of = {str(e.pk): e.members.get().user_id for e in entrants}
+    for table in TournamentTable.objects.filter(tournament=t, round=1):
+        if len(table.entrant_ids) == 1:
+            assert table.match is None  # the bye
+            continue
+        status, seats = _seats(table.match)
+        assert status == "active"
+        assert seats == [user_of[e] for e in table.entrant_ids]
+        assert table.match.options["turn_seconds"] == 120 and table.match.seat_count == 2
+
+
+def test_team_partners_sit_across_and_pods_seat_one_entrant_a_seat(make_user):
+    organizer, t = _event(make_user, game="yokai", format="swiss", table_size=4, teams=True)
+    teams = [services.tournament_register(tournament_id=t.pk, user=make_user(), partner=make_user()) for _ in range(2)]
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    (match,) = tournament_create_matches(tournament_id=t.pk, round_no=1)
+    table = TournamentTable.objects.get(tournament=t, round=1)
+    users = {str(e.pk): [m.user_id for m in e.members.order_by("id")] for e in teams}
+    first, second = (users[e] for e in table.entrant_ids)
+    assert _seats(match) == ("active", [first[0], second[0], first[1], second[1]])
+    assert match.options == {"teams": True} and match.seat_count == 4
+
+    organizer, pods = _event(make_user, game="yokai", format="swiss", table_size=4)
+    for _ in range(6):
+        services.tournament_register(tournament_id=pods.pk, user=make_user())
+    services.tournament_start(tournament_id=pods.pk, user=organizer)
+    matches = tournament_create_matches(tournament_id=pods.pk, round_no=1)
+    assert sorted(m.seat_count for m in matches) == [3, 3]  # 6 in a 4-player event: two tables of 3
