@@ -1,0 +1,154 @@
+"""The seats' commands: every legal choice listed concretely, and what each one does."""
+
+from itertools import combinations
+
+from . import board
+from . import queries as q
+from . import steps
+from .content import BLACKSMITH, CHARACTERS
+
+
+def _cmd(type_: str, **args) -> dict:
+    return {"type": type_, "args": args}
+
+
+def _subsets(items) -> list[list[str]]:
+    return [list(c) for n in range(len(items) + 1) for c in combinations(items, n)]
+
+
+def legal(state, seat) -> list[dict]:
+    if seat not in q.awaiting(state):
+        return []
+    flow = state["flow"]
+    stage = flow["stage"]
+    if state["choice"]:
+        return [_cmd("choose", option=i) for i, o in enumerate(state["choice"]["options"]) if o["enabled"]]
+    if stage == "prepare":
+        return [_cmd("choose_weapon", character=c, weapon=w)
+                for c in q.ORDER if c in state["characters"] and q.controller(state, c) == seat
+                and not state["characters"][c]["equipped"]
+                for w in _level1_weapons(c)]
+    if stage == "ending" and flow.get("loss"):
+        return [_cmd("lose_attribute", attribute=a) for a in q.losable_attributes(state, flow["loss"])]
+    if stage == "enemies":
+        if flow["tie"] and not flow["tie"]["chosen"]:
+            return [_cmd("choose_path", to=loc) for loc in flow["tie"]["options"]]
+        return [_cmd("activate_enemy", enemy=e) for e in flow["enemies_left"]]
+    if stage == "characters":
+        return [_cmd("activate", character=c) for c in q.alive(state)
+                if not state["characters"][c]["activated"] and q.controller(state, c) == seat]
+    if stage == "activation":
+        return _activation_commands(state)
+    return []
+
+
+def _level1_weapons(cid) -> list[str]:
+    klass = CHARACTERS[cid]["class"]
+    return sorted(k for k, c in BLACKSMITH.items() if c["class"] == klass and c["level"] == 1 and c["slot"] == "weapon")
+
+
+def _activation_commands(state) -> list[dict]:
+    flow = state["flow"]
+    cid = flow["active"]
+    ch = state["characters"][cid]
+    out = []
+    travel = flow["travel"]
+    if travel:
+        out += [_cmd("move", to=m["to"]) for m in q.land_moves(state)]
+        out += [_cmd("sail", to=p) for p in q.sea_moves(state)]
+        out += [_cmd("guided_by_the_waves", to=p) for p in q.waves_moves(state)]
+        if not travel["group"] and ch["ap"] >= 1:
+            out.append(_cmd("exert"))
+        out.append(_cmd("end_travel"))
+    elif ch["ap"] >= 1:
+        if not ch["traveled"]:
+            out += [_cmd("travel", group=g) for g in _subsets(q.group_candidates(state, cid))]
+        helpers = [c for c in q.characters_at(state, ch["location"]) if c != cid and not state["characters"][c]["activated"]]
+        for enemy in q.enemies_at(state, ch["location"]):
+            out += [_cmd("attack", enemy=enemy, helpers=h) for h in _subsets(helpers)]
+        out.append(_cmd("work") if board.is_city(ch["location"]) else _cmd("camp"))
+    if len(ch["weapons"]) == 2:
+        out.append(_cmd("swap_weapon"))
+    if not travel:
+        out.append(_cmd("end_activation"))
+    return out
+
+
+# -- doing them ------------------------------------------------------------------------------------------
+def perform(em, rng, seat, command: dict):
+    """Resolve a command already checked against ``legal``."""
+    kind, args = command["type"], command["args"]
+    state = em.state
+    flow = state["flow"]
+    if kind == "choose":
+        option = state["choice"]["options"][args["option"]]
+        ctx = state["choice"]["ctx"]
+        em.emit("ChoiceMade", {"character": state["choice"]["character"], "option": args["option"], "label": option["label"]})
+        steps.push(em, option["effects"], ctx)
+    elif kind == "choose_weapon":
+        em.emit("WeaponChosen", {"character": args["character"], "weapon": args["weapon"]})
+    elif kind == "lose_attribute":
+        em.emit("AttributeLost", {"character": flow["loss"], "attribute": args["attribute"]})
+    elif kind == "activate_enemy":
+        em.emit("EnemyChosen", {"enemy": args["enemy"], "seat": seat})
+    elif kind == "choose_path":
+        em.emit("EnemyPathChosen", {"enemy": flow["tie"]["enemy"], "to": args["to"], "seat": seat})
+    elif kind == "activate":
+        ch = state["characters"][args["character"]]
+        em.emit("CharacterActivated", {"character": args["character"], "ap": max(0, 3 - ch["ap_penalty"])})
+    else:
+        _activation_action(em, rng, kind, args)
+    steps.check_end(em)
+
+
+def _activation_action(em, rng, kind, args):
+    state = em.state
+    cid = state["flow"]["active"]
+    ch = state["characters"][cid]
+    if kind == "travel":
+        group = list(args["group"])
+        members = [cid, *group]
+        if group:
+            mp = 3 + min(state["characters"][c]["attributes"]["dexterity"] for c in members)
+        else:
+            mp = q.movement_points(state, cid)
+        em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "travel"})
+        em.emit("TravelStarted", {"character": cid, "group": group, "mp": mp})
+    elif kind == "exert":
+        em.emit("Exerted", {"character": cid})
+    elif kind == "move":
+        here = ch["location"]
+        em.emit("Moved", {"characters": q.travel_group(state), "from": here, "to": args["to"],
+                          "kind": board.route_kind(here, args["to"])})
+    elif kind == "sail":
+        em.emit("Sailed", {"characters": q.travel_group(state), "from": ch["location"], "to": args["to"],
+                           "paid": _sea_fare(state)})
+    elif kind == "guided_by_the_waves":
+        em.emit("GuidedByTheWaves", {"character": cid, "from": ch["location"], "to": args["to"]})
+    elif kind == "end_travel":
+        em.emit("TravelEnded", {"character": cid, "event_due": q.travel_event_due(state), "reason": "ended"})
+    elif kind == "attack":
+        em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "attack"})
+        steps.combat_test(em, rng, cid, args["enemy"], helpers=list(args["helpers"]))
+    elif kind == "work":
+        em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "work"})
+        steps.change(em, cid, "coins", 2)
+    elif kind == "camp":
+        em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "camp"})
+        steps.regain_health(em, cid, 1, "camp")
+    elif kind == "swap_weapon":
+        other = next(w for w in ch["weapons"] if w != ch["equipped"])
+        em.emit("WeaponSwapped", {"character": cid, "equipped": other})
+    elif kind == "end_activation":
+        em.emit("ActivationEnded", {"character": cid, "reason": "ended"})
+
+
+def _sea_fare(state) -> dict:
+    """10 coins: the active character pays first, then the rest of the group in turn order."""
+    due, paid = 10, {}
+    for cid in q.travel_group(state):
+        share = min(due, state["characters"][cid]["coins"])
+        if share:
+            paid[cid] = share
+            due -= share
+    return paid

@@ -1,0 +1,249 @@
+"""Folding events into an Adventure Phase state (``evolve``), and an emitter that builds a list of
+events while folding each into a working copy, so later steps read what earlier ones changed.
+
+Every outcome (a die face, a drawn card, a shuffled order) is already in the event: nothing here
+draws or validates.
+"""
+
+import copy
+
+from games.kernel import event as make_event
+
+from . import queries as q
+
+
+def _remaining_activations(state) -> bool:
+    return any(not state["characters"][c]["activated"] for c in q.alive(state))
+
+
+def _set_health(state, cid, health):
+    state["characters"][cid]["health"] = health
+
+
+def _defeat(state, cid):
+    ch = state["characters"][cid]
+    ch["defeated"] = True
+    ch["location"] = None
+    ch["ap"] = 0
+    if state["flow"].get("active") == cid:
+        state["flow"]["close"] = True
+
+
+def _end_activation(state, cid):
+    flow = state["flow"]
+    flow.update(active=None, travel=None, close=False, event=None)
+    state["characters"][cid]["ap"] = 0
+    flow["stage"] = "characters" if _remaining_activations(state) else "round_end"
+
+
+def _queue_pop(state):
+    queue = state["queue"]
+    if queue:
+        queue[0]["effects"].pop(0)
+        while queue and not queue[0]["effects"]:
+            queue.pop(0)
+
+
+def apply(state, ev):
+    """The state after ``ev`` (a new value; ``state`` is left alone)."""
+    kind, p = ev["type"], ev["payload"]
+    if kind == "AdventureStarted":
+        return copy.deepcopy(p["state"])
+    s = copy.deepcopy(state)
+    chars, flow = s["characters"], s["flow"]
+    if kind == "WeaponChosen":
+        chars[p["character"]]["weapons"] = [p["weapon"]]
+        chars[p["character"]]["equipped"] = p["weapon"]
+        if all(chars[c]["equipped"] for c in chars):
+            flow["stage"] = "shogun"
+            flow["sub"] = "round"
+    elif kind == "RoundStarted":
+        s["round"] = p["round"]
+        s["final"] = p["final"]
+        flow.update(stage="shogun", sub="influence")
+        for ch in chars.values():
+            ch.update(activated=False, traveled=False, ap=0)
+    elif kind == "InfluenceMoved":
+        s["influence"] = p["to"]
+        if flow["stage"] == "shogun" and flow["sub"] == "influence" and p["reason"] == "round":
+            flow["sub"] = "card"
+    elif kind == "InfluenceStepSkipped":
+        flow["sub"] = "card"
+    elif kind == "InfluenceDeckShuffled":
+        s["decks"]["influence"] = list(p["order"])
+        s["discard"]["influence"] = []
+    elif kind == "InfluenceCardDrawn":
+        s["decks"]["influence"].remove(p["card"])
+        if s["influence_card"]:
+            s["discard"]["influence"].append(s["influence_card"])
+        s["influence_card"] = p["card"]
+        flow["sub"] = "enemies"
+    elif kind == "EnemiesTurnStarted":
+        flow.update(stage="enemies", sub=None, enemies_left=list(p["enemies"]), next_enemy=None, tie=None)
+    elif kind == "EnemyChosen":
+        flow["next_enemy"] = p["enemy"]
+    elif kind == "EnemyPathTied":
+        flow["next_enemy"] = p["enemy"]
+        flow["tie"] = {"enemy": p["enemy"], "options": list(p["options"]), "chosen": None}
+    elif kind == "EnemyPathChosen":
+        flow["tie"]["chosen"] = p["to"]
+    elif kind == "EnemyMoved":
+        s["enemies"][p["enemy"]]["location"] = p["path"][-1]
+        if p["enemy"] in flow["enemies_left"]:
+            flow["enemies_left"].remove(p["enemy"])
+        flow.update(next_enemy=None, tie=None)
+    elif kind == "EnemySpawned":
+        s["enemies"][p["enemy"]["id"]] = dict(p["enemy"])
+        s["enemy_seq"] = s["enemy_seq"] + 1
+    elif kind == "EnemyRemoved":
+        s["enemies"].pop(p["enemy"], None)
+        if p["enemy"] in flow.get("enemies_left", []):
+            flow["enemies_left"].remove(p["enemy"])
+    elif kind == "CombatTested":
+        for helper in p.get("helpers", []):
+            chars[helper["character"]]["ap_penalty"] += 1
+    elif kind == "HeadsGained":
+        chars[p["character"]]["heads"] += p["amount"]
+    elif kind == "CharactersTurnStarted":
+        flow.update(stage="characters", enemies_left=[], next_enemy=None, tie=None)
+        if not _remaining_activations(s):
+            flow["stage"] = "round_end"
+    elif kind == "CharacterActivated":
+        ch = chars[p["character"]]
+        ch.update(activated=True, ap=p["ap"], ap_penalty=0)
+        flow.update(stage="activation", active=p["character"], travel=None, close=False, event=None)
+    elif kind == "ActionPointsSpent":
+        chars[p["character"]]["ap"] -= p["amount"]
+    elif kind == "TravelStarted":
+        flow["travel"] = {"mp": p["mp"], "group": list(p["group"]), "land": 0, "locations": 0, "paths": False,
+                          "waves": False, "ended": False}
+        chars[p["character"]]["traveled"] = True
+        for other in p["group"]:
+            chars[other]["traveled"] = True
+            chars[other]["ap_penalty"] += 1
+    elif kind == "Exerted":
+        chars[p["character"]]["ap"] -= 1
+        flow["travel"]["mp"] += 1
+    elif kind == "Moved":
+        for cid in p["characters"]:
+            chars[cid]["location"] = p["to"]
+        travel = flow["travel"]
+        travel["mp"] -= 1
+        travel["land"] += 1
+        travel["locations"] += 1
+        travel["paths"] = travel["paths"] or p["kind"] == "path"
+    elif kind == "Sailed":
+        for cid in p["characters"]:
+            chars[cid]["location"] = p["to"]
+        for cid, paid in p["paid"].items():
+            chars[cid]["coins"] -= paid
+        flow["travel"]["mp"] -= 3
+        flow["travel"]["locations"] += 1
+    elif kind == "GuidedByTheWaves":
+        chars[p["character"]]["location"] = p["to"]
+        chars[p["character"]]["waves_used"] = True
+        flow["travel"]["mp"] -= 3
+        flow["travel"]["locations"] += 1
+        flow["travel"]["waves"] = True
+    elif kind == "TravelEnded":
+        if p["event_due"]:
+            flow["travel"]["ended"] = True
+        else:
+            flow["travel"] = None
+    elif kind == "TravelEventDrawn":
+        s["decks"]["travel"].pop()
+        flow["travel"] = None
+        flow["event"] = {"card": p["card"], "side": p["side"], "remove": False}
+    elif kind == "TravelCardRemovalMarked":
+        if flow.get("event"):
+            flow["event"]["remove"] = True
+    elif kind == "TravelEventReturned":
+        if p["removed"]:
+            s["travel_removed"].append(p["card"])
+        else:
+            s["decks"]["travel"].insert(0, p["card"])
+        flow["event"] = None
+    elif kind == "TravelDeckShuffled":
+        s["decks"]["travel"] = list(p["order"])
+        s["travel_codes"] = list(p["codes"])
+    elif kind == "QueuePushed":
+        s["queue"].insert(0, {"effects": list(p["effects"]), "ctx": dict(p["ctx"])})
+        if not s["queue"][0]["effects"]:
+            s["queue"].pop(0)
+    elif kind == "EffectPopped":
+        _queue_pop(s)
+    elif kind == "HealthChanged":
+        _set_health(s, p["character"], p["health"])
+    elif kind == "CharacterDefeated":
+        _defeat(s, p["character"])
+    elif kind == "CoinsChanged":
+        chars[p["character"]]["coins"] = p["coins"]
+    elif kind == "KarmaChanged":
+        chars[p["character"]]["karma"] = p["karma"]
+    elif kind == "CharacterDelayed":
+        chars[p["character"]]["ap"] = 0
+        if flow.get("active") == p["character"]:
+            flow["close"] = True
+    elif kind == "ChoiceOffered":
+        s["choice"] = {"character": p["character"], "options": p["options"], "ctx": p["ctx"]}
+    elif kind == "ChoiceMade":
+        s["choice"] = None
+    elif kind == "CityCaptured":
+        if p["location"] not in s["cities"]["captured"]:
+            s["cities"]["captured"].append(p["location"])
+    elif kind == "CityRazed":
+        if p["location"] in s["cities"]["captured"]:
+            s["cities"]["captured"].remove(p["location"])
+        if p["location"] not in s["cities"]["razed"]:
+            s["cities"]["razed"].append(p["location"])
+    elif kind == "MarkRecorded":
+        if p["mark"] not in s["marks"]:
+            s["marks"].append(p["mark"])
+    elif kind == "LocationDiscovered":
+        if p["location"] not in s["discovered"]:
+            s["discovered"].append(p["location"])
+    elif kind == "ItemGained":
+        s["decks"]["market"].remove(p["item"])
+        chars[p["character"]]["items"].append(p["item"])
+    elif kind == "ActivationEnded":
+        _end_activation(s, p["character"])
+    elif kind == "RoundEnded":
+        flow["stage"] = "shogun"
+        flow["sub"] = "round"
+    elif kind == "WeaponSwapped":
+        chars[p["character"]]["equipped"] = p["equipped"]
+    elif kind == "PhaseEnded":
+        s["result"] = {"outcome": p["outcome"], "reason": p["reason"]}
+        s["queue"] = []
+        s["choice"] = None
+        flow.update(stage="ending", sub="resurrect", active=None, travel=None, event=None, close=False,
+                    tie=None, next_enemy=None, enemies_left=[], loss=None, resurrected=[])
+    elif kind == "CharacterResurrected":
+        ch = chars[p["character"]]
+        ch.update(defeated=False, health=p["health"], location=p["location"])
+        flow["resurrected"].append(p["character"])
+        if p["loses_attribute"]:
+            flow["loss"] = p["character"]
+    elif kind == "AttributeLost":
+        chars[p["character"]]["attributes"][p["attribute"]] -= 1
+        flow["loss"] = None
+    elif kind == "SectionRead":
+        flow["sub"] = "regain"
+    elif kind == "AdventureFinished":
+        flow["stage"] = "finished"
+        flow["sub"] = None
+    return s
+
+
+class Emitter:
+    """Collects events while folding each into ``state``."""
+
+    def __init__(self, state):
+        self.state = state
+        self.events = []
+
+    def emit(self, type_: str, payload: dict | None = None):
+        ev = make_event(type_, payload or {})
+        self.events.append(ev)
+        self.state = apply(self.state, ev)
+        return ev

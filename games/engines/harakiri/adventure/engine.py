@@ -1,0 +1,196 @@
+"""The Adventure Phase decider: setup, decide, evolve, legal_commands, view_for, redact_event, status."""
+
+import copy
+
+from games.kernel import SYSTEM, EngineBase, RuleViolation, Status, event, json_member
+
+from . import actions, effects, steps
+from . import queries as q
+from .content import ACTS, BLACKSMITH, CHARACTERS, INFLUENCE_CARDS, KAMI, TRAVEL_EVENTS, all_public, market_deck
+
+CHAPTERS = sorted(c["number"] for c in ACTS[1]["chapters"])
+
+
+def default_control(seats: int) -> dict:
+    """Characters divided between the players (Akira, Hattori, Hikaru, Tomoe dealt round the table)."""
+    return {cid: i % seats for i, cid in enumerate(q.ORDER)}
+
+
+def _character(act: dict, cid: str, kami: str, location: str) -> dict:
+    board_ = CHARACTERS[cid]
+    start = act["starting"][cid]
+    armor = start["armor"]
+    return {
+        "name": board_["name"], "class": start["class"], "level": 1,
+        "health": act["characters"][cid]["first_chapter_health"],
+        "attributes": dict(board_["attributes"]), "initial_attribute": start["attribute"],
+        "skills": [start["skill"]], "traits": [], "kami": kami, "affinity": 1, "karma": 0,
+        "coins": 0, "heads": 0, "boss_heads": 0,
+        "armor": armor, "armor_value": BLACKSMITH[armor]["armor"], "weapons": [], "equipped": None,
+        "items": list(act["special_items"]), "blacksmith_level": 1,
+        "location": location, "ap": 0, "ap_penalty": 0, "activated": False, "traveled": False,
+        "defeated": False, "waves_used": False, "clan_tokens": [],
+    }
+
+
+def initial_state(options: dict, seats: int, decks: dict) -> dict:
+    """A first chapter's Adventure Phase (Adventure Phase Setup, both parts)."""
+    act = ACTS[1]
+    chapter = q.chapter_doc({"act": 1, "chapter": options.get("chapter", 1)})
+    adventure = chapter["adventure"]
+    control = options.get("control") or default_control(seats)
+    kami = {cid: CHARACTERS[cid]["kami"] for cid in q.ORDER} | options.get("kami", {})
+    enemies = {}
+    for spec in adventure["enemies"]:
+        enemy = {k: v for k, v in spec.items() if k != "at"}
+        enemy["location"] = spec["at"]
+        enemies[spec["id"]] = enemy
+    return {
+        "act": 1, "chapter": chapter["number"], "seats": seats, "control": dict(control),
+        "round": 0, "final": False, "influence": adventure["influence"]["start"],
+        "characters": {cid: _character(act, cid, kami[cid], adventure["start"][cid]) for cid in q.ORDER},
+        "enemies": enemies, "enemy_seq": len(enemies),
+        "cities": {"captured": [], "razed": []},
+        "decks": decks, "discard": {"influence": []}, "influence_card": None,
+        "travel_codes": sorted(adventure["travel_events"]["codes"]), "travel_removed": [],
+        "marks": [], "discovered": sorted(s["location"] for s in adventure.get("special_locations", []) if s["discovered"]),
+        "missions_completed": [], "omamori_used": False,
+        "queue": [], "choice": None, "result": None,
+        "flow": {"stage": "prepare", "sub": None, "enemies_left": [], "next_enemy": None, "tie": None,
+                 "active": None, "travel": None, "event": None, "close": False, "loss": None, "resurrected": []},
+    }
+
+
+def deck_contents(options: dict) -> dict:
+    """The cards of each deck, in a fixed order (setup shuffles them)."""
+    chapter = q.chapter_doc({"act": 1, "chapter": options.get("chapter", 1)})
+    codes = set(chapter["adventure"]["travel_events"]["codes"])
+    knowledge = [CHARACTERS[c]["attributes"]["knowledge"] for c in q.ORDER]
+    return {
+        "travel": sorted(k for k, c in TRAVEL_EVENTS.items() if c["code"] in codes),
+        "influence": sorted(k for k, c in INFLUENCE_CARDS.items() if chapter["number"] in c["chapters"]),
+        "market": market_deck(min(knowledge), max(knowledge)),
+    }
+
+
+class AdventureEngine(EngineBase):
+    slug = "harakiri-adventure"
+    name = "Harakiri: Blades of Honor - Adventure Phase"
+    min_seats = 1
+    max_seats = 4
+    listed = False
+    options_schema = {
+        "type": "object", "additionalProperties": False,
+        "properties": {
+            "chapter": {"enum": CHAPTERS},
+            "control": {"type": "object", "additionalProperties": False, "required": list(q.ORDER),
+                        "properties": {c: {"type": "integer", "minimum": 0, "maximum": 3} for c in q.ORDER}},
+            "kami": {"type": "object", "additionalProperties": False,
+                     "properties": {c: {"enum": ACTS[1]["initial_kami"]} for c in q.ORDER}},
+        },
+    }
+
+    def content(self) -> dict:
+        return all_public()
+
+    def validate_options(self, options: dict, seats: int) -> None:
+        control = options.get("control")
+        if control is not None:
+            if any(s >= seats for s in control.values()) or len(set(control.values())) != seats:
+                raise RuleViolation("bad_options", "every seat controls at least one character, and only seats that exist")
+        for kami in options.get("kami", {}).values():
+            if kami not in KAMI:
+                raise RuleViolation("bad_options", f"unknown kami {kami}")
+
+    def setup(self, options: dict, seats: int, rng) -> list:
+        contents = deck_contents(options)
+        decks = {name: rng.shuffled(cards) for name, cards in contents.items()}
+        return [event("AdventureStarted", {"state": initial_state(options, seats, decks)})]
+
+    def scenario(self, document: dict) -> list:
+        """``{"options": {...}, "seats": n, "decks": {...}, "state": {...}}``: a first chapter's
+        setup with the decks in the given (or content) order, then ``state`` merged over it."""
+        if not isinstance(document, dict):
+            raise RuleViolation("bad_scenario", "a scenario is an object")
+        options = document.get("options", {})
+        seats = document.get("seats", 1)
+        decks = deck_contents(options) | document.get("decks", {})
+        state = _merge(initial_state(options, seats, decks), document.get("state", {}))
+        return [event("AdventureStarted", {"state": state})]
+
+    def decide(self, state, command, rng) -> list:
+        seat = command.seat
+        if seat == SYSTEM:
+            if SYSTEM not in q.awaiting(state):
+                raise RuleViolation("not_your_decision", "the game is waiting for a player")
+            if not json_member({"type": command.type, "args": command.args}, [self.system_command(state)]):
+                raise RuleViolation("unknown_command", "the worker's only command is advance")
+            em = effects.Emitter(state)
+            steps.run(em, rng)
+            return em.events
+        if not json_member(seat, q.awaiting(state)):
+            raise RuleViolation("not_your_turn", "this decision is not yours")
+        wanted = {"type": command.type, "args": command.args}
+        legal = actions.legal(state, seat)
+        if not json_member(wanted, legal):
+            known = {c["type"] for c in legal}
+            if command.type not in known:
+                raise RuleViolation("unknown_command", f"{command.type} is not possible now")
+            raise RuleViolation("bad_args", f"{command.type} {command.args} is not a legal choice")
+        em = effects.Emitter(state)
+        actions.perform(em, rng, seat, wanted)
+        return em.events
+
+    def evolve(self, state, ev):
+        return effects.apply(state, ev)
+
+    def status(self, state) -> Status:
+        stage = state["flow"]["stage"]
+        finished = stage == "finished"
+        won = finished and state["result"]["outcome"] == "success"
+        return Status(phase=stage, awaiting=q.awaiting(state), finished=finished,
+                      winners=list(range(state["seats"])) if won else [])
+
+    def legal_commands(self, state, seat) -> list:
+        if seat == SYSTEM:
+            return [self.system_command(state)] if SYSTEM in q.awaiting(state) else []
+        return actions.legal(state, seat)
+
+    def system_command(self, state):
+        return {"type": "advance", "args": {}} if SYSTEM in q.awaiting(state) else None
+
+    def view_for(self, state, seat) -> dict:
+        view = copy.deepcopy(state)
+        view["decks"] = {name: len(cards) for name, cards in state["decks"].items()}
+        view["discard"] = {name: len(cards) for name, cards in state["discard"].items()}
+        view["influence_band"] = q.band(state["influence"])
+        view["influence_card"] = INFLUENCE_CARDS.get(state["influence_card"]) if state["influence_card"] else None
+        event_ = state["flow"].get("event")
+        view["travel_event"] = ({"card": event_["card"], "side": event_["side"], **TRAVEL_EVENTS[event_["card"]][event_["side"]]}
+                                if event_ else None)
+        view["awaiting"] = q.awaiting(state)
+        view["you"] = seat
+        return view
+
+    def redact_event(self, ev, seat):
+        payload = ev["payload"]
+        if ev["type"] == "AdventureStarted":
+            state = copy.deepcopy(payload["state"])
+            state["decks"] = {name: len(cards) for name, cards in state["decks"].items()}
+            return {**ev, "payload": {"state": state}}
+        if ev["type"] in ("InfluenceDeckShuffled", "TravelDeckShuffled"):
+            hidden = {k: v for k, v in payload.items() if k != "order"}
+            return {**ev, "payload": {**hidden, "count": len(payload["order"])}}
+        return ev
+
+
+def _merge(base, patch):
+    if isinstance(base, dict) and isinstance(patch, dict):
+        out = dict(base)
+        for key, value in patch.items():
+            out[key] = _merge(base.get(key), value) if key in base else copy.deepcopy(value)
+        return out
+    return copy.deepcopy(patch)
+
+
+ENGINE = AdventureEngine()

@@ -1,0 +1,232 @@
+"""Pure reads of an Adventure Phase state (no state is changed here)."""
+
+from games.kernel import SYSTEM
+
+from . import board
+from .content import ACTS, BLACKSMITH, CHARACTERS, LEVELS
+
+ATTRIBUTES = ("power", "dexterity", "spirit", "knowledge")
+ORDER = ("akira", "hattori", "hikaru", "tomoe")
+
+
+def band(influence: int) -> str:
+    """"Shōgun's influence ... 5 or less, it is considered low ... 6-9 ... medium ... 10 or more ... high"."""
+    if influence <= 5:
+        return "low"
+    if influence <= 9:
+        return "medium"
+    return "high"
+
+
+def failure_influence(state) -> int:
+    return ACTS[state["act"]]["influence_failure"]
+
+
+def chapter_doc(state) -> dict:
+    return next(c for c in ACTS[state["act"]]["chapters"] if c["number"] == state["chapter"])
+
+
+def adventure_doc(state) -> dict:
+    return chapter_doc(state)["adventure"]
+
+
+def character(state, cid) -> dict:
+    return state["characters"][cid]
+
+
+def controller(state, cid) -> int:
+    return state["control"][cid]
+
+
+def alive(state) -> list[str]:
+    return [c for c in ORDER if c in state["characters"] and not state["characters"][c]["defeated"]]
+
+
+def kami_l1(state, cid) -> str | None:
+    """The character's first Kami skill, passive during the Adventure Phase (affinity 1+)."""
+    ch = character(state, cid)
+    return f"{ch['kami']}_l1" if ch["affinity"] >= 1 else None
+
+
+def has_ability(state, cid, kami: str) -> bool:
+    return kami_l1(state, cid) == f"{kami}_l1"
+
+
+def max_health(state, cid) -> int:
+    ch = character(state, cid)
+    return LEVELS["health_by_class"][CHARACTERS[cid]["class"]][ch["level"] - 1]
+
+
+def movement_points(state, cid) -> int:
+    """"movement points equal to 3 + dexterity + any applicable modifier" (Nine-tailed fox: +1)."""
+    bonus = 1 if has_ability(state, cid, "inari") else 0
+    return 3 + character(state, cid)["attributes"]["dexterity"] + bonus
+
+
+def weapon(state, cid) -> dict | None:
+    equipped = character(state, cid)["equipped"]
+    return BLACKSMITH.get(equipped) if equipped else None
+
+
+def combat_dice(state, cid) -> list[str]:
+    """The attack dice of the equipped weapon's strong attack (its fast attack if it has none);
+    the test die is not rolled in a combat test."""
+    card = weapon(state, cid)
+    if card is None:
+        return []
+    dice = card.get("strong") or card.get("fast") or []
+    return [d for d in dice if d != "test"]
+
+
+def combat_modifier(state, cid) -> int:
+    """Power, plus Sharpened Blade's +1."""
+    return character(state, cid)["attributes"]["power"] + (1 if has_ability(state, cid, "hachiman") else 0)
+
+
+def armor_value(state, cid) -> int:
+    return character(state, cid)["armor_value"]
+
+
+def enemies_at(state, location) -> list[str]:
+    return sorted(e for e, spec in state["enemies"].items() if spec["location"] == location)
+
+
+def characters_at(state, location) -> list[str]:
+    return [c for c in alive(state) if character(state, c)["location"] == location]
+
+
+def blocked(state) -> list[str]:
+    """Razed cities: characters 'may not enter (or go through)' them."""
+    return sorted(state["cities"]["razed"])
+
+
+def enemy_target_location(state, enemy_id) -> str | None:
+    target = state["enemies"][enemy_id]["target"]
+    if not target:
+        return None
+    if "location" in target:
+        return target["location"]
+    cid = target["character"]
+    if cid in state["characters"] and not state["characters"][cid]["defeated"]:
+        return state["characters"][cid]["location"]
+    return None
+
+
+def enemy_moves(state, enemy_id) -> dict:
+    """{end location: a shortest path leading there} for the enemy's activation. More than one
+    key is a tie the players decide ("If more than one path is equally short ... the players
+    decide which path the enemy will take")."""
+    enemy = state["enemies"][enemy_id]
+    goal = enemy_target_location(state, enemy_id)
+    if goal is None or enemy["movement"] <= 0 or goal == enemy["location"]:
+        return {enemy["location"]: [enemy["location"]]}
+    ends = {}
+    for path in board.shortest_paths(enemy["location"], goal):
+        walked = path[: enemy["movement"] + 1]
+        ends.setdefault(walked[-1], walked)
+    return ends or {enemy["location"]: [enemy["location"]]}
+
+
+def group_candidates(state, cid) -> list[str]:
+    """Characters at the active character's location who have neither activated nor travelled."""
+    here = character(state, cid)["location"]
+    return [c for c in characters_at(state, here)
+            if c != cid and not character(state, c)["activated"] and not character(state, c)["traveled"]]
+
+
+def travel_group(state) -> list[str]:
+    travel = state["flow"]["travel"]
+    return [state["flow"]["active"], *travel["group"]] if travel else []
+
+
+def group_coins(state) -> int:
+    return sum(character(state, c)["coins"] for c in travel_group(state))
+
+
+def land_moves(state) -> list[dict]:
+    travel = state["flow"]["travel"]
+    cid = state["flow"]["active"]
+    if not travel or travel["mp"] < 1:
+        return []
+    here = character(state, cid)["location"]
+    razed = set(blocked(state))
+    return [{"to": n, "kind": board.route_kind(here, n)} for n in board.neighbours(here) if n not in razed]
+
+
+def sea_moves(state) -> list[str]:
+    """"Travel by Sea": at a port, 3 movement points and 10 coins, to a port of the same sea."""
+    travel = state["flow"]["travel"]
+    cid = state["flow"]["active"]
+    if not travel or travel["mp"] < 3:
+        return []
+    here = character(state, cid)["location"]
+    if not board.is_port(here) or group_coins(state) < 10:
+        return []
+    razed = set(blocked(state))
+    return [p for p in board.ports(board.sea_of(here)) if p != here and p not in razed]
+
+
+def waves_moves(state) -> list[str]:
+    """Guided by the Waves: once per phase, 3 movement points, from one port to any other."""
+    travel = state["flow"]["travel"]
+    cid = state["flow"]["active"]
+    if not travel or travel["mp"] < 3 or travel["group"] or not has_ability(state, cid, "susanoo"):
+        return []
+    ch = character(state, cid)
+    if ch["waves_used"] or not board.is_port(ch["location"]):
+        return []
+    razed = set(blocked(state))
+    return [p for p in board.ports() if p != ch["location"] and p not in razed]
+
+
+def travel_event_due(state) -> bool:
+    """"if they spent 2 or more movement points moving over land ... If the character has moved
+    only 1 location ... do not draw"; never after a group travel or Guided by the Waves."""
+    travel = state["flow"]["travel"]
+    return bool(travel) and not travel["group"] and not travel["waves"] and travel["land"] >= 2 and travel["locations"] >= 2
+
+
+def seat_left_of(state, seat: int) -> int:
+    """The player to the left of ``seat``: the next seat round the table."""
+    return (seat + 1) % state["seats"]
+
+
+def losable_attributes(state, cid) -> list[str]:
+    """Attributes with a point to lose; the class's initial point can never be lost."""
+    ch = character(state, cid)
+    floor = {a: (1 if a == ch["initial_attribute"] else 0) for a in ATTRIBUTES}
+    return [a for a in ATTRIBUTES if ch["attributes"][a] > floor[a]]
+
+
+def awaiting(state) -> list:
+    """Who decides now: SYSTEM for the game's own steps, else the seats a decision waits on."""
+    flow = state["flow"]
+    stage = flow["stage"]
+    if stage == "finished":
+        return []
+    if state["choice"]:
+        return [controller(state, state["choice"]["character"])]
+    if stage == "prepare":
+        return sorted({controller(state, c) for c in ORDER if c in state["characters"] and not character(state, c)["equipped"]})
+    if stage == "ending" and flow.get("loss"):
+        return [controller(state, flow["loss"])]
+    if state["queue"] or stage in ("shogun", "round_end", "ending"):
+        return [SYSTEM]
+    if stage == "enemies":
+        if flow["tie"] and not flow["tie"]["chosen"]:
+            return party(state)
+        if len(flow["enemies_left"]) > 1 and not flow["next_enemy"]:
+            return party(state)
+        return [SYSTEM]
+    if stage == "characters":
+        return sorted({controller(state, c) for c in alive(state) if not character(state, c)["activated"]})
+    if stage == "activation":
+        if (flow["travel"] and flow["travel"].get("ended")) or flow.get("event") or flow.get("close"):
+            return [SYSTEM]
+        return [controller(state, flow["active"])]
+    return []
+
+
+def party(state) -> list[int]:
+    """"players decide": any seated player may record the party's choice."""
+    return list(range(state["seats"]))
