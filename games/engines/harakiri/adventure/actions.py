@@ -8,6 +8,11 @@ from . import steps
 from .content import BLACKSMITH, CHARACTERS
 
 
+COMMANDS = ("choose", "choose_weapon", "lose_attribute", "activate_enemy", "choose_path", "activate", "travel",
+            "exert", "move", "sail", "guided_by_the_waves", "end_travel", "attack", "work", "camp", "swap_weapon",
+            "end_activation")
+
+
 def _cmd(type_: str, **args) -> dict:
     return {"type": type_, "args": args}
 

@@ -65,11 +65,11 @@ def deck_contents(options: dict) -> dict:
     """The cards of each deck, in a fixed order (setup shuffles them)."""
     chapter = q.chapter_doc({"act": 1, "chapter": options.get("chapter", 1)})
     codes = set(chapter["adventure"]["travel_events"]["codes"])
-    knowledge = [CHARACTERS[c]["attributes"]["knowledge"] for c in q.ORDER]
+    low, high = ACTS[1]["first_chapter_market"]["knowledge"]  # a first chapter's market (Setup step 6)
     return {
         "travel": sorted(k for k, c in TRAVEL_EVENTS.items() if c["code"] in codes),
         "influence": sorted(k for k, c in INFLUENCE_CARDS.items() if chapter["number"] in c["chapters"]),
-        "market": market_deck(min(knowledge), max(knowledge)),
+        "market": market_deck(low, high),
     }
 
 
@@ -108,14 +108,19 @@ class AdventureEngine(EngineBase):
         return [event("AdventureStarted", {"state": initial_state(options, seats, decks)})]
 
     def scenario(self, document: dict) -> list:
-        """``{"options": {...}, "seats": n, "decks": {...}, "state": {...}}``: a first chapter's
-        setup with the decks in the given (or content) order, then ``state`` merged over it."""
+        """``{"options": {...}, "seats": n, "decks": {...}, "state": {...}, "replace": [...]}``: a
+        first chapter's setup with the decks in the given (or content) order, then ``state`` merged
+        over it (top-level keys named in ``replace`` are replaced whole, e.g. ``enemies``)."""
         if not isinstance(document, dict):
             raise RuleViolation("bad_scenario", "a scenario is an object")
         options = document.get("options", {})
         seats = document.get("seats", 1)
         decks = deck_contents(options) | document.get("decks", {})
-        state = _merge(initial_state(options, seats, decks), document.get("state", {}))
+        state = initial_state(options, seats, decks)
+        patch = document.get("state", {})
+        for key in document.get("replace", []):
+            state[key] = copy.deepcopy(patch[key])
+        state = _merge(state, {k: v for k, v in patch.items() if k not in document.get("replace", [])})
         return [event("AdventureStarted", {"state": state})]
 
     def decide(self, state, command, rng) -> list:
@@ -133,10 +138,11 @@ class AdventureEngine(EngineBase):
         wanted = {"type": command.type, "args": command.args}
         legal = actions.legal(state, seat)
         if not json_member(wanted, legal):
-            known = {c["type"] for c in legal}
-            if command.type not in known:
-                raise RuleViolation("unknown_command", f"{command.type} is not possible now")
-            raise RuleViolation("bad_args", f"{command.type} {command.args} is not a legal choice")
+            if not isinstance(command.type, str) or command.type not in actions.COMMANDS:
+                raise RuleViolation("unknown_command", f"unknown command {command.type!r}")
+            if any(c["type"] == command.type for c in legal):
+                raise RuleViolation("bad_args", f"{command.type} {command.args!r} is not a legal choice")
+            raise RuleViolation("illegal_command", f"{command.type} is not possible now")
         em = effects.Emitter(state)
         actions.perform(em, rng, seat, wanted)
         return em.events
