@@ -41,6 +41,11 @@ def armed(**characters) -> dict:
     return out
 
 
+# A far enemy that never moves: keeps "no enemy left" chapter endings out of tests about other rules.
+CAMP = {"type": "camp", "location": "kumano", "target": None, "movement": 0, "combat": 10,
+        "on_test": {"success": [], "failure": []}, "on_reach": []}
+
+
 def doc(chapter=1, seats=1, characters=None, enemies=None, flow=None, decks=None, **state) -> dict:
     patch = {"characters": armed(**(characters or {})), "flow": {"stage": "shogun", "sub": "round", **(flow or {})}, **state}
     document = {"options": {"chapter": chapter}, "seats": seats, "state": patch, "replace": []}
@@ -57,7 +62,7 @@ def activation(cid, ap=3, characters=None, **kw) -> Scenario:
     chars = {cid: {"ap": ap, "activated": True}}
     for other, fields in (characters or {}).items():
         chars[other] = {**chars.get(other, {}), **fields}
-    kw.setdefault("enemies", {})
+    kw.setdefault("enemies", {"camp": dict(CAMP)})
     return Scenario(ENGINE, doc(characters=chars, flow={"stage": "activation", "sub": None, "active": cid}, round=1, **kw))
 
 

@@ -5,7 +5,7 @@ from games.engines.harakiri.adventure.engine import ENGINE
 from games.kernel import SYSTEM, Rng, fold
 from games.kernel.scenario import Scenario
 
-from .helpers import advance, doc, of_type, types
+from .helpers import CAMP, advance, doc, of_type, types
 
 
 def fresh(seats=2, options=None):
@@ -115,8 +115,7 @@ def test_trigger_space_resolves_the_chapters_trigger_section():
 
 def test_final_round_ends_the_phase_with_the_final_section_after_the_last_round():
     # rules: Harakiri, "Advance the round token": this will be the final round ... After the last round ends, read the corresponding section
-    camp = {"type": "camp", "location": "kumano", "target": None, "movement": 0, "combat": 10, "on_test": {}, "on_reach": []}
-    s = Scenario(ENGINE, doc(round=7, influence=1, enemies={"camp": camp}, decks={"influence": ["si_03"]}))
+    s = Scenario(ENGINE, doc(round=7, influence=1, enemies={"camp": CAMP}, decks={"influence": ["si_03"]}))
     advance(s)
     assert s.state["round"] == 8 and s.state["final"] is True and not s.status.finished
     for cid in ("akira", "hattori", "hikaru", "tomoe"):
