@@ -8,6 +8,8 @@ from games.engines.harakiri.adventure.engine import ENGINE
 from games.kernel import SYSTEM, Command, Rng, fold
 from tests.engines import test_engine_contract as contract
 
+from .helpers import activation, advance
+
 
 def _decks_leak(blob: str, state) -> bool:
     """Whether a deck's full order (three or more cards in sequence) shows in ``blob``."""
@@ -78,3 +80,17 @@ def test_system_is_the_only_one_awaited_for_the_shoguns_turn():
 ], ids=lambda f: f.__name__)
 def test_the_engine_contract_checks(check):
     check(ENGINE)
+
+
+def test_a_decisions_resolution_is_not_shown_before_it_is_chosen():
+    # rules: Harakiri, "Travel Events": If the event includes a decision or a test, do not read the resolution text until it has been resolved
+    s = activation("akira", decks={"travel": ["te_a08"]})
+    s.when(0, "travel", group=[])
+    s.when(0, "move", to="kyoto")
+    s.when(0, "move", to="nara")
+    s.when(0, "end_travel")
+    events = advance(s)
+    view = ENGINE.view_for(s.state, 0)
+    assert view["choice"]["options"][0] == {"label": "Help her", "enabled": True}
+    offered = next(e for e in events if e["type"] == "ChoiceOffered")
+    assert "effects" not in json.dumps(ENGINE.redact_event(offered, 0))

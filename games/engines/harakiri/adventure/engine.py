@@ -174,6 +174,10 @@ class AdventureEngine(EngineBase):
         event_ = state["flow"].get("event")
         view["travel_event"] = ({"card": event_["card"], "side": event_["side"], **TRAVEL_EVENTS[event_["card"]][event_["side"]]}
                                 if event_ else None)
+        # "do not read the resolution text until it has been resolved": options by label only.
+        if state["choice"]:
+            view["choice"] = _labels_only(state["choice"])
+        view["queue"] = len(state["queue"])
         view["awaiting"] = q.awaiting(state)
         view["you"] = seat
         return view
@@ -184,10 +188,19 @@ class AdventureEngine(EngineBase):
             state = copy.deepcopy(payload["state"])
             state["decks"] = {name: len(cards) for name, cards in state["decks"].items()}
             return {**ev, "payload": {"state": state}}
+        if ev["type"] == "ChoiceOffered":
+            return {**ev, "payload": _labels_only(payload)}
+        if ev["type"] in ("QueuePushed", "EffectPopped"):
+            return {**ev, "payload": {"source": (payload.get("ctx") or {}).get("source")}}
         if ev["type"] in ("InfluenceDeckShuffled", "TravelDeckShuffled"):
             hidden = {k: v for k, v in payload.items() if k != "order"}
             return {**ev, "payload": {**hidden, "count": len(payload["order"])}}
         return ev
+
+
+def _labels_only(choice: dict) -> dict:
+    return {"character": choice["character"],
+            "options": [{"label": o["label"], "enabled": o["enabled"]} for o in choice["options"]]}
 
 
 def _merge(base, patch):
