@@ -10,7 +10,7 @@ from .content import BLACKSMITH, CHARACTERS
 
 COMMANDS = ("choose", "choose_weapon", "lose_attribute", "activate_enemy", "choose_path", "activate", "travel",
             "exert", "move", "sail", "guided_by_the_waves", "end_travel", "attack", "work", "camp", "swap_weapon",
-            "end_activation")
+            "end_activation", "interact_mission", "interact_clan", "interact_personal", "interact_sanctuary", "inn")
 
 
 def _cmd(type_: str, **args) -> dict:
@@ -71,6 +71,14 @@ def _activation_commands(state) -> list[dict]:
         helpers = [c for c in q.characters_at(state, ch["location"]) if c != cid and not state["characters"][c]["activated"]]
         for enemy in q.enemies_at(state, ch["location"]):
             out += [_cmd("attack", enemy=enemy, helpers=h) for h in _subsets(helpers)]
+        out += [_cmd("interact_mission", mission=n) for n in q.mission_tokens_here(state, cid)]
+        out += [_cmd("interact_clan", mission=n) for n in q.clan_tokens_here(state, cid)]
+        if q.personal_token_here(state, cid):
+            out.append(_cmd("interact_personal"))
+        if "inn" in q.city_services(state, cid) and ch["coins"] >= 10:
+            out.append(_cmd("inn"))
+        if q.is_sanctuary(ch["location"]):
+            out += [_cmd("interact_sanctuary", karma=k) for k in range(0, ch["karma"] + 1, 3)]
         out.append(_cmd("work") if board.is_city(ch["location"]) else _cmd("camp"))
     if len(ch["weapons"]) == 2:
         out.append(_cmd("swap_weapon"))
@@ -141,6 +149,32 @@ def _activation_action(em, rng, kind, args):
     elif kind == "camp":
         em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "camp"})
         steps.regain_health(em, cid, 1, "camp")
+    elif kind == "interact_mission":
+        em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "mission"})
+        doc = q.mission_doc(state, args["mission"])
+        em.emit("MissionRevealed", {"mission": args["mission"], "character": cid, "title": doc["title"],
+                                    "clan_tokens": list(doc["clan_tokens"])})
+        steps.push(em, doc["on_reveal"], {"character": cid, "source": "mission"})
+    elif kind == "interact_clan":
+        em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "clan_token"})
+        em.emit("ClanTokenResolved", {"mission": args["mission"], "character": cid, "location": ch["location"]})
+        if not em.state["missions"][str(args["mission"])]["clan_tokens"][cid]:
+            steps.complete_mission(em, args["mission"], cid)
+    elif kind == "interact_personal":
+        em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "personal_mission"})
+        em.emit("PersonalMissionCompleted", {"character": cid})
+        steps.push(em, q.adventure_doc(state)["personal_missions"][cid]["success"]["effects"],
+                   {"character": cid, "source": "personal_mission"})
+    elif kind == "inn":
+        em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "inn"})
+        steps.change(em, cid, "coins", -10)
+        steps.regain_health(em, cid, ch["level"] + 2, "inn")
+    elif kind == "interact_sanctuary":
+        em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "sanctuary"})
+        affinity = min(q.AFFINITY_MAX, ch["affinity"] + args["karma"] // 3)
+        em.emit("AffinityRaised", {"character": cid, "karma": args["karma"], "affinity": affinity})
+        if q.has_ability(em.state, cid, "amaterasu"):
+            steps.regain_health(em, cid, 3, "the_holy_one")
     elif kind == "swap_weapon":
         other = next(w for w in ch["weapons"] if w != ch["equipped"])
         em.emit("WeaponSwapped", {"character": cid, "equipped": other})

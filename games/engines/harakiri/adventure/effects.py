@@ -205,6 +205,26 @@ def apply(state, ev):
     elif kind == "ItemGained":
         s["decks"]["market"].remove(p["item"])
         chars[p["character"]]["items"].append(p["item"])
+    elif kind == "MissionRevealed":
+        mission = s["missions"][str(p["mission"])]
+        mission.update(status="active", token=None, starter=p["character"])
+        mission["clan_tokens"][p["character"]] = list(p["clan_tokens"])
+    elif kind == "ClanTokenResolved":
+        s["missions"][str(p["mission"])]["clan_tokens"][p["character"]].remove(p["location"])
+    elif kind == "MissionCompleted":
+        mission = s["missions"][str(p["mission"])]
+        mission.update(status="completed", token=None, clan_tokens={})
+        s["missions_completed"].append(p["mission"])
+    elif kind == "MissionFailed":
+        s["missions"][str(p["mission"])].update(status="failed", token=None, clan_tokens={})
+    elif kind == "MissionsSettled":
+        flow["sub"] = "regain"
+    elif kind == "PersonalMissionCompleted":
+        s["personal"][p["character"]]["status"] = "completed"
+    elif kind == "AffinityRaised":
+        ch = chars[p["character"]]
+        ch["karma"] -= p["karma"]
+        ch["affinity"] = p["affinity"]
     elif kind == "ActivationEnded":
         _end_activation(s, p["character"])
     elif kind == "RoundEnded":
@@ -228,7 +248,7 @@ def apply(state, ev):
         chars[p["character"]]["attributes"][p["attribute"]] -= 1
         flow["loss"] = None
     elif kind == "SectionRead":
-        flow["sub"] = "regain"
+        flow["sub"] = "missions"
     elif kind == "AdventureFinished":
         flow["stage"] = "finished"
         flow["sub"] = None

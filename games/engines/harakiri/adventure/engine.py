@@ -33,6 +33,14 @@ def _character(act: dict, cid: str, kami: str, location: str) -> dict:
     }
 
 
+def _mission(doc: dict) -> dict:
+    """A mission card facedown with its token on the map, or faceup if active from the start (then
+    every character has placed its clan tokens)."""
+    active = doc.get("active_from_start", False)
+    return {"status": "active" if active else "hidden", "token": None if active else doc["token"], "starter": None,
+            "clan_tokens": {cid: list(doc["clan_tokens"]) for cid in q.ORDER} if active else {}}
+
+
 def initial_state(options: dict, seats: int, decks: dict) -> dict:
     """A first chapter's Adventure Phase (Adventure Phase Setup, both parts)."""
     act = ACTS[1]
@@ -54,6 +62,8 @@ def initial_state(options: dict, seats: int, decks: dict) -> dict:
         "decks": decks, "discard": {"influence": []}, "influence_card": None,
         "travel_codes": sorted(adventure["travel_events"]["codes"]), "travel_removed": [],
         "marks": [], "discovered": sorted(s["location"] for s in adventure.get("special_locations", []) if s["discovered"]),
+        "missions": {str(m["number"]): _mission(m) for m in adventure["missions"]},
+        "personal": {cid: {"token": pm["token"], "status": "open"} for cid, pm in sorted(adventure["personal_missions"].items())},
         "missions_completed": [], "omamori_used": False,
         "queue": [], "choice": None, "result": None,
         "flow": {"stage": "prepare", "sub": None, "enemies_left": [], "next_enemy": None, "tie": None,

@@ -230,3 +230,41 @@ def awaiting(state) -> list:
 def party(state) -> list[int]:
     """"players decide": any seated player may record the party's choice."""
     return list(range(state["seats"]))
+
+
+def mission_doc(state, number) -> dict:
+    return next(m for m in adventure_doc(state)["missions"] if m["number"] == int(number))
+
+
+def mission_tokens_here(state, cid) -> list[int]:
+    """Facedown missions whose token lies at the character's location."""
+    here = character(state, cid)["location"]
+    return sorted(int(n) for n, m in state["missions"].items() if m["status"] == "hidden" and m["token"] == here)
+
+
+def clan_tokens_here(state, cid) -> list[int]:
+    """Active missions with one of the character's clan tokens at its location."""
+    here = character(state, cid)["location"]
+    return sorted(int(n) for n, m in state["missions"].items()
+                  if m["status"] == "active" and here in m["clan_tokens"].get(cid, []))
+
+
+def personal_token_here(state, cid) -> bool:
+    """"Characters can only interact with their own personal mission tokens"."""
+    mission = state["personal"].get(cid)
+    return bool(mission) and mission["status"] == "open" and mission["token"] == character(state, cid)["location"]
+
+
+def city_services(state, cid) -> list[str]:
+    """Services the character may use here: none in a captured city."""
+    here = character(state, cid)["location"]
+    if here in state["cities"]["captured"]:
+        return []
+    return board.services(here)
+
+
+def is_sanctuary(location) -> bool:
+    return board.LOCATIONS[location]["kind"] == "sanctuary"
+
+
+AFFINITY_MAX = 6

@@ -104,10 +104,23 @@ def combat_test(em, rng, cid, enemy_id, helpers=(), reason="attack") -> bool:
     if success:
         em.emit("EnemyRemoved", {"enemy": enemy_id, "by": cid})
         em.emit("HeadsGained", {"character": cid, "amount": 1})
+        for number, mission in sorted(em.state["missions"].items()):
+            done_by = q.mission_doc(em.state, number).get("completed_by", {})
+            if mission["status"] == "active" and done_by.get("enemy") == enemy_id:
+                complete_mission(em, int(number), cid)
         if reason == "attack" and q.has_ability(em.state, cid, "shinigami"):
             regain_health(em, cid, 2, "vital_absorption")
     push(em, consequences, {"character": cid, "source": "enemy"})
     return success
+
+
+def complete_mission(em, number: int, by: str):
+    """"remove all mission and clan tokens from the board corresponding to that mission ... the
+    rewards for a mission go to the person who started the mission"."""
+    mission = em.state["missions"][str(number)]
+    em.emit("MissionCompleted", {"mission": number, "by": by})
+    section = q.mission_doc(em.state, number)["success"]
+    push(em, section["effects"], {"character": mission["starter"] or by, "source": "mission"})
 
 
 # -- effect queue -----------------------------------------------------------------------------------
@@ -372,6 +385,14 @@ def _ending_step(em, rng):
         section = q.adventure_doc(state)[outcome]
         em.emit("SectionRead", {"outcome": outcome, "text": section["text"]})
         push(em, section["effects"], {"character": None, "source": "section"})
+    elif flow["sub"] == "missions":
+        # "Reveal all un-revealed mission cards, and resolve their failure section, if any."
+        hidden = [int(n) for n, m in sorted(state["missions"].items(), key=lambda kv: int(kv[0])) if m["status"] == "hidden"]
+        if hidden:
+            em.emit("MissionFailed", {"mission": hidden[0], "title": q.mission_doc(state, hidden[0])["title"]})
+            push(em, q.mission_doc(state, hidden[0])["failure"]["effects"], {"character": None, "source": "mission"})
+        else:
+            em.emit("MissionsSettled", {})
     elif flow["sub"] == "regain":
         if outcome == "success":
             for cid in q.alive(state):
