@@ -5,12 +5,13 @@ from itertools import combinations
 from . import board
 from . import queries as q
 from . import steps
-from .content import BLACKSMITH, CHARACTERS
+from .content import BLACKSMITH, CHARACTERS, MARKET
 
 
 COMMANDS = ("choose", "choose_weapon", "lose_attribute", "activate_enemy", "choose_path", "activate", "travel",
             "exert", "move", "sail", "guided_by_the_waves", "end_travel", "attack", "work", "camp", "swap_weapon",
-            "end_activation", "interact_mission", "interact_clan", "interact_personal", "interact_sanctuary", "inn")
+            "end_activation", "interact_mission", "interact_clan", "interact_personal", "interact_sanctuary", "inn",
+            "blacksmith", "market", "buy", "sell", "repair", "sell_heads", "leave")
 
 
 def _cmd(type_: str, **args) -> dict:
@@ -58,6 +59,8 @@ def _activation_commands(state) -> list[dict]:
     ch = state["characters"][cid]
     out = []
     travel = flow["travel"]
+    if flow.get("shop"):
+        return _shop_commands(state, cid) + ([_cmd("swap_weapon")] if len(ch["weapons"]) == 2 else [])
     if travel:
         out += [_cmd("move", to=m["to"]) for m in q.land_moves(state)]
         out += [_cmd("sail", to=p) for p in q.sea_moves(state)]
@@ -75,8 +78,10 @@ def _activation_commands(state) -> list[dict]:
         out += [_cmd("interact_clan", mission=n) for n in q.clan_tokens_here(state, cid)]
         if q.personal_token_here(state, cid):
             out.append(_cmd("interact_personal"))
-        if "inn" in q.city_services(state, cid) and ch["coins"] >= 10:
+        services = q.city_services(state, cid)
+        if "inn" in services and ch["coins"] >= 10:
             out.append(_cmd("inn"))
+        out += [_cmd(service) for service in ("blacksmith", "market") if service in services]
         if q.is_sanctuary(ch["location"]):
             out += [_cmd("interact_sanctuary", karma=k) for k in range(0, ch["karma"] + 1, 3)]
         out.append(_cmd("work") if board.is_city(ch["location"]) else _cmd("camp"))
@@ -84,6 +89,28 @@ def _activation_commands(state) -> list[dict]:
         out.append(_cmd("swap_weapon"))
     if not travel:
         out.append(_cmd("end_activation"))
+    return out
+
+
+def _shop_commands(state, cid) -> list[dict]:
+    """Inside a blacksmith or market interaction (one action point already spent)."""
+    ch = state["characters"][cid]
+    shop = state["flow"]["shop"]
+    out = []
+    if shop["kind"] == "blacksmith":
+        if not shop["bought"]:
+            out += [_cmd("buy", card=c) for c in q.blacksmith_offer(state, cid)]
+        out += [_cmd("sell", card=c) for c in q.owned_equipment(state, cid)]
+        cost = 0 if q.has_ability(state, cid, "amatsumara") else 10
+        if ch["armor"] and ch["armor_value"] < BLACKSMITH[ch["armor"]]["armor"] and ch["coins"] >= cost:
+            out.append(_cmd("repair"))
+    else:
+        out += [_cmd("buy", card=c) for c in shop["revealed"]
+                if MARKET[c]["cost"] <= ch["coins"] and q.can_keep_item(state, cid, c)]
+        out += [_cmd("sell", card=c) for c in q.market_items(state, cid)]
+        if ch["heads"] or ch["boss_heads"]:
+            out.append(_cmd("sell_heads"))
+    out.append(_cmd("leave"))
     return out
 
 
@@ -175,6 +202,37 @@ def _activation_action(em, rng, kind, args):
         em.emit("AffinityRaised", {"character": cid, "karma": args["karma"], "affinity": affinity})
         if q.has_ability(em.state, cid, "amaterasu"):
             steps.regain_health(em, cid, 3, "the_holy_one")
+    elif kind == "blacksmith":
+        em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "blacksmith"})
+        em.emit("ShopOpened", {"character": cid, "service": "blacksmith"})
+    elif kind == "market":
+        em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "market"})
+        em.emit("ShopOpened", {"character": cid, "service": "market", "revealed": state["decks"]["market"][:3]})
+    elif kind == "buy" and state["flow"]["shop"]["kind"] == "blacksmith":
+        card = BLACKSMITH[args["card"]]
+        if card["slot"] == "armor" and ch["armor"]:
+            # "if a character acquires a new piece of armor, they must sell their previous armor"
+            em.emit("EquipmentSold", {"character": cid, "card": ch["armor"], "coins": q.half(BLACKSMITH[ch["armor"]]["cost"])})
+        em.emit("EquipmentBought", {"character": cid, "card": args["card"], "slot": card["slot"], "cost": card["cost"],
+                                    "armor_value": card.get("armor", 0)})
+    elif kind == "buy":
+        em.emit("ItemBought", {"character": cid, "item": args["card"], "cost": MARKET[args["card"]]["cost"]})
+    elif kind == "sell" and state["flow"]["shop"]["kind"] == "blacksmith":
+        em.emit("EquipmentSold", {"character": cid, "card": args["card"], "coins": q.half(BLACKSMITH[args["card"]]["cost"])})
+    elif kind == "sell":
+        em.emit("ItemSold", {"character": cid, "item": args["card"], "coins": q.half(MARKET[args["card"]]["cost"])})
+    elif kind == "repair":
+        cost = 0 if q.has_ability(state, cid, "amatsumara") else 10
+        em.emit("ArmorRepaired", {"character": cid, "cost": cost, "armor_value": BLACKSMITH[ch["armor"]]["armor"]})
+    elif kind == "sell_heads":
+        em.emit("HeadsSold", {"character": cid, "heads": ch["heads"], "boss_heads": ch["boss_heads"],
+                              "coins": 10 * ch["heads"] + 30 * ch["boss_heads"]})
+    elif kind == "leave":
+        payload = {"character": cid}
+        if state["flow"]["shop"]["kind"] == "market":
+            # "Shuffle any unbought cards back into the market deck."
+            payload["market_order"] = rng.shuffled(state["decks"]["market"])
+        em.emit("ShopClosed", payload)
     elif kind == "swap_weapon":
         other = next(w for w in ch["weapons"] if w != ch["equipped"])
         em.emit("WeaponSwapped", {"character": cid, "equipped": other})

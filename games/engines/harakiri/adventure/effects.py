@@ -31,7 +31,7 @@ def _defeat(state, cid):
 
 def _end_activation(state, cid):
     flow = state["flow"]
-    flow.update(active=None, travel=None, close=False, event=None)
+    flow.update(active=None, travel=None, close=False, event=None, shop=None)
     state["characters"][cid]["ap"] = 0
     flow["stage"] = "characters" if _remaining_activations(state) else "round_end"
 
@@ -225,6 +225,48 @@ def apply(state, ev):
         ch = chars[p["character"]]
         ch["karma"] -= p["karma"]
         ch["affinity"] = p["affinity"]
+    elif kind == "ShopOpened":
+        flow["shop"] = {"kind": p["service"], "bought": False, "revealed": list(p.get("revealed", []))}
+    elif kind == "EquipmentBought":
+        ch = chars[p["character"]]
+        ch["coins"] -= p["cost"]
+        flow["shop"]["bought"] = True
+        if p["slot"] == "armor":
+            ch["armor"] = p["card"]
+            ch["armor_value"] = p["armor_value"]
+        else:
+            ch["weapons"].append(p["card"])
+            ch["equipped"] = ch["equipped"] or p["card"]
+    elif kind == "EquipmentSold":
+        ch = chars[p["character"]]
+        ch["coins"] += p["coins"]
+        if p["card"] == ch["armor"]:
+            ch["armor"], ch["armor_value"] = None, 0
+        else:
+            ch["weapons"].remove(p["card"])
+            if ch["equipped"] == p["card"]:
+                ch["equipped"] = ch["weapons"][0] if ch["weapons"] else None
+    elif kind == "ArmorRepaired":
+        chars[p["character"]]["coins"] -= p["cost"]
+        chars[p["character"]]["armor_value"] = p["armor_value"]
+    elif kind == "ItemBought":
+        chars[p["character"]]["coins"] -= p["cost"]
+        chars[p["character"]]["items"].append(p["item"])
+        flow["shop"]["revealed"].remove(p["item"])
+        s["decks"]["market"].remove(p["item"])
+    elif kind == "ItemSold":
+        chars[p["character"]]["coins"] += p["coins"]
+        chars[p["character"]]["items"].remove(p["item"])
+        s["decks"]["market"].append(p["item"])
+    elif kind == "HeadsSold":
+        ch = chars[p["character"]]
+        ch["heads"] -= p["heads"]
+        ch["boss_heads"] -= p["boss_heads"]
+        ch["coins"] += p["coins"]
+    elif kind == "ShopClosed":
+        flow["shop"] = None
+        if "market_order" in p:
+            s["decks"]["market"] = list(p["market_order"])
     elif kind == "ActivationEnded":
         _end_activation(s, p["character"])
     elif kind == "RoundEnded":

@@ -67,7 +67,8 @@ def initial_state(options: dict, seats: int, decks: dict) -> dict:
         "missions_completed": [], "omamori_used": False,
         "queue": [], "choice": None, "result": None,
         "flow": {"stage": "prepare", "sub": None, "enemies_left": [], "next_enemy": None, "tie": None,
-                 "active": None, "travel": None, "event": None, "close": False, "loss": None, "resurrected": []},
+                 "active": None, "travel": None, "event": None, "close": False, "loss": None, "resurrected": [],
+                 "shop": None},
     }
 
 
@@ -188,6 +189,7 @@ class AdventureEngine(EngineBase):
         if state["choice"]:
             view["choice"] = _labels_only(state["choice"])
         view["queue"] = len(state["queue"])
+        view["shop"] = state["flow"].get("shop")
         view["awaiting"] = q.awaiting(state)
         view["you"] = seat
         return view
@@ -202,6 +204,8 @@ class AdventureEngine(EngineBase):
             return {**ev, "payload": _labels_only(payload)}
         if ev["type"] in ("QueuePushed", "EffectPopped"):
             return {**ev, "payload": {"source": (payload.get("ctx") or {}).get("source")}}
+        if ev["type"] == "ShopClosed" and "market_order" in payload:
+            return {**ev, "payload": {"character": payload["character"], "count": len(payload["market_order"])}}
         if ev["type"] in ("InfluenceDeckShuffled", "TravelDeckShuffled"):
             hidden = {k: v for k, v in payload.items() if k != "order"}
             return {**ev, "payload": {**hidden, "count": len(payload["order"])}}

@@ -3,7 +3,7 @@
 from games.kernel import SYSTEM
 
 from . import board
-from .content import ACTS, BLACKSMITH, CHARACTERS, LEVELS
+from .content import ACTS, BLACKSMITH, CHARACTERS, LEVELS, MARKET
 
 ATTRIBUTES = ("power", "dexterity", "spirit", "knowledge")
 ORDER = ("akira", "hattori", "hikaru", "tomoe")
@@ -268,3 +268,41 @@ def is_sanctuary(location) -> bool:
 
 
 AFFINITY_MAX = 6
+
+
+PERMANENT_LIMIT = 2
+MARKET_ITEM_LIMIT = 5
+
+
+def owned_equipment(state, cid) -> list[str]:
+    ch = character(state, cid)
+    return [*ch["weapons"], ch["armor"]] if ch["armor"] else list(ch["weapons"])
+
+
+def blacksmith_offer(state, cid) -> list[str]:
+    """Cards of the character's blacksmith deck (class, current and lower levels) not in its supply."""
+    ch = character(state, cid)
+    owned = set(owned_equipment(state, cid))
+    return sorted(k for k, c in BLACKSMITH.items()
+                  if c["class"] == ch["class"] and c["level"] <= ch["blacksmith_level"] and k not in owned
+                  and c["cost"] <= ch["coins"] and (c["slot"] == "armor" or len(ch["weapons"]) < 2))
+
+
+def half(cost: int) -> int:
+    """"gaining half the cost rounded down"."""
+    return cost // 2
+
+
+def market_items(state, cid) -> list[str]:
+    return [i for i in character(state, cid)["items"] if MARKET[i]["type"] != "special"]
+
+
+def can_keep_item(state, cid, item) -> bool:
+    """"a maximum of 2 permanent items, and a maximum of 5 market items total"; special items count for neither."""
+    card = MARKET[item]
+    if card["type"] == "special":
+        return True
+    items = market_items(state, cid)
+    if len(items) >= MARKET_ITEM_LIMIT:
+        return False
+    return card["type"] != "permanent" or sum(MARKET[i]["type"] == "permanent" for i in items) < PERMANENT_LIMIT
