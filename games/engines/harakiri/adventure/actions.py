@@ -11,7 +11,8 @@ from .content import BLACKSMITH, CHARACTERS, MARKET
 COMMANDS = ("choose", "choose_weapon", "lose_attribute", "activate_enemy", "choose_path", "activate", "travel",
             "exert", "move", "sail", "guided_by_the_waves", "end_travel", "attack", "work", "camp", "swap_weapon",
             "end_activation", "interact_mission", "interact_clan", "interact_personal", "interact_sanctuary", "inn",
-            "blacksmith", "market", "buy", "sell", "repair", "sell_heads", "leave")
+            "blacksmith", "market", "buy", "sell", "repair", "sell_heads", "leave", "give", "share_information",
+            "omamori", "use_item")
 
 
 def _cmd(type_: str, **args) -> dict:
@@ -60,7 +61,7 @@ def _activation_commands(state) -> list[dict]:
     out = []
     travel = flow["travel"]
     if flow.get("shop"):
-        return _shop_commands(state, cid) + ([_cmd("swap_weapon")] if len(ch["weapons"]) == 2 else [])
+        return _shop_commands(state, cid) + _free_actions(state, cid)
     if travel:
         out += [_cmd("move", to=m["to"]) for m in q.land_moves(state)]
         out += [_cmd("sail", to=p) for p in q.sea_moves(state)]
@@ -85,10 +86,38 @@ def _activation_commands(state) -> list[dict]:
         if q.is_sanctuary(ch["location"]):
             out += [_cmd("interact_sanctuary", karma=k) for k in range(0, ch["karma"] + 1, 3)]
         out.append(_cmd("work") if board.is_city(ch["location"]) else _cmd("camp"))
-    if len(ch["weapons"]) == 2:
-        out.append(_cmd("swap_weapon"))
+    out += _free_actions(state, cid)
     if not travel:
         out.append(_cmd("end_activation"))
+    return out
+
+
+def _free_actions(state, cid) -> list[dict]:
+    """Use an item, swap weapon, share: at any time of the activation, no action point."""
+    ch = state["characters"][cid]
+    out = [_cmd("use_item", item=i) for i in q.usable_items(state, cid)]
+    if len(ch["weapons"]) == 2:
+        out.append(_cmd("swap_weapon"))
+    for other in q.characters_at(state, ch["location"]):
+        if other == cid:
+            continue
+        out += _gifts(state, cid, other) + _gifts(state, other, cid)  # an exchange goes both ways
+    out += [_cmd("share_information", mission=n, character=c) for n, c in q.information_to_share(state, cid)]
+    out += [_cmd("omamori", mission=n, character=c) for n, c in q.omamori_targets(state, cid)]
+    return out
+
+
+def _gifts(state, cid, other) -> list[dict]:
+    """Coins, heads, items and weapons one character may hand another (within the receiver's limits)."""
+    ch, taker = state["characters"][cid], state["characters"][other]
+    def give(what, amount):
+        return _cmd("give", **{"from": cid}, to=other, what=what, amount=amount)
+
+    out = [give("coins", n) for n in range(1, ch["coins"] + 1)]
+    out += [give("heads", n) for n in range(1, ch["heads"] + 1)]
+    out += [give(i, 1) for i in sorted(set(ch["items"])) if q.can_keep_item(state, other, i)]
+    if len(taker["weapons"]) < 2:
+        out += [give(w, 1) for w in ch["weapons"]]
     return out
 
 
@@ -233,6 +262,14 @@ def _activation_action(em, rng, kind, args):
             # "Shuffle any unbought cards back into the market deck."
             payload["market_order"] = rng.shuffled(state["decks"]["market"])
         em.emit("ShopClosed", payload)
+    elif kind == "give":
+        em.emit("Given", {"character": args["from"], "to": args["to"], "what": args["what"], "amount": args["amount"]})
+    elif kind in ("share_information", "omamori"):
+        doc = q.mission_doc(state, args["mission"])
+        em.emit("InformationShared", {"mission": args["mission"], "character": cid, "to": args["character"],
+                                      "clan_tokens": list(doc["clan_tokens"]), "omamori": kind == "omamori"})
+    elif kind == "use_item":
+        _use_item(em, rng, cid, args["item"])
     elif kind == "swap_weapon":
         other = next(w for w in ch["weapons"] if w != ch["equipped"])
         em.emit("WeaponSwapped", {"character": cid, "equipped": other})
@@ -249,3 +286,20 @@ def _sea_fare(state) -> dict:
             paid[cid] = share
             due -= share
     return paid
+
+
+def _use_item(em, rng, cid, item):
+    """"If the item is of the "consumable" type, return it to the market deck and shuffle it after use
+    ... "uses X" ... When it has no more tokens on it, return it to the market deck and shuffle it"."""
+    state = em.state
+    card = MARKET[item]
+    ch = state["characters"][cid]
+    left = ch["item_uses"].get(item, card.get("uses", 1)) - 1
+    spent = card["type"] == "consumable" or left <= 0
+    movement = sum(e["amount"] for e in card["effects"] if e["do"] == "movement")
+    payload = {"character": cid, "item": item, "spent": spent, "uses_left": max(0, left), "movement": movement}
+    if spent:
+        payload["market_order"] = rng.shuffled([*state["decks"]["market"], item])
+    em.emit("ItemUsed", payload)
+    steps.push(em, [e for e in card["effects"] if e["do"] not in ("movement", "combat_bonus")],
+               {"character": cid, "source": "item"})

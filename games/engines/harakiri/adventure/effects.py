@@ -267,6 +267,36 @@ def apply(state, ev):
         flow["shop"] = None
         if "market_order" in p:
             s["decks"]["market"] = list(p["market_order"])
+    elif kind == "Given":
+        giver, taker = chars[p["character"]], chars[p["to"]]
+        what = p["what"]
+        if what in ("coins", "heads"):
+            giver[what] -= p["amount"]
+            taker[what] += p["amount"]
+        elif what in giver["weapons"]:
+            giver["weapons"].remove(what)
+            if giver["equipped"] == what:
+                giver["equipped"] = giver["weapons"][0] if giver["weapons"] else None
+            taker["weapons"].append(what)
+            taker["equipped"] = taker["equipped"] or what
+        else:
+            giver["items"].remove(what)
+            taker["items"].append(what)
+    elif kind == "InformationShared":
+        mission = s["missions"][str(p["mission"])]
+        mission["clan_tokens"][p["to"]] = list(p["clan_tokens"])
+        if p["omamori"]:
+            s["omamori_used"] = True
+    elif kind == "ItemUsed":
+        ch = chars[p["character"]]
+        if p["spent"]:
+            ch["items"].remove(p["item"])
+            ch["item_uses"].pop(p["item"], None)
+            s["decks"]["market"] = list(p["market_order"])
+        else:
+            ch["item_uses"][p["item"]] = p["uses_left"]
+        if p["movement"] and flow["travel"]:
+            flow["travel"]["mp"] += p["movement"]
     elif kind == "ActivationEnded":
         _end_activation(s, p["character"])
     elif kind == "RoundEnded":

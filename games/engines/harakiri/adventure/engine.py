@@ -27,7 +27,7 @@ def _character(act: dict, cid: str, kami: str, location: str) -> dict:
         "skills": [start["skill"]], "traits": [], "kami": kami, "affinity": 1, "karma": 0,
         "coins": 0, "heads": 0, "boss_heads": 0,
         "armor": armor, "armor_value": BLACKSMITH[armor]["armor"], "weapons": [], "equipped": None,
-        "items": list(act["special_items"]), "blacksmith_level": 1,
+        "items": list(act["special_items"]), "item_uses": {}, "blacksmith_level": 1,
         "location": location, "ap": 0, "ap_penalty": 0, "activated": False, "traveled": False,
         "defeated": False, "waves_used": False, "clan_tokens": [],
     }
@@ -204,6 +204,8 @@ class AdventureEngine(EngineBase):
             return {**ev, "payload": _labels_only(payload)}
         if ev["type"] in ("QueuePushed", "EffectPopped"):
             return {**ev, "payload": {"source": (payload.get("ctx") or {}).get("source")}}
+        if ev["type"] == "ItemUsed" and "market_order" in payload:
+            return {**ev, "payload": {k: v for k, v in payload.items() if k != "market_order"}}
         if ev["type"] == "ShopClosed" and "market_order" in payload:
             return {**ev, "payload": {"character": payload["character"], "count": len(payload["market_order"])}}
         if ev["type"] in ("InfluenceDeckShuffled", "TravelDeckShuffled"):

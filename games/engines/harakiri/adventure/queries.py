@@ -79,8 +79,16 @@ def combat_dice(state, cid) -> list[str]:
 
 
 def combat_modifier(state, cid) -> int:
-    """Power, plus Sharpened Blade's +1."""
-    return character(state, cid)["attributes"]["power"] + (1 if has_ability(state, cid, "hachiman") else 0)
+    """Power, plus Sharpened Blade's +1, plus permanent items' combat bonus the character can use."""
+    ch = character(state, cid)
+    items = sum(e["amount"] for i in ch["items"] if usable(state, cid, i) and MARKET[i]["type"] == "permanent"
+                for e in MARKET[i]["effects"] if e["do"] == "combat_bonus")
+    return ch["attributes"]["power"] + (1 if has_ability(state, cid, "hachiman") else 0) + items
+
+
+def usable(state, cid, item) -> bool:
+    """"Use the effect of an item in the character's supply if the active character meets its knowledge requirement"."""
+    return (MARKET[item]["knowledge"] or 0) <= character(state, cid)["attributes"]["knowledge"]
 
 
 def armor_value(state, cid) -> int:
@@ -306,3 +314,46 @@ def can_keep_item(state, cid, item) -> bool:
     if len(items) >= MARKET_ITEM_LIMIT:
         return False
     return card["type"] != "permanent" or sum(MARKET[i]["type"] == "permanent" for i in items) < PERMANENT_LIMIT
+
+
+def usable_items(state, cid) -> list[str]:
+    """Items with an effect to use now: consumables and uses items (movement only while travelling)."""
+    travelling = bool(state["flow"]["travel"]) and not state["flow"]["travel"]["ended"]
+    out = []
+    for item in sorted(set(character(state, cid)["items"])):
+        card = MARKET[item]
+        if card["type"] not in ("consumable", "uses") or not usable(state, cid, item) or not card["effects"]:
+            continue
+        if any(e["do"] == "movement" for e in card["effects"]) and not travelling:
+            continue
+        out.append(item)
+    return out
+
+
+def shared_missions(state) -> list[str]:
+    """Active missions (personal ones are never shared)."""
+    return sorted((n for n, m in state["missions"].items() if m["status"] == "active"), key=int)
+
+
+def information_to_share(state, cid) -> list[tuple[int, str]]:
+    """"If any character at the active character's location has placed clan tokens ... as a result of
+    an active mission ..., each other character in the location may also place their clan tokens"."""
+    here = characters_at(state, character(state, cid)["location"])
+    out = []
+    for number in shared_missions(state):
+        placed = state["missions"][number]["clan_tokens"]
+        if any(c in placed for c in here):
+            out += [(int(number), c) for c in here if c not in placed]
+    return out
+
+
+def omamori_targets(state, cid) -> list[tuple[int, str]]:
+    """Jirōbō's omamori: once per Adventure Phase, share information on one active mission, anywhere."""
+    if state["omamori_used"] or "jirobo_omamori" not in character(state, cid)["items"]:
+        return []
+    out = []
+    for number in shared_missions(state):
+        placed = state["missions"][number]["clan_tokens"]
+        if cid in placed:
+            out += [(int(number), c) for c in alive(state) if c not in placed]
+    return out
