@@ -191,11 +191,20 @@ def apply(state, ev):
     elif kind == "CityCaptured":
         if p["location"] not in s["cities"]["captured"]:
             s["cities"]["captured"].append(p["location"])
+            s["city_log"].append({"location": p["location"], "status": "captured", "chapter": s["chapter"]})
     elif kind == "CityRazed":
         if p["location"] in s["cities"]["captured"]:
             s["cities"]["captured"].remove(p["location"])
+        s["city_log"] = [c for c in s["city_log"] if c["location"] != p["location"]]
+        s["city_log"].append({"location": p["location"], "status": "razed", "chapter": s["chapter"]})
         if p["location"] not in s["cities"]["razed"]:
             s["cities"]["razed"].append(p["location"])
+    elif kind == "CityTokensDiscarded":
+        for place in p["locations"]:
+            for status in ("captured", "razed"):
+                if place in s["cities"][status]:
+                    s["cities"][status].remove(place)
+        s["city_log"] = [c for c in s["city_log"] if c["location"] not in p["locations"]]
     elif kind == "MarkRecorded":
         if p["mark"] not in s["marks"]:
             s["marks"].append(p["mark"])

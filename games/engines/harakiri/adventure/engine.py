@@ -4,9 +4,10 @@ import copy
 
 from games.kernel import SYSTEM, EngineBase, RuleViolation, Status, event, json_member
 
-from . import actions, effects, steps
+from . import actions, board, effects, steps
 from . import queries as q
-from .content import ACTS, BLACKSMITH, CHARACTERS, INFLUENCE_CARDS, KAMI, TRAVEL_EVENTS, all_public, market_deck
+from .content import (ACTS, BLACKSMITH, CHARACTERS, INFLUENCE_CARDS, KAMI, LEVELS, MARKET, TRAVEL_EVENTS, all_public,
+                      market_deck)
 
 CHAPTERS = sorted(c["number"] for c in ACTS[1]["chapters"])
 
@@ -41,8 +42,23 @@ def _mission(doc: dict) -> dict:
             "clan_tokens": {cid: list(doc["clan_tokens"]) for cid in q.ORDER} if active else {}}
 
 
+CARRIED = steps.CARRIED
+
+
+def _from_sheet(character: dict, carried: dict) -> dict:
+    """A character as the campaign sheet and character case left it (Character's Setup steps 2-9)."""
+    out = {**character, **{k: copy.deepcopy(v) for k, v in carried.items() if k in CARRIED}}
+    out["blacksmith_level"] = min(3, out["level"])
+    return out
+
+
+def sheet_characters(sheet: dict) -> dict:
+    return sheet.get("characters", {}) if sheet else {}
+
+
 def initial_state(options: dict, seats: int, decks: dict) -> dict:
-    """A first chapter's Adventure Phase (Adventure Phase Setup, both parts)."""
+    """A chapter's Adventure Phase (Adventure Phase Setup, both parts): a first chapter's boards, or
+    the party and map state a campaign sheet (option ``sheet``) carries over."""
     act = ACTS[1]
     chapter = q.chapter_doc({"act": 1, "chapter": options.get("chapter", 1)})
     adventure = chapter["adventure"]
@@ -53,35 +69,109 @@ def initial_state(options: dict, seats: int, decks: dict) -> dict:
         enemy = {k: v for k, v in spec.items() if k != "at"}
         enemy["location"] = spec["at"]
         enemies[spec["id"]] = enemy
+    sheet = options.get("sheet") or {}
+    characters = {cid: _character(act, cid, kami[cid], adventure["start"][cid]) for cid in q.ORDER}
+    for cid, carried in sheet_characters(sheet).items():
+        characters[cid] = _from_sheet(characters[cid], carried)
+    city_log = [dict(c) for c in sheet.get("cities", [])]
     return {
         "act": 1, "chapter": chapter["number"], "seats": seats, "control": dict(control),
         "round": 0, "final": False, "influence": adventure["influence"]["start"],
-        "characters": {cid: _character(act, cid, kami[cid], adventure["start"][cid]) for cid in q.ORDER},
+        "characters": characters,
         "enemies": enemies, "enemy_seq": len(enemies),
-        "cities": {"captured": [], "razed": []},
+        "cities": {"captured": sorted(c["location"] for c in city_log if c["status"] == "captured"),
+                   "razed": sorted(c["location"] for c in city_log if c["status"] == "razed")},
+        "city_log": city_log,
         "decks": decks, "discard": {"influence": []}, "influence_card": None,
-        "travel_codes": sorted(adventure["travel_events"]["codes"]), "travel_removed": [],
-        "marks": [], "discovered": sorted(s["location"] for s in adventure.get("special_locations", []) if s["discovered"]),
+        "travel_codes": travel_codes(options), "travel_removed": sorted(sheet.get("travel_removed", [])),
+        "marks": list(sheet.get("marks", [])),
+        "discovered": sorted(set(sheet.get("discovered", []))
+                             | {s["location"] for s in adventure.get("special_locations", []) if s["discovered"]}),
         "missions": {str(m["number"]): _mission(m) for m in adventure["missions"]},
         "personal": {cid: {"token": pm["token"], "status": "open"} for cid, pm in sorted(adventure["personal_missions"].items())},
         "missions_completed": [], "omamori_used": False,
         "queue": [], "choice": None, "result": None,
-        "flow": {"stage": "prepare", "sub": None, "enemies_left": [], "next_enemy": None, "tie": None,
+        "flow": {"stage": "prepare" if not all(c["equipped"] for c in characters.values()) else "shogun",
+                 "sub": "round", "enemies_left": [], "next_enemy": None, "tie": None,
                  "active": None, "travel": None, "event": None, "close": False, "loss": None, "resurrected": [],
                  "shop": None},
     }
 
 
+def travel_codes(options: dict) -> list[str]:
+    """The chapter's letter codes plus the numbered events the campaign added."""
+    chapter = q.chapter_doc({"act": 1, "chapter": options.get("chapter", 1)})
+    sheet = options.get("sheet") or {}
+    return sorted(set(chapter["adventure"]["travel_events"]["codes"]) | set(sheet.get("travel_added", [])))
+
+
+def market_range(options: dict) -> tuple[int, int]:
+    """"Find the lowest and highest knowledge of any character" (a first chapter: no requirement and level 1)."""
+    carried = sheet_characters(options.get("sheet"))
+    if not carried:
+        low, high = ACTS[1]["first_chapter_market"]["knowledge"]
+        return low, high
+    knowledge = [c["attributes"]["knowledge"] for c in carried.values()]
+    return min(knowledge), max(knowledge)
+
+
 def deck_contents(options: dict) -> dict:
     """The cards of each deck, in a fixed order (setup shuffles them)."""
     chapter = q.chapter_doc({"act": 1, "chapter": options.get("chapter", 1)})
-    codes = set(chapter["adventure"]["travel_events"]["codes"])
-    low, high = ACTS[1]["first_chapter_market"]["knowledge"]  # a first chapter's market (Setup step 6)
+    codes = set(travel_codes(options))
+    removed = set((options.get("sheet") or {}).get("travel_removed", []))
+    low, high = market_range(options)
     return {
-        "travel": sorted(k for k, c in TRAVEL_EVENTS.items() if c["code"] in codes),
+        "travel": sorted(k for k, c in TRAVEL_EVENTS.items() if c["code"] in codes and k not in removed),
         "influence": sorted(k for k, c in INFLUENCE_CARDS.items() if chapter["number"] in c["chapters"]),
         "market": market_deck(low, high),
     }
+
+
+_NAT = {"type": "integer", "minimum": 0, "maximum": 999}
+_IDS = {"type": "array", "items": {"type": "string", "maxLength": 64}, "maxItems": 200}
+_CARRIED = {"type": "object", "additionalProperties": False, "required": list(CARRIED), "properties": {
+    "level": {"type": "integer", "minimum": 1, "maximum": 5}, "health": {"type": "integer", "minimum": 1, "maximum": 30},
+    "attributes": {"type": "object", "additionalProperties": False, "required": list(q.ATTRIBUTES),
+                   "properties": {a: {"type": "integer", "minimum": 0, "maximum": 3} for a in q.ATTRIBUTES}},
+    "kami": {"type": "string", "maxLength": 32}, "affinity": {"type": "integer", "minimum": 0, "maximum": q.AFFINITY_MAX},
+    "karma": _NAT, "coins": _NAT, "heads": _NAT, "boss_heads": _NAT,
+    "armor": {"type": ["string", "null"], "maxLength": 64}, "armor_value": {"type": "integer", "minimum": 0, "maximum": 9},
+    "weapons": {**_IDS, "maxItems": 2}, "equipped": {"type": ["string", "null"], "maxLength": 64},
+    "items": {**_IDS, "maxItems": 12}, "skills": _IDS, "traits": _IDS}}
+SHEET_SCHEMA = {"type": "object", "additionalProperties": False, "required": ["characters"], "properties": {
+    "characters": {"type": "object", "additionalProperties": False, "required": list(q.ORDER),
+                   "properties": {c: _CARRIED for c in q.ORDER}},
+    "marks": _IDS, "discovered": _IDS, "travel_removed": _IDS, "travel_added": _IDS,
+    "cities": {"type": "array", "maxItems": 50, "items": {"type": "object", "additionalProperties": False,
+               "required": ["location", "status", "chapter"], "properties": {
+                   "location": {"type": "string", "maxLength": 64}, "status": {"enum": ["captured", "razed"]},
+                   "chapter": {"type": "integer", "minimum": 1, "maximum": 99}}}}}}
+
+
+def sheet_problems(sheet: dict) -> list[str]:
+    """What a campaign sheet names that the content does not have (beyond the JSON schema)."""
+    problems = []
+    for cid, ch in sheet.get("characters", {}).items():
+        klass = CHARACTERS[cid]["class"]
+        equipment = [*ch["weapons"], *([ch["armor"]] if ch["armor"] else [])]
+        problems += [f"{cid}: {e} is not {klass} equipment" for e in equipment
+                     if e not in BLACKSMITH or BLACKSMITH[e]["class"] != klass]
+        problems += [f"{cid}: {w} is not a weapon" for w in ch["weapons"] if BLACKSMITH.get(w, {}).get("slot") != "weapon"]
+        if ch["armor"] and BLACKSMITH.get(ch["armor"], {}).get("slot") != "armor":
+            problems.append(f"{cid}: {ch['armor']} is not an armor")
+        if ch["equipped"] not in ch["weapons"]:
+            problems.append(f"{cid}: the equipped weapon must be one of its weapons")
+        problems += [f"{cid}: unknown item {i}" for i in ch["items"] if i not in MARKET]
+        if ch["kami"] not in KAMI:
+            problems.append(f"{cid}: unknown kami {ch['kami']}")
+        if ch["health"] > LEVELS["health_by_class"][klass][ch["level"] - 1]:
+            problems.append(f"{cid}: health above its level's maximum")
+    problems += [f"unknown location {loc}" for loc in sheet.get("discovered", []) if not board.exists(loc)]
+    problems += [f"{c['location']} is not a city" for c in sheet.get("cities", [])
+                 if not board.exists(c["location"]) or not board.is_city(c["location"])]
+    problems += [f"unknown travel event {t}" for t in sheet.get("travel_removed", []) if t not in TRAVEL_EVENTS]
+    return problems
 
 
 class AdventureEngine(EngineBase):
@@ -98,6 +188,7 @@ class AdventureEngine(EngineBase):
                         "properties": {c: {"type": "integer", "minimum": 0, "maximum": 3} for c in q.ORDER}},
             "kami": {"type": "object", "additionalProperties": False,
                      "properties": {c: {"enum": ACTS[1]["initial_kami"]} for c in q.ORDER}},
+            "sheet": SHEET_SCHEMA,
         },
     }
 
@@ -112,6 +203,9 @@ class AdventureEngine(EngineBase):
         for kami in options.get("kami", {}).values():
             if kami not in KAMI:
                 raise RuleViolation("bad_options", f"unknown kami {kami}")
+        problems = sheet_problems(options.get("sheet") or {})
+        if problems:
+            raise RuleViolation("bad_options", "; ".join(problems))
 
     def setup(self, options: dict, seats: int, rng) -> list:
         contents = deck_contents(options)

@@ -397,9 +397,15 @@ def _ending_step(em, rng):
         if outcome == "success":
             for cid in q.alive(state):
                 regain_health(em, cid, em.state["characters"][cid]["level"], "phase_success")
+        # "Cities will discard their tokens at the end of the chapter following the one in which they were placed"
+        expired = sorted(c["location"] for c in em.state["city_log"] if c["chapter"] < state["chapter"])
+        if expired:
+            em.emit("CityTokensDiscarded", {"locations": expired})
         em.emit("AdventureFinished", {"outcome": outcome, "reason": state["result"]["reason"],
                                       "health": {c: em.state["characters"][c]["health"] for c in q.alive(em.state)},
-                                      "marks": list(em.state["marks"])})
+                                      "marks": list(em.state["marks"]), "sheet": sheet(em.state),
+                                      "missions": {n: m["status"] for n, m in em.state["missions"].items()},
+                                      "personal": {c: m["status"] for c, m in em.state["personal"].items()}})
 
 
 def resurrect(em, rng, cid):
@@ -444,3 +450,15 @@ def run(em, rng):
         if q.awaiting(em.state) != [SYSTEM]:
             return
         step(em, rng)
+
+
+CARRIED = ("level", "health", "attributes", "kami", "affinity", "karma", "coins", "heads", "boss_heads", "armor",
+           "armor_value", "weapons", "equipped", "items", "skills", "traits")
+
+
+def sheet(state) -> dict:
+    """What the campaign carries to the next phase: each character's case and the campaign sheet."""
+    return {"characters": {c: {k: state["characters"][c][k] for k in CARRIED} for c in q.ORDER},
+            "marks": list(state["marks"]), "discovered": list(state["discovered"]),
+            "cities": [dict(c) for c in state["city_log"]], "travel_removed": list(state["travel_removed"]),
+            "travel_added": sorted(c for c in state["travel_codes"] if c.isdigit())}
