@@ -2,7 +2,7 @@
 
 from games.engines.harakiri.adventure.engine import ENGINE
 
-from .helpers import activation, of_type
+from .helpers import activation, advance, of_type
 
 
 def shop_types(s):
@@ -89,3 +89,17 @@ def test_item_limits_2_permanent_and_5_market_items():
 def test_no_blacksmith_where_there_is_none():
     s = activation("akira", characters={"akira": {"location": "nara", "coins": 30}})  # Nara: market and inn
     assert "blacksmith" not in shop_types(s) and "market" in shop_types(s)
+
+
+def test_a_gained_object_is_drawn_from_the_market_deck_and_respects_the_item_limit():
+    # rules: Harakiri, "Combat Tests" (Gain Objects): When an effect indicates to gain or draw an object, draw them randomly from the market deck
+    queue = [{"effects": [{"do": "gain_item"}], "ctx": {"character": "akira", "source": "travel_event"}}]
+    s = activation("akira", queue=queue, decks={"market": ["rice_ball", "war_fan"]})
+    advance(s, answers=[1])
+    assert s.state["characters"]["akira"]["items"] == ["jirobo_omamori", "war_fan"] and s.state["decks"]["market"] == ["rice_ball"]
+    # rules: Harakiri, "Item Limit and Special Items": If this limit is exceeded outside of an interaction in a city ... return them to the market
+    full = ["jirobo_omamori", "rice_ball", "bandages", "holy_water", "healing_potion", "fire_powder"]
+    s = activation("akira", queue=queue, decks={"market": ["war_fan"]}, characters={"akira": {"items": full}})
+    events = advance(s)
+    assert of_type(events, "ItemRefused") == [{"character": "akira", "item": "war_fan"}]
+    assert s.state["characters"]["akira"]["items"] == full and s.state["decks"]["market"] == ["war_fan"]

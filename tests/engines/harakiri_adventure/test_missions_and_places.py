@@ -108,3 +108,21 @@ def test_the_holy_one():
     s = activation("hikaru", characters={"hikaru": {"location": "amaterasu_shrine", "health": 4, "kami": "amaterasu"}})
     s.when(0, "interact_sanctuary", karma=0)
     assert s.state["characters"]["hikaru"]["health"] == 7
+
+
+def test_a_discovered_special_location_card_can_be_interacted_with():
+    # rules: Harakiri, "Interact with a Special Location Card": Take this action at any discovered (colored) special location card ... follow the instructions for that secret location
+    s = activation("akira", characters={"akira": {"location": "kumano", "health": 5}}, discovered=["kumano"])
+    s.when(0, "interact_special")
+    advance(s)
+    assert s.state["characters"]["akira"]["health"] == 7 and s.state["characters"]["akira"]["karma"] == 1
+    assert not [c for c in s.legal(0) if c["type"] == "interact_special"]  # once per character and phase
+
+
+def test_an_undiscovered_special_location_cannot_be_used_until_an_effect_discovers_it():
+    # rules: Harakiri, "Interact with a Special Location Card": Certain effects ... may cause an undiscovered special location to be discovered ... flip the card and record it on the campaign sheet
+    queue = [{"effects": [{"do": "discover", "location": "kumano"}], "ctx": {"character": None, "source": "mission"}}]
+    s = activation("akira", characters={"akira": {"location": "kumano"}}, queue=queue)
+    assert s.state["discovered"] == []
+    advance(s)
+    assert s.state["discovered"] == ["kumano"] and {"type": "interact_special", "args": {}} in s.legal(0)

@@ -12,7 +12,7 @@ COMMANDS = ("choose", "choose_weapon", "lose_attribute", "activate_enemy", "choo
             "exert", "move", "sail", "guided_by_the_waves", "end_travel", "attack", "work", "camp", "swap_weapon",
             "end_activation", "interact_mission", "interact_clan", "interact_personal", "interact_sanctuary", "inn",
             "blacksmith", "market", "buy", "sell", "repair", "sell_heads", "leave", "give", "share_information",
-            "omamori", "use_item")
+            "omamori", "use_item", "interact_special")
 
 
 def _cmd(type_: str, **args) -> dict:
@@ -83,6 +83,8 @@ def _activation_commands(state) -> list[dict]:
         if "inn" in services and ch["coins"] >= 10:
             out.append(_cmd("inn"))
         out += [_cmd(service) for service in ("blacksmith", "market") if service in services]
+        if q.special_location_here(state, cid):
+            out.append(_cmd("interact_special"))
         if q.is_sanctuary(ch["location"]):
             out += [_cmd("interact_sanctuary", karma=k) for k in range(0, ch["karma"] + 1, 3)]
         out.append(_cmd("work") if board.is_city(ch["location"]) else _cmd("camp"))
@@ -262,6 +264,11 @@ def _activation_action(em, rng, kind, args):
             # "Shuffle any unbought cards back into the market deck."
             payload["market_order"] = rng.shuffled(state["decks"]["market"])
         em.emit("ShopClosed", payload)
+    elif kind == "interact_special":
+        card = q.special_location_here(state, cid)
+        em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "special_location"})
+        em.emit("SpecialLocationVisited", {"character": cid, "location": card["location"], "text": card.get("text")})
+        steps.push(em, card.get("effects", []), {"character": cid, "source": "special_location"})
     elif kind == "give":
         em.emit("Given", {"character": args["from"], "to": args["to"], "what": args["what"], "amount": args["amount"]})
     elif kind in ("share_information", "omamori"):

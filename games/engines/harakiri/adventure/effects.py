@@ -306,6 +306,8 @@ def apply(state, ev):
             ch["item_uses"][p["item"]] = p["uses_left"]
         if p["movement"] and flow["travel"]:
             flow["travel"]["mp"] += p["movement"]
+    elif kind == "SpecialLocationVisited":
+        chars[p["character"]]["specials_used"].append(p["location"])
     elif kind == "ActivationEnded":
         _end_activation(s, p["character"])
     elif kind == "RoundEnded":

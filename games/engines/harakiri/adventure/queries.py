@@ -357,3 +357,12 @@ def omamori_targets(state, cid) -> list[tuple[int, str]]:
         if cid in placed:
             out += [(int(number), c) for c in alive(state) if c not in placed]
     return out
+
+
+def special_location_here(state, cid) -> dict | None:
+    """A special location card placed this chapter, discovered (coloured), at the character's location,
+    that the character has not used yet this phase."""
+    here = character(state, cid)["location"]
+    if here not in state["discovered"] or here in character(state, cid)["specials_used"]:
+        return None
+    return next((c for c in adventure_doc(state).get("special_locations", []) if c["location"] == here), None)

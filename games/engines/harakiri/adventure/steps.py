@@ -206,7 +206,12 @@ def resolve_next(em, rng):
         for cid in _targets(state, ctx):
             deck = em.state["decks"]["market"]
             if deck:
-                em.emit("ItemGained", {"character": cid, "item": deck[rng.below(len(deck))]})
+                item = deck[rng.below(len(deck))]
+                # Over the item limit outside a city: the item goes straight back to the market deck.
+                if q.can_keep_item(em.state, cid, item):
+                    em.emit("ItemGained", {"character": cid, "item": item})
+                else:
+                    em.emit("ItemRefused", {"character": cid, "item": item})
     elif do == "spawn":
         enemy = _spawn_spec(state, effect["enemy"], ctx)
         if enemy["location"]:
