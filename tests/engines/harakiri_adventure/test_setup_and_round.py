@@ -126,3 +126,12 @@ def test_final_round_ends_the_phase_with_the_final_section_after_the_last_round(
     ended = of_type(events, "PhaseEnded")[0]
     assert ended["reason"] == "final_round" and ended["outcome"] == "failure"  # chapter 1's final section
     assert s.status.finished
+
+
+def test_an_empty_influence_deck_is_reshuffled_from_its_discards():
+    s = Scenario(ENGINE, doc(round=1, influence=1, influence_card="si_12", decks={"influence": []},
+                             discard={"influence": ["si_03", "si_08"]}))
+    events = advance(s)
+    assert "InfluenceDeckShuffled" in types(events)
+    assert s.state["influence_card"] in ("si_03", "si_08")
+    assert sorted(s.state["decks"]["influence"] + s.state["discard"]["influence"] + [s.state["influence_card"]]) == ["si_03", "si_08", "si_12"]

@@ -212,3 +212,12 @@ def test_hikaru_and_hattori_travel_by_sea_as_a_group():
     s.when(0, "activate", character="hattori")
     assert s.state["characters"]["hattori"]["ap"] == 2
     assert not [c for c in s.legal(0) if c["type"] == "travel"]
+
+
+def test_only_characters_who_have_neither_activated_nor_travelled_may_join_a_group():
+    # rules: Harakiri, "Group Travel": other characters that have not either yet activated or already traveled by group this round
+    s = activation("hattori", characters={"hikaru": {"activated": True}})
+    assert [c["args"]["group"] for c in s.legal(0) if c["type"] == "travel"] == [[]]
+    s = activation("hattori", characters={"hikaru": {"traveled": True}})
+    assert [c["args"]["group"] for c in s.legal(0) if c["type"] == "travel"] == [[]]
+    assert s.rejects(0, "travel", group=["hikaru"]).code == "bad_args"
