@@ -359,6 +359,8 @@ def check_end(em):
     if not q.alive(state):
         em.emit("PhaseEnded", {"outcome": "failure", "reason": "all_defeated", "text": None})
         return
+    if state["queue"] or state["choice"]:
+        return  # the entry that met a chapter condition is resolved first
     for condition in q.adventure_doc(state)["ending_conditions"]:
         if _condition_met(state, condition):
             em.emit("PhaseEnded", {"outcome": condition["outcome"], "reason": condition["when"],
