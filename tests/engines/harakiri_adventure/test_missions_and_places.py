@@ -53,12 +53,13 @@ def test_a_mission_completed_by_defeating_its_enemy():
     missions = {"3": {"status": "active", "token": None, "starter": "hikaru", "clan_tokens": {"hikaru": []}}}
     s = activation("tomoe", chapter=2, characters={"tomoe": {"location": "yoshino"}}, missions=missions, influence=5,
                    enemies={"kachi_camp": camp, "far": kachi("kumano", None, movement=0)})
-    events = s.when(0, "attack", enemy="kachi_camp", helpers=[])
+    s.when(0, "attack", enemy="kachi_camp", helpers=[])
     assert s.state["missions"]["3"]["status"] == "completed"
+    events = advance(s)  # the mission's success section first, then the chapter's ending condition
+    assert s.state["influence"] == 3
     # rules: Harakiri, "Ending the Adventure Phase": An ending condition specified in the Adventure Phase preparation section is met
     assert [e["payload"]["reason"] for e in events if e["type"] == "PhaseEnded"] == ["mission_completed"]
-    advance(s)
-    assert s.state["influence"] == 3 and s.state["result"]["outcome"] == "success"
+    assert s.state["result"]["outcome"] == "success"
 
 
 def test_personal_missions_only_for_their_own_character():
