@@ -100,6 +100,20 @@ def test_a_gained_object_is_drawn_from_the_market_deck_and_respects_the_item_lim
     # rules: Harakiri, "Item Limit and Special Items": If this limit is exceeded outside of an interaction in a city ... return them to the market
     full = ["jirobo_omamori", "rice_ball", "bandages", "holy_water", "healing_potion", "fire_powder"]
     s = activation("akira", queue=queue, decks={"market": ["war_fan"]}, characters={"akira": {"items": full}})
+    advance(s)
+    assert len(s.legal(0)) == 6 and s.status.awaiting == [0]  # any of the 6 market items may go back
+    labels = [o["label"] for o in ENGINE.view_for(s.state, 0)["choice"]["options"]]
+    s.when(0, "choose", option=labels.index("Return Rice Ball to the market"))
     events = advance(s)
-    assert of_type(events, "ItemRefused") == [{"character": "akira", "item": "war_fan"}]
-    assert s.state["characters"]["akira"]["items"] == full and s.state["decks"]["market"] == ["war_fan"]
+    assert of_type(events, "ItemDiscarded")[0]["item"] == "rice_ball"
+    assert "market_order" not in ENGINE.redact_event(next(e for e in events if e["type"] == "ItemDiscarded"), 0)["payload"]
+    assert "rice_ball" not in s.state["characters"]["akira"]["items"] and s.state["decks"]["market"] == ["rice_ball"]
+
+
+def test_over_two_permanent_items_one_permanent_item_must_go():
+    queue = [{"effects": [{"do": "gain_item"}], "ctx": {"character": "akira", "source": "travel_event"}}]
+    s = activation("akira", queue=queue, decks={"market": ["war_fan"]},
+                   characters={"akira": {"items": ["jirobo_omamori", "travel_papers", "blessed_charm", "rice_ball"]}})
+    advance(s)
+    labels = [o["label"] for o in ENGINE.view_for(s.state, 0)["choice"]["options"]]
+    assert labels == ["Return Blessed Charm to the market", "Return Travel Papers to the market", "Return War Fan to the market"]

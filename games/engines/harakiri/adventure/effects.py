@@ -313,6 +313,10 @@ def apply(state, ev):
             flow["travel"]["mp"] += p["movement"]
     elif kind == "SpecialLocationVisited":
         chars[p["character"]]["specials_used"].append(p["location"])
+    elif kind == "ItemDiscarded":
+        chars[p["character"]]["items"].remove(p["item"])
+        chars[p["character"]]["item_uses"].pop(p["item"], None)
+        s["decks"]["market"] = list(p["market_order"])
     elif kind == "ActivationEnded":
         _end_activation(s, p["character"])
     elif kind == "RoundEnded":

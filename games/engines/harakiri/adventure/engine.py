@@ -298,7 +298,7 @@ class AdventureEngine(EngineBase):
             return {**ev, "payload": _labels_only(payload)}
         if ev["type"] in ("QueuePushed", "EffectPopped"):
             return {**ev, "payload": {"source": (payload.get("ctx") or {}).get("source")}}
-        if ev["type"] == "ItemUsed" and "market_order" in payload:
+        if ev["type"] in ("ItemUsed", "ItemDiscarded") and "market_order" in payload:
             return {**ev, "payload": {k: v for k, v in payload.items() if k != "market_order"}}
         if ev["type"] == "ShopClosed" and "market_order" in payload:
             return {**ev, "payload": {"character": payload["character"], "count": len(payload["market_order"])}}

@@ -366,3 +366,14 @@ def special_location_here(state, cid) -> dict | None:
     if here not in state["discovered"] or here in character(state, cid)["specials_used"]:
         return None
     return next((c for c in adventure_doc(state).get("special_locations", []) if c["location"] == here), None)
+
+
+def items_over_limit(state, cid) -> list[str]:
+    """The items one of which must go to bring the supply back within its limits (none if within)."""
+    items = market_items(state, cid)
+    permanents = [i for i in items if MARKET[i]["type"] == "permanent"]
+    if len(permanents) > PERMANENT_LIMIT:
+        return sorted(set(permanents))
+    if len(items) > MARKET_ITEM_LIMIT:
+        return sorted(set(items))
+    return []

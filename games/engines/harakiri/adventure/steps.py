@@ -7,7 +7,7 @@ Each function appends events to an ``Emitter``; dice and draws come from the ker
 from games.kernel import SYSTEM
 
 from . import queries as q
-from .content import DICE, INFLUENCE_CARDS, TRAVEL_EVENTS
+from .content import DICE, INFLUENCE_CARDS, MARKET, TRAVEL_EVENTS
 
 MAX_STEPS = 500
 
@@ -206,12 +206,12 @@ def resolve_next(em, rng):
         for cid in _targets(state, ctx):
             deck = em.state["decks"]["market"]
             if deck:
-                item = deck[rng.below(len(deck))]
-                # Over the item limit outside a city: the item goes straight back to the market deck.
-                if q.can_keep_item(em.state, cid, item):
-                    em.emit("ItemGained", {"character": cid, "item": item})
-                else:
-                    em.emit("ItemRefused", {"character": cid, "item": item})
+                em.emit("ItemGained", {"character": cid, "item": deck[rng.below(len(deck))]})
+                _over_limit_choice(em, cid, ctx)
+    elif do == "discard_item":
+        for cid in _targets(state, ctx):
+            em.emit("ItemDiscarded", {"character": cid, "item": effect["item"],
+                                      "market_order": rng.shuffled([*state["decks"]["market"], effect["item"]])})
     elif do == "spawn":
         enemy = _spawn_spec(state, effect["enemy"], ctx)
         if enemy["location"]:
@@ -231,6 +231,16 @@ def resolve_next(em, rng):
     elif do == "remove_travel_events":
         _reshuffle_travel(em, rng, sorted(set(state["travel_codes"]) - set(effect["codes"])))
     # "movement" and "combat_bonus" are item effects read by the actions that use items.
+
+
+def _over_limit_choice(em, cid, ctx):
+    """"If this limit is exceeded outside of an interaction in a city, the active character will have
+    to discard any item required to comply with the limitation and return them to the market"."""
+    excess = q.items_over_limit(em.state, cid)
+    if excess:
+        options = [{"label": f"Return {MARKET[i]['name']} to the market", "enabled": True,
+                    "effects": [{"do": "discard_item", "item": i}]} for i in excess]
+        em.emit("ChoiceOffered", {"character": cid, "options": options, "ctx": {**ctx, "character": cid}})
 
 
 # -- the Shōgun's turn ------------------------------------------------------------------------------
