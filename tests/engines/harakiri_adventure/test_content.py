@@ -124,3 +124,35 @@ def test_level_tables_match_the_character_boards_and_the_skill_appendix():
         assert levels["health_by_class"][board_["class"]] == board_["health_by_level"]
         for level, pair in levels["skill_tokens"][cid].items():
             assert all(skills[s]["owner"] == cid and skills[s]["level"] == int(level) for s in pair)
+
+
+def _effects(value):
+    """Every effect object nested anywhere in a content document."""
+    if isinstance(value, dict):
+        if "do" in value:
+            yield value
+        for inner in value.values():
+            yield from _effects(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _effects(inner)
+
+
+def test_every_place_an_effect_names_is_on_the_map_and_captures_name_cities():
+    documents = [content.ACT1, list(content.TRAVEL_EVENTS.values()), list(content.INFLUENCE_CARDS.values()), content.MARKET]
+    for effect in (e for d in documents for e in _effects(d)):
+        if effect["do"] in ("capture", "raze"):
+            assert board.is_city(effect["location"]), effect
+        if effect["do"] == "discover":
+            assert board.exists(effect["location"]), effect
+        if effect["do"] == "spawn":
+            spec = effect["enemy"]
+            assert spec["at"] == "here" or board.exists(spec["at"]), effect
+            assert spec["target"] is None or spec["target"].get("character") in ("active", "akira", "hattori", "hikaru", "tomoe") \
+                or board.exists(spec["target"].get("location")), effect
+    for chapter in content.ACT1["chapters"]:
+        adventure = chapter["adventure"]
+        places = [m["token"] for m in adventure["missions"] if m["token"]] + [t for m in adventure["missions"] for t in m["clan_tokens"]]
+        places += [p["token"] for p in adventure["personal_missions"].values()] + [s["location"] for s in adventure["special_locations"]]
+        assert all(board.exists(p) for p in places), chapter["number"]
+        assert all(board.LOCATIONS[s["location"]]["kind"] == "special" for s in adventure["special_locations"])

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from games.engines.harakiri.adventure.engine import ENGINE
-from games.kernel import SYSTEM, Command, Rng, fold
+from games.kernel import SYSTEM, Command, Rng, RuleViolation, fold
 from tests.engines import test_engine_contract as contract
 
 from .helpers import activation, advance
@@ -94,3 +94,11 @@ def test_a_decisions_resolution_is_not_shown_before_it_is_chosen():
     assert view["choice"]["options"][0] == {"label": "Help her", "enabled": True}
     offered = next(e for e in events if e["type"] == "ChoiceOffered")
     assert "effects" not in json.dumps(ENGINE.redact_event(offered, 0))
+
+
+def test_a_malformed_scenario_document_is_refused_with_a_code():
+    for bad in ([], {"seats": 9}, {"decks": {"travel": ["no_such_card"]}}, {"options": {"chapter": 7}},
+                {"replace": ["enemies"]}, {"options": {"control": {"akira": 3, "hattori": 0, "hikaru": 0, "tomoe": 0}}, "seats": 2}):
+        with pytest.raises(RuleViolation) as refused:
+            ENGINE.scenario(bad)
+        assert refused.value.code in ("bad_scenario", "bad_options")

@@ -2,6 +2,8 @@
 
 import copy
 
+import jsonschema
+
 from games.kernel import SYSTEM, EngineBase, RuleViolation, Status, event, json_member
 
 from . import actions, board, effects, steps
@@ -149,6 +151,13 @@ SHEET_SCHEMA = {"type": "object", "additionalProperties": False, "required": ["c
                    "chapter": {"type": "integer", "minimum": 1, "maximum": 99}}}}}}
 
 
+SCENARIO_SCHEMA = {"type": "object", "additionalProperties": False, "properties": {
+    "options": {"type": "object"}, "seats": {"type": "integer", "minimum": 1, "maximum": 4},
+    "decks": {"type": "object", "additionalProperties": False,
+              "properties": {d: {"type": "array", "items": {"type": "string"}} for d in ("travel", "influence", "market")}},
+    "state": {"type": "object"}, "replace": {"type": "array", "items": {"type": "string"}}}}
+
+
 def sheet_problems(sheet: dict) -> list[str]:
     """What a campaign sheet names that the content does not have (beyond the JSON schema)."""
     problems = []
@@ -218,12 +227,24 @@ class AdventureEngine(EngineBase):
         over it (top-level keys named in ``replace`` are replaced whole, e.g. ``enemies``)."""
         if not isinstance(document, dict):
             raise RuleViolation("bad_scenario", "a scenario is an object")
+        try:
+            jsonschema.validate(document, SCENARIO_SCHEMA)
+            jsonschema.validate(document.get("options", {}), self.options_schema)
+        except jsonschema.ValidationError as error:
+            raise RuleViolation("bad_scenario", error.message) from None
         options = document.get("options", {})
         seats = document.get("seats", 1)
+        self.validate_options(options, seats)
+        for name, cards in document.get("decks", {}).items():
+            known = {"travel": TRAVEL_EVENTS, "influence": INFLUENCE_CARDS, "market": MARKET}[name]
+            if any(card not in known for card in cards):
+                raise RuleViolation("bad_scenario", f"unknown card in the {name} deck")
         decks = deck_contents(options) | document.get("decks", {})
         state = initial_state(options, seats, decks)
         patch = document.get("state", {})
         for key in document.get("replace", []):
+            if key not in patch:
+                raise RuleViolation("bad_scenario", f"replace names {key}, which the state does not give")
             state[key] = copy.deepcopy(patch[key])
         state = _merge(state, {k: v for k, v in patch.items() if k not in document.get("replace", [])})
         return [event("AdventureStarted", {"state": state})]
