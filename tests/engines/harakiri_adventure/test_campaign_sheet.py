@@ -14,11 +14,12 @@ from .helpers import activation, advance, doc, of_type
 
 
 def finished_chapter_1():
-    s = activation("tomoe", enemies={"k": {"type": "kachi", "location": "nara", "target": None, "movement": 0, "combat": 1,
-                                           "on_test": {}, "on_reach": []}},
-                   characters={"tomoe": {"coins": 7, "karma": 2, "items": ["jirobo_omamori", "rice_ball"]}},
-                   travel_removed=["te_1"], travel_codes=["1", "A"], marks=["iga_saved"])
-    s.when(0, "attack", enemy="k", helpers=[])
+    """Chapter 1 won: Tomoe resolves her clan token of mission 1 ("The burning village") in Kyoto."""
+    missions = {"1": {"status": "active", "token": None, "starter": "tomoe", "clan_tokens": {"tomoe": ["kyoto"]}}}
+    s = activation("tomoe", missions=missions, travel_removed=["te_2"],
+                   characters={"tomoe": {"location": "kyoto", "coins": 7, "karma": 2, "heads": 1,
+                                         "items": ["jirobo_omamori", "rice_ball"]}})
+    s.when(0, "interact_clan", mission=1)
     events = []
     while s.status.awaiting == [SYSTEM]:
         events += advance(s)
@@ -29,10 +30,10 @@ def test_the_finished_phase_hands_on_the_party_and_the_sheet():
     # rules: Harakiri, "Ending the Adventure Phase": save the character progress into each character case
     s, sheet = finished_chapter_1()
     tomoe = sheet["characters"]["tomoe"]
-    assert (tomoe["coins"], tomoe["karma"], tomoe["heads"], tomoe["items"]) == (7, 2, 1, ["jirobo_omamori", "rice_ball"])
+    assert (tomoe["coins"], tomoe["karma"], tomoe["heads"], tomoe["items"]) == (12, 2, 1, ["jirobo_omamori", "rice_ball"])
     assert tomoe["health"] == 10 and tomoe["equipped"] == "samurai_naginata"
-    assert "iga_saved" in sheet["marks"] and "ch1_unseen" in sheet["marks"]
-    assert sheet["travel_removed"] == ["te_1"] and sheet["travel_added"] == ["1"]
+    assert "iga_saved" in sheet["marks"] and "ch1_unseen" in sheet["marks"]  # mission 1's and chapter 1's success
+    assert sheet["travel_removed"] == ["te_2"] and sheet["travel_added"] == ["1"]  # mission 1 added event 1
 
 
 def test_a_chapter_set_up_from_the_sheet_carries_the_party_exactly():
@@ -45,7 +46,7 @@ def test_a_chapter_set_up_from_the_sheet_carries_the_party_exactly():
     for cid, carried in sheet["characters"].items():
         assert {k: s.state["characters"][cid][k] for k in carried} == carried
     assert s.status.phase == "shogun" and s.status.awaiting == [SYSTEM]  # weapons are already chosen
-    assert "te_1" not in s.state["decks"]["travel"] and "te_2" not in s.state["decks"]["travel"]
+    assert "te_1" in s.state["decks"]["travel"] and "te_2" not in s.state["decks"]["travel"]
     assert s.state["marks"] == sheet["marks"]
 
 

@@ -4,7 +4,7 @@ from games.engines.harakiri.adventure.engine import ENGINE
 from games.kernel import SYSTEM
 from games.kernel.scenario import Scenario
 
-from .helpers import CAMP, activation, advance, doc, kachi, of_type, scripted
+from .helpers import CAMP, activation, advance, doc, of_type
 
 
 def finish(s, answers=None):
@@ -16,10 +16,12 @@ def finish(s, answers=None):
 
 def test_the_chapters_own_ending_condition_ends_the_phase_in_success_and_heals_by_level():
     # rules: Harakiri, "Ending the Adventure Phase": An ending condition specified in the Adventure Phase preparation section is met ... each character regains health equal to their level
-    s = activation("tomoe", enemies={"k": kachi("nara", {"character": "tomoe"}, combat=1)}, characters={"tomoe": {"health": 5}})
-    events = s.when(0, "attack", enemy="k", helpers=[])
-    assert of_type(events, "PhaseEnded")[0]["outcome"] == "success"
+    missions = {"1": {"status": "active", "token": None, "starter": "tomoe", "clan_tokens": {"tomoe": ["nara"]}}}
+    s = activation("tomoe", missions=missions, characters={"tomoe": {"health": 5}})
+    s.when(0, "interact_clan", mission=1)
     events = finish(s)
+    assert of_type(events, "PhaseEnded")[0] == {"outcome": "success", "reason": "mission_completed",
+                                                "text": "The companions learn who burned Iga."}
     assert of_type(events, "SectionRead")[0]["outcome"] == "success"
     assert s.state["characters"]["tomoe"]["health"] == 6 and "ch1_unseen" in s.state["marks"]
     assert s.status.finished and s.status.winners == [0]
