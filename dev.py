@@ -56,6 +56,8 @@ def ensure_chromium() -> bool:
 def serve(args) -> None:
     ensure_venv("dev")
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    # DEBUG is opt-in and for development only: this command is development.
+    env.setdefault("DJANGO_DEBUG", "1")
     run(PY, "manage.py", "migrate", "--noinput", env=env)
     run(PY, "manage.py", "seed_demo", env=env)
     addr = args[0] if args else "127.0.0.1:8000"

@@ -6,7 +6,7 @@ from collections import OrderedDict
 from games.eventstore import store
 from games.eventstore.models import Match
 from games.kernel import SYSTEM, canonical, registry
-from games.projections.models import MatchDeadline
+from games.projections.models import MatchDeadline, MatchSummary
 
 from .errors import MatchNotFound
 from .lobby import ACTIVE, OPEN, PLATFORM_EVENTS, aggregate_fold, seat_of_user
@@ -46,6 +46,11 @@ def match_get(match_id) -> Match:
         if exc.__class__.__name__ == "ValidationError":
             raise MatchNotFound("no such match")
         raise
+
+
+def open_matches_created(user) -> int:
+    """How many open matches ``user`` created and still sits in."""
+    return MatchSummary.objects.filter(status=OPEN, match__created_by=user, players=user).count()
 
 
 def engine_of(match: Match):
