@@ -1,7 +1,9 @@
 """Who is on the other end of a socket, and whether they still may act.
 
-A socket authenticates once at the handshake (session cookie, or ``?token=<DRF token key>``)
-and records *how* (``scope["kamiza_auth"]``: user_id plus session_key or token_key). Every
+A socket authenticates once, at the handshake (session cookie with an allowed Origin, a
+single-use ticket, an ``Authorization: Token`` header, or the deprecated ``?token=``) or with its
+first ``auth`` message, and records *how* (``scope["kamiza_auth"]``: user_id plus session_key or
+token_key; a ticket carries the login it was issued from). Every
 incoming message and a periodic timer then ask :func:`still_authorised`, so logging out
 (session deleted), revoking the token, changing the password (session hash) or deactivating
 the user ends the socket's ability to act within one recheck interval.
