@@ -276,6 +276,7 @@ class MatchCommandApi(APIView):
             400: E("malformed (field errors in extra)"), 401: UNAUTH,
             403: E("not_your_decision"), 404: NOT_FOUND,
             409: OpenApiResponse(s.VersionConflictSerializer, description="version_conflict"),
+            413: E("payload_too_large: the body is over COMMAND_BODY_MAX_BYTES (64 KiB)"),
             422: E("a rule violation (e.g. not_your_turn), match_not_active, or command_id_reused"),
         },
         description="Submit a game command for the caller's seat. A repeated command_id returns the "
