@@ -5,12 +5,12 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.authtoken.models import Token
-from rest_framework.settings import api_settings
-from rest_framework.throttling import ScopedRateThrottle, UserRateThrottle
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.serializers import ErrorSerializer
+from games.api.throttles import ScopedUserThrottle
 
 from . import services, tokens
 from .errors import InvalidCredentials
@@ -104,11 +104,8 @@ class SocketTicketSerializer(serializers.Serializer):
     expires_in = serializers.IntegerField(help_text="seconds the ticket stays redeemable (SOCKET_TICKET_TTL_SECONDS)")
 
 
-class SocketTicketThrottle(UserRateThrottle):
+class SocketTicketThrottle(ScopedUserThrottle):
     scope = "socket_ticket"
-
-    def get_rate(self):
-        return api_settings.DEFAULT_THROTTLE_RATES[self.scope]
 
 
 class UserTokenRotateApi(APIView):

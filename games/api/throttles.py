@@ -11,21 +11,21 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import UserRateThrottle
 
 
-class _ScopedUserThrottle(UserRateThrottle):
+class ScopedUserThrottle(UserRateThrottle):
     def get_rate(self):
         # Read the rates on every request (not once at import): settings overrides apply.
         return api_settings.DEFAULT_THROTTLE_RATES[self.scope]
 
 
-class MatchCreateThrottle(_ScopedUserThrottle):
+class MatchCreateThrottle(ScopedUserThrottle):
     scope = "match_create"
 
 
-class MatchJoinThrottle(_ScopedUserThrottle):
+class MatchJoinThrottle(ScopedUserThrottle):
     scope = "match_join"
 
 
-class ChatThrottle(_ScopedUserThrottle):
+class ChatThrottle(ScopedUserThrottle):
     scope = "chat"
 
 

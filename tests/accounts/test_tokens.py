@@ -100,3 +100,12 @@ def test_tickets_are_stored_hashed_in_the_cache(make_user):
 
     ticket, _ = tokens.ticket_issue(user_id=make_user().pk, token_key="t" * 40)
     assert cache.get(f"socket-ticket:{ticket}") is None  # the cache (Redis) never holds the ticket itself
+
+
+def test_socket_tickets_are_throttled_per_user(make_user, settings):
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
+        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "socket_ticket": "2/minute"}}
+    c = token_client(Token.objects.create(user=make_user()).key)
+    codes = [c.post("/api/auth/socket-ticket/").status_code for _ in range(3)]
+    assert codes == [200, 200, 429]
+    assert c.post("/api/auth/socket-ticket/").json()["code"] == "throttled"
