@@ -1,7 +1,7 @@
 """REST endpoints of accounts: thin views over accounts.services."""
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.authtoken.models import Token
 from rest_framework.throttling import ScopedRateThrottle
