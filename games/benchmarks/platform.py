@@ -30,26 +30,52 @@ def _pct(values, q):
 # -- in-process: the write path on the configured database ---------------------------------------
 
 
-def run_writepath(commands: int) -> dict:
+def _bench_match():
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
-    from django.db import connection
 
     from games.application import services
-    from games.projections import rebuild
 
-    call_command("migrate", verbosity=0)
     user = get_user_model().objects.create_user(username=f"bench-{uuid.uuid4().hex[:8]}", password=None)
     match = services.match_create(game="counter", seats=1, options={}, creator=user)
     services.match_start(match_id=match.pk, user=user)
     match.refresh_from_db()
-    actor = services.Actor.user(user)
+    return match, services.Actor.user(user)
 
-    t0 = time.perf_counter()
+
+def _submit_loop(match, actor, commands: int) -> int:
+    from games.application import services
+
     seq = match.head_seq
     for _ in range(commands):
         seq = services.match_submit_command(match_id=match.pk, seat=0, actor=actor, command_id=uuid.uuid4(),
                                             expected_seq=seq, type_="add", args={"n": 1}).seq
+    return seq
+
+
+def run_writer(commands: int, barrier: str) -> dict:
+    """One of N concurrent writers on its own match: set up, wait at the ``barrier`` directory
+    (write ``<pid>.ready``, wait for ``go``), submit, report wall-clock start and end."""
+    match, actor = _bench_match()
+    Path(barrier, f"{os.getpid()}.ready").touch()
+    go = Path(barrier, "go")
+    while not go.exists():
+        time.sleep(0.005)
+    start = time.time()
+    _submit_loop(match, actor, commands)
+    return {"commands": commands, "start": start, "end": time.time()}
+
+
+def run_writepath(commands: int) -> dict:
+    from django.core.management import call_command
+    from django.db import connection
+
+    from games.projections import rebuild
+
+    call_command("migrate", verbosity=0)
+    match, actor = _bench_match()
+
+    t0 = time.perf_counter()
+    seq = _submit_loop(match, actor, commands)
     write_s = time.perf_counter() - t0
 
     t0 = time.perf_counter()
@@ -93,12 +119,14 @@ def _baseline_inserts(connection, n: int) -> dict:
         params = connection.get_connection_params()
         dsn = {k: v for k, v in params.items() if k in ("dbname", "user", "host", "port", "password")}
         with psycopg.connect(**dsn, autocommit=True) as conn:
+            # A regular logged table: every commit writes and flushes WAL, like the store's.
+            conn.execute("DROP TABLE IF EXISTS bench_rows")
+            conn.execute("CREATE TABLE bench_rows (seq int primary key, type text, payload jsonb, at timestamptz)")
+            commit_s = _pg_commits(conn, n, payload)
+            conn.execute("DROP TABLE bench_rows")
+            # The TEMP-table figure earlier runs used (no WAL: not durable), kept for comparison.
             conn.execute("CREATE TEMP TABLE bench_rows (seq int primary key, type text, payload jsonb, at timestamptz)")
-            t0 = time.perf_counter()
-            for i in range(n):
-                with conn.transaction():
-                    conn.execute("INSERT INTO bench_rows VALUES (%s, 'Added', %s, now())", (i, payload))
-            commit_s = time.perf_counter() - t0
+            temp_commit_s = _pg_commits(conn, n, payload)
             conn.execute("TRUNCATE bench_rows")
             rows = 500
             values = ",".join(["(%s, 'Added', %s, now())"] * rows)
@@ -109,6 +137,7 @@ def _baseline_inserts(connection, n: int) -> dict:
                     conn.execute(f"INSERT INTO bench_rows VALUES {values}", args)
             multi_s = time.perf_counter() - t0
             multi_rows = (n // rows or 1) * rows
+        extra = {"baseline_temp_table_commit_per_s": round(n / temp_commit_s, 1)}
     else:
         path = Path(tempfile.mkdtemp()) / "baseline.sqlite3"
         conn = sqlite3.connect(path, isolation_level=None)
@@ -133,10 +162,21 @@ def _baseline_inserts(connection, n: int) -> dict:
         multi_s = time.perf_counter() - t0
         multi_rows = (n // rows or 1) * rows
         conn.close()
+        extra = {}
     return {
         "baseline_commit_per_s": round(n / commit_s, 1),
+        **extra,
         "baseline_multirow_rows_per_s": round(multi_rows / multi_s, 1),
     }
+
+
+def _pg_commits(conn, n: int, payload: str) -> float:
+    """Seconds for ``n`` one-row INSERT transactions on ``bench_rows``."""
+    t0 = time.perf_counter()
+    for i in range(n):
+        with conn.transaction():
+            conn.execute("INSERT INTO bench_rows VALUES (%s, 'Added', %s, now())", (i, payload))
+    return time.perf_counter() - t0
 
 
 # -- orchestration -----------------------------------------------------------------------------
@@ -148,6 +188,29 @@ def _subprocess_writepath(env: dict, commands: int) -> dict:
     if out.returncode != 0:
         return {"error": out.stderr[-2000:]}
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _concurrent_writers(env: dict, writers: int, commands: int) -> dict:
+    """``writers`` processes, each on its own match, started together: aggregate commands/s."""
+    with tempfile.TemporaryDirectory() as barrier:
+        procs = [subprocess.Popen([sys.executable, "manage.py", "bench", "writer", "--commands", str(commands),
+                                   "--barrier", barrier], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True) for _ in range(writers)]
+        deadline = time.monotonic() + 300
+        while len(list(Path(barrier).glob("*.ready"))) < writers:
+            if time.monotonic() > deadline or any(p.poll() not in (None, 0) for p in procs):
+                for p in procs:
+                    p.kill()
+                return {"error": "a writer did not get ready: " + "".join(p.communicate()[1][-500:] for p in procs)}
+            time.sleep(0.05)
+        Path(barrier, "go").touch()
+        outs = [p.communicate(timeout=1800) for p in procs]
+    if any(p.returncode for p in procs):
+        return {"error": "".join(err[-1000:] for _, err in outs)}
+    runs = [json.loads(out.strip().splitlines()[-1]) for out, _ in outs]
+    wall = max(r["end"] for r in runs) - min(r["start"] for r in runs)
+    return {"writers": writers, "commands": sum(r["commands"] for r in runs),
+            "commands_per_s": round(sum(r["commands"] for r in runs) / wall, 1)}
 
 
 def _base_env() -> dict:
@@ -191,7 +254,14 @@ def run_platform(*, commands: int, latency_samples: int, pg_admin_url: str | Non
     if pg_admin_url:
         try:
             with _TempPostgres(pg_admin_url) as pg:
-                result["postgresql"] = _subprocess_writepath({**_base_env(), "DATABASE_URL": pg.url}, commands)
+                pg_env = {**_base_env(), "DATABASE_URL": pg.url}
+                result["postgresql"] = single = _subprocess_writepath(pg_env, commands)
+                if "error" not in single:
+                    eight = _concurrent_writers(pg_env, 8, max(commands // 4, 1))
+                    single["writers_8"] = eight
+                    if "error" not in eight:
+                        single["writers_1_commands_per_s"] = single["commands_per_s"]
+                        single["writers_8_vs_1"] = round(eight["commands_per_s"] / single["commands_per_s"], 4)
                 if redis_url:
                     result["latency"] = _latency(pg.url, redis_url, latency_samples)
         except Exception as exc:  # report, don't crash: a missing service is a finding

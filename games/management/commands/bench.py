@@ -14,8 +14,9 @@ class Command(BaseCommand):
     help = "Benchmarks: 'platform' (write path, rebuild, live latency vs bare baselines) or a game slug."
 
     def add_arguments(self, parser):
-        parser.add_argument("target", help="platform, writepath (internal), or a game slug (yokai, yashima, harakiri)")
+        parser.add_argument("target", help="platform, writepath / writer (internal), or a game slug (yokai, yashima, harakiri)")
         parser.add_argument("--commands", type=int, default=2000, help="commands through the write path")
+        parser.add_argument("--barrier", help="writer (internal): directory to wait at before submitting")
         parser.add_argument("--samples", type=int, default=200, help="latency samples")
         parser.add_argument("--games", type=int, default=50, help="random games per seat count (engine benchmarks)")
         parser.add_argument("--pg-admin-url", default=os.environ.get("KAMIZA_PG_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres"))
@@ -27,6 +28,8 @@ class Command(BaseCommand):
                                                  pg_admin_url=opts["pg_admin_url"] or None, redis_url=opts["redis_url"] or None)
         elif target == "writepath":
             result = platform_bench.run_writepath(opts["commands"])
+        elif target == "writer":
+            result = platform_bench.run_writer(opts["commands"], opts["barrier"])
         else:
             try:
                 engine = registry.get(target)
