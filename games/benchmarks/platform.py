@@ -65,7 +65,14 @@ def run_writer(commands: int, barrier: str) -> dict:
     return {"commands": commands, "start": start, "end": time.time()}
 
 
+ROUNDS = 4  # write path and baseline alternate in rounds, so a noisy neighbour slows both alike
+
+
 def run_writepath(commands: int) -> dict:
+    """The write path and the rebuild on this database, each beside its bare baseline. They are
+    measured alternately (``ROUNDS`` blocks of commands, each followed by as many bare commits; the
+    rebuild and the bare read ``ROUNDS`` times each, the fastest of each kept), so that load from
+    other processes on a shared machine falls on figure and baseline alike."""
     from django.core.management import call_command
     from django.db import connection
 
@@ -73,18 +80,28 @@ def run_writepath(commands: int) -> dict:
 
     call_command("migrate", verbosity=0)
     match, actor = _bench_match()
+    block = max(commands // ROUNDS, 1)
+    write_s, bare = 0.0, {"commit_s": 0.0, "temp_commit_s": 0.0}
+    with _Baseline(connection) as baseline:
+        for _ in range(ROUNDS):
+            t0 = time.perf_counter()
+            seq = _submit_loop(match, actor, block)
+            match.head_seq = seq
+            write_s += time.perf_counter() - t0
+            for key, value in baseline.commits(block).items():
+                bare[key] += value
+        multi = baseline.multirow(commands)
+    commands = block * ROUNDS
 
-    t0 = time.perf_counter()
-    seq = _submit_loop(match, actor, commands)
-    write_s = time.perf_counter() - t0
+    rebuild_s = read_s = float("inf")
+    for _ in range(ROUNDS):
+        t0 = time.perf_counter()
+        report = rebuild.check(match.pk)
+        rebuild_s = min(rebuild_s, time.perf_counter() - t0)
+        assert report.clean, report.lines()
+        read_s = min(read_s, _baseline_read(connection, match.pk))
 
-    t0 = time.perf_counter()
-    report = rebuild.check(match.pk)
-    rebuild_s = time.perf_counter() - t0
-    assert report.clean, report.lines()
-
-    baseline = _baseline_inserts(connection, commands)
-    read_s = _baseline_read(connection, match.pk)
+    commit_per_s = round(commands / bare["commit_s"], 1)
     return {
         "vendor": connection.vendor,
         "commands": commands,
@@ -93,8 +110,11 @@ def run_writepath(commands: int) -> dict:
         "rebuild_events_per_s": round(seq / rebuild_s, 1),
         "baseline_read_decode_events_per_s": round(seq / read_s, 1),
         "rebuild_vs_bare_read": round(read_s / rebuild_s, 4),
-        **baseline,
-        "write_path_vs_single_row_commit": round((commands / write_s) / baseline["baseline_commit_per_s"], 4),
+        "baseline_commit_per_s": commit_per_s,
+        **({"baseline_temp_table_commit_per_s": round(commands / bare["temp_commit_s"], 1)}
+           if bare["temp_commit_s"] else {}),
+        "baseline_multirow_rows_per_s": multi,
+        "write_path_vs_single_row_commit": round((commands / write_s) / commit_per_s, 4),
     }
 
 
@@ -110,73 +130,70 @@ def _baseline_read(connection, match_id) -> float:
     return time.perf_counter() - t0
 
 
-def _baseline_inserts(connection, n: int) -> dict:
-    """Bare driver inserts of event-like rows: one row per commit, and multi-row INSERTs."""
-    payload = json.dumps({"seat": 0, "n": 1})
-    if connection.vendor == "postgresql":
-        import psycopg
+class _Baseline:
+    """Bare driver inserts of event-like rows, on their own connection: one row per commit on a
+    regular logged table (PostgreSQL: and on a TEMP table, which writes no WAL, for comparison with
+    older runs), and multi-row INSERTs."""
 
-        params = connection.get_connection_params()
-        dsn = {k: v for k, v in params.items() if k in ("dbname", "user", "host", "port", "password")}
-        with psycopg.connect(**dsn, autocommit=True) as conn:
-            # A regular logged table: every commit writes and flushes WAL, like the store's.
-            conn.execute("DROP TABLE IF EXISTS bench_rows")
-            conn.execute("CREATE TABLE bench_rows (seq int primary key, type text, payload jsonb, at timestamptz)")
-            commit_s = _pg_commits(conn, n, payload)
-            conn.execute("DROP TABLE bench_rows")
-            # The TEMP-table figure earlier runs used (no WAL: not durable), kept for comparison.
-            conn.execute("CREATE TEMP TABLE bench_rows (seq int primary key, type text, payload jsonb, at timestamptz)")
-            temp_commit_s = _pg_commits(conn, n, payload)
-            conn.execute("TRUNCATE bench_rows")
-            rows = 500
+    PAYLOAD = json.dumps({"seat": 0, "n": 1})
+    TABLE = "(seq int primary key, type text, payload {json}, at {ts})"
+
+    def __init__(self, connection):
+        self.vendor = connection.vendor
+        self.connection = connection
+        self.next = 0
+
+    def __enter__(self):
+        if self.vendor == "postgresql":
+            import psycopg
+
+            params = self.connection.get_connection_params()
+            dsn = {k: v for k, v in params.items() if k in ("dbname", "user", "host", "port", "password")}
+            self.conn = psycopg.connect(**dsn, autocommit=True)
+            table = self.TABLE.format(json="jsonb", ts="timestamptz")
+            self.conn.execute("DROP TABLE IF EXISTS bench_rows")
+            self.conn.execute(f"CREATE TABLE bench_rows {table}")
+            self.conn.execute(f"CREATE TEMP TABLE bench_temp_rows {table}")
+        else:
+            self.dir = tempfile.mkdtemp()
+            self.conn = sqlite3.connect(Path(self.dir) / "baseline.sqlite3", isolation_level=None)
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            self.conn.execute(f"CREATE TABLE bench_rows {self.TABLE.format(json='text', ts='text')}")
+        return self
+
+    def __exit__(self, *exc):
+        if self.vendor == "postgresql":
+            self.conn.execute("DROP TABLE IF EXISTS bench_rows")
+        self.conn.close()
+
+    def _insert(self, table: str, rows: int) -> float:
+        start, self.next = self.next, self.next + rows
+        if self.vendor == "postgresql":
             values = ",".join(["(%s, 'Added', %s, now())"] * rows)
+            args = [x for i in range(start, start + rows) for x in (i, self.PAYLOAD)]
             t0 = time.perf_counter()
-            for batch in range(n // rows or 1):
-                with conn.transaction():
-                    args = [x for i in range(batch * rows, (batch + 1) * rows) for x in (i, payload)]
-                    conn.execute(f"INSERT INTO bench_rows VALUES {values}", args)
-            multi_s = time.perf_counter() - t0
-            multi_rows = (n // rows or 1) * rows
-        extra = {"baseline_temp_table_commit_per_s": round(n / temp_commit_s, 1)}
-    else:
-        path = Path(tempfile.mkdtemp()) / "baseline.sqlite3"
-        conn = sqlite3.connect(path, isolation_level=None)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
-        conn.execute("CREATE TABLE bench_rows (seq int primary key, type text, payload text, at text)")
-        t0 = time.perf_counter()
-        for i in range(n):
-            conn.execute("BEGIN IMMEDIATE")
-            conn.execute("INSERT INTO bench_rows VALUES (?, 'Added', ?, datetime('now'))", (i, payload))
-            conn.execute("COMMIT")
-        commit_s = time.perf_counter() - t0
-        conn.execute("DELETE FROM bench_rows")
-        rows = 500
+            with self.conn.transaction():
+                self.conn.execute(f"INSERT INTO {table} VALUES {values}", args)
+            return time.perf_counter() - t0
         values = ",".join(["(?, 'Added', ?, datetime('now'))"] * rows)
+        args = [x for i in range(start, start + rows) for x in (i, self.PAYLOAD)]
         t0 = time.perf_counter()
-        for batch in range(n // rows or 1):
-            args = [x for i in range(batch * rows, (batch + 1) * rows) for x in (i, payload)]
-            conn.execute("BEGIN IMMEDIATE")
-            conn.execute(f"INSERT INTO bench_rows VALUES {values}", args)
-            conn.execute("COMMIT")
-        multi_s = time.perf_counter() - t0
-        multi_rows = (n // rows or 1) * rows
-        conn.close()
-        extra = {}
-    return {
-        "baseline_commit_per_s": round(n / commit_s, 1),
-        **extra,
-        "baseline_multirow_rows_per_s": round(multi_rows / multi_s, 1),
-    }
+        self.conn.execute("BEGIN IMMEDIATE")
+        self.conn.execute(f"INSERT INTO {table} VALUES {values}", args)
+        self.conn.execute("COMMIT")
+        return time.perf_counter() - t0
 
+    def commits(self, n: int) -> dict:
+        """Seconds for ``n`` one-row transactions (per table)."""
+        out = {"commit_s": sum(self._insert("bench_rows", 1) for _ in range(n))}
+        if self.vendor == "postgresql":
+            out["temp_commit_s"] = sum(self._insert("bench_temp_rows", 1) for _ in range(n))
+        return out
 
-def _pg_commits(conn, n: int, payload: str) -> float:
-    """Seconds for ``n`` one-row INSERT transactions on ``bench_rows``."""
-    t0 = time.perf_counter()
-    for i in range(n):
-        with conn.transaction():
-            conn.execute("INSERT INTO bench_rows VALUES (%s, 'Added', %s, now())", (i, payload))
-    return time.perf_counter() - t0
+    def multirow(self, n: int, rows: int = 500) -> float:
+        batches = n // rows or 1
+        return round(batches * rows / sum(self._insert("bench_rows", rows) for _ in range(batches)), 1)
 
 
 # -- orchestration -----------------------------------------------------------------------------
@@ -229,7 +246,8 @@ def _free_port() -> int:
 class _TempPostgres:
     def __init__(self, admin_url: str):
         self.admin_url = admin_url
-        self.name = f"kamiza_bench_{uuid.uuid4().hex[:8]}"
+        # A shared server may ask for a prefix of its own (KAMIZA_BENCH_DB_PREFIX).
+        self.name = f"{os.environ.get('KAMIZA_BENCH_DB_PREFIX', 'kamiza_bench')}_{uuid.uuid4().hex[:8]}"
         self.url = f"{admin_url.rsplit('/', 1)[0]}/{self.name}"
 
     def __enter__(self):
