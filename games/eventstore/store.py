@@ -89,6 +89,30 @@ def command_append(match: Match, events: list[dict], *, actor: dict, command_id:
     return first, now
 
 
+def events_append(match: Match, events: list[dict], *, actor: dict, command_id=None) -> list[MatchEvent]:
+    """Append ``events`` after ``match.head_seq`` (gapless) and advance the head in the same
+    transaction, without a command row: the staff log import's copy of another match's events.
+    Commands go through ``command_append``."""
+    now = timezone.now()
+    rows = [
+        MatchEvent(
+            match=match,
+            seq=match.head_seq + i,
+            type=ev["type"],
+            version=ev.get("v", 1),
+            payload=ev.get("payload", {}),
+            actor=actor,
+            command_id=command_id,
+            at=now,
+        )
+        for i, ev in enumerate(events, start=1)
+    ]
+    MatchEvent.objects.bulk_create(rows)
+    match.head_seq += len(rows)
+    Match.objects.filter(pk=match.pk).update(head_seq=match.head_seq)
+    return rows
+
+
 def events_for_fold(match: Match, *, after: int = 0, until: int | None = None, engine_upcasters=None) -> list[dict]:
     """The events after ``after`` up to ``until`` as a fold needs them: ``{seq, type, v, payload}``,
     upcast (no actor, command id nor time: folds never read them). One plain SELECT."""
