@@ -4,7 +4,8 @@
 ``selectors.state_load``), so the application never imports it. Instead, from its
 ``AppConfig.ready()``, the projections app registers:
 
-- its **projectors**, ``fn(engine, match, state, events, at)``: the write path calls
+- its **projectors**, ``fn(engine, match, state, events, at, before=None)`` (``before``: the state
+  the events were decided on, when the caller has it, so a projector can skip unchanged rows): the write path calls
   ``projections_update`` inside the very transaction that appends the events, so a command and the
   read-model rows it changes commit (or roll back) together;
 - its **clock reader**, ``fn(match) -> row | None``: the decision clock of a match (the row the
@@ -40,12 +41,14 @@ def open_matches_counter_register(fn) -> None:
     _open_matches_counter = fn
 
 
-def projections_update(engine, match, state: dict, events: list[dict], at=None) -> None:
-    """Bring every read model up to date with ``events`` (already appended; ``state`` folded past them)."""
+def projections_update(engine, match, state: dict, events: list[dict], at=None, before: dict | None = None) -> None:
+    """Bring every read model up to date with ``events`` (already appended; ``state`` folded past them;
+    ``before``, if known, the state they were decided on)."""
     if not _projectors:
         raise ImproperlyConfigured("no projector is registered: is games.projections in INSTALLED_APPS?")
+    extra = {} if before is None else {"before": before}  # projectors that don't diff need not take it
     for fn in _projectors:
-        fn(engine, match, state, events, at)
+        fn(engine, match, state, events, at, **extra)
 
 
 def clock_row(match):

@@ -71,7 +71,7 @@ def state_load(match: Match, *, until: int | None = None, use_snapshots: bool = 
         snap = store.snapshot_latest(match, until=head)
         if snap is not None:
             state, after = snap.state, snap.seq
-    events = store.events_load(match, after=after, until=head, engine_upcasters=engine.upcasters)
+    events = store.events_for_fold(match, after=after, until=head, engine_upcasters=engine.upcasters)
     return canonical(aggregate_fold(engine, events, state))
 
 

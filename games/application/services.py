@@ -23,7 +23,7 @@ from games.kernel import SYSTEM, Command, RuleViolation, Rng, canonical, registr
 from games.kernel import event as make_event
 
 from . import hooks, lobby as L
-from .errors import CommandIdReused, LobbyError, NotYourDecision, VersionConflict
+from .errors import CommandIdReused, LobbyError, MatchNotFound, NotYourDecision, VersionConflict
 from .readmodels import projections_update
 from .selectors import (
     awaiting_automation, cache_put, engine_of, events_for_seat, open_matches_created, redact_for_seat, state_load,
@@ -99,16 +99,36 @@ def _write(match_id, *, seat, actor: Actor, command_id, expected_seq, fp: str, d
     """Lock, check, decide, append, project; publish and schedule on commit.
 
     ``decide(match, state, rng) -> events`` may raise RuleViolation / PlatformError.
+    The unique (match, command_id) and (match, seq) are the last word: if the append hits one (a
+    writer that got there first), the whole transaction rolls back and is tried once more, which
+    then sees that writer's command (a replay) or its head (a version conflict).
     """
+    try:
+        return _write_once(match_id, seat=seat, actor=actor, command_id=command_id, expected_seq=expected_seq,
+                           fp=fp, decide=decide)
+    except IntegrityError:
+        pass
+    try:
+        return _write_once(match_id, seat=seat, actor=actor, command_id=command_id, expected_seq=expected_seq,
+                           fp=fp, decide=decide)
+    except IntegrityError:
+        raise VersionConflict(Match.objects.get(pk=match_id).head_seq)
+
+
+def _write_once(match_id, *, seat, actor: Actor, command_id, expected_seq, fp: str, decide) -> CommandResult:
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match_id)
-        existing = store.command_find(match, command_id)
+        try:
+            match, existing = store.match_lock(match_id, command_id)
+        except Match.DoesNotExist:
+            raise MatchNotFound("no such match")
+        if existing is None and expected_seq is not None and expected_seq != match.head_seq:
+            existing = store.command_find(match, command_id)  # committed while we waited for the lock?
+            if existing is None:
+                raise VersionConflict(match.head_seq)
         if existing is not None:
             if existing.fingerprint != fp:
                 raise CommandIdReused("this command_id was already used for a different command")
             return _replay(match, existing, seat)
-        if expected_seq is not None and expected_seq != match.head_seq:
-            raise VersionConflict(match.head_seq)
         engine = engine_of(match)
         state = state_load(match)
         rng = Rng(bytes.fromhex(match.seed), f"{match.pk}:{match.head_seq}")
@@ -122,13 +142,10 @@ def _write(match_id, *, seat, actor: Actor, command_id, expected_seq, fp: str, d
             new_state = L.aggregate_fold(engine, [finished], new_state)
         new_state = canonical(new_state)  # the same key order a reload from the store gives
         before = match.head_seq
-        try:
-            rows = store.events_append(match, events, actor=actor.as_dict(seat), command_id=command_id)
-            store.command_record(match, command_id=command_id, seat=seat, fingerprint=fp, rows=rows)
-        except IntegrityError:
-            # Another writer got there first despite the lock (e.g. a backend without row locks).
-            raise VersionConflict(Match.objects.get(pk=match_id).head_seq)
-        projections_update(engine, match, new_state, events, at=rows[0].at)
+        event_actor = actor.as_dict(seat)
+        first, at = store.command_append(match, events, actor=event_actor, command_id=command_id, seat=seat,
+                                         fingerprint=fp)
+        projections_update(engine, match, new_state, events, at=at, before=state)
         if store.snapshot_due(before, match.head_seq):
             store.snapshot_save(match, match.head_seq, new_state)
         head = match.head_seq
@@ -137,10 +154,9 @@ def _write(match_id, *, seat, actor: Actor, command_id, expected_seq, fp: str, d
         transaction.on_commit(lambda: hooks.publish_appended(match_id, head))
         if SYSTEM in awaiting or bots:
             transaction.on_commit(lambda: hooks.schedule_followups(match_id, head, awaiting, bots))
-        stored = [
-            {**ev, "seq": row.seq, "v": row.version, "actor": row.actor, "at": row.at.isoformat()}
-            for ev, row in zip(events, rows)
-        ]
+        stamp = at.isoformat()
+        stored = [{**ev, "seq": seq, "v": ev.get("v", 1), "actor": event_actor, "at": stamp}
+                  for seq, ev in enumerate(events, start=first)]
         return CommandResult(seq=head, events=[redact_for_seat(engine, ev, seat) for ev in stored])
 
 

@@ -30,35 +30,78 @@ def _pct(values, q):
 # -- in-process: the write path on the configured database ---------------------------------------
 
 
-def run_writepath(commands: int) -> dict:
+def _bench_match():
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
-    from django.db import connection
 
     from games.application import services
-    from games.projections import rebuild
 
-    call_command("migrate", verbosity=0)
     user = get_user_model().objects.create_user(username=f"bench-{uuid.uuid4().hex[:8]}", password=None)
     match = services.match_create(game="counter", seats=1, options={}, creator=user)
     services.match_start(match_id=match.pk, user=user)
     match.refresh_from_db()
-    actor = services.Actor.user(user)
+    return match, services.Actor.user(user)
 
-    t0 = time.perf_counter()
+
+def _submit_loop(match, actor, commands: int) -> int:
+    from games.application import services
+
     seq = match.head_seq
     for _ in range(commands):
         seq = services.match_submit_command(match_id=match.pk, seat=0, actor=actor, command_id=uuid.uuid4(),
                                             expected_seq=seq, type_="add", args={"n": 1}).seq
-    write_s = time.perf_counter() - t0
+    return seq
 
-    t0 = time.perf_counter()
-    report = rebuild.check(match.pk)
-    rebuild_s = time.perf_counter() - t0
-    assert report.clean, report.lines()
 
-    baseline = _baseline_inserts(connection, commands)
-    read_s = _baseline_read(connection, match.pk)
+def run_writer(commands: int, barrier: str) -> dict:
+    """One of N concurrent writers on its own match: set up, wait at the ``barrier`` directory
+    (write ``<pid>.ready``, wait for ``go``), submit, report wall-clock start and end."""
+    match, actor = _bench_match()
+    Path(barrier, f"{os.getpid()}.ready").touch()
+    go = Path(barrier, "go")
+    while not go.exists():
+        time.sleep(0.005)
+    start = time.time()
+    _submit_loop(match, actor, commands)
+    return {"commands": commands, "start": start, "end": time.time()}
+
+
+ROUNDS = 4  # write path and baseline alternate in rounds, so a noisy neighbour slows both alike
+
+
+def run_writepath(commands: int) -> dict:
+    """The write path and the rebuild on this database, each beside its bare baseline. They are
+    measured alternately (``ROUNDS`` blocks of commands, each followed by as many bare commits; the
+    rebuild and the bare read ``ROUNDS`` times each, the fastest of each kept), so that load from
+    other processes on a shared machine falls on figure and baseline alike."""
+    from django.core.management import call_command
+    from django.db import connection
+
+    from games.projections import rebuild
+
+    call_command("migrate", verbosity=0)
+    match, actor = _bench_match()
+    block = max(commands // ROUNDS, 1)
+    write_s, bare = 0.0, {"commit_s": 0.0, "temp_commit_s": 0.0}
+    with _Baseline(connection) as baseline:
+        for _ in range(ROUNDS):
+            t0 = time.perf_counter()
+            seq = _submit_loop(match, actor, block)
+            match.head_seq = seq
+            write_s += time.perf_counter() - t0
+            for key, value in baseline.commits(block).items():
+                bare[key] += value
+        multi = baseline.multirow(commands)
+    commands = block * ROUNDS
+
+    rebuild_s = read_s = float("inf")
+    for _ in range(ROUNDS):
+        t0 = time.perf_counter()
+        report = rebuild.check(match.pk)
+        rebuild_s = min(rebuild_s, time.perf_counter() - t0)
+        assert report.clean, report.lines()
+        read_s = min(read_s, _baseline_read(connection, match.pk))
+
+    commit_per_s = round(commands / bare["commit_s"], 1)
     return {
         "vendor": connection.vendor,
         "commands": commands,
@@ -67,8 +110,11 @@ def run_writepath(commands: int) -> dict:
         "rebuild_events_per_s": round(seq / rebuild_s, 1),
         "baseline_read_decode_events_per_s": round(seq / read_s, 1),
         "rebuild_vs_bare_read": round(read_s / rebuild_s, 4),
-        **baseline,
-        "write_path_vs_single_row_commit": round((commands / write_s) / baseline["baseline_commit_per_s"], 4),
+        "baseline_commit_per_s": commit_per_s,
+        **({"baseline_temp_table_commit_per_s": round(commands / bare["temp_commit_s"], 1)}
+           if bare["temp_commit_s"] else {}),
+        "baseline_multirow_rows_per_s": multi,
+        "write_path_vs_single_row_commit": round((commands / write_s) / commit_per_s, 4),
     }
 
 
@@ -84,59 +130,70 @@ def _baseline_read(connection, match_id) -> float:
     return time.perf_counter() - t0
 
 
-def _baseline_inserts(connection, n: int) -> dict:
-    """Bare driver inserts of event-like rows: one row per commit, and multi-row INSERTs."""
-    payload = json.dumps({"seat": 0, "n": 1})
-    if connection.vendor == "postgresql":
-        import psycopg
+class _Baseline:
+    """Bare driver inserts of event-like rows, on their own connection: one row per commit on a
+    regular logged table (PostgreSQL: and on a TEMP table, which writes no WAL, for comparison with
+    older runs), and multi-row INSERTs."""
 
-        params = connection.get_connection_params()
-        dsn = {k: v for k, v in params.items() if k in ("dbname", "user", "host", "port", "password")}
-        with psycopg.connect(**dsn, autocommit=True) as conn:
-            conn.execute("CREATE TEMP TABLE bench_rows (seq int primary key, type text, payload jsonb, at timestamptz)")
-            t0 = time.perf_counter()
-            for i in range(n):
-                with conn.transaction():
-                    conn.execute("INSERT INTO bench_rows VALUES (%s, 'Added', %s, now())", (i, payload))
-            commit_s = time.perf_counter() - t0
-            conn.execute("TRUNCATE bench_rows")
-            rows = 500
+    PAYLOAD = json.dumps({"seat": 0, "n": 1})
+    TABLE = "(seq int primary key, type text, payload {json}, at {ts})"
+
+    def __init__(self, connection):
+        self.vendor = connection.vendor
+        self.connection = connection
+        self.next = 0
+
+    def __enter__(self):
+        if self.vendor == "postgresql":
+            import psycopg
+
+            params = self.connection.get_connection_params()
+            dsn = {k: v for k, v in params.items() if k in ("dbname", "user", "host", "port", "password")}
+            self.conn = psycopg.connect(**dsn, autocommit=True)
+            table = self.TABLE.format(json="jsonb", ts="timestamptz")
+            self.conn.execute("DROP TABLE IF EXISTS bench_rows")
+            self.conn.execute(f"CREATE TABLE bench_rows {table}")
+            self.conn.execute(f"CREATE TEMP TABLE bench_temp_rows {table}")
+        else:
+            self.dir = tempfile.mkdtemp()
+            self.conn = sqlite3.connect(Path(self.dir) / "baseline.sqlite3", isolation_level=None)
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            self.conn.execute(f"CREATE TABLE bench_rows {self.TABLE.format(json='text', ts='text')}")
+        return self
+
+    def __exit__(self, *exc):
+        if self.vendor == "postgresql":
+            self.conn.execute("DROP TABLE IF EXISTS bench_rows")
+        self.conn.close()
+
+    def _insert(self, table: str, rows: int) -> float:
+        start, self.next = self.next, self.next + rows
+        if self.vendor == "postgresql":
             values = ",".join(["(%s, 'Added', %s, now())"] * rows)
+            args = [x for i in range(start, start + rows) for x in (i, self.PAYLOAD)]
             t0 = time.perf_counter()
-            for batch in range(n // rows or 1):
-                with conn.transaction():
-                    args = [x for i in range(batch * rows, (batch + 1) * rows) for x in (i, payload)]
-                    conn.execute(f"INSERT INTO bench_rows VALUES {values}", args)
-            multi_s = time.perf_counter() - t0
-            multi_rows = (n // rows or 1) * rows
-    else:
-        path = Path(tempfile.mkdtemp()) / "baseline.sqlite3"
-        conn = sqlite3.connect(path, isolation_level=None)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
-        conn.execute("CREATE TABLE bench_rows (seq int primary key, type text, payload text, at text)")
-        t0 = time.perf_counter()
-        for i in range(n):
-            conn.execute("BEGIN IMMEDIATE")
-            conn.execute("INSERT INTO bench_rows VALUES (?, 'Added', ?, datetime('now'))", (i, payload))
-            conn.execute("COMMIT")
-        commit_s = time.perf_counter() - t0
-        conn.execute("DELETE FROM bench_rows")
-        rows = 500
+            with self.conn.transaction():
+                self.conn.execute(f"INSERT INTO {table} VALUES {values}", args)
+            return time.perf_counter() - t0
         values = ",".join(["(?, 'Added', ?, datetime('now'))"] * rows)
+        args = [x for i in range(start, start + rows) for x in (i, self.PAYLOAD)]
         t0 = time.perf_counter()
-        for batch in range(n // rows or 1):
-            args = [x for i in range(batch * rows, (batch + 1) * rows) for x in (i, payload)]
-            conn.execute("BEGIN IMMEDIATE")
-            conn.execute(f"INSERT INTO bench_rows VALUES {values}", args)
-            conn.execute("COMMIT")
-        multi_s = time.perf_counter() - t0
-        multi_rows = (n // rows or 1) * rows
-        conn.close()
-    return {
-        "baseline_commit_per_s": round(n / commit_s, 1),
-        "baseline_multirow_rows_per_s": round(multi_rows / multi_s, 1),
-    }
+        self.conn.execute("BEGIN IMMEDIATE")
+        self.conn.execute(f"INSERT INTO {table} VALUES {values}", args)
+        self.conn.execute("COMMIT")
+        return time.perf_counter() - t0
+
+    def commits(self, n: int) -> dict:
+        """Seconds for ``n`` one-row transactions (per table)."""
+        out = {"commit_s": sum(self._insert("bench_rows", 1) for _ in range(n))}
+        if self.vendor == "postgresql":
+            out["temp_commit_s"] = sum(self._insert("bench_temp_rows", 1) for _ in range(n))
+        return out
+
+    def multirow(self, n: int, rows: int = 500) -> float:
+        batches = n // rows or 1
+        return round(batches * rows / sum(self._insert("bench_rows", rows) for _ in range(batches)), 1)
 
 
 # -- orchestration -----------------------------------------------------------------------------
@@ -148,6 +205,29 @@ def _subprocess_writepath(env: dict, commands: int) -> dict:
     if out.returncode != 0:
         return {"error": out.stderr[-2000:]}
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _concurrent_writers(env: dict, writers: int, commands: int) -> dict:
+    """``writers`` processes, each on its own match, started together: aggregate commands/s."""
+    with tempfile.TemporaryDirectory() as barrier:
+        procs = [subprocess.Popen([sys.executable, "manage.py", "bench", "writer", "--commands", str(commands),
+                                   "--barrier", barrier], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True) for _ in range(writers)]
+        deadline = time.monotonic() + 300
+        while len(list(Path(barrier).glob("*.ready"))) < writers:
+            if time.monotonic() > deadline or any(p.poll() not in (None, 0) for p in procs):
+                for p in procs:
+                    p.kill()
+                return {"error": "a writer did not get ready: " + "".join(p.communicate()[1][-500:] for p in procs)}
+            time.sleep(0.05)
+        Path(barrier, "go").touch()
+        outs = [p.communicate(timeout=1800) for p in procs]
+    if any(p.returncode for p in procs):
+        return {"error": "".join(err[-1000:] for _, err in outs)}
+    runs = [json.loads(out.strip().splitlines()[-1]) for out, _ in outs]
+    wall = max(r["end"] for r in runs) - min(r["start"] for r in runs)
+    return {"writers": writers, "commands": sum(r["commands"] for r in runs),
+            "commands_per_s": round(sum(r["commands"] for r in runs) / wall, 1)}
 
 
 def _base_env() -> dict:
@@ -166,7 +246,8 @@ def _free_port() -> int:
 class _TempPostgres:
     def __init__(self, admin_url: str):
         self.admin_url = admin_url
-        self.name = f"kamiza_bench_{uuid.uuid4().hex[:8]}"
+        # A shared server may ask for a prefix of its own (KAMIZA_BENCH_DB_PREFIX).
+        self.name = f"{os.environ.get('KAMIZA_BENCH_DB_PREFIX', 'kamiza_bench')}_{uuid.uuid4().hex[:8]}"
         self.url = f"{admin_url.rsplit('/', 1)[0]}/{self.name}"
 
     def __enter__(self):
@@ -191,7 +272,14 @@ def run_platform(*, commands: int, latency_samples: int, pg_admin_url: str | Non
     if pg_admin_url:
         try:
             with _TempPostgres(pg_admin_url) as pg:
-                result["postgresql"] = _subprocess_writepath({**_base_env(), "DATABASE_URL": pg.url}, commands)
+                pg_env = {**_base_env(), "DATABASE_URL": pg.url}
+                result["postgresql"] = single = _subprocess_writepath(pg_env, commands)
+                if "error" not in single:
+                    eight = _concurrent_writers(pg_env, 8, max(commands // 4, 1))
+                    single["writers_8"] = eight
+                    if "error" not in eight:
+                        single["writers_1_commands_per_s"] = single["commands_per_s"]
+                        single["writers_8_vs_1"] = round(eight["commands_per_s"] / single["commands_per_s"], 4)
                 if redis_url:
                     result["latency"] = _latency(pg.url, redis_url, latency_samples)
         except Exception as exc:  # report, don't crash: a missing service is a finding

@@ -5,10 +5,25 @@ they chain until no upcaster applies. Platform upcasters live here; each engine 
 ``ENGINE.upcasters``.
 """
 
+import json
+
+import orjson
+
 PLATFORM_UPCASTERS: dict = {}
 
 
+def json_decode(text: str | bytes):
+    """A stored JSON column's value: orjson, or the standard library for what orjson refuses
+    (NaN and integers past 64 bits, which Django's json.dumps may have written)."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+
+
 def upcast(type_: str, version: int, payload: dict, engine_upcasters: dict | None = None) -> tuple[int, dict]:
+    if not PLATFORM_UPCASTERS and not engine_upcasters:
+        return version, payload
     tables = (PLATFORM_UPCASTERS, engine_upcasters or {})
     while True:
         step = next((t[(type_, version)] for t in tables if (type_, version) in t), None)

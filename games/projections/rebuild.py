@@ -21,6 +21,7 @@ from games.application import selectors
 from games.application.lobby import FINISHED, SEAT_TAKEN, aggregate_evolve
 from games.eventstore import store
 from games.eventstore.models import Match, MatchEvent, Snapshot
+from games.kernel import canonical
 
 from .models import MatchDeadline, MatchSummary, PlayerRecord
 from .updaters import deadline_values, deadline_write, records_delta, summary_values, summary_write
@@ -73,6 +74,7 @@ class MatchRebuild:
     deadline: dict | None = None
     records: list = field(default_factory=list)  # [(user_id, game, won)] if the match finished
     error: str | None = None
+    folded: dict = field(default_factory=dict)  # {seq: normalised state} at the stored snapshots' seqs
 
 
 # -- pure comparisons -------------------------------------------------------------------------
@@ -189,24 +191,42 @@ def compare_records(stored: dict, rebuilt: dict, user_ids=None) -> list[Differen
 # -- reading the store ----------------------------------------------------------------------------
 
 
+def fold_from_scratch(match: Match, engine, checkpoints=()) -> tuple[dict | None, dict[int, Any], bool]:
+    """One pass over the whole log: (the canonical fold, {seq: normalised state} at each of
+    ``checkpoints``, whether a MatchFinished was seen). No snapshot, no cache."""
+    wanted = set(checkpoints)
+    state, folded, finished = None, {}, False
+    for ev in store.events_for_fold(match, engine_upcasters=engine.upcasters):
+        state = aggregate_evolve(engine, state, ev)
+        finished = finished or ev["type"] == FINISHED
+        if ev["seq"] in wanted:
+            folded[ev["seq"]] = normalise(state)
+    return (None if state is None else canonical(state)), folded, finished
+
+
+def _snapshot_seqs(match: Match) -> list[int]:
+    return list(Snapshot.objects.filter(match=match, engine_version=match.engine_version).values_list("seq", flat=True))
+
+
 def match_rebuild(match: Match) -> MatchRebuild:
-    """Fold every event from scratch and derive each projection of ``match``."""
+    """Fold every event from scratch and derive each projection of ``match`` (and the fold at each
+    stored snapshot's seq, in the same pass)."""
     last = MatchEvent.objects.filter(match=match).order_by("-seq").values("seq", "at").first()
     if last is None:
         return MatchRebuild(str(match.pk), 0, None, None, error="the match has no events")
     try:
         engine = selectors.engine_of(match)
-        state = selectors.state_load(match, use_snapshots=False, use_cache=False)
+        state, folded, finished = fold_from_scratch(match, engine, _snapshot_seqs(match))
         summary = summary_values(engine, state, last["seq"])
         deadline = deadline_values(engine, state, last["seq"], last["at"])
     except Exception as exc:  # an unknown engine or an evolve bug: report it, don't crash the run
         return MatchRebuild(str(match.pk), last["seq"], last["at"], None, error=f"{type(exc).__name__}: {exc}")
-    finished = MatchEvent.objects.filter(match=match, type=FINISHED).exists()
     return MatchRebuild(
         match_id=str(match.pk), seq=last["seq"], at=last["at"], state=state, summary=summary,
         players=sorted({s["user_id"] for s in summary["seats"] if s and s.get("user_id")}),
         deadline=deadline,
         records=records_delta(state, [{"type": FINISHED}]) if finished else [],
+        folded=folded,
     )
 
 
@@ -215,13 +235,7 @@ def snapshots_folded(match: Match, seqs) -> dict[int, Any]:
     wanted = {s for s in seqs if 1 <= s <= match.head_seq}
     if not wanted:
         return {}
-    engine = selectors.engine_of(match)
-    state, out = None, {}
-    for ev in store.events_load(match, until=max(wanted), engine_upcasters=engine.upcasters):
-        state = aggregate_evolve(engine, state, ev)
-        if ev["seq"] in wanted:
-            out[ev["seq"]] = normalise(state)
-    return out
+    return fold_from_scratch(match, selectors.engine_of(match), wanted)[1]
 
 
 def records_stored(user_ids=None) -> dict:
@@ -255,7 +269,8 @@ def match_differences(match: Match, rebuilt: MatchRebuild) -> list[Difference]:
     out += compare_deadline(mid, _deadline_stored(match), rebuilt.deadline)
     snaps = {s.seq: s.state for s in Snapshot.objects.filter(match=match, engine_version=match.engine_version)}
     if snaps:
-        out += compare_snapshots(mid, snaps, snapshots_folded(match, snaps), rebuilt.seq)
+        folded = rebuilt.folded if set(snaps) <= set(rebuilt.folded) else snapshots_folded(match, snaps)
+        out += compare_snapshots(mid, snaps, folded, rebuilt.seq)
     return out
 
 

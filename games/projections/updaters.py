@@ -3,10 +3,14 @@
 ``summary_values`` derives the summary from the folded state; ``records_delta`` counts finished
 matches per user from MatchFinished events; ``deadline_values`` derives the current clock.
 Incremental update and full rebuild call the same functions, which is what makes them agree.
+
+The write path passes the state before the command too: what is stored now is the same functions of
+that state (projections are written in the command's transaction), so only what changed is written.
 """
 
 from datetime import timedelta
 
+from django.db import connection
 from django.db.models import F
 from django.utils import timezone
 
@@ -34,15 +38,49 @@ def summary_values(engine, state: dict, seq: int) -> dict:
     }
 
 
-def summary_write(match: Match, values: dict, at) -> None:
+_SUMMARY_JSON = frozenset({"seats", "awaiting", "winners"})
+
+
+def summary_changes(previous: dict | None, values: dict) -> dict | None:
+    """The fields of ``values`` that differ from ``previous`` (None: everything is to be written)."""
+    if previous is None:
+        return None
+    return {k: v for k, v in values.items() if k not in previous or previous[k] != v or type(previous[k]) is not type(v)}
+
+
+def _uuid_param(value):
+    return value if connection.features.has_native_uuid_field else value.hex
+
+
+def summary_write(match: Match, values: dict, at, previous: dict | None = None) -> None:
+    """Store the summary. With ``previous``, the values stored now, only the changed fields are
+    written in one UPDATE, and players are synced only when the seats changed."""
+    changed = summary_changes(previous, values)
+    if changed is not None:
+        if not changed:
+            return
+        ops = connection.ops
+        columns = ", ".join(f"{k} = %s" for k in changed)  # keys are summary_values' own field names
+        params = [ops.adapt_json_value(v, None) if k in _SUMMARY_JSON else v for k, v in changed.items()]
+        with connection.cursor() as cursor:
+            cursor.execute(f"UPDATE projections_matchsummary SET {columns}, updated_at = %s WHERE match_id = %s",
+                           [*params, ops.adapt_datetimefield_value(at), _uuid_param(match.pk)])
+            found = cursor.rowcount == 1
+        if found:
+            if "seats" in changed:
+                _players_sync(match, values["seats"])
+            return
     updated = MatchSummary.objects.filter(match=match)
     seats_changed = updated.values_list("seats", flat=True).first() != values["seats"]
     if not updated.update(**values, updated_at=at):
         MatchSummary.objects.create(match=match, **values, updated_at=at)
     if seats_changed:  # players only change in the lobby: skip the M2M sync on game moves
-        user_ids = sorted({s["user_id"] for s in values["seats"] if s and s.get("user_id")})
-        MatchSummary.objects.get(match=match).players.set(user_ids)
-    return None
+        _players_sync(match, values["seats"])
+
+
+def _players_sync(match: Match, seats: list) -> None:
+    user_ids = sorted({s["user_id"] for s in seats if s and s.get("user_id")})
+    MatchSummary.objects.get(match=match).players.set(user_ids)
 
 
 def records_delta(state: dict, events: list[dict]) -> list[tuple[int, str, int]]:
@@ -85,15 +123,26 @@ def open_matches_created(user) -> int:
     return MatchSummary.objects.filter(status=OPEN, match__created_by=user, players=user).count()
 
 
-def deadline_write(match: Match, values: dict | None) -> None:
+def deadline_write(match: Match, values: dict | None, *, stored: bool | None = None) -> None:
+    """Store the clock (None: no clock). ``stored``, whether a clock row exists now, if known,
+    saves the look-up: nothing is written when there was no clock and there is none."""
     if values is None:
-        MatchDeadline.objects.filter(match=match).delete()
-    else:
-        MatchDeadline.objects.update_or_create(match=match, defaults=values)
+        if stored is not False:
+            MatchDeadline.objects.filter(match=match).delete()
+        return
+    if stored and MatchDeadline.objects.filter(match=match).update(**values):
+        return
+    MatchDeadline.objects.update_or_create(match=match, defaults=values)
 
 
-def projections_update(engine, match: Match, state: dict, events: list[dict], at=None) -> None:
+def projections_update(engine, match: Match, state: dict, events: list[dict], at=None, before: dict | None = None) -> None:
+    """Update every projection for ``events`` just appended (``match.head_seq`` is the new head,
+    ``state`` the new fold). ``before``, the fold before the events, if any, limits the writes
+    to what changed."""
     at = at or timezone.now()
-    summary_write(match, summary_values(engine, state, match.head_seq), at)
+    previous_seq = match.head_seq - len(events)
+    summary_write(match, summary_values(engine, state, match.head_seq), at,
+                  previous=summary_values(engine, before, previous_seq) if before is not None else None)
     records_apply(records_delta(state, events))
-    deadline_write(match, deadline_values(engine, state, match.head_seq, at))
+    had_clock = deadline_values(engine, before, previous_seq, at) is not None if before is not None else None
+    deadline_write(match, deadline_values(engine, state, match.head_seq, at), stored=had_clock)

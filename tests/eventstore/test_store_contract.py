@@ -101,6 +101,58 @@ def test_duplicate_command_id_yields_one_set_of_events_and_identical_responses(m
     assert MatchCommand.objects.filter(match=match, command_id=command_id).count() == 1
 
 
+def test_duplicate_command_id_without_expected_seq_yields_one_set_of_events(make_user):
+    """No expected seq to conflict on: the idempotency check alone decides. A writer that waited for
+    the lock while another committed the same command_id must replay it (the look-up taken with the
+    lock may predate that commit; the unique (match, command_id) then rolls the append back)."""
+    match, user = _counter_match(make_user)
+    start = match.head_seq
+    command_id = uuid.uuid4()
+    barrier = threading.Barrier(WRITERS)
+    responses = [None] * WRITERS
+
+    def writer(i):
+        barrier.wait()
+        result = services.match_submit_command(
+            match_id=match.pk, seat=0, actor=services.Actor.user(user), command_id=command_id,
+            expected_seq=None, type_="add", args={"n": 2},
+        )
+        responses[i] = (result.as_dict(), result.replayed)
+
+    _run_threads(WRITERS, writer)
+
+    assert all(r[0] == responses[0][0] for r in responses)
+    assert sorted(r[1] for r in responses) == [False] + [True] * (WRITERS - 1)
+    assert responses[0][0]["seq"] == start + 1
+    assert MatchEvent.objects.filter(match=match).count() == start + 1
+    assert MatchCommand.objects.filter(match=match, command_id=command_id).count() == 1
+
+
+def test_reused_command_id_racing_other_content_is_refused(make_user):
+    """Writers racing with one command_id and different args: one commits, every other is refused."""
+    match, user = _counter_match(make_user)
+    start = match.head_seq
+    command_id = uuid.uuid4()
+    barrier = threading.Barrier(WRITERS)
+    outcomes = [None] * WRITERS
+
+    def writer(i):
+        barrier.wait()
+        try:
+            services.match_submit_command(
+                match_id=match.pk, seat=0, actor=services.Actor.user(user), command_id=command_id,
+                expected_seq=None, type_="add", args={"n": i + 1},
+            )
+            outcomes[i] = "commit"
+        except CommandIdReused:
+            outcomes[i] = "refused"
+
+    _run_threads(WRITERS, writer)
+
+    assert sorted(outcomes) == ["commit"] + ["refused"] * (WRITERS - 1)
+    assert MatchEvent.objects.filter(match=match).count() == start + 1
+
+
 def test_same_command_id_with_other_content_is_refused(make_user):
     match, user = _counter_match(make_user)
     command_id = uuid.uuid4()

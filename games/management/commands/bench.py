@@ -16,8 +16,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         games = ", ".join(engine.slug for engine in registry.all_engines())
-        parser.add_argument("target", help=f"platform, tournament, writepath (internal), or a game slug ({games})")
+        parser.add_argument("target", help=f"platform, tournament, writepath / writer (internal), or a game slug ({games})")
         parser.add_argument("--commands", type=int, default=2000, help="commands through the write path")
+        parser.add_argument("--barrier", help="writer (internal): directory to wait at before submitting")
         parser.add_argument("--samples", type=int, default=200, help="latency samples")
         parser.add_argument("--games", type=int, default=50, help="random games per seat count (engine benchmarks)")
         parser.add_argument("--entrants", type=int, nargs="+", default=list(tournament_bench.SIZES),
@@ -34,6 +35,8 @@ class Command(BaseCommand):
             result = tournament_bench.run(sizes=opts["entrants"], late_round=opts["late_round"])
         elif target == "writepath":
             result = platform_bench.run_writepath(opts["commands"])
+        elif target == "writer":
+            result = platform_bench.run_writer(opts["commands"], opts["barrier"])
         else:
             try:
                 engine = registry.get(target)
