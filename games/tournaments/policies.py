@@ -56,17 +56,22 @@ def finish_of(match_id) -> tuple[list[int], str] | None:
     return list(row.payload.get("winners") or []), by
 
 
-def tournament_match_finished(*, match_id, actor: Actor | None = None) -> dict | None:
+def tournament_match_finished(*, match_id, winners: list[int] | None = None, by: str = "play",
+                              actor: Actor | None = None) -> dict | None:
     """Record the result of the tournament table played as ``match_id`` (None if it is no tournament
-    match or not finished), then advance the tournament if this finished the current round."""
+    match or not finished), then advance the tournament if this finished the current round.
+
+    The outcome is read from the match log (its ``MatchFinished`` and the actor that finished it);
+    a caller that already holds it (a replay of a recorded outcome) passes ``winners`` and ``by``."""
     table = TournamentTable.objects.select_related("tournament").filter(match_id=match_id).first()
     if table is None:
         return None
-    finish = finish_of(match_id)
-    if finish is None:
-        return None
+    if winners is None:
+        finish = finish_of(match_id)
+        if finish is None:
+            return None
+        winners, by = finish
     actor = actor or WORKER
-    winners, by = finish
     places = places_from_winners(list(table.entrant_ids), table.tournament.teams, winners)
     counted = tournament_record_result(tournament_id=table.tournament_id, round=table.round, table=table.table,
                                        places=places, by=by, actor=actor)
