@@ -63,7 +63,7 @@ class MatchReportApi(APIView):
                    request=ReportRequestSerializer,
                    responses={201: ReportSerializer, 400: E("malformed"), 401: E("not_authenticated"),
                               403: E("not_a_player"), 404: E("not_found / not_tournament_match"),
-                              422: E("seq_beyond_head / invalid_text")})
+                              415: E("unsupported_media_type"), 422: E("seq_beyond_head / invalid_text")})
     def post(self, request, id):
         body = ReportRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -92,7 +92,7 @@ class StaffReportResolveApi(APIView):
     @extend_schema(tags=["staff"], operation_id="admin_reports_resolve",
                    parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH)], request=ResolveRequestSerializer,
                    responses={200: ReportSerializer, 400: E("malformed"), 403: E("staff only"), 404: E("not_found"),
-                              409: E("already_resolved / bracket_moved_on"),
+                              409: E("already_resolved / bracket_moved_on"), 415: E("unsupported_media_type"),
                               422: E("reason_required / invalid places")})
     def post(self, request, id):
         body = ResolveRequestSerializer(data=request.data)
