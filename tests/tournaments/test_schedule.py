@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import Group
+from django.core.management import call_command
 from django.utils import timezone
 
 from games.eventstore.models import MatchEvent
@@ -163,3 +164,14 @@ def test_beat_starts_a_tournament_at_starts_at(organizer, make_user):
     started = TournamentRecord.objects.get(tournament=due, kind="started")
     assert started.actor == {"kind": "worker", "user_id": None, "task": "tournament_start"}
     assert lonely.status == "registering" and lonely.starts_at is None  # too few: left for the organizer
+
+
+def test_the_embedded_clock_loop_runs_the_tournament_clocks_too(organizer, make_user):
+    due = _create(organizer, make_user, 2, game="yokai", format="swiss", table_size=2, rounds=1,
+                  starts_at=timezone.now() - timedelta(seconds=1))
+    call_command("run_clocks", "--once")  # what `dev.py serve` runs beside the server
+    due.refresh_from_db()
+    assert due.status == "running" and len(round_matches(due.pk, 1)) == 1
+    _time_runs_out(due)
+    due.refresh_from_db()
+    assert due.status == "finished"

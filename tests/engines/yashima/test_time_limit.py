@@ -3,7 +3,7 @@ furthest from defeat (docs/games/yashima.md, "Time limit")."""
 
 from games.kernel import SYSTEM
 
-from .helpers import P, pl, scene
+from .helpers import pl, scene
 
 A, FAR = "0,0", "3,-3"
 
