@@ -158,6 +158,12 @@ def _awaits_bot(summary) -> bool:
 # -- tournaments (the logic is games.tournaments.policies; these only route ids to it) -------------
 
 
+def _chaos_pause():
+    """WORKER_CHAOS_DELAY (tests only): linger before creating a round's matches (so between pairing it
+    and creating them)."""
+    time.sleep(settings.WORKER_CHAOS_DELAY)
+
+
 def _tournament_step(task, args, step) -> str:
     try:
         return step()
@@ -176,7 +182,8 @@ def _tournament_step(task, args, step) -> str:
 def tournament_match_finished_task(self, match_id: str) -> str:
     """A match's MatchFinished was committed: count its tournament result once and move the event on."""
     def step():
-        outcome = tournament_policies.tournament_match_finished(match_id=match_id)
+        outcome = tournament_policies.tournament_match_finished(
+            match_id=match_id, between=_chaos_pause if settings.WORKER_CHAOS_DELAY else None)
         return "none" if outcome is None else ("counted" if outcome["counted"] else "repeat")
     return _tournament_step(self, [match_id], step)
 
@@ -185,7 +192,8 @@ def tournament_match_finished_task(self, match_id: str) -> str:
 def tournament_advance_task(self, tournament_id: str) -> str:
     """Create a running tournament's missing matches and pair every round that is due."""
     def step():
-        paired = tournament_policies.tournament_advance(tournament_id=tournament_id)
+        paired = tournament_policies.tournament_advance(
+            tournament_id=tournament_id, between=_chaos_pause if settings.WORKER_CHAOS_DELAY else None)
         return f"paired {paired}" if paired else "idle"
     return _tournament_step(self, [tournament_id], step)
 
@@ -202,8 +210,9 @@ def tournament_start_task(self, tournament_id: str) -> str:
 def tournament_round_time_task(self, tournament_id: str, round_no: int) -> str:
     """A round's time ran out: end its unfinished matches by the engine's SYSTEM ``time_limit``."""
     def step():
-        ended = tournament_policies.tournament_round_time_up(tournament_id=tournament_id, round_no=round_no,
-                                                             task=self.name)
+        ended = tournament_policies.tournament_round_time_up(
+            tournament_id=tournament_id, round_no=round_no, task=self.name,
+            between=_chaos_pause if settings.WORKER_CHAOS_DELAY else None)
         return f"ended {len(ended)}"
     return _tournament_step(self, [tournament_id, round_no], step)
 

@@ -57,12 +57,13 @@ def finish_of(match_id) -> tuple[list[int], str] | None:
 
 
 def tournament_match_finished(*, match_id, winners: list[int] | None = None, by: str = "play",
-                              actor: Actor | None = None) -> dict | None:
+                              actor: Actor | None = None, between=None) -> dict | None:
     """Record the result of the tournament table played as ``match_id`` (None if it is no tournament
     match or not finished), then advance the tournament if this finished the current round.
 
     The outcome is read from the match log (its ``MatchFinished`` and the actor that finished it);
-    a caller that already holds it (a replay of a recorded outcome) passes ``winners`` and ``by``."""
+    a caller that already holds it (a replay of a recorded outcome) passes ``winners`` and ``by``.
+    ``between`` is passed on to ``tournament_advance``."""
     table = TournamentTable.objects.select_related("tournament").filter(match_id=match_id).first()
     if table is None:
         return None
@@ -75,14 +76,16 @@ def tournament_match_finished(*, match_id, winners: list[int] | None = None, by:
     places = places_from_winners(list(table.entrant_ids), table.tournament.teams, winners)
     counted = tournament_record_result(tournament_id=table.tournament_id, round=table.round, table=table.table,
                                        places=places, by=by, actor=actor)
-    paired = tournament_advance(tournament_id=table.tournament_id, actor=actor)
+    paired = tournament_advance(tournament_id=table.tournament_id, actor=actor, between=between)
     return {"round": table.round, "table": table.table, "places": places, "by": by, "counted": counted,
             "paired": paired}
 
 
-def tournament_advance(*, tournament_id, actor: Actor | None = None) -> list[int]:
+def tournament_advance(*, tournament_id, actor: Actor | None = None, between=None) -> list[int]:
     """Count uncounted finished matches, create missing matches, pair every round that is due; returns
-    the rounds paired by this call."""
+    the rounds paired by this call. ``between()``, if given, runs before matches are created, so also
+    between pairing a round and creating its matches (the workers' chaos delay, to test a worker
+    killed right there)."""
     actor = actor or WORKER
     paired_rounds = []
     while True:
@@ -91,6 +94,8 @@ def tournament_advance(*, tournament_id, actor: Actor | None = None) -> list[int
             return paired_rounds
         _count_finished(tournament, actor)
         if tournament.round:
+            if between is not None:
+                between()
             tournament_create_matches(tournament_id=tournament_id, round_no=tournament.round)
         paired = tournament_pair_next_round(tournament_id=tournament_id, actor=actor)
         if paired is None:
@@ -139,7 +144,8 @@ def time_limit_command_id(match_id) -> uuid.UUID:
     return uuid.uuid5(TIME_LIMIT_NAMESPACE, f"{match_id}:{TIME_LIMIT}")
 
 
-def tournament_round_time_up(*, tournament_id, round_no: int, task: str = "tournament_round_time") -> list[str]:
+def tournament_round_time_up(*, tournament_id, round_no: int, task: str = "tournament_round_time",
+                             between=None) -> list[str]:
     """The round's time ran out: end each of its unfinished matches with the engine's SYSTEM
     ``time_limit`` command (recorded in the match log; its ``MatchFinished`` then counts the result
     as ``by: time``). Returns the matches ended by this call."""
@@ -163,5 +169,5 @@ def tournament_round_time_up(*, tournament_id, round_no: int, task: str = "tourn
             continue  # finished meanwhile (game_over / match_not_active): its own result counts
         if not result.replayed:
             ended.append(str(table.match_id))
-    tournament_advance(tournament_id=tournament_id)
+    tournament_advance(tournament_id=tournament_id, between=between)
     return ended
