@@ -170,6 +170,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBIL
 CELERY_BEAT_SCHEDULE = {
     "sweep-match-timers": {"task": "workers.tasks.sweep_timers", "schedule": env.float("TIMER_SWEEP_SECONDS", default=2.0)},
     "sweep-stalled-matches": {"task": "workers.tasks.sweep_stalled", "schedule": 30.0},
+    # tournaments: starts_at, round time limits, and the backstop for a lost MatchFinished reaction
+    "sweep-tournaments": {"task": "workers.tasks.sweep_tournaments",
+                          "schedule": env.float("TOURNAMENT_SWEEP_SECONDS", default=10.0)},
 }
 TASK_MAX_RETRIES = env.int("TASK_MAX_RETRIES", default=5)
 

@@ -7,6 +7,7 @@ class WorkersConfig(AppConfig):
     def ready(self):
         from games.application import hooks
 
-        from .scheduling import schedule_followups
+        from .scheduling import schedule_followups, schedule_match_finished
 
         hooks.set_followup_scheduler(schedule_followups)
+        hooks.add_finished_listener(schedule_match_finished)

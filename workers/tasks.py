@@ -20,6 +20,9 @@ from games.application.errors import MatchNotFound, NotYourDecision, VersionConf
 from games.application.services import Actor, match_submit_command
 from games.kernel import SYSTEM, Rng, RuleViolation
 from games.projections.models import MatchDeadline, MatchSummary
+from games.tournaments import policies as tournament_policies
+from games.tournaments.errors import TournamentServiceError
+from games.tournaments.models import REGISTERING, RUNNING, RoundDeadline, Tournament
 
 from .models import DeadLetter
 
@@ -150,3 +153,83 @@ def sweep_stalled() -> int:
 
 def _awaits_bot(summary) -> bool:
     return any(isinstance(s, int) and summary.seats[s] and summary.seats[s].get("bot") for s in summary.awaiting)
+
+
+# -- tournaments (the logic is games.tournaments.policies; these only route ids to it) -------------
+
+
+def _chaos_pause():
+    """WORKER_CHAOS_DELAY (tests only): linger before creating a round's matches (so between pairing it
+    and creating them)."""
+    time.sleep(settings.WORKER_CHAOS_DELAY)
+
+
+def _tournament_step(task, args, step) -> str:
+    try:
+        return step()
+    except TournamentServiceError as exc:  # a refusal is not transient: park it for a human
+        log.error("tournament step %s%r refused: %s %s", task.name, args, exc.code, exc)
+        _dead_letter(task, args, exc)
+        return "dead"
+    except OperationalError as exc:
+        if task.request.retries >= task.max_retries:
+            _dead_letter(task, args, exc)
+            return "dead"
+        raise
+
+
+@shared_task(name="workers.tasks.tournament_match_finished", **KamizaTask.options)
+def tournament_match_finished_task(self, match_id: str) -> str:
+    """A match's MatchFinished was committed: count its tournament result once and move the event on."""
+    def step():
+        outcome = tournament_policies.tournament_match_finished(
+            match_id=match_id, between=_chaos_pause if settings.WORKER_CHAOS_DELAY else None)
+        return "none" if outcome is None else ("counted" if outcome["counted"] else "repeat")
+    return _tournament_step(self, [match_id], step)
+
+
+@shared_task(name="workers.tasks.tournament_advance", **KamizaTask.options)
+def tournament_advance_task(self, tournament_id: str) -> str:
+    """Create a running tournament's missing matches and pair every round that is due."""
+    def step():
+        paired = tournament_policies.tournament_advance(
+            tournament_id=tournament_id, between=_chaos_pause if settings.WORKER_CHAOS_DELAY else None)
+        return f"paired {paired}" if paired else "idle"
+    return _tournament_step(self, [tournament_id], step)
+
+
+@shared_task(name="workers.tasks.tournament_start", **KamizaTask.options)
+def tournament_start_task(self, tournament_id: str) -> str:
+    """Start a tournament whose ``starts_at`` has passed, and create round 1's matches."""
+    def step():
+        return "started" if tournament_policies.tournament_start_due(tournament_id=tournament_id) else "idle"
+    return _tournament_step(self, [tournament_id], step)
+
+
+@shared_task(name="workers.tasks.tournament_round_time", **KamizaTask.options)
+def tournament_round_time_task(self, tournament_id: str, round_no: int) -> str:
+    """A round's time ran out: end its unfinished matches by the engine's SYSTEM ``time_limit``."""
+    def step():
+        ended = tournament_policies.tournament_round_time_up(
+            tournament_id=tournament_id, round_no=round_no, task=self.name,
+            between=_chaos_pause if settings.WORKER_CHAOS_DELAY else None)
+        return f"ended {len(ended)}"
+    return _tournament_step(self, [tournament_id, round_no], step)
+
+
+@shared_task(name="workers.tasks.sweep_tournaments")
+def sweep_tournaments() -> int:
+    """Beat: start tournaments whose ``starts_at`` passed, end rounds whose time ran out, and (the
+    backstop for a lost event-driven task) advance every running tournament."""
+    now = timezone.now()
+    count = 0
+    for tid in Tournament.objects.filter(status=REGISTERING, starts_at__lte=now).values_list("pk", flat=True)[:100]:
+        tournament_start_task.delay(str(tid))
+        count += 1
+    for tid, round_no in RoundDeadline.objects.filter(due_at__lte=now).values_list("tournament_id", "round")[:100]:
+        tournament_round_time_task.delay(str(tid), round_no)
+        count += 1
+    for tid in Tournament.objects.filter(status=RUNNING).values_list("pk", flat=True)[:100]:
+        tournament_advance_task.delay(str(tid))
+        count += 1
+    return count

@@ -12,11 +12,21 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 log = logging.getLogger(__name__)
 
 _followup_scheduler = None
+_finished_listeners: list = []
 
 
 def set_followup_scheduler(fn) -> None:
     global _followup_scheduler
     _followup_scheduler = fn
+
+
+def add_finished_listener(fn) -> None:
+    """Register ``fn(match_id, winners, actor)``, called after the commit that appended a match's
+    ``MatchFinished`` (``actor`` is the finishing command's actor as recorded in the log). Apps above
+    the application (e.g. workers scheduling tournament and rating reactions) register here, so the
+    application never imports them."""
+    if fn not in _finished_listeners:
+        _finished_listeners.append(fn)
 
 
 def match_group(match_id) -> str:
@@ -41,3 +51,11 @@ def publish_appended(match_id, seq: int) -> None:
 def schedule_followups(match_id, seq: int, awaiting: list, bot_seats: list) -> None:
     if _followup_scheduler is not None:
         _followup_scheduler(match_id, seq, awaiting, bot_seats)
+
+
+def match_finished(match_id, winners: list, actor: dict) -> None:
+    for fn in list(_finished_listeners):
+        try:
+            fn(match_id, list(winners), dict(actor))
+        except Exception:  # the finish is committed: a failing reaction must not fail the request
+            log.exception("match-finished reaction %r failed for %s", fn, match_id)

@@ -154,6 +154,10 @@ def _write_once(match_id, *, seat, actor: Actor, command_id, expected_seq, fp: s
         transaction.on_commit(lambda: hooks.publish_appended(match_id, head))
         if SYSTEM in awaiting or bots:
             transaction.on_commit(lambda: hooks.schedule_followups(match_id, head, awaiting, bots))
+        finished_by = [ev for ev in events if ev["type"] == L.FINISHED]
+        if finished_by:
+            winners = list(finished_by[0]["payload"]["winners"])
+            transaction.on_commit(lambda: hooks.match_finished(match_id, winners, event_actor))
         stamp = at.isoformat()
         stored = [{**ev, "seq": seq, "v": ev.get("v", 1), "actor": event_actor, "at": stamp}
                   for seq, ev in enumerate(events, start=first)]
@@ -184,6 +188,23 @@ def match_submit_command(*, match_id, seat, actor: Actor, command_id, expected_s
 
     return _write(match_id, seat=seat, actor=actor, command_id=command_id, expected_seq=expected_seq,
                   fp=fingerprint(seat, type_, args), decide=decide)
+
+
+def match_submit_system_command(*, match_id, actor: Actor, command_id, type_: str, args: dict) -> CommandResult:
+    """Submit a SYSTEM command the engine accepts whenever the match is active, not only when it
+    awaits the system (e.g. ``time_limit`` when a tournament round's time runs out). Only workers
+    call this; the engine alone decides whether it accepts the command."""
+    command_id = _normalise_command_id(command_id)
+    if not isinstance(args, dict):
+        raise RuleViolation("bad_args", "args must be an object")
+
+    def decide(match, state, rng):
+        if state["lobby"]["status"] != L.ACTIVE:
+            raise RuleViolation("match_not_active", f"the match is {state['lobby']['status']}")
+        return _engine_decide(engine_of(match), state["game"], Command(type=type_, args=args, seat=SYSTEM), rng)
+
+    return _write(match_id, seat=SYSTEM, actor=actor, command_id=command_id, expected_seq=None,
+                  fp=fingerprint(SYSTEM, type_, args), decide=decide)
 
 
 # -- lobby ----------------------------------------------------------------------------------

@@ -6,6 +6,8 @@ app_name = "staff"
 
 urlpatterns = [
     path("", views.index, name="index"),
+    path("reports/", views.report_queue, name="reports"),
+    path("reports/<int:report_id>/resolve/", views.report_resolve, name="report-resolve"),
     path("matches/import/", views.log_import, name="import"),
     path("matches/<uuid:match_id>/", views.match_page, name="match"),
     path("matches/<uuid:match_id>/log.jsonl", views.log_download, name="log"),

@@ -18,6 +18,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games.application import selectors
 from games.application.errors import MatchNotFound
+from games.tournaments import reports
+from games.tournaments.errors import TournamentServiceError
 
 from . import selectors as staff_selectors
 from . import services
@@ -122,3 +124,30 @@ def log_import(request):
                 return HttpResponseRedirect(reverse("staff:match", args=[match.pk]))
         return render(request, "staff/import.html", {"form": form}, status=400)
     return render(request, "staff/import.html", {"form": LogImportForm()})
+
+
+@staff_member_required
+def report_queue(request, error=None, status=200):
+    """The judge's queue: open match reports, each linking to the log review at its seq."""
+    return render(request, "staff/reports.html", {"queue": reports.judge_queue(), "error": error}, status=status)
+
+
+@staff_member_required
+@require_POST
+def report_resolve(request, report_id):
+    decision = request.POST.get("decision", "")
+    places = None
+    if decision == "override":
+        places = {}
+        for key, value in request.POST.items():
+            if key.startswith("place-"):
+                try:
+                    places[key[len("place-"):]] = int(value)
+                except ValueError:
+                    return report_queue(request, error=f"report {report_id}: places are whole numbers", status=400)
+    try:
+        reports.report_resolve(report_id=report_id, user=request.user, decision=decision,
+                               reason=request.POST.get("reason", ""), places=places)
+    except TournamentServiceError as err:
+        return report_queue(request, error=f"report {report_id}: {err}", status=err.status)
+    return HttpResponseRedirect(reverse("staff:reports"))

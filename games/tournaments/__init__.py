@@ -2,4 +2,5 @@
 
 A one-way stack. Pure core (no Django): records -> scoring -> state -> standings -> swiss -> pods ->
 roundrobin, elimination -> rounds; outcomes. Django parts above it: models -> errors -> services ->
-matches -> policies; selectors, rebuild and admin read the models and services."""
+matches -> policies; reports (disputes) -> reports_api -> reports_urls; selectors, rebuild and admin read the
+models and services."""

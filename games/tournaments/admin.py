@@ -4,7 +4,7 @@ from django.contrib import admin
 
 from games.eventstore.admin import ReadOnlyStaffAdmin
 
-from .models import Entrant, Tournament, TournamentRecord, TournamentTable
+from .models import Entrant, MatchReport, ReportResolution, RoundDeadline, Tournament, TournamentRecord, TournamentTable
 
 
 class RecordInline(admin.TabularInline):
@@ -45,3 +45,19 @@ class EntrantAdmin(ReadOnlyStaffAdmin):
 @admin.register(TournamentTable)
 class TournamentTableAdmin(ReadOnlyStaffAdmin):
     list_display = ("tournament", "round", "table", "entrant_ids", "match")
+
+
+@admin.register(RoundDeadline)
+class RoundDeadlineAdmin(ReadOnlyStaffAdmin):
+    list_display = ("tournament", "round", "due_at")
+
+
+@admin.register(MatchReport)
+class MatchReportAdmin(ReadOnlyStaffAdmin):
+    list_display = ("tournament", "round", "table", "seq", "reporter", "created_at")
+    search_fields = ("text",)
+
+
+@admin.register(ReportResolution)
+class ReportResolutionAdmin(ReadOnlyStaffAdmin):
+    list_display = ("report", "decision", "judge", "record_seq", "at")

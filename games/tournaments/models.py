@@ -142,3 +142,50 @@ class TournamentTable(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "round", "table"], name="tournament_table_unique"),
         ]
+
+
+class RoundDeadline(models.Model):
+    """A round's time limit: when ``due_at`` passes, beat's sweep has a worker end the round's unfinished
+    matches (the engines' SYSTEM ``time_limit``). One per round; removed once the round is complete."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="deadlines")
+    round = models.PositiveSmallIntegerField()
+    due_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["due_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "round"], name="round_deadline_once_per_round"),
+        ]
+
+
+class MatchReport(models.Model):
+    """A player's dispute about a tournament match, pinned to a ``seq`` of its log (append-only: a
+    judge's decision is a ``ReportResolution`` row, never an edit)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="reports")
+    match = models.ForeignKey("eventstore.Match", on_delete=models.PROTECT, related_name="reports")
+    round = models.PositiveSmallIntegerField()
+    table = models.PositiveIntegerField()
+    seq = models.PositiveIntegerField()
+    text = models.TextField()
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+
+class ReportResolution(models.Model):
+    """A judge's decision on a report: ``uphold`` the result, or ``override`` it (a written reason);
+    either is also a record of the tournament's log (``record_seq``)."""
+
+    UPHOLD, OVERRIDE = "uphold", "override"
+
+    report = models.OneToOneField(MatchReport, on_delete=models.PROTECT, related_name="resolution")
+    decision = models.CharField(max_length=10, choices=((UPHOLD, "Upheld"), (OVERRIDE, "Overridden")))
+    places = models.JSONField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+    judge = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    record_seq = models.PositiveIntegerField()
+    at = models.DateTimeField(auto_now_add=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 
 import jsonschema
 from django.core.exceptions import ValidationError
@@ -27,6 +28,7 @@ from games.tournaments.models import (
     RUNNING,
     Entrant,
     EntrantMember,
+    RoundDeadline,
     Tournament,
     TournamentRecord,
     TournamentTable,
@@ -260,6 +262,26 @@ def tournament_start(*, tournament_id, user) -> Tournament:
     """Close registration, seed the field (rating, then registration order) and pair round 1."""
     if not is_organizer(user):
         raise TournamentServiceError("not_organizer", "only an organizer starts a tournament")
+    return _start(tournament_id, Actor.of(user))
+
+
+def tournament_start_scheduled(*, tournament_id, now=None) -> Tournament | None:
+    """A worker starts a tournament whose ``starts_at`` has passed (idempotent: None if it is not due
+    or already started). With fewer than two entrants it stays registering and its ``starts_at`` is
+    cleared, so the sweep stops retrying; the organizer starts it by hand or sets a new time."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if tournament.status != REGISTERING or tournament.starts_at is None or tournament.starts_at > now:
+            return None
+        if Entrant.objects.filter(tournament=tournament, status=Entrant.REGISTERED).count() < 2:
+            tournament.starts_at = None
+            tournament.save(update_fields=["starts_at"])
+            return None
+        return _start(tournament_id, Actor("worker", task="tournament_start"))
+
+
+def _start(tournament_id, actor: Actor) -> Tournament:
     with transaction.atomic():
         tournament = _locked(tournament_id)
         if tournament.status != REGISTERING:
@@ -269,9 +291,9 @@ def tournament_start(*, tournament_id, user) -> Tournament:
             raise TournamentServiceError("too_few_entrants", "a tournament needs at least two entrants")
         order = tuple(str(e.pk) for e in sorted(entrants, key=lambda e: (-e.rating, e.pk)))
         state = state_of(tournament.pk)
-        _append(tournament, state, Started(order), Actor.of(user))
+        _append(tournament, state, Started(order), actor)
         tournament.status = RUNNING
-        _pair(tournament, state, Actor.of(user))
+        _pair(tournament, state, actor)
         return tournament
 
 
@@ -293,6 +315,7 @@ def _pair(tournament: Tournament, state: State, actor: Actor) -> Paired | None:
         paired = rounds.next_pairing(settings_of(tournament), state)
     except TournamentError as err:
         raise from_pure(err) from err
+    RoundDeadline.objects.filter(tournament=tournament).delete()  # every earlier round is complete
     if paired is None:
         tournament.status = FINISHED
         tournament.save(update_fields=["status"])
@@ -302,6 +325,9 @@ def _pair(tournament: Tournament, state: State, actor: Actor) -> Paired | None:
         TournamentTable(tournament=tournament, round=paired.round, table=t.table, entrant_ids=list(t.entrant_ids))
         for t in paired.tables
     ])
+    if any(not t.is_bye for t in paired.tables):
+        RoundDeadline.objects.create(tournament=tournament, round=paired.round,
+                                     due_at=timezone.now() + timedelta(minutes=tournament.round_minutes))
     tournament.round = paired.round
     tournament.save(update_fields=["status", "round"])
     return paired

@@ -58,6 +58,7 @@ class Stack:
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "CELERY_VISIBILITY_TIMEOUT": "5",
             "TIMER_SWEEP_SECONDS": "1",
+            "TOURNAMENT_SWEEP_SECONDS": "1",
             "PYTHONUNBUFFERED": "1",
         }
 

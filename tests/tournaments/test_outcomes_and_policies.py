@@ -1,7 +1,11 @@
 """A finished tournament match becomes its table's result once, and the last one of a round pairs the
 next round and creates its matches."""
 
+import uuid
+
 import pytest
+
+from games.application.services import Actor, match_submit_system_command
 
 from games.tournaments import services
 from games.tournaments.matches import tournament_create_matches
@@ -20,6 +24,13 @@ def test_winning_seats_become_places():
         places_from_winners(["a", "b"], False, [2])
 
 
+def _end(match_id, task="test"):
+    """End a match by the engine's SYSTEM time_limit (a test database never commits, so the
+    MatchFinished reaction is called by hand below, as the worker would)."""
+    match_submit_system_command(match_id=match_id, actor=Actor(kind="worker", extra={"task": task}),
+                                command_id=uuid.uuid4(), type_="time_limit", args={})
+
+
 @pytest.mark.django_db
 def test_finished_matches_complete_the_round_then_pair_and_create_the_next(make_user):
     organizer = make_user(is_staff=True)
@@ -30,17 +41,21 @@ def test_finished_matches_complete_the_round_then_pair_and_create_the_next(make_
     services.tournament_start(tournament_id=t.pk, user=organizer)
     tournament_create_matches(tournament_id=t.pk, round_no=1)
     first, second = TournamentTable.objects.filter(tournament=t, round=1).order_by("table")
-    outcome = tournament_match_finished(match_id=first.match_id, winners=[0])
-    assert outcome == {"round": 1, "table": 1, "places": {first.entrant_ids[0]: 1, first.entrant_ids[1]: 2},
-                       "counted": True, "next_round": None}
-    assert tournament_match_finished(match_id=first.match_id, winners=[0])["counted"] is False  # duplicate delivery
-    assert tournament_match_finished(match_id=second.match_id, winners=[])["next_round"] == 2
+    assert tournament_match_finished(match_id=first.match_id) is None  # not finished yet: nothing to count
+    _end(first.match_id)
+    outcome = tournament_match_finished(match_id=first.match_id)
+    assert outcome == {"round": 1, "table": 1, "places": {first.entrant_ids[0]: 1, first.entrant_ids[1]: 1},
+                       "by": "play", "counted": True, "paired": []}  # equal sides at the start: a draw
+    assert tournament_match_finished(match_id=first.match_id)["counted"] is False  # duplicate delivery
+    _end(second.match_id)
+    assert tournament_match_finished(match_id=second.match_id)["paired"] == [2]
     round_two = TournamentTable.objects.filter(tournament=t, round=2)
     assert round_two.count() == 2 and all(tt.match_id for tt in round_two)
     for tt in round_two:
-        tournament_match_finished(match_id=tt.match_id, winners=[1])
+        _end(tt.match_id)
+        tournament_match_finished(match_id=tt.match_id)
     t.refresh_from_db()
     assert t.status == "finished"
     assert TournamentRecord.objects.filter(tournament=t, kind="result").count() == 4
-    assert tournament_match_finished(match_id="00000000-0000-4000-8000-000000000000", winners=[0]) is None
+    assert tournament_match_finished(match_id="00000000-0000-4000-8000-000000000000") is None
     assert Tournament.objects.get(pk=t.pk).round == 2

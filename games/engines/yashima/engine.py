@@ -11,6 +11,10 @@ from .stack import run
 from .state import Sim, clone, evolve
 
 
+# a SYSTEM-only command: a tournament round's time ran out (docs/games/yashima.md, "Time limit")
+TIME_LIMIT = "time_limit"
+
+
 def _norm(cmd_type, args):
     return {"type": cmd_type, "args": args}
 
@@ -120,6 +124,12 @@ class YashimaEngine(EngineBase):
             raise RuleViolation("bad_args", "a command needs a type and an args object")
         cmd = _norm(command.type, args)
         seat = command.seat
+        if cmd["type"] == TIME_LIMIT:
+            if seat != SYSTEM:
+                raise RuleViolation("system_only", "only the platform ends a match on a round's time limit")
+            if args:
+                raise RuleViolation("bad_args", "time_limit takes no arguments")
+            return [event("GameEnded", {"winners": flow.time_limit_winners(state), "reason": TIME_LIMIT})]
         if seat == SYSTEM:
             if not json_member(cmd, self.legal_commands(state, SYSTEM)):
                 raise RuleViolation("illegal_command", "nothing for the system to do")

@@ -403,6 +403,29 @@ def h_next_turn(sim, t):
     end_round(sim)
 
 
+def time_limit_score(s, side: list[int]) -> tuple[int, int, int]:
+    """How far a side is from defeat ("Restoration and Winning the Game"): masters still in the game,
+    then masters still on their first life (not yet restored), then life left (hand + deck cards)."""
+    players = [s["players"][i] for i in side]
+    return (sum(1 for pl in players if not pl["dead"]),
+            sum(1 for pl in players if not pl["dead"] and not pl["restored"]),
+            sum(len(pl["hand"]) + len(pl["deck"]) for pl in players if not pl["dead"]))
+
+
+def time_limit_winners(s) -> list[int]:
+    """A tournament round's time ran out: the side furthest from defeat wins (``time_limit_score``);
+    sides tied at the top share the win; every side tied is a draw (no winner)."""
+    sides: dict = {}
+    for seat in range(len(s["players"])):
+        sides.setdefault(s["teams"][seat], []).append(seat)
+    scores = {team: time_limit_score(s, side) for team, side in sides.items()}
+    best = max(scores.values())
+    top = [team for team, score in scores.items() if score == best]
+    if len(top) == len(sides):
+        return []
+    return sorted(seat for team in top for seat in sides[team])
+
+
 def win_check(sim) -> bool:
     s = sim.s
     teams = {s["teams"][i] for i in range(len(s["players"])) if q.standing(s, i)}

@@ -1,7 +1,7 @@
 """Deciding a command: validate it against the rules, then emit the events that carry it out (each
 applied at once, so later steps see earlier ones), then resolve the automatic steps it leaves."""
 
-from games.kernel import RuleViolation, event
+from games.kernel import SYSTEM, RuleViolation, event
 
 from . import rules as R
 from .board import ORIENTATIONS, direction, parse
@@ -24,10 +24,21 @@ class _Tx:
         self.state = evolve(self.state, ev)
 
 
+TIME_LIMIT = "time_limit"
+
+
 def decide(state, command):
     if state is None or state.get("finished"):
         raise RuleViolation("game_over", "the game is over")
     seat = command.seat
+    if command.type == TIME_LIMIT:
+        if seat != SYSTEM:
+            raise RuleViolation("system_only", "only the platform ends a match on a round's time limit")
+        if command.args:
+            raise RuleViolation("bad_args", "time_limit takes no arguments")
+        return [event("GameWon", {"winners": time_limit_winners(state), "reason": TIME_LIMIT})]
+    if seat == SYSTEM:
+        raise RuleViolation("nothing_for_the_system", "Yokai Battle has no other system command")
     if not is_int(seat) or seat not in status(state).awaiting:
         raise RuleViolation("not_your_turn", "it is not your decision")
     args = command.args
@@ -61,6 +72,28 @@ def decide(state, command):
         raise RuleViolation("unknown_command", f"unknown command {ctype!r}")
     _advance(tx)
     return tx.events
+
+
+def time_limit_score(state, side: list[int]) -> tuple[int, int]:
+    """How close a side is to conquest: monsters on the board, then their total life points."""
+    mine = [m for m in state["monsters"].values() if m["owner"] in side]
+    return len(mine), sum(m["lp"] for m in mine)
+
+
+def time_limit_winners(state) -> list[int]:
+    """A round's time ran out: the side nearest to conquest (most monsters on the board, then most life
+    points on them) wins; sides tied at the top all win; if every side is tied it is a draw (no winner)."""
+    sides = []
+    for seat in range(state["seats"]):
+        side = R.team_seats(state, seat)
+        if side not in sides:
+            sides.append(side)
+    scores = [time_limit_score(state, side) for side in sides]
+    best = max(scores)
+    top = [side for side, score in zip(sides, scores) if score == best]
+    if len(top) == len(sides):
+        return []
+    return sorted(seat for side in top for seat in side)
 
 
 # -- arguments -----------------------------------------------------------------------------

@@ -1,7 +1,8 @@
-"""Beat for the embedded mode: fire decision clocks and re-drive stalled automated steps.
+"""Beat for the embedded mode: fire decision clocks, re-drive stalled automated steps, and run the
+tournaments' clocks (``starts_at``, round time limits).
 
 Distributed deployments run ``celery beat`` (config/settings.py CELERY_BEAT_SCHEDULE), which calls the
-same two tasks; the embedded mode has no beat, so ``dev.py serve`` runs this loop next to the server.
+same tasks; the embedded mode has no beat, so ``dev.py serve`` runs this loop next to the server.
 With eager Celery the timeout commands are submitted right here, through the one write path.
 """
 
@@ -9,9 +10,10 @@ import time
 
 from django.core.management.base import BaseCommand
 
-from workers.tasks import sweep_stalled, sweep_timers
+from workers.tasks import sweep_stalled, sweep_timers, sweep_tournaments
 
 STALLED_EVERY = 30.0
+TOURNAMENTS_EVERY = 10.0
 
 
 class Command(BaseCommand):
@@ -25,12 +27,15 @@ class Command(BaseCommand):
         if every <= 0:
             self.stderr.write("--every must be positive")
             raise SystemExit(2)
-        last_stalled = 0.0
+        last_stalled = last_tournaments = 0.0
         while True:
             fired = sweep_timers()
             if time.monotonic() - last_stalled >= STALLED_EVERY:
                 sweep_stalled()
                 last_stalled = time.monotonic()
+            if time.monotonic() - last_tournaments >= TOURNAMENTS_EVERY:
+                sweep_tournaments()
+                last_tournaments = time.monotonic()
             if once:
                 self.stdout.write(f"{fired} clock(s) fired")
                 return

@@ -1,0 +1,131 @@
+"""Disputes (Django services): a player seated in a tournament match files a report pinned to a ``seq``
+of its log; a judge (staff) resolves it by upholding the table's result or overriding it with a written
+reason. Reports and resolutions are append-only rows, and every resolution is also a record of the
+tournament's log (``adjudicated`` / ``overridden``), so the standings show it.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from games.eventstore.models import Match
+from games.tournaments import services
+from games.tournaments.errors import TournamentServiceError
+from games.tournaments.models import Entrant, EntrantMember, MatchReport, ReportResolution, Tournament, TournamentTable
+
+MAX_TEXT = 4000
+
+
+def _table_of(match_id) -> TournamentTable:
+    try:
+        table = TournamentTable.objects.select_related("match", "tournament").filter(match_id=match_id).first()
+    except (ValidationError, ValueError, TypeError):
+        table = None
+    if table is None:
+        if Match.objects.filter(pk=match_id).exists():
+            raise TournamentServiceError("not_tournament_match", "reports are for tournament matches", 404)
+        raise TournamentServiceError("not_found", "no such match")
+    return table
+
+
+def report_file(*, match_id, user, seq, text) -> MatchReport:
+    """A player of the match reports what happened at ``seq`` (1..the match's head)."""
+    table = _table_of(match_id)
+    seated = EntrantMember.objects.filter(tournament_id=table.tournament_id, user=user,
+                                          entrant_id__in=[int(e) for e in table.entrant_ids]).exists()
+    if not (user and user.is_authenticated and seated):
+        raise TournamentServiceError("not_a_player", "only a player seated in this match can report it", 403)
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+        raise TournamentServiceError("invalid_seq", "seq must be a positive integer", 422)
+    if seq > table.match.head_seq:
+        raise TournamentServiceError("seq_beyond_head", f"the match log ends at seq {table.match.head_seq}", 422)
+    if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT:
+        raise TournamentServiceError("invalid_text", f"describe the problem in 1-{MAX_TEXT} characters", 422)
+    return MatchReport.objects.create(tournament_id=table.tournament_id, match_id=table.match_id, round=table.round,
+                                      table=table.table, seq=seq, text=text.strip(), reporter=user)
+
+
+def reports_open():
+    """Reports no judge has resolved yet, oldest first."""
+    return (MatchReport.objects.filter(resolution__isnull=True)
+            .select_related("tournament", "reporter").order_by("created_at", "id"))
+
+
+def report_as_dict(report: MatchReport) -> dict:
+    resolution = getattr(report, "resolution", None)
+    return {
+        "id": report.pk, "tournament_id": str(report.tournament_id), "match_id": str(report.match_id),
+        "round": report.round, "table": report.table, "seq": report.seq, "text": report.text,
+        "reporter": report.reporter.get_username(), "created_at": report.created_at.isoformat(),
+        "resolution": None if resolution is None else {
+            "decision": resolution.decision, "reason": resolution.reason, "places": resolution.places,
+            "judge": resolution.judge.get_username(), "record_seq": resolution.record_seq,
+        },
+    }
+
+
+def report_resolve(*, report_id, user, decision: str, reason: str = "", places: dict | None = None) -> ReportResolution:
+    """A judge upholds the result (``uphold``) or replaces it (``override``: ``places`` and a written
+    ``reason``), once per report; both are recorded in the tournament log."""
+    if not (user and user.is_authenticated and user.is_active and user.is_staff):
+        raise TournamentServiceError("not_judge", "only staff judge reports")
+    if decision not in (ReportResolution.UPHOLD, ReportResolution.OVERRIDE):
+        raise TournamentServiceError("invalid_decision", "decision is uphold or override", 422)
+    if not isinstance(reason, str) or len(reason) > MAX_TEXT:
+        raise TournamentServiceError("invalid_reason", f"reason is text of at most {MAX_TEXT} characters", 422)
+    with transaction.atomic():
+        try:
+            report = MatchReport.objects.select_for_update().get(pk=int(report_id))
+        except (MatchReport.DoesNotExist, ValueError, TypeError):
+            raise TournamentServiceError("not_found", "no such report") from None
+        if ReportResolution.objects.filter(report=report).exists():
+            raise TournamentServiceError("already_resolved", "this report has been resolved", 409)
+        if decision == ReportResolution.UPHOLD:
+            services.tournament_uphold(tournament_id=report.tournament_id, user=user, round=report.round,
+                                       table=report.table, reason=reason)
+        else:
+            if not isinstance(places, dict):
+                raise TournamentServiceError("invalid_result", "an override gives each entrant of the table a place")
+            services.tournament_override(tournament_id=report.tournament_id, user=user, round=report.round,
+                                         table=report.table, places=_places(places), reason=reason)
+        record_seq = Tournament.objects.get(pk=report.tournament_id).head_seq
+        try:
+            with transaction.atomic():
+                return ReportResolution.objects.create(report=report, decision=decision, reason=reason.strip(),
+                                                       places=_places(places) if places else None, judge=user,
+                                                       record_seq=record_seq)
+        except IntegrityError as err:
+            raise TournamentServiceError("already_resolved", "this report has been resolved", 409) from err
+
+
+def _places(places: dict) -> dict:
+    out = {}
+    for entrant, place in places.items():
+        if not isinstance(place, int) or isinstance(place, bool):
+            raise TournamentServiceError("invalid_result", "places are integers (1 = first)")
+        out[str(entrant)] = place
+    return out
+
+
+def judge_queue() -> list[dict]:
+    """The open reports as the staff queue shows them: each with its table's entrants (id, name) and the
+    result now standing (places), so a judge can uphold or override it in place."""
+    rows = list(reports_open())
+    names = {str(pk): name for pk, name in Entrant.objects.filter(
+        tournament_id__in={r.tournament_id for r in rows}).values_list("pk", "name")}
+    tables = {(t.tournament_id, t.round, t.table): t for t in TournamentTable.objects.filter(
+        tournament_id__in={r.tournament_id for r in rows})}
+    out = []
+    for report in rows:
+        table = tables.get((report.tournament_id, report.round, report.table))
+        entrant_ids = list(table.entrant_ids) if table else []
+        state = services.state_of(report.tournament_id)
+        standing = state.rounds[report.round - 1].results.get(report.table) if report.round <= len(state.rounds) else None
+        out.append({
+            "report": report, "tournament": report.tournament,
+            "entrants": [{"id": e, "name": names.get(e, e),
+                          "place": standing.places.get(e) if standing else None} for e in entrant_ids],
+            "result_by": standing.by if standing else None,
+        })
+    return out

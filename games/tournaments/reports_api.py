@@ -1,0 +1,104 @@
+"""Disputes over HTTP (thin: ``reports.py`` does the work; errors leave as ``{code, message}``).
+
+- ``POST /api/matches/{id}/reports/ {seq, text}``: a player seated in the tournament match (403
+  otherwise; 422 for a seq beyond the match's head) files a report; 201 with the report.
+- ``GET /api/admin/reports/?status=open|all`` (staff): the judge's queue, oldest first.
+- ``POST /api/admin/reports/{id}/resolve/ {decision: "uphold"|"override", reason, places?}`` (staff):
+  uphold the table's result, or override it (``places``: entrant id -> place, and a written reason).
+"""
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.permissions import IsStaff
+from games.api.serializers import ErrorSerializer
+from games.tournaments import reports
+from games.tournaments.models import MatchReport
+
+E = lambda text: OpenApiResponse(ErrorSerializer, description=text)  # noqa: E731
+
+
+class ReportRequestSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(min_value=1, help_text="the seq of the match log the report is about")
+    text = serializers.CharField(max_length=reports.MAX_TEXT, trim_whitespace=True)
+
+
+class ResolutionSerializer(serializers.Serializer):
+    decision = serializers.ChoiceField(choices=["uphold", "override"])
+    reason = serializers.CharField()
+    places = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
+    judge = serializers.CharField()
+    record_seq = serializers.IntegerField(help_text="the tournament log record of the decision")
+
+
+class ReportSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    tournament_id = serializers.UUIDField()
+    match_id = serializers.UUIDField()
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    seq = serializers.IntegerField()
+    text = serializers.CharField()
+    reporter = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    resolution = ResolutionSerializer(allow_null=True)
+
+
+class ResolveRequestSerializer(serializers.Serializer):
+    decision = serializers.ChoiceField(choices=["uphold", "override"])
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=reports.MAX_TEXT)
+    places = serializers.DictField(child=serializers.IntegerField(min_value=1), required=False,
+                                   help_text="override only: every entrant of the table -> its place (1 = first)")
+
+
+class MatchReportApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(tags=["tournaments"], operation_id="matches_reports_create",
+                   parameters=[OpenApiParameter("id", OpenApiTypes.UUID, OpenApiParameter.PATH)],
+                   request=ReportRequestSerializer,
+                   responses={201: ReportSerializer, 400: E("malformed"), 401: E("not_authenticated"),
+                              403: E("not_a_player"), 404: E("not_found / not_tournament_match"),
+                              415: E("unsupported_media_type"), 422: E("seq_beyond_head / invalid_text")})
+    def post(self, request, id):
+        body = ReportRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        report = reports.report_file(match_id=id, user=request.user, seq=body.validated_data["seq"],
+                                     text=body.validated_data["text"])
+        return Response(reports.report_as_dict(report), status=status.HTTP_201_CREATED)
+
+
+class StaffReportListApi(APIView):
+    permission_classes = [IsStaff]
+
+    @extend_schema(tags=["staff"], operation_id="admin_reports_list",
+                   parameters=[OpenApiParameter("status", str, enum=["open", "all"], required=False)],
+                   responses={200: ReportSerializer(many=True), 401: E("not_authenticated"), 403: E("staff only")})
+    def get(self, request):
+        if request.query_params.get("status", "open") == "all":
+            rows = MatchReport.objects.select_related("tournament", "reporter").order_by("created_at", "id")
+        else:
+            rows = reports.reports_open()
+        return Response([reports.report_as_dict(r) for r in rows[:500]])
+
+
+class StaffReportResolveApi(APIView):
+    permission_classes = [IsStaff]
+
+    @extend_schema(tags=["staff"], operation_id="admin_reports_resolve",
+                   parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH)], request=ResolveRequestSerializer,
+                   responses={200: ReportSerializer, 400: E("malformed"), 403: E("staff only"), 404: E("not_found"),
+                              409: E("already_resolved / bracket_moved_on"), 415: E("unsupported_media_type"),
+                              422: E("reason_required / invalid places")})
+    def post(self, request, id):
+        body = ResolveRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        reports.report_resolve(report_id=id, user=request.user, decision=data["decision"], reason=data["reason"],
+                               places=data.get("places"))
+        report = MatchReport.objects.select_related("reporter", "resolution__judge").get(pk=id)
+        return Response(reports.report_as_dict(report))

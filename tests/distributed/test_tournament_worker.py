@@ -1,0 +1,106 @@
+"""A tournament run by the real worker and beat: the worker creates and starts round 1's matches,
+beat's sweep ends the round when its time limit passes (the engine's SYSTEM ``time_limit``), the
+MatchFinished reactions pair and start round 2, and duplicated task deliveries plus a worker SIGKILLed
+between pairing a round and creating its matches leave exactly one pairing per round and one match per
+table (the redelivered task, or beat's backstop, creates them once)."""
+
+import subprocess
+import sys
+import textwrap
+import uuid
+
+from .client import wait_until
+from .conftest import ROOT
+
+SETUP = """
+from django.contrib.auth import get_user_model
+from games.tournaments import services
+User = get_user_model()
+tag = "{tag}"
+organizer = User.objects.create_user(username="org-" + tag, password="x-pass-1234567", is_staff=True)
+t = services.tournament_create(creator=organizer, name="Dist " + tag, game="yokai", format="swiss", table_size=2,
+                               rounds=2, round_minutes=30)
+for i in range(4):
+    services.tournament_register(tournament_id=t.pk, user=User.objects.create_user(username=f"p{{i}}-" + tag,
+                                                                                  password="x-pass-1234567"))
+services.tournament_start(tournament_id=t.pk, user=organizer)  # pairs round 1; the worker makes the matches
+print("TID", t.pk)
+"""
+
+DELIVER = """
+from workers import tasks
+for _ in range({times}):
+    tasks.tournament_advance_task.delay("{tid}")
+    for match_id in {matches!r}:
+        tasks.tournament_match_finished_task.delay(match_id)
+"""
+
+
+def _shell(stack, code: str) -> str:
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", textwrap.dedent(code)], cwd=ROOT, env=stack.env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def _tables(stack, tid, round_no):
+    return stack.sql("SELECT \"table\", match_id FROM tournaments_tournamenttable WHERE tournament_id = %s AND round = %s "
+                     "ORDER BY \"table\"", (tid, round_no))
+
+
+def _expire(stack, tid):
+    stack.sql("UPDATE tournaments_rounddeadline SET due_at = now() - interval '1 second' WHERE tournament_id = %s "
+              "RETURNING round", (tid,))
+
+
+def _one_per_round(stack, tid):
+    paired = stack.sql("SELECT round, count(*) FROM tournaments_tournamentrecord WHERE tournament_id = %s "
+                       "AND kind = 'paired' GROUP BY round ORDER BY round", (tid,))
+    results = stack.sql("SELECT round, \"table\", count(*) FROM tournaments_tournamentrecord WHERE tournament_id = %s "
+                        "AND kind = 'result' GROUP BY round, \"table\"", (tid,))
+    assert all(n == 1 for _r, n in paired), paired
+    assert all(n == 1 for _r, _t, n in results), results
+    return [r for r, _n in paired]
+
+
+def test_the_worker_runs_the_rounds_and_duplicates_or_a_kill_pair_nothing_twice(stack):
+    tid = _shell(stack, SETUP.format(tag=uuid.uuid4().hex[:6])).split("TID", 1)[1].strip()
+    # round 1 was paired by the start; beat's sweep (or the deliveries below) create its matches
+    _shell(stack, DELIVER.format(times=3, tid=tid, matches=[]))
+    first = wait_until(lambda: (rows := _tables(stack, tid, 1)) and all(m for _t, m in rows) and rows,
+                       timeout=120, what="round 1's matches created by the worker")
+    assert len(first) == 2
+    statuses = stack.sql("SELECT status FROM projections_matchsummary WHERE match_id = ANY(%s)",
+                         ([m for _t, m in first],))
+    assert sorted(s for (s,) in statuses) == ["active", "active"]  # started for the players
+
+    # the round's time runs out while a worker lingers between pairing round 2 and creating its
+    # matches (WORKER_CHAOS_DELAY): it is SIGKILLed right there, and duplicates of every delivery pile up
+    stack.kill_worker()
+    stack.start_worker({"WORKER_CHAOS_DELAY": "3"})
+    _expire(stack, tid)
+    wait_until(lambda: _tables(stack, tid, 2), timeout=120, interval=0.1, what="round 2 paired")
+    stack.kill_worker()
+    assert all(m is None for _t, m in _tables(stack, tid, 2)), "killed after pairing, before any match"
+    _shell(stack, DELIVER.format(times=3, tid=tid, matches=[str(m) for _t, m in first]))
+    stack.start_worker()
+    second = wait_until(lambda: (rows := _tables(stack, tid, 2)) and all(m for _t, m in rows) and rows,
+                        timeout=120, what="round 2 paired and started by the worker")
+    assert len(second) == 2
+    assert _one_per_round(stack, tid) == [1, 2]
+    ended = stack.sql("SELECT e.payload->>'reason', e.actor->>'seat', e.actor->>'purpose' FROM eventstore_matchevent e "
+                      "WHERE e.match_id = ANY(%s) AND e.type = 'GameWon'", ([m for _t, m in first],))
+    assert sorted(ended) == [("time_limit", "system", "time_limit")] * 2  # one SYSTEM time_limit per match
+    by = stack.sql("SELECT payload->>'by' FROM tournaments_tournamentrecord WHERE tournament_id = %s AND kind = 'result'",
+                   (tid,))
+    assert sorted(b for (b,) in by) == ["time", "time"]
+
+    # round 2 ends by time too; the tournament finishes with exactly one of everything
+    _expire(stack, tid)
+    wait_until(lambda: stack.sql("SELECT status FROM tournaments_tournament WHERE id = %s", (tid,))[0][0] == "finished",
+               timeout=120, what="the tournament finished")
+    assert _one_per_round(stack, tid) == [1, 2]
+    per_match = stack.sql("SELECT match_id, count(*) FROM tournaments_tournamenttable WHERE tournament_id = %s "
+                          "AND match_id IS NOT NULL GROUP BY match_id", (tid,))
+    assert len(per_match) == 4 and all(n == 1 for _m, n in per_match)
+    assert stack.sql("SELECT count(*) FROM tournaments_rounddeadline WHERE tournament_id = %s", (tid,))[0][0] == 0

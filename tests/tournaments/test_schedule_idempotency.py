@@ -1,0 +1,111 @@
+"""Idempotency of the schedule: duplicated task deliveries, a sweep racing the event-driven reaction,
+and a worker dying half-way through pairing leave one pairing per round, one match per table and one
+counted result per table (the unique constraints and the re-read log, not luck)."""
+
+from collections import Counter
+from datetime import timedelta
+
+import pytest
+from django.db import IntegrityError
+from django.utils import timezone
+
+from games.eventstore.models import MatchEvent
+from games.tournaments import policies, services
+from games.tournaments.models import RoundDeadline, TournamentRecord, TournamentTable
+from workers import tasks
+
+from .play import round_matches
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def event(make_user):
+    organizer = make_user(is_staff=True)
+    t = services.tournament_create(creator=organizer, name="Cup", game="yokai", format="swiss", table_size=2,
+                                   rounds=2, round_minutes=20)
+    for _ in range(4):
+        services.tournament_register(tournament_id=t.pk, user=make_user())
+    return organizer, t
+
+
+def _counts(t):
+    rows = TournamentRecord.objects.filter(tournament=t)
+    paired = Counter(rows.filter(kind="paired").values_list("round", flat=True))
+    results = Counter(rows.filter(kind="result").values_list("round", "table"))
+    tables = Counter(TournamentTable.objects.filter(tournament=t).values_list("round", "table"))
+    return paired, results, tables
+
+
+def _expire(t):
+    RoundDeadline.objects.filter(tournament=t).update(due_at=timezone.now() - timedelta(seconds=1))
+
+
+def test_duplicated_deliveries_change_nothing(event):
+    organizer, t = event
+    policies.tournament_start_and_play(tournament_id=t.pk, user=organizer)
+    first_round = round_matches(t.pk, 1)
+    _expire(t)
+    for _ in range(2):  # the round's time task delivered twice, then the sweep on top
+        assert tasks.tournament_round_time_task.apply(args=(str(t.pk), 1)).get() in ("ended 2", "ended 0")
+    tasks.sweep_tournaments()
+    for match_id in first_round:  # every MatchFinished reaction delivered twice more
+        for _ in range(2):
+            assert tasks.tournament_match_finished_task.apply(args=(str(match_id),)).get() == "repeat"
+    for _ in range(3):
+        assert tasks.tournament_advance_task.apply(args=(str(t.pk),)).get() == "idle"
+    paired, results, tables = _counts(t)
+    assert paired == {1: 1, 2: 1} and set(results.values()) == {1} and len(results) == 2
+    assert set(tables.values()) == {1} and len(round_matches(t.pk, 2)) == 2
+    for match_id in first_round:  # one time_limit per match, whoever submitted it
+        assert MatchEvent.objects.filter(match_id=match_id, type="MatchFinished").count() == 1
+
+
+def test_a_worker_killed_inside_the_pairing_transaction_leaves_no_half_round(event, monkeypatch):
+    organizer, t = event
+    real = TournamentTable.objects.bulk_create
+    dead = {"on": False}
+
+    def dies(objs, *args, **kwargs):
+        if dead["on"]:  # every worker dies after appending round 2's paired record, before its tables
+            raise IntegrityError("worker lost")
+        return real(objs, *args, **kwargs)
+
+    monkeypatch.setattr(TournamentTable.objects, "bulk_create", dies)
+    policies.tournament_start_and_play(tournament_id=t.pk, user=organizer)
+    _expire(t)
+    dead["on"] = True
+    tasks.sweep_tournaments()  # ends round 1; every pairing of round 2 dies and rolls back
+    paired, results, _tables = _counts(t)
+    assert paired == {1: 1} and len(results) == 2  # the results stand; nothing of round 2 survived
+    dead["on"] = False
+    tasks.tournament_advance_task.apply(args=(str(t.pk),))  # the redelivery
+    tasks.tournament_advance_task.apply(args=(str(t.pk),))  # and a duplicate of it
+    paired, _results, tables = _counts(t)
+    assert paired == {1: 1, 2: 1} and set(tables.values()) == {1}
+    assert len(round_matches(t.pk, 2)) == 2
+
+
+def test_a_worker_killed_between_pairing_and_match_creation_is_finished_by_the_next_delivery(event, monkeypatch):
+    organizer, t = event
+    real = policies.tournament_create_matches
+    dead = {"on": False}
+
+    def dies(**kwargs):
+        if dead["on"] and kwargs["round_no"] == 2:  # every worker dies right after pairing round 2
+            raise RuntimeError("worker lost")
+        return real(**kwargs)
+
+    monkeypatch.setattr(policies, "tournament_create_matches", dies)
+    policies.tournament_start_and_play(tournament_id=t.pk, user=organizer)
+    _expire(t)
+    dead["on"] = True
+    tasks.sweep_tournaments()
+    paired, _results, tables = _counts(t)
+    assert paired == {1: 1, 2: 1} and round_matches(t.pk, 2) == []  # paired, but no match created yet
+    dead["on"] = False
+    tasks.sweep_tournaments()  # beat's backstop advances every running tournament
+    tasks.sweep_tournaments()
+    paired, _results, tables = _counts(t)
+    assert paired == {1: 1, 2: 1} and set(tables.values()) == {1}
+    assert len(round_matches(t.pk, 2)) == 2
