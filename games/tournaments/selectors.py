@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
+from django.db.models import Count, Q
+
 from games.tournaments import rounds, standings
-from games.tournaments.models import Entrant, EntrantMember, Tournament, TournamentTable
+from games.tournaments.errors import TournamentServiceError
+from games.tournaments.models import Entrant, EntrantMember, Tournament, TournamentRecord, TournamentTable
 from games.tournaments.records import as_number
 from games.tournaments.scoring import table_points, winners
 from games.tournaments.services import settings_of, state_of
@@ -30,6 +34,34 @@ def tournament_detail(tournament: Tournament) -> dict:
     }
 
 
+def tournament_list(*, status: str | None = None, game: str | None = None, limit: int = 100) -> list[dict]:
+    """The newest tournaments, lightest shape: ``[{id, name, game, format, status, round, table_size, teams,
+    entrant_count, starts_at, created_at}]``."""
+    qs = Tournament.objects.annotate(
+        entrant_count=Count("entrants", filter=Q(entrants__status__in=(Entrant.REGISTERED, Entrant.DROPPED))))
+    if status:
+        qs = qs.filter(status=status)
+    if game:
+        qs = qs.filter(game=game)
+    return [{"id": str(t.pk), "name": t.name, "game": t.game, "format": t.format, "status": t.status,
+             "round": t.round, "table_size": t.table_size, "teams": t.teams, "entrant_count": t.entrant_count,
+             "starts_at": t.starts_at.isoformat() if t.starts_at else None, "created_at": t.created_at.isoformat()}
+            for t in qs.order_by("-created_at")[:limit]]
+
+
+def tournament_get(tournament_id) -> Tournament:
+    try:
+        return Tournament.objects.get(pk=tournament_id)
+    except (Tournament.DoesNotExist, ValidationError, ValueError, TypeError):
+        raise TournamentServiceError("not_found", "no such tournament") from None
+
+
+def tournament_log(tournament: Tournament) -> list[dict]:
+    """Every record of the append-only log, oldest first (staff review)."""
+    return [{"seq": r.seq, "kind": r.kind, "payload": r.payload, "actor": r.actor, "at": r.at}
+            for r in TournamentRecord.objects.filter(tournament=tournament).order_by("seq")]
+
+
 def tournament_pairings(tournament: Tournament, round_no: int | None = None) -> list[dict]:
     """``[{round, table, match_id, entrant_ids, result: null | {points, winners, by}}]``."""
     settings = settings_of(tournament)
@@ -48,7 +80,7 @@ def tournament_pairings(tournament: Tournament, round_no: int | None = None) -> 
                          "by": result.by}
             match_id = match_of.get((rnd.round, number))
             out.append({"round": rnd.round, "table": number, "match_id": str(match_id) if match_id else None,
-                        "entrant_ids": list(table.entrant_ids), "result": shown})
+                        "entrant_ids": list(table.entrant_ids), "result": shown, "stage": rnd.stage})
     return out
 
 

@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.kernel import RuleViolation, registry
-from games.tournaments import rounds
+from games.tournaments import live, rounds
 from games.tournaments.errors import TournamentServiceError, from_pure
 from games.tournaments.models import (
     FINISHED,
@@ -161,10 +161,14 @@ def _match_options(game: str, settings: Settings, options) -> dict:
 
 
 def _locked(tournament_id) -> Tournament:
+    """The tournament under its row lock; every write takes it, so every committed write is published
+    to the tournament's live sockets (a refused or rolled-back one is not)."""
     try:
-        return Tournament.objects.select_for_update().get(pk=tournament_id)
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
     except (Tournament.DoesNotExist, ValidationError, ValueError, TypeError):
         raise TournamentServiceError("not_found", "no such tournament") from None
+    live.publish_on_commit(tournament.pk)
+    return tournament
 
 
 def _append(tournament: Tournament, state: State, record, actor: Actor, *, entrant: Entrant | None = None) -> TournamentRecord:
