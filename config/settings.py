@@ -232,6 +232,8 @@ REST_FRAMEWORK = {
     ],
 }
 SPECTACULAR_SETTINGS = {
+    "ENUM_NAME_OVERRIDES": {"TournamentStatusEnum": "games.tournaments.serializers.TOURNAMENT_STATUSES",
+                            "StatusEnum": "games.api.serializers.MATCH_STATUSES"},
     "TITLE": "Kamiza API",
     "DESCRIPTION": "Event-sourced matches of Yashima, Harakiri: Blades of Honor and Yokai Battle.",
     "VERSION": "1.0.0",

@@ -78,12 +78,12 @@ class _ActionApi(APIView):
 
 class TournamentRegisterApi(_ActionApi):
     @extend_schema(tags=TAGS, operation_id="tournaments_register", parameters=[TOURNAMENT_ID],
-                   request=s.RegisterSerializer,
+                   request=s.TournamentRegisterSerializer,
                    responses={200: s.TournamentSerializer, 400: BAD, 401: UNAUTH, 404: NOT_FOUND,
                               409: E("already_registered / registration_closed / tournament_full"),
                               422: E("partner_required / no_teams / unknown_partner / invalid_partner")})
     def post(self, request, id):
-        data = _valid(s.RegisterSerializer, request.data)
+        data = _valid(s.TournamentRegisterSerializer, request.data)
         partner = None
         if data.get("partner") is not None:
             partner = get_user_model().objects.filter(username=data["partner"], is_active=True).first()

@@ -10,6 +10,7 @@ from rest_framework import serializers
 from games.tournaments.models import FORMATS, GAMES, STATUSES
 
 BY_CHOICES = ("play", "time", "bye", "judge")
+TOURNAMENT_STATUSES = [s for s, _ in STATUSES]  # named TournamentStatusEnum in the schema (settings)
 
 
 class TournamentCreateSerializer(serializers.Serializer):
@@ -31,11 +32,11 @@ class TournamentCreateSerializer(serializers.Serializer):
 
 
 class TournamentListQuerySerializer(serializers.Serializer):
-    status = serializers.ChoiceField(choices=[s for s, _ in STATUSES], required=False)
+    status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES, required=False)
     game = serializers.ChoiceField(choices=[g for g, _ in GAMES], required=False)
 
 
-class RegisterSerializer(serializers.Serializer):
+class TournamentRegisterSerializer(serializers.Serializer):
     partner = serializers.CharField(required=False, allow_null=True, max_length=150,
                                     help_text="team events: the partner's username")
 
@@ -55,7 +56,7 @@ class EntrantSerializer(serializers.Serializer):
     entrant_id = serializers.CharField()
     user_ids = serializers.ListField(child=serializers.IntegerField())
     name = serializers.CharField()
-    status = serializers.ChoiceField(choices=["registered", "dropped"])
+    status = serializers.CharField(help_text="registered | dropped (withdrawn entrants are not listed)")
 
 
 class TournamentSerializer(serializers.Serializer):
@@ -63,7 +64,7 @@ class TournamentSerializer(serializers.Serializer):
     name = serializers.CharField()
     game = serializers.CharField()
     format = serializers.CharField()
-    status = serializers.ChoiceField(choices=[s for s, _ in STATUSES])
+    status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES)
     round = serializers.IntegerField(help_text="the round being played (0 before the start)")
     rounds = serializers.IntegerField(allow_null=True, help_text="planned rounds for the current field")
     entrants = EntrantSerializer(many=True)
@@ -81,7 +82,7 @@ class TournamentSummarySerializer(serializers.Serializer):
     name = serializers.CharField()
     game = serializers.CharField()
     format = serializers.CharField()
-    status = serializers.ChoiceField(choices=[s for s, _ in STATUSES])
+    status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES)
     round = serializers.IntegerField()
     table_size = serializers.IntegerField()
     teams = serializers.BooleanField()
