@@ -118,7 +118,7 @@ class TournamentStartApi(_ActionApi):
 class TournamentDropApi(_ActionApi):
     @extend_schema(tags=TAGS, operation_id="tournaments_drop", parameters=[TOURNAMENT_ID], request=s.DropSerializer,
                    responses={200: s.TournamentSerializer, 400: BAD, 401: UNAUTH, 403: E("not_organizer"),
-                              404: NOT_FOUND, 409: E("not_running / not_registered / conflict (dropped already)")})
+                              404: NOT_FOUND, 409: E("not_running / not_registered / already_dropped")})
     def post(self, request, id):
         data = _valid(s.DropSerializer, request.data)
         services.tournament_drop(tournament_id=id, user=request.user, entrant_id=data["entrant_id"])
