@@ -160,6 +160,23 @@ def tournament_start(request, tournament_id):
 
 @login_required
 @require_POST
+def tournament_pause(request, tournament_id):
+    return _action(request, tournament_id,
+                   lambda: services.tournament_pause_clock(tournament_id=tournament_id, user=request.user,
+                                                           reason=request.POST.get("reason", "")),
+                   "The round clock is paused.")
+
+
+@login_required
+@require_POST
+def tournament_resume(request, tournament_id):
+    return _action(request, tournament_id,
+                   lambda: services.tournament_resume_clock(tournament_id=tournament_id, user=request.user),
+                   "The round clock runs again.")
+
+
+@login_required
+@require_POST
 def tournament_drop(request, tournament_id):
     entrant_id = request.POST.get("entrant_id", "")
     return _action(request, tournament_id,

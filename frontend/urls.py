@@ -33,5 +33,7 @@ urlpatterns = [
     path("tournaments/<uuid:tournament_id>/register/", tournaments.tournament_register, name="tournament-register"),
     path("tournaments/<uuid:tournament_id>/withdraw/", tournaments.tournament_withdraw, name="tournament-withdraw"),
     path("tournaments/<uuid:tournament_id>/start/", tournaments.tournament_start, name="tournament-start"),
+    path("tournaments/<uuid:tournament_id>/pause/", tournaments.tournament_pause, name="tournament-pause"),
+    path("tournaments/<uuid:tournament_id>/resume/", tournaments.tournament_resume, name="tournament-resume"),
     path("tournaments/<uuid:tournament_id>/drop/", tournaments.tournament_drop, name="tournament-drop"),
 ]

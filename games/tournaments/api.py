@@ -125,6 +125,25 @@ class TournamentDropApi(_ActionApi):
         return Response(_detail(id))
 
 
+class TournamentPauseApi(_ActionApi):
+    @extend_schema(tags=TAGS, operation_id="tournaments_pause", parameters=[TOURNAMENT_ID], request=s.ClockPauseSerializer,
+                   responses={200: s.TournamentSerializer, 400: BAD, 401: UNAUTH, 403: E("not_organizer"),
+                              404: NOT_FOUND, 409: E("not_running / already_paused / round_over")})
+    def post(self, request, id):
+        data = _valid(s.ClockPauseSerializer, request.data)
+        services.tournament_pause_clock(tournament_id=id, user=request.user, reason=data.get("reason", ""))
+        return Response(_detail(id))
+
+
+class TournamentResumeApi(_ActionApi):
+    @extend_schema(tags=TAGS, operation_id="tournaments_resume", parameters=[TOURNAMENT_ID], request=None,
+                   responses={200: s.TournamentSerializer, 401: UNAUTH, 403: E("not_organizer"), 404: NOT_FOUND,
+                              409: E("not_running / not_paused / round_over")})
+    def post(self, request, id):
+        services.tournament_resume_clock(tournament_id=id, user=request.user)
+        return Response(_detail(id))
+
+
 class TournamentPairingsApi(APIView):
     @extend_schema(tags=TAGS, operation_id="tournaments_pairings", parameters=[TOURNAMENT_ID, s.PairingsQuerySerializer],
                    responses={200: s.PairingSerializer(many=True), 400: BAD, 404: NOT_FOUND})

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Q
 
 from games.tournaments import rounds, standings
 from games.tournaments.errors import TournamentServiceError
-from games.tournaments.models import Entrant, EntrantMember, Tournament, TournamentRecord, TournamentTable
+from games.tournaments.models import RUNNING, Entrant, EntrantMember, Tournament, TournamentRecord, TournamentTable
 from games.tournaments.records import as_number
 from games.tournaments.scoring import table_points, winners
 from games.tournaments.services import settings_of, state_of
@@ -31,6 +33,7 @@ def tournament_detail(tournament: Tournament) -> dict:
         "table_size": tournament.table_size, "teams": tournament.teams, "top_cut": tournament.top_cut,
         "round_minutes": tournament.round_minutes, "rated": tournament.rated,
         "starts_at": tournament.starts_at.isoformat() if tournament.starts_at else None,
+        "clock": round_clock(tournament),
     }
 
 
@@ -60,6 +63,31 @@ def tournament_log(tournament: Tournament) -> list[dict]:
     """Every record of the append-only log, oldest first (staff review)."""
     return [{"seq": r.seq, "kind": r.kind, "payload": r.payload, "actor": r.actor, "at": r.at}
             for r in TournamentRecord.objects.filter(tournament=tournament).order_by("seq")]
+
+
+def round_clock(tournament: Tournament) -> dict | None:
+    """The time limit of the round being played: ``{round, started_at, minutes, paused, paused_seconds,
+    ends_at}`` (``ends_at`` moves later by every pause; null while paused), or None when no round is
+    being played. Pauses are measured between the ``clock_paused``/``clock_resumed`` rows' times."""
+    if tournament.status != RUNNING or not tournament.round:
+        return None
+    rows = list(TournamentRecord.objects.filter(tournament=tournament, round=tournament.round,
+                                                kind__in=("paired", "clock_paused", "clock_resumed")).order_by("seq"))
+    if not rows or rows[0].kind != "paired":
+        return None
+    paused_seconds, paused_since = 0.0, None
+    for row in rows[1:]:
+        if row.kind == "clock_paused":
+            paused_since = row.at
+        elif paused_since is not None:
+            paused_seconds += (row.at - paused_since).total_seconds()
+            paused_since = None
+    started = rows[0].at
+    ends_at = None
+    if paused_since is None:
+        ends_at = (started + timedelta(minutes=tournament.round_minutes, seconds=paused_seconds)).isoformat()
+    return {"round": tournament.round, "started_at": started.isoformat(), "minutes": tournament.round_minutes,
+            "paused": paused_since is not None, "paused_seconds": round(paused_seconds, 3), "ends_at": ends_at}
 
 
 def tournament_pairings(tournament: Tournament, round_no: int | None = None) -> list[dict]:

@@ -59,6 +59,19 @@ class EntrantSerializer(serializers.Serializer):
     status = serializers.CharField(help_text="registered | dropped (withdrawn entrants are not listed)")
 
 
+class ClockPauseSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
+
+
+class RoundClockSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    started_at = serializers.DateTimeField()
+    minutes = serializers.IntegerField(help_text="the round time limit")
+    paused = serializers.BooleanField()
+    paused_seconds = serializers.FloatField(help_text="time the round's clock spent paused (finished pauses)")
+    ends_at = serializers.DateTimeField(allow_null=True, help_text="when the time limit runs out; null while paused")
+
+
 class TournamentSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     name = serializers.CharField()
@@ -75,6 +88,7 @@ class TournamentSerializer(serializers.Serializer):
     round_minutes = serializers.IntegerField()
     rated = serializers.BooleanField()
     starts_at = serializers.DateTimeField(allow_null=True)
+    clock = RoundClockSerializer(allow_null=True, help_text="the round being played; null when none is")
 
 
 class TournamentSummarySerializer(serializers.Serializer):

@@ -33,6 +33,8 @@ from games.tournaments.models import (
 )
 from games.tournaments.records import (
     Adjudicated,
+    ClockPaused,
+    ClockResumed,
     Dropped,
     Overridden,
     Paired,
@@ -325,6 +327,29 @@ def tournament_drop(*, tournament_id, user, entrant_id) -> Entrant:
         entrant.status = Entrant.DROPPED
         entrant.save(update_fields=["status"])
         return entrant
+
+
+def tournament_pause_clock(*, tournament_id, user, reason: str = "") -> Tournament:
+    """An organizer stops the clock of the round being played (recorded; the round time limit does not
+    run while it is paused)."""
+    return _clock(tournament_id, user, lambda rnd: ClockPaused(rnd, reason=str(reason or "")[:500]))
+
+
+def tournament_resume_clock(*, tournament_id, user) -> Tournament:
+    """An organizer restarts the paused clock of the round being played."""
+    return _clock(tournament_id, user, ClockResumed)
+
+
+def _clock(tournament_id, user, make_record) -> Tournament:
+    if not is_organizer(user):
+        raise TournamentServiceError("not_organizer", "only an organizer pauses or resumes the clock")
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if tournament.status != RUNNING:
+            raise TournamentServiceError("not_running", "only a running tournament has a round clock")
+        state = state_of(tournament.pk)
+        _append(tournament, state, make_record(state.current_round), Actor.of(user))
+        return tournament
 
 
 def tournament_record_result(*, tournament_id, round: int, table: int, places: dict, by: str, actor: Actor) -> bool:

@@ -11,6 +11,8 @@ urlpatterns = [
     path("<uuid:id>/withdraw/", api.TournamentWithdrawApi.as_view(), name="withdraw"),
     path("<uuid:id>/start/", api.TournamentStartApi.as_view(), name="start"),
     path("<uuid:id>/drop/", api.TournamentDropApi.as_view(), name="drop"),
+    path("<uuid:id>/pause/", api.TournamentPauseApi.as_view(), name="pause"),
+    path("<uuid:id>/resume/", api.TournamentResumeApi.as_view(), name="resume"),
     path("<uuid:id>/pairings/", api.TournamentPairingsApi.as_view(), name="pairings"),
     path("<uuid:id>/standings/", api.TournamentStandingsApi.as_view(), name="standings"),
 ]

@@ -217,3 +217,29 @@ def test_drop_is_for_organizers_of_a_running_event(org, created, players, api):
 def test_wrong_methods_are_json(api, created):
     _error(api.delete(f"{BASE}{created['id']}/"), 401, "not_authenticated")
     _error(api.get(f"{BASE}{created['id']}/start/"), 401, "not_authenticated")
+
+
+def test_organizer_pauses_and_resumes_the_round_clock(org, created, players, api):
+    _, clients = players
+    url = f"{BASE}{created['id']}"
+    assert api.get(f"{url}/").json()["clock"] is None
+    _error(org.post(f"{url}/pause/"), 409, "not_running")
+    for c in clients:
+        c.post(f"{url}/register/")
+    org.post(f"{url}/start/")
+    clock = api.get(f"{url}/").json()["clock"]
+    assert clock["round"] == 1 and clock["minutes"] == 50 and clock["paused"] is False and clock["ends_at"]
+    _error(clients[0].post(f"{url}/pause/"), 403, "not_organizer")
+    _error(api.post(f"{url}/pause/"), 401, "not_authenticated")
+    _error(org.post(f"{url}/resume/"), 409, "not_paused")
+    res = org.post(f"{url}/pause/", {"reason": "fire drill"}, format="json")
+    assert res.status_code == 200
+    assert res.json()["clock"]["paused"] is True and res.json()["clock"]["ends_at"] is None
+    _error(org.post(f"{url}/pause/"), 409, "already_paused")
+    res = org.post(f"{url}/resume/")
+    assert res.status_code == 200 and res.json()["clock"]["paused"] is False
+    assert res.json()["clock"]["ends_at"] >= clock["ends_at"]  # the pause pushed the limit later
+    kinds = list(TournamentRecord.objects.filter(tournament_id=created["id"]).order_by("seq")
+                 .values_list("kind", flat=True))
+    assert kinds[-2:] == ["clock_paused", "clock_resumed"]
+    assert TournamentRecord.objects.get(tournament_id=created["id"], kind="clock_paused").payload["reason"] == "fire drill"

@@ -108,6 +108,14 @@ def test_register_start_pairings_results_and_withdraw(organizer, make_user):
     fragment = browser().get(f"{url}?fragment=live").content.decode()
     assert "by play" in fragment and 'class="winner' in fragment and "<html" not in fragment
 
+    assert 'data-testid="pause"' in browser(organizer).get(url).content.decode()
+    assert 'data-testid="pause"' not in browser(players[0]).get(url).content.decode()
+    res = browser(organizer).post(f"{url}pause/", follow=True).content.decode()
+    assert "The round clock is paused." in _messages(res) and 'data-testid="clock-paused"' in res
+    assert "already_paused" in _messages(browser(organizer).post(f"{url}pause/", follow=True).content.decode())
+    res = browser(organizer).post(f"{url}resume/", follow=True).content.decode()
+    assert "The round clock runs again." in _messages(res) and "round ends" in res
+
     late = browser(make_user()).post(f"{url}register/", follow=True).content.decode()
     assert "registration_closed" in _messages(late)
     drop = next(e for e in selectors.tournament_detail(t)["entrants"] if players[3].pk in e["user_ids"])
