@@ -151,11 +151,17 @@ def tournament_withdraw(request, tournament_id):
 @login_required
 @require_POST
 def tournament_start(request, tournament_id):
-    def run():
+    try:
         tournament = services.tournament_start(tournament_id=tournament_id, user=request.user)
-        tournament_create_matches(tournament_id=tournament_id, round_no=tournament.round)
-
-    return _action(request, tournament_id, run, "The tournament has started: round 1 is paired.")
+    except TournamentServiceError as err:
+        _refusal(request, err)
+    else:
+        messages.success(request, "The tournament has started: round 1 is paired.")
+        try:  # idempotent: tables that already have their match are left alone
+            tournament_create_matches(tournament_id=tournament_id, round_no=tournament.round)
+        except TournamentServiceError as err:  # the start stands; the workers retry the matches
+            _refusal(request, err)
+    return redirect(reverse("frontend:tournament", args=[tournament_id]))
 
 
 @login_required
