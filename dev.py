@@ -53,9 +53,16 @@ def ensure_chromium() -> bool:
     return CHROMIUM.exists()
 
 
+def serve_env(environ) -> dict:
+    """The embedded default's environment. DEBUG is opt-in, for development only: this is development."""
+    env = {k: v for k, v in environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.setdefault("DJANGO_DEBUG", "1")
+    return env
+
+
 def serve(args) -> None:
     ensure_venv("dev")
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env = serve_env(os.environ)
     run(PY, "manage.py", "migrate", "--noinput", env=env)
     run(PY, "manage.py", "seed_demo", env=env)
     addr = args[0] if args else "127.0.0.1:8000"

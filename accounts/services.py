@@ -11,8 +11,10 @@ from importlib import import_module
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, authenticate, get_user_model, logout
 from django.contrib.auth.password_validation import validate_password
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from rest_framework.authtoken.models import Token
 
@@ -20,6 +22,7 @@ from . import lockout
 from .errors import TooManyAttempts
 from .identity import TAKEN, username_clean, username_normalize, username_taken
 from .models import Profile
+from .tokens import token_ttl, token_valid
 
 log = logging.getLogger(__name__)
 
@@ -113,8 +116,8 @@ def user_rename(user, username: str) -> None:
 
 
 def token_for(user) -> str:
-    token, _ = Token.objects.get_or_create(user=user)
-    return token.key
+    """The user's API token; an expired one is replaced (accounts.tokens)."""
+    return token_valid(user).key
 
 
 def profile_get(user) -> Profile:
@@ -186,7 +189,9 @@ def user_is_active_session(user_id, session_key: str | None = None, token_key: s
         return False
     User = get_user_model()
     if token_key is not None:
-        if not Token.objects.filter(key=str(token_key), user_id=user_id, user__is_active=True).exists():
+        fresh = Token.objects.filter(key=str(token_key), user_id=user_id, user__is_active=True,
+                                     created__gt=timezone.now() - token_ttl())  # expired tokens end sockets too
+        if not fresh.exists():
             return False
         if session_key is None:
             return True

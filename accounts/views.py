@@ -1,15 +1,17 @@
 """REST endpoints of accounts: thin views over accounts.services."""
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.authtoken.models import Token
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.serializers import ErrorSerializer
+from games.api.throttles import ScopedUserThrottle
 
-from . import services
+from . import services, tokens
 from .errors import InvalidCredentials
 from .serializers import MeSerializer, RegisteredSerializer, RegisterSerializer, TokenRequestSerializer, TokenSerializer
 
@@ -84,3 +86,51 @@ class UserMeApi(APIView):
         services.profile_update(user=request.user, display_name=ser.validated_data.get("display_name"),
                                 email=ser.validated_data.get("email"), username=ser.validated_data.get("username"))
         return Response(_me(request.user))
+
+
+# -- token rotation and socket tickets (accounts.tokens) ------------------------------------------
+
+
+class RotatedTokenSerializer(serializers.Serializer):
+    token = serializers.CharField()
+    expires_in = serializers.IntegerField(help_text="seconds until this token expires (API_TOKEN_TTL_SECONDS)")
+
+
+class SocketTicketSerializer(serializers.Serializer):
+    ticket = serializers.CharField(help_text="open ws /ws/matches/{id}/?ticket=<ticket>; single use")
+    expires_in = serializers.IntegerField(help_text="seconds the ticket stays redeemable (SOCKET_TICKET_TTL_SECONDS)")
+
+
+class SocketTicketThrottle(ScopedUserThrottle):
+    scope = "socket_ticket"
+
+
+class UserTokenRotateApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(tags=["auth"], operation_id="auth_token_rotate", request=None,
+                   responses={200: RotatedTokenSerializer, 401: E("not_authenticated / authentication_failed")},
+                   description="Revoke the caller's API token and issue a new one (tokens expire after "
+                               "API_TOKEN_TTL_SECONDS). Sockets opened with the old token end within "
+                               "SOCKET_AUTH_RECHECK_SECONDS.")
+    def post(self, request):
+        token = tokens.token_rotate(request.user)
+        return Response({"token": token.key, "expires_in": tokens.token_expires_in(token)})
+
+
+class SocketTicketApi(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [SocketTicketThrottle]
+
+    @extend_schema(tags=["auth"], operation_id="auth_socket_ticket", request=None,
+                   responses={200: SocketTicketSerializer, 401: E("not_authenticated / authentication_failed"),
+                              429: E("throttled (Retry-After)")},
+                   description="A short-lived, single-use ticket for opening a match socket "
+                               "(`ws /ws/matches/{id}/?ticket=<ticket>`) without a long-lived credential in the "
+                               "URL. The socket lasts as long as the session or token that asked for the ticket.")
+    def post(self, request):
+        if isinstance(request.auth, Token):
+            ticket, ttl = tokens.ticket_issue(user_id=request.user.pk, token_key=request.auth.key)
+        else:
+            ticket, ttl = tokens.ticket_issue(user_id=request.user.pk, session_key=request.session.session_key)
+        return Response({"ticket": ticket, "expires_in": ttl})

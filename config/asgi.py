@@ -1,4 +1,4 @@
-"""ASGI entry point: HTTP -> Django; WebSocket -> Origin check -> session/token auth -> routes."""
+"""ASGI entry point: HTTP -> Django; WebSocket -> exact Origin check -> session/ticket/token auth -> routes."""
 
 import os
 
@@ -11,10 +11,15 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from games.realtime.middleware import AllowedHostsOriginValidator, KamizaAuthMiddlewareStack  # noqa: E402
+from config.logging import redact_server_logs  # noqa: E402
+from games.realtime.middleware import ExactOriginValidator, KamizaAuthMiddlewareStack  # noqa: E402
 from games.realtime.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter({
     "http": django_asgi_app,
-    "websocket": AllowedHostsOriginValidator(KamizaAuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    "websocket": ExactOriginValidator(KamizaAuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
 })
+
+# uvicorn configured its loggers before importing this module: make its access lines carry no query
+# string (a socket URL may hold a ticket, or a deprecated ?token=).
+redact_server_logs()

@@ -1,7 +1,8 @@
 """One settings module, driven by the environment.
 
 Embedded default (nothing set): SQLite, Channels' in-memory layer, Celery tasks run eagerly,
-DEBUG on, a generated dev secret key. Distributed: DATABASE_URL (PostgreSQL) and REDIS_URL set:
+a generated dev secret key. DEBUG is opt-in for development only (DJANGO_DEBUG=1, which
+``python3 dev.py serve`` sets; refused with DJANGO_ENV=production). Distributed: DATABASE_URL (PostgreSQL) and REDIS_URL set:
 channels_redis fan-out, Celery broker on Redis, real worker and beat processes.
 Production: DJANGO_ENV=production (DEBUG off, secure cookies/HSTS, SECRET_KEY required).
 """
@@ -17,7 +18,9 @@ VAR_DIR = BASE_DIR / "var"
 env = environ.Env()
 
 PRODUCTION = env.str("DJANGO_ENV", default="development") == "production"
-DEBUG = env.bool("DJANGO_DEBUG", default=not PRODUCTION)
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
+if PRODUCTION and DEBUG:
+    raise RuntimeError("DJANGO_DEBUG must not be set with DJANGO_ENV=production")
 
 
 def _dev_secret_key() -> str:
@@ -54,6 +57,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
+    "csp",
     "games",
     "games.eventstore",
     "games.projections",
@@ -64,7 +68,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: an oversized body gets 413 before anything reads it (config.middleware).
+    "config.middleware.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -190,6 +197,21 @@ else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Kamiza <noreply@localhost>")
 SOCKET_AUTH_RECHECK_SECONDS = env.float("SOCKET_AUTH_RECHECK_SECONDS", default=2.0)
+# API tokens expire this long after they were issued (POST /api/auth/token/rotate/ issues a fresh one).
+API_TOKEN_TTL_SECONDS = env.int("API_TOKEN_TTL_SECONDS", default=30 * 24 * 3600)
+# POST /api/auth/socket-ticket/: a single-use ticket for ``ws ...?ticket=``, kept in the cache
+# (Redis in distributed mode, so any server can redeem it).
+SOCKET_TICKET_TTL_SECONDS = env.int("SOCKET_TICKET_TTL_SECONDS", default=30)
+# Deprecated: ``ws ...?token=<API token>`` puts a long-lived credential in the URL. Accepted
+# during the 1.x API (documented deprecation period); set False to refuse it now.
+SOCKET_QUERY_TOKEN_ALLOWED = env.bool("SOCKET_QUERY_TOKEN_ALLOWED", default=True)
+# Browser sockets: the exact origins (scheme://host[:port]) allowed besides the page's own origin.
+SOCKET_ALLOWED_ORIGINS = env.list("SOCKET_ALLOWED_ORIGINS", default=[])
+# Per-socket message rate: more than SOCKET_RATE_MESSAGES within SOCKET_RATE_SECONDS closes the
+# socket with 4429; ``sync`` answers at most SOCKET_SYNC_PAGE events per message.
+SOCKET_RATE_MESSAGES = env.int("SOCKET_RATE_MESSAGES", default=60)
+SOCKET_RATE_SECONDS = env.float("SOCKET_RATE_SECONDS", default=10.0)
+SOCKET_SYNC_PAGE = env.int("SOCKET_SYNC_PAGE", default=100)
 
 # --- i18n / static ------------------------------------------------------------------------
 LANGUAGE_CODE = "en-us"
@@ -202,6 +224,26 @@ STATIC_ROOT = BASE_DIR / "staticfiles" if PRODUCTION else None
 WHITENOISE_USE_FINDERS = not PRODUCTION
 WHITENOISE_AUTOREFRESH = not PRODUCTION
 STATICFILES_DIRS = [BASE_DIR / "frontend" / "static"]
+
+# --- request bodies ----------------------------------------------------------------------------
+# Larger bodies get 413 {code: "payload_too_large"} (config.middleware.BodySizeLimitMiddleware).
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=2_621_440)  # 2.5 MiB
+COMMAND_BODY_MAX_BYTES = env.int("COMMAND_BODY_MAX_BYTES", default=64 * 1024)  # POST .../commands/
+
+# --- content security policy (django-csp): no inline script or style anywhere -------------------
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],  # CSP3: 'self' covers ws(s):// to the same host
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -214,28 +256,33 @@ STORAGES = {
 # --- api -----------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.tokens.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 20,
     "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
+    # Per user (per IP for anonymous callers): 429 {code: "throttled"} with Retry-After.
     "DEFAULT_THROTTLE_RATES": {
         "register": env.str("REGISTER_RATE", default="200/hour"),
         "password_reset": env.str("PASSWORD_RESET_RATE", default="20/hour"),  # per client IP
+        "match_create": env.str("MATCH_CREATE_RATE", default="10/minute"),
+        "match_join": env.str("MATCH_JOIN_RATE", default="30/minute"),
+        "chat": env.str("CHAT_RATE", default="20/minute"),
+        "socket_ticket": env.str("SOCKET_TICKET_RATE", default="60/minute"),
     },
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_RENDERER_CLASSES": [
-        "rest_framework.renderers.JSONRenderer",
-        "rest_framework.renderers.BrowsableAPIRenderer",
-    ],
+    # The browsable HTML renderer is a development aid only.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
+    + ([] if PRODUCTION else ["rest_framework.renderers.BrowsableAPIRenderer"]),
 }
 SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"TournamentStatusEnum": "games.tournaments.serializers.TOURNAMENT_STATUSES",
                             "StatusEnum": "games.api.serializers.MATCH_STATUSES"},
     "TITLE": "Kamiza API",
-    "DESCRIPTION": "Event-sourced matches of Yashima, Harakiri: Blades of Honor and Yokai Battle.",
+    "DESCRIPTION": "Event-sourced matches of Yashima, Harakiri: Blades of Honor and Yokai Battle. "
+                   "On every endpoint a request body over 2.5 MiB is answered 413 {code: payload_too_large}.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
@@ -250,6 +297,8 @@ SNAPSHOT_EVERY = env.int("SNAPSHOT_EVERY", default=50)
 # Extra engine modules to register (tests register their test-only engine this way).
 KAMIZA_EXTRA_ENGINES = env.list("KAMIZA_EXTRA_ENGINES", default=[])
 SEED_DEMO_DATA = env.bool("SEED_DEMO_DATA", default=False)
+# Lobby flooding: a user may have at most this many open (not yet started) matches they created.
+MAX_OPEN_MATCHES_PER_USER = env.int("MAX_OPEN_MATCHES_PER_USER", default=5)
 
 # --- production hardening ------------------------------------------------------------------
 if PRODUCTION:
@@ -263,10 +312,15 @@ if PRODUCTION:
     SECURE_CONTENT_TYPE_NOSNIFF = True
     X_FRAME_OPTIONS = "DENY"
 
+# Every line is written once, by the root handler. Django's own default config gives the "django"
+# logger a console handler of its own (active with DEBUG) while it still propagates to the root, so
+# each django.* line came out twice: here "django" keeps no handler and only propagates.
+# ("django.server", runserver's access log, keeps its own handler and does not propagate.)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
 }
 # The catalog: every engine package under games/engines/ is registered unless KAMIZA_ENGINES names

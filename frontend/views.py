@@ -22,6 +22,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.services import user_authenticate, user_logout, user_register
+from games.api.throttles import MatchCreateThrottle, MatchJoinThrottle, allow
 from games.application import selectors, services
 from games.application.errors import MatchNotFound, PlatformError
 from games.application.identities import deleted_among_seat_lists, seats_display
@@ -95,7 +96,7 @@ def _summary_row(summary: MatchSummary, user, gone: frozenset) -> dict:
         "filled": sum(1 for s in seats if s),
         "full": bool(seats) and all(seats),
         "my_seat": my_seat,
-        "is_creator": uid is not None and summary.match.created_by_id == uid,
+        "is_creator": uid is not None and summary.match.created_by_id == uid and my_seat is not None,
         "my_turn": my_seat is not None and my_seat in (summary.awaiting or []),
         "winners": [seats[w]["username"] for w in summary.winners or [] if isinstance(w, int) and w < len(seats) and seats[w]],
         "updated_at": summary.updated_at,
@@ -188,6 +189,13 @@ def match_create(request):
     form = MatchCreateForm(request.POST, games=_catalog())
     if not form.is_valid():
         return lobby(request, create_form=form)
+    wait = allow(MatchCreateThrottle, request)
+    if wait is not None:
+        form.add_error(None, f"You are creating matches too quickly; try again in {int(wait) + 1} s (throttled)")
+        response = lobby(request, create_form=form)
+        response.status_code = 429
+        response["Retry-After"] = str(int(wait) + 1)
+        return response
     try:
         match = services.match_create(
             game=form.cleaned_data["game"], seats=form.cleaned_data["seats"],
@@ -216,6 +224,10 @@ def _lobby_action(request, match_id, action):
 @login_required
 @require_POST
 def match_join(request, match_id):
+    wait = allow(MatchJoinThrottle, request)
+    if wait is not None:
+        messages.error(request, f"You are joining matches too quickly; try again in {int(wait) + 1} s (throttled)")
+        return redirect(_next_or(request, reverse("frontend:match", kwargs={"match_id": match_id})))
     return _lobby_action(request, match_id, lambda m, seat: services.match_join(match_id=m.pk, user=request.user, seat=seat))
 
 
@@ -265,7 +277,8 @@ def match_page(request, match_id):
         "seat": seat,
         "user_id": request.user.pk if request.user.is_authenticated else None,
         "username": request.user.get_username() if request.user.is_authenticated else "",
-        "is_creator": request.user.is_authenticated and match.created_by_id == request.user.pk,
+        # the lobby's creator_id: a creator who left handed the rights on
+        "is_creator": request.user.is_authenticated and state["lobby"].get("creator_id") == request.user.pk,
         "ws_path": f"/ws/matches/{match.pk}/",
         "api_base": f"/api/matches/{match.pk}/",
         "doc": doc,

@@ -29,3 +29,12 @@ def test_no_document_refers_to_the_shared_folder_outside_the_repository():
     texts = [ROOT / "README.md", *(ROOT / "docs").rglob("*.md")]
     outside = ("../shared", "/work/shared")
     assert [str(p) for p in texts if any(s in p.read_text(encoding="utf-8") for s in outside)] == []
+
+
+def test_every_engine_package_is_a_one_way_stack_under_a_layers_contract():
+    # docs/engines.md, "Adding a game": a new engine comes with its `<slug>-layers` contract.
+    engines = sorted(p.parent.name for p in (ROOT / "games" / "engines").glob("*/__init__.py"))
+    contracts = layers.layers_contracts((ROOT / ".importlinter").read_text(encoding="utf-8"))
+    stacked = {c.containers[0].rsplit(".", 1)[-1] for c in contracts if len(c.containers) == 1
+               and c.containers[0].startswith("games.engines.")}
+    assert engines and [e for e in engines if e not in stacked] == []

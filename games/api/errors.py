@@ -7,7 +7,9 @@ last resort anything else (logged, 500 with a JSON body).
 
 import logging
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions as drf
@@ -18,6 +20,12 @@ from games.application.errors import PlatformError, VersionConflict
 from games.kernel import RuleViolation
 
 log = logging.getLogger(__name__)
+
+class PayloadTooLarge(drf.APIException):
+    status_code = 413
+    default_code = "payload_too_large"
+    default_detail = "the request body is too large"
+
 
 # DRF exception class -> stable code (checked in order: subclasses first).
 _DRF_CODES = (
@@ -31,6 +39,7 @@ _DRF_CODES = (
     (drf.NotAcceptable, "not_acceptable"),
     (drf.UnsupportedMediaType, "unsupported_media_type"),
     (drf.Throttled, "throttled"),
+    (PayloadTooLarge, "payload_too_large"),
 )
 
 
@@ -75,7 +84,11 @@ def _drf_response(exc: drf.APIException) -> Response:
 
 
 def exception_handler(exc, context):
-    if isinstance(exc, RecursionError):  # absurdly nested JSON: the parser gave up
+    if isinstance(exc, RequestDataTooBig):  # normally stopped earlier, by BodySizeLimitMiddleware
+        exc = PayloadTooLarge(f"the request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes")
+    elif isinstance(exc, TooManyFieldsSent):
+        exc = drf.ParseError("too many form fields")
+    elif isinstance(exc, RecursionError):  # absurdly nested JSON: the parser gave up
         exc = drf.ParseError("JSON nested too deeply")
     elif isinstance(exc, Http404):
         exc = drf.NotFound()

@@ -133,8 +133,18 @@ class SeatViewSerializer(serializers.Serializer):
     legal_commands = LegalCommandSerializer(many=True)
 
 
+class UUIDStringField(serializers.UUIDField):
+    """A UUID given as a JSON string only: DRF's UUIDField also turns numbers (and so ``true``)
+    into made-up UUIDs, which the socket refuses; both transports now refuse them alike."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid", value=data)
+        return super().to_internal_value(data)
+
+
 class CommandSerializer(serializers.Serializer):
-    command_id = serializers.UUIDField(help_text="client-chosen; a repeat returns the original outcome")
+    command_id = UUIDStringField(help_text="client-chosen UUID string; a repeat returns the original outcome")
     expected_seq = serializers.IntegerField(min_value=0, help_text="the seq the client last saw")
     type = serializers.CharField(max_length=60)
     args = serializers.DictField(required=False, default=dict)
@@ -160,14 +170,24 @@ class CommandResultSerializer(serializers.Serializer):
     events = EventSerializer(many=True)
 
 
+EVENTS_PAGE_DEFAULT = 100
+EVENTS_PAGE_MAX = 500
+
+
 class EventsQuerySerializer(serializers.Serializer):
     after = serializers.IntegerField(required=False, default=0, min_value=0, max_value=2**31 - 1,
                                      help_text="return events with seq > after")
+    limit = serializers.IntegerField(required=False, default=EVENTS_PAGE_DEFAULT, min_value=1,
+                                     max_value=EVENTS_PAGE_MAX,
+                                     help_text=f"at most this many seqs per page (default {EVENTS_PAGE_DEFAULT}, "
+                                               f"max {EVENTS_PAGE_MAX})")
 
 
 class EventsSerializer(serializers.Serializer):
     events = EventSerializer(many=True)
     seq = serializers.IntegerField(help_text="the match's head seq when read")
+    next = serializers.URLField(allow_null=True, help_text="the next page's URL (after = this page's last seq); "
+                                                           "null once the page reaches the head")
 
 
 # -- staff ------------------------------------------------------------------------------------

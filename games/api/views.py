@@ -6,6 +6,8 @@ own seat; the staff endpoints (unredacted, each read recorded as a StaffAccess r
 only exception.
 """
 
+from urllib.parse import urlencode
+
 from django.http import HttpResponsePermanentRedirect
 from django.urls import Resolver404, resolve
 from drf_spectacular.types import OpenApiTypes
@@ -24,6 +26,7 @@ from games.projections.models import MatchSummary
 
 from . import serializers as s
 from .permissions import IsStaff
+from .throttles import MatchCreateThrottle, MatchJoinThrottle
 
 E = lambda text: OpenApiResponse(s.ErrorSerializer, description=text)  # noqa: E731
 MATCH_ID = OpenApiParameter("id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="match id")
@@ -138,6 +141,9 @@ class MatchListCreateApi(mixins.ListModelMixin, generics.GenericAPIView):
     serializer_class = s.MatchSerializer
     pagination_class = MatchPagination
 
+    def get_throttles(self):
+        return [MatchCreateThrottle()] if self.request.method == "POST" else []
+
     def get_queryset(self):
         q = _query(s.MatchListQuerySerializer, self.request)
         qs = MatchSummary.objects.select_related("match", "match__deadline").order_by("-match__created_at", "match_id")
@@ -164,8 +170,9 @@ class MatchListCreateApi(mixins.ListModelMixin, generics.GenericAPIView):
     @extend_schema(
         tags=["matches"], operation_id="matches_create", request=s.MatchCreateSerializer,
         responses={201: s.MatchSerializer, 400: E("malformed"), 401: UNAUTH,
-                   422: E("unknown_game / bad_seats / bad_options")},
-        description="Create a match; the creator takes seat 0.",
+                   409: E("too_many_open_matches: the caller already has MAX_OPEN_MATCHES_PER_USER open matches"),
+                   422: E("unknown_game / bad_seats / bad_options"), 429: E("throttled (Retry-After)")},
+        description="Create a match; the creator takes seat 0. Throttled per user (scope match_create).",
     )
     def post(self, request):
         data = _body(s.MatchCreateSerializer, request)
@@ -203,10 +210,13 @@ _LOBBY_ERRORS = {400: E("malformed / bad_seat"), 401: UNAUTH, 404: NOT_FOUND}
 class MatchJoinApi(_LobbyActionApi):
     service = staticmethod(services.match_join)
     takes_seat = True
+    throttle_classes = [MatchJoinThrottle]
 
     @extend_schema(tags=["matches"], operation_id="matches_join", parameters=[MATCH_ID], request=s.SeatRequestSerializer,
                    responses={200: s.MatchSerializer, **_LOBBY_ERRORS,
-                              409: E("match_not_open / already_seated / match_full / seat_taken")})
+                              409: E("match_not_open / already_seated / match_full / seat_taken"),
+                              429: E("throttled (Retry-After)")},
+                   description="Take a seat. Throttled per user (scope match_join).")
     def post(self, request, id):
         return super().post(request, id)
 
@@ -215,7 +225,9 @@ class MatchLeaveApi(_LobbyActionApi):
     service = staticmethod(services.match_leave)
 
     @extend_schema(tags=["matches"], operation_id="matches_leave", parameters=[MATCH_ID], request=None,
-                   responses={200: s.MatchSerializer, **_LOBBY_ERRORS, 409: E("match_not_open / not_seated")})
+                   responses={200: s.MatchSerializer, **_LOBBY_ERRORS, 409: E("match_not_open / not_seated")},
+                   description="Give up your seat. A creator who leaves hands the creator's rights to the next "
+                               "seated user; with no other user seated the match is abandoned.")
     def post(self, request, id):
         return super().post(request, id)
 
@@ -264,6 +276,7 @@ class MatchCommandApi(APIView):
             400: E("malformed (field errors in extra)"), 401: UNAUTH,
             403: E("not_your_decision"), 404: NOT_FOUND,
             409: OpenApiResponse(s.VersionConflictSerializer, description="version_conflict"),
+            413: E("payload_too_large: the body is over COMMAND_BODY_MAX_BYTES (64 KiB)"),
             422: E("a rule violation (e.g. not_your_turn), match_not_active, or command_id_reused"),
         },
         description="Submit a game command for the caller's seat. A repeated command_id returns the "
@@ -284,14 +297,20 @@ class MatchCommandApi(APIView):
 
 class MatchEventsApi(APIView):
     @extend_schema(tags=["play"], operation_id="matches_events", parameters=[MATCH_ID, s.EventsQuerySerializer],
-                   responses={200: s.EventsSerializer, 400: E("malformed after"), 404: NOT_FOUND},
-                   description="Events after `after`, redacted for the caller's seat.")
+                   responses={200: s.EventsSerializer, 400: E("malformed after / limit"), 404: NOT_FOUND},
+                   description="One page of events after `after` (seqs after+1 .. after+limit), redacted for the "
+                               "caller's seat; follow `next` until it is null.")
     def get(self, request, id):
         match = selectors.match_get(id)
-        after = _query(s.EventsQuerySerializer, request)["after"]
+        q = _query(s.EventsQuerySerializer, request)
         seat = selectors.seat_for_user(match, request.user)
         head = match.head_seq
-        return Response({"events": selectors.events_for_seat(match, seat, after=after, until=head), "seq": head})
+        until = min(head, q["after"] + q["limit"])
+        events = selectors.events_for_seat(match, seat, after=q["after"], until=until)
+        nxt = None
+        if until < head:
+            nxt = request.build_absolute_uri(f"{request.path}?{urlencode({'after': until, 'limit': q['limit']})}")
+        return Response({"events": events, "seq": head, "next": nxt})
 
 
 # -- staff ------------------------------------------------------------------------------------

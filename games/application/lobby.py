@@ -35,6 +35,8 @@ def lobby_evolve(lobby: dict | None, ev: dict) -> dict:
         lobby["seats"][p["seat"]] = {"user_id": p.get("user_id"), "username": p["username"], "bot": p.get("bot", False)}
     elif t == SEAT_LEFT:
         lobby["seats"][p["seat"]] = None
+        if "creator_id" in p:  # the creator left: their rights pass to the next seated user
+            lobby["creator_id"] = p["creator_id"]
     elif t == STARTED:
         lobby["status"] = ACTIVE
     elif t == FINISHED:
@@ -65,6 +67,30 @@ def seat_of_user(lobby: dict, user_id) -> int | None:
         if s and not s.get("bot") and s.get("user_id") == user_id:
             return i
     return None
+
+
+def creator_heir(lobby: dict, leaving_seat: int) -> int | None:
+    """The user who takes the creator's rights when the creator leaves ``leaving_seat``: the next
+    seated user after it (wrapping round), or None when no other user is seated (bots don't count)."""
+    seats = lobby["seats"]
+    n = len(seats)
+    for step in range(1, n):
+        s = seats[(leaving_seat + step) % n]
+        if s and not s.get("bot") and s.get("user_id") is not None:
+            return s["user_id"]
+    return None
+
+
+def leave_payloads(lobby: dict, seat: int, user_id, seed: str) -> list[tuple[str, dict]]:
+    """The events (type, payload) of ``user_id`` leaving ``seat`` of an open match. A creator who
+    leaves hands their rights to the next seated user; with nobody left to hold them the match is
+    closed (abandoned, its unused seed revealed), so no one keeps rights without a seat."""
+    if lobby.get("creator_id") != user_id:
+        return [(SEAT_LEFT, {"seat": seat})]
+    heir = creator_heir(lobby, seat)
+    if heir is not None:
+        return [(SEAT_LEFT, {"seat": seat, "creator_id": heir})]
+    return [(SEAT_LEFT, {"seat": seat, "creator_id": None}), (ABANDONED, {"reason": "creator_left", "seed": seed})]
 
 
 def bot_seats(lobby: dict) -> list[int]:

@@ -8,7 +8,9 @@
   ``projections_update`` inside the very transaction that appends the events, so a command and the
   read-model rows it changes commit (or roll back) together;
 - its **clock reader**, ``fn(match) -> row | None``: the decision clock of a match (the row the
-  sweeper fires), which the ``/view/`` document shows.
+  sweeper fires), which the ``/view/`` document shows;
+- its **open-match counter**, ``fn(user) -> int``: how many open matches a user created and still
+  sits in (the lobby's cap on open matches per user).
 
 Both fail loudly when nothing is registered: a write that silently skipped its projections would
 leave read models that disagree with the log.
@@ -18,6 +20,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 _projectors: list = []
 _clock_reader = None
+_open_matches_counter = None
 
 
 def projector_register(fn) -> None:
@@ -30,6 +33,11 @@ def projector_register(fn) -> None:
 def clock_reader_register(fn) -> None:
     global _clock_reader
     _clock_reader = fn
+
+
+def open_matches_counter_register(fn) -> None:
+    global _open_matches_counter
+    _open_matches_counter = fn
 
 
 def projections_update(engine, match, state: dict, events: list[dict], at=None) -> None:
@@ -45,3 +53,10 @@ def clock_row(match):
     if _clock_reader is None:
         raise ImproperlyConfigured("no clock reader is registered: is games.projections in INSTALLED_APPS?")
     return _clock_reader(match)
+
+
+def open_matches_created(user) -> int:
+    """How many open matches ``user`` created and still sits in."""
+    if _open_matches_counter is None:
+        raise ImproperlyConfigured("no open-match counter is registered: is games.projections in INSTALLED_APPS?")
+    return _open_matches_counter(user)

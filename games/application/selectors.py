@@ -49,6 +49,11 @@ def match_get(match_id) -> Match:
         raise
 
 
+def open_matches_created(user) -> int:
+    """How many open matches ``user`` created and still sits in (read from the lobby read model)."""
+    return readmodels.open_matches_created(user)
+
+
 def engine_of(match: Match):
     return registry.get(match.game, match.engine_version)
 

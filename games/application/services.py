@@ -14,6 +14,7 @@ import uuid
 from dataclasses import dataclass, field
 
 import jsonschema
+from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from games.eventstore import store
@@ -24,7 +25,9 @@ from games.kernel import event as make_event
 from . import hooks, lobby as L
 from .errors import CommandIdReused, LobbyError, NotYourDecision, VersionConflict
 from .readmodels import projections_update
-from .selectors import awaiting_automation, cache_put, engine_of, events_for_seat, redact_for_seat, state_load
+from .selectors import (
+    awaiting_automation, cache_put, engine_of, events_for_seat, open_matches_created, redact_for_seat, state_load,
+)
 
 log = logging.getLogger(__name__)
 
@@ -193,6 +196,8 @@ def match_create(*, game: str, seats: int, options: dict | None, creator, join: 
     except jsonschema.ValidationError as err:
         raise RuleViolation("bad_options", err.message)
     engine.validate_options(options, seats)
+    if creator is not None and join:
+        open_matches_check(creator)
     seed = secrets.token_bytes(32)
     with transaction.atomic():
         match = Match.objects.create(
@@ -210,6 +215,14 @@ def match_create(*, game: str, seats: int, options: dict | None, creator, join: 
                command_id=uuid.uuid4(), expected_seq=0, fp="create", decide=lambda m, s, r: events)
     match.refresh_from_db()
     return match
+
+
+def open_matches_check(user) -> None:
+    """Lobby flooding: refuse a new match while ``user`` already has MAX_OPEN_MATCHES_PER_USER open
+    matches they created and still sit in."""
+    cap = settings.MAX_OPEN_MATCHES_PER_USER
+    if open_matches_created(user) >= cap:
+        raise LobbyError("too_many_open_matches", f"you already have {cap} open matches; start or leave one first")
 
 
 def _require_open(state):
@@ -263,7 +276,7 @@ def match_leave(*, match_id, user) -> CommandResult:
         seat = L.seat_of_user(state["lobby"], user.pk)
         if seat is None:
             raise LobbyError("not_seated", "you have no seat in this match")
-        return [make_event(L.SEAT_LEFT, {"seat": seat})]
+        return [make_event(t, p) for t, p in L.leave_payloads(state["lobby"], seat, user.pk, match.seed)]
 
     return _lobby_write(match_id, actor=Actor.user(user), decide=decide)
 

@@ -80,6 +80,11 @@ def clock_row(match: Match) -> MatchDeadline | None:
     return MatchDeadline.objects.filter(match=match).first()
 
 
+def open_matches_created(user) -> int:
+    """How many open matches ``user`` created and still sits in (the lobby's per-user cap)."""
+    return MatchSummary.objects.filter(status=OPEN, match__created_by=user, players=user).count()
+
+
 def deadline_write(match: Match, values: dict | None) -> None:
     if values is None:
         MatchDeadline.objects.filter(match=match).delete()

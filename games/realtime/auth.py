@@ -1,7 +1,9 @@
 """Who is on the other end of a socket, and whether they still may act.
 
-A socket authenticates once at the handshake (session cookie, or ``?token=<DRF token key>``)
-and records *how* (``scope["kamiza_auth"]``: user_id plus session_key or token_key). Every
+A socket authenticates once, at the handshake (session cookie with an allowed Origin, a
+single-use ticket, an ``Authorization: Token`` header, or the deprecated ``?token=``) or with its
+first ``auth`` message, and records *how* (``scope["kamiza_auth"]``: user_id plus session_key or
+token_key; a ticket carries the login it was issued from). Every
 incoming message and a periodic timer then ask :func:`still_authorised`, so logging out
 (session deleted), revoking the token, changing the password (session hash) or deactivating
 the user ends the socket's ability to act within one recheck interval.
@@ -21,16 +23,36 @@ from django.utils.crypto import constant_time_compare
 log = logging.getLogger(__name__)
 
 
-def user_for_token(token_key: str):
-    """The active user owning DRF token ``token_key``, or None."""
-    from rest_framework.authtoken.models import Token
+def user_for_token(token_key):
+    """The active user owning the unexpired DRF token ``token_key``, or None."""
+    from accounts.tokens import user_for_token_key
 
-    if not isinstance(token_key, str) or not token_key or len(token_key) > 64:
-        return None
-    token = Token.objects.select_related("user").filter(key=token_key).first()
-    if token is None or not token.user.is_active:
-        return None
-    return token.user
+    found = user_for_token_key(token_key)
+    return found[0] if found else None
+
+
+def auth_for_ticket(ticket) -> tuple[dict | None, object]:
+    """Redeem a socket ticket -> (``kamiza_auth`` dict, user), or (None, None) when the ticket is
+    unknown, expired, already used, or the login it was issued from has ended."""
+    from accounts.tokens import ticket_redeem
+
+    data = ticket_redeem(ticket)
+    if data is None:
+        return None, None
+    auth = {"user_id": data["user_id"]}
+    auth.update({k: data[k] for k in ("session_key", "token_key") if data.get(k) is not None})
+    if not still_authorised(auth):
+        return None, None
+    user = get_user_model().objects.filter(pk=data["user_id"], is_active=True).first()
+    return (auth, user) if user is not None else (None, None)
+
+
+def resolve_first_message(msg: dict) -> tuple[dict | None, object]:
+    """An ``auth`` message's credential (``token`` or ``ticket``) -> (kamiza_auth, user) or (None, None)."""
+    if isinstance(msg.get("ticket"), str):
+        return auth_for_ticket(msg["ticket"])
+    user = user_for_token(msg.get("token"))
+    return ({"user_id": user.pk, "token_key": msg["token"]}, user) if user is not None else (None, None)
 
 
 def _session_hash_ok(user, stored_hash) -> bool:

@@ -8,7 +8,13 @@ Server -> client (every message carries the match ``seq``):
   error           {"type", "code", "message", "extra"?, "command_id"?, "resync"?}
   pong
 Client -> server: {"type": "ping"} | {"type": "sync", "after": N} |
-  {"type": "command", "command_id": "<uuid>", "expected_seq": N, "command": {"type": ..., "args": {...}}}
+  {"type": "command", "command_id": "<uuid>", "expected_seq": N, "command": {"type": ..., "args": {...}}} |
+  {"type": "auth", "token" | "ticket": ...} (first message of an anonymous socket only; a new hello follows)
+
+Reads are bounded: an ``events`` message (a ``sync`` answer or a push) carries at most
+SOCKET_SYNC_PAGE seqs; when more remain it says ``"more": true`` (and no ``state`` follows): send
+``sync`` again from the last seq received. Each socket may send SOCKET_RATE_MESSAGES messages per
+SOCKET_RATE_SECONDS; beyond that it gets ``throttled`` and is closed with 4429.
 
 The channel layer carries only ``{"type": "match.appended", "seq"}``: each socket reads what its
 own seat may see from the store, so hidden data never crosses the layer. The layer is
@@ -22,7 +28,9 @@ and is closed with 4401. The seat is re-resolved from the store for every comman
 import asyncio
 import json
 import logging
+import time
 import uuid
+from collections import deque
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -32,13 +40,14 @@ from games.application import selectors, services
 from games.application.errors import MatchNotFound
 from games.application.hooks import match_group
 
-from .auth import still_authorised
+from .auth import resolve_first_message, still_authorised
 from .errors import error_for_exception, error_message
 
 log = logging.getLogger(__name__)
 
 CLOSE_UNAUTHORISED = 4401
 CLOSE_NOT_FOUND = 4404
+CLOSE_RATE_LIMITED = 4429
 MAX_MESSAGE_CHARS = 64 * 1024
 
 
@@ -87,12 +96,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.ended = False  # no more acting or pushing
         self.closed = False  # close frame sent: nothing more goes out
         self._recheck_task = None
+        self.received = deque()  # monotonic times of recent incoming messages (rate limit)
+        self.messages_seen = 0
         self.user = self.scope.get("user")
         self.auth = self.scope.get("kamiza_auth")
         await self.accept()
 
         if self.auth and self.auth.get("error"):
-            await self._send(error_message("not_authenticated", "the token is not valid"))
+            await self._send(error_message("not_authenticated", "the ticket or token is not valid"))
             await self._close(CLOSE_UNAUTHORISED)
             return
         raw_id = self.scope["url_route"]["kwargs"]["match_id"]
@@ -117,12 +128,18 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._send(error_for_exception(exc))
             await self._close(1011)
             return
+        await self._hello(snap)
+
+    async def _hello(self, snap):
         if snap is None:
             await self._end_session()
             return
         self.last_sent = snap["seq"]
-        await self._send({"type": "hello", "seq": snap["seq"], "seat": snap["seat"], "state": snap["state"]})
-        if self.authenticated:
+        hello = {"type": "hello", "seq": snap["seq"], "seat": snap["seat"], "state": snap["state"]}
+        if self.scope.get("kamiza_deprecated"):
+            hello["deprecated"] = self.scope["kamiza_deprecated"]
+        await self._send(hello)
+        if self.authenticated and self._recheck_task is None:
             self._recheck_task = asyncio.create_task(self._recheck_loop())
 
     async def disconnect(self, code):
@@ -143,17 +160,20 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return still_authorised(self.auth)
 
     def _read(self, after):
-        """Under one head: (seat, seq, events after ``after`` or None, state). None = session ended."""
+        """Under one head: seat, seq, one page of events after ``after`` (or None) and the state.
+        ``until`` is the last seq of the page, ``more`` whether the head lies beyond it.
+        None = session ended."""
         if self.authenticated and not self._authorised():
             return None
         match = selectors.match_get(self.match_id)
         state = selectors.state_load(match)
         seat = selectors.seat_for_user(match, self.user if self.authenticated else None, state)
-        events = None
+        events, until = None, match.head_seq
         if after is not None:
-            events = selectors.events_for_seat(match, seat, after=after, until=match.head_seq)
-        return {"seq": match.head_seq, "seat": seat, "events": events,
-                "state": selectors.view_for_seat(match, seat, state)}
+            until = min(match.head_seq, max(after, 0) + settings.SOCKET_SYNC_PAGE)
+            events = selectors.events_for_seat(match, seat, after=after, until=until)
+        return {"seq": match.head_seq, "seat": seat, "events": events, "until": until,
+                "more": until < match.head_seq, "state": selectors.view_for_seat(match, seat, state)}
 
     def _submit(self, command_id, expected_seq, type_, args):
         if not self._authorised():
@@ -188,16 +208,21 @@ class MatchConsumer(AsyncWebsocketConsumer):
             task.cancel()
 
     async def _push_since(self, after: int, *, always: bool = False):
-        """Send this seat's events after ``after`` then the state, and advance ``last_sent``."""
+        """Send one page of this seat's events after ``after`` (then the state, once the page
+        reaches the head), and advance ``last_sent``."""
         snap = await database_sync_to_async(self._read)(after)
         if snap is None:
             await self._end_session()
             return
-        if not snap["events"] and not always:
+        if not snap["events"] and not always and not snap["more"]:
             return  # nothing new for us (a duplicate or stale publish)
-        await self._send({"type": "events", "events": snap["events"], "seq": snap["seq"]})
-        await self._send({"type": "state", "seq": snap["seq"], "state": snap["state"]})
-        self.last_sent = max(self.last_sent, snap["seq"]) if not always else snap["seq"]
+        page = {"type": "events", "events": snap["events"], "seq": snap["seq"]}
+        if snap["more"]:
+            page["more"] = True
+        await self._send(page)
+        if not snap["more"]:
+            await self._send({"type": "state", "seq": snap["seq"], "state": snap["state"]})
+        self.last_sent = max(self.last_sent, snap["until"]) if not always else snap["until"]
 
     # -- channel layer -----------------------------------------------------------------------
     async def match_appended(self, message):
@@ -231,10 +256,18 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         if self.ended or self.match_id is None:
             return
+        if self._over_rate():
+            await self._send(error_message("throttled", "too many messages on this socket"))
+            await self._close(CLOSE_RATE_LIMITED)
+            return
+        self.messages_seen += 1
         command_id = None
         try:
             msg = self._decode(text_data)
             kind = msg["type"]
+            if kind == "auth":
+                await self._on_auth(msg)
+                return
             if kind == "command" and isinstance(msg.get("command_id"), str) and len(msg["command_id"]) <= 64:
                 command_id = msg["command_id"]
             if self.authenticated and not await database_sync_to_async(self._authorised)():
@@ -252,6 +285,29 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._send(error_message(exc.code, exc.message, command_id=exc.command_id))
         except Exception as exc:
             await self._send(error_for_exception(exc, command_id=command_id))
+
+    def _over_rate(self) -> bool:
+        """Sliding window: more than SOCKET_RATE_MESSAGES messages within SOCKET_RATE_SECONDS?"""
+        now = time.monotonic()
+        window = settings.SOCKET_RATE_SECONDS
+        while self.received and now - self.received[0] > window:
+            self.received.popleft()
+        self.received.append(now)
+        return len(self.received) > settings.SOCKET_RATE_MESSAGES
+
+    async def _on_auth(self, msg):
+        """Authenticate an anonymous socket with its first message, then greet it again."""
+        if self.authenticated or self.messages_seen != 1:
+            raise BadMessage("malformed", "auth must be the first message of an anonymous socket")
+        if not isinstance(msg.get("token"), str) and not isinstance(msg.get("ticket"), str):
+            raise BadMessage("malformed", 'auth needs a "token" or a "ticket" string')
+        auth, user = await database_sync_to_async(resolve_first_message)(msg)
+        if auth is None:
+            await self._send(error_message("not_authenticated", "the ticket or token is not valid"))
+            await self._close(CLOSE_UNAUTHORISED)
+            return
+        self.auth, self.user = auth, user
+        await self._hello(await database_sync_to_async(self._read)(None))
 
     @staticmethod
     def _decode(text_data) -> dict:

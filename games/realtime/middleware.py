@@ -1,63 +1,138 @@
-"""The websocket stack: Origin check -> cookies/session/user -> optional ``?token=`` -> router."""
+"""The websocket stack: exact Origin check -> cookies/session/user -> credential -> router.
 
+Credentials, in order (the first one present decides; a bad one is refused, never downgraded):
+
+1. ``?ticket=<ticket>``: a single-use ticket from ``POST /api/auth/socket-ticket/`` (accounts.tokens).
+2. ``Authorization: Token <key>`` header (API clients that can set handshake headers).
+3. ``?token=<key>``: deprecated (a long-lived credential in the URL, and so in access logs);
+   accepted during the 1.x API while ``SOCKET_QUERY_TOKEN_ALLOWED`` (the hello then carries a
+   ``deprecated`` note). The access log redacts query strings (config.logging).
+4. The session cookie, only when the handshake carried an allowed Origin: a browser always sends
+   one, so a cookie without an Origin is ignored (the socket is anonymous), never trusted.
+
+Anonymous sockets may still authenticate with their first message, ``{"type": "auth", "token"}``
+or ``{"type": "auth", "ticket"}`` (games.realtime.consumers).
+
+Origin: a handshake with an Origin header must come from an exact allowed origin (scheme, host
+and port): the page's own origin (the socket's scheme and Host, the Host being one of
+ALLOWED_HOSTS) or one listed in SOCKET_ALLOWED_ORIGINS / CSRF_TRUSTED_ORIGINS. Any other is
+refused at the handshake. Scripts that send no Origin get in, with a ticket or token.
+"""
+
+import logging
 from urllib.parse import parse_qs
 
-from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
 from channels.middleware import BaseMiddleware
-from channels.security.websocket import OriginValidator
+from channels.auth import AuthMiddlewareStack
+from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.http.request import split_domain_port, validate_host
 
-from .auth import user_for_token
+from .auth import auth_for_ticket, user_for_token
+
+log = logging.getLogger(__name__)
 
 
-class AllowedHostsOriginValidator(OriginValidator):
-    """channels.security.websocket.AllowedHostsOriginValidator, but reading settings.ALLOWED_HOSTS
-    per connection instead of once at import, so a settings override (tests, reloads) applies to
-    the already-built ``config.asgi.application``. ``['*']`` lets anything in (dev default)."""
+def _header(scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", []):
+        if key.lower() == name:
+            return value.decode("latin1")
+    return None
+
+
+def _normalise(origin: str) -> str:
+    return origin.strip().rstrip("/").lower()
+
+
+def allowed_origins(scope) -> set[str]:
+    """The exact origins a browser socket may come from."""
+    origins = {_normalise(o) for o in [*settings.SOCKET_ALLOWED_ORIGINS, *settings.CSRF_TRUSTED_ORIGINS] if o}
+    host = _header(scope, b"host")
+    if host:
+        domain, _port = split_domain_port(host.lower())
+        allowed_hosts = list(settings.ALLOWED_HOSTS)
+        if domain and validate_host(domain, allowed_hosts):
+            scheme = "https" if scope.get("scheme") == "wss" else "http"
+            origins.add(f"{scheme}://{host.lower()}")
+    return origins
+
+
+def origin_allowed(scope, origin: str) -> bool:
+    return _normalise(origin) in allowed_origins(scope)
+
+
+class ExactOriginValidator:
+    """Refuse a handshake whose Origin is not an exact allowed origin; note whether one was sent."""
 
     def __init__(self, application):
         self.application = application
 
-    @property
-    def allowed_origins(self):
-        hosts = list(settings.ALLOWED_HOSTS)
-        if settings.DEBUG and not hosts:
-            hosts = ["localhost", "127.0.0.1", "[::1]"]
-        return hosts
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "websocket":
+            return await self.application(scope, receive, send)
+        origin = _header(scope, b"origin")
+        if origin is not None and not origin_allowed(scope, origin):
+            denier = WebsocketDenier()
+            return await denier(scope, receive, send)
+        return await self.application({**scope, "kamiza_origin": origin}, receive, send)
 
 
-class TokenAuthMiddleware(BaseMiddleware):
-    """Runs inside AuthMiddlewareStack. ``?token=<key>`` (DRF token) wins over the session cookie.
+def _authorization_token(scope) -> str | None:
+    value = _header(scope, b"authorization") or ""
+    kind, _, key = value.partition(" ")
+    return key.strip() if kind.lower() == "token" and key.strip() else None
 
-    Sets ``scope["kamiza_auth"]``: ``{"user_id", "session_key"}`` / ``{"user_id", "token_key"}`` for
-    an authenticated socket, ``{"error": "invalid_token"}`` for a token that does not resolve, or
-    None (anonymous spectator).
-    """
+
+class CredentialMiddleware(BaseMiddleware):
+    """Runs inside AuthMiddlewareStack and sets ``scope["kamiza_auth"]``: ``{"user_id",
+    "session_key"}`` / ``{"user_id", "token_key"}`` for an authenticated socket, ``{"error": ...}``
+    for a credential that does not resolve, or None (an anonymous spectator)."""
 
     async def __call__(self, scope, receive, send):
         scope = dict(scope)
         query = parse_qs(scope.get("query_string", b"").decode("latin1"))
-        token_key = (query.get("token") or [None])[-1]
-        if token_key:
-            user = await database_sync_to_async(user_for_token)(token_key)
-            if user is None:
-                scope["user"] = AnonymousUser()
-                scope["kamiza_auth"] = {"error": "invalid_token"}
+        ticket = (query.get("ticket") or [None])[-1]
+        header_token = _authorization_token(scope)
+        query_token = (query.get("token") or [None])[-1]
+        scope["kamiza_deprecated"] = None
+        if ticket:
+            auth, user = await database_sync_to_async(auth_for_ticket)(ticket)
+            self._set(scope, auth, user, "invalid_ticket")
+        elif header_token:
+            self._set_token(scope, await database_sync_to_async(user_for_token)(header_token), header_token)
+        elif query_token:
+            if not settings.SOCKET_QUERY_TOKEN_ALLOWED:
+                self._set(scope, None, None, "query_token_refused")
             else:
-                scope["user"] = user
-                scope["kamiza_auth"] = {"user_id": user.pk, "token_key": token_key}
+                scope["kamiza_deprecated"] = ("?token= is deprecated: use a ticket from POST /api/auth/socket-ticket/, "
+                                              "an Authorization header or an auth message")
+                self._set_token(scope, await database_sync_to_async(user_for_token)(query_token), query_token)
         else:
             user = scope.get("user")
             session = scope.get("session")
-            if user is not None and user.is_authenticated and session is not None and session.session_key:
+            if (scope.get("kamiza_origin") is not None and user is not None and user.is_authenticated
+                    and session is not None and session.session_key):
                 scope["kamiza_auth"] = {"user_id": user.pk, "session_key": session.session_key}
-            else:
+            else:  # no credential, or a cookie without an Origin: anonymous
                 scope["user"] = AnonymousUser()
                 scope["kamiza_auth"] = None
         return await self.inner(scope, receive, send)
 
+    @staticmethod
+    def _set(scope, auth, user, error):
+        if auth is None or user is None:
+            scope["user"] = AnonymousUser()
+            scope["kamiza_auth"] = {"error": error}
+        else:
+            scope["user"] = user
+            scope["kamiza_auth"] = auth
+
+    @classmethod
+    def _set_token(cls, scope, user, key):
+        cls._set(scope, {"user_id": user.pk, "token_key": key} if user is not None else None, user, "invalid_token")
+
 
 def KamizaAuthMiddlewareStack(inner):
-    return AuthMiddlewareStack(TokenAuthMiddleware(inner))
+    return AuthMiddlewareStack(CredentialMiddleware(inner))

@@ -54,7 +54,7 @@ def test_events_after(started_pebbles, client_for, command):
     c0.post(f"/api/matches/{match.pk}/commands/", command("pass", expected_seq=head), format="json")
     tail = c0.get(f"/api/matches/{match.pk}/events/", {"after": head}).json()
     assert tail["seq"] == head + 1 and [e["type"] for e in tail["events"]] == ["TurnPassed"]
-    assert c0.get(f"/api/matches/{match.pk}/events/", {"after": head + 5}).json() == {"events": [], "seq": head + 1}
+    assert c0.get(f"/api/matches/{match.pk}/events/", {"after": head + 5}).json() == {"events": [], "seq": head + 1, "next": None}
 
 
 @pytest.mark.parametrize("after", ["-1", "abc", "1.5", "99999999999999999999"])

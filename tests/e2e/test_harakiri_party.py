@@ -213,7 +213,11 @@ def play_party_rounds(a, b):
             assert {"type": type_, "args": args} in legal, f"seat {seat} sent {type_} {args}, not in {legal}"
 
     # The log: SYSTEM steps carry the system actor (the worker), the players' commands their seat.
-    events = a.request.get(f"/api/matches/{match_id}/events/").json()["events"]
+    events, url = [], f"/api/matches/{match_id}/events/?limit=500"
+    while url:  # /events/ is paged: follow `next`
+        page = a.request.get(url).json()
+        events += page["events"]
+        url = page["next"]
     by_type = {}
     for ev in events:
         by_type.setdefault(ev["type"], []).append(ev)

@@ -35,17 +35,24 @@ class Client:
         return doc
 
     def follow(self):
-        resp = self._check(self.api.get(f"{self.url}events/", {"after": self.after}), "events")
-        assert resp.status_code == 200, resp.json()
-        body = resp.json()
-        seqs = [e["seq"] for e in body["events"]]
-        assert seqs == list(range(self.after + 1, body["seq"] + 1)), "the log must be contiguous"
-        self.after = body["seq"]
-        # An event must hide what was hidden once it happened (hidden ids only ever become
-        # visible, never hidden again), so each is checked at its own seq, however late fetched.
-        for ev in body["events"]:
-            self.record(self.seat, ev["seq"], json.dumps(ev).encode())
-        return body["events"]
+        events, params = [], {"after": self.after}
+        while True:  # /events/ is paged: follow `next` to the head
+            resp = self._check(self.api.get(f"{self.url}events/", params), "events")
+            assert resp.status_code == 200, resp.json()
+            body = resp.json()
+            seqs = [e["seq"] for e in body["events"]]
+            last = seqs[-1] if seqs else self.after
+            assert seqs == list(range(self.after + 1, last + 1)), "the log must be contiguous"
+            self.after = last
+            # An event must hide what was hidden once it happened (hidden ids only ever become
+            # visible, never hidden again), so each is checked at its own seq, however late fetched.
+            for ev in body["events"]:
+                self.record(self.seat, ev["seq"], json.dumps(ev).encode())
+            events.extend(body["events"])
+            if body["next"] is None:
+                assert self.after == body["seq"], "the last page reaches the head"
+                return events
+            params = {"after": self.after}
 
     def command(self, cmd, expected_seq):
         payload = {"command_id": str(uuid.uuid4()), "expected_seq": expected_seq, "type": cmd["type"],

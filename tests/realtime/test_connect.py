@@ -7,7 +7,7 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 
-from .conftest import HOST, close_all, db, open_socket, recv, seat_view
+from .conftest import HOST, ORIGIN, close_all, db, open_socket, recv, seat_view
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,7 +39,7 @@ async def test_hello_gives_each_seat_its_own_view(match, make_user):
 
 @pytest.mark.parametrize("match_id", ["0b9a3c1e-5d2f-4a57-9a0e-3f1c7d2b8e64", "not-a-uuid", "x" * 300])
 async def test_unknown_match_is_not_found_then_closed(match_id):
-    comm = WebsocketCommunicator(application, f"/ws/matches/{match_id}/", headers=[(b"origin", f"http://{HOST}".encode())])
+    comm = WebsocketCommunicator(application, f"/ws/matches/{match_id}/", headers=[(b"host", HOST.encode()), (b"origin", ORIGIN.encode())])
     connected, _ = await comm.connect(timeout=5)
     assert connected
     err = await recv(comm)
@@ -50,24 +50,41 @@ async def test_unknown_match_is_not_found_then_closed(match_id):
 
 async def test_foreign_origin_is_refused(match):
     m, _ = match
-    for origin in ("http://evil.example", "https://kamiza.test.evil.example", None):
-        headers = [(b"origin", origin.encode())] if origin else []
+    # Exact origins only: another host, a lookalike host, and the site's own host on another scheme
+    # or port are all refused (before: any scheme and port of an allowed host got in).
+    for origin in ("http://evil.example", "https://kamiza.test.evil.example", "https://kamiza.test",
+                   "http://kamiza.test:8443", "null"):
+        headers = [(b"host", HOST.encode()), (b"origin", origin.encode())]
         comm = WebsocketCommunicator(application, f"/ws/matches/{m.pk}/", headers=headers)
         connected, _ = await comm.connect(timeout=5)
         assert not connected, origin
-    # ...while the site's own origin (any scheme/port of an allowed host) gets in.
-    for origin in ("http://kamiza.test", "https://kamiza.test:8443"):
-        comm = WebsocketCommunicator(application, f"/ws/matches/{m.pk}/", headers=[(b"origin", origin.encode())])
+    # ...while the page's own origin (the socket's scheme and Host) gets in.
+    comm = WebsocketCommunicator(application, f"/ws/matches/{m.pk}/", headers=[(b"host", HOST.encode()), (b"origin", ORIGIN.encode())])
+    connected, _ = await comm.connect(timeout=5)
+    assert connected
+    assert (await recv(comm))["type"] == "hello"
+    await comm.disconnect()
+
+
+async def test_listed_origins_get_in_exactly(match, settings):
+    m, _ = match
+    settings.SOCKET_ALLOWED_ORIGINS = ["https://play.kamiza.test:8443"]
+    for origin, ok in (("https://play.kamiza.test:8443", True), ("https://play.kamiza.test", False),
+                       ("http://play.kamiza.test:8443", False)):
+        comm = WebsocketCommunicator(application, f"/ws/matches/{m.pk}/", headers=[(b"host", HOST.encode()), (b"origin", origin.encode())])
         connected, _ = await comm.connect(timeout=5)
-        assert connected, origin
-        assert (await recv(comm))["type"] == "hello"
-        await comm.disconnect()
+        assert connected is ok, origin
+        if connected:
+            await comm.disconnect()
 
 
-async def test_wildcard_allowed_hosts_lets_any_origin_in(match, settings):
+async def test_wildcard_allowed_hosts_still_needs_the_exact_origin(match, settings):
     m, _ = match
     settings.ALLOWED_HOSTS = ["*"]
-    comm = WebsocketCommunicator(application, f"/ws/matches/{m.pk}/", headers=[(b"origin", b"http://anything.example")])
+    comm = WebsocketCommunicator(application, f"/ws/matches/{m.pk}/", headers=[(b"host", HOST.encode()), (b"origin", b"http://anything.example")])
+    connected, _ = await comm.connect(timeout=5)
+    assert not connected
+    comm = WebsocketCommunicator(application, f"/ws/matches/{m.pk}/", headers=[(b"host", HOST.encode()), (b"origin", ORIGIN.encode())])
     connected, _ = await comm.connect(timeout=5)
     assert connected
     assert (await recv(comm))["type"] == "hello"
@@ -76,7 +93,7 @@ async def test_wildcard_allowed_hosts_lets_any_origin_in(match, settings):
 
 async def test_bad_token_is_refused_not_downgraded(match):
     m, _ = match
-    comm = WebsocketCommunicator(application, f"/ws/matches/{m.pk}/?token=nope", headers=[(b"origin", f"http://{HOST}".encode())])
+    comm = WebsocketCommunicator(application, f"/ws/matches/{m.pk}/?token=nope", headers=[(b"host", HOST.encode()), (b"origin", ORIGIN.encode())])
     connected, _ = await comm.connect(timeout=5)
     assert connected
     err = await recv(comm)
@@ -98,7 +115,7 @@ async def test_token_of_a_deactivated_user_is_refused(match):
 
 
 async def test_other_paths_are_refused():
-    comm = WebsocketCommunicator(application, "/ws/elsewhere/", headers=[(b"origin", f"http://{HOST}".encode())])
+    comm = WebsocketCommunicator(application, "/ws/elsewhere/", headers=[(b"host", HOST.encode()), (b"origin", ORIGIN.encode())])
     connected, _ = await comm.connect(timeout=5)
     assert not connected
 
@@ -112,7 +129,7 @@ async def test_a_failing_store_at_connect_is_a_server_error_not_a_crash(match, m
         raise RuntimeError("database unavailable")
 
     monkeypatch.setattr(selectors, "match_get", down)
-    comm = WebsocketCommunicator(application, f"/ws/matches/{m.pk}/", headers=[(b"origin", f"http://{HOST}".encode())])
+    comm = WebsocketCommunicator(application, f"/ws/matches/{m.pk}/", headers=[(b"host", HOST.encode()), (b"origin", ORIGIN.encode())])
     connected, _ = await comm.connect(timeout=5)
     assert connected
     err = await recv(comm)

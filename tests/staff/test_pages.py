@@ -414,3 +414,11 @@ def test_a_log_from_elsewhere_imports_as_an_unseated_review_copy(client, staff, 
     lobby = selectors.state_load(new, use_cache=False)["lobby"]
     assert lobby["status"] == "abandoned" and all(s["user_id"] is None for s in lobby["seats"])
     assert MatchSummary.objects.get(match=new).players.count() == 0
+
+
+def test_the_match_list_and_page_show_each_match_engine_version(client, staff, started_pebbles):
+    match, _ = started_pebbles()
+    client.force_login(staff)
+    listing = client.get(reverse("staff:index")).content.decode()
+    assert "<th>engine</th>" in listing and f"<td>v{match.engine_version}</td>" in listing
+    assert f"engine {match.engine_version}" in page(client, match)

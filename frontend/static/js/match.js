@@ -187,10 +187,19 @@ async function refreshFromApi() {
 
 async function loadEarlier(note) {
   try {
-    const resp = await fetch(`${boot.api_base}events/?after=0`, { credentials: "same-origin", headers: { Accept: "application/json" } });
-    if (!resp.ok) throw new Error(String(resp.status));
-    const body = await resp.json();
-    const earlier = (body.events || []).filter((ev) => ev.seq <= boot.log_from && !app.seenSeqs.has(ev.seq));
+    // /events/ is paged: follow `next` until the page reaches the first event the page rendered.
+    const limit = Math.min(500, Math.max(1, boot.log_from));
+    let url = `${boot.api_base}events/?after=0&limit=${limit}`;
+    const all = [];
+    while (url) {
+      const resp = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
+      if (!resp.ok) throw new Error(String(resp.status));
+      const body = await resp.json();
+      all.push(...(body.events || []));
+      const last = all.length ? all[all.length - 1].seq : 0;
+      url = body.next && last < boot.log_from ? body.next : null;
+    }
+    const earlier = all.filter((ev) => ev.seq <= boot.log_from && !app.seenSeqs.has(ev.seq));
     earlier.forEach((ev) => app.seenSeqs.add(ev.seq));
     note.replaceWith(...earlier.map(logEntry));
   } catch (err) {
@@ -403,7 +412,8 @@ function onMessage(msg) {
       else render();
       break;
     case "events":
-      applyEvents(msg.events);
+      // A page: when more remain the server sends no state; ask for the next page.
+      if (applyEvents(msg.events) !== false && msg.more) requestSync("next page");
       break;
     case "state":
       applyState(msg.state, msg.seq);

@@ -1,8 +1,9 @@
 """Demo data for the embedded default: two players, a staff user, and a match of each listed game
 (open for joining, plus one already started against a bot). Idempotent."""
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from accounts.models import Profile
@@ -18,6 +19,10 @@ class Command(BaseCommand):
     help = "Create demo users (alice, bob, admin) and demo matches, once."
 
     def handle(self, *args, **options):
+        if getattr(settings, "PRODUCTION", False):
+            # Well-known passwords and a staff account: never on a production deployment.
+            raise CommandError("seed_demo refuses to run with DJANGO_ENV=production (it creates users with "
+                               "published passwords, one of them staff)")
         User = get_user_model()
         with transaction.atomic():
             users = {}

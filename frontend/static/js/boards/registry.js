@@ -56,7 +56,7 @@ export function h(tag, props = {}, ...children) {
     if (k === "class") node.className = v;
     else if (k === "dataset") Object.assign(node.dataset, v);
     else if (k === "onclick") node.addEventListener("click", v);
-    else if (k === "style") node.setAttribute("style", v);
+    else if (k === "style") node.style.cssText = v; // CSSOM, which the CSP allows (a style attribute it would not)
     else if (k in node && typeof v !== "string") node[k] = v;
     else node.setAttribute(k, v === true ? "" : v);
   }

@@ -1,0 +1,90 @@
+"""Adventure Phase content: the JSON files of ``content/adventure/`` validated by its schema.
+
+Character boards, level 1 equipment, dice and kami come from the Exploration Phase's content files
+(read here as JSON, not through the Exploration engine's modules), so both phases share one card.
+"""
+
+import json
+from pathlib import Path
+
+import jsonschema
+
+CONTENT = Path(__file__).resolve().parent.parent / "content"
+ROOT = CONTENT / "adventure"
+SCHEMA = json.loads((ROOT / "schema.json").read_text())
+FILES = ("map", "act1", "travel_events", "influence", "market", "blacksmith", "levels")
+
+
+def validate(document: dict) -> None:
+    """Raise jsonschema.ValidationError if ``document`` breaks the Adventure content schema."""
+    jsonschema.validate(document, SCHEMA)
+
+
+def _load(name: str) -> dict:
+    data = json.loads((ROOT / f"{name}.json").read_text())
+    validate(data)
+    return data
+
+
+def _shared(name: str) -> dict:
+    return json.loads((CONTENT / f"{name}.json").read_text())
+
+
+MAP = _load("map")
+ACT1 = _load("act1")
+TRAVEL_EVENTS = {card["id"]: card for card in _load("travel_events")["cards"]}
+INFLUENCE_CARDS = {card["id"]: card for card in _load("influence")["cards"]}
+MARKET = _load("market")["cards"]
+BLACKSMITH_DOC = _load("blacksmith")
+LEVELS = _load("levels")
+
+CHARACTERS = {k: v for k, v in _shared("characters")["characters"].items() if k in ACT1["starting"]}
+DICE = _shared("dice")
+KAMI = {k["id"]: k for k in _shared("kami")["kami"]}
+_EQUIPMENT = _shared("equipment")
+
+
+def _blacksmith() -> dict:
+    cards = {}
+    for card_id in BLACKSMITH_DOC["level_1"]:
+        if card_id in _EQUIPMENT["weapons"]:
+            cards[card_id] = {"slot": "weapon", **_EQUIPMENT["weapons"][card_id]}
+        else:
+            cards[card_id] = {"slot": "armor", **_EQUIPMENT["armors"][card_id]}
+    cards.update(BLACKSMITH_DOC["cards"])
+    return cards
+
+
+BLACKSMITH = _blacksmith()
+ACTS = {1: ACT1}
+
+
+def chapter(act: int, number: int) -> dict | None:
+    for entry in ACTS.get(act, {}).get("chapters", []):
+        if entry["number"] == number:
+            return entry
+    return None
+
+
+def blacksmith_deck(class_: str, level: int) -> list[str]:
+    """The class's cards of ``level`` and lower (Setup step 5; Level Increase step 4)."""
+    return sorted(k for k, c in BLACKSMITH.items() if c["class"] == class_ and c["level"] <= level)
+
+
+def market_deck(low: int, high: int) -> list[str]:
+    """Market cards for knowledge ``low``..``high``; "no requirement" (null or 0) always included,
+    special cards never (Setup step 6)."""
+    out = []
+    for card_id, card in sorted(MARKET.items()):
+        if card["type"] == "special":
+            continue
+        need = card["knowledge"] or 0
+        if need == 0 or low <= need <= high:
+            out.append(card_id)
+    return out
+
+
+def all_public() -> dict:
+    """The public content pack (what a client may read: no deck order lives here)."""
+    return {"map": MAP, "act1": ACT1, "travel_events": list(TRAVEL_EVENTS.values()),
+            "influence": list(INFLUENCE_CARDS.values()), "market": MARKET, "blacksmith": BLACKSMITH, "levels": LEVELS}

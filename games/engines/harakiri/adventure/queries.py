@@ -1,0 +1,379 @@
+"""Pure reads of an Adventure Phase state (no state is changed here)."""
+
+from games.kernel import SYSTEM
+
+from . import board
+from .content import ACTS, BLACKSMITH, CHARACTERS, LEVELS, MARKET
+
+ATTRIBUTES = ("power", "dexterity", "spirit", "knowledge")
+ORDER = ("akira", "hattori", "hikaru", "tomoe")
+
+
+def band(influence: int) -> str:
+    """"Shōgun's influence ... 5 or less, it is considered low ... 6-9 ... medium ... 10 or more ... high"."""
+    if influence <= 5:
+        return "low"
+    if influence <= 9:
+        return "medium"
+    return "high"
+
+
+def failure_influence(state) -> int:
+    return ACTS[state["act"]]["influence_failure"]
+
+
+def chapter_doc(state) -> dict:
+    return next(c for c in ACTS[state["act"]]["chapters"] if c["number"] == state["chapter"])
+
+
+def adventure_doc(state) -> dict:
+    return chapter_doc(state)["adventure"]
+
+
+def character(state, cid) -> dict:
+    return state["characters"][cid]
+
+
+def controller(state, cid) -> int:
+    return state["control"][cid]
+
+
+def alive(state) -> list[str]:
+    return [c for c in ORDER if c in state["characters"] and not state["characters"][c]["defeated"]]
+
+
+def kami_l1(state, cid) -> str | None:
+    """The character's first Kami skill, passive during the Adventure Phase (affinity 1+)."""
+    ch = character(state, cid)
+    return f"{ch['kami']}_l1" if ch["affinity"] >= 1 else None
+
+
+def has_ability(state, cid, kami: str) -> bool:
+    return kami_l1(state, cid) == f"{kami}_l1"
+
+
+def max_health(state, cid) -> int:
+    ch = character(state, cid)
+    return LEVELS["health_by_class"][CHARACTERS[cid]["class"]][ch["level"] - 1]
+
+
+def movement_points(state, cid) -> int:
+    """"movement points equal to 3 + dexterity + any applicable modifier" (Nine-tailed fox: +1)."""
+    bonus = 1 if has_ability(state, cid, "inari") else 0
+    return 3 + character(state, cid)["attributes"]["dexterity"] + bonus
+
+
+def weapon(state, cid) -> dict | None:
+    equipped = character(state, cid)["equipped"]
+    return BLACKSMITH.get(equipped) if equipped else None
+
+
+def combat_dice(state, cid) -> list[str]:
+    """The attack dice of the equipped weapon's strong attack (its fast attack if it has none);
+    the test die is not rolled in a combat test."""
+    card = weapon(state, cid)
+    if card is None:
+        return []
+    dice = card.get("strong") or card.get("fast") or []
+    return [d for d in dice if d != "test"]
+
+
+def combat_modifier(state, cid) -> int:
+    """Power, plus Sharpened Blade's +1, plus permanent items' combat bonus the character can use."""
+    ch = character(state, cid)
+    items = sum(e["amount"] for i in ch["items"] if usable(state, cid, i) and MARKET[i]["type"] == "permanent"
+                for e in MARKET[i]["effects"] if e["do"] == "combat_bonus")
+    return ch["attributes"]["power"] + (1 if has_ability(state, cid, "hachiman") else 0) + items
+
+
+def usable(state, cid, item) -> bool:
+    """"Use the effect of an item in the character's supply if the active character meets its knowledge requirement"."""
+    return (MARKET[item]["knowledge"] or 0) <= character(state, cid)["attributes"]["knowledge"]
+
+
+def armor_value(state, cid) -> int:
+    return character(state, cid)["armor_value"]
+
+
+def enemies_at(state, location) -> list[str]:
+    return sorted(e for e, spec in state["enemies"].items() if spec["location"] == location)
+
+
+def characters_at(state, location) -> list[str]:
+    return [c for c in alive(state) if character(state, c)["location"] == location]
+
+
+def blocked(state) -> list[str]:
+    """Razed cities: characters 'may not enter (or go through)' them."""
+    return sorted(state["cities"]["razed"])
+
+
+def enemy_target_location(state, enemy_id) -> str | None:
+    target = state["enemies"][enemy_id]["target"]
+    if not target:
+        return None
+    if "location" in target:
+        return target["location"]
+    cid = target["character"]
+    if cid in state["characters"] and not state["characters"][cid]["defeated"]:
+        return state["characters"][cid]["location"]
+    return None
+
+
+def enemy_moves(state, enemy_id) -> dict:
+    """{end location: a shortest path leading there} for the enemy's activation. More than one
+    key is a tie the players decide ("If more than one path is equally short ... the players
+    decide which path the enemy will take")."""
+    enemy = state["enemies"][enemy_id]
+    goal = enemy_target_location(state, enemy_id)
+    if goal is None or enemy["movement"] <= 0 or goal == enemy["location"]:
+        return {enemy["location"]: [enemy["location"]]}
+    ends = {}
+    for path in board.shortest_paths(enemy["location"], goal):
+        walked = path[: enemy["movement"] + 1]
+        ends.setdefault(walked[-1], walked)
+    return ends or {enemy["location"]: [enemy["location"]]}
+
+
+def group_candidates(state, cid) -> list[str]:
+    """Characters at the active character's location who have neither activated nor travelled."""
+    here = character(state, cid)["location"]
+    return [c for c in characters_at(state, here)
+            if c != cid and not character(state, c)["activated"] and not character(state, c)["traveled"]]
+
+
+def travel_group(state) -> list[str]:
+    travel = state["flow"]["travel"]
+    return [state["flow"]["active"], *travel["group"]] if travel else []
+
+
+def group_coins(state) -> int:
+    return sum(character(state, c)["coins"] for c in travel_group(state))
+
+
+def land_moves(state) -> list[dict]:
+    travel = state["flow"]["travel"]
+    cid = state["flow"]["active"]
+    if not travel or travel["mp"] < 1:
+        return []
+    here = character(state, cid)["location"]
+    razed = set(blocked(state))
+    return [{"to": n, "kind": board.route_kind(here, n)} for n in board.neighbours(here) if n not in razed]
+
+
+def sea_moves(state) -> list[str]:
+    """"Travel by Sea": at a port, 3 movement points and 10 coins, to a port of the same sea."""
+    travel = state["flow"]["travel"]
+    cid = state["flow"]["active"]
+    if not travel or travel["mp"] < 3:
+        return []
+    here = character(state, cid)["location"]
+    if not board.is_port(here) or group_coins(state) < 10:
+        return []
+    razed = set(blocked(state))
+    return [p for p in board.ports(board.sea_of(here)) if p != here and p not in razed]
+
+
+def waves_moves(state) -> list[str]:
+    """Guided by the Waves: once per phase, 3 movement points, from one port to any other."""
+    travel = state["flow"]["travel"]
+    cid = state["flow"]["active"]
+    if not travel or travel["mp"] < 3 or travel["group"] or not has_ability(state, cid, "susanoo"):
+        return []
+    ch = character(state, cid)
+    if ch["waves_used"] or not board.is_port(ch["location"]):
+        return []
+    razed = set(blocked(state))
+    return [p for p in board.ports() if p != ch["location"] and p not in razed]
+
+
+def travel_event_due(state) -> bool:
+    """"if they spent 2 or more movement points moving over land ... If the character has moved
+    only 1 location ... do not draw"; never after a group travel or Guided by the Waves."""
+    travel = state["flow"]["travel"]
+    return bool(travel) and not travel["group"] and not travel["waves"] and travel["land"] >= 2 and travel["locations"] >= 2
+
+
+def seat_left_of(state, seat: int) -> int:
+    """The player to the left of ``seat``: the next seat round the table."""
+    return (seat + 1) % state["seats"]
+
+
+def losable_attributes(state, cid) -> list[str]:
+    """Attributes with a point to lose; the class's initial point can never be lost."""
+    ch = character(state, cid)
+    floor = {a: (1 if a == ch["initial_attribute"] else 0) for a in ATTRIBUTES}
+    return [a for a in ATTRIBUTES if ch["attributes"][a] > floor[a]]
+
+
+def awaiting(state) -> list:
+    """Who decides now: SYSTEM for the game's own steps, else the seats a decision waits on."""
+    flow = state["flow"]
+    stage = flow["stage"]
+    if stage == "finished":
+        return []
+    if state["choice"]:
+        return [controller(state, state["choice"]["character"])]
+    if stage == "prepare":
+        return sorted({controller(state, c) for c in ORDER if c in state["characters"] and not character(state, c)["equipped"]})
+    if stage == "ending" and flow.get("loss"):
+        return [controller(state, flow["loss"])]
+    if state["queue"] or stage in ("shogun", "round_end", "ending"):
+        return [SYSTEM]
+    if stage == "enemies":
+        if flow["tie"] and not flow["tie"]["chosen"]:
+            return party(state)
+        if len(flow["enemies_left"]) > 1 and not flow["next_enemy"]:
+            return party(state)
+        return [SYSTEM]
+    if stage == "characters":
+        return sorted({controller(state, c) for c in alive(state) if not character(state, c)["activated"]})
+    if stage == "activation":
+        if (flow["travel"] and flow["travel"].get("ended")) or flow.get("event") or flow.get("close"):
+            return [SYSTEM]
+        return [controller(state, flow["active"])]
+    return []
+
+
+def party(state) -> list[int]:
+    """"players decide": any seated player may record the party's choice."""
+    return list(range(state["seats"]))
+
+
+def mission_doc(state, number) -> dict:
+    return next(m for m in adventure_doc(state)["missions"] if m["number"] == int(number))
+
+
+def mission_tokens_here(state, cid) -> list[int]:
+    """Facedown missions whose token lies at the character's location."""
+    here = character(state, cid)["location"]
+    return sorted(int(n) for n, m in state["missions"].items() if m["status"] == "hidden" and m["token"] == here)
+
+
+def clan_tokens_here(state, cid) -> list[int]:
+    """Active missions with one of the character's clan tokens at its location."""
+    here = character(state, cid)["location"]
+    return sorted(int(n) for n, m in state["missions"].items()
+                  if m["status"] == "active" and here in m["clan_tokens"].get(cid, []))
+
+
+def personal_token_here(state, cid) -> bool:
+    """"Characters can only interact with their own personal mission tokens"."""
+    mission = state["personal"].get(cid)
+    return bool(mission) and mission["status"] == "open" and mission["token"] == character(state, cid)["location"]
+
+
+def city_services(state, cid) -> list[str]:
+    """Services the character may use here: none in a captured city."""
+    here = character(state, cid)["location"]
+    if here in state["cities"]["captured"]:
+        return []
+    return board.services(here)
+
+
+def is_sanctuary(location) -> bool:
+    return board.LOCATIONS[location]["kind"] == "sanctuary"
+
+
+AFFINITY_MAX = 6
+
+
+PERMANENT_LIMIT = 2
+MARKET_ITEM_LIMIT = 5
+
+
+def owned_equipment(state, cid) -> list[str]:
+    ch = character(state, cid)
+    return [*ch["weapons"], ch["armor"]] if ch["armor"] else list(ch["weapons"])
+
+
+def blacksmith_offer(state, cid) -> list[str]:
+    """Cards of the character's blacksmith deck (class, current and lower levels) not in its supply."""
+    ch = character(state, cid)
+    owned = set(owned_equipment(state, cid))
+    return sorted(k for k, c in BLACKSMITH.items()
+                  if c["class"] == ch["class"] and c["level"] <= ch["blacksmith_level"] and k not in owned
+                  and c["cost"] <= ch["coins"] and (c["slot"] == "armor" or len(ch["weapons"]) < 2))
+
+
+def half(cost: int) -> int:
+    """"gaining half the cost rounded down"."""
+    return cost // 2
+
+
+def market_items(state, cid) -> list[str]:
+    return [i for i in character(state, cid)["items"] if MARKET[i]["type"] != "special"]
+
+
+def can_keep_item(state, cid, item) -> bool:
+    """"a maximum of 2 permanent items, and a maximum of 5 market items total"; special items count for neither."""
+    card = MARKET[item]
+    if card["type"] == "special":
+        return True
+    items = market_items(state, cid)
+    if len(items) >= MARKET_ITEM_LIMIT:
+        return False
+    return card["type"] != "permanent" or sum(MARKET[i]["type"] == "permanent" for i in items) < PERMANENT_LIMIT
+
+
+def usable_items(state, cid) -> list[str]:
+    """Items with an effect to use now: consumables and uses items (movement only while travelling)."""
+    travelling = bool(state["flow"]["travel"]) and not state["flow"]["travel"]["ended"]
+    out = []
+    for item in sorted(set(character(state, cid)["items"])):
+        card = MARKET[item]
+        if card["type"] not in ("consumable", "uses") or not usable(state, cid, item) or not card["effects"]:
+            continue
+        if any(e["do"] == "movement" for e in card["effects"]) and not travelling:
+            continue
+        out.append(item)
+    return out
+
+
+def shared_missions(state) -> list[str]:
+    """Active missions (personal ones are never shared)."""
+    return sorted((n for n, m in state["missions"].items() if m["status"] == "active"), key=int)
+
+
+def information_to_share(state, cid) -> list[tuple[int, str]]:
+    """"If any character at the active character's location has placed clan tokens ... as a result of
+    an active mission ..., each other character in the location may also place their clan tokens"."""
+    here = characters_at(state, character(state, cid)["location"])
+    out = []
+    for number in shared_missions(state):
+        placed = state["missions"][number]["clan_tokens"]
+        if any(c in placed for c in here):
+            out += [(int(number), c) for c in here if c not in placed]
+    return out
+
+
+def omamori_targets(state, cid) -> list[tuple[int, str]]:
+    """Jirōbō's omamori: once per Adventure Phase, share information on one active mission, anywhere."""
+    if state["omamori_used"] or "jirobo_omamori" not in character(state, cid)["items"]:
+        return []
+    out = []
+    for number in shared_missions(state):
+        placed = state["missions"][number]["clan_tokens"]
+        if cid in placed:
+            out += [(int(number), c) for c in alive(state) if c not in placed]
+    return out
+
+
+def special_location_here(state, cid) -> dict | None:
+    """A special location card placed this chapter, discovered (coloured), at the character's location,
+    that the character has not used yet this phase."""
+    here = character(state, cid)["location"]
+    if here not in state["discovered"] or here in character(state, cid)["specials_used"]:
+        return None
+    return next((c for c in adventure_doc(state).get("special_locations", []) if c["location"] == here), None)
+
+
+def items_over_limit(state, cid) -> list[str]:
+    """The items one of which must go to bring the supply back within its limits (none if within)."""
+    items = market_items(state, cid)
+    permanents = [i for i in items if MARKET[i]["type"] == "permanent"]
+    if len(permanents) > PERMANENT_LIMIT:
+        return sorted(set(permanents))
+    if len(items) > MARKET_ITEM_LIMIT:
+        return sorted(set(items))
+    return []

@@ -1,0 +1,481 @@
+"""The game's own steps, run by a worker (SYSTEM): the Shōgun's turn, enemy activations,
+travel-event draws, content effects (tests, hits, spawns...) and ending the phase.
+
+Each function appends events to an ``Emitter``; dice and draws come from the kernel RNG passed in.
+"""
+
+from games.kernel import SYSTEM
+
+from . import queries as q
+from .content import DICE, INFLUENCE_CARDS, MARKET, TRAVEL_EVENTS
+
+MAX_STEPS = 500
+
+
+# -- dice ----------------------------------------------------------------------------------------
+def roll_test_die(rng) -> int:
+    return DICE["test"][rng.below(6)]["n"]
+
+
+def roll_attack_die(rng, colour: str) -> int:
+    return DICE["attack"][colour][rng.below(6)]["i"]
+
+
+def roll_combat(rng, state, cid) -> dict:
+    dice = [{"die": colour, "value": roll_attack_die(rng, colour)} for colour in q.combat_dice(state, cid)]
+    modifier = q.combat_modifier(state, cid)
+    return {"character": cid, "dice": dice, "modifier": modifier, "total": sum(d["value"] for d in dice) + modifier}
+
+
+# -- health and supplies ---------------------------------------------------------------------------
+def lose_health(em, cid, amount: int, cause: str):
+    ch = em.state["characters"][cid]
+    if ch["defeated"] or amount <= 0:
+        return
+    health = max(0, ch["health"] - amount)
+    em.emit("HealthChanged", {"character": cid, "delta": health - ch["health"], "health": health, "cause": cause})
+    if health == 0:
+        em.emit("CharacterDefeated", {"character": cid})
+
+
+def regain_health(em, cid, amount: int, cause: str):
+    ch = em.state["characters"][cid]
+    if ch["defeated"]:
+        return
+    health = min(q.max_health(em.state, cid), ch["health"] + max(0, amount))
+    em.emit("HealthChanged", {"character": cid, "delta": health - ch["health"], "health": health, "cause": cause})
+
+
+def take_hits(em, cid, hits: int, source: str):
+    """"reduce them by the value of the equipped armor. If the result is greater than 0, reduce the
+    character's health by that amount"; Traveler Shield takes 1 off a travel event's health loss."""
+    loss = max(0, hits - q.armor_value(em.state, cid))
+    em.emit("HitsTaken", {"character": cid, "hits": hits, "armor": q.armor_value(em.state, cid), "damage": loss})
+    lose_health(em, cid, _shielded(em.state, cid, loss, source), "hits")
+
+
+def _shielded(state, cid, loss, source):
+    if source == "travel_event" and loss > 0 and q.has_ability(state, cid, "dosojin"):
+        return loss - 1
+    return loss
+
+
+def change(em, cid, field: str, amount: int):
+    event_type = {"coins": "CoinsChanged", "karma": "KarmaChanged"}[field]
+    value = max(0, em.state["characters"][cid][field] + amount)
+    em.emit(event_type, {"character": cid, "delta": value - em.state["characters"][cid][field], field: value})
+
+
+def move_influence(em, amount: int, reason: str):
+    now = em.state["influence"]
+    to = max(0, min(q.failure_influence(em.state), now + amount))
+    em.emit("InfluenceMoved", {"from": now, "to": to, "reason": reason})
+
+
+# -- tests ------------------------------------------------------------------------------------------
+def attribute_test(em, rng, cid, attribute, difficulty, trait=None) -> bool:
+    """"rolling 1 test die and adding their relevant attribute score ... equal to or greater than
+    the difficulty ... succeeds". A trait named by the test grants automatic success."""
+    ch = em.state["characters"][cid]
+    if trait and trait in ch.get("traits", []):
+        em.emit("TestRolled", {"character": cid, "attribute": attribute, "difficulty": difficulty, "roll": None,
+                               "modifier": ch["attributes"][attribute], "total": None, "success": True, "trait": trait})
+        return True
+    roll = roll_test_die(rng)
+    total = roll + ch["attributes"][attribute]
+    success = total >= difficulty
+    em.emit("TestRolled", {"character": cid, "attribute": attribute, "difficulty": difficulty, "roll": roll,
+                           "modifier": ch["attributes"][attribute], "total": total, "success": success, "trait": None})
+    return success
+
+
+def combat_test(em, rng, cid, enemy_id, helpers=(), reason="attack") -> bool:
+    """Roll the strong attack's dice plus power (and each joining character's roll); success removes
+    the enemy and gives the active character 1 head."""
+    enemy = em.state["enemies"][enemy_id]
+    main = roll_combat(rng, em.state, cid)
+    joined = [roll_combat(rng, em.state, h) for h in helpers]
+    total = main["total"] + sum(j["total"] for j in joined)
+    success = total >= enemy["combat"]
+    em.emit("CombatTested", {"character": cid, "enemy": enemy_id, "difficulty": enemy["combat"], "dice": main["dice"],
+                             "modifier": main["modifier"], "helpers": joined, "total": total, "success": success,
+                             "reason": reason})
+    consequences = enemy.get("on_test", {}).get("success" if success else "failure", [])
+    if success:
+        em.emit("EnemyRemoved", {"enemy": enemy_id, "by": cid})
+        em.emit("HeadsGained", {"character": cid, "amount": 1})
+        for number, mission in sorted(em.state["missions"].items()):
+            done_by = q.mission_doc(em.state, number).get("completed_by", {})
+            if mission["status"] == "active" and done_by.get("enemy") == enemy_id:
+                complete_mission(em, int(number), cid)
+        if reason == "attack" and q.has_ability(em.state, cid, "shinigami"):
+            regain_health(em, cid, 2, "vital_absorption")
+    push(em, consequences, {"character": cid, "source": "enemy"})
+    return success
+
+
+def complete_mission(em, number: int, by: str):
+    """"remove all mission and clan tokens from the board corresponding to that mission ... the
+    rewards for a mission go to the person who started the mission"."""
+    mission = em.state["missions"][str(number)]
+    em.emit("MissionCompleted", {"mission": number, "by": by})
+    section = q.mission_doc(em.state, number)["success"]
+    push(em, section["effects"], {"character": mission["starter"] or by, "source": "mission"})
+
+
+# -- effect queue -----------------------------------------------------------------------------------
+def push(em, effects, ctx):
+    if effects:
+        em.emit("QueuePushed", {"effects": list(effects), "ctx": dict(ctx)})
+
+
+def _targets(state, ctx) -> list[str]:
+    cid = ctx.get("character")
+    if cid is None:
+        return q.alive(state)
+    return [] if state["characters"][cid]["defeated"] else [cid]
+
+
+def _spawn_spec(state, spec, ctx) -> dict:
+    enemy = {k: v for k, v in spec.items()}
+    active = ctx.get("character")
+    if enemy["at"] == "here":
+        enemy["at"] = state["characters"][active]["location"] if active else None
+    if enemy.get("target") and enemy["target"].get("character") == "active":
+        enemy["target"] = {"character": active} if active else None
+    base = enemy.get("id") or enemy["type"]
+    enemy_id = base if base not in state["enemies"] else f"{base}_{state['enemy_seq'] + 1}"
+    enemy.update(id=enemy_id, location=enemy.pop("at"))
+    enemy.setdefault("on_test", {"success": [], "failure": []})
+    enemy.setdefault("on_reach", [])
+    return enemy
+
+
+def _reshuffle_travel(em, rng, codes):
+    state = em.state
+    drawn = state["flow"]["event"]["card"] if state["flow"].get("event") else None
+    cards = [cid for cid, card in sorted(TRAVEL_EVENTS.items())
+             if card["code"] in codes and cid not in state["travel_removed"] and cid != drawn]
+    em.emit("TravelDeckShuffled", {"order": rng.shuffled(cards), "codes": sorted(codes)})
+
+
+def resolve_next(em, rng):
+    """Pop the first queued effect and resolve it for its context's character(s)."""
+    frame = em.state["queue"][0]
+    effect, ctx = frame["effects"][0], frame["ctx"]
+    em.emit("EffectPopped", {"effect": effect, "ctx": ctx})
+    state = em.state
+    do = effect["do"]
+    source = ctx.get("source")
+    if do == "all":
+        for cid in reversed(q.alive(state)):
+            push(em, effect["effects"], {**ctx, "character": cid})
+    elif do == "test":
+        for cid in reversed(_targets(state, ctx)):
+            ok = attribute_test(em, rng, cid, effect["attribute"], effect["difficulty"], effect.get("trait"))
+            push(em, effect["success" if ok else "failure"], {**ctx, "character": cid})
+    elif do == "choice":
+        targets = _targets(state, ctx)
+        if targets:
+            cid = targets[0]
+            options = [{"label": o["label"], "effects": o["effects"],
+                        "enabled": state["characters"][cid]["coins"] >= o.get("requires", {}).get("coins", 0)}
+                       for o in effect["options"]]
+            em.emit("ChoiceOffered", {"character": cid, "options": options, "ctx": {**ctx, "character": cid}})
+    elif do == "hits":
+        for cid in _targets(state, ctx):
+            take_hits(em, cid, effect["amount"], source)
+    elif do == "damage":
+        for cid in _targets(state, ctx):
+            lose_health(em, cid, _shielded(em.state, cid, effect["amount"], source), "damage")
+    elif do == "heal":
+        for cid in _targets(state, ctx):
+            regain_health(em, cid, effect["amount"], source or "effect")
+    elif do in ("coins", "karma"):
+        for cid in _targets(state, ctx):
+            change(em, cid, do, effect["amount"])
+    elif do == "heads":
+        for cid in _targets(state, ctx):
+            em.emit("HeadsGained", {"character": cid, "amount": effect["amount"]})
+    elif do == "influence":
+        move_influence(em, effect["amount"], "effect")
+    elif do == "delayed":
+        for cid in _targets(state, ctx):
+            em.emit("CharacterDelayed", {"character": cid})
+    elif do == "gain_item":
+        for cid in _targets(state, ctx):
+            deck = em.state["decks"]["market"]
+            if deck:
+                em.emit("ItemGained", {"character": cid, "item": deck[rng.below(len(deck))]})
+                _over_limit_choice(em, cid, ctx)
+    elif do == "discard_item":
+        for cid in _targets(state, ctx):
+            em.emit("ItemDiscarded", {"character": cid, "item": effect["item"],
+                                      "market_order": rng.shuffled([*state["decks"]["market"], effect["item"]])})
+    elif do == "spawn":
+        enemy = _spawn_spec(state, effect["enemy"], ctx)
+        if enemy["location"]:
+            em.emit("EnemySpawned", {"enemy": enemy})
+    elif do == "capture" and effect["location"] not in state["cities"]["razed"]:
+        em.emit("CityCaptured", {"location": effect["location"]})
+    elif do == "raze":
+        em.emit("CityRazed", {"location": effect["location"]})
+    elif do == "mark":
+        em.emit("MarkRecorded", {"mark": effect["mark"]})
+    elif do == "discover":
+        em.emit("LocationDiscovered", {"location": effect["location"]})
+    elif do == "remove_card":
+        em.emit("TravelCardRemovalMarked", {})
+    elif do == "add_travel_events":
+        _reshuffle_travel(em, rng, sorted(set(state["travel_codes"]) | set(effect["codes"])))
+    elif do == "remove_travel_events":
+        _reshuffle_travel(em, rng, sorted(set(state["travel_codes"]) - set(effect["codes"])))
+    # "movement" and "combat_bonus" are item effects read by the actions that use items.
+
+
+def _over_limit_choice(em, cid, ctx):
+    """"If this limit is exceeded outside of an interaction in a city, the active character will have
+    to discard any item required to comply with the limitation and return them to the market"."""
+    excess = q.items_over_limit(em.state, cid)
+    if excess:
+        options = [{"label": f"Return {MARKET[i]['name']} to the market", "enabled": True,
+                    "effects": [{"do": "discard_item", "item": i}]} for i in excess]
+        em.emit("ChoiceOffered", {"character": cid, "options": options, "ctx": {**ctx, "character": cid}})
+
+
+# -- the Shōgun's turn ------------------------------------------------------------------------------
+def _shogun_step(em, rng):
+    state = em.state
+    sub = state["flow"]["sub"]
+    adventure = q.adventure_doc(state)
+    if sub == "round":
+        number = state["round"] + 1
+        trigger = adventure["triggers"].get(str(number))
+        em.emit("RoundStarted", {"round": number, "final": number == adventure["final_round"],
+                                 "trigger": trigger["text"] if trigger else None})
+        if trigger:
+            push(em, trigger["effects"], {"character": None, "source": "trigger"})
+    elif sub == "influence":
+        if state["round"] == 1:
+            em.emit("InfluenceStepSkipped", {"round": 1})
+            return
+        rules = adventure["influence"]
+        amount = (rules["per_round"] + rules.get("per_captured_city", 0) * len(state["cities"]["captured"])
+                  + rules.get("per_enemy", 0) * len(state["enemies"]))
+        move_influence(em, amount, "round")
+    elif sub == "card":
+        if not state["decks"]["influence"] and state["discard"]["influence"]:
+            em.emit("InfluenceDeckShuffled", {"order": rng.shuffled(sorted(state["discard"]["influence"]))})
+        deck = em.state["decks"]["influence"]
+        if not deck:
+            em.emit("EnemiesTurnStarted", {"enemies": sorted(em.state["enemies"])})
+            return
+        card = deck[0]
+        level = q.band(em.state["influence"])
+        em.emit("InfluenceCardDrawn", {"card": card, "band": level, "influence": em.state["influence"]})
+        push(em, INFLUENCE_CARDS[card][level], {"character": None, "source": "influence"})
+    elif sub == "enemies":
+        em.emit("EnemiesTurnStarted", {"enemies": sorted(state["enemies"])})
+
+
+def _enemy_step(em, rng):
+    state = em.state
+    flow = state["flow"]
+    left = [e for e in flow["enemies_left"] if e in state["enemies"]]
+    if not left:
+        em.emit("CharactersTurnStarted", {})
+        return
+    enemy_id = flow["next_enemy"] or left[0]
+    if flow["tie"] and flow["tie"]["chosen"]:
+        path = q.enemy_moves(state, enemy_id)[flow["tie"]["chosen"]]
+    else:
+        moves = q.enemy_moves(state, enemy_id)
+        if len(moves) > 1:
+            em.emit("EnemyPathTied", {"enemy": enemy_id, "options": sorted(moves)})
+            return
+        path = next(iter(moves.values()))
+    em.emit("EnemyMoved", {"enemy": enemy_id, "path": path})
+    _arrive(em, rng, enemy_id)
+
+
+def _arrive(em, rng, enemy_id):
+    """"If they finish their movement on the same location as their target, the target character
+    must pass a combat test"; an enemy reaching a target location resolves its on-reach effects."""
+    state = em.state
+    enemy = state["enemies"][enemy_id]
+    target = enemy.get("target") or {}
+    if "character" in target:
+        cid = target["character"]
+        ch = state["characters"].get(cid)
+        if ch and not ch["defeated"] and ch["location"] == enemy["location"]:
+            combat_test(em, rng, cid, enemy_id, reason="arrival")
+    elif "location" in target and enemy["location"] == target["location"]:
+        push(em, enemy.get("on_reach", []), {"character": None, "source": "enemy"})
+
+
+# -- character turns ---------------------------------------------------------------------------------
+def _activation_step(em, rng):
+    state = em.state
+    flow = state["flow"]
+    cid = flow["active"]
+    if flow["travel"] and flow["travel"]["ended"]:
+        draw_travel_event(em, rng, cid)
+    elif flow.get("event"):
+        em.emit("TravelEventReturned", {"card": flow["event"]["card"], "removed": flow["event"]["remove"]})
+    elif flow.get("close"):
+        em.emit("ActivationEnded", {"character": cid, "reason": "delayed_or_defeated"})
+
+
+def draw_travel_event(em, rng, cid):
+    """"the player to the left ... draws a travel event from the bottom of the deck": green side if
+    the movement was only over imperial roads, red if over 1 or more dangerous paths (Chaos
+    Unleashed: a die, 1-3 green, 4-6 red)."""
+    state = em.state
+    deck = state["decks"]["travel"]
+    paths = state["flow"]["travel"]["paths"]
+    if not deck:
+        em.emit("TravelEnded", {"character": cid, "event_due": False, "reason": "deck_empty"})
+        return
+    chaos = None
+    if q.has_ability(state, cid, "amatsumikaboshi"):
+        chaos = roll_test_die(rng)
+        side = "green" if chaos <= 3 else "red"
+    else:
+        side = "red" if paths else "green"
+    card = deck[-1]
+    em.emit("TravelEventDrawn", {"card": card, "side": side, "character": cid, "chaos_roll": chaos,
+                                 "drawn_by": q.seat_left_of(state, q.controller(state, cid))})
+    push(em, TRAVEL_EVENTS[card][side]["effects"], {"character": cid, "source": "travel_event"})
+
+
+def _round_end_step(em):
+    state = em.state
+    em.emit("RoundEnded", {"round": state["round"]})
+    if state["final"]:
+        section = q.adventure_doc(state)["final_section"]
+        em.emit("PhaseEnded", {"outcome": section["outcome"], "reason": "final_round", "text": section["text"]})
+
+
+# -- ending the phase ----------------------------------------------------------------------------------
+def check_end(em):
+    """"The phase ends immediately if ... influence token is in space 12 ... All characters are
+    defeated ... An ending condition specified in the Adventure Phase preparation section is met."""
+    state = em.state
+    if state["flow"]["stage"] in ("prepare", "ending", "finished"):
+        return
+    if state["influence"] >= q.failure_influence(state):
+        em.emit("PhaseEnded", {"outcome": "failure", "reason": "influence", "text": None})
+        return
+    if not q.alive(state):
+        em.emit("PhaseEnded", {"outcome": "failure", "reason": "all_defeated", "text": None})
+        return
+    if state["queue"] or state["choice"]:
+        return  # the entry that met a chapter condition is resolved first
+    for condition in q.adventure_doc(state)["ending_conditions"]:
+        if _condition_met(state, condition):
+            em.emit("PhaseEnded", {"outcome": condition["outcome"], "reason": condition["when"],
+                                   "text": condition.get("text")})
+            return
+
+
+def _condition_met(state, condition) -> bool:
+    when = condition["when"]
+    if when == "enemies_defeated":
+        return state["round"] >= 1 and not state["enemies"]
+    if when == "city_captured":
+        place = condition["location"]
+        return place in state["cities"]["captured"] or place in state["cities"]["razed"]
+    if when == "mission_completed":
+        return condition["mission"] in state["missions_completed"]
+    return False
+
+
+def _ending_step(em, rng):
+    state = em.state
+    flow = state["flow"]
+    outcome = state["result"]["outcome"]
+    if flow["sub"] == "resurrect":
+        defeated = [c for c in q.ORDER if c in state["characters"] and state["characters"][c]["defeated"]]
+        if defeated:
+            resurrect(em, rng, defeated[0])
+            return
+        section = q.adventure_doc(state)[outcome]
+        em.emit("SectionRead", {"outcome": outcome, "text": section["text"]})
+        push(em, section["effects"], {"character": None, "source": "section"})
+    elif flow["sub"] == "missions":
+        # "Reveal all un-revealed mission cards, and resolve their failure section, if any."
+        hidden = [int(n) for n, m in sorted(state["missions"].items(), key=lambda kv: int(kv[0])) if m["status"] == "hidden"]
+        if hidden:
+            em.emit("MissionFailed", {"mission": hidden[0], "title": q.mission_doc(state, hidden[0])["title"]})
+            push(em, q.mission_doc(state, hidden[0])["failure"]["effects"], {"character": None, "source": "mission"})
+        else:
+            em.emit("MissionsSettled", {})
+    elif flow["sub"] == "regain":
+        if outcome == "success":
+            for cid in q.alive(state):
+                regain_health(em, cid, em.state["characters"][cid]["level"], "phase_success")
+        # "Cities will discard their tokens at the end of the chapter following the one in which they were placed"
+        expired = sorted(c["location"] for c in em.state["city_log"] if c["chapter"] < state["chapter"])
+        if expired:
+            em.emit("CityTokensDiscarded", {"locations": expired})
+        em.emit("AdventureFinished", {"outcome": outcome, "reason": state["result"]["reason"],
+                                      "health": {c: em.state["characters"][c]["health"] for c in q.alive(em.state)},
+                                      "marks": list(em.state["marks"]), "sheet": sheet(em.state),
+                                      "missions": {n: m["status"] for n, m in em.state["missions"].items()},
+                                      "personal": {c: m["status"] for c, m in em.state["personal"].items()}})
+
+
+def resurrect(em, rng, cid):
+    """"regaining health up to their current maximum ... attribute test (X), where X is the
+    character's current level ... If the test is failed, the character loses an attribute point of
+    the controlling player's choice" (Known Path: always succeed)."""
+    state = em.state
+    ch = state["characters"][cid]
+    known_path = q.has_ability(state, cid, "izanami")
+    roll = None if known_path else roll_test_die(rng)
+    total = None if known_path else roll + ch["attributes"]["spirit"]
+    success = known_path or total >= ch["level"]
+    em.emit("CharacterResurrected", {"character": cid, "health": q.max_health(state, cid), "location": None,
+                                     "difficulty": ch["level"], "roll": roll, "modifier": ch["attributes"]["spirit"],
+                                     "total": total, "success": success, "known_path": known_path,
+                                     "loses_attribute": (not success) and bool(q.losable_attributes(state, cid))})
+
+
+# -- the worker's loop -------------------------------------------------------------------------------------
+def step(em, rng):
+    state = em.state
+    stage = state["flow"]["stage"]
+    if state["queue"]:
+        resolve_next(em, rng)
+    elif stage == "shogun":
+        _shogun_step(em, rng)
+    elif stage == "enemies":
+        _enemy_step(em, rng)
+    elif stage == "activation":
+        _activation_step(em, rng)
+    elif stage == "round_end":
+        _round_end_step(em)
+    elif stage == "ending":
+        _ending_step(em, rng)
+    check_end(em)
+
+
+def run(em, rng):
+    """Take the game's own steps until a seat must decide or the phase is over (at most
+    ``MAX_STEPS`` per command; a worker submits the next one if the game still awaits SYSTEM)."""
+    for _ in range(MAX_STEPS):
+        if q.awaiting(em.state) != [SYSTEM]:
+            return
+        step(em, rng)
+
+
+CARRIED = ("level", "health", "attributes", "kami", "affinity", "karma", "coins", "heads", "boss_heads", "armor",
+           "armor_value", "weapons", "equipped", "items", "skills", "traits")
+
+
+def sheet(state) -> dict:
+    """What the campaign carries to the next phase: each character's case and the campaign sheet."""
+    return {"characters": {c: {k: state["characters"][c][k] for k in CARRIED} for c in q.ORDER},
+            "marks": list(state["marks"]), "discovered": list(state["discovered"]),
+            "cities": [dict(c) for c in state["city_log"]], "travel_removed": list(state["travel_removed"]),
+            "travel_added": sorted(c for c in state["travel_codes"] if c.isdigit())}

@@ -1,0 +1,104 @@
+"""Setup from a campaign sheet, the sheet handed on at the end, and captured / razed city expiry."""
+
+import copy
+
+import jsonschema
+import pytest
+
+from games.engines.harakiri.adventure.content import MARKET
+from games.engines.harakiri.adventure.engine import ENGINE
+from games.kernel import SYSTEM, RuleViolation
+from games.kernel.scenario import Scenario
+
+from .helpers import activation, advance, doc, of_type
+
+
+def finished_chapter_1():
+    """Chapter 1 won: Tomoe resolves her clan token of mission 1 ("The burning village") in Kyoto."""
+    missions = {"1": {"status": "active", "token": None, "starter": "tomoe", "clan_tokens": {"tomoe": ["kyoto"]}}}
+    s = activation("tomoe", missions=missions, travel_removed=["te_2"],
+                   characters={"tomoe": {"location": "kyoto", "coins": 7, "karma": 2, "heads": 1,
+                                         "items": ["jirobo_omamori", "rice_ball"]}})
+    s.when(0, "interact_clan", mission=1)
+    events = []
+    while s.status.awaiting == [SYSTEM]:
+        events += advance(s)
+    return s, of_type(events, "AdventureFinished")[0]["sheet"]
+
+
+def test_the_finished_phase_hands_on_the_party_and_the_sheet():
+    # rules: Harakiri, "Ending the Adventure Phase": save the character progress into each character case
+    s, sheet = finished_chapter_1()
+    tomoe = sheet["characters"]["tomoe"]
+    assert (tomoe["coins"], tomoe["karma"], tomoe["heads"], tomoe["items"]) == (12, 2, 1, ["jirobo_omamori", "rice_ball"])
+    assert tomoe["health"] == 10 and tomoe["equipped"] == "samurai_naginata"
+    assert "iga_saved" in sheet["marks"] and "ch1_unseen" in sheet["marks"]  # mission 1's and chapter 1's success
+    assert sheet["travel_removed"] == ["te_2"] and sheet["travel_added"] == ["1"]  # mission 1 added event 1
+
+
+def test_a_chapter_set_up_from_the_sheet_carries_the_party_exactly():
+    # rules: Harakiri, "Character's Setup": Place a cube on the Kami affinity track, in the space recorded on the campaign sheet ... attribute scores recorded on the campaign sheet
+    _, sheet = finished_chapter_1()
+    options = {"chapter": 2, "sheet": sheet}
+    jsonschema.validate(options, ENGINE.options_schema)
+    ENGINE.validate_options(options, 1)
+    s = Scenario(ENGINE, {"options": options, "seats": 1})
+    for cid, carried in sheet["characters"].items():
+        assert {k: s.state["characters"][cid][k] for k in carried} == carried
+    assert s.status.phase == "shogun" and s.status.awaiting == [SYSTEM]  # weapons are already chosen
+    assert "te_1" in s.state["decks"]["travel"] and "te_2" not in s.state["decks"]["travel"]
+    assert s.state["marks"] == sheet["marks"]
+
+
+def test_the_market_follows_the_lowest_and_highest_knowledge():
+    # rules: Harakiri, "Map Board Setup" step 6: Find the lowest and highest knowledge of any character
+    _, sheet = finished_chapter_1()
+    sheet["characters"]["hikaru"]["attributes"]["knowledge"] = 2
+    s = Scenario(ENGINE, {"options": {"chapter": 2, "sheet": sheet}, "seats": 1})
+    assert {MARKET[c]["knowledge"] or 0 for c in s.state["decks"]["market"]} == {0, 1, 2}
+
+
+def test_a_sheet_naming_what_does_not_exist_is_refused():
+    _, sheet = finished_chapter_1()
+    bad = copy.deepcopy(sheet)
+    bad["characters"]["tomoe"]["weapons"] = ["ronin_katana"]
+    bad["characters"]["tomoe"]["equipped"] = "ronin_katana"
+    with pytest.raises(RuleViolation) as refused:
+        ENGINE.validate_options({"chapter": 2, "sheet": bad}, 1)
+    assert refused.value.code == "bad_options" and "samurai" in refused.value.message
+    bad = copy.deepcopy(sheet)
+    bad["cities"] = [{"location": "iga", "status": "razed", "chapter": 1}]
+    with pytest.raises(RuleViolation):
+        ENGINE.validate_options({"chapter": 2, "sheet": bad}, 1)
+    bad = copy.deepcopy(sheet)
+    bad["characters"]["akira"]["level"] = 9
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"sheet": bad}, ENGINE.options_schema)
+
+
+def test_razed_and_captured_cities_from_the_sheet_are_placed():
+    # rules: Harakiri, "Map Board Setup" step 10: Place razed/captured city tokens on the locations indicated by the campaign sheet
+    _, sheet = finished_chapter_1()
+    sheet["cities"] = [{"location": "kyoto", "status": "razed", "chapter": 1}, {"location": "osaka", "status": "captured", "chapter": 2}]
+    s = Scenario(ENGINE, {"options": {"chapter": 2, "sheet": sheet}, "seats": 1})
+    assert s.state["cities"] == {"captured": ["osaka"], "razed": ["kyoto"]}
+
+
+def test_city_tokens_are_discarded_at_the_end_of_the_following_chapter():
+    # rules: Harakiri, "Captured and Razed Cities" example: Kyoto was razed during chapter 5. At the end of the Adventure Phase of chapter 6, discard Kyoto's razed city token
+    log = [{"location": "kyoto", "status": "razed", "chapter": 1}, {"location": "osaka", "status": "captured", "chapter": 2}]
+    s = Scenario(ENGINE, doc(chapter=2, round=2, influence=11, city_log=log, cities={"captured": ["osaka"], "razed": ["kyoto"]}))
+    events = []
+    while s.status.awaiting == [SYSTEM]:
+        events += advance(s)
+    assert of_type(events, "CityTokensDiscarded") == [{"locations": ["kyoto"]}]
+    assert s.state["cities"] == {"captured": ["osaka"], "razed": []}
+    assert of_type(events, "AdventureFinished")[0]["sheet"]["cities"] == [log[1]]
+
+
+def test_a_city_captured_now_is_recorded_for_the_sheet():
+    # rules: Harakiri, "Captured and Razed Cities": When a location is razed or captured, also record it on the campaign sheet
+    queue = [{"effects": [{"do": "raze", "location": "nara"}], "ctx": {"character": None, "source": "influence"}}]
+    s = activation("akira", chapter=2, queue=queue)
+    advance(s)
+    assert s.state["city_log"] == [{"location": "nara", "status": "razed", "chapter": 2}]

@@ -1,0 +1,76 @@
+"""Free actions: use an item, share (including sharing information and Jirōbō's omamori)."""
+
+from games.engines.harakiri.adventure import queries
+
+from .helpers import activation, advance
+
+
+def test_hattori_shares_information_and_tomoe_gives_holy_water_mid_travel():
+    # rules: Harakiri, "Share" example: Hattori, during his travel action, passes by Tomoe's location and performs a share action ... Tomoe can also place a token of her clan ... Tomoe gives Hattori the item "Holy Water"
+    missions = {"1": {"status": "active", "token": None, "starter": "hattori", "clan_tokens": {"hattori": ["kyoto"]}}}
+    s = activation("hattori", missions=missions, characters={"hattori": {"location": "kyoto"},
+                                                             "tomoe": {"location": "nara", "items": ["jirobo_omamori", "holy_water"]}})
+    s.when(0, "travel", group=[])
+    s.when(0, "move", to="nara")
+    assert {"type": "share_information", "args": {"mission": 1, "character": "tomoe"}} in s.legal(0)
+    s.when(0, "share_information", mission=1, character="tomoe")
+    assert s.state["missions"]["1"]["clan_tokens"]["tomoe"] == ["kyoto"]
+    s.when(0, "give", **{"from": "tomoe"}, to="hattori", what="holy_water", amount=1)
+    assert "holy_water" in s.state["characters"]["hattori"]["items"]
+    assert s.state["characters"]["hattori"]["ap"] == 2  # free actions
+
+
+def test_share_exchanges_coins_items_and_weapons_at_the_same_location():
+    # rules: Harakiri, "Share": An active character that shares a location with another character may exchange coins, heads, items, equipment
+    s = activation("hikaru", characters={"hikaru": {"coins": 3, "items": ["jirobo_omamori", "rice_ball"]}})  # Hattori is in Hikone too
+    s.when(0, "give", **{"from": "hikaru"}, to="hattori", what="coins", amount=2)
+    s.when(0, "give", **{"from": "hikaru"}, to="hattori", what="rice_ball", amount=1)
+    assert s.state["characters"]["hattori"]["coins"] == 2 and "rice_ball" in s.state["characters"]["hattori"]["items"]
+    assert not [c for c in s.legal(0) if c["type"] == "give" and c["args"]["to"] == "tomoe"]  # Tomoe is in Nara
+
+
+def test_personal_missions_are_never_shared():
+    # rules: Harakiri, "Personal Missions": This type of mission's information cannot be shared using the free "Share" action
+    s = activation("hikaru")
+    assert not [c for c in s.legal(0) if c["type"] in ("share_information", "omamori")]
+
+
+def test_jirobos_omamori_shares_one_active_mission_once_per_phase_from_anywhere():
+    # rules: Harakiri, "Share": "Jirōbō's Omamori", that allows them, once per Adventure Phase, to share information on (only) one active mission ... Once used, all Omamoris remain unavailable
+    missions = {"1": {"status": "active", "token": None, "starter": "akira", "clan_tokens": {"akira": ["kyoto"]}}}
+    s = activation("akira", missions=missions)
+    assert {"type": "omamori", "args": {"mission": 1, "character": "tomoe"}} in s.legal(0)
+    s.when(0, "omamori", mission=1, character="tomoe")
+    assert s.state["missions"]["1"]["clan_tokens"]["tomoe"] == ["kyoto"] and s.state["omamori_used"]
+    assert not [c for c in s.legal(0) if c["type"] == "omamori"]
+
+
+def test_using_a_consumable_returns_it_to_the_market_deck():
+    # rules: Harakiri, "Free Actions": If the item is of the "consumable" type, return it to the market deck and shuffle it after use
+    s = activation("akira", characters={"akira": {"health": 5, "items": ["jirobo_omamori", "healing_potion"]}})
+    s.when(0, "use_item", item="healing_potion")
+    advance(s)
+    assert s.state["characters"]["akira"]["health"] == 8 and "healing_potion" in s.state["decks"]["market"]
+    assert s.state["characters"]["akira"]["items"] == ["jirobo_omamori"] and s.state["characters"]["akira"]["ap"] == 3
+
+
+def test_an_item_with_uses_loses_a_token_each_use():
+    # rules: Harakiri, "Free Actions": If the item has the keyword "uses X", when obtained, place X tokens on it. Each time it is used, remove 1 token
+    s = activation("akira", characters={"akira": {"health": 5, "items": ["bandages"]}})
+    s.when(0, "use_item", item="bandages")
+    advance(s)
+    assert s.state["characters"]["akira"]["item_uses"] == {"bandages": 1} and s.state["characters"]["akira"]["health"] == 6
+    s.when(0, "use_item", item="bandages")
+    advance(s)
+    assert "bandages" not in s.state["characters"]["akira"]["items"]
+
+
+def test_an_item_needs_its_knowledge_requirement_to_be_used():
+    # rules: Harakiri, "Free Actions": Use the effect of an item in the character's supply if the active character meets its knowledge requirement
+    s = activation("akira", characters={"akira": {"items": ["ginseng_tea"]}})  # knowledge 1 needed, Akira has 0
+    assert not [c for c in s.legal(0) if c["type"] == "use_item"]
+
+
+def test_a_permanent_combat_item_adds_to_combat_tests():
+    s = activation("akira", characters={"akira": {"items": ["war_fan"], "attributes": {"knowledge": 1}, "kami": "inari"}})
+    assert queries.combat_modifier(s.state, "akira") == 1

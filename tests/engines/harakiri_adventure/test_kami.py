@@ -1,0 +1,94 @@
+"""The Kami level 1 skills, passive during the Adventure Phase."""
+
+from games.engines.harakiri.adventure.engine import ENGINE
+from games.kernel import SYSTEM
+from games.kernel.scenario import Scenario
+
+from .helpers import activation, advance, doc, kachi, of_type
+
+
+def test_sharpened_blade():
+    # rules: Harakiri, "Hachiman": Sharpened Blade: Add +1 power to your combat tests
+    s = activation("tomoe", characters={"tomoe": {"kami": "hachiman"}}, enemies={"k": kachi("nara", None, combat=2, movement=0), "far": kachi("kumano", None, movement=0)})
+    events = s.when(0, "attack", enemy="k", helpers=[])
+    assert of_type(events, "CombatTested")[0]["modifier"] == 2  # power 1 + 1
+
+
+def test_nine_tailed_fox():
+    # rules: Harakiri, "Inari": Nine-tailed fox: Add +1 movement when you travel
+    s = activation("akira", characters={"akira": {"kami": "inari"}})
+    s.when(0, "travel", group=[])
+    assert s.state["flow"]["travel"]["mp"] == 5  # 3 + dexterity 1 + 1
+
+
+def test_traveler_shield():
+    # rules: Harakiri, "Dosojin": Traveler Shield: When losing health due to travel events, reduce the amount by 1
+    s = activation("tomoe", characters={"tomoe": {"kami": "dosojin"}}, decks={"travel": ["te_a05"]})
+    s.when(0, "travel", group=[])
+    s.when(0, "move", to="iga")
+    s.when(0, "move", to="tsu")
+    s.when(0, "end_travel")
+    advance(s)  # Poisoned well: 2 damage
+    assert s.state["characters"]["tomoe"]["health"] == 9
+
+
+def test_traveler_shield_does_not_cover_other_losses():
+    queue = [{"effects": [{"do": "damage", "amount": 2}], "ctx": {"character": "tomoe", "source": "influence"}}]
+    s = activation("akira", characters={"tomoe": {"kami": "dosojin"}}, queue=queue)
+    advance(s)
+    assert s.state["characters"]["tomoe"]["health"] == 8
+
+
+def test_chaos_unleashed():
+    # rules: Harakiri, "Amatsumikaboshi": Chaos Unleashed: Before revealing your travel events, roll a die: 1-3 draw a green event; 4-6 draw a red event. This effect has priority over the path you have used
+    for face, side in ((3, "red"), (2, "green")):
+        s = activation("akira", characters={"akira": {"kami": "amatsumikaboshi"}}, decks={"travel": ["te_a05"]})
+        s.when(0, "travel", group=[])
+        s.when(0, "move", to="kyoto")  # roads only
+        s.when(0, "move", to="nara")
+        s.when(0, "end_travel")
+        drawn = of_type(advance(s, answers=[face]), "TravelEventDrawn")[0]
+        assert (drawn["chaos_roll"], drawn["side"]) == (face + 1, side)
+
+
+def test_guided_by_the_waves():
+    # rules: Harakiri, "Susanoo": Guided by the Waves: Once per phase, you may spend 3 movement points to travel from one port to any other, even if they are not in the same sea ... do not reveal any travel events
+    s = activation("tomoe", characters={"tomoe": {"kami": "susanoo", "location": "osaka"}}, decks={"travel": ["te_a05"]})
+    s.when(0, "travel", group=[])
+    assert {"type": "guided_by_the_waves", "args": {"to": "edo"}} in s.legal(0)  # Pacific, not the Seto Inland Sea
+    s.when(0, "exert")
+    s.when(0, "guided_by_the_waves", to="edo")
+    s.when(0, "move", to="kai")
+    events = s.when(0, "end_travel")
+    assert of_type(events, "TravelEnded")[0]["event_due"] is False and s.status.awaiting == [0]
+    assert s.state["characters"]["tomoe"]["waves_used"] is True
+
+
+def test_guided_by_the_waves_once_per_phase():
+    s = activation("tomoe", characters={"tomoe": {"kami": "susanoo", "location": "osaka", "waves_used": True}})
+    s.when(0, "travel", group=[])
+    assert not [c for c in s.legal(0) if c["type"] == "guided_by_the_waves"]
+
+
+def test_vital_absorption():
+    # rules: Harakiri, "Shinigami": Vital Absorption: When defeating an enemy through an attack, you regain 2 health
+    s = activation("tomoe", characters={"tomoe": {"kami": "shinigami", "health": 5}},
+                   enemies={"k": kachi("nara", None, combat=1, movement=0), "far": kachi("kumano", None, movement=0)})
+    s.when(0, "attack", enemy="k", helpers=[])
+    assert s.state["characters"]["tomoe"]["health"] == 7
+
+
+def test_known_path():
+    # rules: Harakiri, "Izanami": Known Path: You always succeed on resurrection rolls
+    s = Scenario(ENGINE, doc(round=2, influence=11, characters={"hikaru": {"kami": "izanami", "defeated": True, "health": 0, "location": None, "level": 5}}))
+    events = []
+    while s.status.awaiting == [SYSTEM]:
+        events += advance(s, answers=[0])
+    assert of_type(events, "CharacterResurrected")[0]["success"] is True and s.status.finished
+
+
+def test_a_kami_at_affinity_0_gives_no_ability():
+    # rules: Harakiri, "Character's Setup" step 4: If the affinity level reaches 0, remove the cube from the track
+    s = activation("akira", characters={"akira": {"kami": "inari", "affinity": 0}})
+    s.when(0, "travel", group=[])
+    assert s.state["flow"]["travel"]["mp"] == 4
