@@ -135,9 +135,12 @@ def _action(request, tournament_id, run, done: str):
 @login_required
 @require_POST
 def tournament_register(request, tournament_id):
-    return _action(request, tournament_id,
-                   lambda: services.tournament_register(tournament_id=tournament_id, user=request.user),
-                   "You are registered.")
+    def run():
+        name = request.POST.get("partner", "").strip()
+        partner = selectors.partner_by_username(name) if name else None
+        services.tournament_register(tournament_id=tournament_id, user=request.user, partner=partner)
+
+    return _action(request, tournament_id, run, "You are registered.")
 
 
 @login_required

@@ -7,7 +7,6 @@ what (organizers start and drop, players register and withdraw). Every refusal i
 
 import logging
 
-from django.contrib.auth import get_user_model
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -84,11 +83,7 @@ class TournamentRegisterApi(_ActionApi):
                               422: E("partner_required / no_teams / unknown_partner / invalid_partner")})
     def post(self, request, id):
         data = _valid(s.TournamentRegisterSerializer, request.data)
-        partner = None
-        if data.get("partner") is not None:
-            partner = get_user_model().objects.filter(username=data["partner"], is_active=True).first()
-            if partner is None:
-                raise TournamentServiceError("unknown_partner", f"no player named {data['partner']!r}")
+        partner = selectors.partner_by_username(data["partner"]) if data.get("partner") is not None else None
         services.tournament_register(tournament_id=id, user=request.user, partner=partner)
         return Response(_detail(id))
 

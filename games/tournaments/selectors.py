@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Q
 
@@ -57,6 +58,14 @@ def tournament_get(tournament_id) -> Tournament:
         return Tournament.objects.get(pk=tournament_id)
     except (Tournament.DoesNotExist, ValidationError, ValueError, TypeError):
         raise TournamentServiceError("not_found", "no such tournament") from None
+
+
+def partner_by_username(username: str):
+    """The active user a team registration names as partner (``unknown_partner`` otherwise)."""
+    partner = get_user_model().objects.filter(username=username, is_active=True).first()
+    if partner is None:
+        raise TournamentServiceError("unknown_partner", f"no player named {username!r}")
+    return partner
 
 
 def tournament_log(tournament: Tournament) -> list[dict]:

@@ -141,3 +141,16 @@ def test_elimination_page_draws_the_bracket(organizer, make_user):
 
 def test_unknown_tournament_page_is_404():
     assert browser().get(f"/tournaments/{uuid.uuid4()}/").status_code == 404
+
+
+def test_a_team_registers_with_a_partner_on_the_page(organizer, make_user):
+    t = services.tournament_create(creator=organizer, name="Pairs Cup", game="yashima", format="swiss",
+                                   table_size=4, teams=True, round_minutes=30, match_options={"turn_seconds": 60})
+    url = f"/tournaments/{t.pk}/"
+    alice, bob = make_user(), make_user()
+    assert 'name="partner"' in browser(alice).get(url).content.decode()
+    res = browser(alice).post(f"{url}register/", {"partner": "no-such-player"}, follow=True).content.decode()
+    assert "unknown_partner" in _messages(res)
+    res = browser(alice).post(f"{url}register/", {"partner": bob.username}, follow=True).content.decode()
+    assert "You are registered." in _messages(res) and f"{alice.username} &amp; {bob.username}" in res
+    assert selectors.tournament_detail(t)["entrants"][0]["user_ids"] == [alice.pk, bob.pk]
