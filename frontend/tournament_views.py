@@ -80,7 +80,10 @@ def _page_context(request, tournament) -> dict:
             **p, "bye": len(p["entrant_ids"]) == 1,
             "seats": [{"entrant_id": e, "name": names.get(e, e), "won": e in winners, "points": points.get(e),
                        "me": mine is not None and e == mine["entrant_id"]} for e in p["entrant_ids"]]})
-    tiebreaks = list(standings[0]["tiebreaks"]) if standings else []
+    if detail["status"] == "registering":
+        standings = []  # nobody has played: the seeding is not a standing
+    # the seed draw (a large number) is the last resort: named below the table, not a column
+    tiebreaks = [k for k in standings[0]["tiebreaks"] if k != "seed_draw"] if standings else []
     for row in standings:
         row["tiebreak_values"] = [row["tiebreaks"][k] for k in tiebreaks]
         row["me"] = mine is not None and row["entrant_id"] == mine["entrant_id"]

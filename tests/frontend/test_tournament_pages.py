@@ -87,6 +87,7 @@ def test_register_start_pairings_results_and_withdraw(organizer, make_user):
     anon = browser().get(url).content.decode()
     assert "Sign in" in anon and 'data-testid="register"' not in anon and no_inline_scripts(anon)
     assert f'data-ws-path="/ws/tournaments/{t.pk}/"' in anon
+    assert 'data-testid="standings"' not in anon  # no standings before anyone has played
     for p in players:
         res = browser(p).post(f"{url}register/", follow=True)
         assert "You are registered." in _messages(res.content.decode())
@@ -103,7 +104,8 @@ def test_register_start_pairings_results_and_withdraw(organizer, make_user):
     for p in pairings:
         assert f'href="/matches/{p["match_id"]}/"' in html  # watch links
     for name in ("Buchholz cut-1", "Sonneborn-Berger", "Head-to-head"):
-        assert name in html
+        assert f"<th>{name}</th>" in html
+    assert "<th>Seed draw</th>" not in html and "draw from the published seed hash" in html
     tournament_match_finished(match_id=pairings[0]["match_id"], winners=[0])
     fragment = browser().get(f"{url}?fragment=live").content.decode()
     assert "by play" in fragment and 'class="winner' in fragment and "<html" not in fragment
