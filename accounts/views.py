@@ -31,7 +31,8 @@ class UserRegisterApi(APIView):
 
     @extend_schema(
         tags=["auth"], operation_id="auth_register", request=RegisterSerializer,
-        responses={201: RegisteredSerializer, 400: E("malformed (field errors in extra, e.g. a weak password)")},
+        responses={201: RegisteredSerializer, 400: E("malformed (field errors in extra, e.g. a weak password)"),
+                   415: E("unsupported_media_type: a body that is not JSON, form or multipart data")},
     )
     def post(self, request):
         ser = RegisterSerializer(data=request.data)

@@ -281,6 +281,8 @@ REST_FRAMEWORK = {
     + ([] if PRODUCTION else ["rest_framework.renderers.BrowsableAPIRenderer"]),
 }
 SPECTACULAR_SETTINGS = {
+    "ENUM_NAME_OVERRIDES": {"TournamentStatusEnum": "games.tournaments.serializers.TOURNAMENT_STATUSES",
+                            "StatusEnum": "games.api.serializers.MATCH_STATUSES"},
     "TITLE": "Kamiza API",
     "DESCRIPTION": "Event-sourced matches of Yashima, Harakiri: Blades of Honor and Yokai Battle. "
                    "On every endpoint a request body over 2.5 MiB is answered 413 {code: payload_too_large}.",

@@ -8,6 +8,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("api/auth/", include("accounts.urls")),
     path("api/account/", include("accounts.urls_account")),
+    path("api/tournaments/", include("games.tournaments.urls")),
     path("api/", include("games.tournaments.reports_urls")),  # match reports (disputes)
     path("api/", include("games.api.urls")),
     path("staff/", include("games.staff.urls")),

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import account_views as account
+from . import tournament_views as tournaments
 from . import views
 
 app_name = "frontend"
@@ -26,4 +27,13 @@ urlpatterns = [
     path("matches/<uuid:match_id>/leave/", views.match_leave, name="match-leave"),
     path("matches/<uuid:match_id>/bot/", views.match_add_bot, name="match-bot"),
     path("matches/<uuid:match_id>/start/", views.match_start, name="match-start"),
+    path("tournaments/", tournaments.tournament_list, name="tournaments"),
+    path("tournaments/new/", tournaments.tournament_create, name="tournament-create"),
+    path("tournaments/<uuid:tournament_id>/", tournaments.tournament_page, name="tournament"),
+    path("tournaments/<uuid:tournament_id>/register/", tournaments.tournament_register, name="tournament-register"),
+    path("tournaments/<uuid:tournament_id>/withdraw/", tournaments.tournament_withdraw, name="tournament-withdraw"),
+    path("tournaments/<uuid:tournament_id>/start/", tournaments.tournament_start, name="tournament-start"),
+    path("tournaments/<uuid:tournament_id>/pause/", tournaments.tournament_pause, name="tournament-pause"),
+    path("tournaments/<uuid:tournament_id>/resume/", tournaments.tournament_resume, name="tournament-resume"),
+    path("tournaments/<uuid:tournament_id>/drop/", tournaments.tournament_drop, name="tournament-drop"),
 ]

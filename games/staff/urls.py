@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import tournament_views, views
 
 app_name = "staff"
 
@@ -12,4 +12,6 @@ urlpatterns = [
     path("matches/<uuid:match_id>/", views.match_page, name="match"),
     path("matches/<uuid:match_id>/log.jsonl", views.log_download, name="log"),
     path("matches/<uuid:match_id>/annotate/", views.annotate, name="annotate"),
+    path("tournaments/", tournament_views.tournament_index, name="tournaments"),
+    path("tournaments/<uuid:tournament_id>/", tournament_views.tournament_log, name="tournament"),
 ]

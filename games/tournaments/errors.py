@@ -21,6 +21,10 @@ STATUS_BY_CODE = {
     "round_already_paired": 409,
     "result_already_recorded": 409,
     "conflict": 409,
+    "already_paused": 409,
+    "not_paused": 409,
+    "round_over": 409,
+    "not_current_round": 409,
 }
 
 

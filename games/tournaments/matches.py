@@ -17,6 +17,7 @@ from django.db import transaction
 from games.application import services as app
 from games.application.errors import PlatformError
 from games.kernel import RuleViolation
+from games.tournaments import live
 from games.tournaments.errors import TournamentServiceError
 from games.tournaments.models import EntrantMember, Tournament, TournamentTable
 
@@ -37,6 +38,7 @@ def tournament_create_matches(*, tournament_id, round_no: int) -> list:
             tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
         except Tournament.DoesNotExist:
             raise TournamentServiceError("not_found", "no such tournament") from None
+        live.publish_on_commit(tournament.pk)  # the pairings now show their match ids
         organizer = tournament.created_by
         if organizer is None:
             raise TournamentServiceError("no_organizer", "the tournament has no organizer to create its matches")

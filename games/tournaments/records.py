@@ -205,7 +205,26 @@ class Overridden:
     kind = "overridden"
 
 
-RECORD_TYPES = {cls.kind: cls for cls in (Registered, Withdrawn, Started, Paired, Result, Dropped, Adjudicated, Overridden)}
+@dataclass(frozen=True)
+class ClockPaused:
+    """An organizer stopped the clock of the round being played: its time limit does not run until the
+    matching ``ClockResumed`` (the rows' timestamps measure the pause)."""
+
+    round: int
+    reason: str = ""
+    kind = "clock_paused"
+
+
+@dataclass(frozen=True)
+class ClockResumed:
+    """An organizer restarted the paused clock of the round being played."""
+
+    round: int
+    kind = "clock_resumed"
+
+
+RECORD_TYPES = {cls.kind: cls for cls in (Registered, Withdrawn, Started, Paired, Result, Dropped, Adjudicated, Overridden,
+                                          ClockPaused, ClockResumed)}
 
 
 def record_to_dict(record) -> dict:

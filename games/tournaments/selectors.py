@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db.models import Count, Q
+
 from games.tournaments import rounds, standings
-from games.tournaments.models import Entrant, EntrantMember, Tournament, TournamentTable
+from games.tournaments.errors import TournamentServiceError
+from games.tournaments.models import RUNNING, Entrant, EntrantMember, Tournament, TournamentRecord, TournamentTable
 from games.tournaments.records import as_number
 from games.tournaments.scoring import table_points, winners
 from games.tournaments.services import settings_of, state_of
@@ -27,7 +34,69 @@ def tournament_detail(tournament: Tournament) -> dict:
         "table_size": tournament.table_size, "teams": tournament.teams, "top_cut": tournament.top_cut,
         "round_minutes": tournament.round_minutes, "rated": tournament.rated,
         "starts_at": tournament.starts_at.isoformat() if tournament.starts_at else None,
+        "clock": round_clock(tournament),
     }
+
+
+def tournament_list(*, status: str | None = None, game: str | None = None, limit: int = 100) -> list[dict]:
+    """The newest tournaments, lightest shape: ``[{id, name, game, format, status, round, table_size, teams,
+    entrant_count, starts_at, created_at}]``."""
+    qs = Tournament.objects.annotate(
+        entrant_count=Count("entrants", filter=Q(entrants__status__in=(Entrant.REGISTERED, Entrant.DROPPED))))
+    if status:
+        qs = qs.filter(status=status)
+    if game:
+        qs = qs.filter(game=game)
+    return [{"id": str(t.pk), "name": t.name, "game": t.game, "format": t.format, "status": t.status,
+             "round": t.round, "table_size": t.table_size, "teams": t.teams, "entrant_count": t.entrant_count,
+             "starts_at": t.starts_at.isoformat() if t.starts_at else None, "created_at": t.created_at.isoformat()}
+            for t in qs.order_by("-created_at")[:limit]]
+
+
+def tournament_get(tournament_id) -> Tournament:
+    try:
+        return Tournament.objects.get(pk=tournament_id)
+    except (Tournament.DoesNotExist, ValidationError, ValueError, TypeError):
+        raise TournamentServiceError("not_found", "no such tournament") from None
+
+
+def partner_by_username(username: str):
+    """The active user a team registration names as partner (``unknown_partner`` otherwise)."""
+    partner = get_user_model().objects.filter(username=username, is_active=True).first()
+    if partner is None:
+        raise TournamentServiceError("unknown_partner", f"no player named {username!r}")
+    return partner
+
+
+def tournament_log(tournament: Tournament) -> list[dict]:
+    """Every record of the append-only log, oldest first (staff review)."""
+    return [{"seq": r.seq, "kind": r.kind, "payload": r.payload, "actor": r.actor, "at": r.at}
+            for r in TournamentRecord.objects.filter(tournament=tournament).order_by("seq")]
+
+
+def round_clock(tournament: Tournament) -> dict | None:
+    """The time limit of the round being played: ``{round, started_at, minutes, paused, paused_seconds,
+    ends_at}`` (``ends_at`` moves later by every pause; null while paused), or None when no round is
+    being played. Pauses are measured between the ``clock_paused``/``clock_resumed`` rows' times."""
+    if tournament.status != RUNNING or not tournament.round:
+        return None
+    rows = list(TournamentRecord.objects.filter(tournament=tournament, round=tournament.round,
+                                                kind__in=("paired", "clock_paused", "clock_resumed")).order_by("seq"))
+    if not rows or rows[0].kind != "paired":
+        return None
+    paused_seconds, paused_since = 0.0, None
+    for row in rows[1:]:
+        if row.kind == "clock_paused":
+            paused_since = row.at
+        elif paused_since is not None:
+            paused_seconds += (row.at - paused_since).total_seconds()
+            paused_since = None
+    started = rows[0].at
+    ends_at = None
+    if paused_since is None:
+        ends_at = (started + timedelta(minutes=tournament.round_minutes, seconds=paused_seconds)).isoformat()
+    return {"round": tournament.round, "started_at": started.isoformat(), "minutes": tournament.round_minutes,
+            "paused": paused_since is not None, "paused_seconds": round(paused_seconds, 3), "ends_at": ends_at}
 
 
 def tournament_pairings(tournament: Tournament, round_no: int | None = None) -> list[dict]:
@@ -48,7 +117,7 @@ def tournament_pairings(tournament: Tournament, round_no: int | None = None) -> 
                          "by": result.by}
             match_id = match_of.get((rnd.round, number))
             out.append({"round": rnd.round, "table": number, "match_id": str(match_id) if match_id else None,
-                        "entrant_ids": list(table.entrant_ids), "result": shown})
+                        "entrant_ids": list(table.entrant_ids), "result": shown, "stage": rnd.stage})
     return out
 
 

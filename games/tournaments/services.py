@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.kernel import RuleViolation, registry
-from games.tournaments import rounds
+from games.tournaments import live, rounds
 from games.tournaments.errors import TournamentServiceError, from_pure
 from games.tournaments.models import (
     FINISHED,
@@ -35,6 +35,8 @@ from games.tournaments.models import (
 )
 from games.tournaments.records import (
     Adjudicated,
+    ClockPaused,
+    ClockResumed,
     Dropped,
     Overridden,
     Paired,
@@ -163,10 +165,14 @@ def _match_options(game: str, settings: Settings, options) -> dict:
 
 
 def _locked(tournament_id) -> Tournament:
+    """The tournament under its row lock; every write takes it, so every committed write is published
+    to the tournament's live sockets (a refused or rolled-back one is not)."""
     try:
-        return Tournament.objects.select_for_update().get(pk=tournament_id)
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
     except (Tournament.DoesNotExist, ValidationError, ValueError, TypeError):
         raise TournamentServiceError("not_found", "no such tournament") from None
+    live.publish_on_commit(tournament.pk)
+    return tournament
 
 
 def _append(tournament: Tournament, state: State, record, actor: Actor, *, entrant: Entrant | None = None) -> TournamentRecord:
@@ -347,6 +353,29 @@ def tournament_drop(*, tournament_id, user, entrant_id) -> Entrant:
         entrant.status = Entrant.DROPPED
         entrant.save(update_fields=["status"])
         return entrant
+
+
+def tournament_pause_clock(*, tournament_id, user, reason: str = "") -> Tournament:
+    """An organizer stops the clock of the round being played (recorded; the round time limit does not
+    run while it is paused)."""
+    return _clock(tournament_id, user, lambda rnd: ClockPaused(rnd, reason=str(reason or "")[:500]))
+
+
+def tournament_resume_clock(*, tournament_id, user) -> Tournament:
+    """An organizer restarts the paused clock of the round being played."""
+    return _clock(tournament_id, user, ClockResumed)
+
+
+def _clock(tournament_id, user, make_record) -> Tournament:
+    if not is_organizer(user):
+        raise TournamentServiceError("not_organizer", "only an organizer pauses or resumes the clock")
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if tournament.status != RUNNING:
+            raise TournamentServiceError("not_running", "only a running tournament has a round clock")
+        state = state_of(tournament.pk)
+        _append(tournament, state, make_record(state.current_round), Actor.of(user))
+        return tournament
 
 
 def tournament_record_result(*, tournament_id, round: int, table: int, places: dict, by: str, actor: Actor) -> bool:

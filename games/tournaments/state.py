@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from games.tournaments.records import (
     RESULT_BY,
     Adjudicated,
+    ClockPaused,
+    ClockResumed,
     Dropped,
     Overridden,
     Paired,
@@ -49,6 +51,7 @@ class Round:
     seeds: tuple[str, ...] = ()
     results: dict[int, TableResult] = field(default_factory=dict)
     adjudications: list = field(default_factory=list)
+    clock_paused: bool = False
 
     @property
     def complete(self) -> bool:
@@ -192,6 +195,29 @@ def _overridden(state: State, r: Overridden):
     rnd.adjudications.append(r)
 
 
+def _clock_round(state: State, round_no) -> Round:
+    if not state.rounds or round_no != state.current_round:
+        raise TournamentError("not_current_round", "only the clock of the round being played can be paused or resumed")
+    rnd = state.rounds[-1]
+    if rnd.complete:
+        raise TournamentError("round_over", f"round {round_no} is over: its clock has stopped")
+    return rnd
+
+
+def _clock_paused(state: State, r: ClockPaused):
+    rnd = _clock_round(state, r.round)
+    if rnd.clock_paused:
+        raise TournamentError("already_paused", f"the clock of round {r.round} is already paused")
+    rnd.clock_paused = True
+
+
+def _clock_resumed(state: State, r: ClockResumed):
+    rnd = _clock_round(state, r.round)
+    if not rnd.clock_paused:
+        raise TournamentError("not_paused", f"the clock of round {r.round} is running")
+    rnd.clock_paused = False
+
+
 _HANDLERS = {
     Registered: _registered,
     Withdrawn: _withdrawn,
@@ -201,6 +227,8 @@ _HANDLERS = {
     Dropped: _dropped,
     Adjudicated: _adjudicated,
     Overridden: _overridden,
+    ClockPaused: _clock_paused,
+    ClockResumed: _clock_resumed,
 }
 
 __all__ = ["Entrant", "Round", "State", "TableResult", "apply", "fold"]

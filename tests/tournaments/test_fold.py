@@ -5,6 +5,8 @@ import pytest
 from games.tournaments import rounds, standings
 from games.tournaments.records import (
     Adjudicated,
+    ClockPaused,
+    ClockResumed,
     Dropped,
     Overridden,
     Paired,
@@ -99,3 +101,17 @@ def test_invalid_settings_are_refused_with_a_stable_code(bad):
     with pytest.raises(TournamentError) as caught:
         Settings(**bad)
     assert caught.value.code.startswith("invalid_")
+
+
+def test_the_round_clock_pauses_and_resumes_only_in_the_round_being_played():
+    base = [Registered("a", "A", (1,)), Registered("b", "B", (2,)), Started(("a", "b")),
+            Paired(1, "swiss", (Table(1, ("a", "b")),))]
+    state = fold(base + [ClockPaused(1, "drill")])
+    assert state.rounds[-1].clock_paused
+    assert not fold(base + [ClockPaused(1), ClockResumed(1)]).rounds[-1].clock_paused
+    for records, code in (([ClockPaused(1), ClockPaused(1)], "already_paused"), ([ClockResumed(1)], "not_paused"),
+                          ([ClockPaused(2)], "not_current_round"),
+                          ([Result(1, 1, {"a": 1, "b": 2}), ClockPaused(1)], "round_over")):
+        with pytest.raises(TournamentError) as caught:
+            fold(base + records)
+        assert caught.value.code == code

@@ -29,7 +29,8 @@ def test_detail_pairings_and_standings_follow_the_contract(make_user):
     pairings = selectors.tournament_pairings(t, round_no=1)
     winner = game.entrant_ids[1]
     assert pairings[0] == {"round": 1, "table": 1, "match_id": str(game.match_id), "entrant_ids": game.entrant_ids,
-                           "result": {"points": {game.entrant_ids[0]: 0, winner: 3}, "winners": [winner], "by": "play"}}
+                           "result": {"points": {game.entrant_ids[0]: 0, winner: 3}, "winners": [winner], "by": "play"},
+                           "stage": "swiss"}
     bye = pairings[1]
     assert bye["match_id"] is None and bye["result"]["by"] == "bye" and len(bye["entrant_ids"]) == 1
     assert selectors.tournament_pairings(t, round_no=2)[0]["round"] == 2  # round 1 complete: round 2 paired

@@ -1,0 +1,87 @@
+"""The organizer's tournament form: real fields for the settings and, per game, one input per match
+option of the game's options schema (the decision clocks first). Rules stay in the service: the form
+only turns inputs into the ``tournament_create`` arguments."""
+
+from django import forms
+
+from games.kernel import registry
+from games.tournaments.models import FORMATS, GAMES
+
+CLOCK_DEFAULTS = {"turn_seconds": 90, "defense_seconds": 60}
+TRI_STATE = (("", "game default"), ("yes", "yes"), ("no", "no"))
+
+
+def _option_field(name: str, spec: dict) -> forms.Field | None:
+    kinds = spec.get("type")
+    kinds = set(kinds if isinstance(kinds, list) else [kinds])
+    help_text = spec.get("description", "")
+    label = name.replace("_", " ").capitalize()
+    if "integer" in kinds:
+        return forms.IntegerField(label=label, required=False, min_value=spec.get("minimum"),
+                                  max_value=spec.get("maximum"), initial=CLOCK_DEFAULTS.get(name), help_text=help_text)
+    if "boolean" in kinds:
+        return forms.ChoiceField(label=label, required=False, choices=TRI_STATE, help_text=help_text)
+    return None
+
+
+class TournamentCreateForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    game = forms.ChoiceField(choices=GAMES)
+    format = forms.ChoiceField(choices=FORMATS)
+    table_size = forms.TypedChoiceField(label="Players per table", coerce=int,
+                                        choices=((2, "2"), (3, "3 (pod)"), (4, "4 (pod or 2v2)")))
+    teams = forms.BooleanField(label="2v2 teams (a team registers as one entrant)", required=False)
+    rounds = forms.IntegerField(required=False, min_value=1, max_value=99,
+                                help_text="Swiss rounds; leave empty for enough rounds for the field")
+    top_cut = forms.TypedChoiceField(required=False, coerce=int, empty_value=None,
+                                     choices=(("", "none"), (4, "top 4"), (8, "top 8")),
+                                     help_text="Swiss with top cut only")
+    round_minutes = forms.IntegerField(label="Round time limit (minutes)", min_value=1, max_value=24 * 60, initial=50)
+    max_entrants = forms.IntegerField(required=False, min_value=2, max_value=100000, help_text="empty: no cap")
+    starts_at = forms.DateTimeField(required=False, label="Starts at (UTC)",
+                                    widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+                                    input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"])
+    rated = forms.BooleanField(required=False, initial=True, label="Rated")
+
+    GENERAL = ("name", "game", "format", "table_size", "teams", "rounds", "top_cut", "round_minutes", "max_entrants",
+               "starts_at", "rated")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.option_names: dict[str, list[str]] = {}
+        for game, _ in GAMES:
+            props = registry.get(game).options_schema.get("properties", {})
+            order = sorted(props, key=lambda p: (p not in CLOCK_DEFAULTS, list(props).index(p)))
+            names = []
+            for prop in order:
+                if prop == "teams":  # the tournament's own teams setting
+                    continue
+                field = _option_field(prop, props[prop])
+                if field is not None:
+                    self.fields[f"{game}__{prop}"] = field
+                    names.append(prop)
+            self.option_names[game] = names
+
+    def general_fields(self):
+        return [self[name] for name in self.GENERAL]
+
+    def option_groups(self):
+        """``[(game, game name, [bound fields])]`` - one fieldset per game."""
+        return [(game, label, [self[f"{game}__{p}"] for p in self.option_names[game]]) for game, label in GAMES]
+
+    def match_options(self) -> dict:
+        game = self.cleaned_data["game"]
+        out = {}
+        for prop in self.option_names.get(game, []):
+            value = self.cleaned_data.get(f"{game}__{prop}")
+            if value in (None, ""):
+                continue
+            out[prop] = {"yes": True, "no": False}.get(value, value)
+        return out
+
+    def service_arguments(self) -> dict:
+        data = {name: self.cleaned_data.get(name) for name in self.GENERAL}
+        data["teams"] = bool(data["teams"])
+        data["rated"] = bool(data["rated"])
+        data["match_options"] = self.match_options()
+        return data

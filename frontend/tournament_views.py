@@ -1,0 +1,196 @@
+"""Tournament pages: the list, one tournament (registration, pairings with watch links, standings with
+their tiebreaks, the bracket of an elimination stage; kept live by ``static/js/tournament.js`` over
+``/ws/tournaments/{id}/``) and the organizer's create form. Actions are plain HTML forms posting here;
+every rule is the services'."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games.tournaments import selectors, services
+from games.tournaments.errors import TournamentServiceError
+from games.tournaments.matches import tournament_create_matches
+from games.tournaments.models import FORMATS, GAMES, STATUSES
+
+from .tournament_forms import TournamentCreateForm
+
+LABELS = {"format": dict(FORMATS), "game": dict(GAMES), "status": dict(STATUSES)}
+TIEBREAK_LABELS = {"buchholz_cut1": "Buchholz cut-1", "sonneborn_berger": "Sonneborn-Berger",
+                   "head_to_head": "Head-to-head", "omw": "Opponents' match-win %", "seed_draw": "Seed draw"}
+
+
+def _refusal(request, err) -> None:
+    messages.error(request, f"{err.message} ({err.code})")
+
+
+def tournament_list(request):
+    status = request.GET.get("status")
+    rows = selectors.tournament_list(status=status if status in LABELS["status"] else None)
+    for row in rows:
+        row["format_label"] = LABELS["format"].get(row["format"], row["format"])
+        row["game_label"] = LABELS["game"].get(row["game"], row["game"])
+    return render(request, "frontend/tournaments.html", {
+        "tournaments": rows, "status": status, "statuses": STATUSES,
+        "can_organize": services.is_organizer(request.user)})
+
+
+def bracket(pairings: list[dict], names: dict) -> list[dict]:
+    """The elimination stage as columns of match boxes, later rounds drawn empty until paired."""
+    elim = [p for p in pairings if p.get("stage") == "elimination"]
+    if not elim:
+        return []
+    by_round: dict[int, list] = {}
+    for p in elim:
+        by_round.setdefault(p["round"], []).append(p)
+    columns = []
+    for rnd in sorted(by_round):
+        boxes = []
+        for p in sorted(by_round[rnd], key=lambda p: p["table"]):
+            winners = set((p["result"] or {}).get("winners", []))
+            boxes.append({"table": p["table"], "match_id": p["match_id"], "slots": [
+                {"name": names.get(e, e), "won": e in winners, "lost": bool(p["result"]) and e not in winners}
+                for e in p["entrant_ids"]]})
+        columns.append({"round": rnd, "boxes": boxes})
+    size = len(columns[-1]["boxes"])
+    rnd = columns[-1]["round"]
+    while size > 1:  # rounds still to come
+        size = (size + 1) // 2
+        rnd += 1
+        columns.append({"round": rnd, "boxes": [{"table": i + 1, "match_id": None, "slots": []} for i in range(size)]})
+    for i, col in enumerate(columns):
+        left = len(columns) - i
+        col["label"] = {1: "Final", 2: "Semi-finals", 3: "Quarter-finals"}.get(left, f"Round {col['round']}")
+    return columns
+
+
+def _page_context(request, tournament) -> dict:
+    detail = selectors.tournament_detail(tournament)
+    pairings = selectors.tournament_pairings(tournament)
+    standings = selectors.tournament_standings(tournament)
+    names = {e["entrant_id"]: e["name"] for e in detail["entrants"]}
+    uid = request.user.pk if request.user.is_authenticated else None
+    mine = next((e for e in detail["entrants"] if uid in e["user_ids"]), None)
+    rounds: dict[int, list] = {}
+    for p in pairings:
+        winners = set((p["result"] or {}).get("winners", []))
+        points = (p["result"] or {}).get("points", {})
+        rounds.setdefault(p["round"], []).append({
+            **p, "bye": len(p["entrant_ids"]) == 1,
+            "seats": [{"entrant_id": e, "name": names.get(e, e), "won": e in winners, "points": points.get(e),
+                       "me": mine is not None and e == mine["entrant_id"]} for e in p["entrant_ids"]]})
+    if detail["status"] == "registering":
+        standings = []  # nobody has played: the seeding is not a standing
+    # the seed draw (a large number) is the last resort: named below the table, not a column
+    tiebreaks = [k for k in standings[0]["tiebreaks"] if k != "seed_draw"] if standings else []
+    for row in standings:
+        row["tiebreak_values"] = [row["tiebreaks"][k] for k in tiebreaks]
+        row["me"] = mine is not None and row["entrant_id"] == mine["entrant_id"]
+    return {
+        "t": detail, "format_label": LABELS["format"].get(detail["format"]), "game_label": LABELS["game"].get(detail["game"]),
+        "rounds": sorted(rounds.items(), reverse=True), "standings": standings,
+        "tiebreak_names": [TIEBREAK_LABELS.get(k, k.replace("_", " ")) for k in tiebreaks],
+        "bracket": bracket(pairings, names), "mine": mine,
+        "is_organizer": services.is_organizer(request.user),
+        "ws_path": f"/ws/tournaments/{detail['id']}/",
+    }
+
+
+def tournament_page(request, tournament_id):
+    try:
+        tournament = selectors.tournament_get(tournament_id)
+    except TournamentServiceError:
+        return render(request, "frontend/tournament_missing.html", status=404)
+    context = _page_context(request, tournament)
+    if request.GET.get("fragment") == "live":  # tournament.js swaps this in when the socket says so
+        return render(request, "frontend/_tournament_live.html", context)
+    return render(request, "frontend/tournament.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def tournament_create(request):
+    if not services.is_organizer(request.user):
+        return render(request, "frontend/tournament_create.html", {"form": None}, status=403)
+    form = TournamentCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = services.tournament_create(creator=request.user, **form.service_arguments())
+        except TournamentServiceError as err:
+            form.add_error(None, f"{err.message} ({err.code})")
+        else:
+            messages.success(request, f"{tournament.name} is open for registration.")
+            return redirect("frontend:tournament", tournament_id=tournament.pk)
+    return render(request, "frontend/tournament_create.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def _action(request, tournament_id, run, done: str):
+    try:
+        run()
+    except TournamentServiceError as err:
+        _refusal(request, err)
+    else:
+        messages.success(request, done)
+    return redirect(reverse("frontend:tournament", args=[tournament_id]))
+
+
+@login_required
+@require_POST
+def tournament_register(request, tournament_id):
+    def run():
+        name = request.POST.get("partner", "").strip()
+        partner = selectors.partner_by_username(name) if name else None
+        services.tournament_register(tournament_id=tournament_id, user=request.user, partner=partner)
+
+    return _action(request, tournament_id, run, "You are registered.")
+
+
+@login_required
+@require_POST
+def tournament_withdraw(request, tournament_id):
+    return _action(request, tournament_id,
+                   lambda: services.tournament_withdraw(tournament_id=tournament_id, user=request.user),
+                   "You have withdrawn.")
+
+
+@login_required
+@require_POST
+def tournament_start(request, tournament_id):
+    try:
+        tournament = services.tournament_start(tournament_id=tournament_id, user=request.user)
+    except TournamentServiceError as err:
+        _refusal(request, err)
+    else:
+        messages.success(request, "The tournament has started: round 1 is paired.")
+        try:  # idempotent: tables that already have their match are left alone
+            tournament_create_matches(tournament_id=tournament_id, round_no=tournament.round)
+        except TournamentServiceError as err:  # the start stands; the workers retry the matches
+            _refusal(request, err)
+    return redirect(reverse("frontend:tournament", args=[tournament_id]))
+
+
+@login_required
+@require_POST
+def tournament_pause(request, tournament_id):
+    return _action(request, tournament_id,
+                   lambda: services.tournament_pause_clock(tournament_id=tournament_id, user=request.user,
+                                                           reason=request.POST.get("reason", "")),
+                   "The round clock is paused.")
+
+
+@login_required
+@require_POST
+def tournament_resume(request, tournament_id):
+    return _action(request, tournament_id,
+                   lambda: services.tournament_resume_clock(tournament_id=tournament_id, user=request.user),
+                   "The round clock runs again.")
+
+
+@login_required
+@require_POST
+def tournament_drop(request, tournament_id):
+    entrant_id = request.POST.get("entrant_id", "")
+    return _action(request, tournament_id,
+                   lambda: services.tournament_drop(tournament_id=tournament_id, user=request.user, entrant_id=entrant_id),
+                   "The entrant was dropped.")

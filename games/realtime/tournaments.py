@@ -1,0 +1,91 @@
+"""The tournament socket: ``ws /ws/tournaments/{id}/`` (read-only, anonymous welcome: tournament data
+is public).
+
+Server -> client:
+  snapshot  on connect and whenever the tournament changed: {"type": "snapshot", "tournament": detail,
+            "pairings": [...], "standings": [...]} (the REST shapes); a change that leaves all three
+            as they were sends nothing
+  error     {"type": "error", "code", "message"} (then close 4404 for an unknown tournament)
+  pong
+Client -> server: {"type": "ping"} | {"type": "sync"} (resend the snapshot).
+
+The channel layer carries only ``{"type": "tournament.changed"}`` (published by the services after
+commit); the socket reads the current state itself through the selectors.
+"""
+
+import json
+import logging
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from games.tournaments import selectors
+from games.tournaments.live import tournament_group
+
+from .errors import error_for_exception, error_message
+
+log = logging.getLogger(__name__)
+
+CLOSE_NOT_FOUND = 4404
+MAX_MESSAGE_CHARS = 4096
+
+
+def snapshot(tournament_id) -> dict:
+    tournament = selectors.tournament_get(tournament_id)
+    return {"type": "snapshot", "tournament": selectors.tournament_detail(tournament),
+            "pairings": selectors.tournament_pairings(tournament), "standings": selectors.tournament_standings(tournament)}
+
+
+class TournamentConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        self.tournament_id = None
+        self.group = None
+        self.last_text = None
+        await self.accept()
+        raw_id = self.scope["url_route"]["kwargs"]["tournament_id"]
+        try:
+            tournament = await database_sync_to_async(selectors.tournament_get)(raw_id)
+        except Exception as exc:  # not_found, or the database is down
+            await self.send(text_data=json.dumps(error_for_exception(exc)))
+            await self.close(code=CLOSE_NOT_FOUND if getattr(exc, "code", "") == "not_found" else 1011)
+            return
+        self.tournament_id = str(tournament.pk)
+        if self.channel_layer is not None:  # join before reading: a change in between is pushed, not lost
+            self.group = tournament_group(self.tournament_id)
+            await self.channel_layer.group_add(self.group, self.channel_name)
+        await self._push(always=True)
+
+    async def disconnect(self, code):
+        if self.group is not None and self.channel_layer is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
+
+    async def _push(self, *, always: bool = False):
+        try:
+            doc = await database_sync_to_async(snapshot)(self.tournament_id)
+        except Exception as exc:
+            await self.send(text_data=json.dumps(error_for_exception(exc)))
+            return
+        text = json.dumps(doc, separators=(",", ":"), default=str)
+        if always or text != self.last_text:
+            self.last_text = text
+            await self.send(text_data=text)
+
+    async def tournament_changed(self, message):
+        if self.tournament_id is not None:
+            await self._push()
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if self.tournament_id is None:
+            return
+        try:
+            msg = json.loads(text_data) if text_data and len(text_data) <= MAX_MESSAGE_CHARS else None
+        except (ValueError, RecursionError):
+            msg = None
+        kind = msg.get("type") if isinstance(msg, dict) else None
+        if kind == "ping":
+            await self.send(text_data=json.dumps({"type": "pong"}))
+        elif kind == "sync":
+            await self._push(always=True)
+        else:
+            await self.send(text_data=json.dumps(error_message("malformed", 'send {"type": "ping"} or {"type": "sync"}')))

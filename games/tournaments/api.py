@@ -1,0 +1,153 @@
+"""The tournament REST API: thin views over ``services`` (writes) and ``selectors`` (reads).
+
+Tournament data is public (anonymous reads); writes need a login, and the services decide who may do
+what (organizers start and drop, players register and withdraw). Every refusal is a
+``TournamentServiceError`` rendered by the API's one exception handler as ``{code, message}``.
+"""
+
+import logging
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.serializers import ErrorSerializer
+from games.tournaments import policies, selectors, services
+from games.tournaments import serializers as s
+from games.tournaments.errors import TournamentServiceError
+
+log = logging.getLogger(__name__)
+
+TOURNAMENT_ID = OpenApiParameter("id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="tournament id")
+TAGS = ["tournaments"]
+
+
+def E(text):  # noqa: N802 - the games API's shorthand
+    return OpenApiResponse(ErrorSerializer, description=text)
+
+
+UNAUTH = E("not_authenticated / authentication_failed")
+NOT_FOUND = E("not_found: no such tournament")
+BAD = E("malformed: the body or query does not parse")
+
+
+def _valid(serializer_class, data) -> dict:
+    ser = serializer_class(data=data)
+    ser.is_valid(raise_exception=True)
+    return ser.validated_data
+
+
+def _detail(tournament_id) -> dict:
+    return selectors.tournament_detail(selectors.tournament_get(tournament_id))
+
+
+class TournamentListCreateApi(APIView):
+    pagination_class = None
+
+    @extend_schema(tags=TAGS, operation_id="tournaments_list", parameters=[s.TournamentListQuerySerializer],
+                   responses={200: s.TournamentSummarySerializer(many=True), 400: BAD})
+    def get(self, request):
+        query = _valid(s.TournamentListQuerySerializer, request.query_params)
+        return Response(selectors.tournament_list(status=query.get("status"), game=query.get("game")))
+
+    @extend_schema(tags=TAGS, operation_id="tournaments_create", request=s.TournamentCreateSerializer,
+                   responses={201: s.TournamentSerializer, 400: BAD, 401: UNAUTH,
+                              403: E("not_organizer: only staff or the organizers group create tournaments"),
+                              422: E("invalid_settings / invalid_match_options / clock_required / ...")})
+    def post(self, request):
+        data = _valid(s.TournamentCreateSerializer, request.data)
+        tournament = services.tournament_create(creator=request.user, **data)
+        return Response(selectors.tournament_detail(tournament), status=status.HTTP_201_CREATED)
+
+
+class TournamentDetailApi(APIView):
+    @extend_schema(tags=TAGS, operation_id="tournaments_retrieve", parameters=[TOURNAMENT_ID],
+                   responses={200: s.TournamentSerializer, 404: NOT_FOUND})
+    def get(self, request, id):
+        return Response(_detail(id))
+
+
+class _ActionApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+
+class TournamentRegisterApi(_ActionApi):
+    @extend_schema(tags=TAGS, operation_id="tournaments_register", parameters=[TOURNAMENT_ID],
+                   request=s.TournamentRegisterSerializer,
+                   responses={200: s.TournamentSerializer, 400: BAD, 401: UNAUTH, 404: NOT_FOUND,
+                              409: E("already_registered / registration_closed / tournament_full"),
+                              422: E("partner_required / no_teams / unknown_partner / invalid_partner")})
+    def post(self, request, id):
+        data = _valid(s.TournamentRegisterSerializer, request.data)
+        partner = selectors.partner_by_username(data["partner"]) if data.get("partner") is not None else None
+        services.tournament_register(tournament_id=id, user=request.user, partner=partner)
+        return Response(_detail(id))
+
+
+class TournamentWithdrawApi(_ActionApi):
+    @extend_schema(tags=TAGS, operation_id="tournaments_withdraw", parameters=[TOURNAMENT_ID], request=None,
+                   responses={200: s.TournamentSerializer, 401: UNAUTH, 404: NOT_FOUND,
+                              409: E("not_registered / already_dropped")})
+    def post(self, request, id):
+        services.tournament_withdraw(tournament_id=id, user=request.user)
+        return Response(_detail(id))
+
+
+class TournamentStartApi(_ActionApi):
+    @extend_schema(tags=TAGS, operation_id="tournaments_start", parameters=[TOURNAMENT_ID], request=None,
+                   responses={200: s.TournamentSerializer, 401: UNAUTH, 403: E("not_organizer"), 404: NOT_FOUND,
+                              409: E("already_started"), 422: E("too_few_entrants")})
+    def post(self, request, id):
+        tournament = services.tournament_start(tournament_id=id, user=request.user)
+        try:  # idempotent: a worker advancing it too finds nothing left to create
+            policies.tournament_advance(tournament_id=id)
+        except TournamentServiceError:  # the start stands; the beat's sweep advances it again
+            log.exception("tournament %s started but its round %s matches were not created", id, tournament.round)
+        return Response(_detail(id))
+
+
+class TournamentDropApi(_ActionApi):
+    @extend_schema(tags=TAGS, operation_id="tournaments_drop", parameters=[TOURNAMENT_ID], request=s.DropSerializer,
+                   responses={200: s.TournamentSerializer, 400: BAD, 401: UNAUTH, 403: E("not_organizer"),
+                              404: NOT_FOUND, 409: E("not_running / not_registered / already_dropped")})
+    def post(self, request, id):
+        data = _valid(s.DropSerializer, request.data)
+        services.tournament_drop(tournament_id=id, user=request.user, entrant_id=data["entrant_id"])
+        return Response(_detail(id))
+
+
+class TournamentPauseApi(_ActionApi):
+    @extend_schema(tags=TAGS, operation_id="tournaments_pause", parameters=[TOURNAMENT_ID], request=s.ClockPauseSerializer,
+                   responses={200: s.TournamentSerializer, 400: BAD, 401: UNAUTH, 403: E("not_organizer"),
+                              404: NOT_FOUND, 409: E("not_running / already_paused / round_over")})
+    def post(self, request, id):
+        data = _valid(s.ClockPauseSerializer, request.data)
+        services.tournament_pause_clock(tournament_id=id, user=request.user, reason=data.get("reason", ""))
+        return Response(_detail(id))
+
+
+class TournamentResumeApi(_ActionApi):
+    @extend_schema(tags=TAGS, operation_id="tournaments_resume", parameters=[TOURNAMENT_ID], request=None,
+                   responses={200: s.TournamentSerializer, 401: UNAUTH, 403: E("not_organizer"), 404: NOT_FOUND,
+                              409: E("not_running / not_paused / round_over")})
+    def post(self, request, id):
+        services.tournament_resume_clock(tournament_id=id, user=request.user)
+        return Response(_detail(id))
+
+
+class TournamentPairingsApi(APIView):
+    @extend_schema(tags=TAGS, operation_id="tournaments_pairings", parameters=[TOURNAMENT_ID, s.PairingsQuerySerializer],
+                   responses={200: s.PairingSerializer(many=True), 400: BAD, 404: NOT_FOUND})
+    def get(self, request, id):
+        query = _valid(s.PairingsQuerySerializer, request.query_params)
+        return Response(selectors.tournament_pairings(selectors.tournament_get(id), query.get("round")))
+
+
+class TournamentStandingsApi(APIView):
+    @extend_schema(tags=TAGS, operation_id="tournaments_standings", parameters=[TOURNAMENT_ID],
+                   responses={200: s.StandingSerializer(many=True), 404: NOT_FOUND})
+    def get(self, request, id):
+        return Response(selectors.tournament_standings(selectors.tournament_get(id)))

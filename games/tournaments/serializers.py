@@ -1,0 +1,130 @@
+"""Request validation and response shapes (for the OpenAPI schema) of the tournament API.
+
+Requests are checked for types here (400 ``malformed``); every rule about tournaments (who may act,
+which settings combine, registration windows) stays in ``services`` and comes back as
+``{code, message}`` with its own status.
+"""
+
+from rest_framework import serializers
+
+from games.tournaments.models import FORMATS, GAMES, STATUSES
+
+BY_CHOICES = ("play", "time", "bye", "judge")
+TOURNAMENT_STATUSES = [s for s, _ in STATUSES]  # named TournamentStatusEnum in the schema (settings)
+
+
+class TournamentCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    game = serializers.ChoiceField(choices=[g for g, _ in GAMES])
+    format = serializers.ChoiceField(choices=[f for f, _ in FORMATS])
+    table_size = serializers.ChoiceField(choices=[2, 3, 4])
+    teams = serializers.BooleanField(default=False, help_text="2v2: a team of two registers as one entrant")
+    rounds = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=99,
+                                      help_text="Swiss rounds; omitted = enough for the field")
+    top_cut = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=64,
+                                       help_text="swiss_top_cut only: 4 or 8")
+    round_minutes = serializers.IntegerField(min_value=1, max_value=24 * 60)
+    match_options = serializers.DictField(required=False, default=dict,
+                                          help_text="the game's match options; the decision clock is mandatory")
+    starts_at = serializers.DateTimeField(required=False, allow_null=True)
+    rated = serializers.BooleanField(default=True)
+    max_entrants = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=100000)
+
+
+class TournamentListQuerySerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES, required=False)
+    game = serializers.ChoiceField(choices=[g for g, _ in GAMES], required=False)
+
+
+class TournamentRegisterSerializer(serializers.Serializer):
+    partner = serializers.CharField(required=False, allow_null=True, max_length=150,
+                                    help_text="team events: the partner's username")
+
+
+class DropSerializer(serializers.Serializer):
+    entrant_id = serializers.CharField(max_length=40)
+
+
+class PairingsQuerySerializer(serializers.Serializer):
+    round = serializers.IntegerField(required=False, min_value=1, max_value=10000)
+
+
+# -- responses ----------------------------------------------------------------------------------
+
+
+class EntrantSerializer(serializers.Serializer):
+    entrant_id = serializers.CharField()
+    user_ids = serializers.ListField(child=serializers.IntegerField())
+    name = serializers.CharField()
+    status = serializers.CharField(help_text="registered | dropped (withdrawn entrants are not listed)")
+
+
+class ClockPauseSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
+
+
+class RoundClockSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    started_at = serializers.DateTimeField()
+    minutes = serializers.IntegerField(help_text="the round time limit")
+    paused = serializers.BooleanField()
+    paused_seconds = serializers.FloatField(help_text="time the round's clock spent paused (finished pauses)")
+    ends_at = serializers.DateTimeField(allow_null=True, help_text="when the time limit runs out; null while paused")
+
+
+class TournamentSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    game = serializers.CharField()
+    format = serializers.CharField()
+    status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES)
+    round = serializers.IntegerField(help_text="the round being played (0 before the start)")
+    rounds = serializers.IntegerField(allow_null=True, help_text="planned rounds for the current field")
+    entrants = EntrantSerializer(many=True)
+    seed_hash = serializers.CharField(help_text="sha256 of the seed the last tiebreak is drawn from")
+    table_size = serializers.IntegerField()
+    teams = serializers.BooleanField()
+    top_cut = serializers.IntegerField(allow_null=True)
+    round_minutes = serializers.IntegerField()
+    rated = serializers.BooleanField()
+    starts_at = serializers.DateTimeField(allow_null=True)
+    clock = RoundClockSerializer(allow_null=True, help_text="the round being played; null when none is")
+
+
+class TournamentSummarySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    game = serializers.CharField()
+    format = serializers.CharField()
+    status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES)
+    round = serializers.IntegerField()
+    table_size = serializers.IntegerField()
+    teams = serializers.BooleanField()
+    entrant_count = serializers.IntegerField()
+    starts_at = serializers.DateTimeField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+class ResultSerializer(serializers.Serializer):
+    points = serializers.DictField(child=serializers.FloatField(), help_text="entrant_id -> points")
+    winners = serializers.ListField(child=serializers.CharField())
+    by = serializers.ChoiceField(choices=BY_CHOICES)
+
+
+class PairingSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    match_id = serializers.UUIDField(allow_null=True, help_text="null for a bye or before the match exists")
+    entrant_ids = serializers.ListField(child=serializers.CharField())
+    result = ResultSerializer(allow_null=True)
+    stage = serializers.ChoiceField(choices=["swiss", "round_robin", "elimination"], required=False)
+
+
+class StandingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    entrant_id = serializers.CharField()
+    name = serializers.CharField()
+    points = serializers.FloatField()
+    played = serializers.IntegerField()
+    tiebreaks = serializers.DictField(child=serializers.FloatField(), help_text="tiebreak name -> value, in order")
+    dropped = serializers.BooleanField(required=False)

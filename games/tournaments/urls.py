@@ -1,0 +1,18 @@
+from django.urls import path
+
+from . import api
+
+app_name = "tournaments-api"
+
+urlpatterns = [
+    path("", api.TournamentListCreateApi.as_view(), name="list"),
+    path("<uuid:id>/", api.TournamentDetailApi.as_view(), name="detail"),
+    path("<uuid:id>/register/", api.TournamentRegisterApi.as_view(), name="register"),
+    path("<uuid:id>/withdraw/", api.TournamentWithdrawApi.as_view(), name="withdraw"),
+    path("<uuid:id>/start/", api.TournamentStartApi.as_view(), name="start"),
+    path("<uuid:id>/drop/", api.TournamentDropApi.as_view(), name="drop"),
+    path("<uuid:id>/pause/", api.TournamentPauseApi.as_view(), name="pause"),
+    path("<uuid:id>/resume/", api.TournamentResumeApi.as_view(), name="resume"),
+    path("<uuid:id>/pairings/", api.TournamentPairingsApi.as_view(), name="pairings"),
+    path("<uuid:id>/standings/", api.TournamentStandingsApi.as_view(), name="standings"),
+]

@@ -1,0 +1,245 @@
+"""The tournament REST API: every endpoint, its permissions and every refusal as ``{code, message}``."""
+
+import uuid
+
+import pytest
+from django.contrib.auth.models import Group
+
+from games.tournaments.models import Tournament, TournamentRecord, TournamentTable
+
+pytestmark = pytest.mark.django_db
+
+YASHIMA = {"turn_seconds": 90, "defense_seconds": 60}
+BASE = "/api/tournaments/"
+
+
+@pytest.fixture
+def organizer(make_user):
+    user = make_user()
+    user.groups.add(Group.objects.get(name="organizers"))  # created by the data migration
+    return user
+
+
+@pytest.fixture
+def org(client_for, organizer):
+    return client_for(organizer)
+
+
+def _body(**over):
+    body = {"name": "Spring Open", "game": "yashima", "format": "swiss", "table_size": 2, "teams": False,
+            "round_minutes": 50, "match_options": dict(YASHIMA), "rated": True}
+    body.update(over)
+    return body
+
+
+def _error(res, status, code):
+    assert res.status_code == status, res.content
+    body = res.json()
+    assert body["code"] == code and isinstance(body["message"], str) and body["message"]
+
+
+@pytest.fixture
+def created(org):
+    res = org.post(BASE, _body(), format="json")
+    assert res.status_code == 201, res.content
+    return res.json()
+
+
+@pytest.fixture
+def players(make_user, client_for):
+    users = [make_user() for _ in range(4)]
+    return users, [client_for(u) for u in users]
+
+
+def test_organizer_creates_and_the_detail_has_the_contract_shape(org, created, api):
+    assert created["status"] == "registering" and created["round"] == 0 and created["entrants"] == []
+    assert len(created["seed_hash"]) == 64
+    detail = api.get(f"{BASE}{created['id']}/").json()
+    for key in ("id", "name", "game", "format", "status", "round", "rounds", "entrants", "seed_hash"):
+        assert key in detail
+    assert detail["name"] == "Spring Open" and detail["game"] == "yashima" and detail["format"] == "swiss"
+    stored = Tournament.objects.get(pk=created["id"])
+    assert stored.match_options["turn_seconds"] == 90 and stored.round_minutes == 50
+
+
+def test_staff_is_an_organizer(make_user, client_for):
+    staff = make_user(is_staff=True)
+    assert client_for(staff).post(BASE, _body(), format="json").status_code == 201
+
+
+def test_create_refusals(api, make_user, client_for, org):
+    _error(api.post(BASE, _body(), format="json"), 401, "not_authenticated")
+    _error(client_for(make_user()).post(BASE, _body(), format="json"), 403, "not_organizer")
+    _error(org.post(BASE, _body(format="ladder"), format="json"), 400, "malformed")
+    _error(org.post(BASE, {"name": "x"}, format="json"), 400, "malformed")
+    _error(org.post(BASE, "[1]", content_type="application/json"), 400, "malformed")
+    _error(org.post(BASE, _body(match_options={}), format="json"), 422, "clock_required")
+    _error(org.post(BASE, _body(match_options={"turn_seconds": 60, "bogus": 1}), format="json"), 422,
+           "invalid_match_options")
+    _error(org.post(BASE, _body(format="round_robin", table_size=4), format="json"), 422, "invalid_table_size")
+    assert Tournament.objects.count() == 0
+
+
+def test_list_filters_by_status(api, org, created, players):
+    other = org.post(BASE, _body(name="Autumn"), format="json").json()
+    _, clients = players
+    for c in clients[:2]:
+        assert c.post(f"{BASE}{other['id']}/register/").status_code == 200
+    assert org.post(f"{BASE}{other['id']}/start/").status_code == 200
+    rows = api.get(BASE).json()
+    assert {r["id"] for r in rows} == {created["id"], other["id"]}
+    assert [r["id"] for r in api.get(BASE, {"status": "running"}).json()] == [other["id"]]
+    assert [r["id"] for r in api.get(BASE, {"status": "registering"}).json()] == [created["id"]]
+    assert api.get(BASE, {"status": "registering"}).json()[0]["entrant_count"] == 0
+    assert api.get(BASE, {"status": "running"}).json()[0]["entrant_count"] == 2
+    _error(api.get(BASE, {"status": "paused"}), 400, "malformed")
+
+
+def test_unknown_tournament_is_404_everywhere(api, org):
+    missing = uuid.uuid4()
+    for path in ("", "pairings/", "standings/"):
+        _error(api.get(f"{BASE}{missing}/{path}"), 404, "not_found")
+    for path in ("register/", "withdraw/", "start/"):
+        _error(org.post(f"{BASE}{missing}/{path}"), 404, "not_found")
+    _error(org.post(f"{BASE}{missing}/drop/", {"entrant_id": "1"}, format="json"), 404, "not_found")
+    _error(api.get(f"{BASE}not-a-uuid/"), 404, "not_found")
+
+
+def test_register_withdraw_and_their_refusals(api, created, players, make_user, client_for):
+    users, clients = players
+    url = f"{BASE}{created['id']}"
+    _error(api.post(f"{url}/register/"), 401, "not_authenticated")
+    res = clients[0].post(f"{url}/register/")
+    assert res.status_code == 200
+    assert res.json()["entrants"][0]["user_ids"] == [users[0].pk]
+    assert res.json()["entrants"][0]["name"] == users[0].username
+    _error(clients[0].post(f"{url}/register/"), 409, "already_registered")
+    _error(clients[1].post(f"{url}/register/", {"partner": users[2].username}, format="json"), 422, "no_teams")
+    _error(clients[1].post(f"{url}/withdraw/"), 409, "not_registered")
+    res = clients[0].post(f"{url}/withdraw/")
+    assert res.status_code == 200 and res.json()["entrants"] == []
+    assert clients[0].post(f"{url}/register/").status_code == 200  # back in after withdrawing
+
+
+def test_full_event_and_registration_after_the_start(org, players, make_user, client_for):
+    _, clients = players
+    full = org.post(BASE, _body(max_entrants=2), format="json").json()
+    for c in clients[:2]:
+        assert c.post(f"{BASE}{full['id']}/register/").status_code == 200
+    _error(clients[2].post(f"{BASE}{full['id']}/register/"), 409, "tournament_full")
+    assert org.post(f"{BASE}{full['id']}/start/").status_code == 200
+    _error(clients[3].post(f"{BASE}{full['id']}/register/"), 409, "registration_closed")
+
+
+def test_team_registration_names_a_partner(org, players):
+    users, clients = players
+    team = org.post(BASE, _body(table_size=4, teams=True, match_options=dict(YASHIMA)), format="json")
+    assert team.status_code == 201, team.content
+    url = f"{BASE}{team.json()['id']}/register/"
+    _error(clients[0].post(url), 422, "partner_required")
+    _error(clients[0].post(url, {"partner": "nobody-here"}, format="json"), 422, "unknown_partner")
+    _error(clients[0].post(url, {"partner": users[0].username}, format="json"), 422, "invalid_partner")
+    res = clients[0].post(url, {"partner": users[1].username}, format="json")
+    assert res.status_code == 200
+    assert res.json()["entrants"][0]["user_ids"] == [users[0].pk, users[1].pk]
+    _error(clients[1].post(url, {"partner": users[2].username}, format="json"), 409, "already_registered")
+
+
+def test_start_pairs_round_one_and_creates_the_matches(org, created, players, api, make_user, client_for):
+    _, clients = players
+    url = f"{BASE}{created['id']}"
+    _error(org.post(f"{url}/start/"), 422, "too_few_entrants")
+    for c in clients:
+        c.post(f"{url}/register/")
+    _error(api.post(f"{url}/start/"), 401, "not_authenticated")
+    _error(clients[0].post(f"{url}/start/"), 403, "not_organizer")
+    res = org.post(f"{url}/start/")
+    assert res.status_code == 200 and res.json()["status"] == "running" and res.json()["round"] == 1
+    _error(org.post(f"{url}/start/"), 409, "already_started")
+
+    pairings = api.get(f"{url}/pairings/").json()
+    assert len(pairings) == 2 and {p["round"] for p in pairings} == {1}
+    assert sorted(e for p in pairings for e in p["entrant_ids"]) == sorted(
+        e["entrant_id"] for e in res.json()["entrants"])
+    tables = {str(t.match_id) for t in TournamentTable.objects.filter(tournament_id=created["id"])}
+    assert {p["match_id"] for p in pairings} == tables and None not in tables
+    assert all(p["result"] is None and p["table"] in (1, 2) for p in pairings)
+    assert api.get(f"{url}/pairings/", {"round": 1}).json() == pairings
+    assert api.get(f"{url}/pairings/", {"round": 2}).json() == []
+    _error(api.get(f"{url}/pairings/", {"round": "x"}), 400, "malformed")
+    _error(api.get(f"{url}/pairings/", {"round": 0}), 400, "malformed")
+
+    standings = api.get(f"{url}/standings/").json()
+    assert [r["rank"] for r in standings] == [1, 2, 3, 4]
+    for row in standings:
+        assert set(row) >= {"rank", "entrant_id", "name", "points", "played", "tiebreaks"}
+        assert row["points"] == 0 and row["played"] == 0 and isinstance(row["tiebreaks"], dict)
+
+
+def test_a_result_shows_in_pairings_and_standings(org, created, players, api):
+    from games.tournaments.policies import tournament_match_finished
+
+    _, clients = players
+    url = f"{BASE}{created['id']}"
+    for c in clients:
+        c.post(f"{url}/register/")
+    org.post(f"{url}/start/")
+    first = api.get(f"{url}/pairings/").json()[0]
+    tournament_match_finished(match_id=first["match_id"], winners=[0])
+    shown = api.get(f"{url}/pairings/", {"round": 1}).json()[0]
+    winner = first["entrant_ids"][0]
+    assert shown["result"] == {"points": {winner: 3, first["entrant_ids"][1]: 0}, "winners": [winner], "by": "play"}
+    top = api.get(f"{url}/standings/").json()[0]
+    assert top["entrant_id"] == winner and top["points"] == 3 and top["played"] == 1
+
+
+def test_drop_is_for_organizers_of_a_running_event(org, created, players, api):
+    _, clients = players
+    url = f"{BASE}{created['id']}"
+    for c in clients:
+        c.post(f"{url}/register/")
+    entrant = api.get(f"{url}/").json()["entrants"][0]["entrant_id"]
+    _error(org.post(f"{url}/drop/", {"entrant_id": entrant}, format="json"), 409, "not_running")
+    org.post(f"{url}/start/")
+    _error(clients[1].post(f"{url}/drop/", {"entrant_id": entrant}, format="json"), 403, "not_organizer")
+    _error(org.post(f"{url}/drop/", {}, format="json"), 400, "malformed")
+    _error(org.post(f"{url}/drop/", {"entrant_id": "999999"}, format="json"), 409, "not_registered")
+    res = org.post(f"{url}/drop/", {"entrant_id": entrant}, format="json")
+    assert res.status_code == 200
+    assert next(e for e in res.json()["entrants"] if e["entrant_id"] == entrant)["status"] == "dropped"
+    _error(org.post(f"{url}/drop/", {"entrant_id": entrant}, format="json"), 409, "already_dropped")
+    assert TournamentRecord.objects.filter(tournament_id=created["id"], kind="dropped").count() == 1
+    # a player withdrawing after the start is a drop of their own
+    assert clients[1].post(f"{url}/withdraw/").status_code == 200
+    _error(clients[1].post(f"{url}/withdraw/"), 409, "already_dropped")
+
+
+def test_wrong_methods_are_json(api, created):
+    _error(api.delete(f"{BASE}{created['id']}/"), 401, "not_authenticated")
+    _error(api.get(f"{BASE}{created['id']}/start/"), 401, "not_authenticated")
+
+
+def test_organizer_pauses_and_resumes_the_round_clock(org, created, players, api):
+    _, clients = players
+    url = f"{BASE}{created['id']}"
+    assert api.get(f"{url}/").json()["clock"] is None
+    _error(org.post(f"{url}/pause/"), 409, "not_running")
+    for c in clients:
+        c.post(f"{url}/register/")
+    org.post(f"{url}/start/")
+    clock = api.get(f"{url}/").json()["clock"]
+    assert clock["round"] == 1 and clock["minutes"] == 50 and clock["paused"] is False and clock["ends_at"]
+    _error(clients[0].post(f"{url}/pause/"), 403, "not_organizer")
+    _error(api.post(f"{url}/pause/"), 401, "not_authenticated")
+    _error(org.post(f"{url}/resume/"), 409, "not_paused")
+    res = org.post(f"{url}/pause/", {"reason": "fire drill"}, format="json")
+    assert res.status_code == 200
+    assert res.json()["clock"]["paused"] is True and res.json()["clock"]["ends_at"] is None
+    _error(org.post(f"{url}/pause/"), 409, "already_paused")
+    res = org.post(f"{url}/resume/")
+    assert res.status_code == 200 and res.json()["clock"]["paused"] is False
+    assert res.json()["clock"]["ends_at"] >= clock["ends_at"]  # the pause pushed the limit later
+    kinds = list(TournamentRecord.objects.filter(tournament_id=created["id"]).order_by("seq")
+                 .values_list("kind", flat=True))
+    assert kinds[-2:] == ["clock_paused", "clock_resumed"]
+    assert TournamentRecord.objects.get(tournament_id=created["id"], kind="clock_paused").payload["reason"] == "fire drill"
