@@ -16,7 +16,7 @@ def backwards(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [
         ("auth", "0012_alter_user_first_name_max_length"),
-        ("tournaments", "0002_refuse_record_changes"),
+        ("tournaments", "0004_refuse_report_changes"),
     ]
 
     operations = [migrations.RunPython(forwards, backwards)]
