@@ -163,13 +163,14 @@ def sheet_problems(sheet: dict) -> list[str]:
     problems = []
     for cid, ch in sheet.get("characters", {}).items():
         klass = CHARACTERS[cid]["class"]
-        equipment = [*ch["weapons"], *([ch["armor"]] if ch["armor"] else [])]
-        problems += [f"{cid}: {e} is not {klass} equipment" for e in equipment
-                     if e not in BLACKSMITH or BLACKSMITH[e]["class"] != klass]
+        # a weapon shared by another class is carried (the phase hands it on as it is); the armor
+        # and the equipped weapon are the character's class's
         problems += [f"{cid}: {w} is not a weapon" for w in ch["weapons"] if BLACKSMITH.get(w, {}).get("slot") != "weapon"]
+        problems += [f"{cid}: {e} is not {klass} equipment" for e in [ch["armor"], ch["equipped"]]
+                     if e and (e not in BLACKSMITH or BLACKSMITH[e]["class"] != klass)]
         if ch["armor"] and BLACKSMITH.get(ch["armor"], {}).get("slot") != "armor":
             problems.append(f"{cid}: {ch['armor']} is not an armor")
-        if ch["equipped"] not in ch["weapons"]:
+        if ch["equipped"] is not None and ch["equipped"] not in ch["weapons"]:
             problems.append(f"{cid}: the equipped weapon must be one of its weapons")
         problems += [f"{cid}: unknown item {i}" for i in ch["items"] if i not in MARKET]
         if ch["kami"] not in KAMI:
