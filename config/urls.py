@@ -8,6 +8,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/auth/", include("accounts.urls")),
     path("api/account/", include("accounts.urls_account")),
+    path("api/campaigns/", include("campaigns.urls")),
     path("api/", include("games.api.urls")),
     path("staff/", include("games.staff.urls")),
     path("", include("frontend.urls")),

@@ -12,11 +12,27 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 log = logging.getLogger(__name__)
 
 _followup_scheduler = None
+_finished_listeners = []
 
 
 def set_followup_scheduler(fn) -> None:
     global _followup_scheduler
     _followup_scheduler = fn
+
+
+def add_finished_listener(fn) -> None:
+    """``fn(match_id)`` runs after the commit that finished a match (e.g. the campaigns app's
+    policy, which the application layer must not import)."""
+    if fn not in _finished_listeners:
+        _finished_listeners.append(fn)
+
+
+def match_finished(match_id) -> None:
+    for fn in list(_finished_listeners):
+        try:
+            fn(match_id)
+        except Exception:  # a listener must not fail the request that finished the match
+            log.exception("finished listener %r failed for %s", fn, match_id)
 
 
 def match_group(match_id) -> str:

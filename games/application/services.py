@@ -134,6 +134,8 @@ def _write(match_id, *, seat, actor: Actor, command_id, expected_seq, fp: str, d
         transaction.on_commit(lambda: hooks.publish_appended(match_id, head))
         if SYSTEM in awaiting or bots:
             transaction.on_commit(lambda: hooks.schedule_followups(match_id, head, awaiting, bots))
+        if any(ev["type"] == L.FINISHED for ev in events):
+            transaction.on_commit(lambda: hooks.match_finished(match_id))
         stored = [
             {**ev, "seq": row.seq, "v": row.version, "actor": row.actor, "at": row.at.isoformat()}
             for ev, row in zip(events, rows)
