@@ -7,6 +7,7 @@ Every change appends records to the campaign's log under its row lock and refold
 import logging
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from games.application import selectors
@@ -47,18 +48,14 @@ def _append(campaign: Campaign, records: list[dict], *, keys=None, matches_=None
 def _locked(campaign_id) -> Campaign:
     try:
         return Campaign.objects.select_for_update().get(pk=campaign_id)
-    except (Campaign.DoesNotExist, ValueError, TypeError):
+    except (Campaign.DoesNotExist, ValueError, TypeError, ValidationError):  # unknown or malformed id
         raise CampaignRefused("not_found", "no such campaign", 404)
-    except Exception as exc:  # a malformed id (ValidationError)
-        if type(exc).__name__ == "ValidationError":
-            raise CampaignRefused("not_found", "no such campaign", 404)
-        raise
 
 
 def campaign_create(*, user, game, act, seats, control=None) -> Campaign:
     if game not in GAMES:
         raise CampaignRefused("bad_game", "campaigns are played for harakiri", 400)
-    if act not in {a for a in domain.ACTS} or isinstance(act, bool):
+    if isinstance(act, bool) or act not in domain.ACTS:
         raise CampaignRefused("bad_act", f"acts: {sorted(domain.ACTS)}", 400)
     if not isinstance(seats, int) or isinstance(seats, bool) or not 1 <= seats <= 4:
         raise CampaignRefused("bad_seats", "a campaign is played by 1 to 4 players", 400)
@@ -183,18 +180,29 @@ def _next_phase(campaign: Campaign, state: dict, chapter: int, phase: str) -> st
     return "adventure_opened"
 
 
+def pending_policies(limit: int = 200) -> list:
+    """Phase matches that finished (their lobby says so) while the campaign still shows them as
+    the current match: the policy has not run for them yet."""
+    out = []
+    for view in CampaignView.objects.filter(state__status="active").exclude(state__current_match=None)[:limit]:
+        match_id = view.state["current_match"]
+        try:
+            match = selectors.match_get(match_id)
+        except MatchNotFound:
+            continue
+        if selectors.state_load(match)["lobby"]["status"] != ACTIVE:
+            out.append(match_id)
+    return out
+
+
 # -- reads -------------------------------------------------------------------------------------------
 
 
 def campaign_get(campaign_id) -> dict:
     try:
         view = CampaignView.objects.get(campaign_id=campaign_id)
-    except (CampaignView.DoesNotExist, ValueError):
+    except (CampaignView.DoesNotExist, ValueError, TypeError, ValidationError):
         raise CampaignRefused("not_found", "no such campaign", 404)
-    except Exception as exc:
-        if type(exc).__name__ == "ValidationError":
-            raise CampaignRefused("not_found", "no such campaign", 404)
-        raise
     return domain.public(view.campaign_id, view.state)
 
 

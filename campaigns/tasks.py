@@ -12,7 +12,7 @@ from django.db import OperationalError
 
 from . import domain
 from .models import CampaignRecord
-from .services import policy_run
+from .services import pending_policies, policy_run
 
 log = logging.getLogger(__name__)
 
@@ -34,3 +34,13 @@ def schedule_policy(match_id) -> None:
             log.error("campaign policy for %s failed: %r", match_id, result.result)
         return
     campaign_policy_task.delay(str(match_id))
+
+
+@shared_task(name="campaigns.tasks.sweep_campaigns")
+def sweep_campaigns() -> int:
+    """Beat: re-enqueue the policy for every finished phase match the log has not recorded as
+    finished (its task was lost with a worker); a run that finds it done appends nothing."""
+    pending = pending_policies()
+    for match_id in pending:
+        campaign_policy_task.delay(str(match_id))
+    return len(pending)

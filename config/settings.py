@@ -163,6 +163,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBIL
 CELERY_BEAT_SCHEDULE = {
     "sweep-match-timers": {"task": "workers.tasks.sweep_timers", "schedule": env.float("TIMER_SWEEP_SECONDS", default=2.0)},
     "sweep-stalled-matches": {"task": "workers.tasks.sweep_stalled", "schedule": 30.0},
+    "sweep-campaigns": {"task": "campaigns.tasks.sweep_campaigns", "schedule": 60.0},
 }
 TASK_MAX_RETRIES = env.int("TASK_MAX_RETRIES", default=5)
 

@@ -143,3 +143,23 @@ def test_control_follows_the_rulebook_for_1_to_4_players(make_user):
                 {"akira": 0, "hattori": 1}, "all"):
         with pytest.raises(domain.CampaignRefused):
             domain.check_control(bad, 2)
+
+
+def test_the_sweep_reruns_the_policy_of_a_phase_whose_task_was_lost(make_user, fixed_match_seed,
+                                                                    django_capture_on_commit_callbacks, monkeypatch):
+    on_commit = django_capture_on_commit_callbacks
+    fixed_match_seed("campaign-sweep")
+    campaign, _ = _campaign(make_user, 1, on_commit)
+    adventure_id = services.campaign_get(campaign.pk)["current_match"]
+    assert services.pending_policies() == []
+    from campaigns import tasks
+    monkeypatch.setattr(tasks, "schedule_policy", lambda match_id: None)  # the worker died with the task
+    from games.application import hooks
+    monkeypatch.setattr(hooks, "_finished_listeners", [])
+    play_to_end(adventure_id, "sweep", on_commit)
+    assert services.campaign_get(campaign.pk)["phase"] == "adventure"
+    assert services.pending_policies() == [adventure_id]
+    with on_commit(execute=True):
+        assert tasks.sweep_campaigns() == 1
+    assert services.campaign_get(campaign.pk)["phase"] == "exploration"
+    assert services.pending_policies() == []

@@ -1,13 +1,12 @@
 """One Harakiri match is one phase: the facade plays the Adventure Phase with ``phase: "adventure"``,
 its own steps awaited from SYSTEM; the party is handed between the phases (``handover``)."""
 
-import json
-
 import jsonschema
 import pytest
 
 from games.engines.harakiri import handover
 from games.engines.harakiri import views as exploration_views
+from games.engines.harakiri.adventure import steps as adventure_steps
 from games.engines.harakiri.adventure.engine import ENGINE as ADVENTURE
 from games.engines.harakiri.engine import ENGINE, is_adventure
 from games.kernel import SYSTEM, Command, Rng, RuleViolation, fold
@@ -81,8 +80,8 @@ def test_each_phase_redacts_its_own_hidden_events_through_the_facade():
 
 
 def handover_sheet(state):
-    from games.engines.harakiri.adventure.steps import sheet
-    return sheet(state)
+    """What ``AdventureFinished`` hands on: the campaign sheet of the finished state."""
+    return adventure_steps.sheet(state)
 
 
 def test_the_adventure_sheet_becomes_a_valid_exploration_party_and_comes_back_unchanged():
