@@ -163,3 +163,21 @@ def test_the_sweep_reruns_the_policy_of_a_phase_whose_task_was_lost(make_user, f
         assert tasks.sweep_campaigns() == 1
     assert services.campaign_get(campaign.pk)["phase"] == "exploration"
     assert services.pending_policies() == []
+
+
+def test_manage_rebuild_projections_reports_and_fixes_a_campaign_view(make_user, django_capture_on_commit_callbacks):
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    campaign, _ = _campaign(make_user, 1, django_capture_on_commit_callbacks)
+    view = CampaignView.objects.get(campaign=campaign)
+    view.state = {**view.state, "phase": "finished"}
+    view.save()
+    out = StringIO()
+    with pytest.raises(CommandError):
+        call_command("rebuild_projections", stdout=out)
+    assert f"{campaign.pk} campaign state.phase" in out.getvalue()
+    call_command("rebuild_projections", "--fix", stdout=StringIO())
+    assert services.campaign_get(campaign.pk)["phase"] == "adventure"
