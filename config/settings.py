@@ -173,6 +173,7 @@ CELERY_BEAT_SCHEDULE = {
     # tournaments: starts_at, round time limits, and the backstop for a lost MatchFinished reaction
     "sweep-tournaments": {"task": "workers.tasks.sweep_tournaments",
                           "schedule": env.float("TOURNAMENT_SWEEP_SECONDS", default=10.0)},
+    "sweep-campaigns": {"task": "campaigns.tasks.sweep_campaigns", "schedule": 60.0},
 }
 TASK_MAX_RETRIES = env.int("TASK_MAX_RETRIES", default=5)
 

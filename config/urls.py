@@ -10,6 +10,7 @@ urlpatterns = [
     path("api/account/", include("accounts.urls_account")),
     path("api/tournaments/", include("games.tournaments.urls")),
     path("api/", include("games.tournaments.reports_urls")),  # match reports (disputes)
+    path("api/campaigns/", include("campaigns.urls")),
     path("api/", include("games.api.urls")),
     path("staff/", include("games.staff.urls")),
     path("", include("frontend.urls")),

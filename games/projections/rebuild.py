@@ -28,6 +28,15 @@ from .updaters import deadline_values, deadline_write, records_delta, summary_va
 
 MISSING = "<missing>"
 
+# Checkers of read models outside ``games`` (the campaigns app registers its own when Django
+# starts: ``games`` never imports it). Each is ``fn(fix) -> (differences, fixed)``.
+_checkers = []
+
+
+def add_checker(fn) -> None:
+    if fn not in _checkers:
+        _checkers.append(fn)
+
 
 # -- the result of a run --------------------------------------------------------------------
 
@@ -364,4 +373,9 @@ def check(match_id=None, *, fix: bool = False) -> Report:
         if fix and record_diffs:
             report.fixed += _fix_records(rebuilt_records, record_diffs)
     report.differences += record_diffs
+    if match_id is None:
+        for checker in _checkers:
+            diffs, fixed = checker(fix)
+            report.differences += diffs
+            report.fixed += fixed
     return report

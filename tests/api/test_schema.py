@@ -29,7 +29,8 @@ def test_schema_validates_without_warnings():
                  "/api/account/sessions/{id}/", "/api/account/tokens/", "/api/account/tokens/{id}/",
                  "/api/account/export/", "/api/account/delete/", "/api/tournaments/", "/api/tournaments/{id}/",
                  "/api/tournaments/{id}/register/", "/api/tournaments/{id}/pairings/",
-                 "/api/tournaments/{id}/standings/"):
+                 "/api/tournaments/{id}/standings/", "/api/campaigns/", "/api/campaigns/{id}/",
+                 "/api/campaigns/{id}/join/", "/api/campaigns/{id}/start/"):
         assert f'"{path}"' in text
 
 
@@ -38,7 +39,7 @@ def test_schema_and_docs_are_served(api):
     res = api.get("/api/schema/", {"format": "json"})
     assert res.status_code == 200 and res.json()["info"]["title"] == "Kamiza API"
     ops = [(p, m) for p, item in res.json()["paths"].items() for m in item]
-    assert len(ops) == 44  # platform, accounts, tournaments (11), reports and judging
+    assert len(ops) == 49  # platform, accounts, tournaments (11), reports and judging, campaigns (5)
     assert all(
         "operationId" in res.json()["paths"][p][m] and res.json()["paths"][p][m]["responses"] for p, m in ops
     )

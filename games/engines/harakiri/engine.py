@@ -1,8 +1,10 @@
-"""The Harakiri: Blades of Honor Exploration Phase engine (decider contract)."""
+"""The Harakiri: Blades of Honor engine (decider contract): the Exploration Phase, and with the
+option ``phase: "adventure"`` the Adventure Phase (``adventure/``), each match one phase."""
 
 from games.kernel import SYSTEM, EngineBase, Rng, RuleViolation, Status, event, json_member
 
 from . import act2, actions, catalogue, combat, content, flow, views, work_queue
+from .adventure import engine as adventure_engine
 from .setup import build_state, make_enemy, playable, zone_payload
 from .state import W, apply, copy_for
 
@@ -12,6 +14,43 @@ CHARACTER_COMMANDS = {"move", "exert", "step", "end_move", "attack", "technique"
 CHARACTER_COMMANDS |= act2.COMMANDS  # Yastun Lad's move, Nemesis' mark
 KNOWN = CHARACTER_COMMANDS | {"choose", "reroll_die", "resolve_attack", "draw_oracle", "activate_enemy", "resume"}
 
+
+ADVENTURE = adventure_engine.ENGINE
+PHASES = ("exploration", "adventure")
+
+
+def is_adventure(state) -> bool:
+    """An Adventure Phase state (the Exploration Phase's state has no ``flow``)."""
+    return isinstance(state, dict) and "flow" in state
+
+
+def _phase_options(options: dict) -> tuple[str, dict]:
+    """(the phase, the options of that phase's engine)."""
+    return options.get("phase", "exploration"), {k: v for k, v in options.items() if k != "phase"}
+
+
+EXPLORATION_OPTIONS = {
+    "type": "object",
+    "properties": {
+        "phase": {"const": "exploration"},
+        "scenario": {"enum": sorted(content.SCENARIOS)},
+        "characters": {"type": "array", "items": {"enum": sorted(content.CHARACTERS)}, "minItems": 4,
+                       "maxItems": 4, "uniqueItems": True},
+        "control": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 3}},
+        "leader": {"type": "integer", "minimum": 0, "maximum": 3},
+        "party_vote": {"type": "boolean"},
+        "failure_procedure": {"type": "boolean"},
+        "round_cap": {"type": "integer", "minimum": 1},
+        "adventure": {"enum": ["success", "failure"]},
+        "party": {"type": "object", "additionalProperties": {"type": "object"}},
+        "yomi_mode": {"type": "boolean"},
+        "yomi_track": {"type": "object"},
+    },
+    "additionalProperties": False,
+}
+ADVENTURE_OPTIONS = {**ADVENTURE.options_schema,
+                     "properties": {"phase": {"const": "adventure"}, **ADVENTURE.options_schema["properties"]},
+                     "required": ["phase"]}
 
 DEBUG_RAISE = False  # tests may set it to see the traceback of an unexpected error
 
@@ -32,23 +71,14 @@ class HarakiriEngine(EngineBase):
     version = "1"
     min_seats = 1
     max_seats = 4
+    # One match is one phase: the Exploration Phase (default) or, with ``phase: "adventure"``, the
+    # Adventure Phase (``chapter``, ``control``, ``kami``, ``sheet``: docs/games/harakiri-adventure.md).
     options_schema = {
         "type": "object",
-        "properties": {
-            "scenario": {"enum": sorted(content.SCENARIOS)},
-            "characters": {"type": "array", "items": {"enum": sorted(content.CHARACTERS)}, "minItems": 4,
-                           "maxItems": 4, "uniqueItems": True},
-            "control": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 3}},
-            "leader": {"type": "integer", "minimum": 0, "maximum": 3},
-            "party_vote": {"type": "boolean"},
-            "failure_procedure": {"type": "boolean"},
-            "round_cap": {"type": "integer", "minimum": 1},
-            "adventure": {"enum": ["success", "failure"]},
-            "party": {"type": "object", "additionalProperties": {"type": "object"}},
-            "yomi_mode": {"type": "boolean"},
-            "yomi_track": {"type": "object"},
-        },
-        "additionalProperties": False,
+        "properties": {"phase": {"enum": list(PHASES)}},
+        "if": {"properties": {"phase": {"const": "adventure"}}, "required": ["phase"]},
+        "then": ADVENTURE_OPTIONS,
+        "else": EXPLORATION_OPTIONS,
     }
 
     # -- content ---------------------------------------------------------------------------
@@ -77,22 +107,32 @@ class HarakiriEngine(EngineBase):
             "oracle": content.ORACLE,
             "scenarios": {k: {"id": v["id"], "name": v["name"], "act": v.get("act"),
                               "objective": v["objective"]} for k, v in content.SCENARIOS.items()},
+            "adventure": ADVENTURE.content(),
         }
 
     # -- lifecycle -------------------------------------------------------------------------
     def validate_options(self, options, seats):
         if not self.min_seats <= seats <= self.max_seats:
             raise RuleViolation("bad_options", "1 to 4 seats")
+        phase, options = _phase_options(options)
+        if phase == "adventure":
+            ADVENTURE.validate_options(options, seats)
+            return
         build_state(content.SCENARIOS[options.get("scenario", "act1_burning_village")], options, seats,
                     lambda xs: list(xs), lambda: 1)
 
     def setup(self, options, seats, rng):
         self.validate_options(options, seats)
+        phase, options = _phase_options(options)
+        if phase == "adventure":
+            return ADVENTURE.setup(options, seats, rng)
         doc = content.SCENARIOS[options.get("scenario", "act1_burning_village")]
         s = build_state(doc, options, seats, rng.shuffled, lambda: rng.randint(1, 6))
         return [event("PhaseStarted", {"state": s})]
 
     def scenario(self, document):
+        if isinstance(document, dict) and document.get("phase") == "adventure":
+            return ADVENTURE.scenario({k: v for k, v in document.items() if k != "phase"})
         try:
             return _scenario_events(document)
         except RuleViolation:
@@ -112,6 +152,8 @@ class HarakiriEngine(EngineBase):
             raise RuleViolation("bad_args", f"{type(exc).__name__}: {exc}") from None
 
     def _decide(self, state, command, rng):
+        if is_adventure(state):
+            return ADVENTURE.decide(state, command, rng)
         if not isinstance(state, dict) or state.get("phase") == "ended":
             raise RuleViolation("game_over", "the Exploration Phase has ended")
         if not isinstance(command.type, str) or command.type not in KNOWN:
@@ -164,11 +206,15 @@ class HarakiriEngine(EngineBase):
         work_queue.answer(w, option)
 
     def evolve(self, state, ev):
+        if is_adventure(state) or (state is None and ev["type"] == "AdventureStarted"):
+            return ADVENTURE.evolve(state, ev)
         new = {} if state is None else copy_for(state, ev)
         return apply(new, ev)
 
     # -- reading ---------------------------------------------------------------------------
     def status(self, state) -> Status:
+        if is_adventure(state):
+            return ADVENTURE.status(state)
         s = state
         if s["phase"] == "ended":
             won = s["result"] == "victory"
@@ -196,6 +242,8 @@ class HarakiriEngine(EngineBase):
         return Status(phase=s["phase"], awaiting=[SYSTEM])
 
     def legal_commands(self, state, seat):
+        if is_adventure(state):
+            return ADVENTURE.legal_commands(state, seat)
         st = self.status(state)
         if st.finished or seat not in st.awaiting:
             return []
@@ -211,6 +259,8 @@ class HarakiriEngine(EngineBase):
         return actions.character_commands(s, s["turn"]["who"])
 
     def system_command(self, state):
+        if is_adventure(state):
+            return ADVENTURE.system_command(state)
         s = state
         if s["phase"] == "ended" or s["pending"] or s["attack"]:
             return None
@@ -234,10 +284,14 @@ class HarakiriEngine(EngineBase):
         return legal[0] if legal else None
 
     def view_for(self, state, seat):
+        if is_adventure(state):
+            return ADVENTURE.view_for(state, seat)
         return views.view(state)
 
     def redact_event(self, ev, seat):
-        return views.redact(ev)
+        """Each phase hides its own event types (no type one phase redacts is emitted by the other;
+        ``test_phases.py`` checks it), so both redactions apply to every event."""
+        return views.redact(ADVENTURE.redact_event(ev, seat))
 
 
 def _scenario_ai(e, base, spec):

@@ -61,11 +61,15 @@ def test_the_market_follows_the_lowest_and_highest_knowledge():
 def test_a_sheet_naming_what_does_not_exist_is_refused():
     _, sheet = finished_chapter_1()
     bad = copy.deepcopy(sheet)
-    bad["characters"]["tomoe"]["weapons"] = ["ronin_katana"]
-    bad["characters"]["tomoe"]["equipped"] = "ronin_katana"
+    bad["characters"]["tomoe"]["weapons"] = ["no_such_blade"]
+    bad["characters"]["tomoe"]["equipped"] = "no_such_blade"
     with pytest.raises(RuleViolation) as refused:
         ENGINE.validate_options({"chapter": 2, "sheet": bad}, 1)
-    assert refused.value.code == "bad_options" and "samurai" in refused.value.message
+    assert refused.value.code == "bad_options" and "no_such_blade is not a weapon" in refused.value.message
+    carried = copy.deepcopy(sheet)  # another class's weapon, shared during a phase, comes back as it was
+    carried["characters"]["tomoe"]["weapons"] = ["ronin_katana"]
+    carried["characters"]["tomoe"]["equipped"] = "ronin_katana"
+    ENGINE.validate_options({"chapter": 2, "sheet": carried}, 1)
     bad = copy.deepcopy(sheet)
     bad["cities"] = [{"location": "iga", "status": "razed", "chapter": 1}]
     with pytest.raises(RuleViolation):

@@ -440,6 +440,11 @@ def _shop_closed(s, p):
         s["decks"]["market"] = list(p["market_order"])
 
 
+def _own_class_weapon(ch):
+    """The weapon a character without one equips: one of its own class (another class's is carried)."""
+    return next((w for w in ch["weapons"] if q.BLACKSMITH[w]["class"] == ch["class"]), None)
+
+
 def _given(s, p):
     chars = s["characters"]
     giver, taker = chars[p["character"]], chars[p["to"]]
@@ -450,9 +455,9 @@ def _given(s, p):
     elif what in giver["weapons"]:
         giver["weapons"].remove(what)
         if giver["equipped"] == what:
-            giver["equipped"] = giver["weapons"][0] if giver["weapons"] else None
+            giver["equipped"] = _own_class_weapon(giver)
         taker["weapons"].append(what)
-        taker["equipped"] = taker["equipped"] or what
+        taker["equipped"] = taker["equipped"] or _own_class_weapon(taker)
     else:
         giver["items"].remove(what)
         taker["items"].append(what)

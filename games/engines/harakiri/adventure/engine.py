@@ -163,13 +163,12 @@ def sheet_problems(sheet: dict) -> list[str]:
     problems = []
     for cid, ch in sheet.get("characters", {}).items():
         klass = CHARACTERS[cid]["class"]
-        equipment = [*ch["weapons"], *([ch["armor"]] if ch["armor"] else [])]
-        problems += [f"{cid}: {e} is not {klass} equipment" for e in equipment
-                     if e not in BLACKSMITH or BLACKSMITH[e]["class"] != klass]
+        # equipment shared by a character of another class comes back as the phase handed it on
+        # (the Exploration Phase lets it be carried and worn); it must exist, in its slot
         problems += [f"{cid}: {w} is not a weapon" for w in ch["weapons"] if BLACKSMITH.get(w, {}).get("slot") != "weapon"]
         if ch["armor"] and BLACKSMITH.get(ch["armor"], {}).get("slot") != "armor":
             problems.append(f"{cid}: {ch['armor']} is not an armor")
-        if ch["equipped"] not in ch["weapons"]:
+        if ch["equipped"] is not None and ch["equipped"] not in ch["weapons"]:
             problems.append(f"{cid}: the equipped weapon must be one of its weapons")
         problems += [f"{cid}: unknown item {i}" for i in ch["items"] if i not in MARKET]
         if ch["kami"] not in KAMI:

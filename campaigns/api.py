@@ -1,0 +1,132 @@
+"""The campaigns REST API: thin views over ``campaigns.services``; refusals leave as ``{code, message}``."""
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.serializers import ErrorSerializer
+from games.application.errors import LobbyError
+
+from . import services
+from .domain import CampaignRefused
+
+E = lambda text: OpenApiResponse(ErrorSerializer, description=text)  # noqa: E731
+CAMPAIGN_ID = OpenApiParameter("id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="campaign id")
+
+
+class CampaignCreateSerializer(serializers.Serializer):
+    game = serializers.ChoiceField(choices=sorted(services.GAMES))
+    act = serializers.IntegerField(min_value=1)
+    seats = serializers.IntegerField(min_value=1, max_value=4)
+    control = serializers.DictField(child=serializers.IntegerField(), required=False,
+                                    help_text="character -> seat (default: dealt round the table)")
+
+
+class CampaignCreatedSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+
+
+class HistorySerializer(serializers.Serializer):
+    chapter = serializers.IntegerField()
+    phase = serializers.ChoiceField(choices=["adventure", "exploration"])
+    match_id = serializers.UUIDField()
+    outcome = serializers.CharField(allow_null=True)
+
+
+class CampaignSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    status = serializers.CharField(help_text="open / active / finished")
+    game = serializers.CharField()
+    act = serializers.IntegerField()
+    seats = serializers.ListField(child=serializers.DictField(allow_null=True))
+    control = serializers.DictField(child=serializers.IntegerField())
+    chapter = serializers.IntegerField(allow_null=True)
+    phase = serializers.ChoiceField(choices=["adventure", "exploration", "between", "finished"])
+    current_match = serializers.UUIDField(allow_null=True)
+    sheet = serializers.DictField(allow_null=True, help_text="the campaign sheet and character cases")
+    characters = serializers.DictField(help_text="each character's progress: level, health, attributes, skills, levels gained")
+    history = HistorySerializer(many=True)
+
+
+class MineSerializer(serializers.Serializer):
+    mine = serializers.BooleanField(required=False, default=False)
+
+
+def _refused(exc: CampaignRefused):
+    return LobbyError(exc.code, exc.message, status=exc.status)
+
+
+def _body(serializer_class, data):
+    ser = serializer_class(data=data)
+    ser.is_valid(raise_exception=True)
+    return ser.validated_data
+
+
+class CampaignListCreateApi(APIView):
+    @extend_schema(tags=["campaigns"], operation_id="campaigns_list", parameters=[MineSerializer],
+                   responses={200: CampaignSerializer(many=True), 400: E("malformed filter")})
+    def get(self, request):
+        mine = _body(MineSerializer, request.query_params)["mine"]
+        if mine and not request.user.is_authenticated:
+            return Response([])
+        return Response(services.campaign_list(request.user if mine else None))
+
+    @extend_schema(tags=["campaigns"], operation_id="campaigns_create", request=CampaignCreateSerializer,
+                   responses={201: CampaignCreatedSerializer, 400: E("malformed / bad_act / bad_control"),
+                              401: E("not_authenticated")},
+                   description="Create a campaign (Harakiri, an act, 1 to 4 players); the creator takes seat 0.")
+    def post(self, request):
+        data = _body(CampaignCreateSerializer, request.data)
+        try:
+            campaign = services.campaign_create(user=request.user, game=data["game"], act=data["act"],
+                                                seats=data["seats"], control=data.get("control"))
+        except CampaignRefused as exc:
+            raise _refused(exc)
+        return Response({"id": str(campaign.pk)}, status=status.HTTP_201_CREATED)
+
+
+class CampaignDetailApi(APIView):
+    @extend_schema(tags=["campaigns"], operation_id="campaigns_retrieve", parameters=[CAMPAIGN_ID],
+                   responses={200: CampaignSerializer, 404: E("not_found")})
+    def get(self, request, id):
+        try:
+            return Response(services.campaign_get(id))
+        except CampaignRefused as exc:
+            raise _refused(exc)
+
+
+class _CampaignActionApi(APIView):
+    service = None
+
+    def post(self, request, id):
+        try:
+            self.service(campaign_id=id, user=request.user)
+            return Response(services.campaign_get(id))
+        except CampaignRefused as exc:
+            raise _refused(exc)
+
+
+_ACTION_ERRORS = {401: E("not_authenticated"), 404: E("not_found")}
+
+
+class CampaignJoinApi(_CampaignActionApi):
+    service = staticmethod(services.campaign_join)
+
+    @extend_schema(tags=["campaigns"], operation_id="campaigns_join", parameters=[CAMPAIGN_ID], request=None,
+                   responses={200: CampaignSerializer, **_ACTION_ERRORS,
+                              409: E("campaign_started / already_seated / campaign_full")})
+    def post(self, request, id):
+        return super().post(request, id)
+
+
+class CampaignStartApi(_CampaignActionApi):
+    service = staticmethod(services.campaign_start)
+
+    @extend_schema(tags=["campaigns"], operation_id="campaigns_start", parameters=[CAMPAIGN_ID], request=None,
+                   responses={200: CampaignSerializer, **_ACTION_ERRORS, 403: E("not_creator"),
+                              409: E("campaign_started / seats_not_filled")},
+                   description="Start the campaign: chapter 1's Adventure Phase match opens with every player seated.")
+    def post(self, request, id):
+        return super().post(request, id)

@@ -1,0 +1,178 @@
+"""A campaign as a fold of its own log (pure: no Django).
+
+Records are ``{"type", "payload"}``. ``apply`` folds one into the campaign's state; the state is
+the projection the API shows (``status``, ``chapter``, ``phase``, ``current_match``, ``sheet``,
+``characters``, ``history``). ``after_phase`` decides, from the finished match's final state, what
+the campaign records and which match opens next (the policy's rules, without the database).
+"""
+
+import copy
+
+from games.engines.harakiri import handover
+from games.engines.harakiri.adventure.content import ACTS
+from games.engines.harakiri.adventure.engine import default_control
+
+CREATED = "CampaignCreated"
+SEATED = "PlayerSeated"
+STARTED = "CampaignStarted"
+PHASE_STARTED = "PhaseStarted"
+PHASE_FINISHED = "PhaseFinished"
+LEVEL_INCREASED = "LevelIncreased"
+MARKED = "MarkRecorded"
+DISCOVERED = "LocationDiscovered"
+CITY = "CityStatusRecorded"
+FINISHED = "CampaignFinished"
+
+CHARACTERS = ("akira", "hattori", "hikaru", "tomoe")
+ATTRIBUTES = ("power", "dexterity", "spirit", "knowledge")
+
+
+class CampaignRefused(Exception):
+    def __init__(self, code: str, message: str, status: int = 409):
+        super().__init__(message)
+        self.code, self.message, self.status = code, message, status
+
+
+def chapters(act: int) -> list[dict]:
+    return sorted(ACTS[act]["chapters"], key=lambda c: c["number"])
+
+
+def chapter_doc(act: int, number: int) -> dict:
+    return next(c for c in chapters(act) if c["number"] == number)
+
+
+def check_control(control, seats: int) -> dict:
+    """The rulebook's control rules: four players control their own character; fewer divide the
+    four characters between them as they choose (every player controls at least one); solo, one
+    player controls all four."""
+    if control is None:
+        return default_control(seats)
+    if (not isinstance(control, dict) or sorted(control) != sorted(CHARACTERS)
+            or any(not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < seats for v in control.values())
+            or len(set(control.values())) != seats):
+        raise CampaignRefused("bad_control", "control maps akira, hattori, hikaru and tomoe to seats 0..n-1, "
+                                             "every seat controlling at least one", 400)
+    return dict(control)
+
+
+def empty() -> dict:
+    return {"status": "open", "game": None, "act": None, "seats": [], "control": {}, "creator_id": None,
+            "chapter": None, "phase": "between", "current_match": None, "sheet": None, "aside": {}, "kept": {},
+            "characters": {}, "history": [], "outcome": None}
+
+
+def apply(state: dict | None, record: dict) -> dict:
+    s = copy.deepcopy(state) if state is not None else empty()
+    t, p = record["type"], record["payload"]
+    if t == CREATED:
+        s.update(game=p["game"], act=p["act"], seats=[None] * p["seats"], control=p["control"],
+                 creator_id=p["creator_id"])
+    elif t == SEATED:
+        s["seats"][p["seat"]] = {"user_id": p["user_id"], "username": p["username"]}
+    elif t == STARTED:
+        s["status"] = "active"
+    elif t == PHASE_STARTED:
+        s.update(chapter=p["chapter"], phase=p["phase"], current_match=p["match_id"])
+        s["history"].append({"chapter": p["chapter"], "phase": p["phase"], "match_id": p["match_id"], "outcome": None})
+        if p["phase"] == "exploration":
+            s["aside"] = p["aside"]
+    elif t == PHASE_FINISHED:
+        s["history"][-1]["outcome"] = p["outcome"]
+        s.update(phase="between", current_match=None, sheet=p["sheet"])
+        if "kept" in p:
+            s["kept"] = p["kept"]
+        for cid, case in p["sheet"]["characters"].items():
+            progress = s["characters"].setdefault(cid, {"levels": []})
+            progress.update({k: case[k] for k in ("level", "health", "attributes", "skills", "kami", "affinity")})
+    elif t == LEVEL_INCREASED:
+        s["characters"].setdefault(p["character"], {"levels": []})["levels"].append(
+            {"level": p["level"], "chapter": p["chapter"], "attribute": p["attribute"], "skill": p["skill"]})
+    elif t in (MARKED, DISCOVERED, CITY):
+        pass  # already on the sheet of the phase that recorded it; kept in the log for the campaign's story
+    elif t == FINISHED:
+        s.update(status="finished", phase="finished", outcome=p["outcome"])
+    return s
+
+
+def fold(records) -> dict:
+    state = None
+    for record in records:
+        state = apply(state, record)
+    return state if state is not None else empty()
+
+
+def public(campaign_id, state: dict) -> dict:
+    """The ``GET /api/campaigns/{id}/`` document."""
+    return {"id": str(campaign_id), "status": state["status"], "game": state["game"], "act": state["act"],
+            "seats": state["seats"], "control": state["control"], "chapter": state["chapter"],
+            "phase": state["phase"], "current_match": state["current_match"], "sheet": state["sheet"],
+            "characters": state["characters"], "history": state["history"]}
+
+
+# -- the phases' options ---------------------------------------------------------------------------
+
+
+def adventure_options(state: dict, chapter: int) -> dict:
+    options = {"phase": "adventure", "chapter": chapter, "control": dict(state["control"])}
+    if state["sheet"] is not None:
+        options["sheet"] = state["sheet"]
+    return options
+
+
+def exploration_options(state: dict, chapter: int, outcome: str) -> tuple[dict, dict]:
+    """(the Exploration Phase's options: the party carried over and the Adventure Phase's
+    outcome; what is held aside)."""
+    party, aside = handover.party_from_sheet(state["sheet"], state["kept"])
+    scenario = chapter_doc(state["act"], chapter)["exploration"]["scenario"]
+    return {"phase": "exploration", "scenario": scenario, "adventure": outcome, "party": party,
+            "control": dict(state["control"])}, aside
+
+
+def sheet_records(chapter: int, before: dict | None, after: dict) -> list[dict]:
+    """Marks, discovered locations and city statuses the phase added to the campaign sheet."""
+    before = before or {}
+    out = [{"type": MARKED, "payload": {"chapter": chapter, "mark": m}}
+           for m in after.get("marks", []) if m not in before.get("marks", [])]
+    out += [{"type": DISCOVERED, "payload": {"chapter": chapter, "location": loc}}
+            for loc in after.get("discovered", []) if loc not in before.get("discovered", [])]
+    out += [{"type": CITY, "payload": dict(c)} for c in after.get("cities", []) if c not in before.get("cities", [])]
+    return out
+
+
+def level_records(chapter: int, before: dict, after: dict) -> list[dict]:
+    """Level Increase as the Exploration Phase's aftermath resolved it (the players chose the
+    attribute and the skill there, as decisions): one record per level gained."""
+    out = []
+    for cid, case in after["characters"].items():
+        old = before["characters"][cid]
+        if case["level"] <= old["level"]:
+            continue
+        raised = [a for a in ATTRIBUTES if case["attributes"][a] > old["attributes"][a]]
+        skills = [sk for sk in case["skills"] if sk not in old["skills"]]
+        out.append({"type": LEVEL_INCREASED, "payload": {
+            "chapter": chapter, "character": cid, "level": case["level"],
+            "attribute": raised[0] if raised else None, "skill": skills[0] if skills else None}})
+    return out
+
+
+def after_adventure(state: dict, ended: dict) -> list[dict]:
+    """Records for a finished Adventure Phase (``ended``: its ``AdventureFinished`` payload)."""
+    chapter = state["chapter"]
+    records = [{"type": PHASE_FINISHED, "payload": {"chapter": chapter, "phase": "adventure",
+                                                    "match_id": state["current_match"], "outcome": ended["outcome"],
+                                                    "sheet": ended["sheet"]}}]
+    return records + sheet_records(chapter, state["sheet"], ended["sheet"])
+
+
+def after_exploration(state: dict, ended: dict) -> list[dict]:
+    """Records for a finished Exploration Phase (``ended``: its ``PhaseEnded`` payload): its
+    outcome, the sheet with the party carried back (``handover.sheet_from_party``), the levels gained."""
+    chapter, party, result = state["chapter"], ended["party"], ended["result"]
+    rest = {k: v for k, v in state["sheet"].items() if k != "characters"}
+    sheet, kept = handover.sheet_from_party(party, state["aside"], rest)
+    outcome = "success" if result == "victory" else "failure"
+    records = [{"type": PHASE_FINISHED, "payload": {"chapter": chapter, "phase": "exploration",
+                                                    "match_id": state["current_match"], "outcome": outcome,
+                                                    "sheet": sheet, "kept": kept}}]
+    records += level_records(chapter, state["sheet"], sheet)
+    return records

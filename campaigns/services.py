@@ -1,0 +1,213 @@
+"""The campaign's write path: create, join, start, and the policy run when a phase match finishes.
+
+Every change appends records to the campaign's log under its row lock and refolds the
+``CampaignView``; phase matches are opened and played through ``games.application.services``.
+"""
+
+import logging
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from games.application import selectors
+from games.application import services as matches
+from games.application.errors import MatchNotFound
+from games.application.lobby import ACTIVE
+
+from . import domain
+from .domain import CampaignRefused
+from .models import Campaign, CampaignRecord, CampaignView
+
+log = logging.getLogger(__name__)
+
+GAMES = {"harakiri"}
+
+
+def _fold_records(campaign: Campaign) -> dict:
+    return domain.fold({"type": r.type, "payload": r.payload} for r in campaign.records.order_by("seq"))
+
+
+def _append(campaign: Campaign, records: list[dict], *, keys=None, matches_=None) -> dict:
+    """Append ``records`` (the caller holds the campaign's row lock) and refresh the view."""
+    view = CampaignView.objects.get(campaign=campaign)
+    state = view.state
+    for i, record in enumerate(records):
+        campaign.head_seq += 1
+        CampaignRecord.objects.create(campaign=campaign, seq=campaign.head_seq, type=record["type"],
+                                      payload=record["payload"], key=(keys or {}).get(i),
+                                      match_id=(matches_ or {}).get(i))
+        state = domain.apply(state, record)
+    campaign.save(update_fields=["head_seq"])
+    view.seq, view.state = campaign.head_seq, state
+    view.save(update_fields=["seq", "state"])
+    view.players.set([s["user_id"] for s in state["seats"] if s])
+    return state
+
+
+def _locked(campaign_id) -> Campaign:
+    try:
+        return Campaign.objects.select_for_update().get(pk=campaign_id)
+    except (Campaign.DoesNotExist, ValueError, TypeError, ValidationError):  # unknown or malformed id
+        raise CampaignRefused("not_found", "no such campaign", 404)
+
+
+def campaign_create(*, user, game, act, seats, control=None) -> Campaign:
+    if game not in GAMES:
+        raise CampaignRefused("bad_game", "campaigns are played for harakiri", 400)
+    if isinstance(act, bool) or act not in domain.ACTS:
+        raise CampaignRefused("bad_act", f"acts: {sorted(domain.ACTS)}", 400)
+    if not isinstance(seats, int) or isinstance(seats, bool) or not 1 <= seats <= 4:
+        raise CampaignRefused("bad_seats", "a campaign is played by 1 to 4 players", 400)
+    control = domain.check_control(control, seats)
+    with transaction.atomic():
+        campaign = Campaign.objects.create(game=game, created_by=user)
+        CampaignView.objects.create(campaign=campaign, state=domain.empty())
+        _append(campaign, [
+            {"type": domain.CREATED, "payload": {"game": game, "act": act, "seats": seats, "control": control,
+                                                 "creator_id": user.pk}},
+            {"type": domain.SEATED, "payload": {"seat": 0, "user_id": user.pk, "username": user.get_username()}},
+        ])
+    return campaign
+
+
+def campaign_join(*, campaign_id, user) -> dict:
+    with transaction.atomic():
+        campaign = _locked(campaign_id)
+        state = campaign.view.state
+        if state["status"] != "open":
+            raise CampaignRefused("campaign_started", "the campaign has already started")
+        if any(s and s["user_id"] == user.pk for s in state["seats"]):
+            raise CampaignRefused("already_seated", "you already have a seat in this campaign")
+        free = [i for i, s in enumerate(state["seats"]) if s is None]
+        if not free:
+            raise CampaignRefused("campaign_full", "every seat is taken")
+        return _append(campaign, [{"type": domain.SEATED, "payload": {"seat": free[0], "user_id": user.pk,
+                                                                      "username": user.get_username()}}])
+
+
+def _open_match(state: dict, options: dict):
+    """A phase match with the campaign's players in their seats, started."""
+    users = get_user_model().objects.in_bulk([s["user_id"] for s in state["seats"]])
+    seated = [users[s["user_id"]] for s in state["seats"]]
+    match = matches.match_create(game=state["game"], seats=len(seated), options=options, creator=seated[0])
+    for seat, user in enumerate(seated[1:], start=1):
+        matches.match_join(match_id=match.pk, user=user, seat=seat)
+    matches.match_start(match_id=match.pk, user=seated[0])
+    return match
+
+
+def _start_phase(campaign: Campaign, state: dict, chapter: int, phase: str, options: dict, extra=None) -> dict:
+    key = f"started:{chapter}:{phase}"
+    if campaign.records.filter(key=key).exists():
+        return state
+    match = _open_match(state, options)
+    payload = {"chapter": chapter, "phase": phase, "match_id": str(match.pk), **(extra or {})}
+    return _append(campaign, [{"type": domain.PHASE_STARTED, "payload": payload}], keys={0: key},
+                   matches_={0: match.pk})
+
+
+def campaign_start(*, campaign_id, user) -> dict:
+    with transaction.atomic():
+        campaign = _locked(campaign_id)
+        state = campaign.view.state
+        if state["creator_id"] != user.pk:
+            raise CampaignRefused("not_creator", "only the campaign's creator can start it", 403)
+        if state["status"] != "open":
+            raise CampaignRefused("campaign_started", "the campaign has already started")
+        if any(s is None for s in state["seats"]):
+            raise CampaignRefused("seats_not_filled", "every seat must be filled before the start")
+        state = _append(campaign, [{"type": domain.STARTED, "payload": {}}])
+        return _start_phase(campaign, state, 1, "adventure", domain.adventure_options(state, 1))
+
+
+# -- the policy ------------------------------------------------------------------------------------
+
+
+def _ended_payload(match, phase: str) -> dict | None:
+    wanted = "AdventureFinished" if phase == "adventure" else "PhaseEnded"
+    ended = [ev for ev in selectors.events_unredacted(match) if ev["type"] == wanted]
+    return ended[-1]["payload"] if ended else None
+
+
+def policy_run(match_id) -> str:
+    """A phase match finished: record its outcome, the sheet and the levels gained, and open the
+    next phase's match with the party carried over. Idempotent: the campaign's row lock and the
+    unique ``(campaign, key)`` make a second run (or a concurrent one) append nothing."""
+    started = CampaignRecord.objects.filter(type=domain.PHASE_STARTED, match_id=match_id).first()
+    if started is None:
+        return "not_a_campaign_match"
+    try:
+        match = selectors.match_get(match_id)
+    except MatchNotFound:
+        return "gone"
+    chapter, phase = started.payload["chapter"], started.payload["phase"]
+    try:
+        with transaction.atomic():
+            campaign = _locked(started.campaign_id)
+            if campaign.records.filter(key=f"finished:{chapter}:{phase}").exists():
+                return "done"
+            full = selectors.state_load(match)
+            if full["lobby"]["status"] == ACTIVE or full["game"] is None:
+                return "not_finished"
+            ended = _ended_payload(match, phase)
+            if ended is None:
+                log.error("campaign %s: match %s finished without its phase's ending", campaign.pk, match_id)
+                return "no_ending"
+            state = campaign.view.state
+            if phase == "adventure":
+                records = domain.after_adventure(state, ended)
+            else:
+                records = domain.after_exploration(state, ended)
+            state = _append(campaign, records, keys={0: f"finished:{chapter}:{phase}"})
+            return _next_phase(campaign, state, chapter, phase)
+    except IntegrityError:  # a concurrent run got there first
+        return "raced"
+
+
+def _next_phase(campaign: Campaign, state: dict, chapter: int, phase: str) -> str:
+    if phase == "adventure":
+        outcome = state["history"][-1]["outcome"]
+        options, aside = domain.exploration_options(state, chapter, outcome)
+        _start_phase(campaign, state, chapter, "exploration", options, {"aside": aside})
+        return "exploration_opened"
+    last = domain.chapters(state["act"])[-1]["number"]
+    if chapter >= last:
+        _append(campaign, [{"type": domain.FINISHED, "payload": {"outcome": state["history"][-1]["outcome"]}}],
+                keys={0: "finished"})
+        return "campaign_finished"
+    _start_phase(campaign, state, chapter + 1, "adventure", domain.adventure_options(state, chapter + 1))
+    return "adventure_opened"
+
+
+def pending_policies(limit: int = 200) -> list:
+    """Phase matches that finished (their lobby says so) while the campaign still shows them as
+    the current match: the policy has not run for them yet."""
+    out = []
+    for view in CampaignView.objects.filter(state__status="active").exclude(state__current_match=None)[:limit]:
+        match_id = view.state["current_match"]
+        try:
+            match = selectors.match_get(match_id)
+        except MatchNotFound:
+            continue
+        if selectors.state_load(match)["lobby"]["status"] != ACTIVE:
+            out.append(match_id)
+    return out
+
+
+# -- reads -------------------------------------------------------------------------------------------
+
+
+def campaign_get(campaign_id) -> dict:
+    try:
+        view = CampaignView.objects.get(campaign_id=campaign_id)
+    except (CampaignView.DoesNotExist, ValueError, TypeError, ValidationError):
+        raise CampaignRefused("not_found", "no such campaign", 404)
+    return domain.public(view.campaign_id, view.state)
+
+
+def campaign_list(user=None) -> list[dict]:
+    views = CampaignView.objects.order_by("-campaign__created_at")
+    if user is not None:
+        views = views.filter(players=user)
+    return [domain.public(v.campaign_id, v.state) for v in views[:200]]

@@ -1,0 +1,12 @@
+from django.urls import path
+
+from . import api
+
+app_name = "campaigns"
+
+urlpatterns = [
+    path("", api.CampaignListCreateApi.as_view(), name="campaigns"),
+    path("<uuid:id>/", api.CampaignDetailApi.as_view(), name="campaign"),
+    path("<uuid:id>/join/", api.CampaignJoinApi.as_view(), name="campaign-join"),
+    path("<uuid:id>/start/", api.CampaignStartApi.as_view(), name="campaign-start"),
+]

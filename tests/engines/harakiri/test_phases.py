@@ -1,0 +1,100 @@
+"""One Harakiri match is one phase: the facade plays the Adventure Phase with ``phase: "adventure"``,
+its own steps awaited from SYSTEM; the party is handed between the phases (``handover``)."""
+
+import jsonschema
+import pytest
+
+from games.engines.harakiri import handover
+from games.engines.harakiri import views as exploration_views
+from games.engines.harakiri.adventure import steps as adventure_steps
+from games.engines.harakiri.adventure.engine import ENGINE as ADVENTURE
+from games.engines.harakiri.engine import ENGINE, is_adventure
+from games.kernel import SYSTEM, Command, Rng, RuleViolation, fold
+
+
+def _valid(options, seats=1):
+    jsonschema.validate(options, ENGINE.options_schema)
+    ENGINE.validate_options(options, seats)
+
+
+def play(options, seats, seed):
+    """Seeded random play through the facade; SYSTEM steps by the system command, as the worker does."""
+    state = fold(ENGINE, ENGINE.setup(options, seats, Rng(f"phase-{seed}".encode(), "setup")))
+    system_steps = 0
+    for step in range(4000):
+        status = ENGINE.status(state)
+        if status.finished:
+            return state, system_steps
+        seat = status.awaiting[step % len(status.awaiting)]
+        if seat == SYSTEM:
+            cmd = ENGINE.system_command(state)
+            system_steps += 1
+        else:
+            legal = ENGINE.legal_commands(state, seat)
+            cmd = legal[Rng(f"phase-{seed}".encode(), f"pick-{step}").below(len(legal))]
+        events = ENGINE.decide(state, Command(cmd["type"], cmd["args"], seat), Rng(f"phase-{seed}".encode(), f"s{step}"))
+        state = fold(ENGINE, events, state)
+    raise AssertionError("the phase did not end")
+
+
+def test_the_phase_option_is_validated():
+    _valid({})
+    _valid({"phase": "exploration", "scenario": "act1_burning_village"})
+    _valid({"phase": "adventure", "chapter": 2}, seats=2)
+    for bad in ({"phase": "epilogue"}, {"phase": "adventure", "scenario": "act1_burning_village"},
+                {"phase": "adventure", "chapter": 9}, {"chapter": 1}, {"phase": "exploration", "sheet": {}}):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(bad, ENGINE.options_schema)
+    with pytest.raises(RuleViolation):  # seat 3 controls a character in a 2-seat match
+        ENGINE.validate_options({"phase": "adventure", "control": {"akira": 3, "hattori": 0, "hikaru": 1, "tomoe": 1}}, 2)
+
+
+def test_an_adventure_match_is_the_adventure_engines_decider():
+    state = fold(ENGINE, ENGINE.setup({"phase": "adventure", "chapter": 1}, 2, Rng(b"a", "s")))
+    same = fold(ADVENTURE, ADVENTURE.setup({"chapter": 1}, 2, Rng(b"a", "s")))
+    assert is_adventure(state) and state == same
+    assert ENGINE.status(state) == ADVENTURE.status(state)
+    assert ENGINE.legal_commands(state, 0) == ADVENTURE.legal_commands(state, 0)
+    assert ENGINE.view_for(state, 1) == ADVENTURE.view_for(state, 1)
+    exploration = fold(ENGINE, ENGINE.setup({}, 2, Rng(b"a", "s")))
+    assert not is_adventure(exploration) and exploration["phase"] == "oracle"
+
+
+@pytest.mark.parametrize("seed,seats,chapter", [(1, 1, 1), (2, 2, 2), (3, 4, 3)])
+def test_a_seeded_adventure_phase_plays_to_its_end_with_the_shoguns_steps_from_system(seed, seats, chapter):
+    # rules: Harakiri, "Ending the Adventure Phase"; the Shōgun's turn is the game's own step (SYSTEM)
+    state, system_steps = play({"phase": "adventure", "chapter": chapter}, seats, seed)
+    assert state["flow"]["stage"] == "finished" and state["result"]["outcome"] in ("success", "failure")
+    assert system_steps > 0
+    assert ENGINE.legal_commands(state, SYSTEM) == [] and ENGINE.system_command(state) is None
+
+
+def test_each_phase_redacts_its_own_hidden_events_through_the_facade():
+    started = ENGINE.setup({"phase": "adventure"}, 1, Rng(b"r", "s"))[0]
+    assert ENGINE.redact_event(started, 0) == ADVENTURE.redact_event(started, 0)
+    assert isinstance(ENGINE.redact_event(started, 0)["payload"]["state"]["decks"]["travel"], int)
+    phase = ENGINE.setup({}, 1, Rng(b"r", "s"))[0]
+    assert ENGINE.redact_event(phase, 0) == exploration_views.redact(phase)
+    shuffled = {"type": "AIDeckShuffled", "v": 1, "payload": {"who": "x", "deck": ["a", "b"]}}
+    assert ENGINE.redact_event(shuffled, 0)["payload"] == {"who": "x", "deck": 2}
+
+
+def handover_sheet(state):
+    """What ``AdventureFinished`` hands on: the campaign sheet of the finished state."""
+    return adventure_steps.sheet(state)
+
+
+def test_the_adventure_sheet_becomes_a_valid_exploration_party_and_comes_back_unchanged():
+    # rules: Harakiri, "Adventure Phase Setup" / "Exploration Phase Setup": the characters keep their health, equipment, items, skills
+    sheet = handover_sheet(play({"phase": "adventure", "chapter": 1}, 1, 5)[0])
+    sheet["characters"]["akira"]["weapons"] = ["ronin_nodachi"]  # a level 2 card the Exploration content lacks
+    sheet["characters"]["akira"]["equipped"] = "ronin_nodachi"
+    sheet["characters"]["akira"]["items"] = ["jirobo_omamori", "rice_ball"]
+    sheet["characters"]["hikaru"]["traits"] = ["pious"]
+    party, aside = handover.party_from_sheet(sheet)
+    _valid({"scenario": "act1_burning_village", "party": party, "adventure": "success"})
+    assert party["akira"]["equipped"] == "ronin_katana" and party["akira"]["items"] == ["jirobo_omamori"]
+    assert aside["akira"]["weapons"] == ["ronin_nodachi"] and aside["akira"]["items"] == ["rice_ball"]
+    back, kept = handover.sheet_from_party(party, aside, {k: v for k, v in sheet.items() if k != "characters"})
+    assert back == sheet and kept == {}
+    _valid({"phase": "adventure", "chapter": 2, "sheet": back})
