@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "games",
     "games.eventstore",
     "games.projections",
+    "games.ratings",
     "workers",
     "campaigns",
     "frontend",

@@ -20,6 +20,7 @@ from games.application import audit, selectors, services
 from games.application.errors import NotYourDecision
 from games.kernel import RuleViolation, registry
 from games.projections.models import MatchSummary
+from games.ratings import selectors as ratings
 
 from . import serializers as s
 from .permissions import IsStaff
@@ -48,6 +49,7 @@ def match_detail(match, user) -> dict:
         "game": match.game,
         "seats": len(lobby["seats"]),
         "options": lobby["options"],
+        "rated": lobby.get("rated", False),
         "status": lobby["status"],
         "phase": st["phase"],
         "seq": match.head_seq,
@@ -70,6 +72,7 @@ def summary_item(summary: MatchSummary, user) -> dict:
         "game": match.game,
         "seats": match.seat_count,
         "options": match.options,
+        "rated": match.rated,
         "status": summary.status,
         "phase": summary.phase,
         "seq": summary.seq,
@@ -170,7 +173,8 @@ class MatchListCreateApi(mixins.ListModelMixin, generics.GenericAPIView):
         seats = data.get("seats")
         if seats is None:
             seats = registry.get(data["game"]).min_seats
-        match = services.match_create(game=data["game"], seats=seats, options=data["options"], creator=request.user)
+        match = services.match_create(game=data["game"], seats=seats, options=data["options"], creator=request.user,
+                                      rated=data["rated"])
         return Response(match_detail(match, request.user), status=status.HTTP_201_CREATED)
 
 
@@ -290,6 +294,70 @@ class MatchEventsApi(APIView):
         seat = selectors.seat_for_user(match, request.user)
         head = match.head_seq
         return Response({"events": selectors.events_for_seat(match, seat, after=after, until=head), "seq": head})
+
+
+# -- ratings and profiles -----------------------------------------------------------------------
+
+
+RECENT_MATCHES = 20
+
+
+def _result(summary: MatchSummary, seat) -> str | None:
+    if summary.status != "finished" or seat is None:
+        return None
+    if not summary.winners:
+        return "draw"
+    return "won" if seat in summary.winners else "lost"
+
+
+def recent_matches(user, limit: int = RECENT_MATCHES) -> list[dict]:
+    """The user's latest matches (any status) with the rating each moved, newest first."""
+    rows = list(MatchSummary.objects.filter(players=user).select_related("match").order_by("-match__created_at")[:limit])
+    changes = ratings.changes_by_match(user, [r.match_id for r in rows])
+    out = []
+    for row in rows:
+        seat = _seat_of(row.seats, user)
+        change = changes.get(row.match_id)
+        out.append({
+            "id": str(row.match_id), "game": row.match.game, "status": row.status, "rated": row.match.rated,
+            "created_at": row.match.created_at.isoformat(), "seat": seat, "seat_list": row.seats,
+            "winners": row.winners, "result": _result(row, seat),
+            "rating_before": change.display_before if change else None,
+            "rating_after": change.display_after if change else None,
+        })
+    return out
+
+
+def profile(username: str) -> dict:
+    user = ratings.user_by_name(username)
+    return {
+        "username": user.get_username(),
+        "ratings": ratings.user_ratings(user),
+        "recent_matches": recent_matches(user),
+        "tournaments": [],  # no tournaments exist yet
+    }
+
+
+GAME = OpenApiParameter("game", OpenApiTypes.STR, OpenApiParameter.PATH, description="game slug, e.g. yokai")
+USERNAME = OpenApiParameter("username", OpenApiTypes.STR, OpenApiParameter.PATH)
+
+
+class LeaderboardApi(APIView):
+    @extend_schema(tags=["ratings"], operation_id="ratings_leaderboard", parameters=[GAME, s.LeaderboardQuerySerializer],
+                   responses={200: s.LeaderboardEntrySerializer(many=True), 400: E("malformed limit"),
+                              404: E("unknown_game / game_not_rated")},
+                   description="Everyone with a rating in the game, best first.")
+    def get(self, request, game):
+        limit = _query(s.LeaderboardQuerySerializer, request)["limit"]
+        return Response(ratings.leaderboard(game, limit))
+
+
+class ProfileApi(APIView):
+    @extend_schema(tags=["ratings"], operation_id="users_profile", parameters=[USERNAME],
+                   responses={200: s.ProfileSerializer, 404: E("unknown_user")},
+                   description="A player's ratings (with history), recent matches and tournaments.")
+    def get(self, request, username):
+        return Response(profile(username))
 
 
 # -- staff ------------------------------------------------------------------------------------

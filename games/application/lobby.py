@@ -23,6 +23,7 @@ def lobby_evolve(lobby: dict | None, ev: dict) -> dict:
             "game": p["game"],
             "engine_version": p["engine_version"],
             "options": p["options"],
+            "rated": bool(p.get("rated", False)),  # streams from before the flag: unrated
             "seed_hash": p["seed_hash"],
             "creator_id": p["creator_id"],
             "seats": [None] * p["seats"],
@@ -65,6 +66,12 @@ def seat_of_user(lobby: dict, user_id) -> int | None:
         if s and not s.get("bot") and s.get("user_id") == user_id:
             return i
     return None
+
+
+def rated_match(lobby: dict) -> bool:
+    """Does this (finished) match count for ratings: the rated flag on and every seat a human."""
+    seats = lobby["seats"]
+    return bool(lobby.get("rated")) and bool(seats) and all(s and s.get("user_id") and not s.get("bot") for s in seats)
 
 
 def bot_seats(lobby: dict) -> list[int]:

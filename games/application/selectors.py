@@ -94,6 +94,7 @@ def lobby_public(lobby: dict, match: Match) -> dict:
         "status": lobby["status"],
         "seats": lobby["seats"],
         "options": lobby["options"],
+        "rated": lobby.get("rated", False),
         "seed_hash": lobby["seed_hash"],
         "seed": lobby["seed"],
         "winners": lobby["winners"],

@@ -32,6 +32,7 @@ class HarakiriEngine(EngineBase):
     version = "1"
     min_seats = 1
     max_seats = 4
+    cooperative = True  # the party wins or loses together: no ratings
     options_schema = {
         "type": "object",
         "properties": {
