@@ -15,4 +15,7 @@ urlpatterns = [
     path("matches/<uuid:match_id>/leave/", views.match_leave, name="match-leave"),
     path("matches/<uuid:match_id>/bot/", views.match_add_bot, name="match-bot"),
     path("matches/<uuid:match_id>/start/", views.match_start, name="match-start"),
+    path("ratings/", views.leaderboards, name="leaderboards"),
+    path("ratings/<str:game>/", views.leaderboard, name="leaderboard"),
+    path("users/<str:username>/", views.profile_page, name="profile"),
 ]
