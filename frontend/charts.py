@@ -48,7 +48,8 @@ def rating_chart(history: list[dict]) -> dict | None:
               for i, p in enumerate(history)]
     grid = [{"y": y(v), "label": v} for v in range(low, high + 1, step)]
     ticks = sorted({0, n - 1} | ({(n - 1) // 2} if n > 2 else set()))
-    xlabels = [{"x": x(i), "label": "start" if i == 0 else f"match {i}"} for i in ticks]
+    xlabels = [{"x": x(i), "label": "start" if i == 0 else f"match {i}",
+                "anchor": "start" if i == 0 and n > 1 else "end" if i == n - 1 and n > 1 else "middle"} for i in ticks]
     return {
         "width": WIDTH, "height": HEIGHT, "left": LEFT, "right": WIDTH - RIGHT, "top": TOP,
         "bottom": HEIGHT - BOTTOM, "label_y": HEIGHT - 10,

@@ -293,10 +293,10 @@ LEADERBOARD_LIMIT = 100
 
 
 def leaderboards(request):
-    games = ratings.rated_games()
-    if not games:
+    game = ratings.busiest_game()
+    if game is None:
         raise Http404("no rated game is installed")
-    return redirect("frontend:leaderboard", game=games[0].slug)
+    return redirect("frontend:leaderboard", game=game)
 
 
 def leaderboard(request, game):

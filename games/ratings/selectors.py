@@ -26,6 +26,13 @@ def rated_games() -> list:
     return [e for e in registry.all_engines() if not e.cooperative]
 
 
+def busiest_game() -> str | None:
+    """The rated game with the most rated players (ties: by slug), or the first rated game."""
+    games = [e.slug for e in rated_games()]
+    counts = {g: Rating.objects.filter(game=g).count() for g in games}
+    return min(games, key=lambda g: (-counts[g], g)) if games else None
+
+
 def user_by_name(username: str):
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
