@@ -68,3 +68,10 @@ def test_the_create_form_sets_rated(client, make_user):
     from games.eventstore.models import Match
 
     assert sorted(Match.objects.values_list("rated", flat=True)) == [False, True]
+
+
+def test_the_match_page_says_whether_it_is_rated(client, make_user, start):
+    a, b = make_user(), make_user()
+    rated, casual = start([a, b]), start([a, b], rated=False)
+    assert '<dd id="status-rated" data-testid="rated">yes</dd>' in client.get(f"/matches/{rated.pk}/").content.decode()
+    assert '<dd id="status-rated" data-testid="rated">no</dd>' in client.get(f"/matches/{casual.pk}/").content.decode()

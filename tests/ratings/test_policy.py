@@ -83,3 +83,27 @@ def test_ratings_accumulate_over_matches_in_finish_order(make_user, finish):
         assert (later.mu_before, later.sigma_before) == (earlier.mu_after, earlier.sigma_after)
     last = Rating.objects.get(user=b)
     assert (last.mu, last.sigma) == (chain[-1].mu_after, chain[-1].sigma_after)
+
+
+def test_a_redelivered_finishing_command_does_not_rate_twice(make_user, start, monkeypatch,
+                                                             django_capture_on_commit_callbacks):
+    """The command that ended the match, submitted again with its command_id (a client retry, a
+    duplicated socket message): the write path replays it, and the ratings stay as they were."""
+    from games.application import services
+    from tests.projections.play import play_randomly
+
+    calls = []
+    real = services.match_submit_command
+    monkeypatch.setattr(services, "match_submit_command", lambda **kw: (calls.append(kw), real(**kw))[1])
+    a, b = make_user(), make_user()
+    match = start([a, b], options={"target": 12, "bonus_rolls": False})
+    play_randomly(match, [a, b], django_capture_on_commit_callbacks, seed=12)
+    finished = MatchEvent.objects.get(match=match, type="MatchFinished")
+    last = calls[-1]
+    assert match.head_seq == finished.seq  # the last human command finished the match
+    before = list(Rating.objects.order_by("user_id").values("mu", "sigma", "matches"))
+    with django_capture_on_commit_callbacks(execute=True):
+        again = real(**last)
+    assert again.replayed and again.seq == finished.seq
+    assert RatingChange.objects.filter(match=match).count() == 2
+    assert list(Rating.objects.order_by("user_id").values("mu", "sigma", "matches")) == before
