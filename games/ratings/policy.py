@@ -9,7 +9,10 @@ skipped, and RatingChange is unique per (match, user), so a second application c
 ``rebuild_ratings`` calls the same function on a from-scratch fold of each log.
 """
 
+import logging
+
 from django.db import transaction
+from django.db.models import Q
 
 from games.application import lobby as L
 from games.eventstore.models import Match, MatchEvent
@@ -17,6 +20,8 @@ from games.kernel import registry
 
 from . import skill
 from .models import Rating, RatingChange
+
+log = logging.getLogger(__name__)
 
 
 def rated_seats(lobby: dict) -> list[skill.Seat] | None:
@@ -49,6 +54,12 @@ def ratings_apply(match: Match, game: str, seats: list[skill.Seat], at) -> list[
             Rating.objects.get_or_create(user_id=user_id, game=game, defaults=initial)
         rows = {r.user_id: r for r in Rating.objects.select_for_update().filter(game=game, user_id__in=user_ids)
                 .order_by("user_id")}
+        if applied_later(match, game, user_ids, at):
+            # Another match of these players finished later in the logs but committed first (only
+            # possible on PostgreSQL, within the same instant): the live values now follow commit
+            # order, the rebuild the log's. Applied anyway (refusing would fail the finish).
+            log.warning("ratings of match %s applied after a later-finishing match; "
+                        "run manage.py rebuild_ratings --fix", match.pk)
         after = skill.rate({u: (r.mu, r.sigma) for u, r in rows.items()}, seats)
         changes = []
         for s in seats:
@@ -66,6 +77,13 @@ def ratings_apply(match: Match, game: str, seats: list[skill.Seat], at) -> list[
                 updated_at=at,
             )
         return changes
+
+
+def applied_later(match: Match, game: str, user_ids, at) -> bool:
+    """Has any of these players already been rated for a match that finishes after this one in
+    finish order ``(at, match id)``?"""
+    later = Q(finished_at__gt=at) | Q(finished_at=at, match_id__gt=match.pk)
+    return RatingChange.objects.filter(game=game, user_id__in=list(user_ids)).filter(later).exists()
 
 
 def ratings_project(engine, match: Match, state: dict, events: list[dict], at=None) -> None:

@@ -98,3 +98,27 @@ def test_rebuild_projections_checks_ratings_too(played):
     out = run("rebuild_projections", "--fix")
     assert "all ratings now match the logs" in out
     assert rebuild.check().clean
+
+
+def test_matches_applied_out_of_finish_order_are_flagged_and_fixed(make_user, finish, caplog):
+    """Two matches of the same players whose ratings were applied in the reverse of their finish
+    order (a commit race on PostgreSQL), simulated by undoing the first and applying it last."""
+    from games.application import selectors
+    from games.ratings import policy
+
+    a, b = make_user(), make_user()
+    first = finish([a, b], seed=1)
+    second = finish([a, b], seed=2)
+    assert rebuild.check().clean
+    RatingChange.objects.filter(match=first).delete()
+    assert rebuild.check().differences  # first's changes are missing (and the ratings differ)
+    run("rebuild_ratings", "--fix")
+    # Now replay history wrongly: drop everything and apply second before first.
+    RatingChange.objects.all().delete()
+    Rating.objects.all().delete()
+    for match in (second, first):
+        lobby = selectors.state_load(match)["lobby"]
+        policy.ratings_apply(match, "pebbles", policy.rated_seats(lobby), policy.finished_at(match))
+    assert "applied after a later-finishing match" in caplog.text
+    assert not rebuild.check().clean
+    assert "all ratings now match the logs" in run("rebuild_ratings", "--fix")
