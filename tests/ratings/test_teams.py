@@ -45,3 +45,14 @@ def test_a_played_yokai_2v2_moves_both_partners(make_user, finish):
     a, b = sorted(winners)
     assert (changes[a].mu_after, changes[a].sigma_after) == (changes[b].mu_after, changes[b].sigma_after)
     assert Rating.objects.filter(game="yokai").count() == 4
+
+
+def test_every_engine_splits_its_seats_into_disjoint_sides():
+    from games.kernel import registry
+
+    for engine in registry.all_engines(include_unlisted=True):
+        for seats in range(engine.min_seats, engine.max_seats + 1):
+            for options in ({}, {"teams": True}):
+                sides = engine.teams(options, seats)
+                assert sorted(s for side in sides for s in side) == list(range(seats)), (engine.slug, seats, options)
+                assert all(side for side in sides)
