@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "games.eventstore",
     "games.projections",
     "games.tournaments",
+    "games.ratings",
     "workers",
     "campaigns",
     "frontend",

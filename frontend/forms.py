@@ -38,6 +38,10 @@ class MatchCreateForm(forms.Form):
         max_length=MAX_OPTIONS_CHARS,
         help_text="A JSON object; {} keeps the game's defaults.",
     )
+    rated = forms.BooleanField(
+        required=False, initial=True,
+        help_text="Counts for the players' ratings when every seat is a person (bots make a match unrated).",
+    )
 
     def __init__(self, *args, games=(), **kwargs):
         super().__init__(*args, **kwargs)

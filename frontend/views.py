@@ -28,7 +28,11 @@ from games.application.errors import MatchNotFound, PlatformError
 from games.application.identities import deleted_among_seat_lists, seats_display
 from games.kernel import RuleViolation, registry
 from games.projections.models import MatchSummary
+from games.projections.profiles import profile
+from games.ratings import selectors as ratings
+from games.ratings.errors import NotFound as RatingsNotFound
 
+from .charts import rating_chart
 from .forms import LoginForm, MatchCreateForm, SeatForm, SignUpForm
 
 LOG_TAIL = 200  # events rendered into the page; older ones are fetched over the socket on demand
@@ -180,6 +184,7 @@ def lobby(request, create_form=None):
         "active_matches": active_rows,
         "finished_matches": finished_rows,
         "create_form": create_form,
+        "rated_games": ratings.rated_games(),
     }, status=400 if create_form.errors else 200)
 
 
@@ -199,7 +204,7 @@ def match_create(request):
     try:
         match = services.match_create(
             game=form.cleaned_data["game"], seats=form.cleaned_data["seats"],
-            options=form.cleaned_data["options"], creator=request.user,
+            options=form.cleaned_data["options"], creator=request.user, rated=form.cleaned_data["rated"],
         )
     except (RuleViolation, PlatformError) as err:
         form.add_error(None, f"{err.message} ({err.code})")
@@ -293,4 +298,49 @@ def match_page(request, match_id):
         "is_creator": boot["is_creator"],
         "board_script": board,
         "boot": boot,
+    })
+
+
+# -- ratings and profiles -----------------------------------------------------------------------------
+
+
+LEADERBOARD_LIMIT = 100
+
+
+def leaderboards(request):
+    game = ratings.busiest_game()
+    if game is None:
+        raise Http404("no rated game is installed")
+    return redirect("frontend:leaderboard", game=game)
+
+
+def leaderboard(request, game):
+    try:
+        engine = ratings.rated_engine(game)
+        rows = ratings.leaderboard(game, LEADERBOARD_LIMIT)
+    except RatingsNotFound:
+        raise Http404("no leaderboard for this game")
+    return render(request, "frontend/leaderboard.html", {
+        "game": engine, "rows": rows, "games": ratings.rated_games(),
+        "me": request.user.pk if request.user.is_authenticated else None,
+    })
+
+
+def profile_page(request, username):
+    try:
+        doc = profile(username)
+    except RatingsNotFound:
+        raise Http404("no such user")
+    games = [
+        {"slug": slug, "name": _game_name(slug), **rating, "chart": rating_chart(rating["history"])}
+        for slug, rating in doc["ratings"].items()
+    ]
+    recent = [
+        {**m, "game_name": _game_name(m["game"]),
+         "players": [(s["username"] + (" (bot)" if s.get("bot") else "")) if s else None for s in m["seat_list"]],
+         "delta": None if m["rating_after"] is None else m["rating_after"] - m["rating_before"]}
+        for m in doc["recent_matches"]
+    ]
+    return render(request, "frontend/profile.html", {
+        "username": doc["username"], "games": games, "recent": recent, "tournaments": doc["tournaments"],
     })

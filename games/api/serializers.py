@@ -66,6 +66,8 @@ class MatchSerializer(serializers.Serializer):
     game = serializers.CharField()
     seats = serializers.IntegerField(help_text="number of seats")
     options = serializers.DictField()
+    rated = serializers.BooleanField(help_text="set at creation: with human seats only, the finished match "
+                                               "moves the players' ratings")
     status = serializers.ChoiceField(choices=MATCH_STATUSES)
     phase = serializers.CharField()
     seq = serializers.IntegerField()
@@ -85,6 +87,9 @@ class MatchCreateSerializer(serializers.Serializer):
     seats = serializers.IntegerField(min_value=1, max_value=64, required=False,
                                      help_text="defaults to the game's minimum")
     options = serializers.DictField(required=False, default=dict, help_text="validated by the game's options schema")
+    rated = serializers.BooleanField(required=False, default=True,
+                                     help_text="count the match for ratings (default true; a bot seat or a "
+                                               "cooperative game makes it unrated anyway)")
 
 
 class MatchListQuerySerializer(serializers.Serializer):
@@ -113,6 +118,7 @@ class LobbySerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=MATCH_STATUSES)
     seats = SeatListField()
     options = serializers.DictField()
+    rated = serializers.BooleanField()
     seed_hash = serializers.CharField()
     seed = serializers.CharField(allow_null=True)
     winners = serializers.ListField(child=serializers.JSONField())
@@ -226,3 +232,60 @@ class StaffStateSerializer(serializers.Serializer):
     state = serializers.JSONField(help_text="the full folded aggregate {lobby, game}")
     views = SeatViewSerializer(many=True, help_text="every seat's view at that seq, by seat")
     spectator = SeatViewSerializer()
+
+
+# -- ratings and profiles ---------------------------------------------------------------------
+
+
+class LeaderboardQuerySerializer(serializers.Serializer):
+    limit = serializers.IntegerField(required=False, default=100, min_value=1, max_value=1000)
+
+
+class LeaderboardEntrySerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="1 = best; ordered by rating, then mu, then user id")
+    user_id = serializers.IntegerField()
+    username = serializers.CharField()
+    rating = serializers.IntegerField(help_text="conservative display rating: round(1000 + 40 * (mu - 3 sigma))")
+    mu = serializers.FloatField(help_text="OpenSkill (Plackett-Luce) mean skill")
+    sigma = serializers.FloatField(help_text="OpenSkill uncertainty")
+    matches = serializers.IntegerField(help_text="rated matches played")
+
+
+class RatingPointSerializer(serializers.Serializer):
+    match_id = serializers.UUIDField(allow_null=True, help_text="null for the starting point")
+    at = serializers.DateTimeField()
+    rating = serializers.IntegerField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+
+
+class UserRatingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    rating = serializers.IntegerField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    matches = serializers.IntegerField()
+    history = RatingPointSerializer(many=True, help_text="the rating after each rated match, oldest first")
+
+
+class RecentMatchSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    game = serializers.CharField()
+    status = serializers.ChoiceField(choices=MATCH_STATUSES)
+    rated = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+    seat = serializers.IntegerField(allow_null=True)
+    seat_list = SeatListField()
+    winners = serializers.ListField(child=serializers.JSONField())
+    result = serializers.ChoiceField(choices=("won", "lost", "draw"), allow_null=True,
+                                     help_text="null until the match is finished")
+    rating_before = serializers.IntegerField(allow_null=True, help_text="null when the match did not count")
+    rating_after = serializers.IntegerField(allow_null=True)
+
+
+class ProfileSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    ratings = serializers.DictField(child=UserRatingSerializer(), help_text="by game slug")
+    recent_matches = RecentMatchSerializer(many=True, help_text="the 20 most recent matches the user sat in")
+    tournaments = serializers.ListField(child=serializers.DictField(),
+                                        help_text="always empty until tournaments exist")

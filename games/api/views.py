@@ -23,6 +23,8 @@ from games.application.errors import NotYourDecision
 from games.application.identities import deleted_among_seat_lists, seats_display
 from games.kernel import RuleViolation, registry
 from games.projections.models import MatchSummary
+from games.projections.profiles import profile
+from games.ratings import selectors as ratings
 
 from . import serializers as s
 from .permissions import IsStaff
@@ -52,6 +54,7 @@ def match_detail(match, user) -> dict:
         "game": match.game,
         "seats": len(lobby["seats"]),
         "options": lobby["options"],
+        "rated": lobby.get("rated", False),
         "status": lobby["status"],
         "phase": st["phase"],
         "seq": match.head_seq,
@@ -74,6 +77,7 @@ def summary_item(summary: MatchSummary, user, gone: frozenset | None = None) -> 
         "game": match.game,
         "seats": match.seat_count,
         "options": match.options,
+        "rated": match.rated,
         "status": summary.status,
         "phase": summary.phase,
         "seq": summary.seq,
@@ -179,7 +183,8 @@ class MatchListCreateApi(mixins.ListModelMixin, generics.GenericAPIView):
         seats = data.get("seats")
         if seats is None:
             seats = registry.get(data["game"]).min_seats
-        match = services.match_create(game=data["game"], seats=seats, options=data["options"], creator=request.user)
+        match = services.match_create(game=data["game"], seats=seats, options=data["options"], creator=request.user,
+                                      rated=data["rated"])
         return Response(match_detail(match, request.user), status=status.HTTP_201_CREATED)
 
 
@@ -311,6 +316,31 @@ class MatchEventsApi(APIView):
         if until < head:
             nxt = request.build_absolute_uri(f"{request.path}?{urlencode({'after': until, 'limit': q['limit']})}")
         return Response({"events": events, "seq": head, "next": nxt})
+
+
+# -- ratings and profiles -----------------------------------------------------------------------
+
+
+GAME = OpenApiParameter("game", OpenApiTypes.STR, OpenApiParameter.PATH, description="game slug, e.g. yokai")
+USERNAME = OpenApiParameter("username", OpenApiTypes.STR, OpenApiParameter.PATH)
+
+
+class LeaderboardApi(APIView):
+    @extend_schema(tags=["ratings"], operation_id="ratings_leaderboard", parameters=[GAME, s.LeaderboardQuerySerializer],
+                   responses={200: s.LeaderboardEntrySerializer(many=True), 400: E("malformed limit"),
+                              404: E("unknown_game / game_not_rated")},
+                   description="Everyone with a rating in the game, best first.")
+    def get(self, request, game):
+        limit = _query(s.LeaderboardQuerySerializer, request)["limit"]
+        return Response(ratings.leaderboard(game, limit))
+
+
+class ProfileApi(APIView):
+    @extend_schema(tags=["ratings"], operation_id="users_profile", parameters=[USERNAME],
+                   responses={200: s.ProfileSerializer, 404: E("unknown_user")},
+                   description="A player's ratings (with history), recent matches and tournaments.")
+    def get(self, request, username):
+        return Response(profile(username))
 
 
 # -- staff ------------------------------------------------------------------------------------

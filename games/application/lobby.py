@@ -23,6 +23,7 @@ def lobby_evolve(lobby: dict | None, ev: dict) -> dict:
             "game": p["game"],
             "engine_version": p["engine_version"],
             "options": p["options"],
+            "rated": bool(p.get("rated", False)),  # streams from before the flag: unrated
             "seed_hash": p["seed_hash"],
             "creator_id": p["creator_id"],
             "seats": [None] * p["seats"],
@@ -91,6 +92,12 @@ def leave_payloads(lobby: dict, seat: int, user_id, seed: str) -> list[tuple[str
     if heir is not None:
         return [(SEAT_LEFT, {"seat": seat, "creator_id": heir})]
     return [(SEAT_LEFT, {"seat": seat, "creator_id": None}), (ABANDONED, {"reason": "creator_left", "seed": seed})]
+
+
+def rated_match(lobby: dict) -> bool:
+    """Does this (finished) match count for ratings: the rated flag on and every seat a human."""
+    seats = lobby["seats"]
+    return bool(lobby.get("rated")) and bool(seats) and all(s and s.get("user_id") and not s.get("bot") for s in seats)
 
 
 def bot_seats(lobby: dict) -> list[int]:

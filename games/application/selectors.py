@@ -100,6 +100,7 @@ def lobby_public(lobby: dict, match: Match) -> dict:
         "status": lobby["status"],
         "seats": seats_display(lobby["seats"]),  # a deleted account's seat shows "deleted player"
         "options": lobby["options"],
+        "rated": lobby.get("rated", False),
         "seed_hash": lobby["seed_hash"],
         "seed": lobby["seed"],
         "winners": lobby["winners"],

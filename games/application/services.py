@@ -221,8 +221,16 @@ def _lobby_write(match_id, *, actor: Actor, decide, seat=None) -> CommandResult:
     raise VersionConflict(Match.objects.get(pk=match_id).head_seq)
 
 
-def match_create(*, game: str, seats: int, options: dict | None, creator, join: bool = True) -> Match:
+# Casual matches are rated unless their creator turns it off (a bot seat makes any match unrated).
+RATED_DEFAULT = True
+
+
+def match_create(*, game: str, seats: int, options: dict | None, creator, join: bool = True,
+                 rated: bool = RATED_DEFAULT) -> Match:
     engine = registry.get(game)
+    if not isinstance(rated, bool):
+        raise RuleViolation("bad_rated", "rated must be true or false")
+    rated = rated and not engine.cooperative
     options = {} if options is None else options
     if not isinstance(seats, int) or isinstance(seats, bool) or not engine.min_seats <= seats <= engine.max_seats:
         raise RuleViolation("bad_seats", f"{engine.name} is played by {engine.min_seats} to {engine.max_seats} seats")
@@ -238,11 +246,11 @@ def match_create(*, game: str, seats: int, options: dict | None, creator, join: 
     seed = secrets.token_bytes(32)
     with transaction.atomic():
         match = Match.objects.create(
-            game=engine.slug, engine_version=str(engine.version), seat_count=seats, options=options,
+            game=engine.slug, engine_version=str(engine.version), seat_count=seats, options=options, rated=rated,
             created_by=creator, seed=seed.hex(), seed_hash=seed_commitment(seed),
         )
         created = make_event(L.CREATED, {
-            "game": engine.slug, "engine_version": str(engine.version), "seats": seats, "options": options,
+            "game": engine.slug, "engine_version": str(engine.version), "seats": seats, "options": options, "rated": rated,
             "seed_hash": match.seed_hash, "creator_id": creator.pk if creator else None,
         })
         events = [created]

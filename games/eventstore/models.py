@@ -18,6 +18,9 @@ class Match(models.Model):
     engine_version = models.CharField(max_length=20)
     seat_count = models.PositiveSmallIntegerField()
     options = models.JSONField(default=dict, blank=True)
+    # Set at creation (also in MatchCreated's payload, which is what ratings read): a match with
+    # this on and human seats only moves the players' ratings when it finishes.
+    rated = models.BooleanField(default=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     # Secret until the match ends (then revealed in MatchFinished); its sha256 is public.

@@ -21,6 +21,8 @@ class EngineBase:
     upcasters: dict = {}
     # Engines that register but must not appear in the public catalog (test engines) set this.
     listed: bool = True
+    # Cooperative games (everyone wins or loses together) have no ratings.
+    cooperative: bool = False
 
     # -- content -------------------------------------------------------------------------
     def content(self) -> dict:
@@ -30,6 +32,11 @@ class EngineBase:
     # -- lifecycle ------------------------------------------------------------------------
     def validate_options(self, options: dict, seats: int) -> None:
         """Checks beyond the JSON schema (e.g. teams only with 4 seats). Raise RuleViolation."""
+
+    def teams(self, options: dict, seats: int) -> list[list[int]]:
+        """The sides of a match created with ``options``: lists of seats that win or lose together.
+        By default every seat plays for itself."""
+        return [[seat] for seat in range(seats)]
 
     def setup(self, options: dict, seats: int, rng) -> list[Event]:
         raise NotImplementedError

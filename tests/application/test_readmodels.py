@@ -6,10 +6,12 @@ from django.core.exceptions import ImproperlyConfigured
 
 from games.application import readmodels
 from games.projections import updaters
+from games.ratings import policy
 
 
-def test_the_projections_app_registers_its_projector_and_clock_reader():
-    assert readmodels._projectors == [updaters.projections_update]
+def test_the_projections_and_ratings_apps_register_their_projectors_and_the_clock_reader():
+    # INSTALLED_APPS order: the read models first, then the ratings policy.
+    assert readmodels._projectors == [updaters.projections_update, policy.ratings_project]
     assert readmodels._clock_reader is updaters.clock_row
 
 

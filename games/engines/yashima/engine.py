@@ -66,6 +66,12 @@ class YashimaEngine(EngineBase):
                                      or not 0 <= secs <= clocks.MAX_SECONDS):
                 raise RuleViolation("bad_options", f"{name} must be a number of seconds from 0 to {clocks.MAX_SECONDS}")
 
+    def teams(self, options, seats) -> list[list[int]]:
+        """2v2: seats 0+2 against 1+3; otherwise every seat for itself."""
+        if (options or {}).get("teams") and seats == 4:
+            return [[0, 2], [1, 3]]
+        return [[seat] for seat in range(seats)]
+
     def setup(self, options: dict, seats: int, rng) -> list:
         self.validate_options(options or {}, seats)
         return [event("GameSetUp", {"state": flow.new_state(options or {}, seats)})]

@@ -59,6 +59,12 @@ class YokaiEngine(EngineBase):
         if teams and seats != 4:
             raise RuleViolation("teams_need_four_players", "2 vs 2 cooperation needs exactly 4 players")
 
+    def teams(self, options, seats) -> list[list[int]]:
+        """2v2: seats 0+2 against 1+3; otherwise every seat for itself."""
+        if (options or {}).get("teams") and seats == 4:
+            return [[0, 2], [1, 3]]
+        return [[seat] for seat in range(seats)]
+
     def setup(self, options, seats, rng):
         options = options or {}
         self.validate_options(options, seats)

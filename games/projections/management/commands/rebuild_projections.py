@@ -6,12 +6,16 @@ Without --fix nothing is written and the exit status is 1 when any difference ex
 run it as a check). With --fix every fixable difference is rewritten from the rebuild, then the
 check runs again; the exit status is 1 only if something still differs (e.g. a stream that no
 longer folds, which no projection rewrite can repair).
+
+Without --match it also checks (and with --fix repairs) the ratings, as ``rebuild_ratings`` does:
+ratings are a projection of every log in finish order, so one match alone cannot be checked.
 """
 
 from django.core.management.base import BaseCommand, CommandError
 
 from games.application.errors import MatchNotFound
 from games.projections.rebuild import check
+from games.ratings.rebuild import report_run as ratings_run
 
 
 class Command(BaseCommand):
@@ -22,6 +26,7 @@ class Command(BaseCommand):
         parser.add_argument("--fix", action="store_true", help="rewrite the projections that differ")
 
     def handle(self, *args, match_id=None, fix=False, **options):
+        ratings_left = 0 if match_id is not None else ratings_run(self.stdout, fix)
         try:
             report = check(match_id, fix=fix)
         except MatchNotFound:
@@ -30,8 +35,9 @@ class Command(BaseCommand):
             self.stdout.write(line)
         self.stdout.write(f"checked {report.matches} match(es): {len(report.differences)} difference(s)")
         if not fix:
-            if report.differences:
-                raise CommandError(f"{len(report.differences)} difference(s) between projections and the log", returncode=1)
+            if report.differences or ratings_left:
+                total = len(report.differences) + ratings_left
+                raise CommandError(f"{total} difference(s) between projections and the log", returncode=1)
             return
         if report.differences:
             self.stdout.write(f"fixed {report.fixed} difference(s); checking again")
@@ -41,3 +47,5 @@ class Command(BaseCommand):
             if after.differences:
                 raise CommandError(f"{len(after.differences)} difference(s) remain after --fix", returncode=1)
             self.stdout.write("all projections now match the log")
+        if ratings_left:
+            raise CommandError(f"{ratings_left} rating difference(s) remain after --fix", returncode=1)
