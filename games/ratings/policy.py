@@ -86,7 +86,7 @@ def applied_later(match: Match, game: str, user_ids, at) -> bool:
     return RatingChange.objects.filter(game=game, user_id__in=list(user_ids)).filter(later).exists()
 
 
-def ratings_project(engine, match: Match, state: dict, events: list[dict], at=None) -> None:
+def ratings_project(engine, match: Match, state: dict, events: list[dict], at=None, before: dict | None = None) -> None:
     """Projector: react to MatchFinished among the events just appended."""
     if not any(ev["type"] == L.FINISHED for ev in events):
         return
