@@ -2,7 +2,7 @@
 
 from games.kernel import SYSTEM, EngineBase, Rng, RuleViolation, Status, event, json_member
 
-from . import act2, actions, catalogue, combat, content, flow, views, work_queue
+from . import act2, actions, catalogue, combat, content, describe as narration, flow, views, work_queue
 from .setup import build_state, make_enemy, playable, zone_payload
 from .state import W, apply, copy_for
 
@@ -238,6 +238,9 @@ class HarakiriEngine(EngineBase):
 
     def redact_event(self, ev, seat):
         return views.redact(ev)
+
+    def describe(self, ev, seat, names=()) -> str:
+        return narration.describe(ev, seat, names)
 
 
 def _scenario_ai(e, base, spec):

@@ -145,4 +145,5 @@ def describe(event: dict, seat, names=()) -> str:
     if t in BOOKKEEPING or p is None:
         return ""
     say = SENTENCES.get(t)
-    return say(p, seat, names) if say else generic_sentence(event, names)
+    text = say(p, seat, names) if say else generic_sentence(event, names)
+    return text[:1].upper() + text[1:]
