@@ -49,6 +49,8 @@ _NAMES = {
     **{sk["id"]: sk.get("name", sk["id"]) for k in KAMI.values() for sk in k.get("skills", [])},
     **{k: v.get("name", k) for k, v in KAMI.items()},
     **ENEMY_REFS,
+    **{c["id"]: c.get("name", c["id"]) for b in (ENEMIES_DOC.get("chosen") or {}).values() if isinstance(b, dict)
+       for c in b.get("ai_deck", [])},
     **{k: v.get("name", k) for k, v in CHARACTERS.items()},
 }
 _ID = re.compile(r"\b[a-z][a-z0-9_]*\b")
@@ -231,9 +233,12 @@ def _vote(p, seat, names):
 
 
 def _enemy_activated(p, seat, names):
-    lines = p.get("lines") or []
-    return (f"{name(p.get('enemy'))} activates: rolls {p.get('roll')} on the {p.get('table', '')} table "
-            f"(lines {listing(lines)})")
+    lines = f" (lines {listing(p.get('lines') or [])})" if p.get("lines") else " (no line applies)"
+    if p.get("roll") is None:
+        card = f" with the AI card {name(p['card'])}" if p.get("card") else ""
+        return f"{name(p.get('enemy'))} activates{card}{lines}"
+    table = f" on the {p['table']} table" if p.get("table") else ""
+    return f"{name(p.get('enemy'))} activates: rolls {p.get('roll')}{table}{lines}"
 
 
 def _line_chosen(p, seat, names):
@@ -256,7 +261,7 @@ SENTENCES = {
     "RoundEnded": lambda p, seat, names: f"Round {p.get('round')} ends",
     "OracleDrawn": lambda p, seat, names: f"The oracle draws a {p.get('color')} card for round {p.get('round')}",
     "OracleReshuffled": lambda p, seat, names: f"The oracle deck is reshuffled ({p.get('deck')} cards)",
-    "OracleCardsAdded": lambda p, seat, names: f"{p.get('added')} oracle cards are shuffled in",
+    "OracleCardsAdded": lambda p, seat, names: f"The oracle deck gets {p.get('added')} new card{'s' if p.get('added') != 1 else ''}",
     "EventRevealed": lambda p, seat, names: f"Event in {str(p.get('zone', '')).replace('_', ' ')}: {p.get('name') or p.get('event')}",
     "EventEffectSkipped": lambda p, seat, names: f"An event effect is skipped{_why(p)}",
     "MaliceRaised": lambda p, seat, names: f"Malice is now {p.get('malice')}{_why(p)}",
@@ -272,7 +277,6 @@ SENTENCES = {
     "VoteCast": _vote,
     "DecisionMade": _decision_made,
     "ActionPointsChanged": lambda p, seat, names: f"{name(p.get('who'))} has {_set(p).get('ap')} action points{_why(p)}",
-    "ActionPointsSpent": lambda p, seat, names: f"{name(p.get('who'))} spends action points{_why(p)}",
     "ArmorChanged": _changed(""),
     "AttributesChanged": _changed(""),
     "CharacterDefeated": lambda p, seat, names: f"{name(p.get('who'))} is defeated{_why(p)}",
@@ -308,6 +312,12 @@ SENTENCES = {
     "TechniqueUsed": lambda p, seat, names: f"{name(p.get('who'))} uses {name(p.get('skill'))}",
     "WeaponSwapped": _changed(""),
     "MarketRevealed": lambda p, seat, names: f"{name(p.get('who'))} sees the market: {listing(name(i.get('id') if isinstance(i, dict) else i) for i in p.get('items') or [])}",
+    "AICardDrawn": lambda p, seat, names: f"{name(p.get('who'))} draws the AI card {name(p.get('card'))}"
+    + (" (empowered)" if p.get("empowered") else ""),
+    "AICardSetAside": lambda p, seat, names: f"{name(p.get('who'))} sets {name(p.get('card'))} aside{_why(p)}",
+    "AIDeckShuffled": lambda p, seat, names: f"{name(p.get('who'))} shuffles the AI deck ({p.get('deck')} cards)",
+    "Interacted": lambda p, seat, names: f"{name(p.get('who'))} interacts: "
+    + str((p.get("action") or {}).get("type", "something")).replace("_", " "),
     "DistractionSet": lambda p, seat, names: f"{name(p.get('by'))} sets a distraction",
     "DistractionUsed": lambda p, seat, names: f"{name(p.get('enemy'))} is distracted by {name(p.get('by'))}",
     "DoorOpened": lambda p, seat, names: f"{name(p.get('by'))} opens a door",
