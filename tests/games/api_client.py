@@ -44,6 +44,7 @@ class Client:
         # An event must hide what was hidden once it happened (hidden ids only ever become
         # visible, never hidden again), so each is checked at its own seq, however late fetched.
         for ev in body["events"]:
+            assert isinstance(ev["text"], str)  # the sentence is recorded with the rest: canaries search it too
             self.record(self.seat, ev["seq"], json.dumps(ev).encode())
         return body["events"]
 

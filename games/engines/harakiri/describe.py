@@ -70,7 +70,7 @@ def name(token) -> str:
         for i in range(len(parts) - size + 1):
             type_ = "_".join(parts[i:i + size])
             if type_ in ENEMY_TYPES:
-                rest = parts[i + size:]
+                rest = [w for w in parts[i + size:] if w.isalpha()]
                 return _typed(type_, rest[-1] if rest else None)
     return token.replace("_", " ")
 
@@ -211,6 +211,21 @@ def _decision_made(p, seat, names):
     return f"Decided ({str(p.get('kind', '')).replace('_', ' ')}): {what}"
 
 
+def _spawned(p, seat, names):
+    enemy = p.get("enemy") or {}
+    who = name(p.get("who")) if str(p.get("who", "")).endswith("_double") or not enemy.get("type") \
+        else _typed(enemy["type"], enemy.get("color"))
+    return f"{who} appears" + (f" on {coords(enemy['sq'])}" if enemy.get("sq") else "")
+
+
+def _items(p, seat, names):
+    items = _set(p).get("items")
+    if items is None:
+        return _changed("")(p, seat, names)
+    carried = listing(name(i.get("id") if isinstance(i, dict) else i) for i in items)
+    return f"{name(p.get('who'))} carries {carried}{_why(p)}"
+
+
 def _zone(p, seat, names):
     enemies = p.get("enemies") or {}
     zone = str(p.get("zone", "")).replace("_", " ")
@@ -265,7 +280,8 @@ SENTENCES = {
     "EventRevealed": lambda p, seat, names: f"Event in {str(p.get('zone', '')).replace('_', ' ')}: {p.get('name') or p.get('event')}",
     "EventEffectSkipped": lambda p, seat, names: f"An event effect is skipped{_why(p)}",
     "MaliceRaised": lambda p, seat, names: f"Malice is now {p.get('malice')}{_why(p)}",
-    "RoundEffectAdded": lambda p, seat, names: f"An effect lasts this round: {_value((p.get('effect') or {}).get('type'))}",
+    "RoundEffectAdded": lambda p, seat, names: "An effect lasts this round: "
+    + _value(str((p.get("effect") or {}).get("type", "")).replace("_", " ")),
     "ActivationsBegan": lambda p, seat, names: f"Round {p.get('round')} order: {_queue(p.get('queue'))}",
     "InitiativeSet": lambda p, seat, names: f"Initiative order: {_queue(p.get('queue'))}{_why(p)}",
     "InitiativeDeckSet": lambda p, seat, names: f"The initiative deck changes ({p.get('deck')} cards){_why(p)}",
@@ -291,7 +307,7 @@ SENTENCES = {
     "EnemyChanged": _changed(""),
     "EnemyDamaged": lambda p, seat, names: f"{name(p.get('who'))} takes {p.get('amount')} damage, {_set(p).get('health')} health left{_why(p)}",
     "EnemyDefeated": lambda p, seat, names: f"{name(p.get('who'))} is defeated{_why(p)}",
-    "EnemySpawned": lambda p, seat, names: f"{name(p.get('who'))} appears" + (f" on {coords((p.get('enemy') or {}).get('sq'))}" if (p.get("enemy") or {}).get("sq") else ""),
+    "EnemySpawned": _spawned,
     "AttackRolled": _attack_rolled,
     "AttackDieRerolled": _rerolled,
     "AttackDieRemoved": lambda p, seat, names: f"{name(p.get('attacker'))} loses a die ({die_text(p.get('die') or {})}){_why(p)}",
@@ -300,7 +316,7 @@ SENTENCES = {
     "HealthChanged": _health,
     "HeadsChanged": _changed(""),
     "HeadRetrieved": lambda p, seat, names: f"{name(p.get('who'))} retrieves a head",
-    "ItemsChanged": _changed(""),
+    "ItemsChanged": _items,
     "ItemUsed": lambda p, seat, names: f"{name(p.get('who'))} uses {name(p.get('item'))}" + (f" on {name(p['target'])}" if p.get("target") else ""),
     "KamiModeChanged": lambda p, seat, names: (f"{name(p.get('who'))} enters {name(p.get('kami'))}'s Kami Mode" if p.get("kami")
                                                else f"{name(p.get('who'))}'s Kami Mode: {_value(_set(p).get('kami_mode'))}"),
