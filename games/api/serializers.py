@@ -168,6 +168,8 @@ class EventSerializer(serializers.Serializer):
     payload = serializers.JSONField(allow_null=True, help_text="null when hidden from the caller")
     actor = ActorSerializer()
     at = serializers.DateTimeField()
+    text = serializers.CharField(allow_blank=True, help_text=(
+        "the event in one sentence for the caller, from its redaction; empty for bookkeeping and hidden events"))
     hidden = serializers.BooleanField(required=False)
 
 

@@ -10,7 +10,10 @@ from games.kernel import SYSTEM, RuleViolation, canonical, registry
 from . import readmodels
 from .errors import MatchNotFound
 from .identities import deleted_among, seats_display
-from .lobby import ACTIVE, OPEN, PLATFORM_EVENTS, SEAT_TAKEN, aggregate_fold, bot_seats, seat_of_user
+from .lobby import (
+    ABANDONED, ACTIVE, CREATED, FINISHED, OPEN, PLATFORM_EVENTS, SEAT_LEFT, SEAT_TAKEN, STARTED, aggregate_fold,
+    bot_seats, seat_of_user,
+)
 
 # Folded states by match id, keyed on the seq they were folded to. Events are immutable, so a
 # state cached at the store's head seq is exactly the fold; entries are only added on commit.
@@ -144,18 +147,43 @@ def view_for_seat(match: Match, seat, state: dict | None = None) -> dict:
     }
 
 
-def redact_for_seat(engine, ev: dict, seat) -> dict:
-    """One stored event as ``seat`` may see it; hidden payloads become None with ``hidden: true``."""
+def redact_for_seat(engine, ev: dict, seat, names=()) -> dict:
+    """One stored event as ``seat`` may see it; hidden payloads become None with ``hidden: true``.
+
+    ``text`` is one sentence about it for that seat, made from the redacted event only (``""`` for
+    bookkeeping and hidden events); ``names`` are the seats' display names."""
     out = {"seq": ev["seq"], "type": ev["type"], "actor": _public_actor(ev["actor"]), "at": ev["at"]}
     if ev["type"] in PLATFORM_EVENTS:
         out["payload"] = ev["payload"]
+        out["text"] = platform_text(ev["type"], ev["payload"] or {})
         return out
     seen = engine.redact_event({"type": ev["type"], "v": ev["v"], "payload": ev["payload"]}, seat)
     if seen is None:
-        out["payload"], out["hidden"] = None, True
+        out["payload"], out["hidden"], out["text"] = None, True, ""
     else:
         out["type"], out["payload"] = seen["type"], seen["payload"]
+        out["text"] = engine.describe(seen, seat, names)
     return out
+
+
+def platform_text(type_: str, payload: dict) -> str:
+    """The lobby events in words (their payloads are public)."""
+    who = payload.get("username") or "A player"
+    seat = payload.get("seat")
+    place = f"seat {seat + 1}" if isinstance(seat, int) else "a seat"
+    return {
+        CREATED: "The match is created",
+        SEAT_TAKEN: f"{who} takes {place}",
+        SEAT_LEFT: f"{who} leaves {place}" if payload.get("username") else f"{place.capitalize()} is free again",
+        STARTED: "The match starts",
+        FINISHED: "The match is over",
+        ABANDONED: "The match is abandoned",
+    }.get(type_, "")
+
+
+def seat_names(lobby: dict) -> list:
+    """Display names by seat for ``describe`` (a deleted account shows as such)."""
+    return [s.get("username") if isinstance(s, dict) else None for s in seats_display(lobby.get("seats"))]
 
 
 def _public_actor(actor: dict) -> dict:
@@ -165,12 +193,14 @@ def _public_actor(actor: dict) -> dict:
 def events_for_seat(match: Match, seat, *, after: int = 0, until: int | None = None) -> list[dict]:
     engine = engine_of(match)
     rows = store.events_load(match, after=after, until=until, engine_upcasters=engine.upcasters)
-    out = [redact_for_seat(engine, ev, seat) for ev in rows]
+    names = seat_names(state_load(match)["lobby"]) if rows else ()
+    out = [redact_for_seat(engine, ev, seat, names) for ev in rows]
     taken = [ev for ev in out if ev["type"] == SEAT_TAKEN and not ev["payload"].get("bot")]
     gone = deleted_among(ev["payload"].get("user_id") for ev in taken) if taken else frozenset()
     for ev in taken:  # shown, not rewritten: the stored event keeps its name
         if ev["payload"].get("user_id") in gone:
             ev["payload"] = seats_display([ev["payload"]], gone)[0]
+            ev["text"] = platform_text(ev["type"], ev["payload"])
     return out
 
 

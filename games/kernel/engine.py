@@ -6,6 +6,7 @@ mutates its input state (return a new value).
 """
 
 from .errors import RuleViolation
+from .narration import generic_sentence
 from .types import Command, Event, Status
 
 
@@ -66,6 +67,15 @@ class EngineBase:
     def redact_event(self, event: Event, seat) -> Event | None:
         """``event`` as ``seat`` may see it; None hides the payload entirely (seq still advances)."""
         return event
+
+    def describe(self, event: Event, seat, names=()) -> str:
+        """One sentence about ``event`` for ``seat`` (None = spectator), using names and not ids.
+
+        ``event`` is already redacted for ``seat`` (``redact_event``): the sentence may only use what
+        it shows. ``names`` lists the seats' display names (``narration.seat_name``). A bookkeeping
+        event (a work queue, a pending list...) returns ``""`` so the page can hide or fold it.
+        Engines override this; the default reads the event type (and its seat) alone."""
+        return generic_sentence(event, names)
 
     # -- automation -----------------------------------------------------------------------
     def system_command(self, state) -> dict | None:

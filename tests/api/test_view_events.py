@@ -127,3 +127,41 @@ def test_command_response_events_are_redacted_for_the_submitter(started_pebbles,
     assert isinstance(drawn, dict) and drawn["secret"].startswith("canary-")  # my own draw
     seen_by_1 = c1.get(f"/api/matches/{match.pk}/events/", {"after": match.head_seq}).json()["events"][0]
     assert seen_by_1["payload"]["drawn"] is True and drawn["secret"] not in str(seen_by_1)
+
+
+def test_events_carry_a_sentence_for_the_caller(started_pebbles, client_for, command):
+    """``text``: one sentence per event made from the caller's redaction, players by their names; a
+    game without its own ``describe`` (Pebbles) reads the generic sentence built from the event type."""
+    match, users = started_pebbles(options={"bonus_rolls": False})
+    c0, c1 = client_for(users[0]), client_for(users[1])
+    head = match.head_seq
+    events = c0.get(f"/api/matches/{match.pk}/events/").json()["events"]
+    assert all(isinstance(e["text"], str) for e in events)
+    by_type = {e["type"]: e["text"] for e in events}
+    assert by_type["MatchCreated"] == "The match is created"
+    assert [e["text"] for e in events if e["type"] == "SeatTaken"] == [
+        f"{users[0].username} takes seat 1", f"{users[1].username} takes seat 2"]
+    res = c0.post(f"/api/matches/{match.pk}/commands/", command("pass", expected_seq=head), format="json")
+    # the command's own response carries the sentence too (seat names there are the services' to pass)
+    assert res.json()["events"][0]["text"].endswith(": turn passed")
+    seen_by_1 = c1.get(f"/api/matches/{match.pk}/events/", {"after": head}).json()["events"][0]
+    assert seen_by_1["text"] == f"{users[0].username}: turn passed"
+
+
+def test_event_text_follows_the_engines_describe_and_hides_hidden_events(started_pebbles, client_for,
+                                                                      monkeypatch):
+    match, users = started_pebbles()
+    engine = selectors.engine_of(match)
+    calls = []
+
+    def describe(event, seat, names=()):
+        calls.append((event["type"], seat, list(names)))
+        return f"{event['type']} for {seat}"
+
+    monkeypatch.setattr(engine, "describe", describe)
+    events = client_for(users[1]).get(f"/api/matches/{match.pk}/events/").json()["events"]
+    dealt = next(e for e in events if e["type"] == "TilesDealt")
+    assert dealt["text"] == "TilesDealt for 1"
+    assert ("TilesDealt", 1, [users[0].username, users[1].username]) in calls
+    hidden = {"seq": 1, "type": "ScenarioLoaded", "v": 1, "payload": {"state": {}}, "actor": {}, "at": None}
+    assert selectors.redact_for_seat(engine, hidden, 0)["text"] == ""  # Pebbles hides it: no sentence either

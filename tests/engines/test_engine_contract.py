@@ -73,6 +73,24 @@ def test_states_and_events_are_json_shaped_and_evolve_is_pure(engine):
         assert json.loads(json.dumps(after)) == after, "state must be JSON-shaped (string keys, no tuples)"
 
 
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)
+def test_every_redacted_event_reads_as_a_sentence_for_every_viewer(engine):
+    """``describe`` (the kernel's generic sentence for a game without its own) answers a string for
+    each event as each seat and a spectator see it; a seat's name is used when known."""
+    seats = _seat_counts(engine)[-1]
+    names = [f"player{i}" for i in range(seats)]
+    events = engine.setup({}, seats, Rng(b"contract-describe", "setup"))
+    for step, state, command in _walk(engine, seats, 11):
+        events += engine.decide(state, command, Rng(b"contract", f"step-{step}"))
+    for ev in events:
+        for viewer in list(range(seats)) + [None]:
+            seen = engine.redact_event(ev, viewer)
+            if seen is not None:
+                text = engine.describe(seen, viewer, names)
+                assert isinstance(text, str) and "\n" not in text, (ev["type"], text)
+                assert engine.describe(seen, viewer, names) == text, "describe must be a pure function"
+
+
 # -- malformed and illegal commands ---------------------------------------------------------------
 
 WRONG_VALUES = (None, "", "x", -1, -(10**18), 10**18, True, False, 1.5, [], [None], {}, {"x": 1})

@@ -47,6 +47,7 @@ class Client:
             # An event must hide what was hidden once it happened (hidden ids only ever become
             # visible, never hidden again), so each is checked at its own seq, however late fetched.
             for ev in body["events"]:
+                assert isinstance(ev["text"], str)  # the sentence is recorded with the rest: canaries search it too
                 self.record(self.seat, ev["seq"], json.dumps(ev).encode())
             events.extend(body["events"])
             if body["next"] is None:

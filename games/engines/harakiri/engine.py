@@ -3,7 +3,7 @@ option ``phase: "adventure"`` the Adventure Phase (``adventure/``), each match o
 
 from games.kernel import SYSTEM, EngineBase, Rng, RuleViolation, Status, event, json_member
 
-from . import act2, actions, catalogue, combat, content, flow, views, work_queue
+from . import act2, actions, catalogue, combat, content, describe as narration, flow, views, work_queue
 from .adventure import engine as adventure_engine
 from .setup import build_state, make_enemy, playable, zone_payload
 from .state import W, apply, copy_for
@@ -293,6 +293,9 @@ class HarakiriEngine(EngineBase):
         """Each phase hides its own event types (no type one phase redacts is emitted by the other;
         ``test_phases.py`` checks it), so both redactions apply to every event."""
         return views.redact(ADVENTURE.redact_event(ev, seat))
+
+    def describe(self, ev, seat, names=()) -> str:
+        return narration.describe(ev, seat, names)
 
 
 def _scenario_ai(e, base, spec):

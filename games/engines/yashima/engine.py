@@ -3,7 +3,7 @@
 from games.kernel import SYSTEM, EngineBase, RuleViolation, Status, event, json_member
 
 from . import attack, effects, saru, tasks  # noqa: F401  (each registers its steps in stack.HANDLERS)
-from . import clocks, flow, views
+from . import clocks, describe as narration, flow, views
 from .bots import choose
 from .content import PACK
 from .scenario import build
@@ -118,6 +118,9 @@ class YashimaEngine(EngineBase):
 
     def redact_event(self, ev, seat):
         return views.redact_event(ev, seat)
+
+    def describe(self, ev, seat, names=()) -> str:
+        return narration.describe(ev, seat, names)
 
     # -- deciding -------------------------------------------------------------------------
     def decide(self, state, command, rng) -> list:

@@ -18,7 +18,7 @@ once a summoning has fully resolved).
 
 from games.kernel import EngineBase, RuleViolation, Status, event
 
-from . import actions, evolve, rules as R, views
+from . import actions, describe as narration, evolve, rules as R, views
 from .board import LAYOUTS, OPPOSITE, TERRAIN_PER_ELEMENT, direction, squares
 from .content import DECK_LIST, MONSTERS, OPENING_HAND, PACK
 from .scenario import build_state
@@ -123,6 +123,9 @@ class YokaiEngine(EngineBase):
 
     def redact_event(self, ev, seat):
         return views.redact_event(ev, seat)
+
+    def describe(self, ev, seat, names=()) -> str:
+        return narration.describe(ev, seat, names)
 
     # -- automation --------------------------------------------------------------------------
     def bot_command(self, state, seat, rng):

@@ -1,0 +1,149 @@
+"""Yashima events in words: ``describe(event, seat, names)`` (docs/engines.md, "describe").
+
+A pure function of one event as ``redact_event`` left it for ``seat``: a card moved between hidden
+zones is named only when the redacted payload still holds it, and another seat's destiny token is
+never named. Cards, masters, kami and statuses are named from the content pack, players by
+``names``; ``ControlSet`` (the rules engine's control stack) is bookkeeping (``""``).
+"""
+
+from games.kernel.narration import coords, generic_sentence, listing, seat_name
+
+from .content import CARDS, KAMI, MASTERS
+
+BOOKKEEPING = frozenset({"ControlSet"})
+DIRECTIONS = ["up", "upper right", "lower right", "down", "lower left", "upper left"]
+ZONE_NAMES = {"deck": "deck", "hand": "hand", "discard": "discard pile", "karma": "karma pool",
+              "equip": "equipment", "aside": "set-aside cards", "tome": "tome"}
+# (from zone, to zone) -> verb, when the card stays with its owner
+_VERBS = {("deck", "hand"): "draws", ("hand", "discard"): "discards", ("hand", "karma"): "puts {card} into karma",
+          ("deck", "karma"): "puts {card} into karma", ("hand", "aside"): "plays",
+          ("deck", "discard"): "discards {card} from the deck", ("hand", "equip"): "equips",
+          ("tome", "equip"): "equips {card} from the tome", ("karma", "discard"): "discards {card} from karma"}
+_END_REASONS = {"last_standing": "{winners} win as the last master standing", "tie": "The game ends in a tie",
+                "round_cap": "The game ends at the round limit with no winner"}
+
+
+def card_name(card) -> str:
+    """A card object ``{"d": ...}`` (or a design id) by name; ``"a card"`` when the payload hides it."""
+    d = card.get("d") if isinstance(card, dict) else card
+    if not d:
+        return "a card"
+    if isinstance(d, str) and d.startswith("tome:"):
+        try:
+            _, m, i, face = d.split(":")
+            return MASTERS[m]["tome"][int(i)]["faces"][face].get("name", "a tome page")
+        except (KeyError, ValueError, IndexError, TypeError):
+            return "a tome page"
+    return CARDS.get(d, {}).get("name") or "a card"
+
+
+def _who(names, seat) -> str:
+    return seat_name(names, seat)
+
+
+def _facing(f) -> str:
+    return DIRECTIONS[f] if isinstance(f, int) and 0 <= f < 6 else "somewhere"
+
+
+def _card_moved(p, seat, names):
+    who, card = _who(names, p.get("seat")), card_name(p.get("card"))
+    frm, to = p.get("zone"), p.get("to")
+    if p.get("to_seat") == p.get("seat") and (frm, to) in _VERBS:
+        verb = _VERBS[(frm, to)]
+        return f"{who} {verb.format(card=card)}" if "{card}" in verb else f"{who} {verb} {card}"
+    owner = "their" if p.get("to_seat") == p.get("seat") else f"{_who(names, p.get('to_seat'))}'s"
+    where = f"the {p.get('at')} of {owner}" if to == "deck" and p.get("at") in ("top", "bottom") else owner
+    return f"{who} moves {card} from the {ZONE_NAMES.get(frm, frm)} to {where} {ZONE_NAMES.get(to, to)}"
+
+
+def _player_set(p, seat, names):
+    who, changed = _who(names, p.get("seat")), p.get("set") or {}
+    if "master" in changed:
+        m = MASTERS.get(changed["master"], {}).get("name", "a master")
+        k = KAMI.get(changed.get("kami"), {}).get("name", "a kami")
+        return f"{who} plays {m} with {k}"
+    if changed.get("dead"):
+        return f"{who}'s master is defeated"
+    if changed.get("restored"):
+        return f"{who} is restored"
+    if changed.get("pending"):
+        return f"{who}'s master falls and awaits restoration"
+    if changed.get("discard") == []:
+        return f"{who} shuffles the discard pile back into the deck"
+    return f"{who}'s cards change" if p.get("set") is None else ""
+
+
+def _status(p, seat, names):
+    status = str(p.get("status", "a status"))
+    where = coords(p.get("who")) if p.get("on") == "space" else f"{_who(names, p.get('who'))}'s master"
+    if p.get("delta", 0) > 0:
+        return f"{_who(names, p.get('owner'))} places {status} on {where}"
+    return f"{status} is removed from {where}"
+
+
+def _attack(p, seat, names):
+    targets = p.get("targets") or []
+    hits = listing(f"{_who(names, t.get('seat'))} for {t.get('atk')}" for t in targets)
+    tail = f": hits {hits}" if targets else ": no target in reach"
+    return f"{_who(names, p.get('seat'))} attacks with {card_name(p.get('card'))} facing {_facing(p.get('facing'))}{tail}"
+
+
+def _initiative(p, seat, names):
+    tired = " (exhausted)" if p.get("exhausted") else ""
+    return (f"{_who(names, p.get('seat'))} reveals {card_name(p.get('card'))} for initiative: karma "
+            f"{p.get('karma')}, attack {p.get('atk')}{tired}")
+
+
+def _destiny_chosen(p, seat, names):
+    token = p.get("token")
+    return f"{_who(names, p.get('seat'))} chooses the {token} token" if token else \
+        f"{_who(names, p.get('seat'))} chooses a destiny token"
+
+
+def _destiny_revealed(p, seat, names):
+    chosen = p.get("chosen") or {}
+    return "Destiny tokens: " + listing(f"{_who(names, int(s))} {tok}" for s, tok in sorted(chosen.items(), key=lambda kv: int(kv[0])))
+
+
+def _reordered(p, seat, names):
+    if "cards" in p:
+        return f"{_who(names, p.get('seat'))} puts the top of the deck in order: {listing(card_name(c) for c in p['cards'])}"
+    return f"{_who(names, p.get('seat'))} puts the top {p.get('count')} cards of the deck in order"
+
+
+def _ended(p, seat, names):
+    winners = listing(_who(names, s) for s in p.get("winners") or [])
+    return _END_REASONS.get(p.get("reason"), "The game ends: {winners} win").format(winners=winners)
+
+
+SENTENCES = {
+    "GameSetUp": lambda p, seat, names: "The game is set up",
+    "ScenarioLoaded": lambda p, seat, names: "The game starts from a prepared position",
+    "PlayerSet": _player_set,
+    "Note": lambda p, seat, names: f"Round {p.get('round')}: {_who(names, p.get('turn'))}'s turn",
+    "InitiativeRevealed": _initiative,
+    "InitiativeWon": lambda p, seat, names: f"{_who(names, p.get('seat'))} wins the initiative",
+    "DestinyChosen": _destiny_chosen,
+    "DestinyRevealed": _destiny_revealed,
+    "MasterMoved": lambda p, seat, names: (
+        f"{_who(names, p.get('seat'))}'s master leaves the board" if p.get("pos") is None else
+        f"{_who(names, p.get('seat'))}'s master moves to {coords(p.get('pos'))} facing {_facing(p.get('facing'))}"),
+    "AttackDeclared": _attack,
+    "CardRevealed": lambda p, seat, names: f"{_who(names, p.get('seat'))} reveals {card_name(p.get('card'))}",
+    "CardMoved": _card_moved,
+    "DeckShuffled": lambda p, seat, names: f"{_who(names, p.get('seat'))} shuffles the deck ({p.get('count')} cards)",
+    "DeckReordered": _reordered,
+    "StatusChanged": _status,
+    "TomeTurned": lambda p, seat, names: f"{_who(names, p.get('seat'))} turns the tome to spread {p.get('spread')}",
+    "GameEnded": _ended,
+}
+
+
+def describe(event: dict, seat, names=()) -> str:
+    """One sentence about ``event`` (already redacted for ``seat``); ``""`` for bookkeeping."""
+    t, p = event.get("type"), event.get("payload")
+    if t in BOOKKEEPING or p is None:
+        return ""
+    say = SENTENCES.get(t)
+    text = say(p, seat, names) if say else generic_sentence(event, names)
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,109 @@
+"""Yokai Battle events in words: ``describe(event, seat, names)`` (docs/engines.md, "describe").
+
+A pure function of one event as ``redact_event`` left it for ``seat``: a card another seat drew is
+never named because its redacted payload no longer holds it. Monsters are named from the content
+pack, players by ``names``; ``PendingChanged`` is bookkeeping (``""``).
+"""
+
+from games.kernel.narration import coords, generic_sentence, listing, seat_name
+
+from .content import MONSTERS
+
+BOOKKEEPING = frozenset({"PendingChanged"})
+
+_LIFE_REASONS = {
+    "fire_burn": "is burned by the monster on {source}",
+    "wood_drop": "is withered by the monster on {source}",
+    "water_summon_heal": "is healed by the monster on {source}",
+}
+_DRAW_REASONS = {"turn": "", "refill": " to refill the hand", "colorless_draw": " (ability)"}
+
+
+def monster(key) -> str:
+    return MONSTERS.get(key, {}).get("name", "a monster")
+
+
+def _who(names, seat) -> str:
+    return seat_name(names, seat)
+
+
+def _game_started(p, seat, names):
+    mine = p.get("hand")
+    start = f"The game starts: {p.get('seats', '?')} players on a {len(p.get('rows') or [])}-row board"
+    if mine:
+        return f"{start}; your hand: {listing(monster(c.get('card')) for c in mine)}"
+    return start
+
+
+def _cards_drawn(p, seat, names):
+    cards = p.get("cards")
+    how = _DRAW_REASONS.get(p.get("reason"), "")
+    if cards:
+        return f"{_who(names, p['seat'])} draws {listing(monster(c.get('card')) for c in cards)}{how}"
+    n = p.get("count", 0)
+    return f"{_who(names, p['seat'])} draws {n} card{'s' if n != 1 else ''}{how}"
+
+
+def _summoned(p, seat, names):
+    extra = "" if p.get("ability_active", True) else " (its ability does not apply)"
+    return (f"{_who(names, p['seat'])} summons {monster(p.get('key'))} on {coords(p.get('at'))} "
+            f"for {p.get('cost', 0)} chakra, {p.get('lp')} LP{extra}")
+
+
+def _fought(p, seat, names):
+    verb = "summons and attacks" if p.get("summoning") else "attacks"
+    return (f"{_who(names, p['seat'])}'s monster on {coords(p.get('attacker'))} {verb} the monster on "
+            f"{coords(p.get('defender'))}: deals {p.get('attacker_deals')}, takes {p.get('defender_deals')} "
+            f"(LP {p.get('attacker_lp')} and {p.get('defender_lp')})")
+
+
+def _life(p, seat, names):
+    how = _LIFE_REASONS.get(p.get("reason"), "changes LP").format(source=coords(p.get("source")))
+    return f"The monster on {coords(p.get('at'))} {how}: {p.get('lp')} LP"
+
+
+def _died(p, seat, names):
+    return f"{_who(names, p.get('owner'))}'s {monster(p.get('card'))} on {coords(p.get('at'))} dies"
+
+
+def _transferred(p, seat, names):
+    return (f"The monster on {coords(p.get('from'))} gives {p.get('amount')} LP to the monster on "
+            f"{coords(p.get('to'))} ({p.get('from_lp')} and {p.get('to_lp')} LP)")
+
+
+def _won(p, seat, names):
+    winners = listing(_who(names, s) for s in p.get("winners") or [])
+    if p.get("reason") == "deck_out":
+        return f"{_who(names, p.get('loser'))} cannot draw from an empty deck: {winners} win"
+    return f"{winners} win by conquest"
+
+
+SENTENCES = {
+    "GameStarted": _game_started,
+    "ScenarioLoaded": lambda p, seat, names: "The game starts from a prepared position",
+    "RoundStarted": lambda p, seat, names: f"Round {p.get('round')} begins (chakra meter {p.get('meter')})",
+    "RoundEnded": lambda p, seat, names: f"Round {p.get('round')} ends",
+    "TurnStarted": lambda p, seat, names: f"{_who(names, p.get('seat'))}'s turn",
+    "TurnEnded": lambda p, seat, names: f"{_who(names, p.get('seat'))} ends the turn",
+    "CardsDrawn": _cards_drawn,
+    "DrawPrevented": lambda p, seat, names: f"{_who(names, p.get('seat'))} may not draw this turn",
+    "DrawBlocked": lambda p, seat, names: (
+        f"The monster on {coords(p.get('origin'))} stops the owner of the monster on "
+        f"{coords(p.get('target'))} from drawing"),
+    "MonsterSummoned": _summoned,
+    "Fought": _fought,
+    "LifeChanged": _life,
+    "LpTransferred": _transferred,
+    "MonsterDied": _died,
+    "GameWon": _won,
+}
+
+
+def describe(event: dict, seat, names=()) -> str:
+    """One sentence about ``event`` (already redacted for ``seat``); ``""`` for bookkeeping."""
+    t, p = event.get("type"), event.get("payload")
+    if t in BOOKKEEPING or p is None:
+        return ""
+    say = SENTENCES.get(t)
+    text = say(p, seat, names) if say else generic_sentence(event, names)
+    return text[:1].upper() + text[1:]
