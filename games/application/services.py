@@ -26,7 +26,8 @@ from . import hooks, lobby as L
 from .errors import CommandIdReused, LobbyError, MatchNotFound, NotYourDecision, VersionConflict
 from .readmodels import projections_update
 from .selectors import (
-    awaiting_automation, cache_put, engine_of, events_for_seat, open_matches_created, redact_for_seat, state_load,
+    awaiting_automation, cache_put, engine_of, events_for_seat, open_matches_created, redact_for_seat, seat_names,
+    state_load,
 )
 
 log = logging.getLogger(__name__)
@@ -161,7 +162,8 @@ def _write_once(match_id, *, seat, actor: Actor, command_id, expected_seq, fp: s
         stamp = at.isoformat()
         stored = [{**ev, "seq": seq, "v": ev.get("v", 1), "actor": event_actor, "at": stamp}
                   for seq, ev in enumerate(events, start=first)]
-        return CommandResult(seq=head, events=[redact_for_seat(engine, ev, seat) for ev in stored])
+        names = seat_names(new_state["lobby"])  # the same sentences a replay or /events/ gives
+        return CommandResult(seq=head, events=[redact_for_seat(engine, ev, seat, names) for ev in stored])
 
 
 def _replay(match: Match, existing, seat) -> CommandResult:
