@@ -176,6 +176,20 @@ def _replay(match: Match, existing, seat) -> CommandResult:
 
 def match_submit_command(*, match_id, seat, actor: Actor, command_id, expected_seq, type_: str, args: dict) -> CommandResult:
     """Submit a game command for ``seat`` (an int, SYSTEM for workers, None for a spectator)."""
+    return _game_command(match_id=match_id, seat=seat, actor=actor, command_id=command_id,
+                         expected_seq=expected_seq, type_=type_, args=args, awaited_only=True)
+
+
+def match_submit_system_command(*, match_id, actor: Actor, command_id, type_: str, args: dict) -> CommandResult:
+    """Submit a SYSTEM command the engine accepts whenever the match is active, not only when it
+    awaits the system (e.g. ``time_limit`` when a tournament round's time runs out). Only workers
+    call this; the engine alone decides whether it accepts the command."""
+    return _game_command(match_id=match_id, seat=SYSTEM, actor=actor, command_id=command_id,
+                         expected_seq=None, type_=type_, args=args, awaited_only=False)
+
+
+def _game_command(*, match_id, seat, actor: Actor, command_id, expected_seq, type_: str, args: dict,
+                  awaited_only: bool) -> CommandResult:
     command_id = _normalise_command_id(command_id)
     if not isinstance(args, dict):
         raise RuleViolation("bad_args", "args must be an object")
@@ -184,29 +198,12 @@ def match_submit_command(*, match_id, seat, actor: Actor, command_id, expected_s
         if state["lobby"]["status"] != L.ACTIVE:
             raise RuleViolation("match_not_active", f"the match is {state['lobby']['status']}")
         engine = engine_of(match)
-        if seat is None or seat not in engine.status(state["game"]).awaiting:
+        if awaited_only and (seat is None or seat not in engine.status(state["game"]).awaiting):
             raise NotYourDecision("it is not your decision now")
         return _engine_decide(engine, state["game"], Command(type=type_, args=args, seat=seat), rng)
 
     return _write(match_id, seat=seat, actor=actor, command_id=command_id, expected_seq=expected_seq,
                   fp=fingerprint(seat, type_, args), decide=decide)
-
-
-def match_submit_system_command(*, match_id, actor: Actor, command_id, type_: str, args: dict) -> CommandResult:
-    """Submit a SYSTEM command the engine accepts whenever the match is active, not only when it
-    awaits the system (e.g. ``time_limit`` when a tournament round's time runs out). Only workers
-    call this; the engine alone decides whether it accepts the command."""
-    command_id = _normalise_command_id(command_id)
-    if not isinstance(args, dict):
-        raise RuleViolation("bad_args", "args must be an object")
-
-    def decide(match, state, rng):
-        if state["lobby"]["status"] != L.ACTIVE:
-            raise RuleViolation("match_not_active", f"the match is {state['lobby']['status']}")
-        return _engine_decide(engine_of(match), state["game"], Command(type=type_, args=args, seat=SYSTEM), rng)
-
-    return _write(match_id, seat=SYSTEM, actor=actor, command_id=command_id, expected_seq=None,
-                  fp=fingerprint(SYSTEM, type_, args), decide=decide)
 
 
 # -- lobby ----------------------------------------------------------------------------------

@@ -41,3 +41,14 @@ def coords(key) -> str:
 def listing(items) -> str:
     items = [str(i) for i in items if i]
     return ", ".join(items) if items else "nothing"
+
+
+def sentence(event: dict, names, sentences: dict, bookkeeping=frozenset(), seat=None) -> str:
+    """A game's ``describe`` from its table: ``sentences[type](payload, seat, names)``, the generic
+    sentence for a type without one, ``""`` for a bookkeeping or hidden (payload-less) event."""
+    t, p = event.get("type"), event.get("payload")
+    if t in bookkeeping or p is None:
+        return ""
+    say = sentences.get(t)
+    text = say(p, seat, names) if say else generic_sentence(event, names)
+    return text[:1].upper() + text[1:]

@@ -9,7 +9,7 @@ work queue and turn bookkeeping events (``BOOKKEEPING``) read ``""``.
 
 import re
 
-from games.kernel.narration import coords, generic_sentence, listing, seat_name
+from games.kernel.narration import coords, listing, seat_name, sentence
 
 from .content import ARMORS, CHARACTERS, ENEMIES_DOC, ENEMY_KINDS, ITEMS, KAMI, SCENARIOS, SKILLS, WEAPONS
 
@@ -351,9 +351,4 @@ SENTENCES = {
 
 def describe(event: dict, seat, names=()) -> str:
     """One sentence about ``event`` (already redacted for ``seat``); ``""`` for bookkeeping."""
-    t, p = event.get("type"), event.get("payload")
-    if t in BOOKKEEPING or p is None:
-        return ""
-    say = SENTENCES.get(t)
-    text = say(p, seat, names) if say else generic_sentence(event, names)
-    return text[:1].upper() + text[1:]
+    return sentence(event, names, SENTENCES, BOOKKEEPING, seat)

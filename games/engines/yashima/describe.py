@@ -6,7 +6,7 @@ never named. Cards, masters, kami and statuses are named from the content pack, 
 ``names``; ``ControlSet`` (the rules engine's control stack) is bookkeeping (``""``).
 """
 
-from games.kernel.narration import coords, generic_sentence, listing, seat_name
+from games.kernel.narration import coords, listing, seat_name, sentence
 
 from .content import CARDS, KAMI, MASTERS
 
@@ -141,9 +141,4 @@ SENTENCES = {
 
 def describe(event: dict, seat, names=()) -> str:
     """One sentence about ``event`` (already redacted for ``seat``); ``""`` for bookkeeping."""
-    t, p = event.get("type"), event.get("payload")
-    if t in BOOKKEEPING or p is None:
-        return ""
-    say = SENTENCES.get(t)
-    text = say(p, seat, names) if say else generic_sentence(event, names)
-    return text[:1].upper() + text[1:]
+    return sentence(event, names, SENTENCES, BOOKKEEPING, seat)

@@ -5,7 +5,7 @@ never named because its redacted payload no longer holds it. Monsters are named 
 pack, players by ``names``; ``PendingChanged`` is bookkeeping (``""``).
 """
 
-from games.kernel.narration import coords, generic_sentence, listing, seat_name
+from games.kernel.narration import coords, listing, seat_name, sentence
 
 from .content import MONSTERS
 
@@ -101,9 +101,4 @@ SENTENCES = {
 
 def describe(event: dict, seat, names=()) -> str:
     """One sentence about ``event`` (already redacted for ``seat``); ``""`` for bookkeeping."""
-    t, p = event.get("type"), event.get("payload")
-    if t in BOOKKEEPING or p is None:
-        return ""
-    say = SENTENCES.get(t)
-    text = say(p, seat, names) if say else generic_sentence(event, names)
-    return text[:1].upper() + text[1:]
+    return sentence(event, names, SENTENCES, BOOKKEEPING, seat)
