@@ -5,6 +5,7 @@ from django.db.models import Q
 
 from games.kernel import RuleViolation, registry
 
+from . import skill
 from .errors import NotFound
 from .models import Rating, RatingChange
 
@@ -85,3 +86,11 @@ def user_ratings(user) -> dict:
 def changes_by_match(user, match_ids) -> dict:
     """{match_id: RatingChange} of ``user`` in those matches."""
     return {c.match_id: c for c in RatingChange.objects.filter(user=user, match_id__in=list(match_ids))}
+
+
+def seeding_ratings(game: str, user_ids) -> dict:
+    """The display rating of each user for ``game`` (a newcomer shows the starting value): what a
+    tournament seeds its field by."""
+    newcomer = skill.display(skill.MU0, skill.SIGMA0)
+    shown = dict(Rating.objects.filter(game=game, user_id__in=list(user_ids)).values_list("user_id", "display"))
+    return {uid: shown.get(uid, newcomer) for uid in user_ids}

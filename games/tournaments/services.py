@@ -19,6 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.kernel import RuleViolation, registry
+from games.ratings.selectors import seeding_ratings
 from games.tournaments import live, rounds
 from games.tournaments.errors import TournamentServiceError, from_pure
 from games.tournaments.models import (
@@ -287,6 +288,17 @@ def tournament_start_scheduled(*, tournament_id, now=None) -> Tournament | None:
         return _start(tournament_id, Actor("worker", task="tournament_start"))
 
 
+def _ratings_refresh(tournament: Tournament, entrants: list[Entrant]) -> None:
+    """Each entrant's seeding rating, as the field closes: its player's display rating in the game
+    (a team's, its members' mean); a newcomer has the starting value."""
+    members = list(EntrantMember.objects.filter(entrant__in=entrants, active=True).values_list("entrant_id", "user_id"))
+    shown = seeding_ratings(tournament.game, {uid for _, uid in members})
+    for entrant in entrants:
+        values = [shown[uid] for eid, uid in members if eid == entrant.pk]
+        entrant.rating = sum(values) / len(values) if values else 0.0
+    Entrant.objects.bulk_update(entrants, ["rating"])
+
+
 def _start(tournament_id, actor: Actor) -> Tournament:
     with transaction.atomic():
         tournament = _locked(tournament_id)
@@ -295,6 +307,7 @@ def _start(tournament_id, actor: Actor) -> Tournament:
         entrants = list(Entrant.objects.filter(tournament=tournament, status=Entrant.REGISTERED))
         if len(entrants) < 2:
             raise TournamentServiceError("too_few_entrants", "a tournament needs at least two entrants")
+        _ratings_refresh(tournament, entrants)
         order = tuple(str(e.pk) for e in sorted(entrants, key=lambda e: (-e.rating, e.pk)))
         state = state_of(tournament.pk)
         _append(tournament, state, Started(order), actor)

@@ -6,6 +6,7 @@ from django.contrib.auth.models import Group
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games.ratings.models import Rating
 from games.tournaments import selectors, services
 from games.tournaments.errors import TournamentServiceError
 from games.tournaments.models import Entrant, Tournament, TournamentRecord, TournamentTable
@@ -110,12 +111,15 @@ def test_start_seeds_by_rating_pairs_round_one_and_records_one_table_row_per_tab
     t = make_tournament()
     users = [make_user() for _ in range(5)]
     entrants = [services.tournament_register(tournament_id=t.pk, user=u) for u in users]
-    Entrant.objects.filter(pk=entrants[4].pk).update(rating=30.0)
+    # The seeding rating is the player's display rating in the game, read as the field closes.
+    Rating.objects.create(user=users[4], game=t.game, mu=30.0, sigma=3.0, display=1120, matches=9,
+                          updated_at=timezone.now())
     services.tournament_start(tournament_id=t.pk, user=organizer)
     t.refresh_from_db()
     assert (t.status, t.round) == ("running", 1)
     state = services.state_of(t.pk)
     assert state.order[0] == str(entrants[4].pk)
+    assert Entrant.objects.get(pk=entrants[4].pk).rating == 1120 and Entrant.objects.get(pk=entrants[0].pk).rating == 1000
     tables = list(TournamentTable.objects.filter(tournament=t, round=1))
     assert [tt.table for tt in tables] == [1, 2, 3]
     assert tables[-1].entrant_ids == [str(entrants[3].pk)]  # the bye: the lowest seed
