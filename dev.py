@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Kamiza's two everyday commands, needing only Python 3.11+ on the machine:
 
-    python3 dev.py serve   # set up and run the service on the embedded default, with demo data
-    python3 dev.py test    # set up and run the whole test suite
+    python3 dev.py serve [HOST:PORT]   # set up and run the service on the embedded default, with demo
+                                       # data, at HOST:PORT (default 127.0.0.1:8000)
+    python3 dev.py test [PYTEST ARGS]  # set up and run the whole test suite (or the given tests)
+    python3 dev.py --help              # this text
 
 Both create ./.venv and install the pinned requirements on first use (and again whenever a
 requirements file changes).
@@ -92,6 +94,9 @@ def test(args) -> None:
 
 if __name__ == "__main__":
     commands = {"serve": serve, "test": test}
+    if len(sys.argv) >= 2 and sys.argv[1] in ("-h", "--help", "help"):
+        print(__doc__)
+        sys.exit(0)
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         sys.exit(__doc__)
     commands[sys.argv[1]](sys.argv[2:])

@@ -116,3 +116,9 @@ def test_every_log_line_is_written_once():
         assert result.returncode == 0, result.stderr
         lines = result.stderr.splitlines()
         assert lines.count("line-from-django") == 1 and lines.count("line-from-games") == 1, (debug, lines)
+
+
+def test_dev_py_help_lists_the_commands_and_exits_0():
+    result = subprocess.run([sys.executable, str(ROOT / "dev.py"), "--help"], capture_output=True, text=True)
+    assert result.returncode == 0
+    assert "serve [HOST:PORT]" in result.stdout and "test" in result.stdout
