@@ -290,4 +290,5 @@ class ProfileSerializer(serializers.Serializer):
     ratings = serializers.DictField(child=UserRatingSerializer(), help_text="by game slug")
     recent_matches = RecentMatchSerializer(many=True, help_text="the 20 most recent matches the user sat in")
     tournaments = serializers.ListField(child=serializers.DictField(),
-                                        help_text="always empty until tournaments exist")
+                                        help_text="the tournaments entered, newest first: {id, name, game, format, "
+                                                  "status, entrant_id, entrant_status}")

@@ -1,5 +1,8 @@
-"""A player's profile: ratings (from ``games.ratings``) and recent matches (match summaries), the
-document both ``GET /api/users/{username}/`` and the profile page show."""
+"""A player's profile: ratings (from ``games.ratings``), recent matches (match summaries) and the
+tournaments they entered, the document both ``GET /api/users/{username}/`` and the profile page show.
+
+``games.tournaments`` sits above this app, so it fills in its section from its ``AppConfig.ready()``
+(``section_register("tournaments", fn)``); without it the section is an empty list."""
 
 from games.ratings import selectors as ratings
 
@@ -11,6 +14,12 @@ def seat_of(seats: list, user) -> int | None:
 
 
 RECENT_MATCHES = 20
+_sections: dict = {}
+
+
+def section_register(name: str, fn) -> None:
+    """``fn(user) -> list`` fills the profile's ``name`` section (an app above this one)."""
+    _sections[name] = fn
 
 
 def _result(summary: MatchSummary, seat) -> str | None:
@@ -45,5 +54,5 @@ def profile(username: str) -> dict:
         "username": user.get_username(),
         "ratings": ratings.user_ratings(user),
         "recent_matches": recent_matches(user),
-        "tournaments": [],  # no tournaments exist yet
+        "tournaments": _sections["tournaments"](user) if "tournaments" in _sections else [],
     }

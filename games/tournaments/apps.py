@@ -6,3 +6,10 @@ class TournamentsConfig(AppConfig):
     label = "tournaments"
     verbose_name = "Tournaments"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from games.projections import profiles  # both import models, which load after the app configs
+
+        from .selectors import tournaments_of
+
+        profiles.section_register("tournaments", tournaments_of)

@@ -53,6 +53,16 @@ def tournament_list(*, status: str | None = None, game: str | None = None, limit
             for t in qs.order_by("-created_at")[:limit]]
 
 
+def tournaments_of(user, limit: int = 20) -> list[dict]:
+    """The tournaments ``user`` entered (alone or in a team), newest first: ``[{id, name, game, format,
+    status, entrant_id, entrant_status}]`` - the profile's tournaments section."""
+    rows = (EntrantMember.objects.filter(user=user).select_related("entrant", "tournament")
+            .order_by("-tournament__created_at", "-id")[:limit])
+    return [{"id": str(m.tournament.pk), "name": m.tournament.name, "game": m.tournament.game,
+             "format": m.tournament.format, "status": m.tournament.status, "entrant_id": str(m.entrant.pk),
+             "entrant_status": m.entrant.status} for m in rows]
+
+
 def tournament_get(tournament_id) -> Tournament:
     try:
         return Tournament.objects.get(pk=tournament_id)

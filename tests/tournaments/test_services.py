@@ -278,3 +278,16 @@ def test_an_elimination_result_cannot_change_once_the_bracket_has_moved_on(make_
     judge = make_user(is_staff=True)
     assert _code(services.tournament_override, tournament_id=t.pk, user=judge, round=1, table=1,
                  places={x: 2, y: 1}, reason="late report") == ("bracket_moved_on", 409)
+
+
+def test_a_players_profile_lists_the_tournaments_they_entered(make_user, make_tournament, client):
+    t = make_tournament()
+    player, other = make_user(), make_user()
+    entrant = services.tournament_register(tournament_id=t.pk, user=player)
+    body = client.get(f"/api/users/{player.username}/").json()
+    assert body["tournaments"] == [{"id": str(t.pk), "name": t.name, "game": t.game, "format": t.format,
+                                    "status": "registering", "entrant_id": str(entrant.pk),
+                                    "entrant_status": "registered"}]
+    assert client.get(f"/api/users/{other.username}/").json()["tournaments"] == []
+    page = client.get(f"/users/{player.username}/")
+    assert page.status_code == 200 and f"/tournaments/{t.pk}/" in page.content.decode()
