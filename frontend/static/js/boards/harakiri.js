@@ -8,6 +8,7 @@
 // click are still offered as plain buttons, so no state is unplayable. Spectators (doc.seat ===
 // null) see the board without controls. The DOM is built with textContent only.
 
+import { renderAdventure } from "./harakiri_adventure.js";
 import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
 
 const CSS_URL = new URL("../../css/boards/harakiri.css", import.meta.url).href;
@@ -320,6 +321,11 @@ function classify(doc) {
 // -- rendering ---------------------------------------------------------------------------------
 
 function render(container, doc, sendCommand) {
+  // An Adventure Phase match (option phase "adventure", its view has a flow): the map of Japan.
+  if ((doc.view && doc.view.flow) || (doc.match && doc.match.options && doc.match.options.phase === "adventure")) {
+    renderAdventure(container, doc, sendCommand);
+    return;
+  }
   ui.last = [container, doc, sendCommand];
   ensureStylesheet();
   loadContent();
