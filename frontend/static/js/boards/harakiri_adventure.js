@@ -88,17 +88,21 @@ function loadEvents(doc) {
   if (ui.evSeq === null) ui.evSeq = Math.max(0, doc.seq - 60);
   if (doc.seq <= ui.evSeq) return;
   ui.evFetching = true;
+  let changed = false;
   fetch(`${base}events/?after=${ui.evSeq}&limit=200`, { credentials: "same-origin", headers: { Accept: "application/json" } })
     .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
     .then((body) => {
       const evs = (body.events || []).filter((e) => e.seq > ui.evSeq).sort((a, b) => a.seq - b.seq);
+      const before = ui.feed.length ? ui.feed[ui.feed.length - 1] : null;
       for (const ev of evs) digest(ev);
       if (evs.length) ui.evSeq = evs[evs.length - 1].seq;
+      changed = (ui.feed.length ? ui.feed[ui.feed.length - 1] : null) !== before;
     })
     .catch(() => {})
     .finally(() => {
       ui.evFetching = false;
-      rerender();
+      if (changed) rerender(); // only when the feed or the last travel event has something new
+      else if (ui.last && ui.last[1].seq > ui.evSeq) loadEvents(ui.last[1]);
     });
 }
 
@@ -605,6 +609,8 @@ function renderPrompt(ctx) {
     box.classList.add(won ? "is-success" : "is-failure");
     box.append(h("p", { class: "adv-prompt-text" }, h("strong", {}, won ? "The Adventure Phase ends in success. " : "The Adventure Phase ends in failure. "),
       endingWords(view, result)));
+    box.append(h("p", { class: "adv-small" }, "In a campaign, the Exploration Phase follows: ",
+      h("a", { href: "/campaigns/" }, "your campaigns"), " show where the party goes next."));
     return box;
   }
   let text;
@@ -663,7 +669,7 @@ function renderTracks(ctx) {
   for (let n = 0; n <= failure; n++) {
     const cls = ["adv-cell", `band-${bandOf(n)}`, n === view.influence ? "is-now" : "", n === failure ? "is-failure" : ""];
     influence.append(h("li", { class: cls.filter(Boolean).join(" "), title: n === failure ? `${n}: the Adventure Phase fails` : `${n} (${bandOf(n)})`, dataset: { influence: String(n) } },
-      n === failure ? "✕" : String(n)));
+      String(n)));
   }
   const rule = adventure.influence && adventure.influence.text;
   const decks = view.decks || {};
@@ -677,7 +683,7 @@ function renderTracks(ctx) {
     h("div", { class: "adv-track-box", "data-testid": "adv-influence" },
       h("div", { class: "adv-track-head" }, h("strong", {}, `Shōgun's influence ${view.influence}`),
         h("span", { class: `adv-badge band-${view.influence_band || bandOf(view.influence)}` }, view.influence_band || bandOf(view.influence)),
-        h("span", { class: "adv-small muted" }, ` · ${failure} = the phase fails`)),
+        h("span", { class: "adv-small muted" }, `(at ${failure} the Adventure Phase fails)`)),
       influence,
       h("p", { class: "adv-small muted" }, [rule, `Decks: ${plural(decks.travel ?? 0, "travel event")}, ${plural(decks.influence ?? 0, "influence card")}, ${plural(decks.market ?? 0, "market card")}.`].filter(Boolean).join(" "))));
 }
@@ -751,29 +757,53 @@ function renderChoice(ctx, used) {
     const cmd = legalByOption.get(i);
     list.append(cmd ? button(ctx, cmd, { cls: "adv-choice" }) : h("button", { type: "button", class: "adv-btn adv-choice", disabled: true, title: "not possible (e.g. not enough coins)" }, `${o.label} (not possible)`));
   });
-  return h("div", { class: "adv-group adv-decision", "data-testid": "adv-decision" }, h("h4", {}, `${charName(view.choice.character)} decides`), list);
+  const ev = view.travel_event;
+  return h("div", { class: "adv-group adv-decision", "data-testid": "adv-decision" },
+    h("h4", {}, `${charName(view.choice.character)} decides${ev && ev.title ? `: ${ev.title}` : ""}`),
+    ev && ev.text ? h("p", { class: "adv-quote adv-small" }, ev.text) : "", list);
 }
 
 function renderShop(ctx, used) {
   const { view, opts } = ctx;
   const shop = view.shop || view.flow.shop;
   ["buy", "sell", "repair", "sell_heads", "leave"].forEach((t) => used.add(t));
-  const box = h("div", { class: "adv-group adv-shop", "data-testid": "adv-shop" }, h("h4", {}, shop.kind === "market" ? "At the market" : "At the blacksmith"));
+  const me = view.characters[ctx.active] || {};
+  const box = h("div", { class: "adv-group adv-shop", "data-testid": "adv-shop" },
+    h("h4", {}, `${shop.kind === "market" ? "At the market" : "At the blacksmith"} of ${locName(me.location)}: ${charName(ctx.active)} has ${plural(me.coins || 0, "coin")}`));
   if (shop.kind === "market") {
     const buyable = new Map(take(opts, "buy").map((c) => [c.args.card, c]));
     const cards = h("ul", { class: "adv-cards" });
     for (const id of shop.revealed || []) {
       const card = item(id) || {};
       const cmd = buyable.get(id);
-      cards.append(h("li", { class: "adv-shopcard" }, h("strong", {}, card.name || pretty(id)), ` · ${card.cost} coins · ${pretty(card.type)}${card.knowledge ? ` · needs knowledge ${card.knowledge}` : ""}`,
+      const why = (me.coins || 0) < card.cost ? "not enough coins" : "no room for it (at most 2 permanent and 5 market items)";
+      cards.append(h("li", { class: "adv-shopcard" }, h("strong", {}, card.name || pretty(id)),
+        h("div", { class: "adv-small" }, `${card.cost} coins · ${pretty(card.type).toLowerCase()}${card.uses ? ` (${card.uses} uses)` : ""}${card.knowledge ? ` · needs knowledge ${card.knowledge}` : ""}`),
         card.text ? h("div", { class: "adv-small" }, card.text) : "",
-        cmd ? button(ctx, cmd, { label: `Buy for ${card.cost} coins` }) : h("div", { class: "adv-small muted" }, "cannot be bought now (coins or item limits)")));
+        cmd ? button(ctx, cmd, { label: `Buy for ${card.cost} coins` }) : h("div", { class: "adv-small muted" }, `Cannot be bought: ${why}.`)));
     }
     if (!(shop.revealed || []).length) cards.append(h("li", { class: "muted" }, "The market deck is empty."));
     box.append(cards);
   } else {
-    box.append(h("div", { class: "adv-buttons" }, take(opts, "buy").map((c) => button(ctx, c))));
-    if (!take(opts, "buy").length) box.append(h("p", { class: "adv-small muted" }, shop.bought ? "One card bought: that is all for this visit." : "Nothing here that fits the purse and the slots."));
+    // the character's blacksmith deck: the class's cards of its blacksmith level and lower
+    const buyable = new Map(take(opts, "buy").map((c) => [c.args.card, c]));
+    const owned = new Set([...(me.weapons || []), me.armor].filter(Boolean));
+    const deck = Object.entries(adv().blacksmith || {})
+      .filter(([id, c]) => c.class === me.class && c.level <= (me.blacksmith_level || 1) && !owned.has(id))
+      .sort((x, y) => x[1].level - y[1].level || x[1].cost - y[1].cost);
+    const cards = h("ul", { class: "adv-cards" });
+    for (const [id, card] of deck) {
+      const cmd = buyable.get(id);
+      const why = shop.bought ? "one card per visit" : (me.coins || 0) < card.cost ? "not enough coins"
+        : card.slot === "weapon" ? "two weapons already" : "not now";
+      const stats = card.slot === "armor" ? `armor ${card.armor}` : `combat tests roll ${diceText(card.strong || card.fast)}`;
+      cards.append(h("li", { class: "adv-shopcard" }, h("strong", {}, card.name),
+        h("div", { class: "adv-small" }, `level ${card.level} ${card.slot} · ${card.cost} coins · ${stats}`),
+        cmd ? button(ctx, cmd, { label: `Buy for ${card.cost} coins${card.slot === "armor" && me.armor ? ` (the ${equipmentName(me.armor)} is sold)` : ""}` })
+          : h("div", { class: "adv-small muted" }, `Cannot be bought: ${why}.`)));
+    }
+    take(opts, "buy").filter((c) => !deck.some(([id]) => id === c.args.card)).forEach((c) => cards.append(h("li", { class: "adv-shopcard" }, button(ctx, c))));
+    box.append(cards.childNodes.length ? cards : h("p", { class: "adv-small muted" }, "The blacksmith has nothing more for this class."));
   }
   box.append(h("div", { class: "adv-buttons" }, take(opts, "sell", "repair", "sell_heads").map((c) => button(ctx, c))));
   box.append(h("div", { class: "adv-buttons" }, take(opts, "leave").map((c) => button(ctx, c, { primary: true }))));
@@ -1289,7 +1319,7 @@ function renderParty(ctx) {
       h("header", {}, h("span", { class: "adv-hero-tag", "aria-hidden": "true" }, SHORT[cid]), h("strong", {}, ch.name || charName(cid)),
         h("span", { class: "adv-small" }, ` level ${ch.level} ${pretty(ch.class).toLowerCase()}`),
         seat !== null && seat !== undefined ? h("span", { class: "adv-small muted" }, ` · ${seatName(doc, seat)}`) : ""),
-      h("div", { class: "adv-small" }, `At ${locName(ch.location)}${flags.length ? ` · ${flags.join(", ")}` : ""}`),
+      h("div", { class: "adv-small" }, `${ch.location ? `At ${locName(ch.location)}` : "Off the map"}${flags.length ? ` · ${flags.join(", ")}` : ""}`),
       h("div", { class: "adv-row" }, h("span", { class: "adv-hp", title: `${ch.health}/${hp} health` }, h("span", { class: "adv-hp-fill", style: `width:${pct}%` })),
         h("span", { class: "adv-small" }, `${ch.health}${hp ? `/${hp}` : ""} health`)),
       ctx.active === cid ? h("div", { class: "adv-small" }, `${plural(ch.ap, "action point")} left`) : "",
