@@ -105,27 +105,27 @@ def campaign_page(request, campaign_id):
     return render(request, "frontend/campaign.html", page)
 
 
+def _action(request, campaign_id, run, done: str):
+    try:
+        run()
+    except CampaignRefused as err:
+        _refusal(request, err)
+    except (RuleViolation, PlatformError) as err:  # a phase match could not be opened
+        messages.error(request, f"The first chapter could not be opened: {err.message}")
+    else:
+        messages.success(request, done)
+    return redirect("frontend:campaign", campaign_id=campaign_id)
+
+
 @login_required
 @require_POST
 def campaign_join(request, campaign_id):
-    try:
-        services.campaign_join(campaign_id=campaign_id, user=request.user)
-    except CampaignRefused as err:
-        _refusal(request, err)
-    else:
-        messages.success(request, "You have joined the campaign.")
-    return redirect("frontend:campaign", campaign_id=campaign_id)
+    return _action(request, campaign_id, lambda: services.campaign_join(campaign_id=campaign_id, user=request.user),
+                   "You have joined the campaign.")
 
 
 @login_required
 @require_POST
 def campaign_start(request, campaign_id):
-    try:
-        services.campaign_start(campaign_id=campaign_id, user=request.user)
-    except CampaignRefused as err:
-        _refusal(request, err)
-    except (RuleViolation, PlatformError) as err:  # the first phase match could not be opened
-        messages.error(request, f"The first chapter could not be opened: {err.message}")
-    else:
-        messages.success(request, "The campaign has begun: chapter 1's Adventure Phase is open.")
-    return redirect("frontend:campaign", campaign_id=campaign_id)
+    return _action(request, campaign_id, lambda: services.campaign_start(campaign_id=campaign_id, user=request.user),
+                   "The campaign has begun: chapter 1's Adventure Phase is open.")

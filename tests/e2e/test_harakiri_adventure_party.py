@@ -27,6 +27,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import RESULTS, ROOT
+from .test_harakiri_party import all_events, assert_sent_were_legal, record_sent_commands
 from .test_match_flow import assert_not_reloaded, mark_no_reload, sign_up, wait_live
 
 pytestmark = pytest.mark.e2e
@@ -59,18 +60,6 @@ def shoot(page, name, **kwargs):
     path = RESULTS / name
     (kwargs.pop("locator", None) or page).screenshot(path=str(path), **kwargs)
     shutil.copy(path, VAR / name)
-
-
-def record_sent_commands(page, sent):
-    def on_socket(ws):
-        def on_frame(payload):
-            msg = json.loads(payload)
-            if msg.get("type") == "command":
-                sent.append((msg["expected_seq"], msg["command"]["type"], msg["command"].get("args", {})))
-
-        ws.on("framesent", on_frame)
-
-    page.on("websocket", on_socket)
 
 
 def state(page):
@@ -259,19 +248,10 @@ def test_a_party_of_two_plays_an_adventure_round_on_the_map(new_page):
     # Both seats played, and every command a page sent was listed for it at that seq.
     assert played[0] > 0 and played[1] > 0, played
     assert "travel" in shots, f"no travel was played: {done}"
-    for seat in (0, 1):
-        assert len(sent[seat]) == played[seat], f"seat {seat}: {played[seat]} clicks sent {len(sent[seat])} commands"
-        for seq, type_, args in sent[seat]:
-            legal = legal_at[seat].get(seq)
-            assert legal is not None, f"seat {seat} sent {type_} at seq {seq}, where it was not awaited"
-            assert {"type": type_, "args": args} in legal, f"seat {seat} sent {type_} {args}, not in {legal}"
+    assert_sent_were_legal(sent, played, legal_at)
 
     # The log: the worker took the Shōgun's and the enemies' steps; the players' commands are theirs.
-    events, url = [], f"/api/matches/{match_id}/events/?limit=500"
-    while url:
-        body = a.request.get(url).json()
-        events += body["events"]
-        url = body["next"]
+    events = all_events(a, match_id)
     for ev in events:
         if ev["type"] in SYSTEM_EVENTS:
             assert ev["actor"]["kind"] == "worker" and ev["actor"]["seat"] == "system", ev

@@ -9,26 +9,19 @@ import re
 import uuid
 
 import pytest
-from django.test import Client
 
 from campaigns import services
 from campaigns.models import Campaign
 from tests.campaigns.helpers import play_to_end
 
 from .test_account_pages import no_inline_scripts
+from .test_tournament_pages import browser
 
 pytestmark = pytest.mark.django_db
 
 CONTROL_FORM = {"act": "1", "seats": "2", "akira": "0", "hattori": "0", "hikaru": "1", "tomoe": "1"}
 # what a player must never read: ids, raw JSON, Python/JS values, seat numbers counted from 0
 DEVELOPER_TERMS = re.compile(r"\b[a-z]+_[a-z0-9_]+\b|\{\"|\bNone\b|\bnull\b|\bseat 0\b|[0-9a-f]{8}-[0-9a-f]{4}-")
-
-
-def browser(user=None) -> Client:
-    c = Client()
-    if user is not None:
-        c.force_login(user)
-    return c
 
 
 def words(html: str) -> str:

@@ -12,7 +12,7 @@
 // and face-down mission cards are not in the view, and mission texts are shown only once revealed.
 // The DOM is built with textContent / SVG attributes only.
 
-import { ensureStylesheet, fetchContent, h } from "./registry.js";
+import { ensureStylesheet, fetchContent, h, matchApiBase } from "./registry.js";
 
 const CSS_URL = new URL("../../css/boards/harakiri_adventure.css", import.meta.url).href;
 const LAYOUT_URL = new URL("./harakiri_adventure_map.json", import.meta.url).href;
@@ -72,18 +72,9 @@ function load() {
     });
 }
 
-function apiBase() {
-  const boot = document.getElementById("match-boot");
-  try {
-    return boot ? JSON.parse(boot.textContent).api_base : null;
-  } catch {
-    return null;
-  }
-}
-
 /** This seat's (redacted) log, read for what the view does not keep: rolls, draws, moves. */
 function loadEvents(doc) {
-  const base = apiBase();
+  const base = matchApiBase();
   if (!base || ui.evFetching || !ui.pack) return;
   if (ui.evSeq === null) ui.evSeq = Math.max(0, doc.seq - 60);
   if (doc.seq <= ui.evSeq) return;
@@ -929,13 +920,19 @@ function renderMap(ctx) {
   return root;
 }
 
-function locationMarkers(view) {
+/** A Map of lists and the function that adds a value to a key's list (a key like null is skipped). */
+function grouping() {
   const out = new Map();
-  const add = (loc, m) => {
-    if (!loc) return;
-    if (!out.has(loc)) out.set(loc, []);
-    out.get(loc).push(m);
+  const add = (key, value) => {
+    if (key === null || key === undefined) return;
+    if (!out.has(key)) out.set(key, []);
+    out.get(key).push(value);
   };
+  return [out, add];
+}
+
+function locationMarkers(view) {
+  const [out, add] = grouping();
   for (const [n, m] of Object.entries(view.missions || {})) {
     if (m.status === "hidden" && m.token) add(m.token, { kind: "mission", text: "?", title: `Face-down mission token (${locName(m.token)}): reveal it by interacting here` });
     if (m.status === "active") {
@@ -954,12 +951,7 @@ function locationMarkers(view) {
 }
 
 function locationOccupants(view) {
-  const out = new Map();
-  const add = (loc, o) => {
-    if (!loc) return;
-    if (!out.has(loc)) out.set(loc, []);
-    out.get(loc).push(o);
-  };
+  const [out, add] = grouping();
   for (const cid of ORDER) {
     const ch = view.characters[cid];
     if (ch && !ch.defeated) add(ch.location, { kind: "char", id: cid, ch });
