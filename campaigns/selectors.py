@@ -23,7 +23,12 @@ PHASES = ("adventure", "exploration")
 
 @lru_cache(maxsize=4)
 def _content(game: str) -> dict:
-    return registry.get(game).content()
+    """The game's public content pack (names of characters, equipment, items, places...); empty
+    if this server does not run the game (the pages then fall back to the ids' words)."""
+    try:
+        return registry.get(game).content()
+    except RuleViolation:
+        return {}
 
 
 def _seat_of(doc: dict, user) -> int | None:

@@ -332,7 +332,9 @@ function commandLabel(ctx, cmd) {
     case "attack": {
       const en = (view.enemies || {})[a.enemy] || {};
       const helpers = a.helpers || [];
-      return `Attack the ${enemyName(a.enemy).toLowerCase()} (combat test ${en.combat ?? "?"})${helpers.length ? ` with ${names(helpers)} joining (each loses 1 action point of their own activation)` : ""}`;
+      const weapon = me && me.equipped ? equipment(me.equipped) : null;
+      const roll = weapon ? `roll ${diceText(weapon.strong || weapon.fast)} + power ${(me.attributes || {}).power || 0}` : "no weapon: power only";
+      return `Attack the ${enemyName(a.enemy).toLowerCase()}: combat test ${en.combat ?? "?"}, ${roll}${helpers.length ? `, with ${names(helpers)} joining (each loses 1 action point of their own activation)` : ""}`;
     }
     case "work": return "Work in the city (gain 2 coins)";
     case "camp": return "Camp (regain 1 health)";
@@ -453,7 +455,7 @@ function classify(legal, view) {
     out.byType.get(cmd.type).push(cmd);
     const a = cmd.args || {};
     let kind = null;
-    if (cmd.type === "move") kind = routeKind(view.characters[view.flow.active].location, a.to) === "path" ? "path" : "road";
+    if (cmd.type === "move") kind = routeKind((view.characters[view.flow.active] || {}).location, a.to) === "path" ? "path" : "road";
     else if (cmd.type === "sail") kind = "sea";
     else if (cmd.type === "guided_by_the_waves") kind = "waves";
     else if (cmd.type === "choose_path") kind = "enemy";
@@ -513,7 +515,7 @@ export function renderAdventure(container, doc, sendCommand) {
   if (player) root.append(renderActions(ctx));
   root.append(renderMapCard(ctx));
   root.append(h("div", { class: "adv-columns" },
-    h("div", { class: "adv-col" }, renderCards(ctx), renderPlace(ctx), renderFeed()),
+    h("div", { class: "adv-col" }, renderCards(ctx), renderEnemies(ctx), renderPlace(ctx), renderFeed()),
     h("div", { class: "adv-col" }, renderMissions(ctx))));
   root.append(renderParty(ctx));
   if (!player) root.append(h("p", { class: "muted" }, "You are watching this match."));
@@ -728,7 +730,8 @@ function renderActions(ctx) {
       take(opts, "end_travel").map((c) => button(ctx, c, { primary: true }))));
     used.add("end_travel");
   }
-  add(group("Actions (1 action point each)",
+  const me = ctx.active ? view.characters[ctx.active] : null;
+  add(group(me ? `${charName(ctx.active)}'s actions: ${plural(me.ap, "action point")} left, 1 for each` : "Actions (1 action point each)",
     use("travel"), use("attack"), use("interact_mission", "interact_clan", "interact_personal"),
     use("inn", "blacksmith", "market"), use("interact_sanctuary"), use("interact_special"), use("work", "camp")));
   add(renderFree(ctx, used));
@@ -1141,6 +1144,23 @@ function renderCards(ctx) {
   }
   if (!ev && !card) box.append(h("p", { class: "muted adv-small" }, "No card drawn yet."));
   return box;
+}
+
+function renderEnemies(ctx) {
+  const { view } = ctx;
+  const list = h("ul", { class: "adv-enemies" });
+  for (const [eid, en] of Object.entries(view.enemies || {}).sort((x, y) => x[0].localeCompare(y[0]))) {
+    const fail = en.on_test && en.on_test.failure && en.on_test.failure.length ? `; a failed test: ${effectsText(en.on_test.failure)}` : "";
+    const reach = en.on_reach && en.on_reach.length ? `; on arrival: ${effectsText(en.on_reach)}` : "";
+    const flow = view.flow;
+    const moving = flow.stage === "enemies" && ((flow.tie && flow.tie.enemy === eid) || flow.next_enemy === eid);
+    const next = flow.stage === "enemies" && !moving && (flow.enemies_left || []).includes(eid);
+    const badge = moving ? "moving now" : next ? "still to move" : "";
+    list.append(h("li", { dataset: { enemy: eid } }, h("strong", {}, enemyName(eid)), badge ? h("span", { class: "adv-badge is-warn" }, badge) : "",
+      ` at ${locName(en.location)}, ${targetText(view, en)}; moves ${en.movement}, combat test ${en.combat}${fail}${reach}.`));
+  }
+  if (!list.childNodes.length) list.append(h("li", { class: "muted" }, "No enemy on the map."));
+  return h("section", { class: "adv-panel", "data-testid": "adv-enemies" }, h("h3", {}, "Enemies"), list);
 }
 
 /** A decision's outcomes are read only once chosen: show its options' labels, not their effects. */
