@@ -15,6 +15,7 @@ from campaigns.models import Campaign
 from tests.campaigns.helpers import play_to_end
 
 from .test_account_pages import no_inline_scripts
+from .test_csp import check_page
 from .test_tournament_pages import browser
 
 pytestmark = pytest.mark.django_db
@@ -197,3 +198,15 @@ def test_after_a_finished_phase_the_page_shows_the_sheet_the_party_and_the_repla
         assert f"{case['coins']} coin" in hero and "affinity" in hero
     assert "As the last finished phase handed the characters on." in text
     assert_readable(html)
+
+
+def test_the_campaign_pages_satisfy_the_content_security_policy(make_user, django_capture_on_commit_callbacks):
+    alice = make_user()
+    cid = services.campaign_create(user=alice, game="harakiri", act=1, seats=1).pk
+    for client in (browser(), browser(alice)):
+        for path in ("/campaigns/", f"/campaigns/{cid}/", f"/campaigns/{cid}/?fragment=live"):
+            check_page(client.get(path))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.campaign_start(campaign_id=cid, user=alice)
+    check_page(browser(alice).get(f"/campaigns/{cid}/"))
+    check_page(browser(alice).get(f"/matches/{services.campaign_get(cid)['current_match']}/"))

@@ -668,7 +668,7 @@ function renderTracks(ctx) {
   const decks = view.decks || {};
   return h("section", { class: "adv-tracks", "aria-label": "Round and influence" },
     h("div", { class: "adv-track-box", "data-testid": "adv-rounds" },
-      h("div", { class: "adv-track-head" }, h("strong", {}, `Round ${view.round || "–"} of ${final}`),
+      h("div", { class: "adv-track-head" }, h("strong", {}, view.round ? `Round ${view.round} of ${final}` : `${final} rounds: the first is next`),
         view.final ? h("span", { class: "adv-badge is-warn" }, "final round") : ""),
       rounds,
       h("p", { class: "adv-small muted" }, [Object.keys(triggers).length ? "! marks a round when the chapter has something in store." : "",
