@@ -259,10 +259,32 @@ function effectText(e) {
     case "add_travel_events": return `travel event${(e.codes || []).length > 1 ? "s" : ""} ${(e.codes || []).join(", ")} join the deck`;
     case "remove_travel_events": return `travel event${(e.codes || []).length > 1 ? "s" : ""} ${(e.codes || []).join(", ")} leave the deck`;
     case "all": return `every character: ${effectsText(e.effects)}`;
+    case "bless": return `gain ${plural(n || 1, "blessed token")}`;
+    case "gain_token": return `gain ${tokenName(e.token)}`;
+    case "lose_token": return `lose ${tokenName(e.token)}`;
+    case "if": return `if ${requirementText(e.has)}: ${effectsText(e.then) || "nothing happens"}; otherwise ${effectsText(e.else) || "nothing happens"}`;
+    case "place_mission": return `a new mission is placed${e.location ? ` at ${locName(e.location)}` : ""}`;
+    case "complete_mission": return "the mission is completed";
+    case "fail_mission": return "the mission fails";
+    case "unlock_kami": return `the Kami ${(kami(e.kami) || {}).name || pretty(e.kami)} is unlocked`;
     case "movement": return `+${plural(n, "movement point")} during a travel`;
     case "combat_bonus": return `+${n} to combat tests`;
     default: return pretty(e.do);
   }
+}
+
+function tokenName(id) {
+  const t = adv().act1 && adv().act1.tokens && adv().act1.tokens[id];
+  return t ? t.name : pretty(id);
+}
+
+function requirementText(req) {
+  const r = req || {};
+  const parts = [];
+  if (r.token) parts.push(`the character carries ${tokenName(r.token)}`);
+  if (r.coins) parts.push(`the character has ${plural(r.coins, "coin")}`);
+  if (r.trait) parts.push(`the character has the ${pretty(r.trait)} trait`);
+  return parts.join(" and ") || "the condition is met";
 }
 
 function spawnText(en) {
@@ -303,6 +325,25 @@ function commandLabel(ctx, cmd) {
   const shop = view.shop || flow.shop || {};
   switch (cmd.type) {
     case "choose_weapon": return `${charName(a.character)} takes the ${weaponText(a.weapon)}`;
+    case "choose_kami": {
+      const k = kami(a.kami);
+      const ability = kamiAbility(a.kami);
+      return `${charName(a.character)} follows ${k ? k.name : pretty(a.kami)}${ability ? ` (${ability.name}: ${ability.text})` : ""}`;
+    }
+    case "answer_group": {
+      const p = flow.proposal || {};
+      return a.agree ? `Agree: travel together with ${charName(p.character)}` : `Refuse: stay behind`;
+    }
+    case "change_kami": {
+      const offer = (view.unlocked_kami || []).find((o) => !o.decided) || {};
+      const k = kami(offer.kami);
+      const name = k ? k.name : pretty(offer.kami || "the unlocked Kami");
+      return a.character ? `${charName(a.character)} takes ${name} as Kami (keeping the affinity)` : `Nobody takes ${name}: every character keeps their Kami`;
+    }
+    case "port": {
+      const wave = me && me.kami === "ryujin" && me.affinity >= 1;
+      return `Use the port (1 action point${wave ? `; Healing Wave: regain ${me.level} health` : ""})`;
+    }
     case "activate_enemy": {
       const en = (view.enemies || {})[a.enemy] || {};
       return `Move the ${enemyName(a.enemy).toLowerCase()} next (at ${locName(en.location)}, ${targetText(view, en)})`;
@@ -378,8 +419,11 @@ function commandLabel(ctx, cmd) {
     }
     case "leave": return `Leave the ${shop.kind || "shop"}`;
     case "give": {
+      const giver = (view.characters || {})[a.from] || {};
+      const tokens = (adv().act1 && adv().act1.tokens) || {};
       const what = a.what === "coins" ? plural(a.amount, "coin") : a.what === "heads" ? plural(a.amount, "head")
-        : equipment(a.what) ? `the ${equipmentName(a.what)}` : itemName(a.what);
+        : a.what === "armor" ? `the ${equipmentName(giver.armor)} (their armor)` : tokens[a.what] ? tokenName(a.what)
+          : equipment(a.what) ? `the ${equipmentName(a.what)}` : itemName(a.what);
       return `${charName(a.from)} gives ${charName(a.to)} ${what}`;
     }
     case "share_information": return `Tell ${charName(a.character)} about “${missionTitle(view, a.mission)}” (they place their clan tokens)`;
@@ -548,9 +592,12 @@ function awaitedCharacters(view, seat) {
   const flow = view.flow;
   const controlled = (c) => view.control && view.control[c] === seat;
   if (view.choice) return [view.choice.character];
-  if (flow.stage === "prepare") return ORDER.filter((c) => view.characters[c] && !view.characters[c].equipped && controlled(c));
+  if (flow.stage === "prepare") {
+    return ORDER.filter((c) => view.characters[c] && (!view.characters[c].equipped || view.characters[c].kami_chosen === false) && controlled(c));
+  }
   if (flow.stage === "ending" && flow.loss) return [flow.loss];
   if (flow.stage === "characters") return ORDER.filter((c) => view.characters[c] && !view.characters[c].activated && !view.characters[c].defeated && controlled(c));
+  if (flow.proposal) return (flow.proposal.group || []).filter(controlled);
   if (flow.stage === "activation" && flow.active) return [flow.active];
   return [];
 }
@@ -569,7 +616,9 @@ function yourWords(ctx) {
   const { view, doc } = ctx;
   const flow = view.flow;
   if (view.choice) return `${charName(view.choice.character)} must decide: choose below.`;
-  if (flow.stage === "prepare") return `choose a level 1 weapon for ${names(awaitedCharacters(view, doc.seat))}.`;
+  if (flow.stage === "prepare") return `choose a level 1 weapon${ctx.opts.byType.has("choose_kami") ? " and a Kami" : ""} for ${names(awaitedCharacters(view, doc.seat))}.`;
+  if (flow.proposal) return `${charName(flow.proposal.character)} proposes that ${names(flow.proposal.group)} travel together: agree or refuse.`;
+  if (flow.stage === "ending" && ctx.opts.byType.has("change_kami")) return "a Kami was unlocked: choose who takes it, if anyone.";
   if (flow.stage === "ending" && flow.loss) return `${charName(flow.loss)} came back from defeat weaker: choose the attribute to lose.`;
   if (flow.stage === "enemies" && flow.tie && !flow.tie.chosen) {
     return `the ${enemyName(flow.tie.enemy).toLowerCase()} has equally short ways: choose where it ends its move (highlighted on the map).`;
@@ -712,13 +761,15 @@ function renderActions(ctx) {
   };
   const flow = view.flow;
   if (view.choice) add(renderChoice(ctx, used));
-  if (opts.byType.has("choose_weapon")) {
-    used.add("choose_weapon");
+  for (const [type, what] of [["choose_weapon", "weapon"], ["choose_kami", "Kami"]]) {
+    used.add(type);
     for (const cid of ORDER) {
-      const cmds = take(opts, "choose_weapon").filter((c) => c.args.character === cid);
-      if (cmds.length) add(group(`${charName(cid)}'s weapon`, cmds.map((c) => button(ctx, c))));
+      const cmds = take(opts, type).filter((c) => c.args.character === cid);
+      if (cmds.length) add(group(`${charName(cid)}'s ${what}`, cmds.map((c) => button(ctx, c))));
     }
   }
+  add(group(flow.proposal ? `Travel together with ${charName(flow.proposal.character)}?` : "", use("answer_group")));
+  add(group("An unlocked Kami", use("change_kami")));
   add(group("Which enemy moves next?", use("activate_enemy")));
   add(group(flow.tie ? `Where does the ${enemyName(flow.tie.enemy).toLowerCase()} end its move?` : "", use("choose_path")));
   add(group("Who acts next?", use("activate")));
@@ -733,7 +784,7 @@ function renderActions(ctx) {
   const me = ctx.active ? view.characters[ctx.active] : null;
   add(group(me ? `${charName(ctx.active)}'s actions: ${plural(me.ap, "action point")} left, 1 for each` : "Actions (1 action point each)",
     use("travel"), use("attack"), use("interact_mission", "interact_clan", "interact_personal"),
-    use("inn", "blacksmith", "market"), use("interact_sanctuary"), use("interact_special"), use("work", "camp")));
+    use("inn", "blacksmith", "market", "port"), use("interact_sanctuary"), use("interact_special"), use("work", "camp")));
   add(renderFree(ctx, used));
   const end = take(opts, "end_activation").map((c) => button(ctx, c, { primary: true }));
   used.add("end_activation");
@@ -1200,8 +1251,10 @@ function renderMissions(ctx) {
   for (const [n, m] of Object.entries(view.missions || {}).sort((a, b) => Number(a[0]) - Number(b[0]))) {
     const doc = missionDoc(view, n);
     const li = h("li", { class: `mission is-${m.status}`, dataset: { mission: n } });
-    if (m.status === "hidden" || !doc) {
-      li.append(h("strong", {}, `Mission ${n}: face down`), ` · its token lies at ${locName(m.token)}; a character there can reveal it.`);
+    if (m.status === "unavailable") {
+      li.append(h("strong", {}, `Mission ${n}: not on the map yet`), " · the chapter places it later.");
+    } else if (m.status === "hidden" || !doc) {
+      li.append(h("strong", {}, `Mission ${n}: face down`), m.token ? ` · its token lies at ${locName(m.token)}; a character there can reveal it.` : "");
     } else {
       li.append(h("strong", {}, `Mission ${n}: ${doc.title}`), ` · ${pretty(m.status)}`, m.starter ? ` · started by ${charName(m.starter)}` : "",
         h("div", { class: "adv-small" }, doc.objective));
@@ -1342,7 +1395,9 @@ function renderParty(ctx) {
       h("div", { class: "adv-small" }, `Items: ${items.join(", ") || "none"}`),
       h("div", { class: "adv-small" }, `Skills: ${(ch.skills || []).map(skillName).join(", ") || "none"}`),
       h("div", { class: "adv-small", title: ability ? ability.text : "" }, `Kami: ${k ? k.name : pretty(ch.kami)}, affinity ${ch.affinity}/${AFFINITY_MAX}${ability ? ` · ${ability.name}: ${ability.text}` : ""}`),
-      (ch.traits || []).length ? h("div", { class: "adv-small" }, `Traits: ${ch.traits.map(pretty).join(", ")}`) : ""));
+      (ch.traits || []).length ? h("div", { class: "adv-small" }, `Traits: ${ch.traits.map(pretty).join(", ")}`) : "",
+      (ch.tokens || []).length ? h("div", { class: "adv-small" }, `Carries: ${ch.tokens.map(tokenName).join(", ")}`) : "",
+      ch.blessed ? h("div", { class: "adv-small" }, `${plural(ch.blessed, "blessed token")} (can avoid being delayed)`) : ""));
   }
   return box;
 }
