@@ -104,6 +104,11 @@ def play_one(page, s, shots):
                 shoot(page, "adventure-travel-map.png", locator=board.get_by_test_id("adv-map-wrap"))
             target = targets.first
             name = target.get_attribute("data-loc")
+            if "keyboard" not in shots:  # a highlighted place is a keyboard control too
+                shots.add("keyboard")
+                target.focus()
+                page.keyboard.press("Enter")
+                return f"travel to {name} (keyboard)"
             target.click()
             return f"travel to {name}"
         actions.locator('button[data-type="end_travel"]').click()
@@ -247,7 +252,7 @@ def test_a_party_of_two_plays_an_adventure_round_on_the_map(new_page):
 
     # Both seats played, and every command a page sent was listed for it at that seq.
     assert played[0] > 0 and played[1] > 0, played
-    assert "travel" in shots, f"no travel was played: {done}"
+    assert {"travel", "keyboard"} <= shots, f"no travel was played: {done}"
     assert_sent_were_legal(sent, played, legal_at)
 
     # The log: the worker took the Shōgun's and the enemies' steps; the players' commands are theirs.
