@@ -36,6 +36,7 @@ urlpatterns = [
     path("tournaments/<uuid:tournament_id>/pause/", tournaments.tournament_pause, name="tournament-pause"),
     path("tournaments/<uuid:tournament_id>/resume/", tournaments.tournament_resume, name="tournament-resume"),
     path("tournaments/<uuid:tournament_id>/drop/", tournaments.tournament_drop, name="tournament-drop"),
+    path("tournaments/<uuid:tournament_id>/report/", tournaments.tournament_report, name="tournament-report"),
     path("ratings/", views.leaderboards, name="leaderboards"),
     path("ratings/<str:game>/", views.leaderboard, name="leaderboard"),
     path("users/<str:username>/", views.profile_page, name="profile"),

@@ -189,3 +189,15 @@ class ReportResolution(models.Model):
     judge = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     record_seq = models.PositiveIntegerField()
     at = models.DateTimeField(auto_now_add=True)
+
+
+class StandingsView(models.Model):
+    """The standings as folded from the log up to ``seq``: a projection kept as a cache.
+    ``selectors.tournament_standings`` serves it while the log's head is still ``seq`` and folds again
+    when the log has moved on; ``rebuild.check`` (``manage.py rebuild_tournaments`` and
+    ``rebuild_projections``) compares it with a fold from scratch at the same seq."""
+
+    tournament = models.OneToOneField(Tournament, primary_key=True, on_delete=models.CASCADE,
+                                      related_name="standings_view")
+    seq = models.PositiveIntegerField()
+    rows = models.JSONField()

@@ -111,6 +111,20 @@ class ResultSerializer(serializers.Serializer):
     by = serializers.ChoiceField(choices=BY_CHOICES)
 
 
+REPORT_STATUSES = ("open", "upheld", "overridden")
+
+
+class TableReportSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="the report's id (staff resolve it at /api/admin/reports/{id}/resolve/)")
+    status = serializers.ChoiceField(choices=REPORT_STATUSES)
+
+
+class EntrantReportSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=REPORT_STATUSES)
+
+
 class PairingSerializer(serializers.Serializer):
     round = serializers.IntegerField()
     table = serializers.IntegerField()
@@ -118,6 +132,8 @@ class PairingSerializer(serializers.Serializer):
     entrant_ids = serializers.ListField(child=serializers.CharField())
     result = ResultSerializer(allow_null=True)
     stage = serializers.ChoiceField(choices=["swiss", "round_robin", "elimination"], required=False)
+    reports = TableReportSerializer(many=True, required=False,
+                                    help_text="players' reports (disputes) on this table and their status")
 
 
 class StandingSerializer(serializers.Serializer):
@@ -128,3 +144,5 @@ class StandingSerializer(serializers.Serializer):
     played = serializers.IntegerField()
     tiebreaks = serializers.DictField(child=serializers.FloatField(), help_text="tiebreak name -> value, in order")
     dropped = serializers.BooleanField(required=False)
+    reports = EntrantReportSerializer(many=True, required=False,
+                                      help_text="the reports (disputes) on this entrant's tables and their status")

@@ -42,6 +42,7 @@ from games.tournaments.records import (
     Overridden,
     Paired,
     Registered,
+    Reported,
     Result,
     Settings,
     Started,
@@ -84,13 +85,17 @@ def settings_of(tournament: Tournament) -> Settings:
                     **tournament.scoring)
 
 
-def load_records(tournament_id) -> list:
-    return [record_from_dict(r.payload) for r in TournamentRecord.objects.filter(tournament_id=tournament_id).order_by("seq")]
+def load_records(tournament_id, until: int | None = None) -> list:
+    rows = TournamentRecord.objects.filter(tournament_id=tournament_id)
+    if until is not None:
+        rows = rows.filter(seq__lte=until)
+    return [record_from_dict(r.payload) for r in rows.order_by("seq")]
 
 
-def state_of(tournament_id) -> State:
+def state_of(tournament_id, until: int | None = None) -> State:
+    """The fold of the log (up to record ``until``, default: all of it)."""
     try:
-        return fold(load_records(tournament_id))
+        return fold(load_records(tournament_id, until))
     except TournamentError as err:  # a log the fold refuses is corrupt: say so, never a 500
         raise TournamentServiceError("corrupt_log", f"the tournament log is inconsistent: {err.message}", 500) from err
 
@@ -419,20 +424,33 @@ def _judge_table(tournament_id, user, round_no: int, table: int):
     return tournament, state
 
 
-def tournament_uphold(*, tournament_id, user, round: int, table: int, reason: str = "") -> None:
-    """A judge reviewed a table's result and upheld it (recorded in the log)."""
+def tournament_uphold(*, tournament_id, user, round: int, table: int, reason: str = "",
+                      report_id: int | None = None) -> None:
+    """A judge reviewed a table's result and upheld it (recorded in the log), answering the report
+    ``report_id`` if given."""
     with transaction.atomic():
         tournament, state = _judge_table(tournament_id, user, round, table)
-        _append(tournament, state, Adjudicated(round, table, judge=user.get_username(), reason=str(reason)),
-                Actor.of(user))
+        _append(tournament, state, Adjudicated(round, table, judge=user.get_username(), reason=str(reason),
+                                               report_id=report_id), Actor.of(user))
 
 
-def tournament_override(*, tournament_id, user, round: int, table: int, places: dict, reason: str) -> None:
+def tournament_override(*, tournament_id, user, round: int, table: int, places: dict, reason: str,
+                        report_id: int | None = None) -> None:
     """A judge replaces a table's result with a written reason; the standings follow (``by: judge``).
-    In an elimination stage only the current round can still change."""
+    In an elimination stage only the current round can still change. ``report_id``: the report it answers."""
     with transaction.atomic():
         tournament, state = _judge_table(tournament_id, user, round, table)
         if not isinstance(places, dict):
             raise TournamentServiceError("invalid_result", "places map each entrant of the table to its place")
         _append(tournament, state, Overridden(round, table, dict(places), judge=user.get_username(),
-                                              reason=str(reason or "")), Actor.of(user))
+                                              reason=str(reason or ""), report_id=report_id), Actor.of(user))
+
+
+def tournament_report(*, tournament_id, user, round: int, table: int, report_id: int, entrant_id: str,
+                      seq: int) -> TournamentRecord:
+    """Record in the log that a player of the table filed the report ``report_id`` (the ``MatchReport``
+    row, written by ``reports.report_file`` in the same transaction), so the standings show it."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        return _append(tournament, state_of(tournament.pk), Reported(round, table, report_id, str(entrant_id), seq),
+                       Actor.of(user))
