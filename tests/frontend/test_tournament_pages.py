@@ -42,7 +42,7 @@ def _messages(html: str) -> str:
 
 def test_header_links_to_the_list_and_the_list_shows_events(organizer):
     services.tournament_create(creator=organizer, name="Listed Open", game="yokai", format="round_robin",
-                               table_size=2, round_minutes=30)
+                               table_size=2, round_minutes=30, match_options={"turn_seconds": 60})
     html = browser().get("/").content.decode()
     assert 'href="/tournaments/"' in html
     page = browser().get("/tournaments/")

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 def _event(make_user, **fields):
     organizer = make_user(is_staff=True)
-    base = dict(creator=organizer, name="Cup", round_minutes=30)
+    base = dict(creator=organizer, name="Cup", round_minutes=30, match_options={"turn_seconds": 120})
     base.update(fields)
     return organizer, services.tournament_create(**base)
 
@@ -51,7 +51,7 @@ def test_team_partners_sit_across_and_pods_seat_one_entrant_a_seat(make_user):
     users = {str(e.pk): [m.user_id for m in e.members.order_by("id")] for e in teams}
     first, second = (users[e] for e in table.entrant_ids)
     assert _seats(match) == ("active", [first[0], second[0], first[1], second[1]])
-    assert match.options == {"teams": True} and match.seat_count == 4
+    assert match.options == {"teams": True, "turn_seconds": 120} and match.seat_count == 4
 
     organizer, pods = _event(make_user, game="yokai", format="swiss", table_size=4)
     for _ in range(6):

@@ -33,7 +33,7 @@ def played(make_user):
     """A 2-entrant Yokai event whose one match ended (the time limit) and was counted."""
     organizer = make_user(is_staff=True)
     t = services.tournament_create(creator=organizer, name="Cup", game="yokai", format="swiss", table_size=2,
-                                   rounds=1, round_minutes=20)
+                                   rounds=1, round_minutes=20, match_options={"turn_seconds": 60})
     players = [make_user(), make_user()]
     for p in players:
         services.tournament_register(tournament_id=t.pk, user=p)

@@ -32,7 +32,7 @@ def organizer(make_user):
 
 def _create(organizer, make_user, entrants: int, **fields):
     base = dict(creator=organizer, name="Cup", round_minutes=25,
-                match_options=YASHIMA if fields.get("game", "yashima") == "yashima" else {})
+                match_options=YASHIMA if fields.get("game", "yashima") == "yashima" else {"turn_seconds": 60})
     base.setdefault("game", "yashima")
     base.update(fields)
     t = services.tournament_create(**base)

@@ -54,7 +54,10 @@ def test_only_organizers_create_and_start(make_user, make_tournament):
                  table_size=2, round_minutes=30, match_options=YASHIMA) == ("not_organizer", 403)
     staff = make_user(is_staff=True)
     assert services.tournament_create(creator=staff, name="staff cup", game="yokai", format="swiss", table_size=4,
-                                      round_minutes=30).match_options == {"teams": False}
+                                      round_minutes=30, match_options={"turn_seconds": 60}).match_options == \
+        {"teams": False, "turn_seconds": 60}
+    assert _code(services.tournament_create, creator=staff, name="x", game="yokai", format="swiss", table_size=2,
+                 round_minutes=30) == ("clock_required", 422)  # Yokai Battle's decision clock is mandatory too
     t = make_tournament()
     assert _code(services.tournament_start, tournament_id=t.pk, user=player) == ("not_organizer", 403)
 
@@ -98,13 +101,13 @@ def test_registration_once_per_user_never_after_the_start_and_never_beyond_the_c
 
 def test_a_team_registers_as_one_entrant_with_both_partners(make_user, organizer):
     t = services.tournament_create(creator=organizer, name="Pairs", game="yokai", format="swiss", table_size=4,
-                                   teams=True, round_minutes=40)
+                                   teams=True, round_minutes=40, match_options={"turn_seconds": 60})
     a, b, c = make_user(), make_user(), make_user()
     assert _code(services.tournament_register, tournament_id=t.pk, user=a) == ("partner_required", 422)
     entrant = services.tournament_register(tournament_id=t.pk, user=a, partner=b)
     assert sorted(m.user_id for m in entrant.members.all()) == sorted([a.pk, b.pk])
     assert _code(services.tournament_register, tournament_id=t.pk, user=c, partner=b) == ("already_registered", 409)
-    assert t.match_options == {"teams": True}
+    assert t.match_options == {"teams": True, "turn_seconds": 60}
 
 
 def test_start_seeds_by_rating_pairs_round_one_and_records_one_table_row_per_table(make_user, make_tournament, organizer):
