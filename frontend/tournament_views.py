@@ -9,9 +9,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games.tournaments import reports, selectors, services
+from games.tournaments import policies, reports, selectors, services
 from games.tournaments.errors import TournamentServiceError
-from games.tournaments.matches import tournament_create_matches
 from games.tournaments.models import FORMATS, GAMES, STATUSES
 
 from .tournament_forms import TournamentCreateForm
@@ -111,7 +110,7 @@ def _page_context(request, tournament) -> dict:
         "tiebreak_names": [TIEBREAK_LABELS.get(k, k.replace("_", " ")) for k in tiebreaks],
         "bracket": bracket(pairings, names), "mine": mine,
         "my_tables": [p for _n, tables in sorted(rounds.items(), reverse=True) for p in tables if p["can_report"]],
-        "is_organizer": services.is_organizer(request.user),
+        "is_organizer": services.can_manage(request.user, tournament),
         "ws_path": f"/ws/tournaments/{detail['id']}/",
     }
 
@@ -177,13 +176,13 @@ def tournament_withdraw(request, tournament_id):
 @require_POST
 def tournament_start(request, tournament_id):
     try:
-        tournament = services.tournament_start(tournament_id=tournament_id, user=request.user)
+        services.tournament_start(tournament_id=tournament_id, user=request.user)
     except TournamentServiceError as err:
         _refusal(request, err)
     else:
         messages.success(request, "The tournament has started: round 1 is paired.")
-        try:  # idempotent: tables that already have their match are left alone
-            tournament_create_matches(tournament_id=tournament_id, round_no=tournament.round)
+        try:  # as the API's start: create round 1's matches (idempotent; the beat's sweep retries)
+            policies.tournament_advance(tournament_id=tournament_id)
         except TournamentServiceError as err:  # the start stands; the workers retry the matches
             _refusal(request, err)
     return redirect(reverse("frontend:tournament", args=[tournament_id]))

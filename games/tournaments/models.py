@@ -146,11 +146,12 @@ class TournamentTable(models.Model):
 
 class RoundDeadline(models.Model):
     """A round's time limit: when ``due_at`` passes, beat's sweep has a worker end the round's unfinished
-    matches (the engines' SYSTEM ``time_limit``). One per round; removed once the round is complete."""
+    matches (the engines' SYSTEM ``time_limit``). One per round; removed once the round is complete.
+    ``due_at`` is null while an organizer has the clock paused, and moved later by the pause on resume."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="deadlines")
     round = models.PositiveSmallIntegerField()
-    due_at = models.DateTimeField(db_index=True)
+    due_at = models.DateTimeField(db_index=True, null=True, blank=True)
 
     class Meta:
         ordering = ["due_at"]

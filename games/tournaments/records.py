@@ -81,6 +81,8 @@ class Settings:
             unknown = [t for t in self.tiebreaks if t not in TIEBREAKS]
             if unknown:
                 raise TournamentError("invalid_tiebreaks", f"unknown tiebreaks: {', '.join(unknown)}")
+            if len(set(self.tiebreaks)) != len(self.tiebreaks):
+                raise TournamentError("invalid_tiebreaks", "each tiebreak is listed once")
 
     @property
     def entrants_per_table(self) -> int:

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 
 from games.tournaments import rounds, standings
+from games.tournaments.clock import round_clock
 from games.tournaments.errors import TournamentServiceError
 from games.tournaments.models import (
-    RUNNING,
     Entrant,
     EntrantMember,
     StandingsView,
@@ -44,6 +42,8 @@ def tournament_detail(tournament: Tournament) -> dict:
         "round_minutes": tournament.round_minutes, "rated": tournament.rated,
         "starts_at": tournament.starts_at.isoformat() if tournament.starts_at else None,
         "clock": round_clock(tournament),
+        "scoring": {"pod_scoring": settings.pod_scoring, "bye_points": settings.bye_points,
+                    "tiebreaks": list(settings.tiebreak_order)},
     }
 
 
@@ -91,31 +91,6 @@ def tournament_log(tournament: Tournament) -> list[dict]:
     """Every record of the append-only log, oldest first (staff review)."""
     return [{"seq": r.seq, "kind": r.kind, "payload": r.payload, "actor": r.actor, "at": r.at}
             for r in TournamentRecord.objects.filter(tournament=tournament).order_by("seq")]
-
-
-def round_clock(tournament: Tournament) -> dict | None:
-    """The time limit of the round being played: ``{round, started_at, minutes, paused, paused_seconds,
-    ends_at}`` (``ends_at`` moves later by every pause; null while paused), or None when no round is
-    being played. Pauses are measured between the ``clock_paused``/``clock_resumed`` rows' times."""
-    if tournament.status != RUNNING or not tournament.round:
-        return None
-    rows = list(TournamentRecord.objects.filter(tournament=tournament, round=tournament.round,
-                                                kind__in=("paired", "clock_paused", "clock_resumed")).order_by("seq"))
-    if not rows or rows[0].kind != "paired":
-        return None
-    paused_seconds, paused_since = 0.0, None
-    for row in rows[1:]:
-        if row.kind == "clock_paused":
-            paused_since = row.at
-        elif paused_since is not None:
-            paused_seconds += (row.at - paused_since).total_seconds()
-            paused_since = None
-    started = rows[0].at
-    ends_at = None
-    if paused_since is None:
-        ends_at = (started + timedelta(minutes=tournament.round_minutes, seconds=paused_seconds)).isoformat()
-    return {"round": tournament.round, "started_at": started.isoformat(), "minutes": tournament.round_minutes,
-            "paused": paused_since is not None, "paused_seconds": round(paused_seconds, 3), "ends_at": ends_at}
 
 
 def tournament_pairings(tournament: Tournament, round_no: int | None = None) -> list[dict]:

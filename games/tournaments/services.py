@@ -21,6 +21,7 @@ from django.utils import timezone
 from games.kernel import RuleViolation, registry
 from games.ratings.selectors import seeding_ratings
 from games.tournaments import live, rounds
+from games.tournaments.clock import round_ends_at
 from games.tournaments.errors import TournamentServiceError, from_pure
 from games.tournaments.models import (
     FINISHED,
@@ -77,6 +78,21 @@ class Actor:
 def is_organizer(user) -> bool:
     return bool(user and user.is_authenticated and user.is_active and
                 (user.is_staff or user.groups.filter(name=ORGANIZERS_GROUP).exists()))
+
+
+def can_manage(user, tournament: Tournament) -> bool:
+    """Who runs a tournament (start, drop, pause and resume the clock): its organizer, the organizer who
+    created it (while still an organizer), or any staff member."""
+    return is_organizer(user) and (user.is_staff or tournament.created_by_id == user.pk)
+
+
+def _require_manager(tournament_id, user, what: str) -> None:
+    try:
+        tournament = Tournament.objects.only("created_by").get(pk=tournament_id)
+    except (Tournament.DoesNotExist, ValidationError, ValueError, TypeError):
+        raise TournamentServiceError("not_found", "no such tournament") from None
+    if not can_manage(user, tournament):
+        raise TournamentServiceError("not_organizer", f"only this tournament's organizer (or staff) {what}")
 
 
 def settings_of(tournament: Tournament) -> Settings:
@@ -272,8 +288,7 @@ def tournament_withdraw(*, tournament_id, user) -> Entrant:
 
 def tournament_start(*, tournament_id, user) -> Tournament:
     """Close registration, seed the field (rating, then registration order) and pair round 1."""
-    if not is_organizer(user):
-        raise TournamentServiceError("not_organizer", "only an organizer starts a tournament")
+    _require_manager(tournament_id, user, "starts it")
     return _start(tournament_id, Actor.of(user))
 
 
@@ -344,14 +359,14 @@ def _pair(tournament: Tournament, state: State, actor: Actor) -> Paired | None:
         tournament.status = FINISHED
         tournament.save(update_fields=["status"])
         return None
-    _append(tournament, state, paired, actor)
+    row = _append(tournament, state, paired, actor)
     TournamentTable.objects.bulk_create([
         TournamentTable(tournament=tournament, round=paired.round, table=t.table, entrant_ids=list(t.entrant_ids))
         for t in paired.tables
     ])
     if any(not t.is_bye for t in paired.tables):
         RoundDeadline.objects.create(tournament=tournament, round=paired.round,
-                                     due_at=timezone.now() + timedelta(minutes=tournament.round_minutes))
+                                     due_at=row.at + timedelta(minutes=tournament.round_minutes))
     tournament.round = paired.round
     tournament.save(update_fields=["status", "round"])
     return paired
@@ -359,8 +374,7 @@ def _pair(tournament: Tournament, state: State, actor: Actor) -> Paired | None:
 
 def tournament_drop(*, tournament_id, user, entrant_id) -> Entrant:
     """An organizer drops an entrant: never paired again, keeps every result."""
-    if not is_organizer(user):
-        raise TournamentServiceError("not_organizer", "only an organizer drops an entrant")
+    _require_manager(tournament_id, user, "drops an entrant")
     with transaction.atomic():
         tournament = _locked(tournament_id)
         if tournament.status != RUNNING:
@@ -385,14 +399,16 @@ def tournament_resume_clock(*, tournament_id, user) -> Tournament:
 
 
 def _clock(tournament_id, user, make_record) -> Tournament:
-    if not is_organizer(user):
-        raise TournamentServiceError("not_organizer", "only an organizer pauses or resumes the clock")
+    _require_manager(tournament_id, user, "pauses or resumes the clock")
     with transaction.atomic():
         tournament = _locked(tournament_id)
         if tournament.status != RUNNING:
             raise TournamentServiceError("not_running", "only a running tournament has a round clock")
         state = state_of(tournament.pk)
         _append(tournament, state, make_record(state.current_round), Actor.of(user))
+        # the workers enforce the limit from the deadline row: none while paused, later by the pause after it
+        RoundDeadline.objects.filter(tournament=tournament, round=state.current_round).update(
+            due_at=round_ends_at(tournament, state.current_round))
         return tournament
 
 

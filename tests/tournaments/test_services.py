@@ -41,6 +41,24 @@ def _code(call, **kwargs):
     return caught.value.code, caught.value.status
 
 
+def test_only_its_own_organizer_or_staff_run_a_tournament(make_user, make_tournament, organizer):
+    t = make_tournament()
+    for _ in range(3):
+        services.tournament_register(tournament_id=t.pk, user=make_user())
+    rival = make_user()
+    rival.groups.add(Group.objects.get(name="organizers"))
+    assert _code(services.tournament_start, tournament_id=t.pk, user=rival) == ("not_organizer", 403)
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    entrant = Entrant.objects.filter(tournament=t).first()
+    assert _code(services.tournament_drop, tournament_id=t.pk, user=rival, entrant_id=entrant.pk) == ("not_organizer", 403)
+    assert _code(services.tournament_pause_clock, tournament_id=t.pk, user=rival) == ("not_organizer", 403)
+    staff = make_user(is_staff=True)
+    services.tournament_pause_clock(tournament_id=t.pk, user=staff)
+    services.tournament_resume_clock(tournament_id=t.pk, user=organizer)
+    services.tournament_drop(tournament_id=t.pk, user=staff, entrant_id=entrant.pk)
+    assert services.can_manage(organizer, t) and services.can_manage(staff, t) and not services.can_manage(rival, t)
+
+
 def test_an_organizer_creates_a_tournament_with_a_published_seed_hash_and_tournament_options(make_tournament):
     t = make_tournament(format="swiss_top_cut", top_cut=4, rounds=3, scoring={"bye_points": 1})
     assert t.status == "registering" and len(t.seed_hash) == 64

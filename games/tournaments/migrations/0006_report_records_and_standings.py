@@ -1,4 +1,5 @@
-"""Reports join the tournament log, and the standings become a stored projection.
+"""Reports join the tournament log, the standings become a stored projection, and a round's deadline
+has no time while its clock is paused.
 
 - ``StandingsView``: the standings folded at a seq of the log (a cache-projection, compared by the
   rebuild checks).
@@ -66,6 +67,11 @@ class Migration(migrations.Migration):
                 ('seq', models.PositiveIntegerField()),
                 ('rows', models.JSONField()),
             ],
+        ),
+        migrations.AlterField(
+            model_name='rounddeadline',
+            name='due_at',
+            field=models.DateTimeField(blank=True, db_index=True, null=True),
         ),
         migrations.RunPython(forwards, migrations.RunPython.noop),
     ]
