@@ -4,9 +4,10 @@ register from four browser contexts, the organizer starts it, and every player's
 started for them (each opens it from the watch link on their own row and holds a seat there). Then one
 table is played to its end by fast bot-like moves through the REST API (each player with their own
 token), and an anonymous tournament page, open since before the registrations and never reloaded,
-shows the result and the new standings live, pushed over /ws/tournaments/{id}/. Finally a player
-reports a problem with their match from the tournament page, and the open page marks the table and
-both standings rows "under review"."""
+shows the result and the new standings live, pushed over /ws/tournaments/{id}/. A player reports a
+problem with their match from the tournament page, and the open page marks the table and both
+standings rows "under review". Finally the round's time runs out: the clock loop ends the other table
+by the engine's SYSTEM time_limit and pairs round 2, which the open page shows too."""
 
 import json
 import random
@@ -33,12 +34,27 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 get_user_model().objects.get(username=sys.argv[1]).groups.add(Group.objects.get(name="organizers"))
 """
+TIME_UP_PY = """
+import sys, django
+django.setup()
+from datetime import timedelta
+from django.core.management import call_command
+from django.utils import timezone
+from games.tournaments.models import RoundDeadline
+RoundDeadline.objects.filter(tournament_id=sys.argv[1]).update(due_at=timezone.now() - timedelta(seconds=1))
+call_command("run_clocks", "--once")
+"""
+
+
+def server_side(server_env, script, *args):
+    """Run a snippet against the live server's database, in a process of its own."""
+    done = subprocess.run([sys.executable, "-c", script, *args], cwd=ROOT, env=server_env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def promote(server_env, username):
-    done = subprocess.run([sys.executable, "-c", PROMOTE_PY, username], cwd=ROOT, env=server_env,
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
+    server_side(server_env, PROMOTE_PY, username)
 
 
 def shot(page, name):
@@ -97,6 +113,7 @@ def test_a_swiss_event_from_the_form_to_live_standings_and_a_report(new_page, li
     tournament_id = url.rstrip("/").rsplit("/", 1)[1]
 
     watcher = new_page()  # anonymous, kept open and never reloaded
+    watcher.add_init_script("window.KamizaSyncIntervalMs = 1000")  # its idle resync, see the end
     watcher.goto(url)
     expect(watcher.locator("#tournament-connection")).to_have_text("live")
     mark_no_reload(watcher)
@@ -173,4 +190,14 @@ def test_a_swiss_event_from_the_form_to_live_standings_and_a_report(new_page, li
     expect(standings.get_by_test_id("standing-dispute")).to_have_count(2)
     assert_not_reloaded(watcher)
     shot(watcher, "6-report-live")
+
+    # the round's time runs out: the clock loop (a process of its own, as `dev.py serve` runs it) has the
+    # worker end the other table by the engine's SYSTEM time_limit and pair round 2; its push cannot reach
+    # this server's sockets in the embedded mode, so the page's idle resync brings it
+    server_side(live_server_env, TIME_UP_PY, tournament_id)
+    expect(round1.locator("tbody tr[data-table='2']")).to_contain_text("by time")
+    expect(watcher.get_by_test_id("pairings-round-2").locator("tbody tr")).to_have_count(2)
+    expect(watcher.get_by_test_id("tournament-status")).to_contain_text("round 2")
+    assert_not_reloaded(watcher)
+    shot(watcher, "7-round-2-live")
     assert watcher.console_errors == []
