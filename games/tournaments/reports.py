@@ -29,6 +29,15 @@ def _table_of(match_id) -> TournamentTable:
     return table
 
 
+def can_report(match_id, user) -> bool:
+    """Whether ``user`` plays the tournament table of ``match_id`` (and so may report it)."""
+    if not (user and user.is_authenticated):
+        return False
+    table = TournamentTable.objects.filter(match_id=match_id).only("tournament_id", "entrant_ids").first()
+    return table is not None and EntrantMember.objects.filter(
+        tournament_id=table.tournament_id, user=user, entrant_id__in=[int(e) for e in table.entrant_ids]).exists()
+
+
 def report_file(*, match_id, user, seq, text) -> MatchReport:
     """A player of the match reports what happened at ``seq`` (1..the match's head): a ``MatchReport``
     row and, in the same transaction, a ``reported`` record of the tournament log."""
@@ -65,6 +74,24 @@ def report_file_latest(*, tournament_id, round_no, table_no, user, text) -> Matc
     if table.match is None:
         raise TournamentServiceError("no_match", "this table has no match to report", 409)
     return report_file(match_id=table.match_id, user=user, seq=table.match.head_seq, text=text)
+
+
+STATUS_OF_DECISION = {ReportResolution.UPHOLD: "upheld", ReportResolution.OVERRIDE: "overridden"}
+
+
+def reports_for_match(match_id) -> list[dict]:
+    """The players' reports on one match, oldest first, for the staff log review to pin at their seq:
+    ``[{id, seq, text, reporter, created_at, round, table, status, resolution}]``."""
+    rows = (MatchReport.objects.filter(match_id=match_id).select_related("reporter", "resolution__judge")
+            .order_by("created_at", "id"))
+    out = []
+    for report in rows:
+        resolution = getattr(report, "resolution", None)
+        out.append({"id": report.pk, "seq": report.seq, "text": report.text, "reporter": report.reporter.get_username(),
+                    "created_at": report.created_at, "round": report.round, "table": report.table,
+                    "status": "open" if resolution is None else STATUS_OF_DECISION[resolution.decision],
+                    "resolution": resolution})
+    return out
 
 
 def reports_open():

@@ -12,7 +12,7 @@ from django.core.management.base import CommandError
 from django.test import Client
 
 from games.application.services import Actor, match_submit_system_command
-from games.eventstore.models import Match
+from games.eventstore.models import Match, StaffAccess
 from games.tournaments import rebuild, selectors, services
 from games.tournaments.models import (
     EntrantMember,
@@ -257,3 +257,19 @@ def test_the_migration_records_reports_filed_before_reports_were_log_records(pla
     assert next(r for r in state.reports() if r.report_id == decided.pk).entrant_id == bob_entrant
     after = selectors.standings_at(t, Tournament.objects.get(pk=t.pk).head_seq)
     assert [(r["entrant_id"], r["points"]) for r in after] == [(r["entrant_id"], r["points"]) for r in before]
+
+
+def test_a_judge_opens_a_report_in_the_staff_log_review_at_its_seq(played, client_for, make_user, client):
+    t, table, (alice, _bob) = played
+    report = _report(client_for, alice, table.match_id, seq=6, text="the wrong monster attacked").json()
+    client.force_login(make_user(is_staff=True))
+    queue = client.get("/staff/reports/").content.decode()
+    link = f"/staff/matches/{table.match_id}/?at=6&amp;report={report['id']}#seq-6"
+    assert link in queue
+    html = client.get(f"/staff/matches/{table.match_id}/", {"report": report["id"]}).content.decode()
+    assert "State at seq 6 of" in html  # a report opens at its seq
+    assert f'<li class="report opened" id="report-{report["id"]}" data-status="open">' in html
+    row = html.split('<tr id="seq-6"')[1].split("</tr>")[0]
+    assert "reported" in row.split(">")[0] and "the wrong monster attacked" in row and f"report #{report['id']}" in row
+    assert "js/boards/yokai.js" in html and "staff/review.js" in html  # the match page's own board renderer
+    assert StaffAccess.objects.filter(match_id=table.match_id, what=f"staff page at=6 report={report['id']}").exists()
