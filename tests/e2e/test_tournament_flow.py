@@ -14,19 +14,18 @@ import random
 import re
 import subprocess
 import sys
-import urllib.request
 import uuid
 
 import pytest
 from playwright.sync_api import expect
 
+from .api_play import api, play_to_the_end
 from .conftest import ROOT
 from .test_match_flow import PASSWORD, assert_not_reloaded, mark_no_reload, sign_up
 
 pytestmark = pytest.mark.e2e
 
 SHOTS = ROOT / "var" / "e2e-tournament"
-MAX_MOVES = 400
 PROMOTE_PY = """
 import sys, django
 django.setup()
@@ -60,33 +59,6 @@ def promote(server_env, username):
 def shot(page, name):
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-
-
-def api(base, path, token=None, body=None):
-    """One JSON request to the live server (a token caller needs no CSRF token)."""
-    headers = {"Accept": "application/json", "Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Token {token}"
-    data = json.dumps(body).encode() if body is not None else None
-    with urllib.request.urlopen(urllib.request.Request(base + path, data=data, headers=headers), timeout=30) as r:
-        return json.loads(r.read())
-
-
-def play_to_the_end(base, match_id, tokens, rng):
-    """Both players move as fast as the server answers: the awaited seat takes a random legal move,
-    ending its turn only when nothing else is offered. Returns the finished match detail."""
-    for _ in range(MAX_MOVES):
-        detail = api(base, f"/api/matches/{match_id}/")
-        if detail["status"] != "active":
-            return detail
-        seat = detail["awaiting"][0]
-        view = api(base, f"/api/matches/{match_id}/view/", tokens[seat])
-        legal = view["legal_commands"]
-        moves = [c for c in legal if c["type"] != "end_turn"] or legal
-        move = rng.choice(moves)
-        api(base, f"/api/matches/{match_id}/commands/", tokens[seat],
-            {"command_id": str(uuid.uuid4()), "expected_seq": view["seq"], "type": move["type"], "args": move["args"]})
-    raise AssertionError(f"the match did not end within {MAX_MOVES} moves")
 
 
 def test_a_swiss_event_from_the_form_to_live_standings_and_a_report(new_page, live_server_env, live_server_url):

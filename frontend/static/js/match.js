@@ -222,6 +222,7 @@ function renderStatus() {
   renderClock();
 
   const result = $("result");
+  $("replay-link").hidden = !(doc.match && doc.match.status === "finished"); // a finished match has a replay
   if (st.finished) {
     const winners = st.winners || [];
     result.hidden = false;
