@@ -29,23 +29,25 @@ def _table_of(match_id) -> TournamentTable:
     return table
 
 
+def _member_at(table: TournamentTable, user) -> EntrantMember | None:
+    """``user``'s membership of one of the table's entrants (None: not a player of that table)."""
+    if not (user and user.is_authenticated):
+        return None
+    return EntrantMember.objects.filter(tournament_id=table.tournament_id, user=user,
+                                        entrant_id__in=[int(e) for e in table.entrant_ids]).first()
+
+
 def can_report(match_id, user) -> bool:
     """Whether ``user`` plays the tournament table of ``match_id`` (and so may report it)."""
-    if not (user and user.is_authenticated):
-        return False
     table = TournamentTable.objects.filter(match_id=match_id).only("tournament_id", "entrant_ids").first()
-    return table is not None and EntrantMember.objects.filter(
-        tournament_id=table.tournament_id, user=user, entrant_id__in=[int(e) for e in table.entrant_ids]).exists()
+    return table is not None and _member_at(table, user) is not None
 
 
 def report_file(*, match_id, user, seq, text) -> MatchReport:
     """A player of the match reports what happened at ``seq`` (1..the match's head): a ``MatchReport``
     row and, in the same transaction, a ``reported`` record of the tournament log."""
     table = _table_of(match_id)
-    member = None
-    if user and user.is_authenticated:
-        member = EntrantMember.objects.filter(tournament_id=table.tournament_id, user=user,
-                                              entrant_id__in=[int(e) for e in table.entrant_ids]).first()
+    member = _member_at(table, user)
     if member is None:
         raise TournamentServiceError("not_a_player", "only a player seated in this match can report it", 403)
     if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:

@@ -8,7 +8,8 @@ State (JSON-shaped)::
      "players": [{"hand": [{"id", "card"}], "deck": [{"id", "card"}] (top first), "discard": [card],
                   "no_draw": None | "next" | "now" | "both"}],  (cannot draw: next turn / this turn / both)
      "chakra": [int per seat], "meter": int, "round": int, "turn": seat, "summons": int,
-     "next_uid": int, "pending": [decision...], "finished": bool, "winners": [seats], "result": {...}}
+     "next_uid": int, "pending": [decision...], "finished": bool, "winners": [seats], "result": {...},
+     "turn_seconds": int (only with the decision clock option)}
 
 Pending decisions (front first) are taken by their ``seat``:
 ``summon_attack`` (the freshly summoned monster must attack an adjacent enemy), ``fire_burn``,
