@@ -222,7 +222,8 @@ function renderStatus() {
   renderClock();
 
   const result = $("result");
-  $("replay-link").hidden = !(doc.match && doc.match.status === "finished"); // a finished match has a replay
+  const replay = $("replay-link"); // a finished match has a replay
+  if (replay) replay.hidden = !(doc.match && doc.match.status === "finished");
   if (st.finished) {
     const winners = st.winners || [];
     result.hidden = false;
