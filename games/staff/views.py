@@ -89,12 +89,12 @@ def _match_page(request, match, annotation_form=None, status=200, at_raw=None):
     if filters["seat"] is not None or filters["types"]:
         what += f" seat={filters['seat']} types={','.join(filters['types'])}"
     services.access_record(user=request.user, match=match, what=what)
-    board_script = f"js/boards/{match.game}.js" if finders.find(f"js/boards/{match.game}.js") else None
+    board = f"js/boards/{match.game}.js"
     view_seat = request.GET.get("as", "")
     context.update({
         "at_note": note,
         "annotation_form": annotation_form or AnnotationForm(initial={"seq": at}),
-        "board_script": board_script if _SLUG.match(match.game) else None,
+        "board_script": board if _SLUG.match(match.game) and finders.find(board) else None,
         "board_boot": {"game": match.game, "boards": context["boards"], "as": view_seat},
         "keep": _query_without(request.GET, "at"),
         "keep_board": _query_without(request.GET, "at", "as"),
