@@ -151,10 +151,16 @@ def test_a_swiss_event_from_the_form_to_live_standings_and_a_report(new_page, li
     assert_not_reloaded(watcher)
     shot(watcher, "5-result-live")
 
+    # meanwhile the round's time runs out: the clock loop (a process of its own, as `dev.py serve` runs
+    # it) has the worker end the other table by the engine's SYSTEM time_limit and pair round 2
+    clock_loop = subprocess.Popen([sys.executable, "-c", TIME_UP_PY, tournament_id], cwd=ROOT, env=live_server_env,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
     # a player of that table reports a problem from the tournament page; the open page marks it
     reporter = players[names.index(seated[1])]
     reporter.goto(url)
     reporter.get_by_test_id("report-problem").locator("summary").click()
+    reporter.get_by_label("Match", exact=True).select_option(f"1:{table1['table']}")
     reporter.get_by_label("What happened?").fill("My opponent's last attack should have missed.")
     reporter.get_by_test_id("send-report").click()
     expect(reporter.locator(".messages")).to_contain_text("sent to the judges")
@@ -163,10 +169,10 @@ def test_a_swiss_event_from_the_form_to_live_standings_and_a_report(new_page, li
     assert_not_reloaded(watcher)
     shot(watcher, "6-report-live")
 
-    # the round's time runs out: the clock loop (a process of its own, as `dev.py serve` runs it) has the
-    # worker end the other table by the engine's SYSTEM time_limit and pair round 2; its push cannot reach
-    # this server's sockets in the embedded mode, so the page's idle resync brings it
-    server_side(live_server_env, TIME_UP_PY, tournament_id)
+    # the clock loop's push cannot reach this server's sockets in the embedded mode: the page's idle
+    # resync brings round 2
+    output, _ = clock_loop.communicate(timeout=120)
+    assert clock_loop.returncode == 0, output
     expect(round1.locator("tbody tr[data-table='2']")).to_contain_text("by time")
     expect(watcher.get_by_test_id("pairings-round-2").locator("tbody tr")).to_have_count(2)
     expect(watcher.get_by_test_id("tournament-status")).to_contain_text("round 2")
