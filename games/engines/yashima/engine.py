@@ -5,7 +5,7 @@ from games.kernel import SYSTEM, EngineBase, RuleViolation, Status, event, json_
 from . import attack, effects, saru, tasks  # noqa: F401  (each registers its steps in stack.HANDLERS)
 from . import clocks, describe as narration, flow, views
 from .bots import choose
-from .content import PACK
+from .content import GLOSSARY, PACK
 from .scenario import build
 from .stack import run
 from .state import Sim, clone, evolve
@@ -46,6 +46,9 @@ class YashimaEngine(EngineBase):
 
     def content(self) -> dict:
         return clone(PACK)
+
+    def glossary(self) -> dict:
+        return clone(GLOSSARY)
 
     def validate_options(self, options: dict, seats: int) -> None:
         if not isinstance(options, dict):
