@@ -199,3 +199,9 @@ def test_harakiri_sentences_never_tell_a_deck_order():
                 assert not _names_in(text, {harakiri_describe.name(c.split(":")[-1]) for c in hidden if ":" in c})
                 checked += 1
     assert checked > 0
+
+
+def test_a_sentence_keeps_a_players_name_as_written():
+    turn = {"type": "TurnStarted", "v": 1, "payload": {"seat": 1}}
+    assert yokai.ENGINE.describe(turn, 0, ["alice", "bob"]).startswith("bob")
+    assert yokai.ENGINE.describe(turn, 0, ["alice", None]).startswith("Seat 2")
