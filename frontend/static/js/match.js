@@ -222,7 +222,7 @@ function renderLastMove() {
   const who = lastMover(app.lastMove);
   box.dataset.by = String(who);
   box.replaceChildren(
-    el("strong", { class: "last-move-title" }, who === "system" ? "Last: the game" : `Last move: ${seatName(who)}`),
+    el("strong", { class: "last-move-title" }, who === "system" ? "Last moves by the game" : `Last move: ${seatName(who)}`),
     el("ul", {}, ...shown.map((ev) => el("li", { dataset: { seq: String(ev.seq) } }, ...sentenceNodes(ev.text)))),
     lines.length > shown.length ? el("span", { class: "muted small" }, `…and ${lines.length - shown.length} more in the history`) : null,
   );
