@@ -221,11 +221,11 @@ function renderLastMove() {
   box.hidden = false;
   const who = lastMover(app.lastMove);
   box.dataset.by = String(who);
-  box.replaceChildren(
+  box.replaceChildren(...[
     el("strong", { class: "last-move-title" }, who === "system" ? "Last moves by the game" : `Last move: ${seatName(who)}`),
     el("ul", {}, ...shown.map((ev) => el("li", { dataset: { seq: String(ev.seq) } }, ...sentenceNodes(ev.text)))),
     lines.length > shown.length ? el("span", { class: "muted small" }, `…and ${lines.length - shown.length} more in the history`) : null,
-  );
+  ].filter(Boolean));
 }
 
 /** What a board gets: the view document plus the log tail and the last move, up to the view's seq. */

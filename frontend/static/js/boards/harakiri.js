@@ -719,7 +719,8 @@ function renderGrid(ctx) {
         `${terrain ? `${terrain.term}: ${terrain.short}` : TERRAIN_LABEL[info.t] || pretty(info.t)}${specialNote(view, info)}`,
         info.h ? `Height ${info.h}: ${explain("terrain:height")}` : "",
         `${zoneName}, square ${sq}`,
-      ].filter(Boolean).join("\n"), here.length ? here.map((o) => nameOf(o.id)).join(" and ") : undefined);
+      ].filter(Boolean).join("\n"), here.length ? here.map((o) => nameOf(o.id)).join(" and ") : undefined,
+      Boolean(act) || here.length > 0 || markHelp.has(sq)); // plain squares: hover only (the legend has their text)
       grid.append(node);
     }
   }

@@ -75,14 +75,15 @@ export function helpText(key) {
 
 const FOCUSABLE = new Set(["A", "BUTTON", "INPUT", "SELECT", "TEXTAREA", "SUMMARY"]);
 
-/** Give node a tooltip text (and make it reachable by keyboard). Returns node. */
-export function help(node, text, title) {
+/** Give node a tooltip text and make it reachable by keyboard (``focus: false`` for the many
+ * plain squares of a map, whose text the legend also gives). Returns node. */
+export function help(node, text, title, focus = true) {
   if (!node || !text) return node;
   node.dataset.help = text;
   if (title) node.dataset.helpTitle = title;
   node.classList.add("has-help");
   const focusable = FOCUSABLE.has(node.tagName) || node.hasAttribute("tabindex");
-  if (!focusable) node.setAttribute("tabindex", "0");
+  if (!focusable && focus) node.setAttribute("tabindex", "0");
   ensureTooltip();
   return node;
 }
