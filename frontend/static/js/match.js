@@ -189,7 +189,8 @@ function computeLastMove(upto) {
     else if (k !== who && k !== "system" && ev.text) break;
     out.unshift(ev);
   }
-  while (out.length && !out[0].text) out.shift();
+  // the move starts with that seat's own first event (the game's steps before it belong to what came before)
+  while (out.length && (!out[0].text || (who !== "system" && actorKey(out[0]) !== who))) out.shift();
   return out;
 }
 
@@ -349,6 +350,7 @@ function renderStatus() {
   // players count seats from 1 (as the sentences do): never "seat 0", never a seq number
   $("status-seat").textContent = doc.seat === null || doc.seat === undefined ? "spectator" : `${mySeat ? mySeat.username : "you"} (seat ${doc.seat + 1})`;
   $("match-app").dataset.seq = String(doc.seq);
+  if (doc.match) $("status-rated").textContent = doc.match.rated ? (doc.match.status === "open" ? "yes (unless a bot takes a seat)" : "yes") : "no";
   renderClock();
 
   const result = $("result");

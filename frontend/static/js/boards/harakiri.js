@@ -73,12 +73,18 @@ function lastRoll(doc) {
   let roll = null;
   for (const ev of doc.events || []) {
     const p = ev.payload || {};
-    if (ev.type === "AttackRolled" || ev.type === "AttackDieRerolled" || ev.type === "AttackDieRemoved") {
+    if (ev.type === "AttackDieRemoved") {
+      if (roll && roll.who === p.attacker) { // a die taken away (Ninja Shadow): the same roll, one die less
+        const i = roll.dice.findIndex((d) => JSON.stringify(d) === JSON.stringify(p.die));
+        if (i >= 0) roll.dice = [...roll.dice.slice(0, i), ...roll.dice.slice(i + 1)];
+      }
+    } else if (ev.type === "AttackRolled" || ev.type === "AttackDieRerolled") {
       const a = p.attack || {};
-      if (ev.type === "AttackRolled" || !roll || roll.who !== (a.attacker || p.attacker)) {
-        roll = { seq: ev.seq, who: a.attacker || p.attacker, targets: a.targets || [], dice: a.dice || [], mode: a.mode, skill: a.skill, outcomes: [], rerolls: 0 };
+      if (ev.type === "AttackRolled" || !roll || roll.who !== a.attacker) {
+        roll = { seq: ev.seq, who: a.attacker, targets: a.targets || [], dice: a.dice || [], mode: a.mode, skill: a.skill, outcomes: [], rerolls: 0 };
       }
       if (a.dice) roll.dice = a.dice;
+      roll.seq = ev.seq; // a reroll is the roll just made
       if (ev.type === "AttackDieRerolled") roll.rerolls += 1;
     } else if (ev.type === "EnemyAttackRolled") {
       roll = { seq: ev.seq, who: p.attacker, targets: [p.target], dice: p.dice || [], skill: p.skill, counter: p.counter, blind: p.blind, outcomes: [], rerolls: 0 };

@@ -28,10 +28,10 @@ const ORIENTATION_LABEL = { vertical: "Upright", horizontal: "Turned ¼ right" }
 const LAST_MARK = { MonsterSummoned: "new", Fought: "fight", LifeChanged: "LP", LpTransferred: "LP", MonsterDied: "died" };
 const LAST_TEXT = { new: "summoned here", fight: "a fight here", LP: "LP changed here", died: "a monster died here" };
 const PENDING_TEXT = {
-  summon_attack: "must attack an adjacent enemy (a free summoning attack): choose the defender.",
-  fire_burn: "fire ability: choose an enemy monster to lose 1 LP.",
-  wood_drop: "wood ability: choose an adjacent enemy monster whose LP drops to 1.",
-  block_draw: "wood ability: choose an opposing player who cannot draw during their next turn.",
+  summon_attack: "must attack an adjacent enemy (a free summoning attack): click a red-outlined enemy on the grid.",
+  fire_burn: "fire ability: click a red-outlined enemy monster on the grid to lose 1 LP.",
+  wood_drop: "wood ability: click a red-outlined adjacent enemy monster whose LP drops to 1.",
+  block_draw: "wood ability: choose with the buttons below an opposing player who cannot draw during their next turn.",
 };
 
 // -- module state (survives re-renders) ---------------------------------------------------------
