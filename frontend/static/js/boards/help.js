@@ -156,6 +156,27 @@ function show(node) {
   tip.hidden = false;
   node.setAttribute("aria-describedby", "kz-tip");
   place(node);
+  watch();
+}
+
+/** While shown: a board redraw replaces its nodes; follow the same text to the new node, or hide. */
+let watching = false;
+function watch() {
+  if (watching) return;
+  watching = true;
+  const tick = () => {
+    if (!shownFor) { watching = false; return; }
+    if (!shownFor.isConnected) {
+      const text = tip.textContent;
+      const same = [...document.querySelectorAll("[data-help]")].find((n) => (n.dataset.helpTitle || "") + n.dataset.help === text);
+      if (!same) { hide(); watching = false; return; }
+      shownFor = same;
+      same.setAttribute("aria-describedby", "kz-tip");
+      place(same);
+    }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
 }
 
 function place(node) {

@@ -454,7 +454,7 @@ function renderGrid(ctx) {
         { class: cls.join(" "), role: "gridcell", type: act ? "button" : undefined, dataset: { pos, element }, onclick: act ? act.run : undefined },
         h("span", { class: "yk-terrain" }, element, h("span", { class: "yk-pos" }, pos)),
         m ? renderMonster(doc, view, m, pos) : "",
-        last.has(pos) ? h("span", { class: "yk-last", "aria-hidden": "true" }, last.get(pos)) : "",
+        last.has(pos) && !act ? h("span", { class: "yk-last", "aria-hidden": "true" }, last.get(pos)) : "",
         act ? h("span", { class: "yk-action" }, act.label) : "",
       );
       const terrainText = `${element[0].toUpperCase()}${element.slice(1)} terrain (${pos}): favourable for ${element} monsters.\n${explain("concept:FAVOURABLE")}`;
