@@ -32,6 +32,7 @@ const app = {
   lastSeq: boot.doc.seq, // last contiguous event seq in the log
   seenSeqs: new Set(),
   events: new Map(), // seq -> event, every event this page holds (text included)
+  sorted: null, // their seqs ascending, rebuilt after an event arrives
   lastMove: [], // the events of the last move by someone else, oldest first
   terms: null, // a RegExp of the glossary's capitalised terms (KINDLE, IMPRINT...), once loaded
   pending: new Map(), // command_id -> {resolve, reject}
@@ -132,6 +133,21 @@ function logEntry(ev) {
 
 function rememberEvent(ev) {
   app.events.set(ev.seq, ev);
+  app.sorted = null;
+}
+
+/** Every seq the page holds, ascending (cached until an event arrives). */
+function sortedSeqs() {
+  if (!app.sorted) app.sorted = [...app.events.keys()].sort((a, b) => a - b);
+  return app.sorted;
+}
+
+/** The seqs up to ``upto``, ascending. */
+function seqsUpTo(upto) {
+  const all = sortedSeqs();
+  let n = all.length;
+  while (n > 0 && all[n - 1] > upto) n -= 1;
+  return all.slice(0, n);
 }
 
 function appendToLog(ev) {
@@ -170,7 +186,7 @@ function actorKey(ev) {
  * other seat, with the game's own steps around it (a bot's turn and the proceed steps after it), or
  * the game's own steps alone (enemies, the oracle); it stops at this seat's own events. */
 function computeLastMove(upto) {
-  const seqs = [...app.events.keys()].filter((q) => q <= upto).sort((a, b) => b - a).slice(0, 200);
+  const seqs = seqsUpTo(upto).slice(-200).reverse();
   const out = [];
   let who = null;
   for (const q of seqs) {
@@ -232,7 +248,7 @@ function renderLastMove() {
 /** What a board gets: the view document plus the log tail and the last move, up to the view's seq. */
 function boardDoc() {
   const upto = app.doc.seq;
-  const seqs = [...app.events.keys()].filter((q) => q <= upto).sort((a, b) => a - b).slice(-BOARD_EVENTS);
+  const seqs = seqsUpTo(upto).slice(-BOARD_EVENTS);
   return { ...app.doc, events: seqs.map((q) => app.events.get(q)), last_move: { events: app.lastMove } };
 }
 
