@@ -13,7 +13,7 @@ other's board has no button and no highlighted place, and its legal_commands are
 command a page sends is one of the legal_commands it held at that seq; the tokens on the map stand
 where the view says. At the end: the SYSTEM steps carry the worker's actor; round 2's start and the
 Shōgun's influence reached both pages live; a third tab left on the campaign page followed the
-match without reloading; no developer term on the board. Screenshots (test-results/ and var/):
+match without reloading; no developer term on the board. Screenshots (test-results/ and var/screenshots/):
 the campaign page, the map at the start, a travel with its reachable places highlighted, the board
 at the end, and a 390-px phone screen, fitted and zoomed."""
 
@@ -26,7 +26,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import RESULTS, ROOT
+from .conftest import RESULTS, SHOTS, assert_fits_width
 from .test_harakiri_party import all_events, assert_sent_were_legal, record_sent_commands
 from .test_match_flow import assert_not_reloaded, mark_no_reload, sign_up, wait_live
 
@@ -35,7 +35,6 @@ pytestmark = pytest.mark.e2e
 CONTROL = {"akira": 0, "hattori": 0, "hikaru": 1, "tomoe": 1}  # not the form's round-robin default
 MAX_ACTIONS = 160
 TIME_BUDGET = 60  # seconds for the round itself
-VAR = ROOT / "var" / "e2e"
 SYSTEM_EVENTS = {"RoundStarted", "InfluenceMoved", "InfluenceCardDrawn", "EnemyMoved", "EnemiesTurnStarted"}
 CONTROLS = "#board .adv-actions button, #board .adv-actions select, #board g.adv-loc.is-target"
 STATE_JS = """() => {
@@ -56,10 +55,10 @@ DEVELOPER_TERMS = re.compile(r'\b[a-z]+_[a-z_]+\b|\{"|\bseq\b|\bnull\b|\bundefin
 
 def shoot(page, name, **kwargs):
     RESULTS.mkdir(exist_ok=True)
-    VAR.mkdir(parents=True, exist_ok=True)
+    SHOTS.mkdir(parents=True, exist_ok=True)
     path = RESULTS / name
     (kwargs.pop("locator", None) or page).screenshot(path=str(path), **kwargs)
-    shutil.copy(path, VAR / name)
+    shutil.copy(path, SHOTS / name)
 
 
 def state(page):
@@ -290,7 +289,7 @@ def test_a_party_of_two_plays_an_adventure_round_on_the_map(new_page):
     # A phone, 390 px wide: the page fits, the map scales to it, and zooms in for touch.
     b.set_viewport_size({"width": 390, "height": 844})
     expect(b.get_by_test_id("adv-map")).to_be_visible()
-    assert b.evaluate("document.documentElement.scrollWidth") <= 390
+    assert_fits_width(b)
     shoot(b, "adventure-phone.png", full_page=True)
     b.get_by_role("button", name="Zoom in").click()
     wrap = b.get_by_test_id("adv-map-wrap")

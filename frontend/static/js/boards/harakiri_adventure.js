@@ -12,7 +12,7 @@
 // and face-down mission cards are not in the view, and mission texts are shown only once revealed.
 // The DOM is built with textContent / SVG attributes only.
 
-import { ensureStylesheet, fetchContent, h, matchApiBase } from "./registry.js";
+import { ensureStylesheet, fetchContent, h } from "./registry.js";
 import {
   ORDER, SERVICES, content, adv, plural, pretty, locInfo, locName, charName, enemyName, equipment,
   equipmentName, item, itemName, skillName, kami, kamiAbility, seaName, territory, chapterDoc, missionDoc,
@@ -39,8 +39,6 @@ const ui = {
   busy: false,
   selected: null, // the location whose details are shown
   zoom: false,
-  evSeq: null,
-  evFetching: false,
   feed: [],
   lastEvent: null, // the last travel event drawn {card, side, character}
 };
@@ -70,29 +68,12 @@ function load() {
     });
 }
 
-/** This seat's (redacted) log, read for what the view does not keep: rolls, draws, moves. */
-function loadEvents(doc) {
-  const base = matchApiBase();
-  if (!base || ui.evFetching || !ui.pack) return;
-  if (ui.evSeq === null) ui.evSeq = Math.max(0, doc.seq - 60);
-  if (doc.seq <= ui.evSeq) return;
-  ui.evFetching = true;
-  let changed = false;
-  fetch(`${base}events/?after=${ui.evSeq}&limit=200`, { credentials: "same-origin", headers: { Accept: "application/json" } })
-    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
-    .then((body) => {
-      const evs = (body.events || []).filter((e) => e.seq > ui.evSeq).sort((a, b) => a.seq - b.seq);
-      const before = ui.feed.length ? ui.feed[ui.feed.length - 1] : null;
-      for (const ev of evs) digest(ev);
-      if (evs.length) ui.evSeq = evs[evs.length - 1].seq;
-      changed = (ui.feed.length ? ui.feed[ui.feed.length - 1] : null) !== before;
-    })
-    .catch(() => {})
-    .finally(() => {
-      ui.evFetching = false;
-      if (changed) rerender(); // only when the feed or the last travel event has something new
-      else if (ui.last && ui.last[1].seq > ui.evSeq) loadEvents(ui.last[1]);
-    });
+/** What the view does not keep (rolls, draws, moves), read again at every render from doc.events,
+ * the page's own log up to the view's seq (the live page gives its tail; a replay may give none). */
+function readLog(doc) {
+  ui.feed = [];
+  ui.lastEvent = null;
+  for (const ev of doc.events || []) if (ev && ev.seq <= doc.seq) digest(ev);
 }
 
 function seatName(doc, seat) {
@@ -166,7 +147,7 @@ export function renderAdventure(container, doc, sendCommand) {
       ui.failed ? "Could not load the map of Japan; trying again…" : "Unrolling the map of Japan…"));
     return;
   }
-  loadEvents(doc);
+  readLog(doc);
   const player = doc.seat !== null && doc.seat !== undefined;
   const legal = player ? doc.legal_commands || [] : [];
   const opts = classify(legal, view);
@@ -294,7 +275,7 @@ function renderPrompt(ctx) {
   if (awaiting.includes("system")) {
     text = systemWords(view);
     box.classList.add("is-system");
-  } else if (ctx.player && awaiting.includes(doc.seat)) {
+  } else if (ctx.player && awaiting.includes(doc.seat) && ctx.legal.length) {
     text = `Your move: ${yourWords(ctx)}`;
     box.classList.add("is-mine");
   } else {

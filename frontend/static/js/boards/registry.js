@@ -47,16 +47,6 @@ export function fetchContent(slug) {
     .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))));
 }
 
-/** The match page's API base (`/api/matches/<id>/`), from its boot document; null elsewhere. */
-export function matchApiBase() {
-  const boot = document.getElementById("match-boot");
-  try {
-    return boot ? JSON.parse(boot.textContent).api_base : null;
-  } catch {
-    return null;
-  }
-}
-
 /** Build a DOM element: h("button", {class, dataset, onclick, style, ...attrs}, ...children).
  * Null, undefined, false and "" props/children are skipped; arrays of children are flattened. */
 export function h(tag, props = {}, ...children) {
