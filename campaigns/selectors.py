@@ -79,7 +79,8 @@ def standing(doc: dict, user=None, current=None) -> dict:
     view, game_view = current if current is not None else _current(doc)
     out = {"status": doc["status"], "chapter": doc["chapter"], "phase": doc["phase"], "match_id": doc["current_match"],
            "seats_taken": sum(1 for s in doc["seats"] if s), "seats": len(doc["seats"]), "waiting": [],
-           "system": False, "your_turn": False, "outcome": None, "your_seat": seat}
+           "system": False, "your_turn": False, "outcome": None, "your_seat": seat,
+           "failed": bool(doc.get("failure"))}  # the next phase's match could not be opened (staff retry)
     if doc["status"] == "finished":
         out["outcome"] = doc["history"][-1]["outcome"] if doc["history"] else None
     if view is None:
@@ -189,9 +190,21 @@ def _chapters(doc: dict) -> list[dict]:
     return out
 
 
+def _yomi(doc: dict) -> dict | None:
+    """Yomi Mode's track (the Shinigami Expansion), if the campaign plays it: boxes marked, the bold
+    squares, whether the party must face the Shinigami."""
+    track = doc.get("yomi")
+    if not isinstance(track, dict):
+        return None
+    return {"marks": track.get("marks", 0), "bold": list(track.get("bold", [])),
+            "next_bold": next((b for b in track.get("bold", []) if b > track.get("marks", 0)), None),
+            "face_shinigami": bool(track.get("face_shinigami"))}
+
+
 def _sheet(doc: dict, names: dict) -> dict:
     sheet = doc["sheet"] or {}
     return {
+        "yomi": _yomi(doc),
         "marks": [names["pretty"](m) for m in sheet.get("marks", [])],
         "discovered": [names["location"](loc) for loc in sheet.get("discovered", [])],
         "cities": [{"name": names["location"](c["location"]), "status": c["status"], "chapter": c["chapter"]}

@@ -42,6 +42,8 @@ def standing_words(st: dict) -> str:
         return "Everyone has joined: waiting for the campaign to start."
     if st["status"] == "finished":
         return f"The campaign is over: its last phase ended in {st['outcome'] or 'its final section'}."
+    if st.get("failed"):
+        return f"Chapter {st['chapter']}: the next phase could not be opened. The staff has been told and can retry it."
     if not st["match_id"] or st["phase"] not in PHASE_NAMES:
         return f"Chapter {st['chapter']}: the next phase is being prepared."
     where = f"Chapter {st['chapter']}, {PHASE_NAMES[st['phase']]}"

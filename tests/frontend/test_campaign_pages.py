@@ -12,6 +12,7 @@ import pytest
 
 from campaigns import services
 from campaigns.models import Campaign
+from frontend.campaign_views import standing_words
 from tests.campaigns.helpers import play_to_end
 
 from .test_account_pages import no_inline_scripts
@@ -210,3 +211,25 @@ def test_the_campaign_pages_satisfy_the_content_security_policy(make_user, djang
         services.campaign_start(campaign_id=cid, user=alice)
     check_page(browser(alice).get(f"/campaigns/{cid}/"))
     check_page(browser(alice).get(f"/matches/{services.campaign_get(cid)['current_match']}/"))
+
+
+@pytest.mark.parametrize("standing,sentence", [
+    ({"status": "open", "seats_taken": 1, "seats": 3}, "Gathering the party: 1 of 3 players have joined."),
+    ({"status": "open", "seats_taken": 2, "seats": 2}, "Everyone has joined: waiting for the campaign to start."),
+    ({"status": "finished", "outcome": "success"}, "The campaign is over: its last phase ended in success."),
+    ({"status": "active", "chapter": 2, "phase": "between", "match_id": None, "failed": True},
+     "Chapter 2: the next phase could not be opened. The staff has been told and can retry it."),
+    ({"status": "active", "chapter": 2, "phase": "between", "match_id": None}, "Chapter 2: the next phase is being prepared."),
+    ({"status": "active", "chapter": 2, "phase": "exploration", "match_id": "m", "system": False,
+      "waiting": [{"username": "bob", "you": False, "characters": ["Tomoe"]}]},
+     "Chapter 2, Exploration Phase, waiting for Tomoe (bob)."),
+    ({"status": "active", "chapter": 1, "phase": "adventure", "match_id": "m", "system": False,
+      "waiting": [{"username": "ann", "you": False, "characters": []}, {"username": "bob", "you": False, "characters": ["Hikaru", "Tomoe"]}]},
+     "Chapter 1, Adventure Phase, waiting for ann or Hikaru, Tomoe (bob)."),
+    ({"status": "active", "chapter": 1, "phase": "adventure", "match_id": "m", "system": False,
+      "waiting": [{"username": "ann", "you": True, "characters": ["Akira"]}]}, "Chapter 1, Adventure Phase: your move (Akira)."),
+    ({"status": "active", "chapter": 3, "phase": "adventure", "match_id": "m", "system": True, "waiting": []},
+     "Chapter 3, Adventure Phase: the Shōgun and the enemies are moving."),
+])
+def test_where_the_party_stands_in_one_sentence(standing, sentence):
+    assert standing_words(standing) == sentence
