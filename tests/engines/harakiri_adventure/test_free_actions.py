@@ -14,7 +14,7 @@ def test_hattori_shares_information_and_tomoe_gives_holy_water_mid_travel():
     s.when(0, "move", to="nara")
     assert {"type": "share_information", "args": {"mission": 1, "character": "tomoe"}} in s.legal(0)
     s.when(0, "share_information", mission=1, character="tomoe")
-    assert s.state["missions"]["1"]["clan_tokens"]["tomoe"] == ["kyoto"]
+    assert s.state["missions"]["1"]["clan_tokens"]["tomoe"] == ["nara", "kyoto"]  # where the card places them
     s.when(0, "give", **{"from": "tomoe"}, to="hattori", what="holy_water", amount=1)
     assert "holy_water" in s.state["characters"]["hattori"]["items"]
     assert s.state["characters"]["hattori"]["ap"] == 2  # free actions
@@ -41,7 +41,7 @@ def test_jirobos_omamori_shares_one_active_mission_once_per_phase_from_anywhere(
     s = activation("akira", missions=missions)
     assert {"type": "omamori", "args": {"mission": 1, "character": "tomoe"}} in s.legal(0)
     s.when(0, "omamori", mission=1, character="tomoe")
-    assert s.state["missions"]["1"]["clan_tokens"]["tomoe"] == ["kyoto"] and s.state["omamori_used"]
+    assert s.state["missions"]["1"]["clan_tokens"]["tomoe"] == ["nara", "kyoto"] and s.state["omamori_used"]
     assert not [c for c in s.legal(0) if c["type"] == "omamori"]
 
 

@@ -12,7 +12,7 @@ COMMANDS = ("choose", "choose_weapon", "lose_attribute", "activate_enemy", "choo
             "exert", "move", "sail", "guided_by_the_waves", "end_travel", "attack", "work", "camp", "swap_weapon",
             "end_activation", "interact_mission", "interact_clan", "interact_personal", "interact_sanctuary", "inn",
             "blacksmith", "market", "buy", "sell", "repair", "sell_heads", "leave", "give", "share_information",
-            "omamori", "use_item", "interact_special")
+            "omamori", "use_item", "interact_special", "port", "change_kami")
 
 
 def _cmd(type_: str, **args) -> dict:
@@ -37,13 +37,15 @@ def legal(state, seat) -> list[dict]:
                 for w in _level1_weapons(c)]
     if stage == "ending" and flow.get("loss"):
         return [_cmd("lose_attribute", attribute=a) for a in q.losable_attributes(state, flow["loss"])]
+    offer = q.kami_offer(state)
+    if stage == "ending" and offer is not None:
+        return [_cmd("change_kami", character=c) for c in [*q.kami_candidates(state, offer), None]]
     if stage == "enemies":
         if flow["tie"] and not flow["tie"]["chosen"]:
             return [_cmd("choose_path", to=loc) for loc in flow["tie"]["options"]]
         return [_cmd("activate_enemy", enemy=e) for e in flow["enemies_left"]]
     if stage == "characters":
-        return [_cmd("activate", character=c) for c in q.alive(state)
-                if not state["characters"][c]["activated"] and q.controller(state, c) == seat]
+        return [_cmd("activate", character=c) for c in q.to_activate(state) if q.controller(state, c) == seat]
     if stage == "activation":
         return _activation_commands(state)
     return []
@@ -82,7 +84,7 @@ def _activation_commands(state) -> list[dict]:
         services = q.city_services(state, cid)
         if "inn" in services and ch["coins"] >= 10:
             out.append(_cmd("inn"))
-        out += [_cmd(service) for service in ("blacksmith", "market") if service in services]
+        out += [_cmd(service) for service in ("blacksmith", "market", "port") if service in services]
         if q.special_location_here(state, cid):
             out.append(_cmd("interact_special"))
         if q.is_sanctuary(ch["location"]):
@@ -120,6 +122,9 @@ def _gifts(state, cid, other) -> list[dict]:
     out += [give(i, 1) for i in sorted(set(ch["items"])) if q.can_keep_item(state, other, i)]
     if len(taker["weapons"]) < 2:
         out += [give(w, 1) for w in ch["weapons"]]
+    if ch["armor"]:  # armor: handed over, or exchanged with the other's (1 item of armor each)
+        out.append(give("armor", 1))
+    out += [give(t, 1) for t in sorted(set(ch["tokens"]))]  # "mission or event tokens"
     return out
 
 
@@ -160,6 +165,11 @@ def perform(em, rng, seat, command: dict):
         em.emit("WeaponChosen", {"character": args["character"], "weapon": args["weapon"]})
     elif kind == "lose_attribute":
         em.emit("AttributeLost", {"character": flow["loss"], "attribute": args["attribute"]})
+    elif kind == "change_kami":
+        offer = q.kami_offer(state)
+        who = args["character"]
+        em.emit("KamiChanged", {"kami": offer["kami"], "character": who, "seat": seat,
+                                "from": state["characters"][who]["kami"] if who else None})
     elif kind == "activate_enemy":
         em.emit("EnemyChosen", {"enemy": args["enemy"], "seat": seat})
     elif kind == "choose_path":
@@ -210,19 +220,31 @@ def _activation_action(em, rng, kind, args):
     elif kind == "interact_mission":
         em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "mission"})
         doc = q.mission_doc(state, args["mission"])
+        # "When a mission indicates that miniatures are to be placed on the map, all characters can
+        # interact with them ... All characters must place their clan token for that mission."
+        spawns = any(e["do"] == "spawn" for e in doc["on_reveal"])
         em.emit("MissionRevealed", {"mission": args["mission"], "character": cid, "title": doc["title"],
-                                    "clan_tokens": list(doc["clan_tokens"])})
-        steps.push(em, doc["on_reveal"], {"character": cid, "source": "mission"})
+                                    "clan_tokens": q.token_places(doc),
+                                    "placed_by": q.alive(state) if spawns else [cid]})
+        steps.push(em, doc["on_reveal"], {"character": cid, "source": "mission", "mission": args["mission"]})
     elif kind == "interact_clan":
         em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "clan_token"})
-        em.emit("ClanTokenResolved", {"mission": args["mission"], "character": cid, "location": ch["location"]})
-        if not em.state["missions"][str(args["mission"])]["clan_tokens"][cid]:
-            steps.complete_mission(em, args["mission"], cid)
+        token = q.clan_token_doc(state, args["mission"], ch["location"])
+        em.emit("ClanTokenResolved", {"mission": args["mission"], "character": cid, "location": ch["location"],
+                                      "completes": token.get("completes", False)})
+        # "If interacting with a clan token, resolve the effect on the corresponding active mission."
+        done = [{"do": "complete_mission", "mission": args["mission"]}] if token.get("completes") else []
+        steps.push(em, [*token.get("effects", []), *done], {"character": cid, "source": "mission",
+                                                            "mission": args["mission"]})
     elif kind == "interact_personal":
         em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "personal_mission"})
         em.emit("PersonalMissionCompleted", {"character": cid})
         steps.push(em, q.adventure_doc(state)["personal_missions"][cid]["success"]["effects"],
                    {"character": cid, "source": "personal_mission"})
+    elif kind == "port":
+        em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "port"})
+        if q.has_ability(em.state, cid, "ryujin"):  # Healing Wave
+            steps.regain_health(em, cid, ch["level"], "healing_wave")
     elif kind == "inn":
         em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "inn"})
         steps.change(em, cid, "coins", -10)
@@ -274,7 +296,7 @@ def _activation_action(em, rng, kind, args):
     elif kind in ("share_information", "omamori"):
         doc = q.mission_doc(state, args["mission"])
         em.emit("InformationShared", {"mission": args["mission"], "character": cid, "to": args["character"],
-                                      "clan_tokens": list(doc["clan_tokens"]), "omamori": kind == "omamori"})
+                                      "clan_tokens": q.token_places(doc), "omamori": kind == "omamori"})
     elif kind == "use_item":
         _use_item(em, rng, cid, args["item"])
     elif kind == "swap_weapon":
