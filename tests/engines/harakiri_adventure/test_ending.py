@@ -89,3 +89,12 @@ def test_the_far_camp_keeps_chapter_1_running():
     s = Scenario(ENGINE, doc(enemies={"camp": CAMP}, decks={"influence": ["si_03"]}))
     advance(s)
     assert s.status.phase == "characters"
+
+
+def test_the_finished_phase_names_every_character_defeated_during_it_for_yomi_mode():
+    # rules: Harakiri, "Yomi Mode": After completing each phase, mark a box from the Yomi Mode track on the campaign sheet for each character who was defeated
+    s = Scenario(ENGINE, doc(round=2, influence=11, characters={
+        "hikaru": {"defeated": True, "defeated_in_phase": True, "health": 0, "location": None}}))
+    events = finish(s, answers=[5])  # the resurrection test succeeds
+    finished = of_type(events, "AdventureFinished")[0]
+    assert finished["defeated"] == ["hikaru"] and not s.state["characters"]["hikaru"]["defeated"]
