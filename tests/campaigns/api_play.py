@@ -102,11 +102,17 @@ def game(match_id, until=None) -> dict:
     return selectors.state_load(Match.objects.get(pk=match_id), until=until)["game"]
 
 
+def as_set_up(match_id) -> dict:
+    """A phase match's folded state right after its setup (before the worker's first step)."""
+    match = Match.objects.get(pk=match_id)
+    return game(match_id, until=match.events.get(type__in=("AdventureStarted", "PhaseStarted")).seq)
+
+
 def deck_runs(match_id) -> set[str]:
     """Three cards in a row of an Adventure match's travel and influence decks as dealt (drawn one at
     a time, so no response may list three of them in that order; the market reveals 3 together)."""
     match = Match.objects.get(pk=match_id)
-    dealt = game(match_id, until=match.events.get(type="AdventureStarted").seq)
+    dealt = as_set_up(match_id)
     runs = set()
     for name, cards in dealt["decks"].items():
         if name != "market":

@@ -10,8 +10,8 @@ from campaigns.rebuild import check_campaigns
 from games.engines.harakiri import handover
 from games.eventstore.models import Match
 
-from .api_play import (Party, assert_adventure_starts_from, assert_exploration_starts_from, check_level_increase,
-                       deck_runs, ended, game)
+from .api_play import (Party, as_set_up, assert_adventure_starts_from, assert_exploration_starts_from,
+                       check_level_increase, deck_runs, ended)
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +47,7 @@ def play_chapter(party, cid, chapter, runs):
     party_option, aside = handover.party_from_sheet(finished["sheet"], kept)
     assert options["party"] == party_option and options["adventure"] == finished["outcome"]
     assert options["scenario"] == domain.chapter_doc(1, chapter)["exploration"]["scenario"]
-    assert_exploration_starts_from(finished["sheet"], game(exploration_id), aside)
+    assert_exploration_starts_from(finished["sheet"], as_set_up(exploration_id), aside)
     if doc["yomi"] is not None:
         assert options["yomi_track"] == {"marks": doc["yomi"]["marks"], "bold": doc["yomi"]["bold"]}
 
@@ -63,7 +63,7 @@ def play_chapter(party, cid, chapter, runs):
     party.decided += check_level_increase(doc, _levels(cid, chapter), finished["sheet"], sheet, exploration_id)
     if doc["status"] != "finished":
         assert (doc["chapter"], doc["phase"]) == (chapter + 1, "adventure")
-        assert_adventure_starts_from(sheet, game(doc["current_match"]))
+        assert_adventure_starts_from(sheet, as_set_up(doc["current_match"]))
     return doc
 
 

@@ -69,7 +69,8 @@ def test_40_seeded_adventure_phases_end_in_success_and_in_failure():
 
 
 def test_system_is_the_only_one_awaited_for_the_shoguns_turn():
-    state = fold(ENGINE, ENGINE.setup({}, 1, Rng(b"x", "s")))
+    kami = {"akira": "hachiman", "hattori": "inari", "hikaru": "amaterasu", "tomoe": "susanoo"}
+    state = fold(ENGINE, ENGINE.setup({"kami": kami}, 1, Rng(b"x", "s")))
     for weapon in ("ronin_katana", "ninja_kodachi", "monk_bo", "samurai_yumi"):
         cid = {"ronin_katana": "akira", "ninja_kodachi": "hattori", "monk_bo": "hikaru", "samurai_yumi": "tomoe"}[weapon]
         state = fold(ENGINE, ENGINE.decide(state, Command("choose_weapon", {"character": cid, "weapon": weapon}, 0), Rng(b"x", "c")), state)

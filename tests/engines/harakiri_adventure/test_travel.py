@@ -303,3 +303,22 @@ def test_a_trait_can_offer_a_new_option_in_a_decision():
         s.when(0, "end_travel")
         advance(s)
         assert s.state["choice"]["options"][2]["enabled"] is enabled
+
+
+def test_the_players_of_the_nominated_characters_agree_to_a_group_travel_first():
+    # rules: Harakiri, "Group Travel": the active character nominates, in agreement with the other players, 1 or more other characters in the same location
+    s = activation("hattori", seats=2, characters={"akira": {"location": "hikone"}})  # Hattori: seat 1; Akira, Hikaru: seat 0
+    s.when(1, "travel", group=["akira", "hikaru"])
+    assert s.status.awaiting == [0] and s.state["characters"]["hattori"]["ap"] == 3  # nothing spent yet
+    assert s.legal(0) == [{"type": "answer_group", "args": {"agree": True}}, {"type": "answer_group", "args": {"agree": False}}]
+    assert s.rejects(1, "move", to="nagoya").code == "not_your_turn"
+    s.when(0, "answer_group", agree=True)
+    assert s.state["flow"]["travel"]["group"] == ["akira", "hikaru"] and s.status.awaiting == [1]
+    assert s.state["characters"]["hattori"]["ap"] == 2 and s.state["characters"]["hikaru"]["traveled"]
+    s = activation("hattori", seats=2)
+    s.when(1, "travel", group=["hikaru"])
+    s.when(0, "answer_group", agree=False)  # refused: Hattori travels alone
+    assert s.state["flow"]["travel"]["group"] == [] and not s.state["characters"]["hikaru"]["traveled"]
+    s = activation("hattori", seats=1)
+    s.when(0, "travel", group=["hikaru"])  # one player controls both: no one else to ask
+    assert s.state["flow"]["travel"]["group"] == ["hikaru"]

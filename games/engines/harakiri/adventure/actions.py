@@ -5,14 +5,16 @@ from itertools import combinations
 from . import board
 from . import queries as q
 from . import steps
-from .content import BLACKSMITH, CHARACTERS, MARKET
+from .content import ACT1, BLACKSMITH, CHARACTERS, MARKET
+
+INITIAL_KAMI = ACT1["initial_kami"]
 
 
 COMMANDS = ("choose", "choose_weapon", "lose_attribute", "activate_enemy", "choose_path", "activate", "travel",
             "exert", "move", "sail", "guided_by_the_waves", "end_travel", "attack", "work", "camp", "swap_weapon",
             "end_activation", "interact_mission", "interact_clan", "interact_personal", "interact_sanctuary", "inn",
             "blacksmith", "market", "buy", "sell", "repair", "sell_heads", "leave", "give", "share_information",
-            "omamori", "use_item", "interact_special", "port", "change_kami")
+            "omamori", "use_item", "interact_special", "port", "change_kami", "choose_kami", "answer_group")
 
 
 def _cmd(type_: str, **args) -> dict:
@@ -31,10 +33,11 @@ def legal(state, seat) -> list[dict]:
     if state["choice"]:
         return [_cmd("choose", option=i) for i, o in enumerate(state["choice"]["options"]) if o["enabled"]]
     if stage == "prepare":
-        return [_cmd("choose_weapon", character=c, weapon=w)
-                for c in q.ORDER if c in state["characters"] and q.controller(state, c) == seat
-                and not state["characters"][c]["equipped"]
-                for w in _level1_weapons(c)]
+        mine = [c for c in q.ORDER if c in state["characters"] and q.controller(state, c) == seat]
+        return ([_cmd("choose_weapon", character=c, weapon=w)
+                 for c in mine if not state["characters"][c]["equipped"] for w in _level1_weapons(c)]
+                + [_cmd("choose_kami", character=c, kami=k)
+                   for c in mine if not state["characters"][c].get("kami_chosen", True) for k in INITIAL_KAMI])
     if stage == "ending" and flow.get("loss"):
         return [_cmd("lose_attribute", attribute=a) for a in q.losable_attributes(state, flow["loss"])]
     offer = q.kami_offer(state)
@@ -46,6 +49,8 @@ def legal(state, seat) -> list[dict]:
         return [_cmd("activate_enemy", enemy=e) for e in flow["enemies_left"]]
     if stage == "characters":
         return [_cmd("activate", character=c) for c in q.to_activate(state) if q.controller(state, c) == seat]
+    if stage == "activation" and flow.get("proposal"):
+        return [_cmd("answer_group", agree=True), _cmd("answer_group", agree=False)]
     if stage == "activation":
         return _activation_commands(state)
     return []
@@ -163,6 +168,14 @@ def perform(em, rng, seat, command: dict):
         steps.push(em, option["effects"], ctx)
     elif kind == "choose_weapon":
         em.emit("WeaponChosen", {"character": args["character"], "weapon": args["weapon"]})
+    elif kind == "choose_kami":
+        em.emit("KamiChosen", {"character": args["character"], "kami": args["kami"]})
+    elif kind == "answer_group":
+        em.emit("GroupAnswered", {"seat": seat, "agree": args["agree"]})
+        proposal = em.state["flow"]["proposal"]
+        if not proposal["waiting"]:
+            refused = set(proposal["refused"])
+            _start_travel(em, proposal["character"], [c for c in proposal["group"] if q.controller(state, c) not in refused])
     elif kind == "lose_attribute":
         em.emit("AttributeLost", {"character": flow["loss"], "attribute": args["attribute"]})
     elif kind == "change_kami":
@@ -188,13 +201,13 @@ def _activation_action(em, rng, kind, args):
     ch = state["characters"][cid]
     if kind == "travel":
         group = list(args["group"])
-        members = [cid, *group]
-        if group:
-            mp = 3 + min(state["characters"][c]["attributes"]["dexterity"] for c in members)
+        # "the active character nominates, in agreement with the other players, 1 or more other
+        # characters": the players of the nominated characters (other than the active one's) agree first
+        asked = sorted({q.controller(state, c) for c in group} - {q.controller(state, cid)})
+        if asked:
+            em.emit("GroupProposed", {"character": cid, "group": group, "seats": asked})
         else:
-            mp = q.movement_points(state, cid)
-        em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "travel"})
-        em.emit("TravelStarted", {"character": cid, "group": group, "mp": mp})
+            _start_travel(em, cid, group)
     elif kind == "exert":
         em.emit("Exerted", {"character": cid})
     elif kind == "move":
@@ -304,6 +317,17 @@ def _activation_action(em, rng, kind, args):
         em.emit("WeaponSwapped", {"character": cid, "equipped": other})
     elif kind == "end_activation":
         em.emit("ActivationEnded", {"character": cid, "reason": "ended"})
+
+
+def _start_travel(em, cid, group):
+    state = em.state
+    members = [cid, *group]
+    if group:
+        mp = 3 + min(state["characters"][c]["attributes"]["dexterity"] for c in members)
+    else:
+        mp = q.movement_points(state, cid)
+    em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "travel"})
+    em.emit("TravelStarted", {"character": cid, "group": group, "mp": mp})
 
 
 def _sea_fare(state) -> dict:

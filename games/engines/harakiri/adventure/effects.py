@@ -53,14 +53,34 @@ def _queue_pop(state):
             queue.pop(0)
 
 
+def _prepared(s):
+    if all(q.prepared(ch) for ch in s["characters"].values()):
+        s["flow"]["stage"] = "shogun"
+        s["flow"]["sub"] = "round"
+
+
 def _weapon_chosen(s, p):
     chars = s["characters"]
-    flow = s["flow"]
     chars[p["character"]]["weapons"] = [p["weapon"]]
     chars[p["character"]]["equipped"] = p["weapon"]
-    if all(chars[c]["equipped"] for c in chars):
-        flow["stage"] = "shogun"
-        flow["sub"] = "round"
+    _prepared(s)
+
+
+def _kami_chosen(s, p):
+    s["characters"][p["character"]].update(kami=p["kami"], kami_chosen=True)
+    _prepared(s)
+
+
+def _group_proposed(s, p):
+    s["flow"]["proposal"] = {"character": p["character"], "group": list(p["group"]), "waiting": list(p["seats"]),
+                             "refused": []}
+
+
+def _group_answered(s, p):
+    proposal = s["flow"]["proposal"]
+    proposal["waiting"].remove(p["seat"])
+    if not p["agree"]:
+        proposal["refused"].append(p["seat"])
 
 
 def _round_started(s, p):
@@ -178,6 +198,7 @@ def _travel_started(s, p):
     flow["travel"] = {"mp": p["mp"], "group": list(p["group"]), "land": 0, "locations": 0, "paths": False,
                       "waves": False, "ended": False}
     chars[p["character"]]["traveled"] = True
+    flow["proposal"] = None
     flow["group_members"] = list(p["group"])
     for other in p["group"]:
         chars[other]["traveled"] = True
@@ -599,6 +620,9 @@ def _adventure_finished(s, p):
 # One handler per event type; events with no state change (HitsTaken, TestRolled...) have none.
 HANDLERS = {
     "WeaponChosen": _weapon_chosen,
+    "KamiChosen": _kami_chosen,
+    "GroupProposed": _group_proposed,
+    "GroupAnswered": _group_answered,
     "RoundStarted": _round_started,
     "InfluenceMoved": _influence_moved,
     "InfluenceStepSkipped": _influence_step_skipped,
@@ -679,9 +703,9 @@ HANDLERS = {
 }
 
 
-CHARACTER_DEFAULTS = {"blessed": 0, "tokens": [], "defeated_in_phase": False}
+CHARACTER_DEFAULTS = {"blessed": 0, "tokens": [], "defeated_in_phase": False, "kami_chosen": True}
 STATE_DEFAULTS = {"unlocked_kami": []}
-FLOW_DEFAULTS = {"next_up": [], "group_members": []}
+FLOW_DEFAULTS = {"next_up": [], "group_members": [], "proposal": None}
 
 
 def upgrade(state):

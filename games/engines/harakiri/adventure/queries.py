@@ -38,6 +38,12 @@ def controller(state, cid) -> int:
     return state["control"][cid]
 
 
+def prepared(ch) -> bool:
+    """A first chapter's character is ready once it has chosen its level 1 weapon and its Kami
+    ("choose one of the 8 initial Kami available ... for each character")."""
+    return bool(ch["equipped"]) and ch.get("kami_chosen", True)
+
+
 def alive(state) -> list[str]:
     return [c for c in ORDER if c in state["characters"] and not state["characters"][c]["defeated"]]
 
@@ -246,7 +252,7 @@ def awaiting(state) -> list:
     if state["choice"]:
         return [controller(state, state["choice"]["character"])]
     if stage == "prepare":
-        return sorted({controller(state, c) for c in ORDER if c in state["characters"] and not character(state, c)["equipped"]})
+        return sorted({controller(state, c) for c in ORDER if c in state["characters"] and not prepared(character(state, c))})
     if stage == "ending" and flow.get("loss"):
         return [controller(state, flow["loss"])]
     offer = kami_offer(state)
@@ -265,6 +271,8 @@ def awaiting(state) -> list:
     if stage == "activation":
         if (flow["travel"] and flow["travel"].get("ended")) or flow.get("event") or flow.get("close"):
             return [SYSTEM]
+        if flow.get("proposal"):
+            return sorted(flow["proposal"]["waiting"])
         return [controller(state, flow["active"])]
     return []
 
