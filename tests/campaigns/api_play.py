@@ -4,8 +4,6 @@ Phase by the bot-like player of ``tests/engines/harakiri_adventure/bot.py``, the
 preferring attacks and interactions), the eager worker takes every SYSTEM step and the campaign's
 policy after each phase, and every response is recorded for the canary checks."""
 
-import json
-
 from rest_framework.test import APIClient
 
 from games.application import selectors
@@ -14,6 +12,7 @@ from games.eventstore.models import Match
 from games.kernel import SYSTEM, Rng
 from tests.engines.harakiri_adventure import bot
 from tests.games.api_client import Client
+from tests.games.harakiri import adventure_canary as canary
 
 MAX_COMMANDS = 5000
 EAGER = ("attack", "resolve_attack", "interact")
@@ -25,7 +24,8 @@ class Party:
     def __init__(self, users, on_commit, label):
         self.users, self.on_commit = users, on_commit
         self.rng = Rng(label.encode(), "choices")
-        self.responses = []
+        self.responses = []  # (match id or None for the campaign's own documents, seat, seq, body)
+        self.match = None
         self.apis = []
         for user in users:
             api = APIClient()
@@ -33,7 +33,7 @@ class Party:
             self.apis.append(api)
 
     def record(self, seat, seq, body):
-        self.responses.append((seat, seq, body))
+        self.responses.append((self.match if seq is not None else None, seat, seq, body))
 
     def post(self, seat, path, body=None):
         with self.on_commit(execute=True):
@@ -61,6 +61,7 @@ class Party:
     def play(self, match_id) -> int:
         """The phase match to its end, every seat choosing among its own listed commands."""
         url = f"/api/matches/{match_id}/"
+        self.match = match_id
         clients = [Client(u, i, url, self.record, self.on_commit) for i, u in enumerate(self.users)]
         for step in range(MAX_COMMANDS):
             doc = clients[0].view()
@@ -87,11 +88,12 @@ class Party:
         return pool[self.rng.below(len(pool))]
 
     def leaked(self, runs) -> list[str]:
-        out = []
-        for _, _, body in self.responses:
-            text = body.decode() if isinstance(body, bytes) else body
-            out += [run for run in runs if run in text]
-        return out
+        """Deck runs (three cards in their dealt order) found in any response, the campaign's included."""
+        return canary.leaked_runs(runs, [body for _, _, _, body in self.responses])
+
+    def seen_before_drawn(self, match_id) -> list[tuple]:
+        return canary.seen_before_drawn(match_id, [(seat, seq, body) for match, seat, seq, body in self.responses
+                                                   if match == match_id])
 
 
 def ended(match_id, type_) -> dict:
@@ -106,18 +108,6 @@ def as_set_up(match_id) -> dict:
     """A phase match's folded state right after its setup (before the worker's first step)."""
     match = Match.objects.get(pk=match_id)
     return game(match_id, until=match.events.get(type__in=("AdventureStarted", "PhaseStarted")).seq)
-
-
-def deck_runs(match_id) -> set[str]:
-    """Three cards in a row of an Adventure match's travel and influence decks as dealt (drawn one at
-    a time, so no response may list three of them in that order; the market reveals 3 together)."""
-    match = Match.objects.get(pk=match_id)
-    dealt = as_set_up(match_id)
-    runs = set()
-    for name, cards in dealt["decks"].items():
-        if name != "market":
-            runs |= {json.dumps(cards[i:i + 3])[1:-1] for i in range(len(cards) - 2)}
-    return runs
 
 
 def assert_exploration_starts_from(sheet, folded, aside):

@@ -10,8 +10,9 @@ from campaigns.rebuild import check_campaigns
 from games.engines.harakiri import handover
 from games.eventstore.models import Match
 
-from .api_play import (Party, as_set_up, assert_adventure_starts_from, assert_exploration_starts_from,
-                       check_level_increase, deck_runs, ended)
+from tests.games.harakiri.adventure_canary import deck_runs
+
+from .api_play import Party, as_set_up, assert_adventure_starts_from, assert_exploration_starts_from, check_level_increase, ended
 
 pytestmark = pytest.mark.django_db
 
@@ -33,6 +34,7 @@ def play_chapter(party, cid, chapter, runs):
     adventure_id = doc["current_match"]
     runs |= deck_runs(adventure_id)
     party.play(adventure_id)  # the finished listener runs the policy (eager)
+    assert not party.seen_before_drawn(adventure_id), "a card left the server before it was drawn"
 
     doc = party.campaign(cid)
     finished = ended(adventure_id, "AdventureFinished")
