@@ -40,7 +40,7 @@ def test_schema_and_docs_are_served(api):
     res = api.get("/api/schema/", {"format": "json"})
     assert res.status_code == 200 and res.json()["info"]["title"] == "Kamiza API"
     ops = [(p, m) for p, item in res.json()["paths"].items() for m in item]
-    assert len(ops) == 53  # platform (replay and glossary included), accounts, tournaments (11), reports and judging, campaigns (5), ratings (2)
+    assert len(ops) == 54  # platform (replay and glossary included), accounts, tournaments (11), reports and judging, campaigns (6), ratings (2)
     assert all(
         "operationId" in res.json()["paths"][p][m] and res.json()["paths"][p][m]["responses"] for p, m in ops
     )
