@@ -21,6 +21,10 @@ class CampaignCreateForm(forms.Form):
                                    choices=[(n, f"{n} player{'s' if n > 1 else ''}") for n in range(1, MAX_SEATS + 1)],
                                    help_text="You take the first seat; the others join from the campaign list.")
 
+    yomi_mode = forms.BooleanField(required=False, label="Yomi Mode (Shinigami expansion)",
+                                   help_text="Each phase marks a box of the Yomi track for every character "
+                                             "defeated in it; at a bold square the party faces the Shinigami.")
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         choices = selectors.create_choices()

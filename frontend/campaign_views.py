@@ -81,7 +81,8 @@ def campaign_create(request):
         return campaign_list(request, form=form)
     try:
         campaign = services.campaign_create(user=request.user, game="harakiri", act=form.cleaned_data["act"],
-                                            seats=form.cleaned_data["seats"], control=form.cleaned_data["control"])
+                                            seats=form.cleaned_data["seats"], control=form.cleaned_data["control"],
+                                            yomi_mode=form.cleaned_data["yomi_mode"])
     except CampaignRefused as err:
         form.add_error(None, REFUSALS.get(err.code, err.message))
         return campaign_list(request, form=form)

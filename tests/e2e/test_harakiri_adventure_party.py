@@ -112,7 +112,8 @@ def play_one(page, s, shots):
             return f"travel to {name}"
         actions.locator('button[data-type="end_travel"]').click()
         return "stop travelling"
-    for kind in ("choose_weapon", "activate_enemy", "choose_path", "activate", "lose_attribute", "leave"):
+    for kind in ("choose_weapon", "choose_kami", "answer_group", "activate_enemy", "choose_path", "activate",
+                 "lose_attribute", "change_kami", "leave"):
         if kind in types:
             button = actions.locator(f'button[data-type="{kind}"]').first
             label = button.inner_text()

@@ -233,3 +233,35 @@ def test_the_campaign_pages_satisfy_the_content_security_policy(make_user, djang
 ])
 def test_where_the_party_stands_in_one_sentence(standing, sentence):
     assert standing_words(standing) == sentence
+
+
+def test_yomi_mode_from_the_form_and_a_next_phase_that_could_not_open(make_user, django_capture_on_commit_callbacks,
+                                                                     monkeypatch):
+    from campaigns import domain
+
+    alice = make_user()
+    client = browser(alice)
+    assert 'name="yomi_mode"' in client.get("/campaigns/").content.decode()
+    res = client.post("/campaigns/new/", {"act": "1", "seats": "1", "akira": "0", "hattori": "0", "hikaru": "0",
+                                          "tomoe": "0", "yomi_mode": "on"})
+    cid = Campaign.objects.get(created_by=alice).pk
+    assert res.status_code == 302 and services.campaign_get(cid)["yomi"]["marks"] == 0
+    with django_capture_on_commit_callbacks(execute=True):
+        services.campaign_start(campaign_id=cid, user=alice)
+    real = domain.exploration_options
+
+    def refused(state, chapter, outcome):  # a party the Exploration Phase's option validation refuses
+        options, aside = real(state, chapter, outcome)
+        return {**options, "party": {**options["party"], "akira": {**options["party"]["akira"], "level": 9}}}, aside
+
+    monkeypatch.setattr(domain, "exploration_options", refused)
+    play_to_end(services.campaign_get(cid)["current_match"], f"yomi-{cid}", django_capture_on_commit_callbacks)
+    doc = services.campaign_get(cid)
+    assert doc["failure"] and doc["failure"]["code"] == "bad_options"
+    html = client.get(f"/campaigns/{cid}/").content.decode()
+    text = re.sub(r"\s+", " ", words(html))
+    assert "Chapter 1: the next phase could not be opened. The staff has been told and can retry it." in text
+    assert "bad_options" not in html and 'data-testid="campaign-continue"' not in html
+    marks = doc["yomi"]["marks"]
+    assert f"Yomi track {marks} box" in text and "the next bold square is" in text
+    assert_readable(html)

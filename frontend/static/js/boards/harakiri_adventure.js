@@ -377,12 +377,13 @@ function renderActions(ctx) {
   };
   const flow = view.flow;
   if (view.choice) add(renderChoice(ctx, used));
-  for (const [type, what] of [["choose_weapon", "weapon"], ["choose_kami", "Kami"]]) {
-    used.add(type);
-    for (const cid of ORDER) {
-      const cmds = take(opts, type).filter((c) => c.args.character === cid);
-      if (cmds.length) add(group(`${charName(cid)}'s ${what}`, cmds.map((c) => button(ctx, c))));
-    }
+  used.add("choose_weapon");
+  used.add("choose_kami");
+  for (const cid of ORDER) {
+    const weapons = take(opts, "choose_weapon").filter((c) => c.args.character === cid);
+    if (weapons.length) add(group(`${charName(cid)}'s weapon`, weapons.map((c) => button(ctx, c))));
+    const kamis = take(opts, "choose_kami").filter((c) => c.args.character === cid);
+    if (kamis.length) add(h("div", { class: "adv-group" }, pickList(ctx, `kami-${cid}`, `${charName(cid)}'s Kami`, kamis, "Choose")));
   }
   add(group(flow.proposal ? `Travel together with ${charName(flow.proposal.character)}?` : "", use("answer_group")));
   add(group("An unlocked Kami", use("change_kami")));
@@ -471,6 +472,17 @@ function renderShop(ctx, used) {
   return box;
 }
 
+/** A labelled list of legal commands (each option one of them, in words) and the button that sends
+ * the one picked: for long lists (exchanges, a Kami among eight). */
+function pickList(ctx, key, title, cmds, action) {
+  const id = `adv-pick-${key}`;
+  const select = h("select", { id, dataset: { fkey: `pick-select:${key}` } },
+    cmds.map((c, i) => h("option", { value: String(i) }, commandLabel(ctx, c))));
+  return h("div", { class: "adv-give" }, h("label", { for: id }, title), select,
+    h("button", { type: "button", class: "adv-btn", disabled: ui.busy, dataset: { type: cmds[0].type, fkey: `pick:${key}` },
+      onclick: () => ctx.send(cmds[Number(select.value) || 0]) }, action));
+}
+
 function renderFree(ctx, used) {
   const { opts, view } = ctx;
   ["use_item", "swap_weapon", "give", "share_information", "omamori"].forEach((t) => used.add(t));
@@ -481,14 +493,7 @@ function renderFree(ctx, used) {
     if (!pairs.has(other)) pairs.set(other, []);
     pairs.get(other).push(cmd);
   }
-  const exchanges = [...pairs.entries()].map(([other, cmds]) => {
-    const id = `adv-give-${other}`;
-    const select = h("select", { id, dataset: { fkey: `give-select:${other}` } },
-      cmds.map((c, i) => h("option", { value: String(i) }, commandLabel(ctx, c))));
-    return h("div", { class: "adv-give" },
-      h("label", { for: id }, `Exchange with ${charName(other)}`), select,
-      h("button", { type: "button", class: "adv-btn", disabled: ui.busy, dataset: { type: "give", fkey: `give:${other}` }, onclick: () => ctx.send(cmds[Number(select.value) || 0]) }, "Hand over"));
-  });
+  const exchanges = [...pairs.entries()].map(([other, cmds]) => pickList(ctx, `give-${other}`, `Exchange with ${charName(other)}`, cmds, "Hand over"));
   const nodes = [
     ...take(opts, "use_item", "swap_weapon", "share_information", "omamori").map((c) => button(ctx, c)),
   ];
