@@ -71,6 +71,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: an oversized body gets 413 before anything reads it (config.middleware).
     "config.middleware.BodySizeLimitMiddleware",
+    # An unreachable database or Redis in a view: 503 {code: "unavailable"} / a plain page (config.middleware).
+    "config.middleware.ServiceUnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
