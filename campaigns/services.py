@@ -130,10 +130,13 @@ def _ended_payload(match, phase: str) -> dict | None:
     return ended[-1]["payload"] if ended else None
 
 
-def policy_run(match_id) -> str:
+def policy_run(match_id, between=None) -> str:
     """A phase match finished: record its outcome, the sheet and the levels gained, and open the
     next phase's match with the party carried over. Idempotent: the campaign's row lock and the
-    unique ``(campaign, key)`` make a second run (or a concurrent one) append nothing."""
+    unique ``(campaign, key)`` make a second run (or a concurrent one) append nothing, and one
+    transaction holds it all, so a run killed half-way leaves nothing behind. ``between()``, if
+    given, runs after the outcome is written and before the next match is opened (the workers'
+    chaos hook, to test a worker killed there)."""
     started = CampaignRecord.objects.filter(type=domain.PHASE_STARTED, match_id=match_id).first()
     if started is None:
         return "not_a_campaign_match"
@@ -160,6 +163,8 @@ def policy_run(match_id) -> str:
             else:
                 records = domain.after_exploration(state, ended)
             state = _append(campaign, records, keys={0: f"finished:{chapter}:{phase}"})
+            if between is not None:
+                between()
             return _next_phase(campaign, state, chapter, phase)
     except IntegrityError:  # a concurrent run got there first
         return "raced"

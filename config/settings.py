@@ -172,12 +172,17 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=60)}
 CELERY_BEAT_SCHEDULE = {
     "sweep-match-timers": {"task": "workers.tasks.sweep_timers", "schedule": env.float("TIMER_SWEEP_SECONDS", default=2.0)},
-    "sweep-stalled-matches": {"task": "workers.tasks.sweep_stalled", "schedule": 30.0},
+    # Automated steps whose task was lost (a worker killed, a broker restarted without its data):
+    # matches awaiting SYSTEM or a bot for STALLED_AFTER_SECONDS are enqueued again.
+    "sweep-stalled-matches": {"task": "workers.tasks.sweep_stalled",
+                              "schedule": env.float("STALLED_SWEEP_SECONDS", default=30.0)},
     # tournaments: starts_at, round time limits, and the backstop for a lost MatchFinished reaction
     "sweep-tournaments": {"task": "workers.tasks.sweep_tournaments",
                           "schedule": env.float("TOURNAMENT_SWEEP_SECONDS", default=10.0)},
-    "sweep-campaigns": {"task": "campaigns.tasks.sweep_campaigns", "schedule": 60.0},
+    "sweep-campaigns": {"task": "campaigns.tasks.sweep_campaigns",
+                        "schedule": env.float("CAMPAIGN_SWEEP_SECONDS", default=60.0)},
 }
+STALLED_AFTER_SECONDS = env.float("STALLED_AFTER_SECONDS", default=20.0)
 TASK_MAX_RETRIES = env.int("TASK_MAX_RETRIES", default=5)
 
 # --- auth -------------------------------------------------------------------------------
@@ -333,6 +338,6 @@ LOGGING = {
 # The catalog: every engine package under games/engines/ is registered unless KAMIZA_ENGINES names
 # the ones to register (module paths, e.g. "games.engines.yokai,games.engines.yashima").
 KAMIZA_ENGINES = env.list("KAMIZA_ENGINES", default=[])
-# Chaos knob for the distributed suite: automated steps pause this long between reading the state
-# and submitting, so a test can kill a worker mid-task. Always 0 outside that test.
-WORKER_CHAOS_DELAY = env.float("WORKER_CHAOS_DELAY", default=0.0)
+# Chaos hook for the distributed suite (workers.chaos): a directory where a test arms points at which
+# tasks pause mid-work (and say so), so that it can SIGKILL the worker right there. Unset outside it.
+WORKER_CHAOS_DIR = env.str("WORKER_CHAOS_DIR", default="")
