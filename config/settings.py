@@ -294,7 +294,9 @@ SPECTACULAR_SETTINGS = {
                             "StatusEnum": "games.api.serializers.MATCH_STATUSES"},
     "TITLE": "Kamiza API",
     "DESCRIPTION": "Event-sourced matches of Yashima, Harakiri: Blades of Honor and Yokai Battle. "
-                   "On every endpoint a request body over 2.5 MiB is answered 413 {code: payload_too_large}.",
+                   "On every endpoint a request body over 2.5 MiB is answered 413 {code: payload_too_large}, and "
+                   "while the database or Redis is unreachable 503 {code: unavailable} with Retry-After "
+                   "(resending a command with the same command_id is safe).",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
