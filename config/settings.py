@@ -291,7 +291,8 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"TournamentStatusEnum": "games.tournaments.serializers.TOURNAMENT_STATUSES",
-                            "StatusEnum": "games.api.serializers.MATCH_STATUSES"},
+                            "StatusEnum": "games.api.serializers.MATCH_STATUSES",
+                            "ReportStatusEnum": "games.tournaments.serializers.REPORT_STATUSES"},
     "TITLE": "Kamiza API",
     "DESCRIPTION": "Event-sourced matches of Yashima, Harakiri: Blades of Honor and Yokai Battle. "
                    "On every endpoint a request body over 2.5 MiB is answered 413 {code: payload_too_large}, and "

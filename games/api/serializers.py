@@ -198,6 +198,20 @@ class EventsSerializer(serializers.Serializer):
                                                            "null once the page reaches the head")
 
 
+class ReplayQuerySerializer(serializers.Serializer):
+    seat = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=63,
+                                    help_text="the seat whose view to follow; omitted = a spectator's")
+    at = serializers.IntegerField(required=False, min_value=1, max_value=2**31 - 1,
+                                  help_text="the seq to show the match at (default: its end)")
+    after = serializers.IntegerField(required=False, default=0, min_value=0, max_value=2**31 - 1,
+                                     help_text="list only the events after this seq (default 0: every event up to at)")
+
+
+class ReplaySerializer(SeatViewSerializer):
+    head_seq = serializers.IntegerField(help_text="the match's last seq")
+    events = EventSerializer(many=True, help_text="the events after `after` up to `at`, redacted for the seat, in words")
+
+
 # -- staff ------------------------------------------------------------------------------------
 
 

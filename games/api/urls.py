@@ -16,6 +16,7 @@ urlpatterns = [
     path("matches/<uuid:id>/view/", views.MatchViewApi.as_view(), name="match-view"),
     path("matches/<uuid:id>/commands/", views.MatchCommandApi.as_view(), name="match-commands"),
     path("matches/<uuid:id>/events/", views.MatchEventsApi.as_view(), name="match-events"),
+    path("matches/<uuid:id>/replay/", views.MatchReplayApi.as_view(), name="match-replay"),
     path("ratings/<str:game>/", views.LeaderboardApi.as_view(), name="leaderboard"),
     path("users/<str:username>/", views.ProfileApi.as_view(), name="profile"),
     path("admin/matches/<uuid:id>/log/", views.StaffMatchLogApi.as_view(), name="admin-match-log"),

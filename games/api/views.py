@@ -318,6 +318,20 @@ class MatchEventsApi(APIView):
         return Response({"events": events, "seq": head, "next": nxt})
 
 
+class MatchReplayApi(APIView):
+    @extend_schema(tags=["play"], operation_id="matches_replay", parameters=[MATCH_ID, s.ReplayQuerySerializer],
+                   responses={200: s.ReplaySerializer, 400: E("malformed seat / at / after"), 404: NOT_FOUND,
+                              409: E("match_not_finished: only a finished match has a replay"),
+                              422: E("seq_beyond_head / unknown_seat")},
+                   description="A finished match at seq `at` as seat `seat` saw it (the `/view/` document "
+                               "folded up to `at`), with its events in words. Open to anyone who can watch "
+                               "the match: after the end every seat's view is open.")
+    def get(self, request, id):
+        match = selectors.match_get(id)
+        q = _query(s.ReplayQuerySerializer, request)
+        return Response(selectors.replay_for_seat(match, q.get("seat"), q.get("at"), after=q["after"]))
+
+
 # -- ratings and profiles -----------------------------------------------------------------------
 
 

@@ -62,6 +62,17 @@ class LobbyError(PlatformError):
         self.status = status
 
 
+class ReplayRefused(PlatformError):
+    """A replay request the match cannot answer: ``match_not_finished`` (409: a running match is
+    watched live, where a tournament's spectator delay applies, never through its replay),
+    ``seq_beyond_head`` or ``unknown_seat`` (422)."""
+
+    def __init__(self, code: str, message: str, status: int):
+        super().__init__(message)
+        self.code = code
+        self.status = status
+
+
 def rule_violation_body(violation: RuleViolation) -> dict:
     return violation.as_dict()
 

@@ -39,7 +39,7 @@ def test_schema_and_docs_are_served(api):
     res = api.get("/api/schema/", {"format": "json"})
     assert res.status_code == 200 and res.json()["info"]["title"] == "Kamiza API"
     ops = [(p, m) for p, item in res.json()["paths"].items() for m in item]
-    assert len(ops) == 51  # platform, accounts, tournaments (11), reports and judging, campaigns (5), ratings (2)
+    assert len(ops) == 52  # platform (replay included), accounts, tournaments (11), reports and judging, campaigns (5), ratings (2)
     assert all(
         "operationId" in res.json()["paths"][p][m] and res.json()["paths"][p][m]["responses"] for p, m in ops
     )

@@ -22,7 +22,7 @@ User = get_user_model()
 tag = "{tag}"
 organizer = User.objects.create_user(username="org-" + tag, password="x-pass-1234567", is_staff=True)
 t = services.tournament_create(creator=organizer, name="Dist " + tag, game="yokai", format="swiss", table_size=2,
-                               rounds=2, round_minutes=30)
+                               rounds=2, round_minutes=30, match_options={{"turn_seconds": 60}})
 for i in range(4):
     services.tournament_register(tournament_id=t.pk, user=User.objects.create_user(username=f"p{{i}}-" + tag,
                                                                                   password="x-pass-1234567"))

@@ -222,6 +222,8 @@ function renderStatus() {
   renderClock();
 
   const result = $("result");
+  const replay = $("replay-link"); // a finished match has a replay
+  if (replay) replay.hidden = !(doc.match && doc.match.status === "finished");
   if (st.finished) {
     const winners = st.winners || [];
     result.hidden = false;
