@@ -169,7 +169,14 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=60)}
+# A task taken by a worker that then died is delivered again once visibility_timeout has passed, but
+# only when a worker looks for such tasks: kombu's default looks every 10 x 10 s. Look every
+# CELERY_RESTORE_INTERVAL seconds instead (one cheap Redis read per worker).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=60),
+    "unacked_restore_interval": env.int("CELERY_RESTORE_INTERVAL", default=10),
+    "unacked_restore_throttle": 1,
+}
 CELERY_BEAT_SCHEDULE = {
     "sweep-match-timers": {"task": "workers.tasks.sweep_timers", "schedule": env.float("TIMER_SWEEP_SECONDS", default=2.0)},
     # Automated steps whose task was lost (a worker killed, a broker restarted without its data):

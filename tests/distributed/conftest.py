@@ -65,6 +65,7 @@ class Stack:
             "KAMIZA_EXTRA_ENGINES": "tests.engines.pebbles,tests.engines.counter",
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "CELERY_VISIBILITY_TIMEOUT": "5",
+            "CELERY_RESTORE_INTERVAL": "1",
             "TIMER_SWEEP_SECONDS": "1",
             "TOURNAMENT_SWEEP_SECONDS": "1",
             "PYTHONUNBUFFERED": "1",
