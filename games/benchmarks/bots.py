@@ -1,0 +1,100 @@
+"""``python manage.py bench bots``: how well the engines' bots play (never a timed test).
+
+Yashima and Yokai: the bot against the uniformly random player (every legal command equally
+likely) over seeded games, both seat orders; per table size the win rate, draws, average length
+and the time each bot decision took. Harakiri: an all-bot party through the Exploration Phase,
+with the phase success rate and how often each kind of action was used, beside the same party
+played by uniformly random seats. Pure engine play, no database.
+"""
+
+import statistics
+import time
+
+from games.kernel import SYSTEM, Command, Rng, fold
+
+MAX_COMMANDS = 20000
+
+
+def _random_command(engine, state, seat, rng):
+    return rng.choice(engine.legal_commands(state, seat))
+
+
+def play(engine, seats: int, options: dict, seed: str, policies: dict, clock=None):
+    """One seeded game: ``policies[seat](state, seat, rng)`` picks each seat's command (SYSTEM steps
+    are the engine's). Returns (final state, commands, {seat: [decision seconds]}, action counts)."""
+    state = fold(engine, engine.setup(options, seats, Rng(f"{seed}".encode(), "setup")))
+    times: dict = {s: [] for s in range(seats)}
+    kinds: dict = {}
+    n = 0
+    while n < MAX_COMMANDS:
+        status = engine.status(state)
+        if status.finished:
+            break
+        seat = status.awaiting[0]
+        if seat == SYSTEM:
+            command = engine.system_command(state)
+        else:
+            rng = Rng(f"{seed}".encode(), f"decision:{n}:{seat}")
+            t0 = time.perf_counter()
+            command = policies[seat](state, seat, rng)
+            times[seat].append(time.perf_counter() - t0)
+            kinds[command["type"]] = kinds.get(command["type"], 0) + 1
+        events = engine.decide(state, Command(command["type"], command["args"], seat),
+                               Rng(f"{seed}".encode(), f"move:{n}"))
+        state = fold(engine, events, state)
+        n += 1
+    return state, n, times, kinds
+
+
+def _timing(samples: list) -> dict:
+    if not samples:
+        return {"decisions": 0}
+    ordered = sorted(samples)
+    return {
+        "decisions": len(samples),
+        "ms_mean": round(statistics.fmean(samples) * 1000, 3),
+        "ms_p95": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))] * 1000, 3),
+        "ms_max": round(ordered[-1] * 1000, 3),
+    }
+
+
+def versus_random(engine, *, seats: int, options: dict, games: int, rounds_of=None, label: str = "") -> dict:
+    """The bot at one side (both team-mates in 2v2), the random player at every other seat; the bot's
+    side takes each position in turn (game g: the bot's first seat is g % sides)."""
+    teams = engine.teams(options, seats)
+    wins = draws = 0
+    lengths, rounds, bot_times = [], [], []
+    seeds = []
+    for g in range(games):
+        side = teams[g % len(teams)]
+        seed = f"bots-{engine.slug}-{label or seats}-{g}"
+        seeds.append(seed)
+        policies = {s: (lambda st, se, r: engine.bot_command(st, se, r)) if s in side else
+                    (lambda st, se, r: _random_command(engine, st, se, r)) for s in range(seats)}
+        state, n, times, _ = play(engine, seats, options, seed, policies)
+        winners = engine.status(state).winners
+        if not engine.status(state).finished or not winners:
+            draws += 1
+        elif any(s in winners for s in side):
+            wins += 1
+        lengths.append(n)
+        if rounds_of is not None:
+            rounds.append(rounds_of(state))
+        for s in side:
+            bot_times.extend(times[s])
+    decided = games - draws
+    out = {
+        "seats": seats,
+        "options": options,
+        "games": games,
+        "bot_wins": wins,
+        "draws": draws,
+        "win_rate": round(wins / games, 4),
+        "win_rate_of_decided": round(wins / decided, 4) if decided else None,
+        "average_commands": round(statistics.fmean(lengths), 1),
+        "bot_decision_time": _timing(bot_times),
+        "seeds": f"{seeds[0]} .. {seeds[-1]}",
+    }
+    if rounds:
+        out["average_rounds"] = round(statistics.fmean(rounds), 2)
+    return out
