@@ -98,3 +98,87 @@ def versus_random(engine, *, seats: int, options: dict, games: int, rounds_of=No
     if rounds:
         out["average_rounds"] = round(statistics.fmean(rounds), 2)
     return out
+
+
+def _share(counts: dict) -> dict:
+    total = sum(counts.values()) or 1
+    return {k: {"count": v, "share": round(v / total, 4)} for k, v in sorted(counts.items(), key=lambda x: -x[1])}
+
+
+def harakiri_party(engine, *, games: int, policy: str) -> dict:
+    """An Exploration Phase (``act1_burning_village``, the failure procedure off so the phase ends at
+    its first failure) played by 1 to 4 seats (game g: g % 4 + 1), every seat the bot (``policy`` =
+    "bot") or the uniformly random player ("random")."""
+    options = {"failure_procedure": False}
+    results, rounds, zones, defeated_enemies, defeated_chars, malice = {}, [], [], [], [], []
+    kinds: dict = {}
+    times = []
+    successes = 0
+    seeds = []
+    for g in range(games):
+        seats = g % 4 + 1
+        seed = f"bots-harakiri-{policy}-{g}"
+        seeds.append(seed)
+        if policy == "bot":
+            policies = {s: (lambda st, se, r: engine.bot_command(st, se, r)) for s in range(seats)}
+        else:
+            policies = {s: (lambda st, se, r: _random_command(engine, st, se, r)) for s in range(seats)}
+        state, n, t, k = play(engine, seats, options, seed, policies)
+        for seat_times in t.values():
+            times.extend(seat_times)
+        for kind, count in k.items():
+            kinds[kind] = kinds.get(kind, 0) + count
+        result = state.get("result") or "unfinished"
+        results[result] = results.get(result, 0) + 1
+        successes += int(result == "victory")
+        rounds.append(state["round"])
+        target = (state.get("objective") or {}).get("enemy")
+        zones.append(int(target in state["enemies"] or any(d["id"] == target for d in state["defeated_enemies"])))
+        defeated_enemies.append(len(state["defeated_enemies"]))
+        defeated_chars.append(len(state.get("defeated_in_phase") or []))
+        malice.append(state["malice"])
+    return {
+        "policy": policy,
+        "games": games,
+        "phase_success_rate": round(successes / games, 4),
+        "results": results,
+        "objective_zone_reached_rate": round(statistics.fmean(zones), 4),
+        "average_rounds": round(statistics.fmean(rounds), 2),
+        "average_enemies_defeated": round(statistics.fmean(defeated_enemies), 2),
+        "average_characters_defeated": round(statistics.fmean(defeated_chars), 2),
+        "average_final_malice": round(statistics.fmean(malice), 2),
+        "decision_time": _timing(times),
+        "actions": _share(kinds),
+        "seeds": f"{seeds[0]} .. {seeds[-1]}",
+    }
+
+
+TABLES = {
+    "yashima": [(2, {}), (3, {}), (4, {}), (4, {"teams": True})],
+    "yokai": [(2, {}), (3, {}), (4, {}), (4, {"teams": True})],
+}
+YASHIMA_ROUND_CAP = 40  # a safety net: bot games end in 4 to 16 rounds (a capped game is a draw)
+
+
+def run(registry, *, games: int, only: list | None = None) -> dict:
+    """The whole ``bench bots`` report (see the module docstring and docs/performance.md, "Bots")."""
+    out = {"benchmark": "bots", "games_per_line": games}
+    for slug, tables in TABLES.items():
+        if only and slug not in only:
+            continue
+        engine = registry.get(slug)
+        lines = []
+        for seats, options in tables:
+            opts = dict(options, round_cap=YASHIMA_ROUND_CAP) if slug == "yashima" else dict(options)
+            label = f"{seats}{'v2' if options.get('teams') else 'p'}"
+            lines.append(versus_random(engine, seats=seats, options=opts, games=games,
+                                       rounds_of=lambda st: st["round"], label=label))
+        out[slug] = {"opponent": "uniformly random legal commands", "goal_win_rate": 0.9, "tables": lines}
+    if not only or "harakiri" in only:
+        engine = registry.get("harakiri")
+        out["harakiri"] = {
+            "scenario": "act1_burning_village",
+            "bot_party": harakiri_party(engine, games=games, policy="bot"),
+            "random_party": harakiri_party(engine, games=games, policy="random"),
+        }
+    return out
