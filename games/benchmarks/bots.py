@@ -105,11 +105,14 @@ def _share(counts: dict) -> dict:
     return {k: {"count": v, "share": round(v / total, 4)} for k, v in sorted(counts.items(), key=lambda x: -x[1])}
 
 
-def harakiri_party(engine, *, games: int, policy: str) -> dict:
-    """An Exploration Phase (``act1_burning_village``, the failure procedure off so the phase ends at
-    its first failure) played by 1 to 4 seats (game g: g % 4 + 1), every seat the bot (``policy`` =
-    "bot") or the uniformly random player ("random")."""
-    options = {"failure_procedure": False}
+def harakiri_party(engine, *, games: int, policy: str, failure_procedure: bool = False) -> dict:
+    """An Exploration Phase (``act1_burning_village``) played by 1 to 4 seats (game g: g % 4 + 1),
+    every seat the bot (``policy`` = "bot") or the uniformly random player ("random"). Without the
+    failure procedure the phase ends at its first failure, so a success is the objective reached
+    at the first try; with it (the rulebook's default), ``victory_reasons`` tells an objective
+    reached after failures from the success section chosen after a second failure."""
+    options = {"failure_procedure": failure_procedure}
+    reasons: dict = {}
     results, rounds, zones, defeated_enemies, defeated_chars, malice = {}, [], [], [], [], []
     kinds: dict = {}
     times = []
@@ -117,7 +120,7 @@ def harakiri_party(engine, *, games: int, policy: str) -> dict:
     seeds = []
     for g in range(games):
         seats = g % 4 + 1
-        seed = f"bots-harakiri-{policy}-{g}"
+        seed = f"bots-harakiri-{policy}{'-failures' if failure_procedure else ''}-{g}"
         seeds.append(seed)
         if policy == "bot":
             policies = {s: (lambda st, se, r: engine.bot_command(st, se, r)) for s in range(seats)}
@@ -131,6 +134,9 @@ def harakiri_party(engine, *, games: int, policy: str) -> dict:
         result = state.get("result") or "unfinished"
         results[result] = results.get(result, 0) + 1
         successes += int(result == "victory")
+        if result == "victory":
+            why = state.get("aftermath_reason") or "objective achieved"
+            reasons[why] = reasons.get(why, 0) + 1
         rounds.append(state["round"])
         target = (state.get("objective") or {}).get("enemy")
         zones.append(int(target in state["enemies"] or any(d["id"] == target for d in state["defeated_enemies"])))
@@ -139,9 +145,11 @@ def harakiri_party(engine, *, games: int, policy: str) -> dict:
         malice.append(state["malice"])
     return {
         "policy": policy,
+        "failure_procedure": failure_procedure,
         "games": games,
         "phase_success_rate": round(successes / games, 4),
         "results": results,
+        "victory_reasons": reasons,
         "objective_zone_reached_rate": round(statistics.fmean(zones), 4),
         "average_rounds": round(statistics.fmean(rounds), 2),
         "average_enemies_defeated": round(statistics.fmean(defeated_enemies), 2),
@@ -180,5 +188,7 @@ def run(registry, *, games: int, only: list | None = None) -> dict:
             "scenario": "act1_burning_village",
             "bot_party": harakiri_party(engine, games=games, policy="bot"),
             "random_party": harakiri_party(engine, games=games, policy="random"),
+            "bot_party_with_failure_procedure": harakiri_party(engine, games=max(1, games // 2), policy="bot",
+                                                               failure_procedure=True),
         }
     return out

@@ -64,11 +64,12 @@ def _occupied(s):
     return rules.occupied_for(s, "party")
 
 
-def distance_map(s, c, goals):
+def distance_map(s, c, goals, through_foes=False):
     """Path cost from each square to the nearest of ``goals`` for character ``c``'s movement
-    (Dijkstra outwards from the goals; walls, obstacles, foes and resistors block)."""
+    (Dijkstra outwards from the goals; walls, obstacles, foes and resistors block; with
+    ``through_foes`` only the terrain and resistors do)."""
     mover = rules.mover_for(s, c)
-    occ = _occupied(s) - set(goals)
+    occ = ({r["sq"] for r in s["resistors"].values()} if through_foes else _occupied(s)) - set(goals)
     best = {}
     heap = []
     for g in goals:
@@ -107,9 +108,24 @@ def _attack_squares(s, c, e, reach):
     return out
 
 
+def _enemy_options(s, c):
+    foes = [e for e in rules.shogun_creatures(s) if not rules.hidden_in_terrain(s, e)]
+    return [("enemy", e, _attack_squares(s, c, e, rules.weapon(s, c)["range"])) for e in sorted(foes)]
+
+
+def _nearest(options, around):
+    best, best_d = None, None
+    for opt in options:
+        dist = min((around[q] for q in opt[2] if q in around), default=None)
+        if dist is not None and (best_d is None or dist < best_d):
+            best, best_d = opt, dist
+    return best
+
+
 def goal(s, c):
     """(kind, id, squares to reach, distance map to them) of character ``c``'s goal (see the module
-    doc), or None."""
+    doc), or None. A goal that enemies wall off gives way to the nearest enemy it can fight; with
+    none either, the character heads for the goal as if the enemies were not there."""
     obj = s.get("objective") or {}
     here = s["characters"][c]["sq"]
     if obj.get("type") == "defeat" and obj.get("enemy") in s["enemies"]:
@@ -123,20 +139,20 @@ def goal(s, c):
         for p, pt in sorted(s["points"].items()):
             options.append(("point", p, _interaction_squares(s, pt["sq"])))
         if not options:
-            foes = [e for e in rules.shogun_creatures(s) if not rules.hidden_in_terrain(s, e)]
-            for e in sorted(foes):
-                options.append(("enemy", e, _attack_squares(s, c, e, rules.weapon(s, c)["range"])))
+            options = _enemy_options(s, c)
     if not options:
         return None
     around = distance_map(s, c, [here])  # from the character (steps are near enough symmetric)
-    best, best_d = None, None
-    for opt in options:
-        dist = min((around[q] for q in opt[2] if q in around), default=None)
-        if dist is not None and (best_d is None or dist < best_d):
-            best, best_d = opt, dist
-    if best is None:
-        return None
-    return best + (distance_map(s, c, best[2]),)
+    best = _nearest(options, around)
+    if best is not None:
+        return best + (distance_map(s, c, best[2]),)
+    best = _nearest([o for o in _enemy_options(s, c) if o[1] != options[0][1]], around)
+    if best is not None:
+        return best + (distance_map(s, c, best[2]),)
+    best = _nearest(options, distance_map(s, c, [here], through_foes=True))
+    if best is not None:
+        return best + (distance_map(s, c, best[2], through_foes=True),)
+    return None
 
 
 # -- attack values -------------------------------------------------------------------------------
@@ -308,7 +324,8 @@ def _move_plan(s, c, legal, g):
     exert = False
     if dist.get(dest, 1 << 30) > 0 and ch["ap"] >= (1 if moving else 2):
         far, _ = _destination(s, c, mp + 3, dist)
-        if dist.get(far, 1 << 30) < dist.get(dest, 1 << 30) - 1:
+        near_d, far_d = dist.get(dest, 1 << 30), dist.get(far, 1 << 30)
+        if far_d == 0 or far_d < near_d - 1:  # it reaches the goal, or gets well nearer
             exert = True
     return dest, exert, dist.get(here, 1 << 30), dist
 
