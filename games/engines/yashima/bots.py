@@ -204,19 +204,22 @@ def position_value(s, me, cell, attacks=None) -> float:
     return 0.3 * threat(s, me, cell, attacks) - 0.3 * danger(s, me, cell) - 0.05 * near
 
 
-def best_facing(s, me, cell, attacks=None) -> int:
-    """The facing whose front (jab cell first, then a wider arc) points at the nearest rival."""
+def best_facing(s, me, cell) -> int:
+    """The facing whose front space is nearest the nearest standing rival."""
     rivals = _standing_rivals(s, me)
     if not rivals or cell is None:
         return q.player(s, me)["facing"]
     target = min((s["players"][i]["pos"] for i in rivals), key=lambda c: (hx.distance(cell, c), c))
-    tq, tr = hx.parse(target)
+    return _facing_towards(cell, target)
+
+
+def _facing_towards(cell, target) -> int:
     cq, cr = hx.parse(cell)
 
-    def off(f):
+    def front(f):
         dq, dr = hx.rotate(0, -1, f)
         return hx.distance(hx.key(cq + dq, cr + dr), target)
-    return min(range(6), key=lambda f: (off(f), f))
+    return min(range(6), key=lambda f: (front(f), f))
 
 
 # -- evaluation -------------------------------------------------------------------------------
@@ -444,12 +447,6 @@ def _setup_rule(s, me, cmds):
     return cmds[0]
 
 
-def _facing_towards(cell, target) -> int:
-    cq, cr = hx.parse(cell)
-    return min(range(6), key=lambda f: (hx.distance(hx.key(cq + hx.rotate(0, -1, f)[0], cr + hx.rotate(0, -1, f)[1]),
-                                                    target), f))
-
-
 def _reconcile_rule(s, me, cmds):
     return _typed(cmds, "draw", "end_reconcile")
 
@@ -473,7 +470,7 @@ def _move_rule(s, me, cmds):
                 best_cell, best_v, best_first = cell, v, path[0]
     if best_first is not None:
         return steps[best_first]
-    facing = best_facing(s, me, pl["pos"], attacks)
+    facing = best_facing(s, me, pl["pos"])
     return next((c for c in cmds if c["type"] == "end_move" and c["args"]["facing"] == facing),
                 _typed(cmds, "end_move"))
 

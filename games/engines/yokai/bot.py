@@ -25,10 +25,10 @@ from .content import MONSTERS
 from .state import clone
 
 WIN = 1000.0
-SIMULATIONS = 400
-WIDTH = 3
+SIMULATIONS = 2500
+WIDTH = 8
 DEPTH = 8
-SUMMONS_TRIED = 14
+SUMMONS_TRIED = 24
 # Conquest race: the value of having n of one's own monsters on the board (5 wins outright).
 PROGRESS = (0.0, 3.0, 7.0, 13.0, 24.0)
 
@@ -98,9 +98,21 @@ def _danger(state, pos, rivals, chakra_of) -> float:
     return worst
 
 
-def _free_squares(state, seat) -> int:
-    return sum(1 for pos in squares(state["rows"])
-               if pos not in state["monsters"] and not R.warded(state, seat, pos))
+FRESH_LP = 3  # the life points a rival's next summon is assumed to have (its hand is hidden)
+
+
+def _open_squares(state, seat) -> int:
+    """Free squares where a fresh monster of ``seat`` would survive its summoning attack: an empty
+    neighbourhood, or some adjacent enemy whose retaliation (the side facing it) is below
+    ``FRESH_LP`` (the summoner picks the target)."""
+    count = 0
+    for pos in squares(state["rows"]):
+        if pos in state["monsters"] or R.warded(state, seat, pos):
+            continue
+        foes = [p for p in R.enemy_monsters_near(state, seat, pos, 1)]
+        if not foes or any(R.side_ap(state["monsters"][p], OPPOSITE[direction(pos, p)]) < FRESH_LP for p in foes):
+            count += 1
+    return count
 
 
 def _upcoming(state, seat) -> list[int]:
@@ -144,7 +156,7 @@ def evaluate(state, seat) -> float:
     for who in upcoming:
         if not state["players"][who]["hand"]:
             continue
-        reach = counts[who] + min(R.MAX_SUMMONS, _free_squares(state, who), len(state["players"][who]["hand"]))
+        reach = counts[who] + min(R.MAX_SUMMONS, _open_squares(state, who), len(state["players"][who]["hand"]))
         if reach >= R.CONQUEST:
             score -= 40.0 if counts[who] >= 4 else 25.0
     return score
