@@ -277,7 +277,7 @@ def _destination(s, c, mp, dist):
         k = (dist.get(sq, 1 << 30), cost)
         if k < key:
             best, key = sq, k
-    return best, reach
+    return best
 
 
 def _next_step(s, c, target, mp):
@@ -312,22 +312,21 @@ def _next_step(s, c, target, mp):
     return sq
 
 
-def _move_plan(s, c, legal, g):
+def _move_plan(s, c, g):
     """(destination, whether an exert is wanted) for the movement under way or about to start."""
     ch = s["characters"][c]
     turn = s["turn"]
     moving = turn["moving"] or turn["rolling"]
     mp = (turn["mp"] if turn["moving"] else turn["roll_mp"]) if moving else rules.move_points(s, c)
     dist = g[3] if g else {}
-    here = ch["sq"]
-    dest, _ = _destination(s, c, mp, dist)
+    dest = _destination(s, c, mp, dist)
     exert = False
     if dist.get(dest, 1 << 30) > 0 and ch["ap"] >= (1 if moving else 2):
-        far, _ = _destination(s, c, mp + 3, dist)
+        far = _destination(s, c, mp + 3, dist)
         near_d, far_d = dist.get(dest, 1 << 30), dist.get(far, 1 << 30)
         if far_d == 0 or far_d < near_d - 1:  # it reaches the goal, or gets well nearer
             exert = True
-    return dest, exert, dist.get(here, 1 << 30), dist
+    return dest, exert
 
 
 # -- decisions ---------------------------------------------------------------------------------
@@ -359,7 +358,7 @@ def _activation(s, c, legal):
             return act
     # 3. movement under way
     if moving:
-        dest, exert, _, _ = _move_plan(s, c, legal, g)
+        dest, exert = _move_plan(s, c, g)
         if exert and _find(legal, "exert"):
             return _find(legal, "exert")
         if dest != ch["sq"]:
@@ -381,7 +380,7 @@ def _activation(s, c, legal):
     # 5. move towards the goal (or an attack square)
     move = _find(legal, "move")
     if move and g:
-        dest, exert, here_d, _ = _move_plan(s, c, legal, g)
+        dest, exert = _move_plan(s, c, g)
         if dest != ch["sq"] or exert:
             return move
     # 6. heal, meditate, end
@@ -400,8 +399,7 @@ def _reaches_goal_now(s, c, g):
     ch = s["characters"][c]
     budget = rules.move_points(s, c) + (3 if ch["ap"] >= 3 else 0)
     dist = g[3]
-    dest, _ = _destination(s, c, budget, dist)
-    return dist.get(dest, 1 << 30) == 0
+    return dist.get(_destination(s, c, budget, dist), 1 << 30) == 0
 
 
 def _healing(s, c, legal):
