@@ -263,13 +263,15 @@ def best_attack(s, c, legal, ap_reserve=0):
 
 # -- movement ----------------------------------------------------------------------------------
 
+def _mover(s, c):
+    """(square, movement kind, squares occupied for it) of character ``c``."""
+    return s["characters"][c]["sq"], rules.mover_for(s, c), _occupied(s)
+
+
 def _destination(s, c, mp, dist):
     """The endable square within ``mp`` movement points nearest the goal (by ``dist``)."""
-    ch = s["characters"][c]
-    mover = rules.mover_for(s, c)
-    occ = _occupied(s)
-    reach = grid.reachable(s, ch["sq"], mp, mover, occ)
-    here = ch["sq"]
+    here, mover, occ = _mover(s, c)
+    reach = grid.reachable(s, here, mp, mover, occ)
     best, key = here, (dist.get(here, 1 << 30), 0)
     for sq, (cost, steps) in sorted(reach.items()):
         if sq == here or not rules.endable(s, c, sq):
@@ -282,12 +284,10 @@ def _destination(s, c, mp, dist):
 
 def _next_step(s, c, target, mp):
     """The neighbour of ``c``'s square on a cheapest path to ``target`` within ``mp``."""
-    ch = s["characters"][c]
-    mover = rules.mover_for(s, c)
-    occ = _occupied(s)
-    back = {ch["sq"]: None}
-    cost = {ch["sq"]: 0}
-    heap = [(0, ch["sq"])]
+    here, mover, occ = _mover(s, c)
+    back = {here: None}
+    cost = {here: 0}
+    heap = [(0, here)]
     while heap:
         k, sq = heapq.heappop(heap)
         if sq == target:
@@ -305,7 +305,7 @@ def _next_step(s, c, target, mp):
     if target not in back:
         return None
     sq = target
-    while back[sq] != ch["sq"]:
+    while back[sq] != here:
         sq = back[sq]
         if sq is None:
             return None
