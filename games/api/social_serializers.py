@@ -46,6 +46,7 @@ class ChannelsSerializer(serializers.Serializer):
 class ChatPageSerializer(serializers.Serializer):
     messages = ChatMessageSerializer(many=True, help_text="oldest first; hidden messages are left out")
     channels = ChannelsSerializer(help_text="what the caller may read and post now")
+    max_chars = serializers.IntegerField(help_text="the longest message accepted (CHAT_MAX_CHARS)")
     next = serializers.URLField(allow_null=True, help_text="the next page's URL; null once this page is the last")
 
 

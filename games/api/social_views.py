@@ -49,7 +49,8 @@ class MatchChatApi(APIView):
         if page["more"]:
             query = {"after": page["last_id"], "limit": q["limit"], **({"channel": q["channel"]} if q.get("channel") else {})}
             nxt = request.build_absolute_uri(f"{request.path}?{urlencode(query)}")
-        return Response({"messages": page["messages"], "channels": page["channels"], "next": nxt})
+        return Response({"messages": page["messages"], "channels": page["channels"], "max_chars": page["max_chars"],
+                         "next": nxt})
 
     @extend_schema(tags=["social"], operation_id="matches_chat_post", parameters=[MATCH_ID], request=s.ChatPostSerializer,
                    responses={201: s.ChatMessageSerializer, 400: E("malformed / message_empty / message_too_long"),

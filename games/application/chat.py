@@ -182,7 +182,7 @@ def chat_hide(*, message_id, user, reason: str, match: Match | None = None) -> d
 
 def chat_page(match: Match, user, *, channel: str | None = None, after: int = 0, limit: int = PAGE_DEFAULT) -> dict:
     """One page of the messages ``user`` may read (of ``channel``, or of every channel they may
-    read), oldest first, with ids above ``after``: ``{messages, channels, last_id, more}``. Hidden
+    read), oldest first, with ids above ``after``: ``{messages, channels, max_chars, last_id, more}``. Hidden
     messages are left out."""
     seat, status, rules = _viewer(match, user)
     readable = [c for c in CHAT_CHANNELS if rules[c]["read"]]
@@ -200,6 +200,7 @@ def chat_page(match: Match, user, *, channel: str | None = None, after: int = 0,
     return {
         "messages": _docs(rows),
         "channels": {c: rules[c] for c in CHAT_CHANNELS},
+        "max_chars": max_chars(),
         "last_id": rows[-1].pk if rows else max(int(after), 0),
         "more": more,
     }

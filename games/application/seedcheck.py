@@ -186,7 +186,7 @@ def _report(seed_hex, published, hash_ok, checked, steps, unchecked) -> dict:
     else:
         verdict = VERIFIED
         summary = (f"Verified: the seed matches the hash published when the match was created, and deciding all "
-                   f"{checked} moves again from it gives exactly what was recorded, including the "
+                   f"{checked} steps again from it gives exactly what was recorded, including the "
                    f"{len(random_steps)} step{'s' if len(random_steps) != 1 else ''} that shuffled, dealt or rolled.")
     return {
         "seed": seed_hex,
