@@ -3,8 +3,8 @@
 
 from urllib.parse import urlencode
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -14,20 +14,10 @@ from games.application import audit, chat, rematch, seedcheck, selectors
 
 from . import social_serializers as s
 from .permissions import IsStaff
-from .serializers import ErrorSerializer
 from .throttles import ChatThrottle
+from .views import MATCH_ID, NOT_FOUND, UNAUTH, E, _body, _query
 
-E = lambda text: OpenApiResponse(ErrorSerializer, description=text)  # noqa: E731
-MATCH_ID = OpenApiParameter("id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="match id")
 MESSAGE_ID = OpenApiParameter("message_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="chat message id")
-NOT_FOUND = E("not_found: no such match")
-UNAUTH = E("not_authenticated / authentication_failed")
-
-
-def _valid(serializer_class, data) -> dict:
-    ser = serializer_class(data=data)
-    ser.is_valid(raise_exception=True)
-    return ser.validated_data
 
 
 class MatchChatApi(APIView):
@@ -43,7 +33,7 @@ class MatchChatApi(APIView):
                                "Hidden messages are left out.")
     def get(self, request, id):
         match = selectors.match_get(id)
-        q = _valid(s.ChatQuerySerializer, request.query_params)
+        q = _query(s.ChatQuerySerializer, request)
         page = chat.chat_page(match, request.user, channel=q.get("channel"), after=q["after"], limit=q["limit"])
         nxt = None
         if page["more"]:
@@ -60,7 +50,7 @@ class MatchChatApi(APIView):
                                "may read its channel as {\"type\": \"chat\", \"message\"}.")
     def post(self, request, id):
         match = selectors.match_get(id)
-        data = _valid(s.ChatPostSerializer, request.data)
+        data = _body(s.ChatPostSerializer, request)
         doc = chat.chat_post(match_id=match.pk, user=request.user, channel=data["channel"], text=data["text"])
         return Response(doc, status=status.HTTP_201_CREATED)
 
@@ -119,5 +109,5 @@ class StaffChatHideApi(APIView):
                    description="Hide a chat message with a reason (recorded): players and spectators no longer "
                                "see it; it is pushed as {\"type\": \"chat_hidden\", \"id\"}.")
     def post(self, request, message_id):
-        data = _valid(s.ChatHideSerializer, request.data)
+        data = _body(s.ChatHideSerializer, request)
         return Response(chat.chat_hide(message_id=message_id, user=request.user, reason=data["reason"]))
