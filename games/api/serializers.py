@@ -34,6 +34,25 @@ class GameSerializer(serializers.Serializer):
     options = serializers.JSONField(help_text="JSON schema of the options object accepted at match creation")
 
 
+class GlossaryEntrySerializer(serializers.Serializer):
+    term = serializers.CharField(help_text="the term as the table shows it, e.g. KINDLE")
+    group = serializers.CharField(help_text="the group the entry belongs to (a key of groups)")
+    short = serializers.CharField(allow_blank=True, help_text="one line; {field} placeholders are filled from "
+                                                               "the item described (DAMAGE {n})")
+    text = serializers.CharField(help_text="the rule's full text")
+    provisional = serializers.BooleanField(help_text="the project's definition where the rulebook has no text")
+    source = serializers.CharField(required=False, help_text="the rulebook section the text comes from")
+
+
+class GlossarySerializer(serializers.Serializer):
+    game = serializers.CharField()
+    provisional = serializers.BooleanField()
+    note = serializers.CharField(allow_blank=True)
+    groups = serializers.DictField(child=serializers.CharField(), help_text="group key -> title")
+    entries = serializers.DictField(child=GlossaryEntrySerializer(),
+                                    help_text='"group:KEY" -> entry, e.g. "keyword:KINDLE", "status:BURN"')
+
+
 # -- matches ----------------------------------------------------------------------------------
 
 

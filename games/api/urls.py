@@ -7,6 +7,7 @@ app_name = "api"
 urlpatterns = [
     path("games/", views.GameListApi.as_view(), name="games"),
     path("games/<slug:slug>/content/", views.GameContentApi.as_view(), name="game-content"),
+    path("games/<slug:slug>/glossary/", views.GameGlossaryApi.as_view(), name="game-glossary"),
     path("matches/", views.MatchListCreateApi.as_view(), name="matches"),
     path("matches/<uuid:id>/", views.MatchDetailApi.as_view(), name="match"),
     path("matches/<uuid:id>/join/", views.MatchJoinApi.as_view(), name="match-join"),

@@ -21,7 +21,7 @@ from games.kernel import EngineBase, RuleViolation, Status, event
 
 from . import actions, describe as narration, evolve, rules as R, views
 from .board import LAYOUTS, OPPOSITE, TERRAIN_PER_ELEMENT, direction, squares
-from .content import DECK_LIST, MONSTERS, OPENING_HAND, PACK
+from .content import DECK_LIST, GLOSSARY, MONSTERS, OPENING_HAND, PACK
 from .scenario import build_state
 from .state import clone, is_int
 
@@ -49,6 +49,9 @@ class YokaiEngine(EngineBase):
         pack["layouts"] = {str(n): list(rows) for n, rows in LAYOUTS.items()}
         pack["terrain_per_element"] = {str(n): k for n, k in TERRAIN_PER_ELEMENT.items()}
         return pack
+
+    def glossary(self) -> dict:
+        return clone(GLOSSARY)
 
     # -- lifecycle ---------------------------------------------------------------------------
     def validate_options(self, options, seats) -> None:
