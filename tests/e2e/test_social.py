@@ -10,12 +10,11 @@ import pytest
 from playwright.sync_api import expect
 
 from .api_play import api, play_to_the_end
-from .conftest import ROOT
+from .conftest import assert_fits_width, table_shot
 
 pytestmark = pytest.mark.e2e
 
 PASSWORD = "paper-lantern-42"
-SHOTS = ROOT / "var" / "screenshots"
 MARKUP = '<img src="x" id="injected" onerror="window.__pwned = 1"> bold move'
 
 
@@ -75,8 +74,7 @@ def test_two_players_chat_see_their_turn_and_rematch(new_page, live_server_url, 
     a.locator("#commands button.command:not([disabled])").first.click()
     expect(b).to_have_title(re.compile(r"^Your turn · "))
     expect(a).not_to_have_title(re.compile(r"^Your turn"))
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    b.screenshot(path=str(SHOTS / "social-chat-your-turn.png"), full_page=True)
+    table_shot(b, "social-chat-your-turn")
 
     # Played to the end (through the API): both pages show the end screen.
     play_to_the_end(base, mid, tokens, random.Random(3))
@@ -94,8 +92,11 @@ def test_two_players_chat_see_their_turn_and_rematch(new_page, live_server_url, 
     expect(a.get_by_role("button", name="You accepted: waiting for the others")).to_be_disabled()
     expect(b.get_by_test_id("rematch")).to_contain_text(f"{alice}: accepted")
     expect(b.get_by_test_id("rematch")).to_contain_text(f"{bob} (you): has not answered yet")
-    b.screenshot(path=str(SHOTS / "social-end-screen.png"), full_page=True)
+    table_shot(b, "social-end-screen")
     expect(spectator.get_by_test_id("rematch")).to_contain_text(f"{alice}: accepted")
+    spectator.set_viewport_size({"width": 390, "height": 844})  # the end screen and the chat on a phone
+    assert_fits_width(spectator)
+    table_shot(spectator, "social-end-screen-390")
     b.get_by_role("button", name="Rematch").click()
     for page in (a, b):
         page.wait_for_url(lambda url: re.search(r"/matches/[0-9a-f-]{36}/$", url) and mid not in url)
@@ -112,6 +113,7 @@ def test_two_players_chat_see_their_turn_and_rematch(new_page, live_server_url, 
     spectator.goto(f"/matches/{mid}/verify/")
     expect(spectator.get_by_test_id("verify-result")).to_have_attribute("data-verdict", "verified")
     expect(spectator.get_by_test_id("verify-steps")).to_contain_text("The setup (shuffles and deals)")
-    spectator.screenshot(path=str(SHOTS / "social-verify.png"), full_page=True)
+    assert_fits_width(spectator)
+    table_shot(spectator, "social-verify-390")
     for page in (a, b, spectator):
         assert not [e for e in page.console_errors if "favicon" not in e], page.console_errors

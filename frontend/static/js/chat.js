@@ -14,6 +14,7 @@ const LABELS = { players: "Players", spectators: "Spectators" };
 const NOTES = {
   players: "Only the players at this table read this.",
   spectators: "Spectators' chat. The players read it only once the match is over.",
+  spectatorsOver: "Spectators' chat: the match is over, so the players read it too.",
 };
 
 const chat = {
@@ -85,7 +86,8 @@ function renderLog() {
   const shown = [...chat.messages.values()].filter((m) => m.channel === chat.active).sort((a, b) => a.id - b.id);
   log.replaceChildren(...(shown.length ? shown.map(messageNode) : [el("li", { class: "chat-empty muted" }, "No messages yet.")]));
   if (atBottom) log.scrollTop = log.scrollHeight;
-  $("chat-note").textContent = chat.active ? NOTES[chat.active] : "";
+  const over = chat.active === "spectators" && isOver(currentDoc());
+  $("chat-note").textContent = chat.active ? NOTES[over ? "spectatorsOver" : chat.active] : "";
 }
 
 function renderForm() {
