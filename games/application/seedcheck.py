@@ -183,6 +183,10 @@ def _report(seed_hex, published, hash_ok, checked, steps, unchecked) -> dict:
         summary = (f"The seed matches the hash published when the match was created, and every step that could be "
                    f"checked came from it ({len(random_steps)} used randomness); {len(unchecked)} "
                    f"step{'s' if len(unchecked) != 1 else ''} could not be checked.")
+    elif not random_steps:
+        verdict = VERIFIED
+        summary = ("Verified: the seed matches the hash published when the match was created; no step of this "
+                   "match drew on it.")
     else:
         verdict = VERIFIED
         summary = (f"Verified: the seed matches the hash published when the match was created, and deciding all "

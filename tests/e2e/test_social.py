@@ -1,6 +1,7 @@
-"""Two players at one table in two real browsers: the tab title says whose turn it is, they chat
-(the spectator does not see the players' channel, and markup stays text), the end screen explains
-the seed and links its verification, and both accept a rematch, which opens for both."""
+"""Two players at one table in two real browsers: the tab title says whose turn it is (and a hidden
+tab notifies), they chat (the spectator does not see the players' channel, and markup stays text),
+the end screen explains the seed and links its verification, and both accept a rematch, which opens
+for both."""
 
 import random
 import re
@@ -16,6 +17,17 @@ pytestmark = pytest.mark.e2e
 
 PASSWORD = "paper-lantern-42"
 MARKUP = '<img src="x" id="injected" onerror="window.__pwned = 1"> bold move'
+
+
+# The tab goes to the background, and the notifications it shows are recorded (headless Chromium
+# shows none): the page's own code decides when to notify.
+HIDE_TAB_JS = """() => {
+  window.__notes = [];
+  const Real = window.Notification;
+  window.Notification = class { constructor(title, opts) { window.__notes.push([title, opts.body]); }
+    static get permission() { return Real.permission; } close() {} };
+  Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+}"""
 
 
 def register(base, name):
@@ -36,7 +48,7 @@ def say(page, text):
     page.get_by_role("button", name="Send").click()
 
 
-def test_two_players_chat_see_their_turn_and_rematch(new_page, live_server_url, browser):
+def test_two_players_chat_see_their_turn_and_rematch(new_page, live_server_url):
     base = live_server_url
     alice, bob = f"alice-{uuid.uuid4().hex[:6]}", f"bob-{uuid.uuid4().hex[:6]}"
     tokens = {0: register(base, alice), 1: register(base, bob)}
@@ -70,10 +82,17 @@ def test_two_players_chat_see_their_turn_and_rematch(new_page, live_server_url, 
     assert spectator.locator("#chat-form").is_hidden()  # not signed in
     assert "good luck" not in spectator.locator("#chat").inner_text()
 
-    # Alice moves: the turn (and the title) passes to bob, live.
+    # Bob asks for browser notifications (the permission is asked on his click) and hides his tab.
+    b.context.grant_permissions(["notifications"], origin=base)
+    b.get_by_role("button", name="Notify me when it is my turn").click()
+    expect(b.get_by_role("button", name="Stop notifying me")).to_be_visible()
+    b.evaluate(HIDE_TAB_JS)
+
+    # Alice moves: the turn (and the title) passes to bob, live, and his hidden tab notifies him.
     a.locator("#commands button.command:not([disabled])").first.click()
     expect(b).to_have_title(re.compile(r"^Your turn · "))
     expect(a).not_to_have_title(re.compile(r"^Your turn"))
+    assert b.evaluate("window.__notes") == [["Your turn", "Pebbles (test engine): the decision is yours."]]
     table_shot(b, "social-chat-your-turn")
 
     # Played to the end (through the API): both pages show the end screen.

@@ -12,6 +12,7 @@ const end = {
   doc: currentDoc(),
   rematch: null, // the last status: {available, reason, accepted, waiting, match_id}
   sending: false,
+  waited: false, // this page saw the rematch before it existed (only then are players taken to it)
   navigated: false,
   error: "",
 };
@@ -41,13 +42,15 @@ function renderRematch() {
   if (r.match_id) {
     const href = `/matches/${r.match_id}/`;
     parts.push(el("p", { class: "rematch-ready" }, "Everyone accepted: the rematch has started. ", el("a", { href, dataset: { testid: "rematch-link" } }, mySeat() !== null ? "Go to the rematch" : "Watch the rematch")));
-    if (mySeat() !== null && !end.navigated) {
+    if (mySeat() !== null && end.waited && !end.navigated) {
       end.navigated = true;
       window.setTimeout(() => window.location.assign(href), 600);
     }
   } else if (!r.available) {
+    end.waited = false;
     parts.push(el("p", { class: "muted" }, r.reason || "No rematch for this match."));
   } else {
+    end.waited = true;
     parts.push(el("p", { class: "muted small" }, "The same game with the same players and options, as soon as every player accepts."));
     parts.push(el("ul", { class: "rematch-seats" }, ...end.doc.match.seats.map((_, i) => seatLine(i))));
     const me = mySeat();
@@ -64,8 +67,8 @@ function renderRematch() {
 
 function renderSeed() {
   const box = $("seed-reveal");
-  const seed = end.doc.match && end.doc.match.seed;
-  box.hidden = !seed;
+  const seed = end.doc.match && end.doc.match.seed && end.doc.view !== null && end.doc.view !== undefined ? end.doc.match.seed : null;
+  box.hidden = !seed; // a match abandoned before its start drew nothing from its seed
   if (!seed) return;
   box.replaceChildren(
     "The match's secret seed is now public: anyone can check that every shuffle and roll came from it. ",
