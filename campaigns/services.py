@@ -142,10 +142,13 @@ def _next_key(campaign: Campaign, chapter: int, phase: str) -> str:
     return "finished" if chapter >= last else f"started:{chapter + 1}:adventure"
 
 
-def policy_run(match_id, *, retry: bool = False) -> str:
+def policy_run(match_id, *, retry: bool = False, between=None) -> str:
     """A phase match finished: record its outcome, the sheet and the levels gained, and open the
     next phase's match with the party carried over. Idempotent: the campaign's row lock and the
-    unique ``(campaign, key)`` make a second run (or a concurrent one) append nothing.
+    unique ``(campaign, key)`` make a second run (or a concurrent one) append nothing, and one
+    transaction holds it all, so a run killed half-way leaves nothing behind. ``between()``, if
+    given, runs after the outcome is written and before the next match is opened (the workers'
+    chaos hook, to test a worker killed there).
 
     If the next match cannot be opened (a phase's option validation refuses what the campaign
     hands it), the phase's finish stays recorded, a ``PolicyFailed`` record shows the refusal on
@@ -176,6 +179,8 @@ def policy_run(match_id, *, retry: bool = False) -> str:
                     return "no_ending"
                 records = domain.after_adventure(state, ended) if phase == "adventure" else domain.after_exploration(state, ended)
                 state = _append(campaign, records, keys={0: f"finished:{chapter}:{phase}"})
+            if between is not None:
+                between()
             try:
                 with transaction.atomic():  # a savepoint: a refused next match leaves nothing behind
                     return _next_phase(campaign, state, chapter, phase)

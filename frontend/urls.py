@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import account_views as account
+from . import campaign_views as campaigns
 from . import replay_views as replays
 from . import social_views as social
 from . import tournament_views as tournaments
@@ -42,6 +43,11 @@ urlpatterns = [
     path("tournaments/<uuid:tournament_id>/pause/", tournaments.tournament_pause, name="tournament-pause"),
     path("tournaments/<uuid:tournament_id>/resume/", tournaments.tournament_resume, name="tournament-resume"),
     path("tournaments/<uuid:tournament_id>/drop/", tournaments.tournament_drop, name="tournament-drop"),
+    path("campaigns/", campaigns.campaign_list, name="campaigns"),
+    path("campaigns/new/", campaigns.campaign_create, name="campaign-create"),
+    path("campaigns/<uuid:campaign_id>/", campaigns.campaign_page, name="campaign"),
+    path("campaigns/<uuid:campaign_id>/join/", campaigns.campaign_join, name="campaign-join"),
+    path("campaigns/<uuid:campaign_id>/start/", campaigns.campaign_start, name="campaign-start"),
     path("tournaments/<uuid:tournament_id>/report/", tournaments.tournament_report, name="tournament-report"),
     path("ratings/", views.leaderboards, name="leaderboards"),
     path("ratings/<str:game>/", views.leaderboard, name="leaderboard"),

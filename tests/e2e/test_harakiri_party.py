@@ -66,6 +66,27 @@ def record_sent_commands(page, sent):
     page.on("websocket", on_socket)
 
 
+def assert_sent_were_legal(sent, played, legal_at):
+    """Every command each seat's page sent (``record_sent_commands``) was one of the legal commands
+    that page held at that seq, one per click."""
+    for seat in (0, 1):
+        assert len(sent[seat]) == played[seat], f"seat {seat}: {played[seat]} clicks sent {len(sent[seat])} commands"
+        for seq, type_, args in sent[seat]:
+            legal = legal_at[seat].get(seq)
+            assert legal is not None, f"seat {seat} sent {type_} at seq {seq}, where it was not awaited"
+            assert {"type": type_, "args": args} in legal, f"seat {seat} sent {type_} {args}, not in {legal}"
+
+
+def all_events(page, match_id):
+    """The whole log as this page's user reads it (/events/ is paged: follow `next`)."""
+    events, url = [], f"/api/matches/{match_id}/events/?limit=500"
+    while url:
+        body = page.request.get(url).json()
+        events += body["events"]
+        url = body["next"]
+    return events
+
+
 def match_detail(page, match_id):
     resp = page.request.get(f"/api/matches/{match_id}/")
     assert resp.ok, resp.status
@@ -205,19 +226,10 @@ def play_party_rounds(a, b):
 
     # Both seats played, and every command a browser sent was listed for it at that seq.
     assert played[0] > 0 and played[1] > 0, played
-    for seat in (0, 1):
-        assert len(sent[seat]) == played[seat], f"seat {seat}: {played[seat]} clicks sent {len(sent[seat])} commands"
-        for seq, type_, args in sent[seat]:
-            legal = legal_at[seat].get(seq)
-            assert legal is not None, f"seat {seat} sent {type_} at seq {seq}, where it was not awaited"
-            assert {"type": type_, "args": args} in legal, f"seat {seat} sent {type_} {args}, not in {legal}"
+    assert_sent_were_legal(sent, played, legal_at)
 
     # The log: SYSTEM steps carry the system actor (the worker), the players' commands their seat.
-    events, url = [], f"/api/matches/{match_id}/events/?limit=500"
-    while url:  # /events/ is paged: follow `next`
-        page = a.request.get(url).json()
-        events += page["events"]
-        url = page["next"]
+    events = all_events(a, match_id)
     by_type = {}
     for ev in events:
         by_type.setdefault(ev["type"], []).append(ev)

@@ -238,10 +238,13 @@ function renderLastMove() {
   box.hidden = false;
   const who = lastMover(app.lastMove);
   box.dataset.by = String(who);
+  const item = (ev) => el("li", { dataset: { seq: String(ev.seq) } }, ...sentenceNodes(ev.text));
+  const rest = lines.slice(shown.length); // the rest of the move folds, one click away (e.g. the enemies' attacks after a turn)
   box.replaceChildren(...[
     el("strong", { class: "last-move-title" }, who === "system" ? "Last moves by the game" : `Last move: ${seatName(who)}`),
-    el("ul", {}, ...shown.map((ev) => el("li", { dataset: { seq: String(ev.seq) } }, ...sentenceNodes(ev.text)))),
-    lines.length > shown.length ? el("span", { class: "muted small" }, `…and ${lines.length - shown.length} more in the history`) : null,
+    el("ul", {}, ...shown.map(item)),
+    rest.length ? el("details", { class: "last-move-more" },
+      el("summary", { class: "muted small" }, `…and ${rest.length} more`), el("ul", {}, ...rest.map(item))) : null,
   ].filter(Boolean));
 }
 

@@ -8,9 +8,8 @@ With eager Celery the timeout commands are submitted right here, through the one
 
 import time
 
-from django.core.management.base import BaseCommand
-
 from django.conf import settings
+from django.core.management.base import BaseCommand
 
 from workers.tasks import sweep_stalled, sweep_timers, sweep_tournaments, sweep_turn_emails
 

@@ -15,6 +15,7 @@
 // Rules help (help.js): conditions, terrain, skills, dice, enemies and their lines explain
 // themselves on hover, focus or tap. Escape cancels a selection.
 
+import { renderAdventure } from "./harakiri_adventure.js";
 import { entry, explain, help, helpText, loadGlossary, onEscape } from "./help.js";
 import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
 
@@ -421,6 +422,11 @@ function classify(doc) {
 // -- rendering ---------------------------------------------------------------------------------
 
 function render(container, doc, sendCommand) {
+  // An Adventure Phase match (option phase "adventure", its view has a flow): the map of Japan.
+  if ((doc.view && doc.view.flow) || (doc.match && doc.match.options && doc.match.options.phase === "adventure")) {
+    renderAdventure(container, doc, sendCommand);
+    return;
+  }
   ui.last = [container, doc, sendCommand];
   ensureStylesheet();
   loadContent();
