@@ -1,5 +1,5 @@
-"""Beat for the embedded mode: fire decision clocks, re-drive stalled automated steps, and run the
-tournaments' clocks (``starts_at``, round time limits).
+"""Beat for the embedded mode: fire decision clocks, re-drive stalled automated steps, run the
+tournaments' clocks (``starts_at``, round time limits) and send the "your turn" e-mails.
 
 Distributed deployments run ``celery beat`` (config/settings.py CELERY_BEAT_SCHEDULE), which calls the
 same tasks; the embedded mode has no beat, so ``dev.py serve`` runs this loop next to the server.
@@ -8,9 +8,10 @@ With eager Celery the timeout commands are submitted right here, through the one
 
 import time
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from workers.tasks import sweep_stalled, sweep_timers, sweep_tournaments
+from workers.tasks import sweep_stalled, sweep_timers, sweep_tournaments, sweep_turn_emails
 
 STALLED_EVERY = 30.0
 TOURNAMENTS_EVERY = 10.0
@@ -27,7 +28,8 @@ class Command(BaseCommand):
         if every <= 0:
             self.stderr.write("--every must be positive")
             raise SystemExit(2)
-        last_stalled = last_tournaments = 0.0
+        last_stalled = last_tournaments = last_emails = 0.0
+        emails_every = settings.CELERY_BEAT_SCHEDULE["sweep-turn-emails"]["schedule"]
         while True:
             fired = sweep_timers()
             if time.monotonic() - last_stalled >= STALLED_EVERY:
@@ -36,6 +38,9 @@ class Command(BaseCommand):
             if time.monotonic() - last_tournaments >= TOURNAMENTS_EVERY:
                 sweep_tournaments()
                 last_tournaments = time.monotonic()
+            if time.monotonic() - last_emails >= emails_every:
+                sweep_turn_emails()
+                last_emails = time.monotonic()
             if once:
                 self.stdout.write(f"{fired} clock(s) fired")
                 return
