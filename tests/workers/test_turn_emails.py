@@ -109,4 +109,18 @@ def test_the_beat_schedule_and_the_embedded_clock_loop_run_the_sweep(settings):
     assert entry["task"] == "workers.tasks.sweep_turn_emails" and entry["schedule"] > 0
     from workers.management.commands import run_clocks
 
-    assert run_clocks.sweep_turn_emails is tasks.sweep_turn_emails
+    assert "sweep-turn-emails" in run_clocks.due_entries({}, now=0.0, every=2.0)
+    assert run_clocks.due_entries({name: 0.0 for name in settings.CELERY_BEAT_SCHEDULE}, now=1.0, every=2.0) == []
+
+
+def test_the_embedded_clock_loop_runs_every_beat_entry_once_per_sweep(settings, monkeypatch):
+    # rules of the embedded mode (README, "The two commands"): no beat, run_clocks stands in for it
+    from celery import current_app
+
+    from workers.management.commands import run_clocks
+
+    ran = []
+    for name, entry in settings.CELERY_BEAT_SCHEDULE.items():
+        monkeypatch.setitem(current_app.tasks, entry["task"], lambda name=name: ran.append(name) or 0)
+    run_clocks.Command().handle(every=2.0, once=True)
+    assert sorted(ran) == sorted(settings.CELERY_BEAT_SCHEDULE)  # campaigns' sweep included
