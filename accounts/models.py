@@ -10,6 +10,8 @@ class Profile(models.Model):
     username_key = models.CharField(max_length=600, unique=True, null=True, blank=True, editable=False)
     # Set when the account was deleted: the row stays (match logs refer to its id), anonymized.
     deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # E-mail me when my decision has waited TURN_EMAIL_AFTER_MINUTES (accounts.turn_emails). Opt-in.
+    turn_email = models.BooleanField(default=False)
 
     def __str__(self):
         return self.display_name or self.user.get_username()
@@ -27,3 +29,20 @@ class LoginSession(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+
+
+class TurnEmail(models.Model):
+    """A "your turn" e-mail claimed for one waiting decision: ``seat`` of ``match`` awaited since its
+    last own command ended at ``since_seq`` (0: it has not acted yet). Unique, so each waiting
+    decision is mailed at most once, however often the sweep and its tasks run."""
+
+    match = models.ForeignKey("eventstore.Match", on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    since_seq = models.PositiveIntegerField()
+    seq = models.PositiveIntegerField(help_text="the match's head when the e-mail was claimed")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    claimed_at = models.DateTimeField()
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "seat", "since_seq"], name="turn_email_unique_wait")]

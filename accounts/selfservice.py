@@ -22,7 +22,7 @@ from django.utils.encoding import force_str
 from django.utils.http import urlsafe_base64_decode
 from rest_framework.authtoken.models import Token
 
-from games.application import selectors
+from games.application import chat, selectors
 from games.application import services as match_services
 from games.application.identities import DELETED_PLAYER, seats_display
 from games.projections.models import MatchSummary, PlayerRecord
@@ -167,7 +167,8 @@ def password_reset_done(user) -> None:
 
 def export(user) -> dict:
     """Everything the service holds about the account, as JSON: the account, its records, its
-    matches (what its seat may see of its own moves, redacted as on the API), its logins."""
+    matches (what its seat may see of its own moves, redacted as on the API), the chat messages it
+    wrote, its logins."""
     profile = Profile.objects.filter(user=user).first()
     matches = []
     summaries = MatchSummary.objects.filter(players=user).select_related("match").order_by("match__created_at")
@@ -187,12 +188,14 @@ def export(user) -> dict:
         "account": {
             "id": user.pk, "username": user.get_username(), "email": user.email,
             "display_name": profile.display_name if profile else "",
+            "turn_email": profile.turn_email if profile else False,
             "date_joined": user.date_joined.isoformat(),
             "last_login": user.last_login.isoformat() if user.last_login else None,
         },
         "records": [{"game": r.game, "played": r.played, "won": r.won}
                     for r in PlayerRecord.objects.filter(user=user).order_by("game")],
         "matches": matches,
+        "chat": chat.chat_of_user(user),
         "sessions": sessions_list(user),
         "tokens": tokens_list(user),
     }

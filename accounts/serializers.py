@@ -55,6 +55,8 @@ class MeSerializer(serializers.Serializer):
                                      help_text="renaming goes through the same lookalike check as registration")
     display_name = serializers.CharField(max_length=60, allow_blank=True, required=False)
     email = serializers.EmailField(allow_blank=True, required=False)
+    turn_email = serializers.BooleanField(required=False, help_text=(
+        "e-mail me when my decision has waited TURN_EMAIL_AFTER_MINUTES in a running match (default off)"))
 
 
 # -- the account holder's own account ----------------------------------------------------------------
@@ -112,5 +114,7 @@ class ExportSerializer(serializers.Serializer):
     account = serializers.DictField()
     records = serializers.ListField(child=serializers.DictField())
     matches = serializers.ListField(child=serializers.DictField(), help_text="with your own events, redacted for your seat")
+    chat = serializers.ListField(child=serializers.DictField(), help_text="the chat messages you wrote (with the "
+                                 "reason when staff hid one)")
     sessions = LoginSessionSerializer(many=True)
     tokens = ApiTokenSerializer(many=True)

@@ -127,7 +127,7 @@ def profile_get(user) -> Profile:
 
 
 def profile_update(*, user, display_name: str | None = None, email: str | None = None,
-                   username: str | None = None) -> Profile:
+                   username: str | None = None, turn_email: bool | None = None) -> Profile:
     profile = profile_get(user)
     with transaction.atomic():
         if username is not None:
@@ -138,6 +138,9 @@ def profile_update(*, user, display_name: str | None = None, email: str | None =
         if email is not None:
             user.email = email
             user.save(update_fields=["email"])
+        if turn_email is not None:
+            profile.turn_email = bool(turn_email)
+            profile.save(update_fields=["turn_email"])
     return profile
 
 

@@ -20,7 +20,8 @@ E = lambda text: OpenApiResponse(ErrorSerializer, description=text)  # noqa: E73
 
 def _me(user) -> dict:
     profile = services.profile_get(user)
-    return {"id": user.pk, "username": user.get_username(), "display_name": profile.display_name, "email": user.email}
+    return {"id": user.pk, "username": user.get_username(), "display_name": profile.display_name, "email": user.email,
+            "turn_email": profile.turn_email}
 
 
 class UserRegisterApi(APIView):
@@ -84,7 +85,8 @@ class UserMeApi(APIView):
         ser = MeSerializer(data=request.data, partial=True)
         ser.is_valid(raise_exception=True)
         services.profile_update(user=request.user, display_name=ser.validated_data.get("display_name"),
-                                email=ser.validated_data.get("email"), username=ser.validated_data.get("username"))
+                                email=ser.validated_data.get("email"), username=ser.validated_data.get("username"),
+                                turn_email=ser.validated_data.get("turn_email"))
         return Response(_me(request.user))
 
 

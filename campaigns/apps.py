@@ -5,7 +5,7 @@ class CampaignsConfig(AppConfig):
     name = "campaigns"
 
     def ready(self):
-        from games.application import hooks
+        from games.application import hooks, rematch
         from games.projections import rebuild
 
         from .rebuild import check_campaigns
@@ -13,3 +13,13 @@ class CampaignsConfig(AppConfig):
 
         hooks.add_finished_listener(schedule_policy)
         rebuild.add_checker(check_campaigns)
+        rematch.rematch_guard_register(no_rematch_of_a_chapter)
+
+
+def no_rematch_of_a_chapter(match_id) -> str | None:
+    """A campaign opens its own next match: a chapter's match has no rematch."""
+    from .models import CampaignRecord
+
+    if CampaignRecord.objects.filter(match_id=match_id).exists():
+        return "A campaign match has no rematch: the campaign opens its next chapter."
+    return None

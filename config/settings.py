@@ -188,6 +188,9 @@ CELERY_BEAT_SCHEDULE = {
                           "schedule": env.float("TOURNAMENT_SWEEP_SECONDS", default=10.0)},
     "sweep-campaigns": {"task": "campaigns.tasks.sweep_campaigns",
                         "schedule": env.float("CAMPAIGN_SWEEP_SECONDS", default=60.0)},
+    # "your turn" e-mails for decisions waiting TURN_EMAIL_AFTER_MINUTES (accounts.turn_emails)
+    "sweep-turn-emails": {"task": "workers.tasks.sweep_turn_emails",
+                          "schedule": env.float("TURN_EMAIL_SWEEP_SECONDS", default=60.0)},
 }
 STALLED_AFTER_SECONDS = env.float("STALLED_AFTER_SECONDS", default=20.0)
 TASK_MAX_RETRIES = env.int("TASK_MAX_RETRIES", default=5)
@@ -215,6 +218,12 @@ if env.str("EMAIL_URL", default=""):
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Kamiza <noreply@localhost>")
+# Links in e-mails sent outside a request (the "your turn" e-mails): the site's public address.
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
+# "Your turn" e-mails (opt-in per user): sent once a decision has waited this long, for decisions
+# that started waiting at most TURN_EMAIL_MAX_AGE_HOURS before that.
+TURN_EMAIL_AFTER_MINUTES = env.int("TURN_EMAIL_AFTER_MINUTES", default=15)
+TURN_EMAIL_MAX_AGE_HOURS = env.int("TURN_EMAIL_MAX_AGE_HOURS", default=48)
 SOCKET_AUTH_RECHECK_SECONDS = env.float("SOCKET_AUTH_RECHECK_SECONDS", default=2.0)
 # API tokens expire this long after they were issued (POST /api/auth/token/rotate/ issues a fresh one).
 API_TOKEN_TTL_SECONDS = env.int("API_TOKEN_TTL_SECONDS", default=30 * 24 * 3600)
@@ -321,6 +330,9 @@ KAMIZA_EXTRA_ENGINES = env.list("KAMIZA_EXTRA_ENGINES", default=[])
 SEED_DEMO_DATA = env.bool("SEED_DEMO_DATA", default=False)
 # Lobby flooding: a user may have at most this many open (not yet started) matches they created.
 MAX_OPEN_MATCHES_PER_USER = env.int("MAX_OPEN_MATCHES_PER_USER", default=5)
+# Match chat (games.application.chat): the longest message, in characters (posting is throttled
+# per user by the "chat" scope, CHAT_RATE).
+CHAT_MAX_CHARS = env.int("CHAT_MAX_CHARS", default=500)
 
 # --- production hardening ------------------------------------------------------------------
 if PRODUCTION:

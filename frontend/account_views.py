@@ -18,14 +18,17 @@ from accounts import selfservice
 from accounts.services import profile_get
 from games.application.errors import PlatformError
 
-from .forms import PasswordConfirmForm
+from .forms import PasswordConfirmForm, TurnAlertsForm
 
 
 @login_required
 def account(request):
     user = request.user
+    profile = profile_get(user)
     return render(request, "frontend/account.html", {
-        "profile": profile_get(user),
+        "profile": profile,
+        "turn_form": TurnAlertsForm(initial={"email": user.email, "turn_email": profile.turn_email}),
+        "turn_minutes": settings.TURN_EMAIL_AFTER_MINUTES,
         "sessions": selfservice.sessions_list(user, request.session.session_key),
         "tokens": selfservice.tokens_list(user),
     })

@@ -71,3 +71,10 @@ class PasswordConfirmForm(forms.Form):
 
     password = forms.CharField(label="Your password", strip=False,
                                widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+
+
+class TurnAlertsForm(forms.Form):
+    """The account's "your turn" e-mail setting, with the address it goes to."""
+
+    email = forms.EmailField(required=False, label="E-mail address")
+    turn_email = forms.BooleanField(required=False, label="E-mail me when a turn of mine has waited a while")

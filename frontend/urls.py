@@ -3,6 +3,7 @@ from django.urls import path
 from . import account_views as account
 from . import campaign_views as campaigns
 from . import replay_views as replays
+from . import social_views as social
 from . import tournament_views as tournaments
 from . import views
 
@@ -19,6 +20,7 @@ urlpatterns = [
     path("account/tokens/<str:token_id>/revoke/", account.token_revoke, name="token-revoke"),
     path("account/export/", account.export, name="account-export"),
     path("account/delete/", account.account_delete, name="account-delete"),
+    path("account/notifications/", social.turn_alerts, name="account-notifications"),
     path("password-reset/", account.PasswordResetView.as_view(), name="password-reset"),
     path("password-reset/sent/", account.PasswordResetSentView.as_view(), name="password-reset-sent"),
     path("reset/<uidb64>/<token>/", account.PasswordResetConfirmView.as_view(), name="password-reset-confirm"),
@@ -31,6 +33,7 @@ urlpatterns = [
     path("matches/<uuid:match_id>/start/", views.match_start, name="match-start"),
     path("matches/<uuid:match_id>/replay/", replays.replay_page, name="match-replay"),
     path("matches/<uuid:match_id>/replay/report/", replays.replay_report, name="match-replay-report"),
+    path("matches/<uuid:match_id>/verify/", social.verify_page, name="match-verify"),
     path("tournaments/", tournaments.tournament_list, name="tournaments"),
     path("tournaments/new/", tournaments.tournament_create, name="tournament-create"),
     path("tournaments/<uuid:tournament_id>/", tournaments.tournament_page, name="tournament"),

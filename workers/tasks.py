@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone
 
+from accounts import turn_emails
 from games.application import selectors
 from games.application.errors import MatchNotFound, NotYourDecision, VersionConflict
 from games.application.services import Actor, match_submit_command
@@ -227,3 +228,21 @@ def sweep_tournaments() -> int:
         tournament_advance_task.delay(str(tid))
         count += 1
     return count
+
+
+# -- "your turn" e-mails (the logic is accounts.turn_emails) --------------------------------------
+
+
+@shared_task(name="workers.tasks.turn_email", **KamizaTask.options)
+def turn_email_task(self, match_id: str, seat: int, since_seq: int) -> str:
+    """Mail one waiting decision's player, at most once (the task claims the decision first)."""
+    return turn_emails.send(match_id, seat, since_seq)
+
+
+@shared_task(name="workers.tasks.sweep_turn_emails")
+def sweep_turn_emails() -> int:
+    """Beat: one task per decision that has waited TURN_EMAIL_AFTER_MINUTES for an opted-in player."""
+    due = turn_emails.due()
+    for match_id, seat, since_seq in due:
+        turn_email_task.delay(match_id, seat, since_seq)
+    return len(due)

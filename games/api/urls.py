@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from . import views
+from . import social_views, views
 
 app_name = "api"
 
@@ -18,9 +18,14 @@ urlpatterns = [
     path("matches/<uuid:id>/commands/", views.MatchCommandApi.as_view(), name="match-commands"),
     path("matches/<uuid:id>/events/", views.MatchEventsApi.as_view(), name="match-events"),
     path("matches/<uuid:id>/replay/", views.MatchReplayApi.as_view(), name="match-replay"),
+    path("matches/<uuid:id>/chat/", social_views.MatchChatApi.as_view(), name="match-chat"),
+    path("matches/<uuid:id>/rematch/", social_views.MatchRematchApi.as_view(), name="match-rematch"),
+    path("matches/<uuid:id>/verify/", social_views.MatchSeedCheckApi.as_view(), name="match-verify"),
     path("ratings/<str:game>/", views.LeaderboardApi.as_view(), name="leaderboard"),
     path("users/<str:username>/", views.ProfileApi.as_view(), name="profile"),
     path("admin/matches/<uuid:id>/log/", views.StaffMatchLogApi.as_view(), name="admin-match-log"),
     path("admin/matches/<uuid:id>/state/", views.StaffMatchStateApi.as_view(), name="admin-match-state"),
+    path("admin/matches/<uuid:id>/chat/", social_views.StaffChatApi.as_view(), name="admin-match-chat"),
+    path("admin/chat/<int:message_id>/hide/", social_views.StaffChatHideApi.as_view(), name="admin-chat-hide"),
     re_path(r"^.*$", views.ApiNotFound.as_view(), name="not-found"),
 ]

@@ -73,6 +73,17 @@ class ReplayRefused(PlatformError):
         self.status = status
 
 
+class SocialRefused(PlatformError):
+    """A chat or rematch request refused: ``chat_forbidden`` / ``not_a_player`` (403),
+    ``match_not_finished`` / ``rematch_unavailable`` / ``already_hidden`` / ``seed_not_revealed`` (409),
+    ``message_empty`` / ``message_too_long`` (400), ``not_found`` (404)."""
+
+    def __init__(self, code: str, message: str, status: int):
+        super().__init__(message)
+        self.code = code
+        self.status = status
+
+
 def rule_violation_body(violation: RuleViolation) -> dict:
     return violation.as_dict()
 

@@ -111,3 +111,60 @@ class StaffAccess(models.Model):
     class Meta:
         ordering = ["-at"]
         verbose_name_plural = "staff accesses"
+
+
+# -- beside the log: a match's chat and its rematch ----------------------------------------------
+# Append-only like the events (on PostgreSQL a trigger refuses UPDATE and DELETE): a message is
+# never edited nor removed; staff hide one with a ChatHide row, which records who and why.
+
+CHAT_CHANNELS = ("players", "spectators")
+
+
+class ChatMessage(models.Model):
+    """One message of a match's chat, in one channel: ``players`` (the seated players only) or
+    ``spectators``. ``author_name`` and ``seat`` are as they were when it was posted."""
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="chat_messages")
+    channel = models.CharField(max_length=12, choices=[(c, c) for c in CHAT_CHANNELS])
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    author_name = models.CharField(max_length=150)
+    seat = models.SmallIntegerField(null=True, blank=True)
+    text = models.TextField()
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["match", "id"]
+        indexes = [models.Index(fields=["match", "channel", "id"], name="chat_match_channel_id")]
+
+    def __str__(self):
+        return f"{self.match_id} {self.channel}#{self.pk} {self.author_name}"
+
+
+class ChatHide(models.Model):
+    """Staff hid a chat message (one record per message): players and spectators no longer see it;
+    staff still do, with this reason."""
+
+    message = models.OneToOneField(ChatMessage, on_delete=models.PROTECT, related_name="hide")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    reason = models.TextField()
+    at = models.DateTimeField()
+
+
+class RematchVote(models.Model):
+    """A seated player accepted a rematch of a finished match (once per user)."""
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="rematch_votes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    seat = models.SmallIntegerField()
+    at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "user"], name="rematch_vote_unique_match_user")]
+
+
+class Rematch(models.Model):
+    """The rematch of ``match``: at most one (the one-to-one is the last word under concurrent accepts)."""
+
+    match = models.OneToOneField(Match, on_delete=models.PROTECT, related_name="rematch")
+    new_match = models.OneToOneField(Match, on_delete=models.PROTECT, related_name="rematch_of")
+    at = models.DateTimeField()

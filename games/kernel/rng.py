@@ -23,6 +23,11 @@ class Rng:
         self._context = context
         self._counter = 0
 
+    @property
+    def draws(self) -> int:
+        """How many 64-bit values this stream has produced so far (0: the command drew nothing)."""
+        return self._counter
+
     def _next64(self) -> int:
         message = f"{self._context}|{self._counter}".encode()
         self._counter += 1

@@ -7,6 +7,7 @@ Server -> client (every message carries the match ``seq``):
   command_result  {"type", "command_id", "seq", "events"} for a command sent on this socket
   error           {"type", "code", "message", "extra"?, "command_id"?, "resync"?}
   pong
+  chat, chat_hidden, rematch   chat and rematch news, to the sockets allowed to read them (social.py)
 Client -> server: {"type": "ping"} | {"type": "sync", "after": N} |
   {"type": "command", "command_id": "<uuid>", "expected_seq": N, "command": {"type": ..., "args": {...}}} |
   {"type": "auth", "token" | "ticket": ...} (first message of an anonymous socket only; a new hello follows)
@@ -47,6 +48,7 @@ from games.application.hooks import match_group
 
 from .auth import resolve_first_message, still_authorised
 from .errors import close_code_for, error_for_exception, error_message
+from .social import SocialPushMixin
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +94,7 @@ def parse_command(msg: dict) -> tuple[str, int, str, dict]:
     return command_id, expected_seq, command["type"], args
 
 
-class MatchConsumer(AsyncWebsocketConsumer):
+class MatchConsumer(SocialPushMixin, AsyncWebsocketConsumer):
     # -- lifecycle ------------------------------------------------------------------------
     async def __call__(self, scope, receive, send):
         try:
@@ -190,6 +192,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         match = selectors.match_get(self.match_id)
         state = selectors.state_load(match)
         seat = selectors.seat_for_user(match, self.user if self.authenticated else None, state)
+        self.seat = seat  # chat and rematch pushes follow it (SocialPushMixin)
         events, until = None, match.head_seq
         if after is not None:
             until = min(match.head_seq, max(after, 0) + settings.SOCKET_SYNC_PAGE)

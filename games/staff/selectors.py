@@ -6,7 +6,7 @@ the views record a StaffAccess row for each read.
 
 from collections import defaultdict
 
-from games.application import selectors
+from games.application import chat, selectors
 from games.application.lobby import ACTIVE, PLATFORM_EVENTS
 from games.eventstore.models import EventAnnotation, Match
 from games.kernel import RuleViolation
@@ -186,6 +186,7 @@ def match_review(match: Match, at: int, *, filters: dict | None = None, report_i
         "reports": reports,
         "opened_report": opened,
         "orphan_notes": [n for seq, ns in notes.items() if seq > match.head_seq for n in ns],
+        "chat": chat.chat_for_staff(match),
     }
 
 

@@ -12,6 +12,7 @@ urlpatterns = [
     path("matches/<uuid:match_id>/", views.match_page, name="match"),
     path("matches/<uuid:match_id>/log.jsonl", views.log_download, name="log"),
     path("matches/<uuid:match_id>/annotate/", views.annotate, name="annotate"),
+    path("matches/<uuid:match_id>/chat/<int:message_id>/hide/", views.chat_hide, name="chat-hide"),
     path("tournaments/", tournament_views.tournament_index, name="tournaments"),
     path("tournaments/<uuid:tournament_id>/", tournament_views.tournament_log, name="tournament"),
 ]

@@ -18,8 +18,8 @@ from django.template.backends.django import DjangoTemplates
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games.application import selectors
-from games.application.errors import MatchNotFound
+from games.application import chat, selectors
+from games.application.errors import MatchNotFound, SocialRefused
 from games.tournaments import reports
 from games.tournaments.errors import TournamentServiceError
 
@@ -74,7 +74,7 @@ def match_page(request, match_id):
     return _match_page(request, _match_or_404(match_id))
 
 
-def _match_page(request, match, annotation_form=None, status=200, at_raw=None):
+def _match_page(request, match, annotation_form=None, status=200, at_raw=None, chat_error=None):
     report_id = request.GET.get("report", "").strip()[:20] or None
     raw_at = request.GET.get("at") if at_raw is None else at_raw
     if raw_at in (None, "") and report_id:  # a report opens at its seq
@@ -98,6 +98,7 @@ def _match_page(request, match, annotation_form=None, status=200, at_raw=None):
         "board_boot": {"game": match.game, "boards": context["boards"], "as": view_seat},
         "keep": _query_without(request.GET, "at"),
         "keep_board": _query_without(request.GET, "at", "as"),
+        "chat_error": chat_error,
     })
     return render(request, "staff/match.html", context, status=status)
 
@@ -127,6 +128,20 @@ def annotate(request, match_id):
             url = reverse("staff:match", args=[match.pk]) + f"?at={form.cleaned_data['seq']}"
             return HttpResponseRedirect(url + f"#seq-{form.cleaned_data['seq']}")
     return _match_page(request, match, annotation_form=form, status=400, at_raw=request.POST.get("seq", ""))
+
+
+@staff_member_required
+@require_POST
+def chat_hide(request, match_id, message_id):
+    """Hide a chat message with a reason (recorded); the page shows it hidden, with the reason."""
+    match = _match_or_404(match_id)
+    try:
+        chat.chat_hide(message_id=message_id, user=request.user, reason=request.POST.get("reason", ""), match=match)
+    except SocialRefused as err:
+        if err.status == 404:
+            raise Http404(err.message)
+        return _match_page(request, match, status=err.status, chat_error=f"message {message_id}: {err.message}")
+    return HttpResponseRedirect(reverse("staff:match", args=[match.pk]) + f"#chat-{message_id}")
 
 
 @staff_member_required

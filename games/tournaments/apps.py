@@ -8,6 +8,7 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
+        from games.application import rematch
         from games.projections import profiles, rebuild  # they import models, which load after the app configs
 
         from .rebuild import check_all
@@ -15,3 +16,13 @@ class TournamentsConfig(AppConfig):
 
         profiles.section_register("tournaments", tournaments_of)
         rebuild.add_checker(check_all)  # manage.py rebuild_projections checks tournaments too
+        rematch.rematch_guard_register(no_rematch_of_a_table)
+
+
+def no_rematch_of_a_table(match_id) -> str | None:
+    """A tournament schedules its own matches: a table's match has no rematch."""
+    from .models import TournamentTable
+
+    if TournamentTable.objects.filter(match_id=match_id).exists():
+        return "A tournament match has no rematch: the tournament pairs the next round."
+    return None

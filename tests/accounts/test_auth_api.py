@@ -29,7 +29,7 @@ def test_register_creates_user_profile_and_token(api):
     assert Profile.objects.get(user=user).display_name == "hanzo"
     api.credentials(HTTP_AUTHORIZATION=f"Token {body['token']}")
     assert api.get("/api/auth/me/").json() == {"id": user.pk, "username": "hanzo", "display_name": "hanzo",
-                                               "email": "h@example.com"}
+                                               "email": "h@example.com", "turn_email": False}
 
 
 def test_register_without_email(api):
@@ -166,7 +166,8 @@ def test_me_patch(api, make_user, client_for):
     assert c.get("/api/auth/me/").json()["display_name"] == "miko"  # profile made on first use
     res = c.patch("/api/auth/me/", {"display_name": "  Miko the Bold ", "email": "m@example.com"}, format="json")
     assert res.status_code == 200
-    assert res.json() == {"id": user.pk, "username": "miko", "display_name": "Miko the Bold", "email": "m@example.com"}
+    assert res.json() == {"id": user.pk, "username": "miko", "display_name": "Miko the Bold", "email": "m@example.com",
+                          "turn_email": False}
     assert c.patch("/api/auth/me/", {"username": "miko-2"}, format="json").json()["username"] == "miko-2"
     user.refresh_from_db()
     assert user.get_username() == "miko-2"

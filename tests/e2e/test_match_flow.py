@@ -201,7 +201,7 @@ def test_reconnect_catches_up_and_a_bot_game_reaches_its_end(new_page):
     expect(a.locator("#result")).to_be_visible()
     expect(a.locator("#result")).to_contain_text("Game over")
     expect(a.locator("#result")).to_contain_text(re.compile(r"Winners?: |No winner"))
-    expect(a.locator("#result")).to_contain_text("Seed revealed")
+    expect(a.locator("#seed-reveal")).to_contain_text("The match's secret seed is now public")  # the end screen
     expect(a.locator("#status-match")).to_have_text("finished")
     expect(a.locator('#log li[data-type="MatchFinished"]')).to_have_count(1)
     seqs = [s for s, _ in log_types(a)]

@@ -5,6 +5,10 @@ know, for every canary, from which seq each seat legitimately knows it (dealt to
 seat) and from which seq it is public (the tile was played: TilePlayed shows the tile face up).
 Every message every socket receives is scanned: each canary found must be known to that socket's
 seat at the seq the message speaks for. Spectators may only ever see played tiles.
+
+The players and a signed-in spectator chat during the game: the players' channel never reaches a
+spectator's socket, and the spectators' one never reaches a player's socket while the match runs
+(the chat's own hidden information), while each socket gets every message it may read.
 """
 
 import json
@@ -14,10 +18,12 @@ import uuid
 
 import pytest
 
-from games.application import selectors
+from games.application import chat, selectors
 from games.eventstore import store
 
 from .conftest import close_all, collect_until, db, head_of, open_socket, recv, send
+
+CHAT_MARK = re.compile(r"chatmark-(players|spectators)-\d+")
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -68,7 +74,8 @@ async def play_random_game(seed, started_pebbles, make_user, options):
     c0, _ = await open_socket(m.pk, user=users[0], via="session")
     c1, _ = await open_socket(m.pk, user=users[1], via="token")
     spec, _ = await open_socket(m.pk)
-    lurker, _ = await open_socket(m.pk, user=await db(make_user)())  # logged in, no seat
+    lurker_user = await db(make_user)()
+    lurker, _ = await open_socket(m.pk, user=lurker_user)  # logged in, no seat
     sockets = [(c0, 0), (c1, 1), (spec, None), (lurker, None)]
     received = {id(c): [] for c, _ in sockets}
     latest = {}
@@ -78,19 +85,28 @@ async def play_random_game(seed, started_pebbles, make_user, options):
         latest[seat] = hello["state"]
     seq = latest[0]["seq"]
     moves = 0
+    posted = {"players": set(), "spectators": set()}
     while True:
         seat = next((s for s in (0, 1) if latest[s]["legal_commands"]), None)
         if seat is None:
             assert latest[0]["status"]["finished"], latest[0]["status"]
             break
+        if rng.random() < 0.3:  # someone chats while the match runs: a player at the table, or the spectator
+            author, channel = rng.choice([(users[0], "players"), (users[1], "players"), (lurker_user, "spectators")])
+            text = f"chatmark-{channel}-{len(posted[channel])}"
+            await db(chat.chat_post)(match_id=m.pk, user=author, channel=channel, text=text)
+            posted[channel].add(text)
         comm = (c0, c1)[seat]
         choice = rng.choice(latest[seat]["legal_commands"])
         # Now and then, a stale or foreign attempt first: refused, and it must leak nothing either.
         if rng.random() < 0.15:
             other = (c1, c0)[seat]
             await send(other, {"type": "command", "command_id": str(uuid.uuid4()), "expected_seq": seq, "command": choice})
-            err = await recv(other)
-            received[id(other)].append(err)
+            while True:  # a chat push may come first
+                err = await recv(other)
+                received[id(other)].append(err)
+                if err["type"] == "error":
+                    break
             assert err["code"] in ("not_your_decision", "illegal_tile"), err
         await send(comm, {"type": "command", "command_id": str(uuid.uuid4()), "expected_seq": seq, "command": choice})
         moves += 1
@@ -109,12 +125,15 @@ async def play_random_game(seed, started_pebbles, make_user, options):
             latest[s] = states[-1]["state"]
         seq = head
         assert moves < 500
-    return m, sockets, received, moves
+    for c, _ in sockets:  # the last chat pushes
+        while not await c.receive_nothing(timeout=0.2):
+            received[id(c)].append(await recv(c))
+    return m, sockets, received, moves, posted
 
 
 @pytest.mark.parametrize("seed, options", [(1, {}), (2, {"tiles": 12}), (3, {"target": 60})])
 async def test_no_socket_ever_sees_a_secret_of_another_seat(seed, options, started_pebbles, make_user):
-    m, sockets, received, moves = await play_random_game(seed, started_pebbles, make_user, options)
+    m, sockets, received, moves, posted = await play_random_game(seed, started_pebbles, make_user, options)
     owned, public, every = await db(knowledge_from_log)(m.pk)
     assert moves >= 4 and len(every) >= 12
     for comm, seat in sockets:
@@ -127,11 +146,14 @@ async def test_no_socket_ever_sees_a_secret_of_another_seat(seed, options, start
             assert found <= set(public), "spectators only ever see tiles that were played face up"
         else:
             assert {c for c, s in owned.items() if seat in s} <= found, "a seat does see its own tiles"
+        marks = {mark.group(0) for mark in CHAT_MARK.finditer(json.dumps(msgs))}
+        mine = posted["players"] if seat is not None else posted["spectators"]
+        assert marks == mine, (seat, marks ^ mine)  # all of its own channel, nothing of the other
     # The stream each seat got, end to end, is exactly its redacted log.
     for comm, seat in sockets:
         pushed = [e for x in received[id(comm)] if x["type"] == "events" for e in x["events"]]
         hello_seq = received[id(comm)][0]["seq"]
-        assert [e["seq"] for e in pushed] == list(range(hello_seq + 1, received[id(comm)][-1]["seq"] + 1))
+        assert [e["seq"] for e in pushed] == list(range(hello_seq + 1, [x for x in received[id(comm)] if x["type"] == "state"][-1]["seq"] + 1))
         assert pushed == await db(selectors.events_for_seat)(await db(selectors.match_get)(m.pk), seat, after=hello_seq)
     await close_all(*(c for c, _ in sockets))
 

@@ -382,9 +382,6 @@ function renderStatus() {
       el("strong", {}, "Game over. "),
       winners.length ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.map((s) => seatName(s)).join(", ")}` : "No winner.",
     );
-    if (doc.match && doc.match.seed) {
-      result.append(el("div", { class: "muted small" }, "Seed revealed: ", el("code", {}, doc.match.seed)));
-    }
   } else {
     result.hidden = true;
     result.replaceChildren();
@@ -498,6 +495,7 @@ function render() {
   renderLastMove();
   const board = renderBoard();
   renderCommands(board);
+  document.dispatchEvent(new CustomEvent("kamiza:render", { detail: app.doc })); // chat.js, endscreen.js, notify.js
 }
 
 function showSignedOut() {
@@ -555,6 +553,7 @@ function failAllPending(reason) {
 
 function onMessage(msg) {
   app.lastServerMessageAt = Date.now();
+  document.dispatchEvent(new CustomEvent("kamiza:message", { detail: msg })); // chat and rematch news
   switch (msg.type) {
     case "hello":
       app.socket.healthy();

@@ -5,7 +5,7 @@ import json
 
 from games.kernel import SYSTEM, EngineBase, Rng, RuleViolation, Status, event, json_member
 
-from . import act2, actions, catalogue, combat, content, describe as narration, flow, views, work_queue
+from . import act2, actions, bot, catalogue, combat, content, describe as narration, flow, views, work_queue
 from .adventure import engine as adventure_engine
 from .setup import build_state, make_enemy, playable, zone_payload
 from .state import W, apply, copy_for
@@ -278,6 +278,14 @@ class HarakiriEngine(EngineBase):
         if turn and turn["kind"] == "enemies" and turn["todo"]:
             return {"type": "activate_enemy", "args": {"enemy": turn["todo"][0]}}
         return None
+
+    def bot_command(self, state, seat, rng):
+        """A bot seat plays its characters (``bot.py``; docs/games/harakiri.md, "Bot"): the party's
+        goal, attacks by expected damage, interactions, healing; every pending decision. The
+        Adventure Phase has its own engine's bot."""
+        if is_adventure(state):
+            return ADVENTURE.bot_command(state, seat, rng)
+        return bot.choose(state, seat, self.legal_commands(state, seat))
 
     def timeout_command(self, state, seat):
         """A timed-out seat ends what it is doing: the activation, the movement, the attack

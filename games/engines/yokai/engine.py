@@ -19,8 +19,8 @@ once a summoning has fully resolved).
 
 from games.kernel import EngineBase, RuleViolation, Status, event
 
-from . import actions, describe as narration, evolve, rules as R, views
-from .board import LAYOUTS, OPPOSITE, TERRAIN_PER_ELEMENT, direction, squares
+from . import actions, bot, describe as narration, evolve, views
+from .board import LAYOUTS, TERRAIN_PER_ELEMENT, squares
 from .content import DECK_LIST, GLOSSARY, MONSTERS, OPENING_HAND, PACK
 from .scenario import build_state
 from .state import clone, is_int
@@ -141,50 +141,9 @@ class YokaiEngine(EngineBase):
 
     # -- automation --------------------------------------------------------------------------
     def bot_command(self, state, seat, rng):
-        """A greedy bot: the best-scored legal command (ties broken by ``rng``)."""
-        options = self.legal_commands(state, seat)
-        if not options:
-            return None
-        scored = [(self._bot_score(state, seat, c), c) for c in options]
-        best = max(score for score, _ in scored)
-        return rng.choice([c for score, c in scored if score == best])
-
-    @staticmethod
-    def _bot_score(state, seat, command) -> float:
-        args = command["args"]
-        kind = command["type"]
-        if kind == "end_turn":
-            return 0.0
-        if kind == "transfer_lp":
-            return -1.0
-        if kind == "choose_target":
-            target = args["target"]
-            if not isinstance(target, str):
-                return 1.0
-            lp = state["monsters"][target]["lp"]
-            item = state["pending"][0]
-            return float(lp) if item["kind"] == "wood_drop" else (10.0 if lp <= 1 else 10.0 / lp)
-        if kind == "attack":
-            values = R.duel_values(state, args["attacker"], args["defender"])
-            kills = values["attacker_deals"] >= state["monsters"][args["defender"]]["lp"]
-            dies = values["defender_deals"] >= state["monsters"][args["attacker"]]["lp"]
-            return {(True, False): 5.0, (True, True): 2.0, (False, False): 0.5, (False, True): -5.0}[(kills, dies)]
-        # summon
-        key = next(c["card"] for c in state["players"][seat]["hand"] if c["id"] == args["card"])
-        pos = args["terrain"]
-        score = 1.0 + MONSTERS[key]["cost"] / 10 + (2.0 if R.favourable(state, pos, key) else 0.0)
-        lp = R.summoned_lp(state, pos, key)
-        probe = {"uid": -1, "card": key, "owner": seat, "orientation": args["orientation"], "doubled": False}
-        for enemy in R.enemy_monsters_near(state, seat, pos, 1):
-            way = direction(pos, enemy)
-            mine, theirs = R.side_ap(probe, way), R.side_ap(state["monsters"][enemy], OPPOSITE[way])
-            if theirs >= lp:
-                score -= 3.0
-            if mine >= state["monsters"][enemy]["lp"]:
-                score += 1.0
-        if R.monsters_of(state, seat) >= R.CONQUEST - 1:
-            score += 10.0
-        return score
+        """The bot plays to win: a bounded lookahead over its own turn (``bot.py``; docs/games/yokai.md,
+        "Bot"), reading only what ``seat`` may know; equal choices are split by ``rng``."""
+        return bot.choose(self, state, seat, rng)
 
     def timeout_command(self, state, seat):
         """A player who lets the clock run out ends the turn (or takes the first pending option)."""

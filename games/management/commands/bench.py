@@ -5,6 +5,7 @@ import os
 
 from django.core.management.base import BaseCommand, CommandError
 
+from games.benchmarks import bots as bot_bench
 from games.benchmarks import engines as engine_bench
 from games.benchmarks import platform as platform_bench
 from games.benchmarks import tournaments as tournament_bench
@@ -12,15 +13,18 @@ from games.kernel import registry
 
 
 class Command(BaseCommand):
-    help = "Benchmarks: 'platform' (write path, rebuild, live latency vs bare baselines), 'tournament' (pairing, standings) or a game slug."
+    help = ("Benchmarks: 'platform' (write path, rebuild, live latency vs bare baselines), 'tournament' (pairing, "
+            "standings), 'bots' (the engines' bots against the random player) or a game slug.")
 
     def add_arguments(self, parser):
         games = ", ".join(engine.slug for engine in registry.all_engines())
-        parser.add_argument("target", help=f"platform, tournament, writepath / writer (internal), or a game slug ({games})")
+        parser.add_argument("target", help=f"platform, tournament, bots, writepath / writer (internal), or a game slug ({games})")
         parser.add_argument("--commands", type=int, default=2000, help="commands through the write path")
         parser.add_argument("--barrier", help="writer (internal): directory to wait at before submitting")
         parser.add_argument("--samples", type=int, default=200, help="latency samples")
-        parser.add_argument("--games", type=int, default=50, help="random games per seat count (engine benchmarks)")
+        parser.add_argument("--games", type=int, default=50,
+                            help="random games per seat count (engine benchmarks); seeded games per table (bots)")
+        parser.add_argument("--game", action="append", help="bots: only this game (repeatable)")
         parser.add_argument("--entrants", type=int, nargs="+", default=list(tournament_bench.SIZES),
                             help="field sizes (tournament benchmark)")
         parser.add_argument("--late-round", type=int, default=6, help="the later Swiss round timed (tournament benchmark)")
@@ -33,6 +37,8 @@ class Command(BaseCommand):
                                                  pg_admin_url=opts["pg_admin_url"] or None, redis_url=opts["redis_url"] or None)
         elif target == "tournament":
             result = tournament_bench.run(sizes=opts["entrants"], late_round=opts["late_round"])
+        elif target == "bots":
+            result = bot_bench.run(registry, games=opts["games"], only=opts["game"])
         elif target == "writepath":
             result = platform_bench.run_writepath(opts["commands"])
         elif target == "writer":

@@ -105,8 +105,10 @@ def test_every_prompt_kind_has_a_timeout_rule():
 
 
 def _walk(seed, seats, cap, timeout_every):
-    """Seeded play (bot moves, every ``timeout_every``-th decision a timeout) checking at every
-    step that each awaited seat's timeout command is listed, accepted, and ends that decision."""
+    """Seeded play (every ``timeout_every``-th decision a timeout, the others alternately the bot's and
+    a random listed command, its type drawn first, so the walk meets every kind of decision: the bot
+    alone may never need a move action) checking at every step that each awaited seat's timeout command is
+    listed, accepted, and ends that decision."""
     rng = Rng(f"clock-{seed}".encode(), "walk")
     state = fold(ENGINE, ENGINE.setup({"round_cap": cap}, seats, Rng(f"clk{seed}".encode(), "setup")))
     kinds = set()
@@ -133,6 +135,10 @@ def _walk(seed, seats, cap, timeout_every):
             seat = rng.choice(st.awaiting)
             if step % timeout_every == 0:
                 cmd = ENGINE.timeout_command(state, seat)
+            elif step % 2:
+                legal = ENGINE.legal_commands(state, seat)
+                kind = rng.choice(sorted({c["type"] for c in legal}))
+                cmd = rng.choice([c for c in legal if c["type"] == kind])
             else:
                 cmd = ENGINE.bot_command(state, seat, rng)
         state = fold(ENGINE, ENGINE.decide(state, Command(cmd["type"], cmd["args"], seat), Rng(f"clk{seed}".encode(), f"{step}")), state)

@@ -51,7 +51,8 @@ GAMES = 50
 ROUND_CAP = 1
 # Games that reach a real result: every command is the one the server's bot would choose (the
 # engine's bot_command), still submitted through the API, under a cap far above what bot games
-# need (they end within 4-14 rounds, 160-780 commands), so each must end last_standing or tie.
+# need (bot-against-bot games take 126-674 commands in 80 seeded engine-level games, docs/games/yashima.md),
+# so each must end last_standing or tie.
 # The 24 games take ~2-3 min CPU; the whole module stays under ~6 min CPU.
 BOT_GAMES = 6
 BOT_ROUND_CAP = 40

@@ -1,23 +1,37 @@
-"""Beat for the embedded mode: fire decision clocks, re-drive stalled automated steps, and run the
-tournaments' clocks (``starts_at``, round time limits).
+"""Beat for the embedded mode: run every entry of the beat schedule (``CELERY_BEAT_SCHEDULE``) at
+its own interval: the decision clocks, stalled automated steps, the tournaments' clocks
+(``starts_at``, round time limits), lost campaign policies and the "your turn" e-mails.
 
-Distributed deployments run ``celery beat`` (config/settings.py CELERY_BEAT_SCHEDULE), which calls the
-same tasks; the embedded mode has no beat, so ``dev.py serve`` runs this loop next to the server.
-With eager Celery the timeout commands are submitted right here, through the one write path.
+Distributed deployments run ``celery beat``, which calls the same tasks from the same schedule; the
+embedded mode has no beat, so ``dev.py serve`` runs this loop next to the server. With eager Celery
+the tasks run right here, through the one write path.
 """
 
 import time
 
+from celery import current_app
+from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from workers.tasks import sweep_stalled, sweep_timers, sweep_tournaments
+CLOCKS = "sweep-match-timers"  # the decision clocks: swept every --every seconds
 
-STALLED_EVERY = 30.0
-TOURNAMENTS_EVERY = 10.0
+
+def due_entries(last_run: dict, now: float, every: float) -> list[str]:
+    """The schedule's entries whose interval has passed since they last ran (all of them at first)."""
+    due = []
+    for name, entry in settings.CELERY_BEAT_SCHEDULE.items():
+        interval = every if name == CLOCKS else float(entry["schedule"])
+        if name not in last_run or now - last_run[name] >= interval:
+            due.append(name)
+    return due
+
+
+def run_entry(name: str):
+    return current_app.tasks[settings.CELERY_BEAT_SCHEDULE[name]["task"]]()
 
 
 class Command(BaseCommand):
-    help = "Fire due decision clocks (and stalled automated steps) every --every seconds; --once for one sweep."
+    help = "Run the beat schedule in this process (decision clocks every --every seconds); --once for one sweep."
 
     def add_arguments(self, parser):
         parser.add_argument("--every", type=float, default=2.0, help="seconds between clock sweeps (default 2)")
@@ -27,15 +41,14 @@ class Command(BaseCommand):
         if every <= 0:
             self.stderr.write("--every must be positive")
             raise SystemExit(2)
-        last_stalled = last_tournaments = 0.0
+        last_run: dict[str, float] = {}
         while True:
-            fired = sweep_timers()
-            if time.monotonic() - last_stalled >= STALLED_EVERY:
-                sweep_stalled()
-                last_stalled = time.monotonic()
-            if time.monotonic() - last_tournaments >= TOURNAMENTS_EVERY:
-                sweep_tournaments()
-                last_tournaments = time.monotonic()
+            fired = 0
+            for name in due_entries(last_run, time.monotonic(), every):
+                result = run_entry(name)
+                last_run[name] = time.monotonic()
+                if name == CLOCKS:
+                    fired = result
             if once:
                 self.stdout.write(f"{fired} clock(s) fired")
                 return

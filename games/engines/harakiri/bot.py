@@ -1,0 +1,538 @@
+"""The Harakiri bot: a bot seat plays its characters through the Exploration Phase.
+
+What it reads (``belief``): the table as every player sees it. The oracle deck, the zones' event
+decks, the Chosen's AI decks and a face-down initiative deck are put in a fixed order, and the
+zones not yet on the table (the campaign book's unrevealed pages) are left out, so no choice can
+depend on them.
+
+What it does with a character's activation (docs/games/harakiri.md, "Bot"), one command at a time:
+
+1. Free actions first: a Ki die into an empty skill slot it meets (the highest die), a head token
+   within reach.
+2. The party's goal: the objective enemy once it is on the table; otherwise the nearest closed door
+   or interaction point (surveying a zone, travelling on: rounds cost Malice, so the party presses
+   on); otherwise the nearest enemy. Distances are path costs over the grid (walls, obstacles,
+   closed doors, enemies and resistors block; allies are passed).
+3. Interact with the goal when it is within reach; attack the best target in range (the expected
+   damage of every listed attack option is computed from the dice faces, the target's defense and
+   armor, the test and focus dice, the chance to defeat it, and the risk of a counter attack on a
+   critical fail); move (exerting when the goal or an attack square is only reachable so) to the
+   square that brings it nearest its goal, or from which it can attack, keeping the action points
+   the attack needs; heal a wounded character with a healing technique; meditate with spare points.
+4. Rerolls after an attack roll: a meditation token rerolls the lowest attack die when the damage so
+   far would not defeat the target. Decisions: the enemy targets the sturdiest character, counter
+   attacks are taken, the Failure's second choice reads the success section, level-ups raise power.
+
+Every choice is a pure function of the belief state and the seat; ties go to the first listed
+command, so the bot is deterministic. Its cost is a few path searches over the zone's squares per
+decision (bounded by the table's size: well under 50 ms on the scenarios shipped).
+"""
+
+import heapq
+from itertools import product
+
+from . import combat, content, grid, rules
+
+SPARE_AP_FOR_MEDITATION = 2
+
+
+# -- what the seat may know ------------------------------------------------------------------
+
+def belief(state):
+    """``state`` with its hidden orders fixed and unrevealed zones left out (see the module doc)."""
+    s = dict(state)
+    s["oracle"] = dict(state["oracle"], deck=sorted(state["oracle"]["deck"]))
+    s["zones"] = {z: dict(zs, events={k: sorted(v) for k, v in zs["events"].items()})
+                  for z, zs in state["zones"].items()}
+    s["zones_def"] = {z: zd for z, zd in state["zones_def"].items() if z in state["zones"]}
+    enemies = {}
+    for e, en in state["enemies"].items():
+        if "ai" in en:
+            en = dict(en, ai=dict(en["ai"], deck=sorted(en["ai"]["deck"])))
+        enemies[e] = en
+    s["enemies"] = enemies
+    if "deck" in (state.get("initiative") or {}):
+        s["initiative"] = dict(state["initiative"], deck=sorted(state["initiative"]["deck"]))
+    s.pop("next_initiative", None)
+    s.pop("forced", None)
+    return s
+
+
+# -- geometry ----------------------------------------------------------------------------------
+
+def _occupied(s):
+    return rules.occupied_for(s, "party")
+
+
+def distance_map(s, c, goals, through_foes=False):
+    """Path cost from each square to the nearest of ``goals`` for character ``c``'s movement
+    (Dijkstra outwards from the goals; walls, obstacles, foes and resistors block; with
+    ``through_foes`` only the terrain and resistors do)."""
+    mover = rules.mover_for(s, c)
+    occ = ({r["sq"] for r in s["resistors"].values()} if through_foes else _occupied(s)) - set(goals)
+    best = {}
+    heap = []
+    for g in goals:
+        if g in s["squares"]:
+            best[g] = 0
+            heap.append((0, g))
+    heapq.heapify(heap)
+    while heap:
+        cost, sq = heapq.heappop(heap)
+        if best.get(sq) != cost:
+            continue
+        for nb in grid.neighbours(sq):
+            step = grid.step_cost(s, nb, sq, mover, occ)
+            if step is None:
+                continue
+            if cost + step < best.get(nb, 1 << 30):
+                best[nb] = cost + step
+                heapq.heappush(heap, (cost + step, nb))
+    return best
+
+
+def _interaction_squares(s, sq):
+    return [sq] + [n for n in grid.neighbours(sq) if grid.height(s, n) == grid.height(s, sq)]
+
+
+def _attack_squares(s, c, e, reach):
+    """Squares from which ``c`` could attack enemy ``e`` with a weapon of ``reach``."""
+    esq = s["enemies"][e]["sq"]
+    x, y = grid.xy(esq)
+    out = []
+    for dx in range(-reach, reach + 1):
+        for dy in range(-reach, reach + 1):
+            sq = grid.key(x + dx, y + dy)
+            if sq in s["squares"] and sq != esq and rules.can_attack(s, c, e, reach, from_sq=sq):
+                out.append(sq)
+    return out
+
+
+def _enemy_options(s, c):
+    foes = [e for e in rules.shogun_creatures(s) if not rules.hidden_in_terrain(s, e)]
+    return [("enemy", e, _attack_squares(s, c, e, rules.weapon(s, c)["range"])) for e in sorted(foes)]
+
+
+def _nearest(options, around):
+    best, best_d = None, None
+    for opt in options:
+        dist = min((around[q] for q in opt[2] if q in around), default=None)
+        if dist is not None and (best_d is None or dist < best_d):
+            best, best_d = opt, dist
+    return best
+
+
+def goal(s, c):
+    """(kind, id, squares to reach, distance map to them) of character ``c``'s goal (see the module
+    doc), or None. A goal that enemies wall off gives way to the nearest enemy it can fight; with
+    none either, the character heads for the goal as if the enemies were not there."""
+    obj = s.get("objective") or {}
+    here = s["characters"][c]["sq"]
+    if obj.get("type") == "defeat" and obj.get("enemy") in s["enemies"]:
+        e = obj["enemy"]
+        options = [("enemy", e, _attack_squares(s, c, e, rules.weapon(s, c)["range"]))]
+    else:
+        options = []
+        for d, door in sorted(s["doors"].items()):
+            if not door["open"]:
+                options.append(("door", d, _interaction_squares(s, door["sq"])))
+        for p, pt in sorted(s["points"].items()):
+            options.append(("point", p, _interaction_squares(s, pt["sq"])))
+        if not options:
+            options = _enemy_options(s, c)
+    if not options:
+        return None
+    around = distance_map(s, c, [here])  # from the character (steps are near enough symmetric)
+    best = _nearest(options, around)
+    if best is not None:
+        return best + (distance_map(s, c, best[2]),)
+    best = _nearest([o for o in _enemy_options(s, c) if o[1] != options[0][1]], around)
+    if best is not None:
+        return best + (distance_map(s, c, best[2]),)
+    best = _nearest(options, distance_map(s, c, [here], through_foes=True))
+    if best is not None:
+        return best + (distance_map(s, c, best[2], through_foes=True),)
+    return None
+
+
+# -- attack values -------------------------------------------------------------------------------
+
+def _faces(name):
+    if name == "test":
+        return content.DICE["test"]
+    if name == "focus":
+        return content.DICE["focus"]
+    return content.DICE["attack"][name]
+
+
+def _mean_impacts(names):
+    return sum(sum(f.get("i", 0) for f in _faces(n)) / len(_faces(n)) for n in names if n not in ("test", "focus"))
+
+
+def counter_risk(s, e, c):
+    """The damage enemy ``e`` is expected to deal ``c`` if it counter attacks (0 if it cannot)."""
+    if not rules.can_attack(s, e, c, rules.counter_reach(s, e)):
+        return 0.0
+    brd = rules.board(s, e)
+    en = s["enemies"][e]
+    dice = (brd.get("plus") or {}).get("dice") if en.get("plus") and brd.get("plus") else None
+    hits = _mean_impacts(dice or brd.get("dice", []))
+    prot = rules.char_defense(s, c) + rules.char_armor(s, c)
+    return 0.67 * max(0.5, hits - prot + 1)
+
+
+def attack_value(s, c, e, mode, focus, skill):
+    """Expected worth of an attack: damage (capped by the target's health, the objective enemy's
+    worth more), a bonus for the chance to defeat it, the armor a test-die fail or critical breaks,
+    minus the expected counter attack on a critical fail."""
+    ch = s["characters"][c]
+    pool = combat.char_pool(s, c, mode, skill)
+    dice = [d for d in pool if d != "test"]
+    has_test = "test" in pool
+    en = s["enemies"][e]
+    health = en["health"]
+    objective = (s.get("objective") or {}).get("enemy") == e
+    weight = 1.5 if objective else 1.0
+    kill_bonus = 50.0 if objective else 4.0
+    hits0 = rules.attr(s, c, "power") - ch["conditions"]["poisoned"]
+    if grid.height(s, ch["sq"]) > grid.height(s, en["sq"]):
+        hits0 += 1
+    d, a = rules.estat(s, e, "defense"), rules.estat(s, e, "armor")
+    if skill in ("stab", "come_here"):
+        d = 0
+    if skill == "piercing" and grid.adjacent(s, ch["sq"], en["sq"]):
+        d, a = 0, 0
+    impacts = {}
+    for combo in product(*[_faces(x) for x in dice]):
+        n = sum(f.get("i", 0) for f in combo)
+        impacts[n] = impacts.get(n, 0) + 1
+    total = sum(impacts.values())
+    tests = [(1 / 6, "fail"), (1 / 6, "blank"), (3 / 6, "hit"), (1 / 6, "critical")] if has_test else [(1.0, "hit")]
+    focuses = [(4 / 6, "minus1"), (1 / 6, "fail"), (1 / 6, "fail_no_counter")] if focus else [(1.0, None)]
+    value = 0.0
+    crit_fail = 0.0
+    for pt, t in tests:
+        for pf, f in focuses:
+            p = pt * pf
+            if t in ("fail", "critical") and a > 0:
+                value += p * 1.2  # "-1 armor on fail or critical success", even without damage
+            if t == "fail" or f == "fail":
+                crit_fail += p
+                continue
+            if t == "blank" or f == "fail_no_counter":
+                continue
+            for n, k in impacts.items():
+                hits = n + hits0
+                if t == "critical":
+                    dmg = hits
+                else:
+                    prot = d + a - (1 if f == "minus1" else 0)
+                    dmg = max(0, hits - max(0, prot))
+                q = p * k / total
+                value += q * (weight * min(dmg, health) + (kill_bonus if dmg >= health else 0.0))
+    return value - crit_fail * counter_risk(s, e, c)
+
+
+def _attack_cost(a):
+    if a.get("skill") == "counter_attack":
+        return 3
+    if a.get("skill") == "slaughter":
+        return 2
+    return 1 if a["mode"] == "fast" else 2
+
+
+def best_attack(s, c, legal, ap_reserve=0):
+    """The listed attack with the best expected worth per the budget, or None."""
+    ap = s["characters"][c]["ap"]
+    best, best_v = None, 0.05
+    for cmd in legal:
+        if cmd["type"] != "attack":
+            continue
+        a = cmd["args"]
+        if "target" not in a or a["target"] not in s["enemies"] or a.get("roll") == "before":
+            continue
+        if ap - _attack_cost(a) < ap_reserve and a["mode"] == "strong":
+            continue
+        v = attack_value(s, c, a["target"], a["mode"], a.get("focus", False), a.get("skill"))
+        if a.get("skill") is not None:
+            v -= 0.05  # keep skills for when they add something
+        if v > best_v + 1e-9:
+            best, best_v = cmd, v
+    return best
+
+
+# -- movement ----------------------------------------------------------------------------------
+
+def _mover(s, c):
+    """(square, movement kind, squares occupied for it) of character ``c``."""
+    return s["characters"][c]["sq"], rules.mover_for(s, c), _occupied(s)
+
+
+def _destination(s, c, mp, dist):
+    """The endable square within ``mp`` movement points nearest the goal (by ``dist``)."""
+    here, mover, occ = _mover(s, c)
+    reach = grid.reachable(s, here, mp, mover, occ)
+    best, key = here, (dist.get(here, 1 << 30), 0)
+    for sq, (cost, steps) in sorted(reach.items()):
+        if sq == here or not rules.endable(s, c, sq):
+            continue
+        k = (dist.get(sq, 1 << 30), cost)
+        if k < key:
+            best, key = sq, k
+    return best
+
+
+def _next_step(s, c, target, mp):
+    """The neighbour of ``c``'s square on a cheapest path to ``target`` within ``mp``."""
+    here, mover, occ = _mover(s, c)
+    back = {here: None}
+    cost = {here: 0}
+    heap = [(0, here)]
+    while heap:
+        k, sq = heapq.heappop(heap)
+        if sq == target:
+            break
+        if cost.get(sq) != k:
+            continue
+        for nb in grid.neighbours(sq):
+            step = grid.step_cost(s, sq, nb, mover, occ)
+            if step is None or k + step > mp:
+                continue
+            if k + step < cost.get(nb, 1 << 30):
+                cost[nb] = k + step
+                back[nb] = sq
+                heapq.heappush(heap, (k + step, nb))
+    if target not in back:
+        return None
+    sq = target
+    while back[sq] != here:
+        sq = back[sq]
+        if sq is None:
+            return None
+    return sq
+
+
+def _move_plan(s, c, g):
+    """(destination, whether an exert is wanted) for the movement under way or about to start."""
+    ch = s["characters"][c]
+    turn = s["turn"]
+    moving = turn["moving"] or turn["rolling"]
+    mp = (turn["mp"] if turn["moving"] else turn["roll_mp"]) if moving else rules.move_points(s, c)
+    dist = g[3] if g else {}
+    dest = _destination(s, c, mp, dist)
+    exert = False
+    if dist.get(dest, 1 << 30) > 0 and ch["ap"] >= (1 if moving else 2):
+        far = _destination(s, c, mp + 3, dist)
+        near_d, far_d = dist.get(dest, 1 << 30), dist.get(far, 1 << 30)
+        if far_d == 0 or far_d < near_d - 1:  # it reaches the goal, or gets well nearer
+            exert = True
+    return dest, exert
+
+
+# -- decisions ---------------------------------------------------------------------------------
+
+def _find(legal, type_, **args):
+    for c in legal:
+        if c["type"] == type_ and all(c["args"].get(k) == v for k, v in args.items()):
+            return c
+    return None
+
+
+def _activation(s, c, legal):
+    ch = s["characters"][c]
+    turn = s["turn"]
+    moving = turn["moving"] or turn["rolling"]
+    # 1. free actions
+    kis = [x for x in legal if x["type"] == "place_ki"]
+    if kis:
+        supply = ch["ki"]["supply"]
+        return max(kis, key=lambda x: (supply[x["args"]["die"]], -legal.index(x)))
+    head = _find(legal, "retrieve_head")
+    if head:
+        return head
+    g = goal(s, c)
+    # 2. interact with the goal
+    if g and g[0] in ("door", "point"):
+        act = _find(legal, "interact", **{g[0]: g[1]})
+        if act:
+            return act
+    # 3. movement under way
+    if moving:
+        dest, exert = _move_plan(s, c, g)
+        if exert and _find(legal, "exert"):
+            return _find(legal, "exert")
+        if dest != ch["sq"]:
+            mp = turn["mp"] if turn["moving"] else turn["roll_mp"]
+            nxt = _next_step(s, c, dest, mp)
+            step = _find(legal, "step", to=nxt) if nxt else None
+            if step:
+                return step
+        end = _find(legal, "end_move")
+        if end:
+            return end
+        steps = [x for x in legal if x["type"] == "step"]
+        return steps[0] if steps else legal[-1]
+    # 4. attack, keeping a point to move when the goal is still away
+    need_move = bool(g) and not turn["moved"] and g[3].get(ch["sq"], 1 << 30) > 0
+    attack = best_attack(s, c, legal, ap_reserve=1 if need_move else 0)
+    if attack and not (g and g[0] in ("door", "point") and need_move and _reaches_goal_now(s, c, g)):
+        return attack
+    # 5. move towards the goal (or an attack square)
+    move = _find(legal, "move")
+    if move and g:
+        dest, exert = _move_plan(s, c, g)
+        if dest != ch["sq"] or exert:
+            return move
+    # 6. heal, meditate, end
+    heal = _healing(s, c, legal)
+    if heal:
+        return heal
+    if ch["ap"] >= SPARE_AP_FOR_MEDITATION and _find(legal, "meditate"):
+        return _find(legal, "meditate")
+    end = _find(legal, "end_activation")
+    return end or legal[-1]
+
+
+def _reaches_goal_now(s, c, g):
+    """Whether moving (and exerting) this activation puts ``c`` on its goal's squares with a point
+    left to interact."""
+    ch = s["characters"][c]
+    budget = rules.move_points(s, c) + (3 if ch["ap"] >= 3 else 0)
+    dist = g[3]
+    return dist.get(_destination(s, c, budget, dist), 1 << 30) == 0
+
+
+def _healing(s, c, legal):
+    best, best_missing = None, 2
+    for x in legal:
+        if x["type"] != "technique" or x["args"].get("skill") not in ("healing", "healing_wave"):
+            continue
+        who = x["args"].get("ally") or c
+        if x["args"]["skill"] == "healing_wave":
+            missing = sum(och["max_health"] - och["health"] for och in s["characters"].values() if not och["defeated"])
+        else:
+            och = s["characters"][who]
+            missing = och["max_health"] - och["health"]
+        if missing > best_missing:
+            best, best_missing = x, missing
+    return best
+
+
+def _double(s, legal):
+    attacks = [x for x in legal if x["type"] == "attack"]
+    if attacks:
+        return max(attacks, key=lambda x: (x["args"]["target"] in s["enemies"] and
+                                           -s["enemies"][x["args"]["target"]]["health"], -legal.index(x)))
+    move = _find(legal, "move")
+    if move:
+        return move
+    steps = [x for x in legal if x["type"] == "step"]
+    foes = [s["enemies"][e]["sq"] for e in rules.shogun_creatures(s)]
+    d = s["enemies"].get(s["turn"].get("double") or "", {}).get("sq")
+    if steps and foes and d:
+        here = min(grid.range_between(d, f) for f in foes)
+        best = min(steps, key=lambda x: min(grid.range_between(x["args"]["to"], f) for f in foes))
+        if min(grid.range_between(best["args"]["to"], f) for f in foes) < here:
+            return best
+    return _find(legal, "end_move") or _find(legal, "end_activation") or legal[-1]
+
+
+def _reroll(s, legal):
+    atk = s["attack"]
+    c = atk["attacker"]
+    rerolls = [x for x in legal if x["type"] == "reroll_die"]
+    if not rerolls:
+        return _find(legal, "resolve_attack") or legal[0]
+    test = combat.test_face(atk["dice"])
+    if test and test["s"] in ("blank", "fail") and not any(x["args"]["with"] == "relentless" for x in rerolls):
+        return _find(legal, "resolve_attack") or legal[0]
+    if test and test["s"] in ("blank", "fail"):
+        return next(x for x in rerolls if x["args"]["with"] == "relentless")
+    targets = [t for t in atk["targets"] if t in s["enemies"]]
+    if not targets:
+        return _find(legal, "resolve_attack") or legal[0]
+    t = targets[0]
+    hits = combat.impacts(atk["dice"]) + rules.attr(s, c, "power")
+    prot = 0 if test and test["s"] == "critical" else rules.estat(s, t, "defense") + rules.estat(s, t, "armor")
+    if hits - prot >= s["enemies"][t]["health"]:
+        return _find(legal, "resolve_attack") or legal[0]
+    candidates = [x for x in rerolls if atk["dice"][x["args"]["die"]]["die"] not in ("test", "focus")]
+    if not candidates:
+        return _find(legal, "resolve_attack") or legal[0]
+    low = min(candidates, key=lambda x: (atk["dice"][x["args"]["die"]].get("i", 0), x["args"]["die"]))
+    if atk["dice"][low["args"]["die"]].get("i", 0) <= 1:
+        return low
+    return _find(legal, "resolve_attack") or legal[0]
+
+
+def _sturdiness(s, who):
+    if who in s["characters"]:
+        return rules.creature_health(s, who) + rules.char_defense(s, who) + rules.char_armor(s, who)
+    if who in s["enemies"]:
+        return rules.creature_health(s, who)
+    return 0
+
+
+def _decision(s, legal):
+    p = s["pending"]
+    kind = p["kind"]
+    options = p["options"]
+
+    def pick(i):
+        return _find(legal, "choose", option=i) or legal[0]
+    if kind == "enemy_target":
+        return pick(max(range(len(options)), key=lambda i: (_sturdiness(s, options[i]["target"]), -i)))
+    if kind in ("counter_attack", "counter_attack_skill"):
+        for i, o in enumerate(options):
+            if o.get("counter") and not o.get("focus"):
+                return pick(i)
+    if kind == "second_failure":
+        for i, o in enumerate(options):
+            if o.get("success"):
+                return pick(i)
+    if kind == "level_attribute":
+        for want in ("power", "dexterity", "spirit", "knowledge"):
+            for i, o in enumerate(options):
+                if o.get("attribute") == want:
+                    return pick(i)
+    if kind == "lose_attribute":
+        for want in ("knowledge", "spirit", "dexterity", "power"):
+            for i, o in enumerate(options):
+                if o.get("attribute") == want:
+                    return pick(i)
+    if kind in ("market", "blacksmith"):
+        for i, o in enumerate(options):
+            if o.get("repair"):
+                return pick(i)
+        for i, o in enumerate(options):
+            if o.get("done"):
+                return pick(i)
+    if kind == "initiative_swap":
+        for i, o in enumerate(options):
+            if o.get("swap") is None:
+                return pick(i)
+    if kind == "sixth_sense":
+        for i, o in enumerate(options):
+            if o.get("move") == -1:
+                return pick(i)
+    return legal[0]
+
+
+def choose(state, seat, legal):
+    """The bot's command for ``seat`` among ``legal`` (the listed commands), or None."""
+    if not legal:
+        return None
+    if len(legal) == 1:
+        return legal[0]
+    s = belief(state)
+    if s["pending"]:
+        cmd = _decision(s, legal)
+    elif s["attack"]:
+        cmd = _reroll(s, legal)
+    elif (s.get("turn") or {}).get("kind") == "double":
+        cmd = _double(s, legal)
+    elif (s.get("turn") or {}).get("kind") == "character":
+        cmd = _activation(s, s["turn"]["who"], legal)
+    else:
+        cmd = legal[0]
+    return cmd if cmd in legal else legal[0]

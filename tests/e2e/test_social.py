@@ -1,0 +1,138 @@
+"""Two players at one table in two real browsers: the tab title says whose turn it is (and a hidden
+tab notifies), they chat (the spectator does not see the players' channel, and markup stays text),
+the end screen explains the seed and links its verification, and both accept a rematch, which opens
+for both."""
+
+import random
+import re
+import uuid
+
+import pytest
+from playwright.sync_api import expect
+
+from .api_play import api, play_to_the_end
+from .conftest import assert_fits_width, table_shot
+
+pytestmark = pytest.mark.e2e
+
+PASSWORD = "paper-lantern-42"
+MARKUP = '<img src="x" id="injected" onerror="window.__pwned = 1"> bold move'
+
+
+# The tab goes to the background, and the notifications it shows are recorded (headless Chromium
+# shows none): the page's own code decides when to notify.
+HIDE_TAB_JS = """() => {
+  window.__notes = [];
+  const Real = window.Notification;
+  window.Notification = class { constructor(title, opts) { window.__notes.push([title, opts.body]); }
+    static get permission() { return Real.permission; } close() {} };
+  Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+}"""
+
+
+def register(base, name):
+    return api(base, "/api/auth/register/", body={"username": name, "password": PASSWORD})["token"]
+
+
+def sign_in(page, name, path):
+    page.goto(f"/login/?next={path}")
+    page.get_by_label("Username").fill(name)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(f"**{path}")
+    expect(page.locator("#connection")).to_have_text("Live")
+
+
+def say(page, text):
+    page.locator("#chat-text").fill(text)
+    page.get_by_role("button", name="Send").click()
+
+
+def test_two_players_chat_see_their_turn_and_rematch(new_page, live_server_url):
+    base = live_server_url
+    alice, bob = f"alice-{uuid.uuid4().hex[:6]}", f"bob-{uuid.uuid4().hex[:6]}"
+    tokens = {0: register(base, alice), 1: register(base, bob)}
+    match = api(base, "/api/matches/", tokens[0], {"game": "pebbles", "seats": 2, "options": {"bonus_rolls": False, "target": 15}})
+    mid = match["id"]
+    api(base, f"/api/matches/{mid}/join/", tokens[1], {})
+    api(base, f"/api/matches/{mid}/start/", tokens[0], {})
+    path = f"/matches/{mid}/"
+
+    a, b, spectator = new_page(), new_page(), new_page()
+    sign_in(a, alice, path)
+    sign_in(b, bob, path)
+    spectator.goto(path)
+    expect(spectator.locator("#connection")).to_have_text("Live")
+
+    # The first decision is alice's: her tab says so, bob's does not.
+    expect(a).to_have_title(re.compile(r"^Your turn · "))
+    assert not b.title().startswith("Your turn")
+    assert a.locator("link[rel~=icon]").get_attribute("href").endswith("turn.svg")
+
+    # The players chat in their channel; markup is shown as text and never runs.
+    say(a, "good luck!")
+    expect(b.locator("#chat-log")).to_contain_text("good luck!")
+    expect(a.locator("#chat-log .chat-msg.mine")).to_contain_text(f"{alice} (you)")
+    say(b, MARKUP)
+    expect(a.locator("#chat-log")).to_contain_text(MARKUP)
+    assert a.locator("#chat-log #injected").count() == 0 and a.evaluate("window.__pwned") is None
+    # The spectator reads the spectators' channel only, and chats there.
+    expect(spectator.locator("#chat-note")).to_contain_text("Spectators' chat")
+    expect(spectator.locator("#chat-log")).to_contain_text("No messages yet.")
+    assert spectator.locator("#chat-form").is_hidden()  # not signed in
+    assert "good luck" not in spectator.locator("#chat").inner_text()
+
+    # Bob asks for browser notifications (the permission is asked on his click) and hides his tab.
+    b.context.grant_permissions(["notifications"], origin=base)
+    b.get_by_role("button", name="Notify me when it is my turn").click()
+    expect(b.get_by_role("button", name="Stop notifying me")).to_be_visible()
+    b.evaluate(HIDE_TAB_JS)
+
+    # Alice moves: the turn (and the title) passes to bob, live, and his hidden tab notifies him.
+    a.locator("#commands button.command:not([disabled])").first.click()
+    expect(b).to_have_title(re.compile(r"^Your turn · "))
+    expect(a).not_to_have_title(re.compile(r"^Your turn"))
+    assert b.evaluate("window.__notes") == [["Your turn", "Pebbles (test engine): the decision is yours."]]
+    table_shot(b, "social-chat-your-turn")
+
+    # Played to the end (through the API): both pages show the end screen.
+    play_to_the_end(base, mid, tokens, random.Random(3))
+    for page in (a, b):
+        expect(page.get_by_test_id("end-screen")).to_be_visible()
+        expect(page.locator("#seed-reveal")).to_contain_text("anyone can check that every shuffle and roll came from it")
+        expect(page.get_by_test_id("back-to-lobby")).to_have_attribute("href", "/")
+    expect(a).not_to_have_title(re.compile(r"^Your turn"))
+    expect(b).not_to_have_title(re.compile(r"^Your turn"))
+    # Now the players read the spectators' channel too.
+    expect(a.get_by_role("tab", name="Spectators")).to_be_visible()
+
+    # Alice accepts the rematch; bob's end screen shows it live, then bob accepts and both go to the new match.
+    a.get_by_role("button", name="Rematch").click()
+    expect(a.get_by_role("button", name="You accepted: waiting for the others")).to_be_disabled()
+    expect(b.get_by_test_id("rematch")).to_contain_text(f"{alice}: accepted")
+    expect(b.get_by_test_id("rematch")).to_contain_text(f"{bob} (you): has not answered yet")
+    table_shot(b, "social-end-screen")
+    expect(spectator.get_by_test_id("rematch")).to_contain_text(f"{alice}: accepted")
+    spectator.set_viewport_size({"width": 390, "height": 844})  # the end screen and the chat on a phone
+    assert_fits_width(spectator)
+    table_shot(spectator, "social-end-screen-390")
+    b.get_by_role("button", name="Rematch").click()
+    for page in (a, b):
+        page.wait_for_url(lambda url: re.search(r"/matches/[0-9a-f-]{36}/$", url) and mid not in url)
+        expect(page.locator("#connection")).to_have_text("Live")
+    assert a.url == b.url
+    new_id = a.url.rstrip("/").rsplit("/", 1)[-1]
+    detail = api(base, f"/api/matches/{new_id}/")
+    assert detail["status"] == "active" and [s["username"] for s in detail["seat_list"]] == [alice, bob]
+    expect(a.locator("#seats li").nth(0)).to_contain_text(alice)
+    expect(a).to_have_title(re.compile(r"^Your turn · "))  # the new match starts with alice again
+    expect(spectator.get_by_test_id("rematch-link")).to_have_attribute("href", f"/matches/{new_id}/")
+
+    # The verify link re-derives the finished match's shuffles from its seed.
+    spectator.goto(f"/matches/{mid}/verify/")
+    expect(spectator.get_by_test_id("verify-result")).to_have_attribute("data-verdict", "verified")
+    expect(spectator.get_by_test_id("verify-steps")).to_contain_text("The setup (shuffles and deals)")
+    assert_fits_width(spectator)
+    table_shot(spectator, "social-verify-390")
+    for page in (a, b, spectator):
+        assert not [e for e in page.console_errors if "favicon" not in e], page.console_errors
