@@ -136,6 +136,10 @@ def _engine_by_slug(slug):
 
 class GameContentApi(APIView):
     @extend_schema(tags=["games"], operation_id="games_content",
+                   description="The game's public content pack (anyone, no login): cards, boards and rules data "
+                               "as public before play. What a game keeps hidden until revealed (a deck's order, "
+                               "a campaign book's unread entries) is never in it: a match's seats read it in "
+                               "their view once revealed.",
                    responses={200: OpenApiTypes.OBJECT, 404: E("not_found: no such game")})
     def get(self, request, slug):
         return Response(_engine_by_slug(slug).content())

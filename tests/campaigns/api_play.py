@@ -92,8 +92,19 @@ class Party:
         return canary.leaked_runs(runs, [body for _, _, _, body in self.responses])
 
     def seen_before_drawn(self, match_id) -> list[tuple]:
-        return canary.seen_before_drawn(match_id, [(seat, seq, body) for match, seat, seq, body in self.responses
-                                                   if match == match_id])
+        return canary.seen_before_drawn(match_id, self._of(match_id))
+
+    def unread_named(self, match_id) -> list[tuple]:
+        """Campaign-book entries the match's responses named before its log read them."""
+        return canary.unread_named(match_id, self._of(match_id))
+
+    def campaign_unread(self) -> list[str]:
+        """Campaign-book entries the campaign's own documents name (they hold none: the sheet, the
+        party, the history)."""
+        return [secret for body in (b for match, _, seq, b in self.responses if seq is None) for secret in canary.pack_unread(body)]
+
+    def _of(self, match_id) -> list[tuple]:
+        return [(seat, seq, body) for match, seat, seq, body in self.responses if match == match_id]
 
 
 def ended(match_id, type_) -> dict:

@@ -1,6 +1,7 @@
 """Campaigns played THROUGH THE REST API: a seeded chapter (Adventure then Exploration Phase) for 1,
 2, 3 and 4 players with the party carried over checked field by field against each match's folded
-state, and a whole Act 1 campaign to ``finished``. No deck order ever leaves the server."""
+state, and a whole Act 1 campaign to ``finished``. No deck order ever leaves the server, nor any
+campaign-book entry before the phase match reads it (the campaign's own documents hold none)."""
 
 import pytest
 
@@ -35,6 +36,7 @@ def play_chapter(party, cid, chapter, runs):
     runs |= deck_runs(adventure_id)
     party.play(adventure_id)  # the finished listener runs the policy (eager)
     assert not party.seen_before_drawn(adventure_id), "a card left the server before it was drawn"
+    assert not party.unread_named(adventure_id), "a campaign-book entry left the server before it was read"
 
     doc = party.campaign(cid)
     finished = ended(adventure_id, "AdventureFinished")
@@ -96,6 +98,7 @@ def test_a_seeded_chapter_through_the_api_carries_the_party_over_exactly(
         assert adventure.payload["yomi"]["marks"] <= len(defeated)  # a bold square may stop the marking
     assert check_campaigns(fix=False) == ([], 0)
     assert runs and not party.leaked(runs), "a deck order left the server"
+    assert not party.campaign_unread(), "a campaign document names a campaign-book entry"
 
 
 @pytest.mark.slow
@@ -119,3 +122,4 @@ def test_a_whole_act_1_campaign_through_the_api_to_finished(make_user, fixed_mat
     assert [(c["id"], c["status"]) for c in mine] == [(cid, "finished")]
     assert check_campaigns(fix=False) == ([], 0)
     assert runs and not party.leaked(runs), "a deck order left the server"
+    assert not party.campaign_unread(), "a campaign document names a campaign-book entry"

@@ -13,7 +13,10 @@ import pytest
 from campaigns import services
 from campaigns.models import Campaign
 from frontend.campaign_views import standing_words
+from games.application import selectors
+from games.eventstore.models import Match
 from tests.campaigns.helpers import play_to_end
+from tests.engines.harakiri_adventure import unread
 
 from .test_account_pages import no_inline_scripts
 from .test_csp import check_page
@@ -199,6 +202,12 @@ def test_after_a_finished_phase_the_page_shows_the_sheet_the_party_and_the_repla
         assert f"{case['coins']} coin" in hero and "affinity" in hero
     assert "As the last finished phase handed the characters on." in text
     assert_readable(html)
+    # the page names no campaign-book entry the finished Adventure Phase did not read (chapters 2
+    # and 3 are not begun: none of theirs)
+    texts, _ = unread.secrets()
+    reached = unread.moments(1, selectors.events_unredacted(Match.objects.get(pk=adventure)))
+    unknown = [t for t, at in unread.known_from(texts, reached).items() if at == unread.NEVER]
+    assert unknown and not [t for t in unknown if t in htmllib.unescape(html)]
 
 
 def test_the_campaign_pages_satisfy_the_content_security_policy(make_user, django_capture_on_commit_callbacks):

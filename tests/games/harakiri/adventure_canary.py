@@ -1,12 +1,15 @@
-"""Canaries for the Adventure Phase's hidden deck orders in API responses: no response may list
-three cards of the travel or influence deck in their dealt order, and none may name a travel-event or
+"""Canaries for the Adventure Phase's hidden information in API responses: no response may list
+three cards of the travel or influence deck in their dealt order, none may name a travel-event or
 influence card before the seq at which the match's log reveals it (drawn, or already removed from
-the campaign)."""
+the campaign), and none may name a campaign-book entry (a face-down mission's card, a clan token's
+entry, a trigger, an ending section...) before the log reads it
+(``tests/engines/harakiri_adventure/unread.py``)."""
 
 import json
 
 from games.application import selectors
 from games.eventstore.models import Match
+from tests.engines.harakiri_adventure import unread
 
 
 def _log(match_id):
@@ -49,3 +52,15 @@ def seen_before_drawn(match_id, records) -> list[tuple]:
     known, cards = revealed_at(match_id)
     return [(card, seat, seq) for seat, seq, body in records for card in cards
             if f'"{card}"' in _text(body) and known.get(card, float("inf")) > seq]
+
+
+def unread_named(match_id, records) -> list[tuple]:
+    """(secret, seat, seq) for each ``(seat, seq, body)`` response of the match that names a
+    campaign-book secret before its seq reads it (``seq`` None: a response outside the match)."""
+    match = Match.objects.get(pk=match_id)
+    return unread.unread_named(match.options.get("chapter", 1), _log(match_id), records)
+
+
+def pack_unread(body) -> list[str]:
+    """The campaign-book secrets the public content pack names (none is read there)."""
+    return unread.pack_named(json.loads(body))

@@ -1,7 +1,9 @@
 """The Adventure Phase played as a Harakiri match (``phase: "adventure"``) THROUGH THE REST API, to its
 end: every seat picks among its listed commands from its own /view/, the eager worker plays the
 game's own steps (the Shōgun's turn, enemy activations, travel-event draws) as after a real request,
-and no deck order, nor any card before it is drawn, ever shows in a response."""
+and no deck order, nor any card before it is drawn, nor any campaign-book entry before it is read,
+ever shows in a response: views, events with their sentences, command answers, the replay just
+before each reading, and the public content pack."""
 
 import pytest
 
@@ -10,7 +12,8 @@ from games.eventstore.models import Match
 from games.kernel import SYSTEM
 
 from tests.games.api_client import open_recorded_match
-from tests.games.harakiri.adventure_canary import deck_runs, leaked_runs, seen_before_drawn
+from tests.engines.harakiri_adventure import unread
+from tests.games.harakiri.adventure_canary import deck_runs, leaked_runs, pack_unread, seen_before_drawn, unread_named
 
 pytestmark = pytest.mark.django_db
 
@@ -49,3 +52,14 @@ def test_a_seeded_adventure_phase_plays_through_the_api_to_its_end(seats, chapte
     assert not leaked, f"a deck order left the server: {leaked}"
     early = seen_before_drawn(match_id, responses)
     assert not early, f"a card left the server before it was drawn: {early[:5]}"
+    # the replay, as a seat and a spectator saw the match just before each reading
+    reached = unread.moments(chapter, selectors.events_unredacted(match))
+    for at in sorted({seq - 1 for seq in reached.values() if seq > 1}):
+        for c in (clients[0], spectator):
+            resp = c.api.get(f"{url}replay/", {"at": at, **({"seat": c.seat} if c.seat is not None else {})})
+            assert resp.status_code == 200, resp.content[:300]
+            responses.append((c.seat, at, resp.content))
+    unread_early = unread_named(match_id, responses)
+    assert not unread_early, f"a campaign-book entry left the server before it was read: {sorted(set(unread_early), key=str)[:5]}"
+    pack = spectator.api.get("/api/games/harakiri/content/")  # public: no login
+    assert pack.status_code == 200 and pack_unread(pack.content) == []

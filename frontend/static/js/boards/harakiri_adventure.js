@@ -9,14 +9,16 @@
 // Every command sent is one of doc.legal_commands, unchanged. Commands this board does not know
 // are still offered as plain buttons, in words, so no state is unplayable. Spectators see the
 // board without controls. Only the seat's view and the public content pack are read: deck orders
-// and face-down mission cards are not in the view, and mission texts are shown only once revealed.
+// and face-down mission cards are not in the view, and the campaign book's texts (missions, clan
+// token entries, triggers, sections, special locations) come from the view's book, which holds each
+// only once it is read; the pack has each chapter as it stands before play.
 // The DOM is built with textContent / SVG attributes only.
 
 import { ensureStylesheet, fetchContent, h } from "./registry.js";
 import {
   ORDER, SERVICES, content, adv, plural, pretty, locInfo, locName, charName, enemyName, equipment,
   equipmentName, item, itemName, skillName, kami, kamiAbility, seaName, territory, chapterDoc, missionDoc,
-  personalDoc, missionTitle, maxHealth, targetText, diceText, effectsText, tokenName, servicesText, names,
+  personalDoc, missionTitle, maxHealth, targetText, diceText, effectsText, tokenName, requirementText, servicesText, names,
   commandLabel, routes, routeKind,
 } from "./harakiri_adventure_words.js";
 
@@ -295,11 +297,22 @@ function endingWords(view, result) {
     all_defeated: "Every character was defeated.",
     final_round: "The final round is over.",
     mission_completed: "The chapter's mission is completed.",
+    mission_failed: "A mission the chapter hangs on has failed.",
     city_captured: "A city the party had to hold was captured.",
     enemies_defeated: "Every enemy is defeated.",
   }[result.reason];
-  const last = [...ui.feed].reverse().find((f) => f.kind === "section");
-  return [reason || "", last ? ` ${last.text}` : ""].join("");
+  // the campaign book's sections read at the end, from the view (a replay may have no events)
+  const chapter = chapterDoc(view);
+  const adventure = (chapter && chapter.adventure) || {};
+  const ending = result.reason === "final_round" ? adventure.final_section
+    : (adventure.ending_conditions || []).find((c) => c.text && c.when === result.reason);
+  const section = adventure[result.outcome];
+  const read = [ending && ending.text, section && section.text].filter(Boolean);
+  if (!read.length) {
+    const last = [...ui.feed].reverse().find((f) => f.kind === "section");
+    if (last) read.push(last.text);
+  }
+  return [reason || "", ...read].filter(Boolean).join(" ");
 }
 
 // -- tracks: round and influence ---------------------------------------------------------------------------
@@ -788,7 +801,8 @@ function renderPlace(ctx) {
   if (loc.kind === "special") {
     const ch = chapterDoc(view);
     const card = ((ch && ch.adventure && ch.adventure.special_locations) || []).find((s) => s.location === id);
-    if (card && (view.discovered || []).includes(id)) box.append(h("p", { class: "adv-small adv-quote" }, `${card.text} (${effectsText(card.effects)})`));
+    if (card && card.text) box.append(h("p", { class: "adv-small adv-quote" }, `${card.text}${card.effects && card.effects.length ? ` (${effectsText(card.effects, view)})` : ""}`));
+    else if (card && card.discovered) box.append(h("p", { class: "adv-small muted" }, "Its instructions in the campaign book are read when a character explores it."));
   }
   return box;
 }
@@ -855,6 +869,7 @@ function renderMissions(ctx) {
   const goals = h("ul", { class: "adv-goals" });
   for (const c of adventure.ending_conditions || []) {
     const what = c.when === "mission_completed" ? `complete ${missionTitle(view, c.mission)}`
+      : c.when === "mission_failed" ? `${missionTitle(view, c.mission)} fails`
       : c.when === "city_captured" ? `${locName(c.location)} is captured`
         : c.when === "enemies_defeated" ? "no enemy is left on the map" : pretty(c.when);
     goals.append(h("li", { class: `goal-${c.outcome}` }, h("strong", {}, c.outcome === "success" ? "Success: " : "Failure: "), what));
@@ -882,10 +897,20 @@ function renderMissions(ctx) {
         const tokens = Object.entries(m.clan_tokens || {}).filter(([, locs]) => (locs || []).length)
           .map(([cid, locs]) => `${charName(cid)}: ${locs.map(locName).join(", ")}`);
         li.append(h("div", { class: "adv-small" }, tokens.length ? `Clan tokens still to resolve: ${tokens.join("; ")}.` : "No clan token placed yet: share what you know."));
-        if (doc.success) li.append(h("div", { class: "adv-small muted" }, `Reward: ${effectsText(doc.success.effects) || "none"}.`));
+        const needs = (doc.clan_tokens || []).filter((t) => t.requires && !t.text)
+          .map((t) => `at ${locName(t.at)}, ${requirementText(t.requires, view)}`);
+        if (needs.length) li.append(h("div", { class: "adv-small muted" }, `Only when ${needs.join("; ")}.`));
+        for (const c of doc.fails_when || []) if (c.text) li.append(h("div", { class: "adv-small" }, c.text));
       }
-      if (m.status === "completed" && doc.success) li.append(h("div", { class: "adv-small adv-quote" }, doc.success.text));
-      if (m.status === "failed" && doc.failure) li.append(h("div", { class: "adv-small adv-quote" }, doc.failure.text));
+      // the campaign book's entries read for this mission's clan tokens
+      for (const t of (doc.clan_tokens || []).filter((x) => x.text)) {
+        const what = effectsText(t.effects, view);
+        li.append(h("div", { class: "adv-small adv-quote", dataset: { entry: t.at } }, `${locName(t.at)}: ${t.text}${what ? ` (${what})` : ""}`));
+      }
+      for (const section of [m.status === "completed" && doc.success, m.status === "failed" && doc.failure].filter(Boolean)) {
+        const what = effectsText(section.effects, view);
+        li.append(h("div", { class: "adv-small adv-quote" }, `${section.text}${what ? ` (${what})` : ""}`));
+      }
     }
     list.append(li);
   }
@@ -898,7 +923,8 @@ function renderMissions(ctx) {
     if (!pm || !doc) continue;
     personal.append(h("li", { class: `mission is-${pm.status} ch-${cid}`, dataset: { personal: cid } },
       h("strong", {}, `${charName(cid)}: ${doc.title}`), ` · ${pm.status === "open" ? `at ${locName(pm.token)}` : pretty(pm.status)}`,
-      h("div", { class: "adv-small" }, `${doc.objective}${doc.success ? ` Reward: ${effectsText(doc.success.effects)}.` : ""}`)));
+      h("div", { class: "adv-small" }, doc.objective),
+      doc.success ? h("div", { class: "adv-small adv-quote" }, `${doc.success.text}${effectsText(doc.success.effects, view) ? ` (${effectsText(doc.success.effects, view)})` : ""}`) : ""));
   }
   if (personal.childNodes.length) box.append(h("h4", {}, "Personal missions (only their own character may complete them)"), personal);
   return box;
@@ -1016,7 +1042,7 @@ function renderParty(ctx) {
       h("div", { class: "adv-small" }, `Skills: ${(ch.skills || []).map(skillName).join(", ") || "none"}`),
       h("div", { class: "adv-small", title: ability ? ability.text : "" }, `Kami: ${k ? k.name : pretty(ch.kami)}, affinity ${ch.affinity}/${AFFINITY_MAX}${ability ? ` · ${ability.name}: ${ability.text}` : ""}`),
       (ch.traits || []).length ? h("div", { class: "adv-small" }, `Traits: ${ch.traits.map(pretty).join(", ")}`) : "",
-      (ch.tokens || []).length ? h("div", { class: "adv-small" }, `Carries: ${ch.tokens.map(tokenName).join(", ")}`) : "",
+      (ch.tokens || []).length ? h("div", { class: "adv-small" }, `Carries: ${ch.tokens.map((t) => tokenName(t, view)).join(", ")}`) : "",
       ch.blessed ? h("div", { class: "adv-small" }, `${plural(ch.blessed, "blessed token")} (can avoid being delayed)`) : ""));
   }
   return box;

@@ -1,6 +1,7 @@
 // Harakiri's Adventure Phase in words: names from the public content pack (places, characters,
-// equipment, items, skills, Kami, missions once revealed), effects, and every legal command as a
-// sentence. Used by harakiri_adventure.js; reads nothing but the content pack and the view given.
+// equipment, items, skills, Kami) and from the view's campaign book (the chapter as read so far:
+// missions once revealed, entries once read), effects, and every legal command as a sentence. Used
+// by harakiri_adventure.js; reads nothing but the content pack and the view given.
 
 export const ORDER = ["akira", "hattori", "hikaru", "tomoe"];
 export const SERVICES = {
@@ -88,9 +89,12 @@ export function territory(id) {
   return (adv().map && adv().map.territories && adv().map.territories[id]) || null;
 }
 
+/** The current chapter as this match has read it: the view's book (``view.book.chapter``), else the
+ * content pack's chapter as it stands before play. Unread entries are in neither. */
 export function chapterDoc(view) {
+  if (view && view.book && view.book.chapter) return view.book.chapter;
   const act = adv().act1 || {};
-  return (act.chapters || []).find((c) => c.number === view.chapter) || null;
+  return (act.chapters || []).find((c) => c.number === (view && view.chapter)) || null;
 }
 
 export function missionDoc(view, number) {
@@ -104,11 +108,11 @@ export function personalDoc(view, cid) {
   return (ch && ch.adventure && ch.adventure.personal_missions && ch.adventure.personal_missions[cid]) || null;
 }
 
-/** A mission's title, only once the view shows it revealed (face-down cards stay unread). */
+/** A mission's title once its card is face up (the view's book has it then), else where its token lies. */
 export function missionTitle(view, number) {
   const m = (view.missions || {})[String(number)];
   const doc = missionDoc(view, number);
-  if (m && m.status !== "hidden" && doc) return doc.title;
+  if (doc && doc.title) return doc.title;
   return m && m.token ? `the mission at ${locName(m.token)}` : `mission ${number}`;
 }
 
@@ -137,11 +141,12 @@ export function weaponText(id) {
   return `${w.name} (combat tests roll ${diceText(strong)})`;
 }
 
-export function effectsText(effects) {
-  return (effects || []).map(effectText).filter(Boolean).join("; ");
+/** Effects in words; ``view`` (optional) names the carried tokens the campaign book has shown. */
+export function effectsText(effects, view) {
+  return (effects || []).map((e) => effectText(e, view)).filter(Boolean).join("; ");
 }
 
-export function effectText(e) {
+export function effectText(e, view) {
   if (!e || typeof e !== "object") return "";
   const n = e.amount;
   switch (e.do) {
@@ -157,7 +162,7 @@ export function effectText(e) {
     case "discard_item": return `return ${itemName(e.item)} to the market`;
     case "test": {
       const trait = e.trait ? `, passed at once with the ${pretty(e.trait)} trait` : "";
-      return `${pretty(e.attribute)} test (${e.difficulty})${trait}: on a success ${effectsText(e.success) || "nothing happens"}, on a failure ${effectsText(e.failure) || "nothing happens"}`;
+      return `${pretty(e.attribute)} test (${e.difficulty})${trait}: on a success ${effectsText(e.success, view) || "nothing happens"}, on a failure ${effectsText(e.failure, view) || "nothing happens"}`;
     }
     case "choice": return `a decision: ${(e.options || []).map((o) => `“${o.label}”`).join(" or ")}`;
     case "spawn": return spawnText(e.enemy || {});
@@ -166,13 +171,13 @@ export function effectText(e) {
     case "mark": return `the campaign sheet records “${pretty(e.mark)}”`;
     case "discover": return `${locName(e.location)} is discovered`;
     case "remove_card": return "this card leaves the campaign";
-    case "add_travel_events": return `travel event${(e.codes || []).length > 1 ? "s" : ""} ${(e.codes || []).join(", ")} join the deck`;
-    case "remove_travel_events": return `travel event${(e.codes || []).length > 1 ? "s" : ""} ${(e.codes || []).join(", ")} leave the deck`;
-    case "all": return `every character: ${effectsText(e.effects)}`;
+    case "add_travel_events": return (e.codes || []).length > 1 ? `travel events ${e.codes.join(", ")} join the deck` : `travel event ${(e.codes || []).join("")} joins the deck`;
+    case "remove_travel_events": return (e.codes || []).length > 1 ? `travel events ${e.codes.join(", ")} leave the deck` : `travel event ${(e.codes || []).join("")} leaves the deck`;
+    case "all": return `every character: ${effectsText(e.effects, view)}`;
     case "bless": return `gain ${plural(n || 1, "blessed token")}`;
-    case "gain_token": return `gain ${tokenName(e.token)}`;
-    case "lose_token": return `lose ${tokenName(e.token)}`;
-    case "if": return `if ${requirementText(e.has)}: ${effectsText(e.then) || "nothing happens"}; otherwise ${effectsText(e.else) || "nothing happens"}`;
+    case "gain_token": return `gain ${tokenName(e.token, view)}`;
+    case "lose_token": return `lose ${tokenName(e.token, view)}`;
+    case "if": return `if ${requirementText(e.has, view)}: ${effectsText(e.then, view) || "nothing happens"}; otherwise ${effectsText(e.else, view) || "nothing happens"}`;
     case "place_mission": return `a new mission is placed${e.location ? ` at ${locName(e.location)}` : ""}`;
     case "complete_mission": return "the mission is completed";
     case "fail_mission": return "the mission fails";
@@ -183,15 +188,22 @@ export function effectText(e) {
   }
 }
 
-export function tokenName(id) {
-  const t = adv().act1 && adv().act1.tokens && adv().act1.tokens[id];
+/** A carried mission or event token: named by the view's book once shown there (or by the pack, for
+ * the tokens the cards themselves name). */
+export function token(id, view) {
+  const shown = view && view.book && view.book.tokens && view.book.tokens[id];
+  return shown || (adv().act1 && adv().act1.tokens && adv().act1.tokens[id]) || null;
+}
+
+export function tokenName(id, view) {
+  const t = token(id, view);
   return t ? t.name : pretty(id);
 }
 
-export function requirementText(req) {
+export function requirementText(req, view) {
   const r = req || {};
   const parts = [];
-  if (r.token) parts.push(`the character carries ${tokenName(r.token)}`);
+  if (r.token) parts.push(`the character carries ${tokenName(r.token, view)}`);
   if (r.coins) parts.push(`the character has ${plural(r.coins, "coin")}`);
   if (r.trait) parts.push(`the character has the ${pretty(r.trait)} trait`);
   return parts.join(" and ") || "the condition is met";
@@ -330,9 +342,8 @@ export function commandLabel(ctx, cmd) {
     case "leave": return `Leave the ${shop.kind || "shop"}`;
     case "give": {
       const giver = (view.characters || {})[a.from] || {};
-      const tokens = (adv().act1 && adv().act1.tokens) || {};
       const what = a.what === "coins" ? plural(a.amount, "coin") : a.what === "heads" ? plural(a.amount, "head")
-        : a.what === "armor" ? `the ${equipmentName(giver.armor)} (their armor)` : tokens[a.what] ? tokenName(a.what)
+        : a.what === "armor" ? `the ${equipmentName(giver.armor)} (their armor)` : token(a.what, view) ? tokenName(a.what, view)
           : equipment(a.what) ? `the ${equipmentName(a.what)}` : itemName(a.what);
       return `${charName(a.from)} gives ${charName(a.to)} ${what}`;
     }

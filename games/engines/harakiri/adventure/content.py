@@ -95,8 +95,3 @@ def traits_of_skills(skills) -> list[str]:
     """The traits a character's acquired skills grant."""
     return sorted({SKILL_TRAITS[s] for s in skills if s in SKILL_TRAITS})
 
-
-def all_public() -> dict:
-    """The public content pack (what a client may read: no deck order lives here)."""
-    return {"map": MAP, "act1": ACT1, "travel_events": list(TRAVEL_EVENTS.values()),
-            "influence": list(INFLUENCE_CARDS.values()), "market": MARKET, "blacksmith": BLACKSMITH, "levels": LEVELS}

@@ -374,8 +374,17 @@ def _mission_placed(s, p):
     s["missions"][str(p["mission"])].update(status="hidden", token=p["token"])
 
 
+def _book_read(s) -> dict:
+    """What of the campaign book has been read (a state folded from a snapshot taken before this
+    record existed starts it here)."""
+    return s.setdefault("book_read", {"clan_tokens": {}, "ending": None})
+
+
 def _clan_token_resolved(s, p):
     s["missions"][str(p["mission"])]["clan_tokens"][p["character"]].remove(p["location"])
+    places = _book_read(s)["clan_tokens"].setdefault(str(p["mission"]), [])
+    if p["location"] not in places:  # the entry read (book.py shows it from now on)
+        places.append(p["location"])
 
 
 def _mission_completed(s, p):
@@ -583,6 +592,7 @@ def _weapon_swapped(s, p):
 def _phase_ended(s, p):
     flow = s["flow"]
     s["result"] = {"outcome": p["outcome"], "reason": p["reason"]}
+    _book_read(s)["ending"] = p.get("text")  # the section the phase ended with, read now
     s["queue"] = []
     s["choice"] = None
     flow.update(stage="ending", sub="resurrect", active=None, travel=None, event=None, close=False, shop=None,
@@ -704,13 +714,14 @@ HANDLERS = {
 
 
 CHARACTER_DEFAULTS = {"blessed": 0, "tokens": [], "defeated_in_phase": False, "kami_chosen": True}
-STATE_DEFAULTS = {"unlocked_kami": []}
+STATE_DEFAULTS = {"unlocked_kami": [], "book_read": {"clan_tokens": {}, "ending": None}}
 FLOW_DEFAULTS = {"next_up": [], "group_members": [], "proposal": None}
 
 
 def upgrade(state):
     """An ``AdventureStarted`` state as this version reads it: what a match begun before blessed
-    tokens, carried tokens, unlocked Kami and group activations existed lacks is filled in."""
+    tokens, carried tokens, unlocked Kami, group activations and the campaign book's record
+    (``book_read``) existed lacks is filled in."""
     for ch in state["characters"].values():
         for key, value in CHARACTER_DEFAULTS.items():
             ch.setdefault(key, _copy(value))

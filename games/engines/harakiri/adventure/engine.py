@@ -6,10 +6,9 @@ import jsonschema
 
 from games.kernel import SYSTEM, EngineBase, RuleViolation, Status, event, json_member
 
-from . import actions, board, effects, steps
+from . import actions, board, book, effects, steps
 from . import queries as q
-from .content import (ACTS, BLACKSMITH, CHARACTERS, INFLUENCE_CARDS, KAMI, LEVELS, MARKET, TRAVEL_EVENTS, all_public,
-                      market_deck)
+from .content import ACTS, BLACKSMITH, CHARACTERS, INFLUENCE_CARDS, KAMI, LEVELS, MARKET, TRAVEL_EVENTS, market_deck
 
 CHAPTERS = sorted(c["number"] for c in ACTS[1]["chapters"])
 
@@ -99,6 +98,7 @@ def initial_state(options: dict, seats: int, decks: dict) -> dict:
         "missions": {str(m["number"]): _mission(m) for m in adventure["missions"]},
         "personal": {cid: {"token": pm["token"], "status": "open"} for cid, pm in sorted(adventure["personal_missions"].items())},
         "missions_completed": [], "omamori_used": False, "unlocked_kami": [],
+        "book_read": {"clan_tokens": {}, "ending": None},  # campaign-book entries read (book.py)
         "queue": [], "choice": None, "result": None,
         "flow": {"stage": "prepare" if not all(q.prepared(c) for c in characters.values()) else "shogun",
                  "sub": "round", "enemies_left": [], "next_enemy": None, "tie": None,
@@ -208,7 +208,8 @@ class AdventureEngine(EngineBase):
     }
 
     def content(self) -> dict:
-        return all_public()
+        """The public content pack: the chapters as they stand before play (``book.py``)."""
+        return book.public_pack()
 
     def validate_options(self, options: dict, seats: int) -> None:
         control = options.get("control")
@@ -313,6 +314,9 @@ class AdventureEngine(EngineBase):
         view["shop"] = state["flow"].get("shop")
         view["awaiting"] = q.awaiting(state)
         view["you"] = seat
+        # the campaign book as read so far (the content pack has each chapter as before play)
+        view.pop("book_read", None)
+        view["book"] = book.known(state)
         return view
 
     def redact_event(self, ev, seat):
@@ -323,6 +327,8 @@ class AdventureEngine(EngineBase):
             return {**ev, "payload": {"state": state}}
         if ev["type"] == "ChoiceOffered":
             return {**ev, "payload": _labels_only(payload)}
+        if ev["type"] == "MissionPlaced" and "title" in payload:  # the card stays face down
+            return {**ev, "payload": {k: v for k, v in payload.items() if k != "title"}}
         if ev["type"] in ("QueuePushed", "EffectPopped"):
             return {**ev, "payload": {"source": (payload.get("ctx") or {}).get("source")}}
         if ev["type"] in ("ItemUsed", "ItemDiscarded") and "market_order" in payload:
