@@ -1,0 +1,73 @@
+"""Plain SQL on the hot paths (the write path, the rebuild, the deleted-account look-up).
+
+Statements run on the database driver's own cursor, inside Django's connection and therefore inside
+its transaction (``transaction.atomic`` around the caller still commits or rolls them back), with
+driver errors turned into Django's (``IntegrityError`` and so on) exactly as Django's cursors do.
+What is skipped is Django's per-statement wrapper (the placeholder rewrite on SQLite, the debug
+log), which cost several times the statement itself on SQLite. Values go through the backend's own
+adapters (``connection.ops``), so rows are stored exactly as the ORM stores them.
+
+Queries are written with ``%s`` placeholders; on SQLite they are rewritten to ``?`` once per
+distinct statement. On PostgreSQL, statements asked with ``prepare=True`` are prepared on the
+server once per connection (persistent connections keep them), which saves their parse and plan on
+every later call; the default, as with Django's own cursors, binds on the client and prepares
+nothing (connection poolers in transaction mode need that).
+"""
+
+import uuid
+from functools import lru_cache
+
+from django.db import DEFAULT_DB_ALIAS, connections
+
+
+@lru_cache(maxsize=512)
+def _native(query: str, vendor: str) -> str:
+    return query.replace("%s", "?") if vendor == "sqlite" else query
+
+
+def database():
+    """The default connection's wrapper, looked up once (each attribute of ``django.db.connection``
+    is a look-up of its own)."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
+def run(query: str, params=(), *, fetch: str | None = None, prepare: bool = False):
+    """Execute ``query``; return ``fetchone()`` for ``fetch="one"``, ``fetchall()`` for
+    ``fetch="all"``, else the row count."""
+    db = connections[DEFAULT_DB_ALIAS]
+    if db.connection is None:
+        db.ensure_connection()
+    server_side = prepare and db.vendor == "postgresql"
+    with db.wrap_database_errors:
+        # psycopg's plain Cursor binds on the server, which a prepared statement needs.
+        cursor = _psycopg().Cursor(db.connection) if server_side else db.connection.cursor()
+        try:
+            if server_side:
+                cursor.execute(query, params, prepare=True)
+            else:
+                cursor.execute(_native(query, db.vendor), params)
+            if fetch == "one":
+                return cursor.fetchone()
+            if fetch == "all":
+                return cursor.fetchall()
+            return cursor.rowcount
+        finally:
+            cursor.close()
+
+
+@lru_cache(maxsize=1)
+def _psycopg():
+    import psycopg  # only installed where PostgreSQL is used
+
+    return psycopg
+
+
+def uuid_param(value: uuid.UUID, db=None):
+    """A UUID as this backend stores it (SQLite: 32 hex digits)."""
+    return value if (db or database()).features.has_native_uuid_field else value.hex
+
+
+def json_param(value, db=None):
+    """A JSON value as this backend's JSONField stores it."""
+    return (db or database()).ops.adapt_json_value(value, None)
+
