@@ -67,7 +67,12 @@ class MatchEvent(models.Model):
 
 
 class MatchCommand(models.Model):
-    """One accepted command and the contiguous events it produced (first_seq..last_seq)."""
+    """One accepted command and the contiguous events it produced (first_seq..last_seq).
+
+    The command itself is kept too (``kind``, ``type``, ``args``, ``actor``, ``expected_seq``, with
+    ``seat``), so that ``verify_logs`` can decide it again with another engine. Its args may hold a
+    seat's secret choice: they are for staff tools only, never for any API. Rows written before the
+    command was kept have no ``kind`` (their logs can be checked by re-fold only)."""
 
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="commands", db_index=False)  # see MatchEvent
     command_id = models.UUIDField()
@@ -76,6 +81,12 @@ class MatchCommand(models.Model):
     first_seq = models.PositiveIntegerField()
     last_seq = models.PositiveIntegerField()
     at = models.DateTimeField()
+    kind = models.CharField(max_length=12, null=True)  # "game" | "system" | "lobby" (games.application.decisions)
+    type = models.CharField(max_length=60, null=True)
+    args = models.JSONField(null=True)
+    # {"kind": "user"|"worker"|"system", "user_id", "seat", ...}: who asked (as on its events)
+    actor = models.JSONField(null=True)
+    expected_seq = models.PositiveIntegerField(null=True)
 
     class Meta:
         constraints = [

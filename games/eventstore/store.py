@@ -25,6 +25,29 @@ class CommandRecord:
     last_seq: int
 
 
+@dataclass(frozen=True)
+class CommandBody:
+    """What was asked, kept with the command row so that it can be decided again (``verify_logs``):
+    the kind of command, its type and args, and the seq the client expected (None: any)."""
+
+    kind: str
+    type: str
+    args: dict
+    expected_seq: int | None = None
+
+
+@dataclass(frozen=True)
+class StoredCommand:
+    """A command row as ``commands_load`` reads it (``body`` None for rows from before bodies were kept)."""
+
+    command_id: uuid.UUID
+    seat: object
+    first_seq: int
+    last_seq: int
+    actor: dict | None
+    body: CommandBody | None
+
+
 _LOCK_FIELDS = ("id", "game", "engine_version", "seed", "head_seq")
 _LOCK_SQL = (
     "SELECT m.id, m.game, m.engine_version, m.seed, m.head_seq, c.fingerprint, c.first_seq, c.last_seq"
@@ -51,11 +74,12 @@ def match_lock(match_id, command_id: uuid.UUID) -> tuple[Match, CommandRecord | 
 
 
 def command_append(match: Match, events: list[dict], *, actor: dict, command_id: uuid.UUID, seat,
-                   fingerprint: str) -> tuple[int, object]:
-    """Append ``events`` after ``match.head_seq`` (gapless), record the command and advance the head,
-    in one statement on PostgreSQL (three on SQLite, which has no data-modifying CTEs). A concurrent
-    writer that slipped past the lock hits the unique (match, seq) or (match, command_id) and the
-    whole transaction raises IntegrityError. Returns (first seq, the events' time)."""
+                   fingerprint: str, body: CommandBody) -> tuple[int, object]:
+    """Append ``events`` after ``match.head_seq`` (gapless), record the command (its ``body`` too)
+    and advance the head, in one statement on PostgreSQL (three on SQLite, which has no
+    data-modifying CTEs). A concurrent writer that slipped past the lock hits the unique
+    (match, seq) or (match, command_id) and the whole transaction raises IntegrityError. Returns
+    (first seq, the events' time)."""
     db = sql.database()
     json_value = db.ops.adapt_json_value
     now = timezone.now()
@@ -68,9 +92,10 @@ def command_append(match: Match, events: list[dict], *, actor: dict, command_id:
         event_params += [mid, seq, ev["type"], ev.get("v", 1), json_value(ev.get("payload", {}), None), actor_json, cid, at]
     event_sql = ("INSERT INTO eventstore_matchevent (match_id, seq, type, version, payload, actor, command_id, at)"
                  " VALUES " + ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"] * len(events)))
-    command_sql = ("INSERT INTO eventstore_matchcommand (match_id, command_id, seat, fingerprint, first_seq, last_seq, at)"
-                   " VALUES (%s, %s, %s, %s, %s, %s, %s)")
-    command_params = [mid, cid, None if seat is None else json_value(seat, None), fingerprint, first, last, at]
+    command_sql = ("INSERT INTO eventstore_matchcommand (match_id, command_id, seat, fingerprint, first_seq, last_seq, at,"
+                   " kind, type, args, actor, expected_seq) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)")
+    command_params = [mid, cid, None if seat is None else json_value(seat, None), fingerprint, first, last, at,
+                      body.kind, body.type, json_value(body.args, None), actor_json, body.expected_seq]
     head_sql = "UPDATE eventstore_match SET head_seq = %s WHERE id = %s"
     if db.vendor == "postgresql":  # one round trip
         sql.run(f"WITH e AS ({event_sql}), c AS ({command_sql}) {head_sql}",
@@ -140,6 +165,24 @@ def command_find(match: Match, command_id: uuid.UUID) -> CommandRecord | None:
                   " WHERE match_id = %s AND command_id = %s", [sql.uuid_param(match.pk), sql.uuid_param(command_id)],
                   fetch="one")
     return None if row is None else CommandRecord(*row)
+
+
+def commands_load(match: Match) -> list[StoredCommand]:
+    """Every command row of the match, in log order. Staff tools only: a command's args may hold
+    a seat's secret choice."""
+    rows = sql.run("SELECT command_id, seat, first_seq, last_seq, actor, kind, type, args, expected_seq"
+                   " FROM eventstore_matchcommand WHERE match_id = %s ORDER BY first_seq",
+                   [sql.uuid_param(match.pk)], fetch="all")
+    out = []
+    for command_id, seat, first, last, actor, kind, type_, args, expected in rows:
+        body = None if kind is None else CommandBody(kind, type_, _json(args), expected)
+        out.append(StoredCommand(command_id if isinstance(command_id, uuid.UUID) else uuid.UUID(command_id),
+                                 _json(seat), first, last, _json(actor), body))
+    return out
+
+
+def _json(value):
+    return json_decode(value) if isinstance(value, (str, bytes)) else value
 
 
 def snapshots_stored(match: Match) -> dict:
