@@ -27,11 +27,11 @@ from games.eventstore import sql, store
 from games.eventstore.codec import json_decode
 from games.eventstore.models import Match, MatchEvent, Snapshot
 from games.kernel import canonical
+from games.kernel.canonical import MISSING, first_difference, normalise
 
 from .models import MatchDeadline, MatchSummary, PlayerRecord
 from .updaters import deadline_values, deadline_write, records_delta, summary_values, summary_write
 
-MISSING = "<missing>"
 
 # Checkers of read models outside ``games`` (the campaigns app registers its own when Django
 # starts: ``games`` never imports it). Each is ``fn(fix) -> (differences, fixed)``.
@@ -104,11 +104,6 @@ def _show(value) -> str:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
-def normalise(value):
-    """JSON round trip: what a JSONField would store (tuples become lists, keys become strings)."""
-    return json.loads(json.dumps(value, sort_keys=True, default=str))
-
-
 _TEXT_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
 
@@ -121,32 +116,6 @@ def state_text(value) -> bytes:
         return orjson.dumps(value, option=_TEXT_OPTIONS, default=str)
     except TypeError:
         return json.dumps(value, sort_keys=True, default=str).encode()
-
-
-def first_difference(stored, rebuilt, path: str = "state"):
-    """(path, stored, rebuilt) of the first place two JSON values differ, or None if equal."""
-    if isinstance(stored, dict) and isinstance(rebuilt, dict):
-        for key in sorted(set(stored) | set(rebuilt), key=str):
-            sub = f"{path}.{key}"
-            if key not in stored:
-                return sub, MISSING, rebuilt[key]
-            if key not in rebuilt:
-                return sub, stored[key], MISSING
-            found = first_difference(stored[key], rebuilt[key], sub)
-            if found:
-                return found
-        return None
-    if isinstance(stored, list) and isinstance(rebuilt, list):
-        for i, (a, b) in enumerate(zip(stored, rebuilt)):
-            found = first_difference(a, b, f"{path}[{i}]")
-            if found:
-                return found
-        if len(stored) != len(rebuilt):
-            return f"{path}.length", len(stored), len(rebuilt)
-        return None
-    if stored != rebuilt or type(stored) is not type(rebuilt):
-        return path, stored, rebuilt
-    return None
 
 
 def compare_summary(match_id: str, stored: dict | None, stored_players: list, rebuilt: MatchRebuild) -> list[Difference]:
