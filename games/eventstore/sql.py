@@ -19,6 +19,8 @@ from functools import lru_cache
 
 from django.db import DEFAULT_DB_ALIAS, connections
 
+from .codec import json_decode
+
 
 @lru_cache(maxsize=512)
 def _native(query: str, vendor: str) -> str:
@@ -31,10 +33,11 @@ def database():
     return connections[DEFAULT_DB_ALIAS]
 
 
-def run(query: str, params=(), *, fetch: str | None = None, prepare: bool = False):
+def run(query: str, params=(), *, fetch: str | None = None, prepare: bool = False, db=None):
     """Execute ``query``; return ``fetchone()`` for ``fetch="one"``, ``fetchall()`` for
-    ``fetch="all"``, else the row count."""
-    db = connections[DEFAULT_DB_ALIAS]
+    ``fetch="all"``, else the row count. ``db``: the connection wrapper, if the caller has it."""
+    if db is None:
+        db = connections[DEFAULT_DB_ALIAS]
     if db.connection is None:
         db.ensure_connection()
     server_side = prepare and db.vendor == "postgresql"
@@ -55,6 +58,29 @@ def run(query: str, params=(), *, fetch: str | None = None, prepare: bool = Fals
             cursor.close()
 
 
+def fetch_many(statements, *, db=None) -> list[list]:
+    """Run each ``(query, params)`` and return its rows ([] for a statement without rows). On
+    PostgreSQL they are sent together and answered together: one round trip for all (a pipeline;
+    an open transaction's BEGIN goes along), which counts when every round trip waits its turn on a
+    busy machine. Elsewhere one after the other. Only for statements whose row counts nobody reads
+    (in a pipeline they come with the answers)."""
+    db = db or database()
+    if db.vendor != "postgresql" or len(statements) < 2:
+        return [run(query, params, fetch="all", db=db) for query, params in statements]
+    if db.connection is None:
+        db.ensure_connection()
+    with db.wrap_database_errors:
+        cursors = [db.connection.cursor() for _ in statements]
+        try:
+            with db.connection.pipeline():
+                for cursor, (query, params) in zip(cursors, statements):
+                    cursor.execute(query, params)
+            return [cursor.fetchall() if cursor.description is not None else [] for cursor in cursors]
+        finally:
+            for cursor in cursors:
+                cursor.close()
+
+
 @lru_cache(maxsize=1)
 def _psycopg():
     import psycopg  # only installed where PostgreSQL is used
@@ -71,3 +97,15 @@ def json_param(value, db=None):
     """A JSON value as this backend's JSONField stores it."""
     return (db or database()).ops.adapt_json_value(value, None)
 
+
+def json_value(value):
+    """A JSON column's value as the ORM returns it (the drivers hand over its text)."""
+    return json_decode(value) if isinstance(value, (str, bytes)) else value
+
+
+def datetime_value(value, db=None):
+    """A datetime column's value as the ORM returns it (SQLite hands over a naive value)."""
+    db = db or database()
+    if value is None or db.vendor == "postgresql":
+        return value
+    return db.ops.convert_datetimefield_value(value, None, db)

@@ -66,7 +66,7 @@ def match_lock(match_id, command_id: uuid.UUID) -> tuple[Match, CommandRecord | 
         mid = match_id if isinstance(match_id, uuid.UUID) else uuid.UUID(str(match_id))
     except ValueError:
         raise Match.DoesNotExist(f"no match {match_id}")
-    row = sql.run(query, [sql.uuid_param(command_id, db), sql.uuid_param(mid, db)], fetch="one", prepare=True)
+    row = sql.run(query, [sql.uuid_param(command_id, db), sql.uuid_param(mid, db)], fetch="one", prepare=True, db=db)
     if row is None:
         raise Match.DoesNotExist(f"no match {match_id}")
     match = Match.from_db(db.alias, _LOCK_FIELDS, (mid, *row[1:5]))
@@ -99,11 +99,11 @@ def command_append(match: Match, events: list[dict], *, actor: dict, command_id:
     head_sql = "UPDATE eventstore_match SET head_seq = %s WHERE id = %s"
     if db.vendor == "postgresql":  # one round trip
         sql.run(f"WITH e AS ({event_sql}), c AS ({command_sql}) {head_sql}",
-                [*event_params, *command_params, last, mid], prepare=True)
+                [*event_params, *command_params, last, mid], prepare=True, db=db)
     else:
-        sql.run(event_sql, event_params)
-        sql.run(command_sql, command_params)
-        sql.run(head_sql, [last, mid])
+        sql.run(event_sql, event_params, db=db)
+        sql.run(command_sql, command_params, db=db)
+        sql.run(head_sql, [last, mid], db=db)
     match.head_seq = last
     return first, now
 
@@ -135,12 +135,21 @@ def events_append(match: Match, events: list[dict], *, actor: dict, command_id=N
 def events_for_fold(match: Match, *, after: int = 0, until: int | None = None, engine_upcasters=None) -> list[dict]:
     """The events after ``after`` up to ``until`` as a fold needs them: ``{seq, type, v, payload}``,
     upcast (no actor, command id nor time: folds never read them). One plain SELECT."""
+    return events_from_rows(sql.run(*events_query(match.pk, after=after, until=until), fetch="all"), engine_upcasters)
+
+
+def events_query(match_id, *, after: int = 0, until: int | None = None) -> tuple[str, list]:
+    """The SELECT of ``events_for_fold`` (for ``sql.fetch_many``)."""
     query = "SELECT seq, type, version, payload FROM eventstore_matchevent WHERE match_id = %s AND seq > %s"
-    params = [sql.uuid_param(match.pk), after]
+    params = [sql.uuid_param(match_id), after]
     if until is not None:
         query += " AND seq <= %s"
         params.append(until)
-    rows = sql.run(query + " ORDER BY seq", params, fetch="all")
+    return query + " ORDER BY seq", params
+
+
+def events_from_rows(rows, engine_upcasters=None) -> list[dict]:
+    """``events_query``'s rows as ``events_for_fold`` returns them."""
     if isinstance(rows[0][3] if rows else None, (str, bytes)):  # SQLite, and PostgreSQL as Django sets it up
         rows = [(seq, type_, version, json_decode(payload)) for seq, type_, version, payload in rows]
     if needs_upcast(engine_upcasters):
@@ -175,21 +184,26 @@ def commands_load(match: Match) -> list[StoredCommand]:
                    [sql.uuid_param(match.pk)], fetch="all")
     out = []
     for command_id, seat, first, last, actor, kind, type_, args, expected in rows:
-        body = None if kind is None else CommandBody(kind, type_, _json(args), expected)
+        body = None if kind is None else CommandBody(kind, type_, sql.json_value(args), expected)
         out.append(StoredCommand(command_id if isinstance(command_id, uuid.UUID) else uuid.UUID(command_id),
-                                 _json(seat), first, last, _json(actor), body))
+                                 sql.json_value(seat), first, last, sql.json_value(actor), body))
     return out
-
-
-def _json(value):
-    return json_decode(value) if isinstance(value, (str, bytes)) else value
 
 
 def snapshots_stored(match: Match) -> dict:
     """{seq: state} of every snapshot of the match's engine version: one plain SELECT."""
-    rows = sql.run("SELECT seq, state FROM eventstore_snapshot WHERE match_id = %s AND engine_version = %s",
-                   [sql.uuid_param(match.pk), match.engine_version], fetch="all")
-    return {seq: json_decode(state) for seq, state in rows}
+    return snapshots_from_rows(sql.run(*snapshots_query(match.pk), fetch="all"))
+
+
+def snapshots_query(match_id) -> tuple[str, list]:
+    """The SELECT of ``snapshots_stored`` (for ``sql.fetch_many``)."""
+    return ("SELECT seq, state FROM eventstore_snapshot WHERE match_id = %s"
+            " AND engine_version = (SELECT engine_version FROM eventstore_match WHERE id = %s)",
+            [sql.uuid_param(match_id), sql.uuid_param(match_id)])
+
+
+def snapshots_from_rows(rows) -> dict:
+    return {seq: sql.json_value(state) for seq, state in rows}
 
 
 def event_last_at(match: Match):
@@ -207,19 +221,26 @@ def matches_with(user_type: str, user_ids, also_type: str) -> set:
     ``user_ids`` and an event of ``also_type``. Both types must be INDEXED_TYPES: their partial
     indexes serve this (the types are written into the SQL, as the indexes' conditions are, so that
     SQLite's planner can match them), never a scan of the whole log."""
+    query = matches_with_query(user_type, user_ids, also_type)
+    return matches_from_rows(sql.run(*query, fetch="all")) if query else set()
+
+
+def matches_with_query(user_type: str, user_ids, also_type: str) -> tuple[str, list] | None:
+    """The SELECT of ``matches_with`` (None: no user to look for)."""
     if user_type not in INDEXED_TYPES or also_type not in INDEXED_TYPES:
         raise ValueError("only indexed event types can be looked up across matches")
     ids = sorted({u for u in user_ids if isinstance(u, int) and not isinstance(u, bool)})
     if not ids:
-        return set()
+        return None
     db = sql.database()
     user = "a.payload ->> 'user_id'" if db.vendor == "postgresql" else "json_extract(a.payload, '$.user_id')"
-    params = [str(u) for u in ids] if db.vendor == "postgresql" else ids
-    rows = sql.run(
-        f"SELECT DISTINCT a.match_id FROM eventstore_matchevent a WHERE a.type = '{user_type}'"
-        f" AND {user} IN ({', '.join(['%s'] * len(ids))})"
-        f" AND EXISTS (SELECT 1 FROM eventstore_matchevent b WHERE b.match_id = a.match_id AND b.type = '{also_type}')",
-        params, fetch="all")
+    return (f"SELECT DISTINCT a.match_id FROM eventstore_matchevent a WHERE a.type = '{user_type}'"
+            f" AND {user} IN ({', '.join(['%s'] * len(ids))})"
+            f" AND EXISTS (SELECT 1 FROM eventstore_matchevent b WHERE b.match_id = a.match_id AND b.type = '{also_type}')",
+            [str(u) for u in ids] if db.vendor == "postgresql" else ids)
+
+
+def matches_from_rows(rows) -> set:
     return {row[0] if isinstance(row[0], uuid.UUID) else uuid.UUID(row[0]) for row in rows}
 
 

@@ -12,6 +12,7 @@ what differs). ``manage.py rebuild_projections`` is a thin wrapper around ``chec
 """
 
 import json
+import uuid
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -200,9 +201,13 @@ class Fold(NamedTuple):
     seated: set  # every user who took a seat
 
 
-def fold_from_scratch(match: Match, engine, checkpoints=()) -> Fold:
-    """One pass over the whole log, no snapshot, no cache."""
-    events = store.events_for_fold(match, engine_upcasters=engine.upcasters)
+def fold_from_scratch(match: Match, engine, checkpoints=(), rows=None) -> Fold:
+    """One pass over the whole log, no snapshot, no cache. ``rows``: the log as
+    ``store.events_query`` reads it, if the caller has read it."""
+    if rows is None:
+        events = store.events_for_fold(match, engine_upcasters=engine.upcasters)
+    else:
+        events = store.events_from_rows(rows, engine.upcasters)
     position = {ev["seq"]: i + 1 for i, ev in enumerate(events)} if checkpoints else {}
     folded, state, done = {}, None, 0
     for seq in sorted(s for s in set(checkpoints) if s in position):
@@ -218,13 +223,14 @@ def fold_from_scratch(match: Match, engine, checkpoints=()) -> Fold:
 _ANY_TIME = datetime(2000, 1, 1, tzinfo=timezone.utc)
 
 
-def match_rebuild(match: Match, snapshot_seqs=()) -> MatchRebuild:
+def match_rebuild(match: Match, snapshot_seqs=(), rows=None) -> MatchRebuild:
     """Fold every event from scratch and derive each projection of ``match`` (and the fold at each
-    of ``snapshot_seqs``, the stored snapshots', in the same pass)."""
+    of ``snapshot_seqs``, the stored snapshots', in the same pass). ``rows``: see
+    ``fold_from_scratch``."""
     mid = str(match.pk)
     try:
         engine = selectors.engine_of(match)
-        fold = fold_from_scratch(match, engine, snapshot_seqs)
+        fold = fold_from_scratch(match, engine, snapshot_seqs, rows)
         if fold.state is None:
             return MatchRebuild(mid, 0, None, None, error="the match has no events")
         state = fold.state
@@ -254,46 +260,34 @@ def snapshots_folded(match: Match, seqs) -> dict[int, Any]:
 
 def records_stored(user_ids=None) -> dict:
     """{(user_id, game): {"played", "won"}} as stored (of ``user_ids``, or everyone's)."""
+    query = _records_query(user_ids)
+    return _records_from_rows(sql.run(*query, fetch="all")) if query else {}
+
+
+def _records_query(user_ids=None) -> tuple[str, list] | None:
     query, params = f"SELECT user_id, game, played, won FROM {PlayerRecord._meta.db_table}", []
     if user_ids is not None:
         params = sorted(user_ids)
         if not params:
-            return {}
+            return None
         query += f" WHERE user_id IN ({', '.join(['%s'] * len(params))})"
-    return {(user_id, game): {"played": played, "won": won} for user_id, game, played, won in sql.run(query, params, fetch="all")}
+    return query, params
 
 
-def _summary_stored(match: Match):
-    """The stored summary and its players; the summary row itself came with the locked match."""
-    try:
-        row = match.summary
-    except MatchSummary.DoesNotExist:
-        return None, []
-    through = MatchSummary.players.through._meta
-    players = sql.run(f"SELECT {through.get_field('user').column} FROM {through.db_table}"
-                      f" WHERE {through.get_field('matchsummary').column} = %s", [sql.uuid_param(match.pk)], fetch="all")
-    return row.as_dict(), [user_id for (user_id,) in players]
+def _records_from_rows(rows) -> dict:
+    return {(user_id, game): {"played": played, "won": won} for user_id, game, played, won in rows}
 
 
-def _deadline_stored(match: Match):
-    try:
-        row = match.deadline
-    except MatchDeadline.DoesNotExist:
-        return None
-    return {"seq": row.seq, "seats": row.seats, "due_at": row.due_at}
-
-
-def match_differences(match: Match, rebuilt: MatchRebuild, snapshots: dict[int, Any]) -> list[Difference]:
-    """``snapshots``: the stored ones of the match's engine version, {seq: state}."""
+def match_differences(match: Match, rebuilt: MatchRebuild, stored: "Stored") -> list[Difference]:
     mid = str(match.pk)
     if rebuilt.error:
         return [Difference(mid, "stream", "fold", "-", f"error: {rebuilt.error}", fixable=False)]
     out = []
     if match.head_seq != rebuilt.seq:
         out.append(Difference(mid, "stream", "head_seq", match.head_seq, rebuilt.seq, fixable=False))
-    stored_summary, stored_players = _summary_stored(match)
-    out += compare_summary(mid, stored_summary, stored_players, rebuilt)
-    out += compare_deadline(mid, _deadline_stored(match), rebuilt.deadline)
+    out += compare_summary(mid, stored.summary, stored.players, rebuilt)
+    out += compare_deadline(mid, stored.deadline, rebuilt.deadline)
+    snapshots = stored.snapshots
     if snapshots:
         out += compare_snapshots(mid, snapshots, rebuilt.folded, rebuilt.seq)
     return out
@@ -333,40 +327,74 @@ def _seated_users(match_ids) -> set:
     return {p.get("user_id") for p in payloads if isinstance(p, dict) and p.get("user_id")}
 
 
-def _users_matches(user_ids) -> list:
-    """Ids of every finished match any of ``user_ids`` took a seat in (served by the store's
-    partial indexes on those two event types, never a scan of the whole log)."""
-    return sorted(store.matches_with(SEAT_TAKEN, user_ids, FINISHED), key=str)
+def _scope_read(user_ids, fix: bool) -> tuple[list, dict | None]:
+    """(ids of every finished match any of ``user_ids`` took a seat in, their stored records; None
+    with ``fix``, which reads them in the transaction that repairs them). The matches are found by
+    the store's partial indexes on those two event types, never a scan of the whole log; both reads
+    travel in one round trip on PostgreSQL."""
+    matches = store.matches_with_query(SEAT_TAKEN, user_ids, FINISHED)
+    records = None if fix else _records_query(user_ids)
+    rows = sql.fetch_many([q for q in (matches, records) if q])
+    found = store.matches_from_rows(rows.pop(0)) if matches else set()
+    stored = None if fix else (_records_from_rows(rows.pop(0)) if records else {})
+    return sorted(found, key=str), stored
 
 
-def _locked(pk) -> Match:
-    """The match row under this transaction's lock, with its summary and clock rows (one query)."""
+class Stored(NamedTuple):
+    """A match's projections as stored: {summary fields} or None, its players, {seq, seats,
+    due_at} or None, {seq: state} of its snapshots."""
+
+    summary: dict | None
+    players: list
+    deadline: dict | None
+    snapshots: dict
+
+
+def _read(pk, fix: bool) -> tuple[Match, Stored, list]:
+    """The match row under this transaction's lock with its summary and clock rows, its players,
+    its snapshots and its log: one round trip on PostgreSQL (``sql.fetch_many``). Returns the match,
+    its stored projections and the rows of its log."""
     try:
-        return Match.objects.select_for_update(of=("self",)).select_related("summary", "deadline").get(pk=pk)
-    except (Match.DoesNotExist, ValueError, TypeError):
+        mid = pk if isinstance(pk, uuid.UUID) else uuid.UUID(str(pk))
+    except ValueError:
         raise MatchNotFound("no such match")
-    except Exception as exc:  # a malformed uuid raises ValidationError on some backends
-        if exc.__class__.__name__ == "ValidationError":
-            raise MatchNotFound("no such match")
-        raise
-
-
-def _commit_without_flush() -> None:
-    """A check writes nothing, but its row lock (which keeps writers out while it reads the log and
-    the projections) makes PostgreSQL flush the WAL to disk at commit: this transaction need not
-    wait for that flush."""
-    if sql.database().vendor == "postgresql":
-        sql.run("SET LOCAL synchronous_commit TO OFF")
+    db = sql.database()
+    through = MatchSummary.players.through._meta
+    statements = [
+        ("SELECT m.game, m.engine_version, m.seed, m.head_seq, s.match_id, s.status, s.phase, s.seq, s.seats,"
+         " s.awaiting, s.winners, d.match_id, d.seq, d.seats, d.due_at FROM eventstore_match m"
+         f" LEFT JOIN {MatchSummary._meta.db_table} s ON s.match_id = m.id"
+         f" LEFT JOIN {MatchDeadline._meta.db_table} d ON d.match_id = m.id"
+         " WHERE m.id = %s" + (" FOR UPDATE OF m" if db.features.has_select_for_update else ""),
+         [sql.uuid_param(mid, db)]),
+        (f"SELECT {through.get_field('user').column} FROM {through.db_table}"
+         f" WHERE {through.get_field('matchsummary').column} = %s", [sql.uuid_param(mid, db)]),
+        store.snapshots_query(mid),
+        store.events_query(mid),
+    ]
+    if not fix and db.vendor == "postgresql":
+        # A check writes nothing, but its row lock (which keeps writers out while it reads the log
+        # and the projections) makes PostgreSQL flush the WAL at commit: no need to wait for that.
+        statements.insert(0, ("SET LOCAL synchronous_commit TO OFF", []))
+    found, players, snapshots, events = sql.fetch_many(statements, db=db)[-4:]
+    if not found:
+        raise MatchNotFound("no such match")
+    game, version, seed, head, has_summary, status, phase, seq, seats, awaiting, winners, has_clock, *clock = found[0]
+    match = Match.from_db(db.alias, ("id", "game", "engine_version", "seed", "head_seq"), (mid, game, version, seed, head))
+    summary = None if has_summary is None else {
+        "status": status, "phase": phase, "seq": seq, "seats": sql.json_value(seats),
+        "awaiting": sql.json_value(awaiting), "winners": sql.json_value(winners)}
+    deadline = None if has_clock is None else {
+        "seq": clock[0], "seats": sql.json_value(clock[1]), "due_at": sql.datetime_value(clock[2], db)}
+    stored = Stored(summary, [user_id for (user_id,) in players], deadline, store.snapshots_from_rows(snapshots))
+    return match, stored, events
 
 
 def _match_check(pk, fix: bool, report: Report) -> MatchRebuild:
     with transaction.atomic():
-        if not fix:
-            _commit_without_flush()
-        match = _locked(pk)
-        snapshots = store.snapshots_stored(match)
-        rebuilt = match_rebuild(match, snapshots)
-        diffs = match_differences(match, rebuilt, snapshots)
+        match, stored, rows = _read(pk, fix)
+        rebuilt = match_rebuild(match, stored.snapshots, rows)
+        diffs = match_differences(match, rebuilt, stored)
         if fix and diffs:
             report.fixed += _fix_match(match, rebuilt, diffs)
     report.matches += 1
@@ -395,7 +423,8 @@ def check(match_id=None, *, fix: bool = False) -> Report:
     else:
         only = next(iter(contributions.values()))
         scope = (_seated_users(failed) if failed else seated) | {u for u, _, _ in only}
-        for pk in _users_matches(scope):
+        others, stored_records = _scope_read(scope, fix)
+        for pk in others:
             if str(pk) not in contributions:
                 other = match_rebuild(Match.objects.get(pk=pk))
                 contributions[str(pk)] = other.records
@@ -408,7 +437,8 @@ def check(match_id=None, *, fix: bool = False) -> Report:
     # --fix would "repair") its players' records wrongly, so those players are left alone.
     unverifiable = _seated_users(failed)
     with transaction.atomic() if fix else nullcontext():
-        stored_records = records_stored(scope)
+        if fix or scope is None:
+            stored_records = records_stored(scope)
         record_diffs = [d for d in compare_records(stored_records, rebuilt_records, scope) if d.key[0] not in unverifiable]
         if fix and record_diffs:
             report.fixed += _fix_records(rebuilt_records, record_diffs)

@@ -60,7 +60,7 @@ def summary_write(match: Match, values: dict, at, previous: dict | None = None) 
         params = [db.ops.adapt_json_value(v, None) if k in _SUMMARY_JSON else v for k, v in changed.items()]
         found = sql.run(f"UPDATE projections_matchsummary SET {columns}, updated_at = %s WHERE match_id = %s",
                         [*params, db.ops.adapt_datetimefield_value(at), sql.uuid_param(match.pk, db)],
-                        prepare=True) == 1
+                        prepare=True, db=db) == 1
         if found:
             if "seats" in changed:
                 _players_sync(match, values["seats"])
