@@ -67,6 +67,8 @@ def aggregate_fold(engine, events, state=None) -> dict:
         t = ev["type"]
         if t in PLATFORM_EVENTS:
             lobby = lobby_evolve(lobby, ev)
+        elif lobby is None:
+            raise ValueError(f"a game event ({t}) before the match was created")
         else:
             game = evolve(game, {"type": t, "v": ev.get("v", 1), "payload": ev["payload"]})
     return state if lobby is None else {"lobby": lobby, "game": game}

@@ -15,6 +15,7 @@ nothing (connection poolers in transaction mode need that).
 """
 
 import uuid
+import weakref
 from functools import lru_cache
 
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -40,22 +41,39 @@ def run(query: str, params=(), *, fetch: str | None = None, prepare: bool = Fals
         db = connections[DEFAULT_DB_ALIAS]
     if db.connection is None:
         db.ensure_connection()
-    server_side = prepare and db.vendor == "postgresql"
+    if prepare and db.vendor == "postgresql":
+        with db.wrap_database_errors:
+            cursor = _prepared_cursor(db.connection)
+            cursor.execute(query, params, prepare=True)
+            return _result(cursor, fetch)
     with db.wrap_database_errors:
-        # psycopg's plain Cursor binds on the server, which a prepared statement needs.
-        cursor = _psycopg().Cursor(db.connection) if server_side else db.connection.cursor()
+        cursor = db.connection.cursor()
         try:
-            if server_side:
-                cursor.execute(query, params, prepare=True)
-            else:
-                cursor.execute(_native(query, db.vendor), params)
-            if fetch == "one":
-                return cursor.fetchone()
-            if fetch == "all":
-                return cursor.fetchall()
-            return cursor.rowcount
+            cursor.execute(_native(query, db.vendor), params)
+            return _result(cursor, fetch)
         finally:
             cursor.close()
+
+
+def _result(cursor, fetch):
+    if fetch == "one":
+        return cursor.fetchone()
+    if fetch == "all":
+        return cursor.fetchall()
+    return cursor.rowcount
+
+
+# One psycopg Cursor per connection for the prepared statements (its plain Cursor binds on the
+# server, which a prepared statement needs); made once, as making a cursor costs as much as a
+# statement. A connection is only ever used by one thread.
+_prepared_cursors: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _prepared_cursor(raw):
+    cursor = _prepared_cursors.get(raw)
+    if cursor is None or cursor.closed:
+        cursor = _prepared_cursors[raw] = _psycopg().Cursor(raw)
+    return cursor
 
 
 def fetch_many(statements, *, db=None) -> list[list]:

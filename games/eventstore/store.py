@@ -8,6 +8,8 @@ even Django's cursor wrapper, cost more than the database did.
 import uuid
 from dataclasses import dataclass
 
+import orjson
+
 from django.conf import settings
 from django.utils import timezone
 
@@ -151,10 +153,18 @@ def events_query(match_id, *, after: int = 0, until: int | None = None) -> tuple
 def events_from_rows(rows, engine_upcasters=None) -> list[dict]:
     """``events_query``'s rows as ``events_for_fold`` returns them."""
     if isinstance(rows[0][3] if rows else None, (str, bytes)):  # SQLite, and PostgreSQL as Django sets it up
-        rows = [(seq, type_, version, json_decode(payload)) for seq, type_, version, payload in rows]
+        try:
+            events = [{"seq": seq, "type": type_, "v": version, "payload": orjson.loads(payload)}
+                      for seq, type_, version, payload in rows]
+        except orjson.JSONDecodeError:  # NaN or a huge integer somewhere: the standard library reads it
+            events = [{"seq": seq, "type": type_, "v": version, "payload": json_decode(payload)}
+                      for seq, type_, version, payload in rows]
+    else:
+        events = [{"seq": seq, "type": type_, "v": version, "payload": payload} for seq, type_, version, payload in rows]
     if needs_upcast(engine_upcasters):
-        rows = [(seq, type_, *upcast(type_, version, payload, engine_upcasters)) for seq, type_, version, payload in rows]
-    return [{"seq": seq, "type": type_, "v": version, "payload": payload} for seq, type_, version, payload in rows]
+        for ev in events:
+            ev["v"], ev["payload"] = upcast(ev["type"], ev["v"], ev["payload"], engine_upcasters)
+    return events
 
 
 def events_load(match: Match, *, after: int = 0, until: int | None = None, engine_upcasters=None) -> list[dict]:

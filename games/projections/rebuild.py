@@ -23,7 +23,7 @@ from django.db import transaction
 
 from games.application import selectors
 from games.application.errors import MatchNotFound
-from games.application.lobby import FINISHED, SEAT_TAKEN, aggregate_fold
+from games.application.lobby import FINISHED, PLATFORM_EVENTS, SEAT_TAKEN, aggregate_fold
 from games.eventstore import sql, store
 from games.eventstore.codec import json_decode
 from games.eventstore.models import Match, MatchEvent, Snapshot
@@ -215,8 +215,12 @@ def fold_from_scratch(match: Match, engine, checkpoints=(), rows=None) -> Fold:
         done = position[seq]
         folded[seq] = state_text(state)
     state = aggregate_fold(engine, events[done:], state)
-    seated = {ev["payload"].get("user_id") for ev in events if ev["type"] == SEAT_TAKEN} - {None, 0}
-    finished = any(ev["type"] == FINISHED for ev in events)
+    seated, finished = set(), False
+    for ev in events:
+        if ev["type"] in PLATFORM_EVENTS:
+            if ev["type"] == SEAT_TAKEN and ev["payload"].get("user_id"):
+                seated.add(ev["payload"]["user_id"])
+            finished = finished or ev["type"] == FINISHED
     return Fold(None if state is None else canonical(state), events[-1]["seq"] if events else 0, folded, finished, seated)
 
 
