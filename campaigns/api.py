@@ -22,6 +22,8 @@ class CampaignCreateSerializer(serializers.Serializer):
     seats = serializers.IntegerField(min_value=1, max_value=4)
     control = serializers.DictField(child=serializers.IntegerField(), required=False,
                                     help_text="character -> seat (default: dealt round the table)")
+    yomi_mode = serializers.BooleanField(required=False, default=False,
+                                         help_text="Shinigami Expansion: keep the Yomi Mode track (default false)")
 
 
 class CampaignCreatedSerializer(serializers.Serializer):
@@ -48,6 +50,9 @@ class CampaignSerializer(serializers.Serializer):
     sheet = serializers.DictField(allow_null=True, help_text="the campaign sheet and character cases")
     characters = serializers.DictField(help_text="each character's progress: level, health, attributes, skills, levels gained")
     history = HistorySerializer(many=True)
+    yomi = serializers.DictField(allow_null=True, help_text="the Yomi Mode track {marks, bold, face_shinigami}, or null")
+    failure = serializers.DictField(allow_null=True, help_text="{chapter, phase, match_id, code, message} when the next "
+                                                               "phase could not be opened (staff may retry), else null")
 
 
 class MineSerializer(serializers.Serializer):
@@ -81,7 +86,8 @@ class CampaignListCreateApi(APIView):
         data = _body(CampaignCreateSerializer, request.data)
         try:
             campaign = services.campaign_create(user=request.user, game=data["game"], act=data["act"],
-                                                seats=data["seats"], control=data.get("control"))
+                                                seats=data["seats"], control=data.get("control"),
+                                                yomi_mode=data["yomi_mode"])
         except CampaignRefused as exc:
             raise _refused(exc)
         return Response({"id": str(campaign.pk)}, status=status.HTTP_201_CREATED)
@@ -128,5 +134,15 @@ class CampaignStartApi(_CampaignActionApi):
                    responses={200: CampaignSerializer, **_ACTION_ERRORS, 403: E("not_creator"),
                               409: E("campaign_started / seats_not_filled")},
                    description="Start the campaign: chapter 1's Adventure Phase match opens with every player seated.")
+    def post(self, request, id):
+        return super().post(request, id)
+
+
+class CampaignRetryApi(_CampaignActionApi):
+    service = staticmethod(services.policy_retry)
+
+    @extend_schema(tags=["campaigns"], operation_id="campaigns_retry", parameters=[CAMPAIGN_ID], request=None,
+                   responses={200: CampaignSerializer, **_ACTION_ERRORS, 403: E("not_staff"), 409: E("nothing_to_retry")},
+                   description="Staff: open the next phase again after a recorded failure (the campaign's `failure`).")
     def post(self, request, id):
         return super().post(request, id)

@@ -8,7 +8,7 @@ the campaign records and which match opens next (the policy's rules, without the
 
 import copy
 
-from games.engines.harakiri import handover
+from games.engines.harakiri import handover, yomi
 from games.engines.harakiri.adventure.content import ACTS
 from games.engines.harakiri.adventure.engine import default_control
 
@@ -21,6 +21,9 @@ LEVEL_INCREASED = "LevelIncreased"
 MARKED = "MarkRecorded"
 DISCOVERED = "LocationDiscovered"
 CITY = "CityStatusRecorded"
+KAMI_CHANGED = "KamiChanged"
+POLICY_FAILED = "PolicyFailed"
+POLICY_RETRIED = "PolicyRetried"
 FINISHED = "CampaignFinished"
 
 CHARACTERS = ("akira", "hattori", "hikaru", "tomoe")
@@ -58,7 +61,7 @@ def check_control(control, seats: int) -> dict:
 def empty() -> dict:
     return {"status": "open", "game": None, "act": None, "seats": [], "control": {}, "creator_id": None,
             "chapter": None, "phase": "between", "current_match": None, "sheet": None, "aside": {}, "kept": {},
-            "characters": {}, "history": [], "outcome": None}
+            "characters": {}, "history": [], "outcome": None, "yomi": None, "failure": None}
 
 
 def apply(state: dict | None, record: dict) -> dict:
@@ -67,12 +70,14 @@ def apply(state: dict | None, record: dict) -> dict:
     if t == CREATED:
         s.update(game=p["game"], act=p["act"], seats=[None] * p["seats"], control=p["control"],
                  creator_id=p["creator_id"])
+        if p.get("yomi_mode"):  # Shinigami Expansion: the Yomi Mode track of the campaign sheet
+            s["yomi"] = {"marks": 0, "bold": list(yomi.DEFAULT_BOLD), "face_shinigami": False}
     elif t == SEATED:
         s["seats"][p["seat"]] = {"user_id": p["user_id"], "username": p["username"]}
     elif t == STARTED:
         s["status"] = "active"
     elif t == PHASE_STARTED:
-        s.update(chapter=p["chapter"], phase=p["phase"], current_match=p["match_id"])
+        s.update(chapter=p["chapter"], phase=p["phase"], current_match=p["match_id"], failure=None)
         s["history"].append({"chapter": p["chapter"], "phase": p["phase"], "match_id": p["match_id"], "outcome": None})
         if p["phase"] == "exploration":
             s["aside"] = p["aside"]
@@ -81,14 +86,21 @@ def apply(state: dict | None, record: dict) -> dict:
         s.update(phase="between", current_match=None, sheet=p["sheet"])
         if "kept" in p:
             s["kept"] = p["kept"]
+        if "yomi" in p:
+            s["yomi"].update(marks=p["yomi"]["marks"], face_shinigami=p["yomi"]["face_shinigami"])
         for cid, case in p["sheet"]["characters"].items():
             progress = s["characters"].setdefault(cid, {"levels": []})
             progress.update({k: case[k] for k in ("level", "health", "attributes", "skills", "kami", "affinity")})
     elif t == LEVEL_INCREASED:
         s["characters"].setdefault(p["character"], {"levels": []})["levels"].append(
             {"level": p["level"], "chapter": p["chapter"], "attribute": p["attribute"], "skill": p["skill"]})
-    elif t in (MARKED, DISCOVERED, CITY):
+    elif t in (MARKED, DISCOVERED, CITY, KAMI_CHANGED):
         pass  # already on the sheet of the phase that recorded it; kept in the log for the campaign's story
+    elif t == POLICY_FAILED:
+        # the next phase could not be opened: shown on the campaign until staff retry it
+        s["failure"] = {k: p[k] for k in ("chapter", "phase", "match_id", "code", "message")}
+    elif t == POLICY_RETRIED:
+        s["failure"] = None
     elif t == FINISHED:
         s.update(status="finished", phase="finished", outcome=p["outcome"])
     return s
@@ -106,7 +118,8 @@ def public(campaign_id, state: dict) -> dict:
     return {"id": str(campaign_id), "status": state["status"], "game": state["game"], "act": state["act"],
             "seats": state["seats"], "control": state["control"], "chapter": state["chapter"],
             "phase": state["phase"], "current_match": state["current_match"], "sheet": state["sheet"],
-            "characters": state["characters"], "history": state["history"]}
+            "characters": state["characters"], "history": state["history"], "yomi": state["yomi"],
+            "failure": state["failure"]}
 
 
 # -- the phases' options ---------------------------------------------------------------------------
@@ -124,8 +137,11 @@ def exploration_options(state: dict, chapter: int, outcome: str) -> tuple[dict, 
     outcome; what is held aside)."""
     party, aside = handover.party_from_sheet(state["sheet"], state["kept"])
     scenario = chapter_doc(state["act"], chapter)["exploration"]["scenario"]
-    return {"phase": "exploration", "scenario": scenario, "adventure": outcome, "party": party,
-            "control": dict(state["control"])}, aside
+    options = {"phase": "exploration", "scenario": scenario, "adventure": outcome, "party": party,
+               "control": dict(state["control"])}
+    if state["yomi"] is not None:  # the Yomi marks so far go on with the party
+        options.update(yomi_mode=True, yomi_track={"marks": state["yomi"]["marks"], "bold": state["yomi"]["bold"]})
+    return options, aside
 
 
 def sheet_records(chapter: int, before: dict | None, after: dict) -> list[dict]:
@@ -155,12 +171,25 @@ def level_records(chapter: int, before: dict, after: dict) -> list[dict]:
     return out
 
 
+def yomi_marks(state: dict, defeated: list) -> dict:
+    """"After completing each phase, mark a box from the Yomi Mode track on the campaign sheet for
+    each character who was defeated. Once you reach one of the bold squares, do not continue
+    marking boxes" (the same count as the Exploration Phase's hand-over, ``yomi.mark``)."""
+    before = state["yomi"]["marks"]
+    marks, reached = yomi.mark(before, state["yomi"]["bold"], len(defeated))
+    return {"defeated": list(defeated), "marks_before": before, "marks": marks, "marked": marks - before,
+            "bold": list(state["yomi"]["bold"]), "bold_reached": reached, "face_shinigami": reached is not None}
+
+
 def after_adventure(state: dict, ended: dict) -> list[dict]:
     """Records for a finished Adventure Phase (``ended``: its ``AdventureFinished`` payload)."""
     chapter = state["chapter"]
-    records = [{"type": PHASE_FINISHED, "payload": {"chapter": chapter, "phase": "adventure",
-                                                    "match_id": state["current_match"], "outcome": ended["outcome"],
-                                                    "sheet": ended["sheet"]}}]
+    payload = {"chapter": chapter, "phase": "adventure", "match_id": state["current_match"],
+               "outcome": ended["outcome"], "sheet": ended["sheet"]}
+    if state["yomi"] is not None:
+        payload["yomi"] = yomi_marks(state, ended.get("defeated", []))
+    records = [{"type": PHASE_FINISHED, "payload": payload}]
+    records += [{"type": KAMI_CHANGED, "payload": {"chapter": chapter, **change}} for change in ended.get("kami_changes", [])]
     return records + sheet_records(chapter, state["sheet"], ended["sheet"])
 
 
@@ -171,8 +200,10 @@ def after_exploration(state: dict, ended: dict) -> list[dict]:
     rest = {k: v for k, v in state["sheet"].items() if k != "characters"}
     sheet, kept = handover.sheet_from_party(party, state["aside"], rest)
     outcome = "success" if result == "victory" else "failure"
-    records = [{"type": PHASE_FINISHED, "payload": {"chapter": chapter, "phase": "exploration",
-                                                    "match_id": state["current_match"], "outcome": outcome,
-                                                    "sheet": sheet, "kept": kept}}]
+    payload = {"chapter": chapter, "phase": "exploration", "match_id": state["current_match"], "outcome": outcome,
+               "sheet": sheet, "kept": kept}
+    if state["yomi"] is not None and "yomi" in ended:
+        payload["yomi"] = ended["yomi"]
+    records = [{"type": PHASE_FINISHED, "payload": payload}]
     records += level_records(chapter, state["sheet"], sheet)
     return records

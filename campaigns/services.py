@@ -8,12 +8,13 @@ import logging
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, OperationalError, transaction
 
 from games.application import selectors
 from games.application import services as matches
-from games.application.errors import MatchNotFound
+from games.application.errors import MatchNotFound, PlatformError
 from games.application.lobby import ACTIVE
+from games.kernel import RuleViolation
 
 from . import domain
 from .domain import CampaignRefused
@@ -52,7 +53,7 @@ def _locked(campaign_id) -> Campaign:
         raise CampaignRefused("not_found", "no such campaign", 404)
 
 
-def campaign_create(*, user, game, act, seats, control=None) -> Campaign:
+def campaign_create(*, user, game, act, seats, control=None, yomi_mode=False) -> Campaign:
     if game not in GAMES:
         raise CampaignRefused("bad_game", "campaigns are played for harakiri", 400)
     if isinstance(act, bool) or act not in domain.ACTS:
@@ -60,12 +61,14 @@ def campaign_create(*, user, game, act, seats, control=None) -> Campaign:
     if not isinstance(seats, int) or isinstance(seats, bool) or not 1 <= seats <= 4:
         raise CampaignRefused("bad_seats", "a campaign is played by 1 to 4 players", 400)
     control = domain.check_control(control, seats)
+    if not isinstance(yomi_mode, bool):
+        raise CampaignRefused("bad_yomi_mode", "yomi_mode is true or false", 400)
     with transaction.atomic():
         campaign = Campaign.objects.create(game=game, created_by=user)
         CampaignView.objects.create(campaign=campaign, state=domain.empty())
         _append(campaign, [
             {"type": domain.CREATED, "payload": {"game": game, "act": act, "seats": seats, "control": control,
-                                                 "creator_id": user.pk}},
+                                                 "creator_id": user.pk, "yomi_mode": yomi_mode}},
             {"type": domain.SEATED, "payload": {"seat": 0, "user_id": user.pk, "username": user.get_username()}},
         ])
     return campaign
@@ -130,10 +133,26 @@ def _ended_payload(match, phase: str) -> dict | None:
     return ended[-1]["payload"] if ended else None
 
 
-def policy_run(match_id) -> str:
+def _next_key(campaign: Campaign, chapter: int, phase: str) -> str:
+    """The key of what follows a finished phase: its chapter's Exploration Phase, the next chapter's
+    Adventure Phase, or after the act's last chapter the campaign's end."""
+    if phase == "adventure":
+        return f"started:{chapter}:exploration"
+    last = domain.chapters(campaign.view.state["act"])[-1]["number"]
+    return "finished" if chapter >= last else f"started:{chapter + 1}:adventure"
+
+
+def policy_run(match_id, *, retry: bool = False, between=None) -> str:
     """A phase match finished: record its outcome, the sheet and the levels gained, and open the
     next phase's match with the party carried over. Idempotent: the campaign's row lock and the
-    unique ``(campaign, key)`` make a second run (or a concurrent one) append nothing."""
+    unique ``(campaign, key)`` make a second run (or a concurrent one) append nothing, and one
+    transaction holds it all, so a run killed half-way leaves nothing behind. ``between()``, if
+    given, runs after the outcome is written and before the next match is opened (the workers'
+    chaos hook, to test a worker killed there).
+
+    If the next match cannot be opened (a phase's option validation refuses what the campaign
+    hands it), the phase's finish stays recorded, a ``PolicyFailed`` record shows the refusal on
+    the campaign, and nothing more happens until staff retry (``policy_retry``)."""
     started = CampaignRecord.objects.filter(type=domain.PHASE_STARTED, match_id=match_id).first()
     if started is None:
         return "not_a_campaign_match"
@@ -145,24 +164,57 @@ def policy_run(match_id) -> str:
     try:
         with transaction.atomic():
             campaign = _locked(started.campaign_id)
-            if campaign.records.filter(key=f"finished:{chapter}:{phase}").exists():
+            if campaign.records.filter(key=_next_key(campaign, chapter, phase)).exists():
                 return "done"
-            full = selectors.state_load(match)
-            if full["lobby"]["status"] == ACTIVE or full["game"] is None:
-                return "not_finished"
-            ended = _ended_payload(match, phase)
-            if ended is None:
-                log.error("campaign %s: match %s finished without its phase's ending", campaign.pk, match_id)
-                return "no_ending"
             state = campaign.view.state
-            if phase == "adventure":
-                records = domain.after_adventure(state, ended)
-            else:
-                records = domain.after_exploration(state, ended)
-            state = _append(campaign, records, keys={0: f"finished:{chapter}:{phase}"})
-            return _next_phase(campaign, state, chapter, phase)
+            if state["failure"] is not None and not retry:
+                return "failed"  # recorded already: staff retry it
+            if not campaign.records.filter(key=f"finished:{chapter}:{phase}").exists():
+                full = selectors.state_load(match)
+                if full["lobby"]["status"] == ACTIVE or full["game"] is None:
+                    return "not_finished"
+                ended = _ended_payload(match, phase)
+                if ended is None:
+                    log.error("campaign %s: match %s finished without its phase's ending", campaign.pk, match_id)
+                    return "no_ending"
+                records = domain.after_adventure(state, ended) if phase == "adventure" else domain.after_exploration(state, ended)
+                state = _append(campaign, records, keys={0: f"finished:{chapter}:{phase}"})
+            if between is not None:
+                between()
+            try:
+                with transaction.atomic():  # a savepoint: a refused next match leaves nothing behind
+                    return _next_phase(campaign, state, chapter, phase)
+            except OperationalError:
+                raise  # the database: the task retries
+            except Exception as refused:  # noqa: BLE001 - recorded and shown, never a silent stop
+                code, message = getattr(refused, "code", "internal_error"), getattr(refused, "message", repr(refused))
+                if not isinstance(refused, (RuleViolation, PlatformError)):
+                    log.exception("campaign %s: the phase after %s %s failed", campaign.pk, chapter, phase)
+                else:
+                    log.error("campaign %s: the phase after %s %s could not open: %s %s", campaign.pk, chapter, phase,
+                              code, message)
+                campaign.refresh_from_db(fields=["head_seq"])
+                _append(campaign, [{"type": domain.POLICY_FAILED, "payload": {
+                    "chapter": chapter, "phase": phase, "match_id": str(match_id), "code": str(code),
+                    "message": str(message)[:500]}}])
+                return "failed"
     except IntegrityError:  # a concurrent run got there first
         return "raced"
+
+
+def policy_retry(*, campaign_id, user) -> dict:
+    """Staff: run the policy again for the phase whose next match could not be opened."""
+    if not (user.is_authenticated and user.is_staff):
+        raise CampaignRefused("not_staff", "only staff can retry a campaign", 403)
+    with transaction.atomic():
+        campaign = _locked(campaign_id)
+        failure = campaign.view.state["failure"]
+        if failure is None:
+            raise CampaignRefused("nothing_to_retry", "the campaign has no failed step")
+        _append(campaign, [{"type": domain.POLICY_RETRIED, "payload": {"by": user.pk, **failure}}])
+    outcome = policy_run(failure["match_id"], retry=True)
+    log.info("campaign %s: staff %s retried the policy: %s", campaign_id, user.pk, outcome)
+    return campaign_get(campaign_id)
 
 
 def _next_phase(campaign: Campaign, state: dict, chapter: int, phase: str) -> str:

@@ -10,6 +10,8 @@ from celery import shared_task
 from django.conf import settings
 from django.db import OperationalError
 
+from workers import chaos
+
 from . import domain
 from .models import CampaignRecord
 from .services import pending_policies, policy_run
@@ -21,7 +23,7 @@ log = logging.getLogger(__name__)
              autoretry_for=(OperationalError,), retry_backoff=True, retry_backoff_max=30,
              max_retries=settings.TASK_MAX_RETRIES)
 def campaign_policy_task(self, match_id: str) -> str:
-    return policy_run(match_id)
+    return policy_run(match_id, between=chaos.hook("campaign_policy"))
 
 
 def schedule_policy(match_id, winners=None, actor=None) -> None:

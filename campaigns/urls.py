@@ -9,4 +9,5 @@ urlpatterns = [
     path("<uuid:id>/", api.CampaignDetailApi.as_view(), name="campaign"),
     path("<uuid:id>/join/", api.CampaignJoinApi.as_view(), name="campaign-join"),
     path("<uuid:id>/start/", api.CampaignStartApi.as_view(), name="campaign-start"),
+    path("<uuid:id>/retry/", api.CampaignRetryApi.as_view(), name="campaign-retry"),
 ]

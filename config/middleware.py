@@ -1,4 +1,4 @@
-"""Request-body limits, enforced before anything reads the body.
+"""Request-body limits, enforced before anything reads the body; and 503 when a backing service is down.
 
 A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (2.5 MiB), or over ``COMMAND_BODY_MAX_BYTES`` on the
 command endpoint, is answered 413 ``{code: "payload_too_large", message}`` on every path, pages
@@ -8,11 +8,20 @@ does not limit those at all. Multipart uploads (the staff log import) are left t
 handlers, which spool files to disk and still cap the non-file fields.
 """
 
+import logging
 import re
+import sys
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
+from django.templatetags.static import static
+from django.utils.html import escape
+from django.views import defaults
+
+from games.application.errors import Unavailable, as_unavailable
+
+log = logging.getLogger(__name__)
 
 COMMAND_PATH = re.compile(r"^/api/matches/[^/]+/commands/?$")
 
@@ -57,3 +66,68 @@ class BodySizeLimitMiddleware:
                 except RequestDataTooBig:
                     return payload_too_large(limit)
         return self.get_response(request)
+
+
+# -- an unreachable database or Redis ------------------------------------------------------------
+#
+# DRF views map it in their exception handler (games.api.errors). Everything else (pages, and an
+# outage raised outside any view, e.g. a session saved on the way out) ends here: 503, a JSON
+# ``{code: "unavailable", message}`` under /api/ and a plain page elsewhere, with Retry-After;
+# never a 500, never a traceback. The page is built without the database or the template
+# context processors (which would read the user), so it renders while everything else is down.
+
+UNAVAILABLE_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Back in a moment · Kamiza</title>
+  <link rel="stylesheet" href="{css}">
+</head>
+<body>
+  <main id="main">
+    <h1>Kamiza is back in a moment</h1>
+    <p>{message}.</p>
+    <p>Your games are safe: every move that was confirmed is kept. Reload this page in a few seconds.</p>
+  </main>
+</body>
+</html>
+"""
+
+
+def unavailable_response(request, exc: Unavailable):
+    headers = {"Retry-After": str(exc.retry_after)}
+    if request.path_info.startswith("/api/"):
+        return JsonResponse(exc.as_dict(), status=503, headers=headers)
+    message = escape(exc.message[:1].upper() + exc.message[1:])
+    page = UNAVAILABLE_PAGE.format(css=escape(static("css/kamiza.css")), message=message)
+    return HttpResponse(page, status=503, content_type="text/html; charset=utf-8", headers=headers)
+
+
+class ServiceUnavailableMiddleware:
+    """A view (or its template) that meets an unreachable database or Redis answers 503."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        unavailable = as_unavailable(exception)
+        if unavailable is None:
+            return None
+        log.warning("service unavailable on %s: %s: %s", request.path_info, type(exception).__name__,
+                    str(exception).strip()[:200])
+        return unavailable_response(request, unavailable)
+
+
+def server_error(request):
+    """``handler500``: an exception no view handled. Called while it is being handled, so
+    ``sys.exc_info()`` names it: an outage still gets 503; anything else a 500 (JSON under /api/)."""
+    unavailable = as_unavailable(sys.exc_info()[1]) if sys.exc_info()[1] is not None else None
+    if unavailable is not None:
+        return unavailable_response(request, unavailable)
+    if request.path_info.startswith("/api/"):
+        return JsonResponse({"code": "server_error", "message": "internal server error"}, status=500)
+    return defaults.server_error(request)

@@ -71,6 +71,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: an oversized body gets 413 before anything reads it (config.middleware).
     "config.middleware.BodySizeLimitMiddleware",
+    # An unreachable database or Redis in a view: 503 {code: "unavailable"} / a plain page (config.middleware).
+    "config.middleware.ServiceUnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -167,15 +169,27 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=60)}
+# A task taken by a worker that then died is delivered again once visibility_timeout has passed, but
+# only when a worker looks for such tasks: kombu's default looks every 10 x 10 s. Look every
+# CELERY_RESTORE_INTERVAL seconds instead (one cheap Redis read per worker).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=60),
+    "unacked_restore_interval": env.int("CELERY_RESTORE_INTERVAL", default=10),
+    "unacked_restore_throttle": 1,
+}
 CELERY_BEAT_SCHEDULE = {
     "sweep-match-timers": {"task": "workers.tasks.sweep_timers", "schedule": env.float("TIMER_SWEEP_SECONDS", default=2.0)},
-    "sweep-stalled-matches": {"task": "workers.tasks.sweep_stalled", "schedule": 30.0},
+    # Automated steps whose task was lost (a worker killed, a broker restarted without its data):
+    # matches awaiting SYSTEM or a bot for STALLED_AFTER_SECONDS are enqueued again.
+    "sweep-stalled-matches": {"task": "workers.tasks.sweep_stalled",
+                              "schedule": env.float("STALLED_SWEEP_SECONDS", default=30.0)},
     # tournaments: starts_at, round time limits, and the backstop for a lost MatchFinished reaction
     "sweep-tournaments": {"task": "workers.tasks.sweep_tournaments",
                           "schedule": env.float("TOURNAMENT_SWEEP_SECONDS", default=10.0)},
-    "sweep-campaigns": {"task": "campaigns.tasks.sweep_campaigns", "schedule": 60.0},
+    "sweep-campaigns": {"task": "campaigns.tasks.sweep_campaigns",
+                        "schedule": env.float("CAMPAIGN_SWEEP_SECONDS", default=60.0)},
 }
+STALLED_AFTER_SECONDS = env.float("STALLED_AFTER_SECONDS", default=20.0)
 TASK_MAX_RETRIES = env.int("TASK_MAX_RETRIES", default=5)
 
 # --- auth -------------------------------------------------------------------------------
@@ -284,10 +298,13 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"TournamentStatusEnum": "games.tournaments.serializers.TOURNAMENT_STATUSES",
-                            "StatusEnum": "games.api.serializers.MATCH_STATUSES"},
+                            "StatusEnum": "games.api.serializers.MATCH_STATUSES",
+                            "ReportStatusEnum": "games.tournaments.serializers.REPORT_STATUSES"},
     "TITLE": "Kamiza API",
     "DESCRIPTION": "Event-sourced matches of Yashima, Harakiri: Blades of Honor and Yokai Battle. "
-                   "On every endpoint a request body over 2.5 MiB is answered 413 {code: payload_too_large}.",
+                   "On every endpoint a request body over 2.5 MiB is answered 413 {code: payload_too_large}, and "
+                   "while the database or Redis is unreachable 503 {code: unavailable} with Retry-After "
+                   "(resending a command with the same command_id is safe).",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
@@ -331,6 +348,6 @@ LOGGING = {
 # The catalog: every engine package under games/engines/ is registered unless KAMIZA_ENGINES names
 # the ones to register (module paths, e.g. "games.engines.yokai,games.engines.yashima").
 KAMIZA_ENGINES = env.list("KAMIZA_ENGINES", default=[])
-# Chaos knob for the distributed suite: automated steps pause this long between reading the state
-# and submitting, so a test can kill a worker mid-task. Always 0 outside that test.
-WORKER_CHAOS_DELAY = env.float("WORKER_CHAOS_DELAY", default=0.0)
+# Chaos hook for the distributed suite (workers.chaos): a directory where a test arms points at which
+# tasks pause mid-work (and say so), so that it can SIGKILL the worker right there. Unset outside it.
+WORKER_CHAOS_DIR = env.str("WORKER_CHAOS_DIR", default="")

@@ -15,3 +15,6 @@ urlpatterns = [
     path("staff/", include("games.staff.urls")),
     path("", include("frontend.urls")),
 ]
+
+# An exception outside any view: 503 for an unreachable database or Redis, else a plain 500.
+handler500 = "config.middleware.server_error"

@@ -6,9 +6,14 @@ from django import forms
 
 from games.kernel import registry
 from games.tournaments.models import FORMATS, GAMES
+from games.tournaments.records import TIEBREAKS
 
 CLOCK_DEFAULTS = {"turn_seconds": 90, "defense_seconds": 60}
 TRI_STATE = (("", "game default"), ("yes", "yes"), ("no", "no"))
+TIEBREAK_CHOICES = (("", "default order"),) + tuple(
+    (t, {"buchholz_cut1": "Buchholz cut-1", "sonneborn_berger": "Sonneborn-Berger", "head_to_head": "Head-to-head",
+         "omw": "Opponents' match-win %"}[t]) for t in TIEBREAKS if t != "seed_draw")
+TIEBREAK_FIELDS = ("tiebreak_1", "tiebreak_2", "tiebreak_3")
 
 
 def _option_field(name: str, spec: dict) -> forms.Field | None:
@@ -42,9 +47,21 @@ class TournamentCreateForm(forms.Form):
                                     widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
                                     input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"])
     rated = forms.BooleanField(required=False, initial=True, label="Rated")
+    # the provisional scoring settings (docs/tournaments.md, "Settings"): empty keeps the default
+    pod_scoring = forms.ChoiceField(required=False, label="Pod and team scoring",
+                                    choices=(("", "by placement (default)"), ("placement", "by placement: 3 to 0"),
+                                             ("shared_win", "shared win: a sole winner 3, a shared win 1 each")))
+    bye_points = forms.IntegerField(required=False, min_value=0, max_value=3, label="Points for a bye",
+                                    help_text="empty: 3, a win")
+    tiebreak_1 = forms.ChoiceField(required=False, choices=TIEBREAK_CHOICES, label="First tiebreak",
+                                   help_text="empty: Buchholz cut-1, Sonneborn-Berger, head-to-head (2 per table); "
+                                             "opponents' match-win % (pods). The seed draw always comes last.")
+    tiebreak_2 = forms.ChoiceField(required=False, choices=TIEBREAK_CHOICES, label="Second tiebreak")
+    tiebreak_3 = forms.ChoiceField(required=False, choices=TIEBREAK_CHOICES, label="Third tiebreak")
 
     GENERAL = ("name", "game", "format", "table_size", "teams", "rounds", "top_cut", "round_minutes", "max_entrants",
                "starts_at", "rated")
+    SCORING = ("pod_scoring", "bye_points", *TIEBREAK_FIELDS)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -65,6 +82,21 @@ class TournamentCreateForm(forms.Form):
     def general_fields(self):
         return [self[name] for name in self.GENERAL]
 
+    def scoring_fields(self):
+        return [self[name] for name in self.SCORING]
+
+    def scoring(self) -> dict:
+        """The chosen scoring settings only (the service keeps the defaults for the rest)."""
+        out = {}
+        if self.cleaned_data.get("pod_scoring"):
+            out["pod_scoring"] = self.cleaned_data["pod_scoring"]
+        if self.cleaned_data.get("bye_points") is not None:
+            out["bye_points"] = self.cleaned_data["bye_points"]
+        chosen = [self.cleaned_data[f] for f in TIEBREAK_FIELDS if self.cleaned_data.get(f)]
+        if chosen:
+            out["tiebreaks"] = chosen
+        return out
+
     def option_groups(self):
         """``[(game, game name, [bound fields])]`` - one fieldset per game."""
         return [(game, label, [self[f"{game}__{p}"] for p in self.option_names[game]]) for game, label in GAMES]
@@ -84,4 +116,5 @@ class TournamentCreateForm(forms.Form):
         data["teams"] = bool(data["teams"])
         data["rated"] = bool(data["rated"])
         data["match_options"] = self.match_options()
+        data["scoring"] = self.scoring()
         return data

@@ -9,14 +9,16 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games.tournaments import selectors, services
+from games.tournaments import policies, reports, selectors, services
 from games.tournaments.errors import TournamentServiceError
-from games.tournaments.matches import tournament_create_matches
 from games.tournaments.models import FORMATS, GAMES, STATUSES
 
 from .tournament_forms import TournamentCreateForm
 
 LABELS = {"format": dict(FORMATS), "game": dict(GAMES), "status": dict(STATUSES)}
+# a player's report (dispute) on a table, as the page says it
+REPORT_LABELS = {"open": "under review", "upheld": "reviewed: the result stands",
+                 "overridden": "result corrected by a judge"}
 TIEBREAK_LABELS = {"buchholz_cut1": "Buchholz cut-1", "sonneborn_berger": "Sonneborn-Berger",
                    "head_to_head": "Head-to-head", "omw": "Opponents' match-win %", "seed_draw": "Seed draw"}
 
@@ -65,6 +67,17 @@ def bracket(pairings: list[dict], names: dict) -> list[dict]:
     return columns
 
 
+def dispute_marker(reports: list[dict]) -> dict | None:
+    """One marker for a standings row: an open report first (the standing may still change), then a
+    result a judge corrected, then a reviewed one."""
+    for status in ("open", "overridden", "upheld"):
+        found = [r for r in reports if r["status"] == status]
+        if found:
+            where = ", ".join(f"round {r['round']} table {r['table']}" for r in found)
+            return {"status": status, "label": REPORT_LABELS[status], "where": where}
+    return None
+
+
 def _page_context(request, tournament) -> dict:
     detail = selectors.tournament_detail(tournament)
     pairings = selectors.tournament_pairings(tournament)
@@ -76,8 +89,11 @@ def _page_context(request, tournament) -> dict:
     for p in pairings:
         winners = set((p["result"] or {}).get("winners", []))
         points = (p["result"] or {}).get("points", {})
+        mine_here = mine is not None and mine["entrant_id"] in p["entrant_ids"]
         rounds.setdefault(p["round"], []).append({
             **p, "bye": len(p["entrant_ids"]) == 1,
+            "report_labels": [{"status": r["status"], "label": REPORT_LABELS[r["status"]]} for r in p.get("reports", [])],
+            "can_report": mine_here and p["match_id"] is not None,
             "seats": [{"entrant_id": e, "name": names.get(e, e), "won": e in winners, "points": points.get(e),
                        "me": mine is not None and e == mine["entrant_id"]} for e in p["entrant_ids"]]})
     if detail["status"] == "registering":
@@ -87,12 +103,14 @@ def _page_context(request, tournament) -> dict:
     for row in standings:
         row["tiebreak_values"] = [row["tiebreaks"][k] for k in tiebreaks]
         row["me"] = mine is not None and row["entrant_id"] == mine["entrant_id"]
+        row["dispute"] = dispute_marker(row.get("reports", []))
     return {
         "t": detail, "format_label": LABELS["format"].get(detail["format"]), "game_label": LABELS["game"].get(detail["game"]),
         "rounds": sorted(rounds.items(), reverse=True), "standings": standings,
         "tiebreak_names": [TIEBREAK_LABELS.get(k, k.replace("_", " ")) for k in tiebreaks],
         "bracket": bracket(pairings, names), "mine": mine,
-        "is_organizer": services.is_organizer(request.user),
+        "my_tables": [p for _n, tables in sorted(rounds.items(), reverse=True) for p in tables if p["can_report"]],
+        "is_organizer": services.can_manage(request.user, tournament),
         "ws_path": f"/ws/tournaments/{detail['id']}/",
     }
 
@@ -158,13 +176,13 @@ def tournament_withdraw(request, tournament_id):
 @require_POST
 def tournament_start(request, tournament_id):
     try:
-        tournament = services.tournament_start(tournament_id=tournament_id, user=request.user)
+        services.tournament_start(tournament_id=tournament_id, user=request.user)
     except TournamentServiceError as err:
         _refusal(request, err)
     else:
         messages.success(request, "The tournament has started: round 1 is paired.")
-        try:  # idempotent: tables that already have their match are left alone
-            tournament_create_matches(tournament_id=tournament_id, round_no=tournament.round)
+        try:  # as the API's start: create round 1's matches (idempotent; the beat's sweep retries)
+            policies.tournament_advance(tournament_id=tournament_id)
         except TournamentServiceError as err:  # the start stands; the workers retry the matches
             _refusal(request, err)
     return redirect(reverse("frontend:tournament", args=[tournament_id]))
@@ -185,6 +203,17 @@ def tournament_resume(request, tournament_id):
     return _action(request, tournament_id,
                    lambda: services.tournament_resume_clock(tournament_id=tournament_id, user=request.user),
                    "The round clock runs again.")
+
+
+@login_required
+@require_POST
+def tournament_report(request, tournament_id):
+    """A player reports a problem with their table's match (pinned to the latest point of its log)."""
+    round_no, _, table_no = request.POST.get("table_ref", "").partition(":")
+    return _action(request, tournament_id,
+                   lambda: reports.report_file_latest(tournament_id=tournament_id, round_no=round_no, table_no=table_no,
+                                                      user=request.user, text=request.POST.get("text", "")),
+                   "Your report was sent to the judges.")
 
 
 @login_required

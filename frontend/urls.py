@@ -1,6 +1,8 @@
 from django.urls import path
 
 from . import account_views as account
+from . import campaign_views as campaigns
+from . import replay_views as replays
 from . import tournament_views as tournaments
 from . import views
 
@@ -27,6 +29,8 @@ urlpatterns = [
     path("matches/<uuid:match_id>/leave/", views.match_leave, name="match-leave"),
     path("matches/<uuid:match_id>/bot/", views.match_add_bot, name="match-bot"),
     path("matches/<uuid:match_id>/start/", views.match_start, name="match-start"),
+    path("matches/<uuid:match_id>/replay/", replays.replay_page, name="match-replay"),
+    path("matches/<uuid:match_id>/replay/report/", replays.replay_report, name="match-replay-report"),
     path("tournaments/", tournaments.tournament_list, name="tournaments"),
     path("tournaments/new/", tournaments.tournament_create, name="tournament-create"),
     path("tournaments/<uuid:tournament_id>/", tournaments.tournament_page, name="tournament"),
@@ -36,6 +40,12 @@ urlpatterns = [
     path("tournaments/<uuid:tournament_id>/pause/", tournaments.tournament_pause, name="tournament-pause"),
     path("tournaments/<uuid:tournament_id>/resume/", tournaments.tournament_resume, name="tournament-resume"),
     path("tournaments/<uuid:tournament_id>/drop/", tournaments.tournament_drop, name="tournament-drop"),
+    path("campaigns/", campaigns.campaign_list, name="campaigns"),
+    path("campaigns/new/", campaigns.campaign_create, name="campaign-create"),
+    path("campaigns/<uuid:campaign_id>/", campaigns.campaign_page, name="campaign"),
+    path("campaigns/<uuid:campaign_id>/join/", campaigns.campaign_join, name="campaign-join"),
+    path("campaigns/<uuid:campaign_id>/start/", campaigns.campaign_start, name="campaign-start"),
+    path("tournaments/<uuid:tournament_id>/report/", tournaments.tournament_report, name="tournament-report"),
     path("ratings/", views.leaderboards, name="leaderboards"),
     path("ratings/<str:game>/", views.leaderboard, name="leaderboard"),
     path("users/<str:username>/", views.profile_page, name="profile"),

@@ -6,7 +6,6 @@ a duplicate enqueue, a sweep racing a task) appends nothing the second time.
 """
 
 import logging
-import time
 import uuid
 from datetime import timedelta
 
@@ -24,6 +23,7 @@ from games.tournaments import policies as tournament_policies
 from games.tournaments.errors import TournamentServiceError
 from games.tournaments.models import REGISTERING, RUNNING, RoundDeadline, Tournament
 
+from . import chaos
 from .models import DeadLetter
 
 log = logging.getLogger(__name__)
@@ -76,8 +76,7 @@ def advance_match_task(self, match_id: str, expected_seq: int) -> str:
     if match.head_seq != expected_seq:
         return "stale"
     state = selectors.state_load(match)
-    if settings.WORKER_CHAOS_DELAY:
-        time.sleep(settings.WORKER_CHAOS_DELAY)
+    chaos.pause("advance")
     awaiting, bots = selectors.awaiting_automation(state)
     engine = selectors.engine_of(match)
     try:
@@ -123,6 +122,7 @@ def timeout_match_task(self, match_id: str, expected_seq: int) -> str:
         if state["game"] is None or seat not in selectors.status_of(match, state)["awaiting"]:
             continue
         command = engine.timeout_command(state["game"], seat)
+        chaos.pause("timeout")
         if command is not None and _submit(match_id, seat, match.head_seq, f"timeout:{seat}", command, self.name,
                                            id_seq=expected_seq):
             timed_out += 1
@@ -141,7 +141,7 @@ def sweep_timers() -> int:
 @shared_task(name="workers.tasks.sweep_stalled")
 def sweep_stalled() -> int:
     """Beat: re-enqueue automated steps whose task was lost (the broker is not the truth)."""
-    cutoff = timezone.now() - timedelta(seconds=20)
+    cutoff = timezone.now() - timedelta(seconds=settings.STALLED_AFTER_SECONDS)
     stalled = MatchSummary.objects.filter(status="active", updated_at__lte=cutoff)
     count = 0
     for summary in stalled.iterator():
@@ -156,12 +156,6 @@ def _awaits_bot(summary) -> bool:
 
 
 # -- tournaments (the logic is games.tournaments.policies; these only route ids to it) -------------
-
-
-def _chaos_pause():
-    """WORKER_CHAOS_DELAY (tests only): linger before creating a round's matches (so between pairing it
-    and creating them)."""
-    time.sleep(settings.WORKER_CHAOS_DELAY)
 
 
 def _tournament_step(task, args, step) -> str:
@@ -183,7 +177,7 @@ def tournament_match_finished_task(self, match_id: str) -> str:
     """A match's MatchFinished was committed: count its tournament result once and move the event on."""
     def step():
         outcome = tournament_policies.tournament_match_finished(
-            match_id=match_id, between=_chaos_pause if settings.WORKER_CHAOS_DELAY else None)
+            match_id=match_id, between=chaos.hook("tournament"))
         return "none" if outcome is None else ("counted" if outcome["counted"] else "repeat")
     return _tournament_step(self, [match_id], step)
 
@@ -193,7 +187,7 @@ def tournament_advance_task(self, tournament_id: str) -> str:
     """Create a running tournament's missing matches and pair every round that is due."""
     def step():
         paired = tournament_policies.tournament_advance(
-            tournament_id=tournament_id, between=_chaos_pause if settings.WORKER_CHAOS_DELAY else None)
+            tournament_id=tournament_id, between=chaos.hook("tournament"))
         return f"paired {paired}" if paired else "idle"
     return _tournament_step(self, [tournament_id], step)
 
@@ -212,7 +206,7 @@ def tournament_round_time_task(self, tournament_id: str, round_no: int) -> str:
     def step():
         ended = tournament_policies.tournament_round_time_up(
             tournament_id=tournament_id, round_no=round_no, task=self.name,
-            between=_chaos_pause if settings.WORKER_CHAOS_DELAY else None)
+            between=chaos.hook("tournament"))
         return f"ended {len(ended)}"
     return _tournament_step(self, [tournament_id, round_no], step)
 

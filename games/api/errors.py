@@ -1,8 +1,9 @@
 """The one DRF exception handler: every error leaves the API as JSON ``{code, message, extra?}``.
 
 Mapped here (and nowhere else): DRF's APIExceptions, PlatformError subclasses (their own status
-and body), RuleViolation (422), Django's Http404 / PermissionDenied / ValidationError, and as a
-last resort anything else (logged, 500 with a JSON body).
+and body), RuleViolation (422), Django's Http404 / PermissionDenied / ValidationError, an
+unreachable database or Redis (503 ``unavailable`` with ``Retry-After``, logged as one warning
+line), and as a last resort anything else (logged, 500 with a JSON body).
 """
 
 import logging
@@ -16,7 +17,7 @@ from rest_framework import exceptions as drf
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from games.application.errors import PlatformError, VersionConflict
+from games.application.errors import PlatformError, VersionConflict, as_unavailable
 from games.kernel import RuleViolation
 
 log = logging.getLogger(__name__)
@@ -84,6 +85,10 @@ def _drf_response(exc: drf.APIException) -> Response:
 
 
 def exception_handler(exc, context):
+    unavailable = as_unavailable(exc)
+    if unavailable is not None and unavailable is not exc:
+        log.warning("service unavailable in %s: %s: %s", _where(context), type(exc).__name__, str(exc).strip()[:200])
+        exc = unavailable
     if isinstance(exc, RequestDataTooBig):  # normally stopped earlier, by BodySizeLimitMiddleware
         exc = PayloadTooLarge(f"the request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes")
     elif isinstance(exc, TooManyFieldsSent):
@@ -115,7 +120,11 @@ def exception_handler(exc, context):
         set_rollback()
         return Response(exc.as_dict(), status=422)
 
-    view = context.get("view") if context else None
-    log.exception("unhandled error in %s", type(view).__name__ if view else "API", exc_info=exc)
+    log.exception("unhandled error in %s", _where(context), exc_info=exc)
     set_rollback()
     return Response(error_body("server_error", "internal server error"), status=500)
+
+
+def _where(context) -> str:
+    view = context.get("view") if context else None
+    return type(view).__name__ if view else "API"

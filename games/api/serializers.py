@@ -34,6 +34,25 @@ class GameSerializer(serializers.Serializer):
     options = serializers.JSONField(help_text="JSON schema of the options object accepted at match creation")
 
 
+class GlossaryEntrySerializer(serializers.Serializer):
+    term = serializers.CharField(help_text="the term as the table shows it, e.g. KINDLE")
+    group = serializers.CharField(help_text="the group the entry belongs to (a key of groups)")
+    short = serializers.CharField(allow_blank=True, help_text="one line; {field} placeholders are filled from "
+                                                               "the item described (DAMAGE {n})")
+    text = serializers.CharField(help_text="the rule's full text")
+    provisional = serializers.BooleanField(help_text="the project's definition where the rulebook has no text")
+    source = serializers.CharField(required=False, help_text="the rulebook section the text comes from")
+
+
+class GlossarySerializer(serializers.Serializer):
+    game = serializers.CharField()
+    provisional = serializers.BooleanField()
+    note = serializers.CharField(allow_blank=True)
+    groups = serializers.DictField(child=serializers.CharField(), help_text="group key -> title")
+    entries = serializers.DictField(child=GlossaryEntrySerializer(),
+                                    help_text='"group:KEY" -> entry, e.g. "keyword:KINDLE", "status:BURN"')
+
+
 # -- matches ----------------------------------------------------------------------------------
 
 
@@ -196,6 +215,20 @@ class EventsSerializer(serializers.Serializer):
     seq = serializers.IntegerField(help_text="the match's head seq when read")
     next = serializers.URLField(allow_null=True, help_text="the next page's URL (after = this page's last seq); "
                                                            "null once the page reaches the head")
+
+
+class ReplayQuerySerializer(serializers.Serializer):
+    seat = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=63,
+                                    help_text="the seat whose view to follow; omitted = a spectator's")
+    at = serializers.IntegerField(required=False, min_value=1, max_value=2**31 - 1,
+                                  help_text="the seq to show the match at (default: its end)")
+    after = serializers.IntegerField(required=False, default=0, min_value=0, max_value=2**31 - 1,
+                                     help_text="list only the events after this seq (default 0: every event up to at)")
+
+
+class ReplaySerializer(SeatViewSerializer):
+    head_seq = serializers.IntegerField(help_text="the match's last seq")
+    events = EventSerializer(many=True, help_text="the events after `after` up to `at`, redacted for the seat, in words")
 
 
 # -- staff ------------------------------------------------------------------------------------

@@ -6,15 +6,19 @@ own seat; the staff endpoints (unredacted, each read recorded as a StaffAccess r
 only exception.
 """
 
+import hashlib
+import json
 from urllib.parse import urlencode
 
 from django.http import HttpResponsePermanentRedirect
 from django.urls import Resolver404, resolve
+from django.utils.cache import patch_cache_control
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, mixins, status
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -120,17 +124,55 @@ class GameListApi(APIView):
         ])
 
 
+def _engine_by_slug(slug):
+    engine = next((e for e in registry.all_engines() if e.slug == slug), None)
+    if engine is None:
+        try:
+            engine = registry.get(slug)  # unlisted engines' content by exact slug
+        except RuleViolation:
+            raise NotFound("no such game")
+    return engine
+
+
 class GameContentApi(APIView):
     @extend_schema(tags=["games"], operation_id="games_content",
                    responses={200: OpenApiTypes.OBJECT, 404: E("not_found: no such game")})
     def get(self, request, slug):
-        engine = next((e for e in registry.all_engines() if e.slug == slug), None)
-        if engine is None:
-            try:
-                engine = registry.get(slug)  # unlisted engines' content by exact slug
-            except RuleViolation:
-                raise NotFound("no such game")
-        return Response(engine.content())
+        return Response(_engine_by_slug(slug).content())
+
+
+GLOSSARY_MAX_AGE = 3600  # seconds; the ETag lets a client revalidate for free after that
+_GLOSSARIES: dict = {}  # (slug, version) -> (body, etag): a glossary is data, fixed per engine version
+
+
+def _glossary_of(engine) -> tuple:
+    key = (engine.slug, engine.version)
+    if key not in _GLOSSARIES:
+        body = {"game": engine.slug, **engine.glossary()}
+        _GLOSSARIES[key] = (body, '"%s"' % hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:32])
+    return _GLOSSARIES[key]
+
+
+class GameGlossaryApi(APIView):
+    """A game's rules glossary (public): the text behind every keyword, status, terrain and tag the
+    board shows. The same for everyone, so it is cacheable: ``Cache-Control: public`` and an ETag
+    (``If-None-Match`` answers 304)."""
+
+    permission_classes = [AllowAny]
+    authentication_classes = []  # public and the same for everyone: no session, no CSRF, no Vary: Cookie
+
+    @extend_schema(tags=["games"], operation_id="games_glossary",
+                   responses={200: s.GlossarySerializer, 304: OpenApiResponse(description="not modified (ETag)"),
+                              404: E("not_found: no such game")})
+    def get(self, request, slug):
+        body, etag = _glossary_of(_engine_by_slug(slug))
+        if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+            response = Response(status=status.HTTP_304_NOT_MODIFIED)
+        else:
+            response = Response(body)
+        response["ETag"] = etag
+        patch_cache_control(response, public=True, max_age=GLOSSARY_MAX_AGE)
+        return response
 
 
 # -- matches ----------------------------------------------------------------------------------
@@ -316,6 +358,20 @@ class MatchEventsApi(APIView):
         if until < head:
             nxt = request.build_absolute_uri(f"{request.path}?{urlencode({'after': until, 'limit': q['limit']})}")
         return Response({"events": events, "seq": head, "next": nxt})
+
+
+class MatchReplayApi(APIView):
+    @extend_schema(tags=["play"], operation_id="matches_replay", parameters=[MATCH_ID, s.ReplayQuerySerializer],
+                   responses={200: s.ReplaySerializer, 400: E("malformed seat / at / after"), 404: NOT_FOUND,
+                              409: E("match_not_finished: only a finished match has a replay"),
+                              422: E("seq_beyond_head / unknown_seat")},
+                   description="A finished match at seq `at` as seat `seat` saw it (the `/view/` document "
+                               "folded up to `at`), with its events in words. Open to anyone who can watch "
+                               "the match: after the end every seat's view is open.")
+    def get(self, request, id):
+        match = selectors.match_get(id)
+        q = _query(s.ReplayQuerySerializer, request)
+        return Response(selectors.replay_for_seat(match, q.get("seat"), q.get("at"), after=q["after"]))
 
 
 # -- ratings and profiles -----------------------------------------------------------------------

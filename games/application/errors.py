@@ -1,6 +1,14 @@
 """Platform errors, each with a stable code and the HTTP status every transport maps it to."""
 
+from django.db import InterfaceError, OperationalError
+from kombu.exceptions import OperationalError as BrokerUnreachable
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
 from games.kernel import RuleViolation
+
+# The exceptions that mean a backing service is unreachable (see ``as_unavailable``).
+OUTAGES = (OperationalError, InterfaceError, RedisConnectionError, RedisTimeoutError, BrokerUnreachable)
 
 
 class PlatformError(Exception):
@@ -54,5 +62,41 @@ class LobbyError(PlatformError):
         self.status = status
 
 
+class ReplayRefused(PlatformError):
+    """A replay request the match cannot answer: ``match_not_finished`` (409: a running match is
+    watched live, where a tournament's spectator delay applies, never through its replay),
+    ``seq_beyond_head`` or ``unknown_seat`` (422)."""
+
+    def __init__(self, code: str, message: str, status: int):
+        super().__init__(message)
+        self.code = code
+        self.status = status
+
+
 def rule_violation_body(violation: RuleViolation) -> dict:
     return violation.as_dict()
+
+
+class Unavailable(PlatformError):
+    """A backing service (the database or Redis) cannot be reached just now. Whether a write got
+    through before the connection went is unknown to the caller: sending the same request again
+    (the same ``command_id``) is safe and gets the stored answer if it did. REST answers 503
+    ``{code: "unavailable", message}`` with ``Retry-After``; a socket sends the error and closes
+    with 1013 (try again later); pages get a plain 503 page."""
+
+    code = "unavailable"
+    status = 503
+    retry_after = 2
+
+    def __init__(self, message: str = "the service is briefly unavailable; try again in a moment"):
+        super().__init__(message)
+
+
+def as_unavailable(exc: BaseException) -> "Unavailable | None":
+    """``Unavailable`` when ``exc`` means the database or Redis is unreachable (Django's
+    OperationalError / InterfaceError: connection refused or lost, the server starting up or
+    shutting down; redis-py's connection and timeout errors; the Celery broker refusing a task),
+    else None."""
+    if isinstance(exc, Unavailable):
+        return exc
+    return Unavailable() if isinstance(exc, OUTAGES) else None

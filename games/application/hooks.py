@@ -49,8 +49,16 @@ def publish_appended(match_id, seq: int) -> None:
 
 
 def schedule_followups(match_id, seq: int, awaiting: list, bot_seats: list) -> None:
-    if _followup_scheduler is not None:
+    """Enqueue the automated step the match now awaits. The command is committed: a broker that
+    cannot take the task (Redis down) must not turn its answer into an error; the beat sweep of
+    stalled matches enqueues the step again."""
+    if _followup_scheduler is None:
+        return
+    try:
         _followup_scheduler(match_id, seq, awaiting, bot_seats)
+    except Exception:
+        log.exception("scheduling the automated step of %s at %s failed; the stalled-match sweep retries it",
+                      match_id, seq)
 
 
 def match_finished(match_id, winners: list, actor: dict) -> None:

@@ -8,10 +8,10 @@ from games.eventstore.models import Match
 from games.kernel import SYSTEM, RuleViolation, canonical, registry
 
 from . import readmodels
-from .errors import MatchNotFound
+from .errors import MatchNotFound, ReplayRefused
 from .identities import deleted_among, seats_display
 from .lobby import (
-    ABANDONED, ACTIVE, CREATED, FINISHED, OPEN, PLATFORM_EVENTS, SEAT_LEFT, SEAT_TAKEN, STARTED, aggregate_fold,
+    ABANDONED, ACTIVE, CREATED, DONE, FINISHED, OPEN, PLATFORM_EVENTS, SEAT_LEFT, SEAT_TAKEN, STARTED, aggregate_fold,
     bot_seats, seat_of_user,
 )
 
@@ -126,8 +126,11 @@ def deadline_of(match: Match) -> dict | None:
     return deadline_doc(readmodels.clock_row(match), match.head_seq)
 
 
-def view_for_seat(match: Match, seat, state: dict | None = None) -> dict:
-    """The ``/view/`` document: seq, seat, status, deadline, view, legal_commands for ``seat`` (None = spectator)."""
+def view_for_seat(match: Match, seat, state: dict | None = None, *, seq: int | None = None) -> dict:
+    """The ``/view/`` document: seq, seat, status, deadline, view, legal_commands for ``seat`` (None = spectator).
+
+    ``seq``: ``state`` is the fold up to that (earlier) seq, a point in the past: the document says so
+    and shows no running clock."""
     state = state or state_load(match)
     engine = engine_of(match)
     status = status_of(match, state)
@@ -137,10 +140,10 @@ def view_for_seat(match: Match, seat, state: dict | None = None) -> dict:
         if state["lobby"]["status"] == ACTIVE and seat is not None and seat in status["awaiting"]:
             legal = engine.legal_commands(state["game"], seat)
     return {
-        "seq": match.head_seq,
+        "seq": match.head_seq if seq is None else seq,
         "seat": seat,
         "status": status,
-        "deadline": deadline_of(match) if status["awaiting"] else None,
+        "deadline": deadline_of(match) if status["awaiting"] and seq is None else None,
         "match": lobby_public(state["lobby"], match),
         "view": game_view,
         "legal_commands": legal,
@@ -202,6 +205,29 @@ def events_for_seat(match: Match, seat, *, after: int = 0, until: int | None = N
             ev["payload"] = seats_display([ev["payload"]], gone)[0]
             ev["text"] = platform_text(ev["type"], ev["payload"])
     return out
+
+
+def replay_for_seat(match: Match, seat, at: int | None = None, *, after: int = 0) -> dict:
+    """A finished match as ``seat`` (None: a spectator) saw it at seq ``at`` (default: the end): the
+    ``/view/`` document folded up to ``at`` (``seq`` is ``at``; no clock), plus ``head_seq`` and the
+    events after ``after`` up to ``at`` redacted for that seat, each with its ``text``.
+
+    Only a finished match has a replay: after the end every seat's view is open to anyone who could
+    watch the match, while a running match's replay would bypass its live view's rules (a tournament's
+    spectator delay, a seat's hidden cards), so it is refused, ``match_not_finished``."""
+    final = state_load(match)
+    head = match.head_seq
+    if final["lobby"]["status"] != DONE:
+        raise ReplayRefused("match_not_finished", "only a finished match can be replayed; watch it live", 409)
+    at = head if at is None else at
+    if not 1 <= at <= head:
+        raise ReplayRefused("seq_beyond_head", f"the match log runs from seq 1 to {head}", 422)
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < len(final["lobby"]["seats"])):
+        raise ReplayRefused("unknown_seat", f"the match has seats 0 to {len(final['lobby']['seats']) - 1}", 422)
+    doc = view_for_seat(match, seat, state_load(match, until=at), seq=at)
+    doc["head_seq"] = head
+    doc["events"] = events_for_seat(match, seat, after=min(max(after, 0), at), until=at) if after < at else []
+    return doc
 
 
 def events_unredacted(match: Match, *, until: int | None = None, strict: bool = True) -> list[dict]:

@@ -6,6 +6,7 @@ mutates its input state (return a new value).
 """
 
 from .errors import RuleViolation
+from .glossary import empty as empty_glossary
 from .narration import generic_sentence
 from .types import Command, Event, Status
 
@@ -29,6 +30,11 @@ class EngineBase:
     def content(self) -> dict:
         """The public content pack (cards, boards, dice...) served to clients as JSON."""
         return {}
+
+    def glossary(self) -> dict:
+        """The rules glossary served to clients (``games.kernel.glossary``: ``{provisional, note,
+        groups, entries}``); a game keeps it in ``content/glossary.json`` and returns ``load(path)``."""
+        return empty_glossary()
 
     # -- lifecycle ------------------------------------------------------------------------
     def validate_options(self, options: dict, seats: int) -> None:

@@ -51,4 +51,6 @@ def sentence(event: dict, names, sentences: dict, bookkeeping=frozenset(), seat=
         return ""
     say = sentences.get(t)
     text = say(p, seat, names) if say else generic_sentence(event, names)
+    if any(n and text.startswith(str(n)) for n in names or ()):
+        return text  # a player's name is written as they chose it ("bob's turn", not "Bob's turn")
     return text[:1].upper() + text[1:]

@@ -20,6 +20,11 @@ The channel layer carries only ``{"type": "match.appended", "seq"}``: each socke
 own seat may see from the store, so hidden data never crosses the layer. The layer is
 at-most-once; a client that misses a push recovers with ``sync``.
 
+When the database or Redis cannot be reached (at the handshake, on a message, on a push, or when
+the channel layer loses Redis) the socket gets ``{"type": "error", "code": "unavailable"}`` and
+is closed with 1013 (try again later): reconnect, ``sync`` from the last seq held, and resend an
+unanswered command with its same ``command_id``.
+
 Every incoming message is checked against the login the socket was opened with (and a timer
 re-checks every SOCKET_AUTH_RECHECK_SECONDS): once it is gone the socket gets ``session_ended``
 and is closed with 4401. The seat is re-resolved from the store for every command and push.
@@ -37,11 +42,11 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from games.application import selectors, services
-from games.application.errors import MatchNotFound
+from games.application.errors import MatchNotFound, as_unavailable
 from games.application.hooks import match_group
 
 from .auth import resolve_first_message, still_authorised
-from .errors import error_for_exception, error_message
+from .errors import close_code_for, error_for_exception, error_message
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +94,18 @@ def parse_command(msg: dict) -> tuple[str, int, str, dict]:
 
 class MatchConsumer(AsyncWebsocketConsumer):
     # -- lifecycle ------------------------------------------------------------------------
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:  # e.g. the channel layer lost Redis (middleware.OutageGuard tells the client)
+            self._stop_recheck()
+
+    def _stop_recheck(self):
+        self.ended = True
+        task, self._recheck_task = getattr(self, "_recheck_task", None), None
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
     async def connect(self):
         self.match_id = None
         self.group = None
@@ -113,22 +130,26 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._send(error_for_exception(exc))
             await self._close(CLOSE_NOT_FOUND)
             return
-        except Exception as exc:  # e.g. the database is down: say so, close "try again later"
-            await self._send(error_for_exception(exc))
-            await self._close(1011)
+        except Exception as exc:  # e.g. the database is down: say so, close "try again later" (1013)
+            await self._fail(exc)
             return
         self.match_id = str(match.pk)
-        # Join before reading, so an append landing in between is pushed, not lost.
-        if self.channel_layer is not None:
-            self.group = match_group(self.match_id)
-            await self.channel_layer.group_add(self.group, self.channel_name)
         try:
+            # Join before reading, so an append landing in between is pushed, not lost.
+            if self.channel_layer is not None:
+                self.group = match_group(self.match_id)
+                await self.channel_layer.group_add(self.group, self.channel_name)
             snap = await database_sync_to_async(self._read)(None)
         except Exception as exc:
-            await self._send(error_for_exception(exc))
-            await self._close(1011)
+            await self._fail(exc)
             return
         await self._hello(snap)
+
+    async def _fail(self, exc, command_id=None):
+        """Say what went wrong and close: 1013 when the database or Redis is unreachable (the
+        client reconnects and syncs), else 1011."""
+        await self._send(error_for_exception(exc, command_id=command_id))
+        await self._close(close_code_for(exc))
 
     async def _hello(self, snap):
         if snap is None:
@@ -143,13 +164,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
             self._recheck_task = asyncio.create_task(self._recheck_loop())
 
     async def disconnect(self, code):
-        self.ended = True
-        task, self._recheck_task = self._recheck_task, None
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
+        self._stop_recheck()
         if self.group is not None and self.channel_layer is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            self.group = None
+            group, self.group = self.group, None
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception as exc:  # Redis is gone: the membership expires with the group
+                if as_unavailable(exc) is None:
+                    raise
 
     @property
     def authenticated(self) -> bool:
@@ -233,7 +255,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         try:
             await self._push_since(self.last_sent)
-        except Exception:
+        except Exception as exc:
+            if as_unavailable(exc) is not None:  # close 1013: the client reconnects and syncs what it missed
+                await self._fail(exc)
+                return
             log.exception("push to a socket on match %s failed; the client recovers with sync", self.match_id)
 
     # -- periodic auth re-check --------------------------------------------------------------
@@ -245,8 +270,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 return
             try:
                 ok = await database_sync_to_async(self._authorised)()
-            except Exception:  # a transient DB error must not drop every socket; commands fail closed
-                log.exception("socket auth re-check failed")
+            except Exception as exc:  # a transient DB error must not drop every socket; commands fail closed
+                if as_unavailable(exc) is None:
+                    log.exception("socket auth re-check failed")
                 continue
             if not ok:
                 await self._end_session()
@@ -284,6 +310,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         except BadMessage as exc:
             await self._send(error_message(exc.code, exc.message, command_id=exc.command_id))
         except Exception as exc:
+            if as_unavailable(exc) is not None:
+                await self._fail(exc, command_id=command_id)  # resend it (same command_id) after reconnecting
+                return
             await self._send(error_for_exception(exc, command_id=command_id))
 
     def _over_rate(self) -> bool:

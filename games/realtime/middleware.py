@@ -1,4 +1,4 @@
-"""The websocket stack: exact Origin check -> cookies/session/user -> credential -> router.
+"""The websocket stack: exact Origin check -> outage guard -> cookies/session/user -> credential -> router.
 
 Credentials, in order (the first one present decides; a bad one is refused, never downgraded):
 
@@ -17,8 +17,16 @@ Origin: a handshake with an Origin header must come from an exact allowed origin
 and port): the page's own origin (the socket's scheme and Host, the Host being one of
 ALLOWED_HOSTS) or one listed in SOCKET_ALLOWED_ORIGINS / CSRF_TRUSTED_ORIGINS. Any other is
 refused at the handshake. Scripts that send no Origin get in, with a ticket or token.
+
+Outages: the session, ticket or token lookup reads the database (and the cache, Redis) before any
+consumer runs, and a consumer's channel layer reads Redis all along. ``OutageGuard`` turns an
+unreachable database or Redis met anywhere below it into what the consumer itself says: the
+``unavailable`` error and close 1013 (try again later), never a handshake that fails as a server
+error with a traceback in uvicorn's log. Any other exception still propagates.
 """
 
+import contextlib
+import json
 import logging
 from urllib.parse import parse_qs
 
@@ -30,7 +38,10 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.http.request import split_domain_port, validate_host
 
+from games.application.errors import as_unavailable
+
 from .auth import auth_for_ticket, user_for_token
+from .errors import CLOSE_UNAVAILABLE, error_for_exception
 
 log = logging.getLogger(__name__)
 
@@ -134,5 +145,50 @@ class CredentialMiddleware(BaseMiddleware):
         cls._set(scope, {"user_id": user.pk, "token_key": key} if user is not None else None, user, "invalid_token")
 
 
+class OutageGuard:
+    """Answer an unreachable database or Redis below it with ``unavailable`` and close 1013: before
+    the handshake is answered, by accepting it first (a refused handshake would read as 403); on
+    an open socket, at once; on a closed one, not at all (and then it is not an error either)."""
+
+    def __init__(self, application):
+        self.application = application
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "websocket":
+            return await self.application(scope, receive, send)
+        seen = {"connect": False, "accepted": False, "closed": False}
+
+        async def tracked_receive():
+            message = await receive()
+            if message["type"] == "websocket.connect":
+                seen["connect"] = True
+            elif message["type"] == "websocket.disconnect":
+                seen["closed"] = True
+            return message
+
+        async def tracked_send(message):
+            if message["type"] == "websocket.accept":
+                seen["accepted"] = True
+            elif message["type"] == "websocket.close":
+                seen["closed"] = True
+            await send(message)
+
+        try:
+            return await self.application(scope, tracked_receive, tracked_send)
+        except Exception as exc:
+            if as_unavailable(exc) is None:
+                raise
+            if seen["closed"]:  # already told and closed (e.g. by the consumer); the layer then failed too
+                return None
+            error = error_for_exception(exc)
+        with contextlib.suppress(OSError, RuntimeError):  # the client may be gone already
+            if not seen["accepted"]:
+                if not seen["connect"]:
+                    await tracked_receive()
+                await send({"type": "websocket.accept"})
+            await send({"type": "websocket.send", "text": json.dumps(error, separators=(",", ":"))})
+            await send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})
+
+
 def KamizaAuthMiddlewareStack(inner):
-    return AuthMiddlewareStack(CredentialMiddleware(inner))
+    return OutageGuard(AuthMiddlewareStack(CredentialMiddleware(inner)))

@@ -7,12 +7,14 @@ the views record a StaffAccess row for each read.
 from collections import defaultdict
 
 from games.application import selectors
-from games.application.lobby import ACTIVE
+from games.application.lobby import ACTIVE, PLATFORM_EVENTS
 from games.eventstore import store
 from games.eventstore.models import EventAnnotation, Match
+from games.kernel import RuleViolation
 from games.projections.models import MatchSummary
+from games.tournaments.reports import reports_for_match
 
-from . import logfile
+from . import diff, logfile
 
 
 def events_unredacted(match: Match, *, until: int | None = None) -> list[dict]:
@@ -90,9 +92,70 @@ def seat_views(match: Match, state: dict, status: dict) -> list[dict]:
     return out
 
 
-def match_review(match: Match, at: int) -> dict:
-    """Everything the staff match page shows at seq ``at``."""
+def event_seat(ev: dict):
+    """The seat an event is by or about: its actor's seat, else its payload's ``seat`` (None if neither)."""
+    seat = (ev.get("actor") or {}).get("seat")
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        return seat
+    payload = ev.get("payload")
+    seat = payload.get("seat") if isinstance(payload, dict) else None
+    return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+
+
+def event_text(engine, ev: dict, names) -> str:
+    """One event in words, unredacted (staff see every hidden fact): the engine's ``describe`` of the
+    stored payload, the lobby's sentences for platform events; ``""`` for bookkeeping, or when the
+    engine is gone or cannot read the payload (the raw event is still shown)."""
+    if ev["type"] in PLATFORM_EVENTS:
+        return selectors.platform_text(ev["type"], ev["payload"] or {})
+    if engine is None:
+        return ""
+    try:
+        return engine.describe({"type": ev["type"], "v": ev["v"], "payload": ev["payload"]}, None, names)
+    except Exception:  # a payload the engine no longer reads: staff still get the raw event
+        return ""
+
+
+def board_docs(match: Match, state: dict, status: dict, views: list[dict], at: int) -> list[dict]:
+    """The board renderer's documents at seq ``at``, one per seat and the spectator's (seat None): the
+    ``/view/`` shape with no legal commands (the staff board only shows)."""
+    lobby = selectors.lobby_public(state["lobby"], match)
+    return [{"label": sv["label"], "occupant": (sv["occupant"] or {}).get("username"),
+             "doc": {"seq": at, "seat": sv["seat"], "status": status, "deadline": None, "match": lobby,
+                     "view": sv["view"], "legal_commands": []}}
+            for sv in views if sv["error"] is None]
+
+
+def state_change(match: Match, state: dict | None, at: int) -> dict:
+    """What the event at ``at`` changed: the diff of the folded states at ``at - 1`` and ``at``."""
+    if state is None:
+        return {"lines": [], "cut": False, "error": None}
+    try:
+        before = selectors.state_load(match, until=at - 1) if at > 1 else None
+    except Exception as exc:
+        return {"lines": [], "cut": False, "error": f"{type(exc).__name__}: {exc}"}
+    lines, cut = diff.changes(before, state)
+    return {"lines": lines, "cut": cut, "error": None}
+
+
+def parse_filters(query) -> dict:
+    """The timeline filters of a query: ``seat`` (a seat number, "" for any) and ``type`` (repeatable)."""
+    raw = str(query.get("seat", "")).strip()
+    seat = int(raw) if raw.isdigit() else None
+    types = [t for t in query.getlist("type") if t][:50] if hasattr(query, "getlist") else []
+    return {"seat": seat, "types": types}
+
+
+def match_review(match: Match, at: int, *, filters: dict | None = None, report_id=None) -> dict:
+    """Everything the staff match page shows at seq ``at``: the board documents of every seat, the
+    history in words (filtered by seat and type), what the event at ``at`` changed, the annotations and
+    players' reports pinned at their seqs, and the raw state, views and payloads."""
+    filters = filters or {"seat": None, "types": []}
     events = events_unredacted(match)
+    try:
+        engine = selectors.engine_of(match)
+    except RuleViolation:
+        engine = None
     state, status, views, fold_error = None, None, [], None
     if at >= 1:
         try:
@@ -101,9 +164,23 @@ def match_review(match: Match, at: int) -> dict:
             views = seat_views(match, state, status)
         except Exception as exc:  # a stream that no longer folds is exactly what staff need to see
             fold_error = f"{type(exc).__name__}: {exc}"
+    try:
+        names = selectors.seat_names(selectors.state_load(match)["lobby"])
+    except Exception:
+        names = ()
     notes = annotations_by_seq(match)
+    reports = reports_for_match(match.pk)
+    pinned = defaultdict(list)
+    for report in reports:
+        pinned[report["seq"]].append(report)
     asked = commands_by_first_seq(match)
-    timeline = [{**ev, "annotations": notes.get(ev["seq"], []), "command": asked.get(ev["seq"])} for ev in events]
+    timeline = [{**ev, "annotations": notes.get(ev["seq"], []), "reports": pinned.get(ev["seq"], []),
+                 "text": event_text(engine, ev, names), "seat": event_seat(ev), "command": asked.get(ev["seq"])}
+                for ev in events]
+    shown = [ev for ev in timeline
+             if (filters["seat"] is None or ev["seat"] == filters["seat"])
+             and (not filters["types"] or ev["type"] in filters["types"])]
+    opened = next((r for r in reports if str(r["id"]) == str(report_id)), None) if report_id else None
     return {
         "match": match,
         "summary": MatchSummary.objects.filter(match=match).first(),
@@ -115,8 +192,17 @@ def match_review(match: Match, at: int) -> dict:
         "state": state,
         "status": status,
         "seat_views": views,
+        "boards": board_docs(match, state, status, views, at) if state is not None and state["game"] is not None else [],
+        "change": state_change(match, state, at),
         "fold_error": fold_error,
-        "timeline": timeline,
+        "timeline": shown,
+        "filtered": len(shown) != len(timeline),
+        "filters": filters,
+        "event_types": sorted({ev["type"] for ev in timeline}),
+        "seats": list(range(match.seat_count)),
+        "names": list(names),
+        "reports": reports,
+        "opened_report": opened,
         "orphan_notes": [n for seq, ns in notes.items() if seq > match.head_seq for n in ns],
     }
 

@@ -1,5 +1,6 @@
 """Staff review of tournament logs: the tournaments, and one tournament's append-only records in order
-(registrations, start, pairings, results, drops, adjudications, overrides) with who decided each."""
+(registrations, start, pairings, results, drops, players' reports, adjudications, overrides) with who
+decided each; a report's record shows its text and opens the match's log review at the report's seq."""
 
 import json
 
@@ -8,6 +9,7 @@ from django.http import Http404
 
 from games.tournaments import selectors
 from games.tournaments.errors import TournamentServiceError
+from games.tournaments.models import MatchReport
 
 from .views import render
 
@@ -24,6 +26,10 @@ def tournament_log(request, tournament_id):
     except TournamentServiceError:
         raise Http404("no such tournament")
     records = selectors.tournament_log(tournament)
+    filed = {r.pk: r for r in MatchReport.objects.filter(tournament=tournament).select_related("reporter")}
     for r in records:
         r["payload_text"] = json.dumps(r["payload"], indent=1, sort_keys=True)
+        report_id = r["payload"].get("report_id")
+        if report_id in filed:  # a player's report, or the judge's decision answering it
+            r["report"] = filed[report_id]
     return render(request, "staff/tournament.html", {"t": selectors.tournament_detail(tournament), "records": records})

@@ -7,10 +7,12 @@ Templates live in ``games/staff/templates/staff/``. ``games.staff`` is not an in
 they are rendered by a small template backend of our own (same options as the project's).
 """
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
 from django.contrib.admin.views.decorators import staff_member_required
+from django.contrib.staticfiles import finders
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.template.backends.django import DjangoTemplates
 from django.urls import reverse
@@ -27,6 +29,7 @@ from .forms import AnnotationForm, LogImportForm
 from .logfile import LogError
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
+_SLUG = re.compile(r"^[a-z0-9_-]+$")
 
 
 @lru_cache(maxsize=1)
@@ -72,14 +75,41 @@ def match_page(request, match_id):
 
 
 def _match_page(request, match, annotation_form=None, status=200, at_raw=None):
-    at, note = staff_selectors.clamp_seq(match, request.GET.get("at") if at_raw is None else at_raw)
-    context = staff_selectors.match_review(match, at)
-    services.access_record(user=request.user, match=match, what=f"staff page at={at}")
+    report_id = request.GET.get("report", "").strip()[:20] or None
+    raw_at = request.GET.get("at") if at_raw is None else at_raw
+    if raw_at in (None, "") and report_id:  # a report opens at its seq
+        pinned = next((r for r in reports.reports_for_match(match.pk) if str(r["id"]) == report_id), None)
+        raw_at = pinned["seq"] if pinned else raw_at
+    at, note = staff_selectors.clamp_seq(match, raw_at)
+    filters = staff_selectors.parse_filters(request.GET)
+    context = staff_selectors.match_review(match, at, filters=filters, report_id=report_id)
+    what = f"staff page at={at}"
+    if report_id:
+        what += f" report={report_id}"
+    if filters["seat"] is not None or filters["types"]:
+        what += f" seat={filters['seat']} types={','.join(filters['types'])}"
+    services.access_record(user=request.user, match=match, what=what)
+    board = f"js/boards/{match.game}.js"
+    view_seat = request.GET.get("as", "")
     context.update({
         "at_note": note,
         "annotation_form": annotation_form or AnnotationForm(initial={"seq": at}),
+        "board_script": board if _SLUG.match(match.game) and finders.find(board) else None,
+        "board_boot": {"game": match.game, "boards": context["boards"], "as": view_seat},
+        "keep": _query_without(request.GET, "at"),
+        "keep_board": _query_without(request.GET, "at", "as"),
     })
     return render(request, "staff/match.html", context, status=status)
+
+
+def _query_without(query, *names) -> str:
+    """The query string minus ``names`` (to keep the filters and board seat on seq links), ending in
+    ``&`` when not empty."""
+    kept = query.copy()
+    for name in names:
+        kept.pop(name, None)
+    text = kept.urlencode()
+    return f"{text}&" if text else ""
 
 
 @staff_member_required

@@ -7,7 +7,8 @@ also one-to-one). A bye has no match.
 
 Seats: one entrant per seat in the table's order; in a 2v2 team event the first team takes seats 0 and
 2, the second 1 and 3 (the engines' team layout: partners sit across). Every match is created with the
-tournament's match options (decision clocks included) by the organizer, who starts it.
+tournament's match options (decision clocks included) and its ``rated`` flag by the organizer, who
+starts it.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def tournament_create_matches(*, tournament_id, round_no: int) -> list:
                 options["teams"] = tournament.teams
             try:
                 match = app.match_create(game=tournament.game, seats=len(users), options=options, creator=organizer,
-                                         join=False)
+                                         join=False, rated=tournament.rated)
                 for seat, user in enumerate(users):
                     app.match_join(match_id=match.pk, user=user, seat=seat)
                 app.match_start(match_id=match.pk, user=organizer)

@@ -146,11 +146,12 @@ class TournamentTable(models.Model):
 
 class RoundDeadline(models.Model):
     """A round's time limit: when ``due_at`` passes, beat's sweep has a worker end the round's unfinished
-    matches (the engines' SYSTEM ``time_limit``). One per round; removed once the round is complete."""
+    matches (the engines' SYSTEM ``time_limit``). One per round; removed once the round is complete.
+    ``due_at`` is null while an organizer has the clock paused, and moved later by the pause on resume."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="deadlines")
     round = models.PositiveSmallIntegerField()
-    due_at = models.DateTimeField(db_index=True)
+    due_at = models.DateTimeField(db_index=True, null=True, blank=True)
 
     class Meta:
         ordering = ["due_at"]
@@ -189,3 +190,15 @@ class ReportResolution(models.Model):
     judge = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     record_seq = models.PositiveIntegerField()
     at = models.DateTimeField(auto_now_add=True)
+
+
+class StandingsView(models.Model):
+    """The standings as folded from the log up to ``seq``: a projection kept as a cache.
+    ``selectors.tournament_standings`` serves it while the log's head is still ``seq`` and folds again
+    when the log has moved on; ``rebuild.check`` (``manage.py rebuild_tournaments`` and
+    ``rebuild_projections``) compares it with a fold from scratch at the same seq."""
+
+    tournament = models.OneToOneField(Tournament, primary_key=True, on_delete=models.CASCADE,
+                                      related_name="standings_view")
+    seq = models.PositiveIntegerField()
+    rows = models.JSONField()

@@ -150,8 +150,8 @@ def tournament_round_time_up(*, tournament_id, round_no: int, task: str = "tourn
     ``time_limit`` command (recorded in the match log; its ``MatchFinished`` then counts the result
     as ``by: time``). Returns the matches ended by this call."""
     deadline = RoundDeadline.objects.filter(tournament_id=tournament_id, round=round_no).first()
-    if deadline is None or deadline.due_at > timezone.now():
-        return []
+    if deadline is None or deadline.due_at is None or deadline.due_at > timezone.now():
+        return []  # not due, or the organizer has the round clock paused
     state = state_of(tournament_id)
     if round_no != state.current_round:
         return []

@@ -1,10 +1,13 @@
 """Rebuild a tournament's projections from its record log and compare them with what is stored.
 
-The log (``TournamentRecord``) is the truth; ``Tournament.status``/``round``, ``Entrant.status`` and the
-``TournamentTable`` rows are derived from it. ``expected(...)`` derives them with the pure fold (pure
-function of the records); ``check(tournament_id)`` reads the database and lists every difference;
-``fix=True`` rewrites what differs (tables are only added or re-pointed, never dropped: a table row may
-hold its match).
+The log (``TournamentRecord``) is the truth; ``Tournament.status``/``round``, ``Entrant.status``, the
+``TournamentTable`` rows and the stored standings (``StandingsView``) are derived from it.
+``expected(...)`` derives them with the pure fold (pure function of the records);
+``check(tournament_id)`` reads the database and lists every difference; ``fix=True`` rewrites what
+differs (tables are only added or re-pointed, never dropped: a table row may hold its match). The
+append-only report rows (``MatchReport``, ``ReportResolution``) are compared with the log's
+``reported`` records and the decisions naming them; those differences are listed, never "fixed" (both
+sides are append-only). ``check_all`` is the checker ``manage.py rebuild_projections`` runs.
 """
 
 from __future__ import annotations
@@ -14,11 +17,23 @@ from typing import Any
 
 from django.db import transaction
 
+from games.projections.rebuild import Difference as ProjectionDifference
+
 from games.tournaments import rounds
-from games.tournaments.models import FINISHED, REGISTERING, RUNNING, Entrant, Tournament, TournamentTable
+from games.tournaments.models import (
+    FINISHED,
+    REGISTERING,
+    RUNNING,
+    Entrant,
+    MatchReport,
+    StandingsView,
+    Tournament,
+    TournamentTable,
+)
 from games.tournaments.records import Registered, Settings, Withdrawn
+from games.tournaments.selectors import standings_at
 from games.tournaments.services import load_records, settings_of
-from games.tournaments.state import fold
+from games.tournaments.state import OPEN, fold
 
 
 @dataclass(frozen=True)
@@ -49,7 +64,9 @@ def expected(settings: Settings, records: list) -> dict:
     for entrant in state.dropped:
         entrants[entrant] = Entrant.DROPPED
     tables = {(r.round, n): list(t.entrant_ids) for r in state.rounds for n, t in r.tables.items()}
-    return {"status": status, "round": state.current_round, "entrants": entrants, "tables": tables}
+    reports = {r.report_id: r.status for r in state.reports()}
+    return {"status": status, "round": state.current_round, "entrants": entrants, "tables": tables,
+            "reports": reports}
 
 
 def check(tournament_id, *, fix: bool = False) -> list[Difference]:
@@ -79,4 +96,45 @@ def check(tournament_id, *, fix: bool = False) -> list[Difference]:
                 if fix and key in want["tables"]:
                     TournamentTable.objects.update_or_create(tournament=tournament, round=key[0], table=key[1],
                                                              defaults={"entrant_ids": want["tables"][key]})
+        diffs += _report_differences(tournament, want["reports"])
+        diffs += _standings_differences(tournament, fix)
         return diffs
+
+
+def _report_differences(tournament: Tournament, logged: dict) -> list[Difference]:
+    """Each report row against the log: recorded, and open or resolved as its resolution row says."""
+    rows = {r.pk: r for r in MatchReport.objects.filter(tournament=tournament).select_related("resolution")}
+    diffs = []
+    for report_id in sorted(set(rows) | set(logged)):
+        row = rows.get(report_id)
+        resolution = getattr(row, "resolution", None) if row else None
+        have = None if row is None else (OPEN if resolution is None else
+                                         {"uphold": "upheld", "override": "overridden"}[resolution.decision])
+        if have != logged.get(report_id):
+            diffs.append(Difference(f"report {report_id}.status", have, logged.get(report_id)))
+    return diffs
+
+
+def _standings_differences(tournament: Tournament, fix: bool) -> list[Difference]:
+    """The stored standings against a fold from scratch at the same seq (a stored view behind the head
+    is only stale, which the next read refreshes; one that differs at its own seq is wrong)."""
+    view = StandingsView.objects.filter(tournament=tournament).first()
+    if view is None:
+        return []
+    rebuilt = standings_at(tournament, view.seq)
+    if view.rows == rebuilt:
+        return []
+    if fix:
+        StandingsView.objects.filter(pk=view.pk).update(rows=rebuilt)
+    return [Difference(f"standings at seq {view.seq}", view.rows, rebuilt)]
+
+
+def check_all(fix: bool):
+    """``manage.py rebuild_projections``'s checker: every tournament, as ``(differences, fixed)``."""
+    diffs, fixed = [], 0
+    for pk in Tournament.objects.order_by("created_at", "pk").values_list("pk", flat=True):
+        found = check(pk, fix=fix)
+        diffs += [ProjectionDifference(str(pk), "tournament", d.what, d.stored, d.rebuilt,
+                                       fixable=not d.what.startswith("report ")) for d in found]
+        fixed += sum(1 for d in found if not d.what.startswith("report ")) if fix else 0
+    return diffs, fixed

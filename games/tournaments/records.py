@@ -1,8 +1,8 @@
 """Tournament records and settings: the append-only log a tournament is folded from (PURE: no Django).
 
 Every decision about a tournament is one record: an entrant registered or withdrew, the field was
-seeded, a round was paired, a table's result came in, an entrant was dropped, a judge upheld or
-overrode a result. Standings are a fold of that list (``state.fold`` then ``standings.compute``),
+seeded, a round was paired, a table's result came in, an entrant was dropped, a player reported a
+table's match, a judge upheld or overrode a result. Standings are a fold of that list (``state.fold`` then ``standings.compute``),
 so the Django side stores the records as rows and can always rebuild.
 
 Each record is a frozen dataclass with ``to_dict``/``record_from_dict`` so it can be stored as JSON.
@@ -81,6 +81,8 @@ class Settings:
             unknown = [t for t in self.tiebreaks if t not in TIEBREAKS]
             if unknown:
                 raise TournamentError("invalid_tiebreaks", f"unknown tiebreaks: {', '.join(unknown)}")
+            if len(set(self.tiebreaks)) != len(self.tiebreaks):
+                raise TournamentError("invalid_tiebreaks", "each tiebreak is listed once")
 
     @property
     def entrants_per_table(self) -> int:
@@ -183,25 +185,40 @@ class Dropped:
 
 
 @dataclass(frozen=True)
+class Reported:
+    """A player at a table filed a report (a dispute) about its match, pinned to ``seq`` of the match's
+    log. It stays open until a judge's ``Adjudicated`` or ``Overridden`` names its ``report_id``."""
+
+    round: int
+    table: int
+    report_id: int
+    entrant_id: str
+    seq: int
+    kind = "reported"
+
+
+@dataclass(frozen=True)
 class Adjudicated:
-    """A judge reviewed a table's result and upheld it."""
+    """A judge reviewed a table's result and upheld it (resolving the report ``report_id``, if any)."""
 
     round: int
     table: int
     judge: str
     reason: str = ""
+    report_id: int | None = None
     kind = "adjudicated"
 
 
 @dataclass(frozen=True)
 class Overridden:
-    """A judge replaced a table's result, with a written reason."""
+    """A judge replaced a table's result, with a written reason (resolving the report ``report_id``, if any)."""
 
     round: int
     table: int
     places: dict
     judge: str
     reason: str
+    report_id: int | None = None
     kind = "overridden"
 
 
@@ -223,8 +240,8 @@ class ClockResumed:
     kind = "clock_resumed"
 
 
-RECORD_TYPES = {cls.kind: cls for cls in (Registered, Withdrawn, Started, Paired, Result, Dropped, Adjudicated, Overridden,
-                                          ClockPaused, ClockResumed)}
+RECORD_TYPES = {cls.kind: cls for cls in (Registered, Withdrawn, Started, Paired, Result, Dropped, Reported, Adjudicated,
+                                          Overridden, ClockPaused, ClockResumed)}
 
 
 def record_to_dict(record) -> dict:

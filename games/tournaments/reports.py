@@ -1,7 +1,7 @@
 """Disputes (Django services): a player seated in a tournament match files a report pinned to a ``seq``
 of its log; a judge (staff) resolves it by upholding the table's result or overriding it with a written
-reason. Reports and resolutions are append-only rows, and every resolution is also a record of the
-tournament's log (``adjudicated`` / ``overridden``), so the standings show it.
+reason. Reports and resolutions are append-only rows, and each is also a record of the tournament's
+log (``reported``; ``adjudicated`` / ``overridden`` naming the report), so the standings show them.
 """
 
 from __future__ import annotations
@@ -29,12 +29,26 @@ def _table_of(match_id) -> TournamentTable:
     return table
 
 
+def _member_at(table: TournamentTable, user) -> EntrantMember | None:
+    """``user``'s membership of one of the table's entrants (None: not a player of that table)."""
+    if not (user and user.is_authenticated):
+        return None
+    return EntrantMember.objects.filter(tournament_id=table.tournament_id, user=user,
+                                        entrant_id__in=[int(e) for e in table.entrant_ids]).first()
+
+
+def can_report(match_id, user) -> bool:
+    """Whether ``user`` plays the tournament table of ``match_id`` (and so may report it)."""
+    table = TournamentTable.objects.filter(match_id=match_id).only("tournament_id", "entrant_ids").first()
+    return table is not None and _member_at(table, user) is not None
+
+
 def report_file(*, match_id, user, seq, text) -> MatchReport:
-    """A player of the match reports what happened at ``seq`` (1..the match's head)."""
+    """A player of the match reports what happened at ``seq`` (1..the match's head): a ``MatchReport``
+    row and, in the same transaction, a ``reported`` record of the tournament log."""
     table = _table_of(match_id)
-    seated = EntrantMember.objects.filter(tournament_id=table.tournament_id, user=user,
-                                          entrant_id__in=[int(e) for e in table.entrant_ids]).exists()
-    if not (user and user.is_authenticated and seated):
+    member = _member_at(table, user)
+    if member is None:
         raise TournamentServiceError("not_a_player", "only a player seated in this match can report it", 403)
     if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
         raise TournamentServiceError("invalid_seq", "seq must be a positive integer", 422)
@@ -42,8 +56,44 @@ def report_file(*, match_id, user, seq, text) -> MatchReport:
         raise TournamentServiceError("seq_beyond_head", f"the match log ends at seq {table.match.head_seq}", 422)
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT:
         raise TournamentServiceError("invalid_text", f"describe the problem in 1-{MAX_TEXT} characters", 422)
-    return MatchReport.objects.create(tournament_id=table.tournament_id, match_id=table.match_id, round=table.round,
-                                      table=table.table, seq=seq, text=text.strip(), reporter=user)
+    with transaction.atomic():
+        report = MatchReport.objects.create(tournament_id=table.tournament_id, match_id=table.match_id,
+                                            round=table.round, table=table.table, seq=seq, text=text.strip(),
+                                            reporter=user)
+        services.tournament_report(tournament_id=table.tournament_id, user=user, round=table.round, table=table.table,
+                                   report_id=report.pk, entrant_id=str(member.entrant_id), seq=seq)
+    return report
+
+
+def report_file_latest(*, tournament_id, round_no, table_no, user, text) -> MatchReport:
+    """A player reports their table's match from the tournament page, pinned to the latest point of its
+    log (the match's head seq when the report is filed)."""
+    try:
+        table = TournamentTable.objects.select_related("match").get(tournament_id=tournament_id, round=int(round_no),
+                                                                     table=int(table_no))
+    except (TournamentTable.DoesNotExist, ValidationError, ValueError, TypeError):
+        raise TournamentServiceError("not_found", "no such table") from None
+    if table.match is None:
+        raise TournamentServiceError("no_match", "this table has no match to report", 409)
+    return report_file(match_id=table.match_id, user=user, seq=table.match.head_seq, text=text)
+
+
+STATUS_OF_DECISION = {ReportResolution.UPHOLD: "upheld", ReportResolution.OVERRIDE: "overridden"}
+
+
+def reports_for_match(match_id) -> list[dict]:
+    """The players' reports on one match, oldest first, for the staff log review to pin at their seq:
+    ``[{id, seq, text, reporter, created_at, round, table, status, resolution}]``."""
+    rows = (MatchReport.objects.filter(match_id=match_id).select_related("reporter", "resolution__judge")
+            .order_by("created_at", "id"))
+    out = []
+    for report in rows:
+        resolution = getattr(report, "resolution", None)
+        out.append({"id": report.pk, "seq": report.seq, "text": report.text, "reporter": report.reporter.get_username(),
+                    "created_at": report.created_at, "round": report.round, "table": report.table,
+                    "status": "open" if resolution is None else STATUS_OF_DECISION[resolution.decision],
+                    "resolution": resolution})
+    return out
 
 
 def reports_open():
@@ -83,12 +133,13 @@ def report_resolve(*, report_id, user, decision: str, reason: str = "", places: 
             raise TournamentServiceError("already_resolved", "this report has been resolved", 409)
         if decision == ReportResolution.UPHOLD:
             services.tournament_uphold(tournament_id=report.tournament_id, user=user, round=report.round,
-                                       table=report.table, reason=reason)
+                                       table=report.table, reason=reason, report_id=report.pk)
         else:
             if not isinstance(places, dict):
                 raise TournamentServiceError("invalid_result", "an override gives each entrant of the table a place")
             services.tournament_override(tournament_id=report.tournament_id, user=user, round=report.round,
-                                         table=report.table, places=_places(places), reason=reason)
+                                         table=report.table, places=_places(places), reason=reason,
+                                         report_id=report.pk)
         record_seq = Tournament.objects.get(pk=report.tournament_id).head_seq
         try:
             with transaction.atomic():

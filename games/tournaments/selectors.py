@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 
 from games.tournaments import rounds, standings
+from games.tournaments.clock import round_clock
 from games.tournaments.errors import TournamentServiceError
-from games.tournaments.models import RUNNING, Entrant, EntrantMember, Tournament, TournamentRecord, TournamentTable
+from games.tournaments.models import (
+    Entrant,
+    EntrantMember,
+    StandingsView,
+    Tournament,
+    TournamentRecord,
+    TournamentTable,
+)
 from games.tournaments.records import as_number
 from games.tournaments.scoring import table_points, winners
 from games.tournaments.services import settings_of, state_of
@@ -35,6 +42,8 @@ def tournament_detail(tournament: Tournament) -> dict:
         "round_minutes": tournament.round_minutes, "rated": tournament.rated,
         "starts_at": tournament.starts_at.isoformat() if tournament.starts_at else None,
         "clock": round_clock(tournament),
+        "scoring": {"pod_scoring": settings.pod_scoring, "bye_points": settings.bye_points,
+                    "tiebreaks": list(settings.tiebreak_order)},
     }
 
 
@@ -84,33 +93,9 @@ def tournament_log(tournament: Tournament) -> list[dict]:
             for r in TournamentRecord.objects.filter(tournament=tournament).order_by("seq")]
 
 
-def round_clock(tournament: Tournament) -> dict | None:
-    """The time limit of the round being played: ``{round, started_at, minutes, paused, paused_seconds,
-    ends_at}`` (``ends_at`` moves later by every pause; null while paused), or None when no round is
-    being played. Pauses are measured between the ``clock_paused``/``clock_resumed`` rows' times."""
-    if tournament.status != RUNNING or not tournament.round:
-        return None
-    rows = list(TournamentRecord.objects.filter(tournament=tournament, round=tournament.round,
-                                                kind__in=("paired", "clock_paused", "clock_resumed")).order_by("seq"))
-    if not rows or rows[0].kind != "paired":
-        return None
-    paused_seconds, paused_since = 0.0, None
-    for row in rows[1:]:
-        if row.kind == "clock_paused":
-            paused_since = row.at
-        elif paused_since is not None:
-            paused_seconds += (row.at - paused_since).total_seconds()
-            paused_since = None
-    started = rows[0].at
-    ends_at = None
-    if paused_since is None:
-        ends_at = (started + timedelta(minutes=tournament.round_minutes, seconds=paused_seconds)).isoformat()
-    return {"round": tournament.round, "started_at": started.isoformat(), "minutes": tournament.round_minutes,
-            "paused": paused_since is not None, "paused_seconds": round(paused_seconds, 3), "ends_at": ends_at}
-
-
 def tournament_pairings(tournament: Tournament, round_no: int | None = None) -> list[dict]:
-    """``[{round, table, match_id, entrant_ids, result: null | {points, winners, by}}]``."""
+    """``[{round, table, match_id, entrant_ids, result: null | {points, winners, by}, stage, reports}]``;
+    ``reports``: the players' reports on the table, ``[{id, status: open|upheld|overridden}]``."""
     settings = settings_of(tournament)
     state = state_of(tournament.pk)
     match_of = {(t.round, t.table): t.match_id for t in TournamentTable.objects.filter(tournament=tournament)}
@@ -126,11 +111,36 @@ def tournament_pairings(tournament: Tournament, round_no: int | None = None) -> 
                 shown = {"points": {e: as_number(p) for e, p in points.items()}, "winners": winners(result.places),
                          "by": result.by}
             match_id = match_of.get((rnd.round, number))
+            reports = [{"id": r.report_id, "status": r.status} for r in rnd.reports.values() if r.table == number]
             out.append({"round": rnd.round, "table": number, "match_id": str(match_id) if match_id else None,
-                        "entrant_ids": list(table.entrant_ids), "result": shown, "stage": rnd.stage})
+                        "entrant_ids": list(table.entrant_ids), "result": shown, "stage": rnd.stage,
+                        "reports": reports})
     return out
 
 
+def standings_at(tournament: Tournament, seq: int) -> list[dict]:
+    """The standings folded from the log's records up to ``seq`` (no cache)."""
+    return [row.to_dict() for row in standings.compute(settings_of(tournament), state_of(tournament.pk, until=seq))]
+
+
 def tournament_standings(tournament: Tournament) -> list[dict]:
-    """``[{rank, entrant_id, name, points, played, tiebreaks: {name: value}, dropped}]``."""
-    return [row.to_dict() for row in standings.compute(settings_of(tournament), state_of(tournament.pk))]
+    """``[{rank, entrant_id, name, points, played, tiebreaks: {name: value}, dropped, reports}]``
+    (``reports``: ``[{round, table, status}]`` for each report on a table the entrant sat at).
+
+    Served from the ``StandingsView`` projection while the log's head has not moved; otherwise folded
+    again (from the records up to the head read first, so the stored seq never claims more than was
+    folded) and stored for the next reader."""
+    head = Tournament.objects.filter(pk=tournament.pk).values_list("head_seq", flat=True).first() or 0
+    view = StandingsView.objects.filter(tournament_id=tournament.pk).first()
+    if view is not None and view.seq == head:
+        return view.rows
+    rows = standings_at(tournament, head)
+    if view is None:
+        try:
+            with transaction.atomic():
+                StandingsView.objects.create(tournament_id=tournament.pk, seq=head, rows=rows)
+        except IntegrityError:  # another reader stored it first
+            pass
+    else:  # never move the stored seq backwards (a slower reader of an older head)
+        StandingsView.objects.filter(tournament_id=tournament.pk, seq__lt=head).update(seq=head, rows=rows)
+    return rows

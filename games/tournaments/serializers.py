@@ -8,9 +8,20 @@ which settings combine, registration windows) stays in ``services`` and comes ba
 from rest_framework import serializers
 
 from games.tournaments.models import FORMATS, GAMES, STATUSES
+from games.tournaments.records import POD_SCORING, TIEBREAKS
 
 BY_CHOICES = ("play", "time", "bye", "judge")
 TOURNAMENT_STATUSES = [s for s, _ in STATUSES]  # named TournamentStatusEnum in the schema (settings)
+
+
+class ScoringSerializer(serializers.Serializer):
+    """The provisional scoring choices (docs/tournaments.md, "Settings"); each omitted one keeps its default."""
+
+    pod_scoring = serializers.ChoiceField(choices=POD_SCORING, required=False,
+                                          help_text="pods and 2v2: placement (default) or shared_win points")
+    bye_points = serializers.IntegerField(required=False, min_value=0, max_value=3, help_text="default 3 (a win)")
+    tiebreaks = serializers.ListField(child=serializers.ChoiceField(choices=TIEBREAKS), required=False, max_length=5,
+                                      help_text="in order; the seed draw always comes last")
 
 
 class TournamentCreateSerializer(serializers.Serializer):
@@ -29,6 +40,7 @@ class TournamentCreateSerializer(serializers.Serializer):
     starts_at = serializers.DateTimeField(required=False, allow_null=True)
     rated = serializers.BooleanField(default=True)
     max_entrants = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=100000)
+    scoring = ScoringSerializer(required=False)
 
 
 class TournamentListQuerySerializer(serializers.Serializer):
@@ -89,6 +101,7 @@ class TournamentSerializer(serializers.Serializer):
     rated = serializers.BooleanField()
     starts_at = serializers.DateTimeField(allow_null=True)
     clock = RoundClockSerializer(allow_null=True, help_text="the round being played; null when none is")
+    scoring = ScoringSerializer(help_text="the scoring in force: pod_scoring, bye_points, and the tiebreaks in order")
 
 
 class TournamentSummarySerializer(serializers.Serializer):
@@ -111,6 +124,20 @@ class ResultSerializer(serializers.Serializer):
     by = serializers.ChoiceField(choices=BY_CHOICES)
 
 
+REPORT_STATUSES = ("open", "upheld", "overridden")
+
+
+class TableReportSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="the report's id (staff resolve it at /api/admin/reports/{id}/resolve/)")
+    status = serializers.ChoiceField(choices=REPORT_STATUSES)
+
+
+class EntrantReportSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=REPORT_STATUSES)
+
+
 class PairingSerializer(serializers.Serializer):
     round = serializers.IntegerField()
     table = serializers.IntegerField()
@@ -118,6 +145,8 @@ class PairingSerializer(serializers.Serializer):
     entrant_ids = serializers.ListField(child=serializers.CharField())
     result = ResultSerializer(allow_null=True)
     stage = serializers.ChoiceField(choices=["swiss", "round_robin", "elimination"], required=False)
+    reports = TableReportSerializer(many=True, required=False,
+                                    help_text="players' reports (disputes) on this table and their status")
 
 
 class StandingSerializer(serializers.Serializer):
@@ -128,3 +157,5 @@ class StandingSerializer(serializers.Serializer):
     played = serializers.IntegerField()
     tiebreaks = serializers.DictField(child=serializers.FloatField(), help_text="tiebreak name -> value, in order")
     dropped = serializers.BooleanField(required=False)
+    reports = EntrantReportSerializer(many=True, required=False,
+                                      help_text="the reports (disputes) on this entrant's tables and their status")

@@ -21,6 +21,7 @@ from django.utils import timezone
 from games.kernel import RuleViolation, registry
 from games.ratings.selectors import seeding_ratings
 from games.tournaments import live, rounds
+from games.tournaments.clock import round_ends_at
 from games.tournaments.errors import TournamentServiceError, from_pure
 from games.tournaments.models import (
     FINISHED,
@@ -42,6 +43,7 @@ from games.tournaments.records import (
     Overridden,
     Paired,
     Registered,
+    Reported,
     Result,
     Settings,
     Started,
@@ -78,19 +80,38 @@ def is_organizer(user) -> bool:
                 (user.is_staff or user.groups.filter(name=ORGANIZERS_GROUP).exists()))
 
 
+def can_manage(user, tournament: Tournament) -> bool:
+    """Who runs a tournament (start, drop, pause and resume the clock): its organizer, the organizer who
+    created it (while still an organizer), or any staff member."""
+    return is_organizer(user) and (user.is_staff or tournament.created_by_id == user.pk)
+
+
+def _require_manager(tournament_id, user, what: str) -> None:
+    try:
+        tournament = Tournament.objects.only("created_by").get(pk=tournament_id)
+    except (Tournament.DoesNotExist, ValidationError, ValueError, TypeError):
+        raise TournamentServiceError("not_found", "no such tournament") from None
+    if not can_manage(user, tournament):
+        raise TournamentServiceError("not_organizer", f"only this tournament's organizer (or staff) {what}")
+
+
 def settings_of(tournament: Tournament) -> Settings:
     return Settings(format=tournament.format, table_size=tournament.table_size, teams=tournament.teams,
                     rounds=tournament.rounds, top_cut=tournament.top_cut, seed_hash=tournament.seed_hash,
                     **tournament.scoring)
 
 
-def load_records(tournament_id) -> list:
-    return [record_from_dict(r.payload) for r in TournamentRecord.objects.filter(tournament_id=tournament_id).order_by("seq")]
+def load_records(tournament_id, until: int | None = None) -> list:
+    rows = TournamentRecord.objects.filter(tournament_id=tournament_id)
+    if until is not None:
+        rows = rows.filter(seq__lte=until)
+    return [record_from_dict(r.payload) for r in rows.order_by("seq")]
 
 
-def state_of(tournament_id) -> State:
+def state_of(tournament_id, until: int | None = None) -> State:
+    """The fold of the log (up to record ``until``, default: all of it)."""
     try:
-        return fold(load_records(tournament_id))
+        return fold(load_records(tournament_id, until))
     except TournamentError as err:  # a log the fold refuses is corrupt: say so, never a 500
         raise TournamentServiceError("corrupt_log", f"the tournament log is inconsistent: {err.message}", 500) from err
 
@@ -267,8 +288,7 @@ def tournament_withdraw(*, tournament_id, user) -> Entrant:
 
 def tournament_start(*, tournament_id, user) -> Tournament:
     """Close registration, seed the field (rating, then registration order) and pair round 1."""
-    if not is_organizer(user):
-        raise TournamentServiceError("not_organizer", "only an organizer starts a tournament")
+    _require_manager(tournament_id, user, "starts it")
     return _start(tournament_id, Actor.of(user))
 
 
@@ -339,14 +359,14 @@ def _pair(tournament: Tournament, state: State, actor: Actor) -> Paired | None:
         tournament.status = FINISHED
         tournament.save(update_fields=["status"])
         return None
-    _append(tournament, state, paired, actor)
+    row = _append(tournament, state, paired, actor)
     TournamentTable.objects.bulk_create([
         TournamentTable(tournament=tournament, round=paired.round, table=t.table, entrant_ids=list(t.entrant_ids))
         for t in paired.tables
     ])
     if any(not t.is_bye for t in paired.tables):
         RoundDeadline.objects.create(tournament=tournament, round=paired.round,
-                                     due_at=timezone.now() + timedelta(minutes=tournament.round_minutes))
+                                     due_at=row.at + timedelta(minutes=tournament.round_minutes))
     tournament.round = paired.round
     tournament.save(update_fields=["status", "round"])
     return paired
@@ -354,8 +374,7 @@ def _pair(tournament: Tournament, state: State, actor: Actor) -> Paired | None:
 
 def tournament_drop(*, tournament_id, user, entrant_id) -> Entrant:
     """An organizer drops an entrant: never paired again, keeps every result."""
-    if not is_organizer(user):
-        raise TournamentServiceError("not_organizer", "only an organizer drops an entrant")
+    _require_manager(tournament_id, user, "drops an entrant")
     with transaction.atomic():
         tournament = _locked(tournament_id)
         if tournament.status != RUNNING:
@@ -380,14 +399,16 @@ def tournament_resume_clock(*, tournament_id, user) -> Tournament:
 
 
 def _clock(tournament_id, user, make_record) -> Tournament:
-    if not is_organizer(user):
-        raise TournamentServiceError("not_organizer", "only an organizer pauses or resumes the clock")
+    _require_manager(tournament_id, user, "pauses or resumes the clock")
     with transaction.atomic():
         tournament = _locked(tournament_id)
         if tournament.status != RUNNING:
             raise TournamentServiceError("not_running", "only a running tournament has a round clock")
         state = state_of(tournament.pk)
         _append(tournament, state, make_record(state.current_round), Actor.of(user))
+        # the workers enforce the limit from the deadline row: none while paused, later by the pause after it
+        RoundDeadline.objects.filter(tournament=tournament, round=state.current_round).update(
+            due_at=round_ends_at(tournament, state.current_round))
         return tournament
 
 
@@ -419,20 +440,33 @@ def _judge_table(tournament_id, user, round_no: int, table: int):
     return tournament, state
 
 
-def tournament_uphold(*, tournament_id, user, round: int, table: int, reason: str = "") -> None:
-    """A judge reviewed a table's result and upheld it (recorded in the log)."""
+def tournament_uphold(*, tournament_id, user, round: int, table: int, reason: str = "",
+                      report_id: int | None = None) -> None:
+    """A judge reviewed a table's result and upheld it (recorded in the log), answering the report
+    ``report_id`` if given."""
     with transaction.atomic():
         tournament, state = _judge_table(tournament_id, user, round, table)
-        _append(tournament, state, Adjudicated(round, table, judge=user.get_username(), reason=str(reason)),
-                Actor.of(user))
+        _append(tournament, state, Adjudicated(round, table, judge=user.get_username(), reason=str(reason),
+                                               report_id=report_id), Actor.of(user))
 
 
-def tournament_override(*, tournament_id, user, round: int, table: int, places: dict, reason: str) -> None:
+def tournament_override(*, tournament_id, user, round: int, table: int, places: dict, reason: str,
+                        report_id: int | None = None) -> None:
     """A judge replaces a table's result with a written reason; the standings follow (``by: judge``).
-    In an elimination stage only the current round can still change."""
+    In an elimination stage only the current round can still change. ``report_id``: the report it answers."""
     with transaction.atomic():
         tournament, state = _judge_table(tournament_id, user, round, table)
         if not isinstance(places, dict):
             raise TournamentServiceError("invalid_result", "places map each entrant of the table to its place")
         _append(tournament, state, Overridden(round, table, dict(places), judge=user.get_username(),
-                                              reason=str(reason or "")), Actor.of(user))
+                                              reason=str(reason or ""), report_id=report_id), Actor.of(user))
+
+
+def tournament_report(*, tournament_id, user, round: int, table: int, report_id: int, entrant_id: str,
+                      seq: int) -> TournamentRecord:
+    """Record in the log that a player of the table filed the report ``report_id`` (the ``MatchReport``
+    row, written by ``reports.report_file`` in the same transaction), so the standings show it."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        return _append(tournament, state_of(tournament.pk), Reported(round, table, report_id, str(entrant_id), seq),
+                       Actor.of(user))

@@ -12,6 +12,9 @@ Order: points, then ``settings.tiebreak_order``; every ordering ends with a draw
   points / (3 x matches played), each floored at 1/3. Byes count as played for the entrant's own %.
   An entrant with no opponent yet gets the floor, 1/3.
 
+Reports (disputes) do not change a standing until a judge overrides the result; each row lists the
+reports on its entrant's tables with their status (open, upheld, overridden).
+
 Byes are not opponents: they add their points to the entrant's total only. Elimination stages rank
 above everything else: an entrant of the bracket ranks by elimination wins (byes included), then by
 bracket seed; the rest follow in their Swiss order, whose tiebreaks count Swiss rounds only.
@@ -70,11 +73,12 @@ class Standing:
     played: int
     tiebreaks: dict
     dropped: bool
+    reports: tuple = ()  # the reports on this entrant's tables: ({round, table, status}, ...)
 
     def to_dict(self) -> dict:
         return {"rank": self.rank, "entrant_id": self.entrant_id, "name": self.name, "points": as_number(self.points),
                 "played": self.played, "tiebreaks": {k: as_number(v) for k, v in self.tiebreaks.items()},
-                "dropped": self.dropped}
+                "dropped": self.dropped, "reports": [dict(r) for r in self.reports]}
 
 
 def seed_draw(seed_hash: str, entrant_id: str) -> str:
@@ -108,11 +112,24 @@ def compute(settings: Settings, state: State) -> list[Standing]:
     swiss_stages = {r.stage for r in state.rounds if r.stage != ELIMINATION}
     swiss_order, tiebreaks = _swiss_order(settings, hist, ids, swiss_stages)
     order = _with_elimination(state, hist, swiss_order)
+    disputes = reports_by_entrant(state)
     return [
         Standing(rank=i + 1, entrant_id=e, name=state.entrants[e].name, points=hist[e].points(),
-                 played=len(hist[e].matches), tiebreaks=tiebreaks[e], dropped=e in state.dropped)
+                 played=len(hist[e].matches), tiebreaks=tiebreaks[e], dropped=e in state.dropped,
+                 reports=tuple(disputes.get(e, ())))
         for i, e in enumerate(order)
     ]
+
+
+def reports_by_entrant(state: State) -> dict[str, list[dict]]:
+    """Every entrant's disputed tables: one ``{round, table, status}`` per report on a table it sat at
+    (whoever filed it), in filing order. A standing that may still change shows it."""
+    out: dict[str, list[dict]] = {}
+    for report in state.reports():
+        table = state.rounds[report.round - 1].tables[report.table]
+        for entrant in table.entrant_ids:
+            out.setdefault(entrant, []).append({"round": report.round, "table": report.table, "status": report.status})
+    return out
 
 
 def _swiss_order(settings: Settings, hist: dict[str, History], ids: list[str], stages: set[str]):

@@ -2,14 +2,14 @@
 
 ``fold(records)`` checks every record against what came before (a round is paired once and only after
 the previous round is complete, a table's result is counted once, places name exactly the table's
-entrants, ...) and raises ``TournamentError`` on the first that breaks the rules, so a corrupt log
+entrants, a report names a player of its table and is resolved once, ...) and raises ``TournamentError`` on the first that breaks the rules, so a corrupt log
 never yields standings. ``apply(state, record)`` is the same check for one new record, used by the
 services before they append it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from games.tournaments.records import (
     RESULT_BY,
@@ -20,6 +20,7 @@ from games.tournaments.records import (
     Overridden,
     Paired,
     Registered,
+    Reported,
     Result,
     Started,
     Table,
@@ -43,6 +44,22 @@ class TableResult:
     reason: str = ""
 
 
+OPEN, UPHELD, OVERRIDDEN = "open", "upheld", "overridden"  # a report's status
+
+
+@dataclass(frozen=True)
+class Report:
+    """A player's report on a table, as the log knows it: who filed it, the match ``seq`` it is pinned
+    to, and its status (open until a judge upholds or overrides the table's result in answer)."""
+
+    report_id: int
+    round: int
+    table: int
+    entrant_id: str
+    seq: int
+    status: str = OPEN
+
+
 @dataclass
 class Round:
     round: int
@@ -51,6 +68,7 @@ class Round:
     seeds: tuple[str, ...] = ()
     results: dict[int, TableResult] = field(default_factory=dict)
     adjudications: list = field(default_factory=list)
+    reports: dict[int, Report] = field(default_factory=dict)  # report id -> report, in filing order
     clock_paused: bool = False
 
     @property
@@ -83,6 +101,10 @@ class State:
 
     def round_complete(self) -> bool:
         return not self.rounds or self.rounds[-1].complete
+
+    def reports(self) -> list[Report]:
+        """Every report filed, in filing order (rounds first)."""
+        return [r for rnd in self.rounds for r in rnd.reports.values()]
 
 
 def fold(records, state: State | None = None) -> State:
@@ -179,10 +201,34 @@ def _dropped(state: State, r: Dropped):
     state.dropped.add(r.entrant_id)
 
 
+def _reported(state: State, r: Reported):
+    rnd, table = _table(state, r.round, r.table)
+    if r.entrant_id not in table.entrant_ids:
+        raise TournamentError("not_a_player", f"entrant {r.entrant_id} does not play round {r.round} table {r.table}")
+    if not isinstance(r.report_id, int) or any(r.report_id in x.reports for x in state.rounds):
+        raise TournamentError("invalid_report", f"report {r.report_id!r} is already recorded")
+    if not isinstance(r.seq, int) or isinstance(r.seq, bool) or r.seq < 1:
+        raise TournamentError("invalid_seq", "a report is pinned to a seq of the match log (1 or more)")
+    rnd.reports[r.report_id] = Report(r.report_id, r.round, r.table, r.entrant_id, r.seq)
+
+
+def _answer(rnd: Round, r, status: str) -> None:
+    """A judge's decision that names a report resolves it: it must be an open report of that table."""
+    if r.report_id is None:
+        return
+    report = rnd.reports.get(r.report_id)
+    if report is None or report.table != r.table:
+        raise TournamentError("unknown_report", f"round {r.round} table {r.table} has no report {r.report_id}")
+    if report.status != OPEN:
+        raise TournamentError("already_resolved", f"report {r.report_id} has been resolved")
+    rnd.reports[r.report_id] = replace(report, status=status)
+
+
 def _adjudicated(state: State, r: Adjudicated):
     rnd, _table_ = _table(state, r.round, r.table)
     if r.table not in rnd.results:
         raise TournamentError("no_result", "only a recorded result can be upheld")
+    _answer(rnd, r, UPHELD)
     rnd.adjudications.append(r)
 
 
@@ -191,6 +237,7 @@ def _overridden(state: State, r: Overridden):
     if not r.reason.strip():
         raise TournamentError("reason_required", "an override needs a written reason")
     validate_places(table.entrant_ids, r.places)
+    _answer(rnd, r, OVERRIDDEN)
     rnd.results[r.table] = TableResult(dict(r.places), "judge", r.reason)
     rnd.adjudications.append(r)
 
@@ -225,10 +272,11 @@ _HANDLERS = {
     Paired: _paired,
     Result: _result,
     Dropped: _dropped,
+    Reported: _reported,
     Adjudicated: _adjudicated,
     Overridden: _overridden,
     ClockPaused: _clock_paused,
     ClockResumed: _clock_resumed,
 }
 
-__all__ = ["Entrant", "Round", "State", "TableResult", "apply", "fold"]
+__all__ = ["OPEN", "OVERRIDDEN", "UPHELD", "Entrant", "Report", "Round", "State", "TableResult", "apply", "fold"]

@@ -23,7 +23,8 @@ def test_schema_validates_without_warnings():
     out = io.StringIO()
     call_command("spectacular", "--validate", "--fail-on-warn", "--format", "openapi-json", stdout=out)
     text = out.getvalue()
-    for path in ("/api/auth/register/", "/api/auth/token/", "/api/games/", "/api/matches/{id}/commands/",
+    for path in ("/api/auth/register/", "/api/auth/token/", "/api/games/", "/api/games/{slug}/glossary/",
+                 "/api/matches/{id}/commands/",
                  "/api/matches/{id}/events/", "/api/admin/matches/{id}/state/", "/api/auth/password/",
                  "/api/auth/password/reset/", "/api/auth/password/reset/confirm/", "/api/account/sessions/",
                  "/api/account/sessions/{id}/", "/api/account/tokens/", "/api/account/tokens/{id}/",
@@ -39,7 +40,7 @@ def test_schema_and_docs_are_served(api):
     res = api.get("/api/schema/", {"format": "json"})
     assert res.status_code == 200 and res.json()["info"]["title"] == "Kamiza API"
     ops = [(p, m) for p, item in res.json()["paths"].items() for m in item]
-    assert len(ops) == 51  # platform, accounts, tournaments (11), reports and judging, campaigns (5), ratings (2)
+    assert len(ops) == 54  # platform (replay and glossary included), accounts, tournaments (11), reports and judging, campaigns (6), ratings (2)
     assert all(
         "operationId" in res.json()["paths"][p][m] and res.json()["paths"][p][m]["responses"] for p, m in ops
     )

@@ -62,6 +62,19 @@ def test_organizer_creates_and_the_detail_has_the_contract_shape(org, created, a
     assert stored.match_options["turn_seconds"] == 90 and stored.round_minutes == 50
 
 
+def test_the_provisional_scoring_is_a_setting_of_create_and_shown_in_the_detail(org, created):
+    assert created["scoring"] == {"pod_scoring": "placement", "bye_points": 3,
+                                  "tiebreaks": ["buchholz_cut1", "sonneborn_berger", "head_to_head", "seed_draw"]}
+    res = org.post(BASE, _body(game="yokai", table_size=3, match_options={"turn_seconds": 60},
+                               scoring={"pod_scoring": "shared_win", "bye_points": 1, "tiebreaks": ["omw", "head_to_head"]}),
+                   format="json")
+    assert res.status_code == 201, res.content
+    assert res.json()["scoring"] == {"pod_scoring": "shared_win", "bye_points": 1,
+                                     "tiebreaks": ["omw", "head_to_head", "seed_draw"]}
+    _error(org.post(BASE, _body(scoring={"pod_scoring": "elo"}), format="json"), 400, "malformed")
+    _error(org.post(BASE, _body(scoring={"tiebreaks": ["omw", "omw"]}), format="json"), 422, "invalid_tiebreaks")
+
+
 def test_staff_is_an_organizer(make_user, client_for):
     staff = make_user(is_staff=True)
     assert client_for(staff).post(BASE, _body(), format="json").status_code == 201

@@ -109,7 +109,10 @@ def test_no_other_seats_canary_ever_leaves_through_view_or_events(started_pebble
         texts = [client.get(f"/api/matches/{match.pk}/view/").content.decode(),
                  client.get(f"/api/matches/{match.pk}/events/").content.decode(),
                  client.get(f"/api/matches/{match.pk}/events/", {"after": 3}).content.decode(),
-                 client.get(f"/api/matches/{match.pk}/").content.decode()]
+                 client.get(f"/api/matches/{match.pk}/").content.decode(),
+                 # a running match has no replay: refused for every seat, carrying nothing
+                 *(client.get(f"/api/matches/{match.pk}/replay/", {"seat": s, "at": 1}).content.decode()
+                   for s in range(3))]
         for text in texts:
             leaked = set(CANARY.findall(text)) & forbidden
             assert not leaked, (seat, leaked)

@@ -5,8 +5,9 @@ import uuid
 
 import pytest
 from django.db import transaction
+from kombu.exceptions import OperationalError as BrokerUnreachable
 
-from games.application import hooks, services
+from games.application import hooks, selectors, services
 from games.kernel import RuleViolation
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -53,3 +54,20 @@ def test_a_failing_listener_does_not_fail_the_finish(finished_pebbles):
         hooks._finished_listeners.remove(broken)
     match.refresh_from_db()
     assert match.head_seq > 0
+
+
+def test_a_broker_that_refuses_the_follow_up_does_not_fail_the_committed_command(started_pebbles, monkeypatch):
+    """Redis down: the bot's step cannot be enqueued, but the command that made it due is committed
+    and answered normally; the beat sweep of stalled matches enqueues the step later."""
+    def refused(*args):
+        raise BrokerUnreachable("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(hooks, "_followup_scheduler", refused)
+    match, (u0, _) = started_pebbles(seats=2, options={"bonus_rolls": False}, bots=(1,))
+    view = selectors.view_for_seat(match, 0)
+    move = view["legal_commands"][0]  # the human's move makes the bot's turn due
+    result = services.match_submit_command(match_id=match.pk, seat=0, actor=services.Actor.user(u0),
+                                           command_id=uuid.uuid4(), expected_seq=view["seq"], type_=move["type"],
+                                           args=move.get("args") or {})
+    match.refresh_from_db()
+    assert result.seq == match.head_seq == view["seq"] + 1

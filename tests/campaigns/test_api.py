@@ -41,6 +41,7 @@ def test_create_join_start_and_read_a_campaign(make_user, django_capture_on_comm
     assert resp.status_code == 200
     doc = _client(bob).get(url).json()
     assert {"id", "status", "chapter", "phase", "current_match", "sheet", "characters", "history"} <= set(doc)
+    assert (doc["yomi"], doc["failure"]) == (None, None)
     assert (doc["status"], doc["chapter"], doc["phase"]) == ("active", 1, "adventure")
     assert doc["history"] == [{"chapter": 1, "phase": "adventure", "match_id": doc["current_match"], "outcome": None}]
     match = Match.objects.get(pk=doc["current_match"])
@@ -61,6 +62,7 @@ def test_create_join_start_and_read_a_campaign(make_user, django_capture_on_comm
     ({"game": "harakiri", "act": "one", "seats": 1}, "malformed"),
     ({"game": "harakiri", "act": 1, "seats": 2, "control": {"akira": 0}}, "bad_control"),
     ({"game": "harakiri", "act": 1, "seats": True}, "malformed"),
+    ({"game": "harakiri", "act": 1, "seats": 1, "yomi_mode": "perhaps"}, "malformed"),
     ([], "malformed"),
 ])
 def test_bad_requests_are_4xx_with_a_code(body, code, make_user):

@@ -5,8 +5,6 @@ import pytest
 from campaigns import domain, services
 from campaigns.models import CampaignRecord, CampaignView
 from campaigns.rebuild import check_campaigns
-from games.application import selectors
-from games.engines.harakiri import handover
 from games.eventstore.models import Match
 
 from .helpers import play_to_end
@@ -22,87 +20,6 @@ def _campaign(make_user, seats, on_commit):
     with on_commit(execute=True):
         services.campaign_start(campaign_id=campaign.pk, user=users[0])
     return campaign, users
-
-
-def _ended(match_id, type_):
-    return [e for e in selectors.events_unredacted(Match.objects.get(pk=match_id)) if e["type"] == type_][-1]["payload"]
-
-
-def _game(match_id):
-    return selectors.state_load(Match.objects.get(pk=match_id))["game"]
-
-
-def assert_exploration_starts_from(sheet, game, aside):
-    """The Exploration match's folded characters, field by field, against the Adventure sheet."""
-    for cid, case in sheet["characters"].items():
-        ch = game["characters"][cid]
-        held = aside[cid]
-        assert ch["level"] == case["level"] and ch["health"] == case["health"], cid
-        assert ch["attrs"] == case["attributes"], cid
-        for key in ("skills", "kami", "affinity", "karma", "coins", "heads", "boss_heads"):
-            assert ch[key] == case[key], (cid, key)
-        assert sorted(ch["weapons"] + held["weapons"]) == sorted(case["weapons"] + ([held["borrowed"]] if "borrowed" in held else []))
-        assert sorted([i["id"] for i in ch["items"]] + held["items"]) == sorted(case["items"]), cid
-        if "armor" in held:
-            assert (held["armor"]["card"], held["armor"]["value"]) == (case["armor"], case["armor_value"])
-        else:
-            assert (ch["armor_card"], ch["armor"]) == (case["armor"], case["armor_value"]), cid
-
-
-def assert_adventure_starts_from(sheet, game):
-    """The next Adventure match's folded characters, field by field, against the campaign sheet."""
-    for cid, case in sheet["characters"].items():
-        ch = game["characters"][cid]
-        for key in case:
-            assert ch[key] == case[key], (cid, key, ch[key], case[key])
-    for key in ("marks", "travel_removed"):
-        assert sorted(game[key]) == sorted(sheet.get(key, [])), key
-    assert set(sheet.get("discovered", [])) <= set(game["discovered"])
-
-
-@pytest.mark.parametrize("seats", [1, 2])
-def test_a_seeded_chapter_adventure_then_exploration_carries_the_party_over_exactly(
-        seats, make_user, fixed_match_seed, django_capture_on_commit_callbacks):
-    # rules: Harakiri, "Ending the Adventure Phase", "Ending the Exploration Phase", "Level Increase"
-    on_commit = django_capture_on_commit_callbacks
-    fixed_match_seed(f"campaign-chapter-{seats}")
-    campaign, users = _campaign(make_user, seats, on_commit)
-    view = services.campaign_get(campaign.pk)
-    assert (view["status"], view["chapter"], view["phase"]) == ("active", 1, "adventure")
-    adventure_id = view["current_match"]
-    assert Match.objects.get(pk=adventure_id).options["control"] == domain.default_control(seats)
-
-    play_to_end(adventure_id, f"adventure-{seats}", on_commit)  # the finished listener runs the policy
-    view = services.campaign_get(campaign.pk)
-    ended = _ended(adventure_id, "AdventureFinished")
-    assert view["history"][0] == {"chapter": 1, "phase": "adventure", "match_id": adventure_id, "outcome": ended["outcome"]}
-    assert view["phase"] == "exploration" and view["sheet"] == ended["sheet"]
-    exploration_id = view["current_match"]
-    options = Match.objects.get(pk=exploration_id).options
-    party, aside = handover.party_from_sheet(ended["sheet"])
-    assert options["party"] == party and options["adventure"] == ended["outcome"]
-    assert options["scenario"] == "act1_burning_village"
-    assert_exploration_starts_from(ended["sheet"], _game(exploration_id), aside)
-
-    play_to_end(exploration_id, f"exploration-{seats}", on_commit)
-    view = services.campaign_get(campaign.pk)
-    phase_ended = _ended(exploration_id, "PhaseEnded")
-    sheet, _ = handover.sheet_from_party(phase_ended["party"], aside,
-                                         {k: v for k, v in ended["sheet"].items() if k != "characters"})
-    assert view["history"][1]["outcome"] == ("success" if phase_ended["result"] == "victory" else "failure")
-    assert view["sheet"] == sheet
-    assert (view["chapter"], view["phase"]) == (2, "adventure")
-    assert_adventure_starts_from(sheet, _game(view["current_match"]))
-    gained = {r.payload["character"]: r.payload for r in CampaignRecord.objects.filter(campaign=campaign, type=domain.LEVEL_INCREASED)}
-    for cid, case in sheet["characters"].items():
-        before = ended["sheet"]["characters"][cid]
-        if case["level"] > before["level"]:
-            assert gained[cid]["level"] == case["level"] and gained[cid]["skill"] in case["skills"]
-            assert view["characters"][cid]["levels"][-1]["skill"] == gained[cid]["skill"]
-        else:
-            assert cid not in gained
-    diffs, _ = check_campaigns(fix=False)
-    assert diffs == []
 
 
 def test_the_policy_run_twice_opens_one_next_match(make_user, fixed_match_seed, django_capture_on_commit_callbacks):
@@ -181,3 +98,79 @@ def test_manage_rebuild_projections_reports_and_fixes_a_campaign_view(make_user,
     assert f"{campaign.pk} campaign state.phase" in out.getvalue()
     call_command("rebuild_projections", "--fix", stdout=StringIO())
     assert services.campaign_get(campaign.pk)["phase"] == "adventure"
+
+
+def test_a_next_phase_the_options_refuse_is_recorded_shown_and_retried_by_staff(
+        make_user, fixed_match_seed, django_capture_on_commit_callbacks, monkeypatch):
+    from rest_framework.test import APIClient
+
+    from campaigns import tasks
+
+    on_commit = django_capture_on_commit_callbacks
+    fixed_match_seed("campaign-refused")
+    campaign, users = _campaign(make_user, 1, on_commit)
+    adventure_id = services.campaign_get(campaign.pk)["current_match"]
+    real = domain.exploration_options
+
+    def refused(state, chapter, outcome):  # a party the Exploration Phase's option validation refuses
+        options, aside = real(state, chapter, outcome)
+        return {**options, "party": {**options["party"], "akira": {**options["party"]["akira"], "level": 9}}}, aside
+
+    monkeypatch.setattr(domain, "exploration_options", refused)
+    play_to_end(adventure_id, "refused", on_commit)  # the finished listener runs the policy, which is refused
+    view = services.campaign_get(campaign.pk)
+    assert (view["status"], view["phase"], view["current_match"]) == ("active", "between", None)
+    assert view["history"][-1]["match_id"] == adventure_id and view["history"][-1]["outcome"] in ("success", "failure")
+    failure = view["failure"]
+    assert (failure["chapter"], failure["phase"], failure["match_id"], failure["code"]) == (1, "adventure", adventure_id, "bad_options")
+    assert services.policy_run(adventure_id) == "failed"  # a redelivered task appends nothing more
+    assert tasks.sweep_campaigns() == 0 and services.pending_policies() == []
+    assert CampaignRecord.objects.filter(campaign=campaign, type=domain.POLICY_FAILED).count() == 1
+
+    url = f"/api/campaigns/{campaign.pk}/retry/"
+    player, staff = APIClient(), APIClient()
+    player.force_authenticate(users[0])
+    staff.force_authenticate(make_user(is_staff=True))
+    resp = player.post(url)
+    assert (resp.status_code, resp.json()["code"]) == (403, "not_staff")
+    assert APIClient().post(url).status_code == 401
+    with on_commit(execute=True):
+        resp = staff.post(url)  # still refused: recorded again
+    assert resp.status_code == 200 and resp.json()["failure"]["code"] == "bad_options"
+    monkeypatch.setattr(domain, "exploration_options", real)  # the cause is fixed
+    with on_commit(execute=True):
+        resp = staff.post(url)
+    doc = resp.json()
+    assert resp.status_code == 200 and doc["failure"] is None and doc["phase"] == "exploration"
+    assert Match.objects.get(pk=doc["current_match"]).options["phase"] == "exploration"
+    resp = staff.post(url)
+    assert (resp.status_code, resp.json()["code"]) == (409, "nothing_to_retry")
+    kinds = [r.type for r in CampaignRecord.objects.filter(campaign=campaign).order_by("seq")]
+    assert kinds.count(domain.POLICY_FAILED) == 2 and kinds.count(domain.POLICY_RETRIED) == 2
+    assert kinds.count(domain.PHASE_FINISHED) == 1 and kinds[-1] == domain.PHASE_STARTED
+    assert check_campaigns(fix=False) == ([], 0)
+
+
+def _first_sheet() -> dict:
+    """Chapter 1's characters as the Adventure Phase's setup gives them, weapons chosen."""
+    from games.engines.harakiri.adventure import engine, steps
+    from tests.engines.harakiri_adventure.helpers import WEAPONS
+
+    state = engine.initial_state({}, 1, engine.deck_contents({}))
+    for cid, weapon in WEAPONS.items():
+        state["characters"][cid].update(weapons=[weapon], equipped=weapon)
+    return steps.sheet(state)
+
+
+def test_yomi_marks_one_box_per_defeated_character_and_stop_at_a_bold_square():
+    # rules: Harakiri, "Yomi Mode": mark a box ... for each character who was defeated. Once you reach one of the bold squares, do not continue marking boxes. Instead, all characters face the Shinigami
+    state = {"yomi": {"marks": 3, "bold": [5, 10], "face_shinigami": False}}
+    assert domain.yomi_marks(state, ["hikaru"])["marks"] == 4
+    marked = domain.yomi_marks(state, ["akira", "hikaru", "tomoe"])
+    assert (marked["marks"], marked["marked"], marked["bold_reached"], marked["face_shinigami"]) == (5, 2, 5, True)
+    state = domain.apply(domain.apply(None, {"type": domain.CREATED, "payload": {
+        "game": "harakiri", "act": 1, "seats": 1, "control": domain.default_control(1), "creator_id": 1,
+        "yomi_mode": True}}), {"type": domain.SEATED, "payload": {"seat": 0, "user_id": 1, "username": "a"}})
+    assert state["yomi"] == {"marks": 0, "bold": [5, 10, 15, 20], "face_shinigami": False}
+    options, _ = domain.exploration_options({**state, "sheet": _first_sheet(), "kept": {}}, 1, "success")
+    assert (options["yomi_mode"], options["yomi_track"]) == (True, {"marks": 0, "bold": [5, 10, 15, 20]})

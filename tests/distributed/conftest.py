@@ -2,13 +2,15 @@
 process, Celery beat, and two ASGI servers (uvicorn) sharing matches through channels_redis.
 
 Tests talk to it like clients do (HTTP + WebSocket) and read the store directly with psycopg to
-check the log. Needs KAMIZA_PG_ADMIN_URL and KAMIZA_REDIS_TEST_URL (set by .ci/run)."""
+check the log. Needs KAMIZA_PG_ADMIN_URL and KAMIZA_REDIS_TEST_URL (set by .ci/run). The fault tests
+(test_faults.py) build a second stack on a Redis and a PostgreSQL of their own (services.py), which
+they restart; the fault scoreboard (scoreboard.py) is printed at the end of the run."""
 
 import os
 import signal
-import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -17,6 +19,9 @@ import psycopg
 import pytest
 import redis
 import requests
+
+from .scoreboard import pytest_terminal_summary  # noqa: F401  (the fault scoreboard, a pytest hook)
+from .services import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_ADMIN_URL = os.environ.get("KAMIZA_PG_ADMIN_URL")
@@ -31,51 +36,87 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.distributed)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Stack:
-    def __init__(self, tmp: Path):
-        if not PG_ADMIN_URL or not REDIS_TEST_URL:
-            pytest.skip("set KAMIZA_PG_ADMIN_URL and KAMIZA_REDIS_TEST_URL to run the distributed suite")
+    """``pg_admin_url`` / ``redis_url`` default to the machine's shared servers (KAMIZA_PG_ADMIN_URL,
+    KAMIZA_REDIS_TEST_URL); the fault tests pass their own private ones."""
+
+    def __init__(self, tmp: Path, pg_admin_url=None, redis_url=None, extra_env: dict | None = None):
         self.tmp = tmp
+        self.pg_admin_url = pg_admin_url or PG_ADMIN_URL
+        self.redis_url = redis_url or REDIS_TEST_URL
+        if not self.pg_admin_url or not self.redis_url:
+            pytest.skip("set KAMIZA_PG_ADMIN_URL and KAMIZA_REDIS_TEST_URL to run the distributed suite")
         self.db_name = f"kamiza_dist_{uuid.uuid4().hex[:10]}"
-        base = PG_ADMIN_URL.rsplit("/", 1)[0]
+        base = self.pg_admin_url.rsplit("/", 1)[0]
         self.database_url = f"{base}/{self.db_name}"
-        self.ports = [_free_port(), _free_port()]
+        self.ports = [free_port(), free_port()]
         self.procs: dict[str, subprocess.Popen] = {}
+        self._specs: dict[str, tuple] = {}
+        self._lock = threading.RLock()
+        self.restarts: list[tuple[str, int]] = []  # (process, exit status) the supervisor restarted
+        self._supervising = threading.Event()
         self.env = {
             **{k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE",)},
             "DJANGO_SETTINGS_MODULE": "config.settings",
             "DATABASE_URL": self.database_url,
-            "REDIS_URL": REDIS_TEST_URL,
+            "REDIS_URL": self.redis_url,
             "CHANNELS_PREFIX": f"kz{uuid.uuid4().hex[:6]}",
             "CACHE_PREFIX": f"kz{uuid.uuid4().hex[:6]}",
             "KAMIZA_EXTRA_ENGINES": "tests.engines.pebbles,tests.engines.counter",
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "CELERY_VISIBILITY_TIMEOUT": "5",
+            "CELERY_RESTORE_INTERVAL": "1",
             "TIMER_SWEEP_SECONDS": "1",
             "TOURNAMENT_SWEEP_SECONDS": "1",
             "PYTHONUNBUFFERED": "1",
+            "WORKER_CHAOS_DIR": str(tmp / "chaos"),  # workers.chaos: tests arm points to kill a worker mid-task
+            **(extra_env or {}),
         }
+        (tmp / "chaos").mkdir(exist_ok=True)
 
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self):
-        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+        with psycopg.connect(self.pg_admin_url, autocommit=True) as conn:
             conn.execute(f'CREATE DATABASE "{self.db_name}"')
-        redis.Redis.from_url(REDIS_TEST_URL).flushdb()
+        redis.Redis.from_url(self.redis_url).flushdb()
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=self.env, check=True)
-        for i, port in enumerate(self.ports):
-            self._spawn(f"asgi{i}", [sys.executable, "-m", "uvicorn", "config.asgi:application",
-                                     "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"])
+        for i in range(len(self.ports)):
+            self.start_server(i, wait=False)
         self.start_worker()
-        self._spawn("beat", [sys.executable, "-m", "celery", "-A", "config", "beat", "-l", "warning",
-                             "-s", str(self.tmp / "beat-schedule")])
+        self.start_beat()
         for port in self.ports:
             self._wait_http(port)
+        self._supervising.set()
+        threading.Thread(target=self._supervise, daemon=True).start()
+
+    def _supervise(self):
+        """What a deployment's process supervisor does (README, "Running distributed"): start the
+        worker or beat again when it exits by itself (a worker can exit on a lost broker connection).
+        Processes a test kills on purpose are not restarted (``_kill`` forgets them first)."""
+        while self._supervising.is_set():
+            with self._lock:
+                for name in ("worker", "beat"):
+                    proc = self.procs.get(name)
+                    if proc is not None and proc.poll() is not None and self._supervising.is_set():
+                        self.restarts.append((name, proc.returncode))
+                        self._spawn(name, *self._specs[name])
+            time.sleep(0.5)
+
+    def start_server(self, i: int, wait: bool = True):
+        self._spawn(f"asgi{i}", [sys.executable, "-m", "uvicorn", "config.asgi:application",
+                                 "--host", "127.0.0.1", "--port", str(self.ports[i]), "--log-level", "warning"])
+        if wait:
+            self._wait_http(self.ports[i])
+
+    def kill_server(self, i: int):
+        self._kill(f"asgi{i}")
+
+    def start_beat(self):
+        self._spawn("beat", [sys.executable, "-m", "celery", "-A", "config", "beat", "-l", "warning",
+                             "-s", str(self.tmp / "beat-schedule")])
+
+    def kill_beat(self):
+        self._kill("beat")
 
     def start_worker(self, extra_env: dict | None = None):
         self._spawn("worker", [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "warning",
@@ -83,11 +124,49 @@ class Stack:
                     extra_env)
 
     def kill_worker(self):
-        proc = self.procs.pop("worker")
-        os.killpg(proc.pid, signal.SIGKILL)  # the main process and its pool children, no warm shutdown
+        self._kill("worker")  # the main process and its pool children, no warm shutdown
+
+    def ensure_worker(self):
+        if "worker" not in self.procs:
+            self.start_worker()
+
+    # -- killing a worker mid-task (workers.chaos) -----------------------------------------------
+    def arm(self, point: str, seconds: float = 5.0):
+        """From now on every task reaching ``point`` says so and pauses ``seconds`` there."""
+        (self.tmp / "chaos" / point).write_text(str(seconds))
+
+    def disarm(self, point: str):
+        (self.tmp / "chaos" / point).unlink(missing_ok=True)
+
+    def marks(self, point: str) -> int:
+        """How many times a task has paused at ``point``."""
+        path = self.tmp / "chaos" / "marks"
+        return sum(1 for line in path.read_text().splitlines() if line.split()[0] == point) if path.exists() else 0
+
+    def kill_worker_at(self, point: str, after: int = 0, timeout: float = 120.0, must: bool = True) -> bool:
+        """SIGKILL the worker as soon as a task pauses at ``point`` for the ``after + 1``-th time:
+        it is then mid-task (see ``workers.chaos`` for where each point is). With ``must=False``,
+        False when no task got there within ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.marks(point) > after:
+                self.kill_worker()
+                return True
+            time.sleep(0.05)
+        if must:
+            raise AssertionError(f"no task paused at {point} within {timeout} s")
+        return False
+
+    def _kill(self, name: str):
+        with self._lock:
+            proc = self.procs.pop(name)
+        os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
 
     def stop(self):
+        self._supervising.clear()
+        with self._lock:
+            pass  # a restart under way has finished
         for proc in self.procs.values():
             try:
                 os.killpg(proc.pid, signal.SIGTERM)
@@ -98,13 +177,15 @@ class Stack:
                 proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
-        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+        with psycopg.connect(self.pg_admin_url, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')
 
     def _spawn(self, name, cmd, extra_env=None):
-        log = open(self.tmp / f"{name}.log", "ab")
-        self.procs[name] = subprocess.Popen(cmd, cwd=ROOT, env={**self.env, **(extra_env or {})},
-                                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        with self._lock:
+            self._specs[name] = (cmd, extra_env)
+            with open(self.tmp / f"{name}.log", "ab") as log:
+                self.procs[name] = subprocess.Popen(cmd, cwd=ROOT, env={**self.env, **(extra_env or {})},
+                                                    stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
 
     def _wait_http(self, port, timeout=60):
         deadline = time.monotonic() + timeout
@@ -131,6 +212,11 @@ class Stack:
     def sql(self, query: str, params=()):
         with psycopg.connect(self.database_url) as conn:
             return conn.execute(query, params).fetchall()
+
+    def manage(self, *args, timeout=300) -> subprocess.CompletedProcess:
+        """``manage.py <args>`` against this stack's database and Redis."""
+        return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, capture_output=True,
+                              text=True, timeout=timeout)
 
 
 @pytest.fixture(scope="session")

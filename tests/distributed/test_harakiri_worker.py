@@ -3,7 +3,6 @@ driven through the API while every SYSTEM step (oracle draw, events, initiative,
 activations) is taken by the worker; duplicated tasks and a worker killed mid-activation must leave
 the log exactly as one clean run would (re-derived here from the revealed seed)."""
 
-import time
 import uuid
 
 import pytest
@@ -14,7 +13,7 @@ from games.kernel import SYSTEM, Command, Rng, canonical, registry
 from games.kernel import event as make_event
 
 from .client import Player, wait_until
-from .conftest import REDIS_TEST_URL
+from .scoreboard import record
 
 pytestmark = pytest.mark.distributed
 
@@ -54,10 +53,9 @@ def _clean_run(match_id: str, seed: bytes, recorded: list[dict]) -> list[tuple]:
     return [(e["type"], e["payload"]) for e in out]
 
 
-def test_a_scripted_round_by_the_worker_survives_duplicates_and_a_killed_worker(stack):
-    broker = Celery(broker=REDIS_TEST_URL)
-    stack.kill_worker()
-    stack.start_worker({"WORKER_CHAOS_DELAY": "0.8"})
+def test_a_scripted_round_by_the_worker_survives_duplicates_and_a_killed_worker(stack, request):
+    broker = Celery(broker=stack.redis_url)
+    stack.arm("advance", 0.8)
     kills = duplicates = 0
     try:
         player = Player(stack, 0, f"ronin-{uuid.uuid4().hex[:6]}")
@@ -72,13 +70,14 @@ def test_a_scripted_round_by_the_worker_survives_duplicates_and_a_killed_worker(
             if v["status"]["finished"]:
                 return True
             if SYSTEM in v["status"]["awaiting"]:
+                paused = stack.marks("advance")
                 broker.send_task("workers.tasks.advance_match", args=[match_id, v["seq"]])  # a duplicate
                 duplicates += 1
-                if kills < 1 and duplicates >= 3:
-                    time.sleep(0.4)  # inside the chaos window of the task reading the state
-                    stack.kill_worker()
+                # the duplicate (if not the task itself) reads the state at this seq and pauses: killed there
+                if kills < 1 and duplicates >= 3 and stack.kill_worker_at("advance", after=paused, timeout=5, must=False):
                     kills += 1
-                    stack.start_worker({"WORKER_CHAOS_DELAY": "0.1"})
+                    stack.arm("advance", 0.1)
+                    stack.start_worker()
                 return False
             if v["legal_commands"]:
                 r = player.submit(match_id, v["legal_commands"][0], v["seq"])
@@ -87,8 +86,8 @@ def test_a_scripted_round_by_the_worker_survives_duplicates_and_a_killed_worker(
 
         wait_until(step, timeout=600, interval=0.05, what="the scripted round to end")
     finally:
-        stack.kill_worker()
-        stack.start_worker()
+        stack.disarm("advance")
+        stack.ensure_worker()
     assert kills == 1 and duplicates >= 3
 
     rows = stack.sql("SELECT seq, type, payload, actor FROM eventstore_matchevent WHERE match_id = %s ORDER BY seq", (match_id,))
@@ -105,3 +104,7 @@ def test_a_scripted_round_by_the_worker_survives_duplicates_and_a_killed_worker(
     seed = bytes.fromhex(stack.sql("SELECT seed FROM eventstore_match WHERE id = %s", (match_id,))[0][0])
     start = next(i for i, e in enumerate(recorded) if e["type"] == STARTED)
     assert [(e["type"], e["payload"]) for e in recorded[start:]] == _clean_run(match_id, seed, recorded)
+    lost = player.ledger.lost(stack)
+    record(request.node, "worker killed mid-task: Harakiri enemy step", player.ledger.sent, len(player.ledger.acks),
+           len(lost))
+    assert not lost

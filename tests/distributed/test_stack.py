@@ -4,71 +4,24 @@ taking every automated step, and a worker killed mid-task."""
 import asyncio
 import contextlib
 import json
-import threading
 import uuid
 
 import pytest
 
-from games.kernel import Rng
+from workers.tasks import task_command_id
 
-from .client import Player, SocketRecorder, wait_until
+from .client import Ledger, Player, SocketRecorder, Table, new_pebbles, socket_pool, wait_until
+from .scoreboard import record
 
 pytestmark = pytest.mark.distributed
 
-COMMAND_NAMESPACE = uuid.UUID("6f1c2a52-3c1e-4b7e-9a51-6b0d6e3f2a10")  # workers.tasks.COMMAND_NAMESPACE
 
 
 @contextlib.contextmanager
 def sockets(urls: dict):
     recorders = {name: SocketRecorder(url) for name, url in urls.items()}
-    loop = asyncio.new_event_loop()
-    stop = asyncio.Event()
-    errors = []
-
-    async def main():
-        results = await asyncio.gather(*(r.run(stop) for r in recorders.values()), return_exceptions=True)
-        errors.extend(r for r in results if isinstance(r, Exception))
-
-    thread = threading.Thread(target=lambda: loop.run_until_complete(main()), daemon=True)
-    thread.start()
-    try:
-        wait_until(lambda: all(any(m.get("type") == "hello" for m in r.messages) for r in recorders.values()) or errors,
-                   timeout=30, what="hello on every socket")
-        assert not errors, errors
+    with socket_pool(recorders.values()):
         yield recorders
-    finally:
-        loop.call_soon_threadsafe(stop.set)
-        thread.join(timeout=10)
-    assert not errors, errors
-
-
-def _new_match(owner: Player, seats: int, options: dict) -> str:
-    r = owner.call("POST", "/api/matches/", json={"game": "pebbles", "seats": seats, "options": options})
-    assert r.status_code == 201, r.text
-    return r.json()["id"]
-
-
-def _play_to_the_end(players: dict, match_id: str, seed: int, timeout=240.0):
-    """Humans move through either server at random; SYSTEM and bot steps are left to the worker."""
-    rng = Rng(f"dist-{seed}".encode(), "play")
-    anyone = next(iter(players.values()))
-
-    def step():
-        v = anyone.view(match_id, server=rng.below(2))
-        if v["status"]["finished"]:
-            return True
-        humans = [s for s in v["status"]["awaiting"] if s in players]
-        if not humans:
-            return False  # the worker's turn: poll again
-        player = players[rng.choice(humans)]
-        pv = player.view(match_id, server=rng.below(2))
-        if pv["legal_commands"]:
-            r = player.submit(match_id, rng.choice(pv["legal_commands"]), pv["seq"], server=rng.below(2))
-            assert r.status_code in (201, 409, 403), r.text
-        return False
-
-    wait_until(step, timeout=timeout, interval=0.05, what="the match to finish")
-    return anyone.view(match_id)
 
 
 def _canaries(stack, match_id: str):
@@ -91,13 +44,12 @@ def _canaries(stack, match_id: str):
 def test_two_servers_fan_out_live_and_the_worker_rolls(stack):
     tag = uuid.uuid4().hex[:6]
     alice, bob = Player(stack, 0, f"alice-{tag}"), Player(stack, 1, f"bob-{tag}")
-    match_id = _new_match(alice, 2, {"target": 30})
-    assert bob.call("POST", f"/api/matches/{match_id}/join/", json={}).status_code in (200, 201)
-    assert alice.call("POST", f"/api/matches/{match_id}/start/", json={}).status_code in (200, 201)
+    match_id = new_pebbles(alice, 2, {"target": 30}, joiners=[bob])
 
     urls = {0: stack.ws_url(0, match_id, alice.token), 1: stack.ws_url(1, match_id, bob.token), None: stack.ws_url(1, match_id)}
     with sockets(urls) as rec:
-        final = _play_to_the_end({0: alice, 1: bob}, match_id, seed=1)
+        final = Table(match_id, {0: alice, 1: bob}, seed=1).play()
+        assert not alice.ledger.bad_answers + bob.ledger.bad_answers
         head = final["seq"]
         wait_until(lambda: all(r.last_seq() >= head for r in rec.values()), timeout=30, what="every socket at the head")
 
@@ -120,9 +72,7 @@ def test_two_servers_fan_out_live_and_the_worker_rolls(stack):
 def test_gap_catch_up_after_reconnect_on_the_other_server(stack):
     tag = uuid.uuid4().hex[:6]
     alice, bob = Player(stack, 0, f"alice-{tag}"), Player(stack, 1, f"bob-{tag}")
-    match_id = _new_match(alice, 2, {"target": 60, "bonus_rolls": False})
-    bob.call("POST", f"/api/matches/{match_id}/join/", json={})
-    alice.call("POST", f"/api/matches/{match_id}/start/", json={})
+    match_id = new_pebbles(alice, 2, {"target": 60, "bonus_rolls": False}, joiners=[bob])
     seen = bob.view(match_id)["seq"]
     for _ in range(4):  # bob is offline while four moves happen
         for player in (alice, bob):
@@ -145,41 +95,25 @@ def test_gap_catch_up_after_reconnect_on_the_other_server(stack):
     assert replayed == list(range(seen + 1, head + 1))
 
 
-def test_worker_killed_mid_task_loses_and_duplicates_nothing(stack):
-    stack.kill_worker()
-    stack.start_worker({"WORKER_CHAOS_DELAY": "1.5"})
+def test_worker_killed_mid_task_loses_and_duplicates_nothing(stack, request):
+    """Two bots and the SYSTEM's rolls are the worker's: it is SIGKILLed twice inside an automated
+    step (the state read, the move chosen, not yet submitted; workers.chaos), and the match still
+    finishes with every automated step appended once, by the task scheduled for it."""
+    ledger = Ledger()
+    alice = Player(stack, 0, f"alice-{uuid.uuid4().hex[:6]}", ledger)
+    match_id = new_pebbles(alice, 3, {"target": 40}, bots=[1, 2])
+    seen = stack.marks("advance")
+    stack.arm("advance", 3)
     try:
-        tag = uuid.uuid4().hex[:6]
-        alice = Player(stack, 0, f"alice-{tag}")
-        match_id = _new_match(alice, 3, {"target": 40})
-        for seat in (1, 2):
-            assert alice.call("POST", f"/api/matches/{match_id}/bots/", json={"seat": seat}).status_code in (200, 201)
-        alice.call("POST", f"/api/matches/{match_id}/start/", json={})
-
-        kills = 0
-        def kill_when_a_bot_is_thinking():
-            nonlocal kills
-            v = alice.view(match_id)
-            if v["status"]["finished"] or kills >= 2:
-                return True
-            if any(s in (1, 2, "system") for s in v["status"]["awaiting"]):
-                import time
-                time.sleep(0.6)  # the task has read the state and sleeps in the chaos window
-                stack.kill_worker()
-                kills += 1
-                stack.start_worker({"WORKER_CHAOS_DELAY": "0.3"})
-                return kills >= 2
-            if v["legal_commands"]:
-                alice.submit(match_id, v["legal_commands"][0], v["seq"])
-            return False
-
-        wait_until(kill_when_a_bot_is_thinking, timeout=120, interval=0.1, what="two kills mid-task")
-        assert kills == 2
-        final = _play_to_the_end({0: alice}, match_id, seed=2, timeout=300)
-        assert final["status"]["finished"], "nothing was lost: redelivery or the stall sweep finished the match"
+        table = Table(match_id, {0: alice}, seed=2, timeout=300).start()
+        stack.kill_worker_at("advance", after=seen)
+        stack.start_worker()  # the redelivered step (or the stall sweep's) pauses again: killed again
+        stack.kill_worker_at("advance", after=seen + 1)
     finally:
-        stack.kill_worker()
-        stack.start_worker()
+        stack.disarm("advance")
+        stack.ensure_worker()
+    final = table.join()
+    assert final["status"]["finished"], "nothing was lost: redelivery or the stall sweep finished the match"
 
     seqs = [s for (s,) in stack.sql("SELECT seq FROM eventstore_matchevent WHERE match_id = %s ORDER BY seq", (match_id,))]
     assert seqs == list(range(1, len(seqs) + 1))
@@ -188,8 +122,11 @@ def test_worker_killed_mid_task_loses_and_duplicates_nothing(stack):
     assert worker_cmds
     for cid, seat, first in worker_cmds:
         purpose = "system" if seat == "system" else f"bot:{seat}"
-        expected = uuid.uuid5(COMMAND_NAMESPACE, f"{match_id}:{first - 1}:{purpose}")
+        expected = task_command_id(match_id, first - 1, purpose)
         assert uuid.UUID(str(cid)) == expected, "each automated step was appended once, by the task scheduled for it"
+    lost = ledger.lost(stack)
+    record(request.node, "worker killed mid-task: bot move / SYSTEM step", ledger.sent, len(ledger.acks), len(lost))
+    assert not lost
     assert stack.sql("SELECT count(*) FROM workers_deadletter")[0][0] == 0
 
 
@@ -200,9 +137,7 @@ def test_sockets_survive_idling_and_take_commands_and_end_after_logout(stack):
 
     tag = uuid.uuid4().hex[:6]
     alice, bob = Player(stack, 0, f"alice-{tag}"), Player(stack, 1, f"bob-{tag}")
-    match_id = _new_match(alice, 2, {"target": 60, "bonus_rolls": False})
-    bob.call("POST", f"/api/matches/{match_id}/join/", json={})
-    alice.call("POST", f"/api/matches/{match_id}/start/", json={})
+    match_id = new_pebbles(alice, 2, {"target": 60, "bonus_rolls": False}, joiners=[bob])
 
     async def scenario():
         async with websockets.connect(stack.ws_url(1, match_id, alice.token), origin=stack.url(1, "")) as ws:

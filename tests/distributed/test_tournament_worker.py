@@ -2,15 +2,18 @@
 beat's sweep ends the round when its time limit passes (the engine's SYSTEM ``time_limit``), the
 MatchFinished reactions pair and start round 2, and duplicated task deliveries plus a worker SIGKILLed
 between pairing a round and creating its matches leave exactly one pairing per round and one match per
-table (the redelivered task, or beat's backstop, creates them once)."""
+table (the redelivered task, or beat's backstop, creates them once). The players' moves in round 1
+(acknowledged before the kill) are all in the logs afterwards."""
 
 import subprocess
 import sys
 import textwrap
 import uuid
 
-from .client import wait_until
+from .checks import assert_logs_sound
+from .client import Ledger, Player, wait_until
 from .conftest import ROOT
+from .scoreboard import record
 
 SETUP = """
 from django.contrib.auth import get_user_model
@@ -19,7 +22,7 @@ User = get_user_model()
 tag = "{tag}"
 organizer = User.objects.create_user(username="org-" + tag, password="x-pass-1234567", is_staff=True)
 t = services.tournament_create(creator=organizer, name="Dist " + tag, game="yokai", format="swiss", table_size=2,
-                               rounds=2, round_minutes=30)
+                               rounds=2, round_minutes=30, match_options={{"turn_seconds": 60}})
 for i in range(4):
     services.tournament_register(tournament_id=t.pk, user=User.objects.create_user(username=f"p{{i}}-" + tag,
                                                                                   password="x-pass-1234567"))
@@ -63,8 +66,25 @@ def _one_per_round(stack, tid):
     return [r for r, _n in paired]
 
 
-def test_the_worker_runs_the_rounds_and_duplicates_or_a_kill_pair_nothing_twice(stack):
-    tid = _shell(stack, SETUP.format(tag=uuid.uuid4().hex[:6])).split("TID", 1)[1].strip()
+def _first_moves(stack, tables, ledger) -> None:
+    """In each of round 1's matches, the player to move makes one move (before time runs out)."""
+    players = {}
+    for _t, match_id in tables:
+        awaiting, seats = wait_until(lambda: next(
+            ((a, s) for a, s in stack.sql("SELECT awaiting, seats FROM projections_matchsummary WHERE match_id = %s",
+                                          (match_id,)) if a and isinstance(a[0], int)), None),
+            timeout=30, what="a player to move")
+        username = seats[awaiting[0]]["username"]
+        if username not in players:
+            players[username] = Player(stack, len(players) % 2, username, ledger, password="x-pass-1234567")
+        player = players[username]
+        v = player.view(match_id)
+        assert player.submit(match_id, v["legal_commands"][0], v["seq"]).status_code == 201
+
+
+def test_the_worker_runs_the_rounds_and_duplicates_or_a_kill_pair_nothing_twice(stack, request):
+    tag = uuid.uuid4().hex[:6]
+    tid = _shell(stack, SETUP.format(tag=tag)).split("TID", 1)[1].strip()
     # round 1 was paired by the start; beat's sweep (or the deliveries below) create its matches
     _shell(stack, DELIVER.format(times=3, tid=tid, matches=[]))
     first = wait_until(lambda: (rows := _tables(stack, tid, 1)) and all(m for _t, m in rows) and rows,
@@ -73,14 +93,19 @@ def test_the_worker_runs_the_rounds_and_duplicates_or_a_kill_pair_nothing_twice(
     statuses = stack.sql("SELECT status FROM projections_matchsummary WHERE match_id = ANY(%s)",
                          ([m for _t, m in first],))
     assert sorted(s for (s,) in statuses) == ["active", "active"]  # started for the players
+    ledger = Ledger()
+    _first_moves(stack, first, ledger)
 
     # the round's time runs out while a worker lingers between pairing round 2 and creating its
-    # matches (WORKER_CHAOS_DELAY): it is SIGKILLed right there, and duplicates of every delivery pile up
-    stack.kill_worker()
-    stack.start_worker({"WORKER_CHAOS_DELAY": "3"})
-    _expire(stack, tid)
-    wait_until(lambda: _tables(stack, tid, 2), timeout=120, interval=0.1, what="round 2 paired")
-    stack.kill_worker()
+    # matches (the "tournament" chaos point): it is SIGKILLed right there, and duplicates of every
+    # delivery pile up
+    stack.arm("tournament", 3)
+    try:
+        _expire(stack, tid)
+        wait_until(lambda: _tables(stack, tid, 2), timeout=120, interval=0.1, what="round 2 paired")
+        stack.kill_worker()
+    finally:
+        stack.disarm("tournament")
     assert all(m is None for _t, m in _tables(stack, tid, 2)), "killed after pairing, before any match"
     _shell(stack, DELIVER.format(times=3, tid=tid, matches=[str(m) for _t, m in first]))
     stack.start_worker()
@@ -104,3 +129,8 @@ def test_the_worker_runs_the_rounds_and_duplicates_or_a_kill_pair_nothing_twice(
                           "AND match_id IS NOT NULL GROUP BY match_id", (tid,))
     assert len(per_match) == 4 and all(n == 1 for _m, n in per_match)
     assert stack.sql("SELECT count(*) FROM tournaments_rounddeadline WHERE tournament_id = %s", (tid,))[0][0] == 0
+    lost = ledger.lost(stack)
+    record(request.node, "worker killed mid-task: tournament round time, pairing, match creation", ledger.sent,
+           len(ledger.acks), len(lost))
+    assert not lost
+    assert_logs_sound(stack)

@@ -19,6 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "test-results"
+SHOTS = ROOT / "var" / "screenshots"  # the tables at key moments, kept as CI artifacts (never asserted)
 CHROMIUM = os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -150,3 +151,22 @@ def new_page(browser, live_server_url):
     """new_page() -> a Page in a fresh browser context on the live server (see page_maker)."""
     with page_maker(browser, live_server_url) as make:
         yield make
+
+
+def table_shot(page, name):
+    """Save a screenshot of the whole page as var/screenshots/<name>.png."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.mouse.move(0, 0)  # no rules-help tooltip left over from the last click
+    page.evaluate("() => { const t = document.getElementById('kz-tip'); if (t) t.hidden = true; }")
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+NO_SIDE_SCROLL_JS = """() => ({page: document.documentElement.scrollWidth, view: window.innerWidth,
+  wide: [...document.querySelectorAll('#board *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+    .slice(0, 5).map((e) => e.className && e.className.baseVal !== undefined ? e.className.baseVal : e.className)})"""
+
+
+def assert_fits_width(page):
+    """Nothing on the page (the board included) is wider than the viewport: no side scrolling."""
+    fit = page.evaluate(NO_SIDE_SCROLL_JS)
+    assert fit["page"] <= fit["view"] and not fit["wide"], fit

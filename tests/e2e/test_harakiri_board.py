@@ -12,7 +12,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import RESULTS
+from .conftest import RESULTS, assert_fits_width, table_shot
 from .test_match_flow import assert_not_reloaded, mark_no_reload, sign_up, wait_live
 
 pytestmark = pytest.mark.e2e
@@ -40,6 +40,34 @@ def wait_settled(page, at_least_seq):
         arg=at_least_seq,
         timeout=15_000,
     )
+
+
+# The last-roll panel against the page's own log: it shows the latest roll (the player's own too) and
+# exactly the outcomes logged after that roll for its roller, never an older roll's.
+ROLL_JS = """() => { const m = window.KamizaMatch; const d = m.doc; const panel = document.querySelector('#board [data-testid=harakiri-dice]');
+  const shown = {seq: panel.dataset.seq ? +panel.dataset.seq : null, outcomes: panel.querySelectorAll('.hk-outcome').length,
+                 dice: panel.querySelectorAll('.hk-dice .hk-die').length};
+  if (d.view.attack) return {shown, live: true, dice: d.view.attack.dice.length, seq: d.seq};
+  const rolls = new Set(['AttackRolled', 'AttackDieRerolled', 'EnemyAttackRolled', 'ResurrectionRolled']);
+  const evs = [...m.events.values()].filter((e) => e.seq <= d.seq).sort((a, b) => a.seq - b.seq);
+  let last = null; for (const e of evs) if (rolls.has(e.type)) last = e;
+  if (!last) return {shown, seq: null};
+  const p = last.payload || {}; const who = (p.attack || {}).attacker || p.attacker || p.who;
+  const removed = evs.filter((e) => e.seq > last.seq && e.type === 'AttackDieRemoved' && e.payload.attacker === who).length;
+  const dice = ((p.attack || {}).dice || p.dice || [1]).length - removed;
+  const outcomes = last.type === 'ResurrectionRolled' ? 1 : evs.filter((e) => e.seq > last.seq && (
+    (e.type === 'AttackResolved' && e.payload.attacker === who) || (e.type === 'AttackFinished' && e.payload.summary.attacker === who))).length;
+  return {shown, seq: last.seq, outcomes, dice}; }"""
+
+
+def assert_last_roll_shown(page):
+    r = page.evaluate(ROLL_JS)
+    if r["seq"] is None:
+        assert r["shown"]["seq"] is None, r
+        return
+    assert r["shown"]["seq"] == r["seq"] and r["shown"]["dice"] == r["dice"], r
+    if not r.get("live"):
+        assert r["shown"]["outcomes"] == r["outcomes"], r
 
 
 def play_one_action(page, rng):
@@ -154,6 +182,7 @@ def test_solo_harakiri_round_played_by_clicking_the_board(new_page):
         except AssertionError as exc:
             raise AssertionError(f"could not play by clicking after {done[-10:]}: {exc}") from exc
         wait_settled(page, before + 1)
+        assert_last_roll_shown(page)
         if not shot and len(done) >= 12 and not state(page)["finished"]:
             RESULTS.mkdir(exist_ok=True)
             page.screenshot(path=str(RESULTS / "harakiri-board.png"), full_page=True)
@@ -171,5 +200,13 @@ def test_solo_harakiri_round_played_by_clicking_the_board(new_page):
         RESULTS.mkdir(exist_ok=True)
     page.screenshot(path=str(RESULTS / "harakiri-board.png" if not shot else RESULTS / "harakiri-board-end.png"),
                     full_page=True)
+    table_shot(page, "harakiri-end")
+    # A phone: the board comes first and the whole grid fits 390 px without side scrolling.
+    page.set_viewport_size({"width": 390, "height": 844})
+    expect(board.locator(".hk-grid")).to_be_visible()
+    assert_fits_width(page)
+    assert page.evaluate("document.querySelector('.board-card').getBoundingClientRect().top"
+                         " < document.querySelector('.log-card').getBoundingClientRect().top")
+    table_shot(page, "harakiri-390")
     assert page.console_errors == [], page.console_errors
     print(f"harakiri round played in {len(done)} clicks, {time.monotonic() - started:.1f}s")

@@ -37,13 +37,13 @@ CONTROLS = ".hk-actions button, .hk-choice, .hk-variant, .hk-reroll, [data-actio
 # part of that character's attack)
 SYSTEM_EVENTS = {"OracleDrawn", "OracleReshuffled", "EventRevealed", "EnemyActivated", "EnemyLineChosen"}
 
-# Every line the board's activation feed ever showed, gathered as the board re-renders.
+# Every line the page's "last move" box above the board ever showed, gathered as it re-renders.
 FEED_OBSERVER = """
 window.__hkFeedSeen = new Set();
 new MutationObserver((muts) => {
   for (const m of muts) for (const n of m.addedNodes) {
     if (n.nodeType !== 1) continue;
-    const lis = n.matches('.hk-feed li') ? [n] : n.querySelectorAll('.hk-feed li');
+    const lis = n.matches('#last-move li') ? [n] : n.querySelectorAll('#last-move li');
     for (const li of lis) window.__hkFeedSeen.add(li.textContent);
   }
 }).observe(document, {childList: true, subtree: true});
@@ -64,6 +64,27 @@ def record_sent_commands(page, sent):
         ws.on("framesent", on_frame)
 
     page.on("websocket", on_socket)
+
+
+def assert_sent_were_legal(sent, played, legal_at):
+    """Every command each seat's page sent (``record_sent_commands``) was one of the legal commands
+    that page held at that seq, one per click."""
+    for seat in (0, 1):
+        assert len(sent[seat]) == played[seat], f"seat {seat}: {played[seat]} clicks sent {len(sent[seat])} commands"
+        for seq, type_, args in sent[seat]:
+            legal = legal_at[seat].get(seq)
+            assert legal is not None, f"seat {seat} sent {type_} at seq {seq}, where it was not awaited"
+            assert {"type": type_, "args": args} in legal, f"seat {seat} sent {type_} {args}, not in {legal}"
+
+
+def all_events(page, match_id):
+    """The whole log as this page's user reads it (/events/ is paged: follow `next`)."""
+    events, url = [], f"/api/matches/{match_id}/events/?limit=500"
+    while url:
+        body = page.request.get(url).json()
+        events += body["events"]
+        url = body["next"]
+    return events
 
 
 def match_detail(page, match_id):
@@ -143,13 +164,13 @@ def play_party_rounds(a, b):
     b.locator("#lobby-actions").get_by_role("button", name="Join").click()
     b.wait_for_url(f"**/matches/{match_id}/")
     wait_live(b)
-    expect(b.locator("#status-seat")).to_contain_text("1 (ally-")
+    expect(b.locator("#status-seat")).to_contain_text("(seat 2)")
     mark_no_reload(b)
     start = a.get_by_role("button", name="Start")
     expect(start).to_be_enabled()
     start.click()  # a form post: A's page reloads, B's must not
     wait_live(a)
-    expect(a.locator("#status-seat")).to_contain_text("0 (leader-")
+    expect(a.locator("#status-seat")).to_contain_text("(seat 1)")
     mark_no_reload(a)
     for page in pages:
         expect(page.locator("#status-match")).to_have_text("active")
@@ -205,19 +226,10 @@ def play_party_rounds(a, b):
 
     # Both seats played, and every command a browser sent was listed for it at that seq.
     assert played[0] > 0 and played[1] > 0, played
-    for seat in (0, 1):
-        assert len(sent[seat]) == played[seat], f"seat {seat}: {played[seat]} clicks sent {len(sent[seat])} commands"
-        for seq, type_, args in sent[seat]:
-            legal = legal_at[seat].get(seq)
-            assert legal is not None, f"seat {seat} sent {type_} at seq {seq}, where it was not awaited"
-            assert {"type": type_, "args": args} in legal, f"seat {seat} sent {type_} {args}, not in {legal}"
+    assert_sent_were_legal(sent, played, legal_at)
 
     # The log: SYSTEM steps carry the system actor (the worker), the players' commands their seat.
-    events, url = [], f"/api/matches/{match_id}/events/?limit=500"
-    while url:  # /events/ is paged: follow `next`
-        page = a.request.get(url).json()
-        events += page["events"]
-        url = page["next"]
+    events = all_events(a, match_id)
     by_type = {}
     for ev in events:
         by_type.setdefault(ev["type"], []).append(ev)
@@ -234,17 +246,18 @@ def play_party_rounds(a, b):
     seats_seen = {ev["actor"]["seat"] for ev in events if ev["actor"]["kind"] == "user" and ev["seq"] > live_from}
     assert seats_seen == {0, 1}, seats_seen
 
-    # Enemy activations reached both browsers live: in the log with the system actor, and in the
-    # board's activation feed; and any enemy token that moved was seen moving in both.
+    # Enemy activations reached both browsers live: in the history, as the game's own steps, and in
+    # the last-move box above the board; and any enemy token that moved was seen moving in both.
     live = [ev for ev in activations if ev["seq"] > live_from]
     assert live, f"no enemy activated after both pages went live (seq {live_from})"
     for page in pages:
         for ev in live:
             entry = page.locator(f'#log li.event[data-seq="{ev["seq"]}"]')
             expect(entry).to_have_attribute("data-type", "EnemyActivated")
-            expect(entry.locator(".actor")).to_have_text("system")
+            expect(entry).to_contain_text(" activates")
+            assert page.evaluate("(q) => window.KamizaMatch.events.get(q).actor.seat", ev["seq"]) == "system"
         feed = page.evaluate("[...window.__hkFeedSeen]")
-        assert any(line.endswith(" activates") for line in feed), feed
+        assert any(" activates" in line for line in feed), feed
     enemy_ids = set(view["enemies"]) | {ev["payload"].get("enemy") for ev in activations}
     moved = [ev for ev in by_type.get("CreatureMoved", []) if ev["seq"] > live_from
              and ev["payload"].get("who") in enemy_ids and ev["actor"]["seat"] == "system"]

@@ -1,5 +1,6 @@
 """Two players in two browsers: sign up, create / join / start from the lobby, and play a
-Pebbles match over the live socket; each sees the other's move without reloading."""
+Pebbles match over the live socket; each sees the other's move without reloading, as a sentence in
+the history and as the last move above the board."""
 
 import json
 import re
@@ -52,6 +53,11 @@ def log_types(page):
     return page.locator("#log li.event[data-seq]").evaluate_all("els => els.map(e => [+e.dataset.seq, e.dataset.type])")
 
 
+def payload_of(page, seq):
+    """The event at ``seq`` as this page received it (the history shows its sentence, not its payload)."""
+    return page.evaluate("(q) => window.KamizaMatch.events.get(q).payload", seq)
+
+
 def test_two_players_see_each_others_moves_live(new_page):
     a, b = new_page(), new_page()
     alice, bob = f"alice-{uuid.uuid4().hex[:6]}", f"bob-{uuid.uuid4().hex[:6]}"
@@ -77,11 +83,12 @@ def test_two_players_see_each_others_moves_live(new_page):
     row.get_by_role("button", name=re.compile("^Join")).click()
     b.wait_for_url(f"**/matches/{match_id}/")
     wait_live(b)
-    expect(b.locator("#status-seat")).to_contain_text("1")
+    expect(b.locator("#status-seat")).to_have_text(f"{bob} (seat 2)")  # seats counted from 1, never "seat 0"
     mark_no_reload(b)
 
     expect(a.locator("#seats li").nth(1)).to_contain_text(bob)
     expect(a.locator('#log li[data-type="SeatTaken"]')).to_have_count(2)
+    expect(a.locator('#log li[data-type="SeatTaken"]').last).to_have_text(f"{bob} takes seat 2")  # the joiner, by name
     assert_not_reloaded(a)
     start = a.get_by_role("button", name="Start")
     expect(start).to_be_enabled()
@@ -112,12 +119,16 @@ def test_two_players_see_each_others_moves_live(new_page):
     first.click()
     played = b.locator('#log li[data-type="TilePlayed"]')
     expect(played).to_have_count(1)
-    expect(played).to_contain_text(f"#{a_seq_before + 1}")
-    expect(played.locator(".payload")).to_contain_text('"seat":0')
-    # A's draw is hidden from B: the payload only says a tile was drawn.
-    expect(played.locator(".payload")).to_contain_text('"drawn":true')
-
-    expect(c.locator('#log li[data-type="TilePlayed"] .payload')).to_contain_text('"drawn":true')
+    expect(played).to_have_attribute("data-seq", str(a_seq_before + 1))
+    # B's history says it in words, and the board area shows it as the last move by someone else.
+    expect(played).to_have_text(f"{alice}: tile played")
+    expect(played).to_have_class(re.compile(r"\bis-last-move\b"))
+    expect(b.get_by_test_id("last-move")).to_contain_text(f"Last move: {alice}")
+    expect(b.get_by_test_id("last-move")).to_contain_text(f"{alice}: tile played")
+    # A's draw is hidden from B: the payload B got only says a tile was drawn.
+    assert payload_of(b, a_seq_before + 1)["seat"] == 0 and payload_of(b, a_seq_before + 1)["drawn"] is True
+    expect(c.locator('#log li[data-type="TilePlayed"]')).to_have_text(f"{alice}: tile played")
+    assert payload_of(c, a_seq_before + 1)["drawn"] is True
     expect(c.locator("#commands button.command")).to_have_count(0)
 
     # Now it is B's turn: B's buttons appear enabled, without any reload.
@@ -131,7 +142,8 @@ def test_two_players_see_each_others_moves_live(new_page):
     b_cmd.click()
     passed = a.locator('#log li[data-type="TurnPassed"]')
     expect(passed).to_have_count(1)
-    expect(passed.locator(".payload")).to_contain_text('"seat":1')
+    expect(passed).to_have_text(f"{bob}: turn passed")
+    expect(a.get_by_test_id("last-move")).to_contain_text(f"Last move: {bob}")
     expect(a.locator(ENABLED_COMMAND).first).to_be_visible()
     assert_not_reloaded(a)
     assert_not_reloaded(b)
@@ -140,8 +152,8 @@ def test_two_players_see_each_others_moves_live(new_page):
     # sent when A's page has it, so wait for both to reach the pass's seq rather than snapshot one.
     b.locator('#log li[data-type="TurnPassed"]').wait_for()
     pass_seq = a.evaluate("window.KamizaMatch.lastSeq")
-    expect(a.locator("#status-seq")).to_have_text(str(pass_seq))
-    expect(b.locator("#status-seq")).to_have_text(str(pass_seq))
+    expect(a.locator("#match-app")).to_have_attribute("data-seq", str(pass_seq))
+    expect(b.locator("#match-app")).to_have_attribute("data-seq", str(pass_seq))
     seqs_a, seqs_b = log_types(a), log_types(b)
     assert [s for s, _ in seqs_a] == list(range(1, len(seqs_a) + 1))
     assert seqs_a == seqs_b
@@ -288,12 +300,13 @@ def test_gaps_and_lost_pushes_are_recovered_with_sync(new_page):
     seqs = [s for s, _ in log_types(a)]
     assert seqs == list(range(1, last + 5))
 
-    # 4. A hidden event (payload withheld by the server) still advances the log, shown as "hidden".
+    # 4. A hidden event (payload withheld by the server) still advances the log, folded away (no sentence).
     tap.route.send(json.dumps({"type": "events", "seq": last + 5, "events": [
         {"seq": last + 5, "type": "CardDrawn", "payload": None, "hidden": True, "actor": {"kind": "worker", "seat": "system"}, "at": "x"}]}))
     hidden = a.locator('#log li[data-type="CardDrawn"]')
     expect(hidden).to_have_class(re.compile(r"\bis-hidden\b"))
-    expect(hidden).to_contain_text(f"#{last + 5} CardDrawn system hidden")
+    expect(hidden).to_be_hidden()
+    assert a.evaluate("window.KamizaMatch.lastSeq") == last + 5
     assert a.console_errors == []
 
 
@@ -334,7 +347,7 @@ def test_board_renderer_hook_and_sign_out_ends_the_live_page(new_page):
     tiles.first.click()
     played = a.locator(f'#log li[data-seq="{seq + 1}"]')
     expect(played).to_have_attribute("data-type", "TilePlayed")
-    expect(played.locator(".payload")).to_contain_text(f'"value":{value}')
+    assert payload_of(a, seq + 1)["tile"]["value"] == int(value)
     wait_until(a, lambda: a.evaluate("window.__lastResult && window.__lastResult.seq") is not None)
     assert a.evaluate("window.__lastResult.events[0].seq") == seq + 1
     # the bot answered; it is our turn again and the board is live again

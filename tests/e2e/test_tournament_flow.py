@@ -1,10 +1,16 @@
-"""A Swiss tournament in real browsers: an organizer creates it through the form (real fields, the
-decision clock among Yashima's match options), four players register from four browser contexts, the
-organizer starts it, and an open tournament page (anonymous, never reloaded) shows the registrations
-and then the round-1 pairings live, pushed over /ws/tournaments/{id}/. Every player's match is created
-and started for them: the watch link opens a running match where they hold a seat."""
+"""A Swiss tournament in real browsers, the whole of its scenario in one test: an organizer creates
+it through the form (real fields, Yokai Battle's decision clock among its match options), four players
+register from four browser contexts, the organizer starts it, and every player's match is created and
+started for them (each opens it from the watch link on their own row and holds a seat there). Then one
+table is played to its end by fast bot-like moves through the REST API (each player with their own
+token), and an anonymous tournament page, open since before the registrations and never reloaded,
+shows the result and the new standings live, pushed over /ws/tournaments/{id}/. A player reports a
+problem with their match from the tournament page, and the open page marks the table and both
+standings rows "under review". Finally the round's time runs out: the clock loop ends the other table
+by the engine's SYSTEM time_limit and pairs round 2, which the open page shows too."""
 
 import json
+import random
 import re
 import subprocess
 import sys
@@ -13,8 +19,9 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
+from .api_play import api, play_to_the_end
 from .conftest import ROOT
-from .test_match_flow import assert_not_reloaded, mark_no_reload, sign_up
+from .test_match_flow import PASSWORD, assert_not_reloaded, mark_no_reload, sign_up
 
 pytestmark = pytest.mark.e2e
 
@@ -26,12 +33,27 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 get_user_model().objects.get(username=sys.argv[1]).groups.add(Group.objects.get(name="organizers"))
 """
+TIME_UP_PY = """
+import sys, django
+django.setup()
+from datetime import timedelta
+from django.core.management import call_command
+from django.utils import timezone
+from games.tournaments.models import RoundDeadline
+RoundDeadline.objects.filter(tournament_id=sys.argv[1]).update(due_at=timezone.now() - timedelta(seconds=1))
+call_command("run_clocks", "--once")
+"""
+
+
+def server_side(server_env, script, *args):
+    """Run a snippet against the live server's database, in a process of its own."""
+    done = subprocess.run([sys.executable, "-c", script, *args], cwd=ROOT, env=server_env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def promote(server_env, username):
-    done = subprocess.run([sys.executable, "-c", PROMOTE_PY, username], cwd=ROOT, env=server_env,
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
+    server_side(server_env, PROMOTE_PY, username)
 
 
 def shot(page, name):
@@ -39,7 +61,7 @@ def shot(page, name):
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
-def test_organizer_creates_players_register_and_pairings_appear_live(new_page, live_server_env):
+def test_a_swiss_event_from_the_form_to_live_standings_and_a_report(new_page, live_server_env, live_server_url):
     tag = uuid.uuid4().hex[:6]
     org = new_page()
     sign_up(org, f"org-{tag}")
@@ -49,34 +71,35 @@ def test_organizer_creates_players_register_and_pairings_appear_live(new_page, l
     org.get_by_test_id("nav-tournaments").click()
     org.get_by_test_id("new-tournament").click()
     org.get_by_label("Name").fill(f"Swiss {tag}")
-    org.get_by_label("Game").select_option("yashima")
+    org.get_by_label("Game").select_option("yokai")
     org.get_by_label("Format").select_option("swiss")
     org.get_by_label("Players per table").select_option("2")
     org.get_by_label("Round time limit (minutes)").fill("45")
-    expect(org.locator("fieldset[data-game=yokai]")).to_be_hidden()  # only the chosen game's options
-    org.get_by_label("Turn seconds").fill("120")
-    org.get_by_label("Defense seconds").fill("60")
+    expect(org.locator("fieldset[data-game=yashima]")).to_be_hidden()  # only the chosen game's options
+    org.locator("fieldset[data-game=yokai]").get_by_label("Turn seconds").fill("120")
     shot(org, "1-create-form")
     org.get_by_role("button", name="Create").click()
     org.wait_for_url(re.compile(r"/tournaments/[0-9a-f-]{36}/$"))
     expect(org.locator(".messages")).to_contain_text("open for registration")
     url = org.url
+    tournament_id = url.rstrip("/").rsplit("/", 1)[1]
 
     watcher = new_page()  # anonymous, kept open and never reloaded
+    watcher.add_init_script("window.KamizaSyncIntervalMs = 1000")  # its idle resync, see the end
     watcher.goto(url)
     expect(watcher.locator("#tournament-connection")).to_have_text("live")
     mark_no_reload(watcher)
 
-    players = []
-    for i in range(4):
+    players, names = [], [f"p{i}-{tag}" for i in range(4)]
+    for i, name in enumerate(names):
         page = new_page()
-        sign_up(page, f"p{i}-{tag}")
+        sign_up(page, name)
         page.goto(url)
         page.get_by_test_id("register").click()
         expect(page.locator(".messages")).to_contain_text("You are registered.")
         players.append(page)
         expect(watcher.get_by_test_id("entrants").locator("li")).to_have_count(i + 1)
-    expect(watcher.get_by_test_id("entrants")).to_contain_text(f"p3-{tag}")
+    expect(watcher.get_by_test_id("entrants")).to_contain_text(names[3])
     shot(watcher, "2-registered")
 
     org.reload()
@@ -87,24 +110,72 @@ def test_organizer_creates_players_register_and_pairings_appear_live(new_page, l
     expect(round1.locator("tbody tr")).to_have_count(2)
     expect(round1.get_by_test_id("watch")).to_have_count(2)
     expect(watcher.get_by_test_id("tournament-status")).to_contain_text("running")
-    expect(watcher.get_by_test_id("standings").locator("tbody tr")).to_have_count(4)
-    assert_not_reloaded(watcher)
-    names = round1.locator("tbody").inner_text()
-    for i in range(4):
-        assert f"p{i}-{tag}" in names
+    standings = watcher.get_by_test_id("standings")
+    expect(standings.locator("tbody tr")).to_have_count(4)
+    table_text = round1.locator("tbody").inner_text()
+    assert all(name in table_text for name in names)
     shot(watcher, "3-paired-live")
-    assert watcher.console_errors == []
 
     # each player's match was created and started for them: the watch link on their own row
-    for i, page in enumerate(players):
+    match_of = {}
+    for name, page in zip(names, players):
         page.goto(url)
-        row = page.get_by_test_id("pairings-round-1").locator("tbody tr", has_text=f"p{i}-{tag}")
+        row = page.get_by_test_id("pairings-round-1").locator("tbody tr", has_text=name)
         row.get_by_test_id("watch").click()
         page.wait_for_url(re.compile(r"/matches/[0-9a-f-]{36}/$"))
-        match_id = page.url.rstrip("/").rsplit("/", 1)[1]
-        detail = json.loads(page.evaluate(f"fetch('/api/matches/{match_id}/').then(r => r.text())"))
-        assert detail["status"] == "active", detail
-        assert detail["your_seat"] is not None, detail
-        assert detail["options"]["turn_seconds"] == 120
-        if i == 0:
-            shot(page, "4-player-match")
+        match_of[name] = page.url.rstrip("/").rsplit("/", 1)[1]
+        detail = json.loads(page.evaluate(f"fetch('/api/matches/{match_of[name]}/').then(r => r.text())"))
+        assert detail["status"] == "active" and detail["your_seat"] is not None, detail
+        assert detail["options"]["turn_seconds"] == 120, detail
+    shot(players[0], "4-player-match")
+
+    # table 1 is played to its end through the API, by its two players
+    (table1,) = api(live_server_url, f"/api/tournaments/{tournament_id}/pairings/?round=1")[:1]
+    match_id = table1["match_id"]
+    seated = [n for n in names if match_of[n] == match_id]
+    assert len(seated) == 2
+    detail = api(live_server_url, f"/api/matches/{match_id}/")
+    tokens = {}
+    for seat, s in enumerate(detail["seat_list"]):
+        tokens[seat] = api(live_server_url, "/api/auth/token/", body={"username": s["username"], "password": PASSWORD})["token"]
+    finished = play_to_the_end(live_server_url, match_id, tokens, random.Random(tag))
+    winners = [finished["seat_list"][s]["username"] for s in finished["winners"]]
+
+    # the open page shows the result and the standings without a reload
+    first_row = round1.locator("tbody tr[data-table='1']")
+    expect(first_row).to_contain_text("by play")
+    expect(standings.locator("tbody tr").first).to_contain_text(winners[0] if len(winners) == 1 else seated[0])
+    if len(winners) == 1:
+        expect(standings.locator("tbody tr").first.locator("td").nth(2)).to_have_text("3")
+    expect(standings.locator("tbody tr", has_text=seated[0]).locator("td").nth(3)).to_have_text("1")  # played
+    assert_not_reloaded(watcher)
+    shot(watcher, "5-result-live")
+
+    # meanwhile the round's time runs out: the clock loop (a process of its own, as `dev.py serve` runs
+    # it) has the worker end the other table by the engine's SYSTEM time_limit and pair round 2
+    clock_loop = subprocess.Popen([sys.executable, "-c", TIME_UP_PY, tournament_id], cwd=ROOT, env=live_server_env,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+    # a player of that table reports a problem from the tournament page; the open page marks it
+    reporter = players[names.index(seated[1])]
+    reporter.goto(url)
+    reporter.get_by_test_id("report-problem").locator("summary").click()
+    reporter.get_by_label("Match", exact=True).select_option(f"1:{table1['table']}")
+    reporter.get_by_label("What happened?").fill("My opponent's last attack should have missed.")
+    reporter.get_by_test_id("send-report").click()
+    expect(reporter.locator(".messages")).to_contain_text("sent to the judges")
+    expect(first_row.get_by_test_id("table-dispute")).to_have_text("under review")
+    expect(standings.get_by_test_id("standing-dispute")).to_have_count(2)
+    assert_not_reloaded(watcher)
+    shot(watcher, "6-report-live")
+
+    # the clock loop's push cannot reach this server's sockets in the embedded mode: the page's idle
+    # resync brings round 2
+    output, _ = clock_loop.communicate(timeout=120)
+    assert clock_loop.returncode == 0, output
+    expect(round1.locator("tbody tr[data-table='2']")).to_contain_text("by time")
+    expect(watcher.get_by_test_id("pairings-round-2").locator("tbody tr")).to_have_count(2)
+    expect(watcher.get_by_test_id("tournament-status")).to_contain_text("round 2")
+    assert_not_reloaded(watcher)
+    shot(watcher, "7-round-2-live")
+    assert watcher.console_errors == []

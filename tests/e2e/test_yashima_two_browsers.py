@@ -27,7 +27,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import RESULTS, ROOT
+from .conftest import RESULTS, ROOT, assert_fits_width, table_shot
 from .test_match_flow import assert_not_reloaded, mark_no_reload, sign_up, wait_live
 from .test_yashima_board import STATE_JS, TAP_JS, create_yashima_match, expect_game_over, play_one
 
@@ -117,6 +117,7 @@ def assert_own_hand_only(page, other_page, names):
 
 def test_two_people_play_yashima_in_two_browsers(new_page, record_property):
     a, b = new_page(), new_page()
+    b.set_viewport_size({"width": 390, "height": 844})  # B plays the whole game on a phone-sized screen
     alice, bob = f"aoi-{uuid.uuid4().hex[:6]}", f"botan-{uuid.uuid4().hex[:6]}"
     b.add_init_script("window.KamizaLobbyRefreshMs = 500")
     sign_up(a, alice)
@@ -157,6 +158,9 @@ def test_two_people_play_yashima_in_two_browsers(new_page, record_property):
             break
         assert time.monotonic() - started < TIME_BUDGET, f"too slow; last actions: {log[-10:]}"
         awaited = sorted(s for s in public["status"]["awaiting"] if s in pages)
+        if public["status"]["phase"] not in phases and public["status"]["phase"] in ("destiny", "battle"):
+            assert_fits_width(b)  # the whole map (every board placed) fits 390 px
+            table_shot(b, f"yashima-390-{public['status']['phase']}")
         phases.add(public["status"]["phase"])
         seat = rng.choice(awaited)  # destiny / reconcile: both are awaited at once
         page, other = pages[seat], pages[1 - seat]
@@ -175,6 +179,7 @@ def test_two_people_play_yashima_in_two_browsers(new_page, record_property):
     else:
         pytest.fail(f"the match did not end within {MAX_ACTIONS} actions; last: {log[-10:]}")
 
+    assert_fits_width(b)
     for seat, page in pages.items():
         expect_game_over(page)
         assert_not_reloaded(page)
@@ -183,7 +188,8 @@ def test_two_people_play_yashima_in_two_browsers(new_page, record_property):
 
         # Every command that left this page was one of its seat's legal commands, unchanged.
         sent = page.evaluate("window.__sent")
-        assert len(sent) == len(done[seat]), (seat, len(sent), len(done[seat]))
+        auto = any(d.endswith("lose all") for d in done[seat])  # one click sent one LOSE per card
+        assert len(sent) == len(done[seat]) if not auto else len(sent) >= len(done[seat]), (seat, len(sent), len(done[seat]))
         for item in sent:
             assert item["cmd"] in json.loads(item["legal"]), (seat, item["cmd"])
         assert page.console_errors == [], (seat, page.console_errors)
@@ -246,10 +252,13 @@ def wait_ticked(page, left):
 
 
 def test_defense_prompt_counts_down_for_the_defender_and_shows_who_decides(new_page, live_server_url, live_server_env):
-    """Seat 0 attacks seat 1 from a scenario with a 90 s defense clock: seat 1's prompt says
-    "Defend within m:ss — otherwise: No defense" and ticks down every second without the board being
-    rebuilt (the prompt node and the focused button stay); seat 0 sees "Rosamu ... deciding (m:ss)".
-    After "No defense" the LOSE prompt gets a fresh clock whose passive choice is the deck's top card."""
+    """Seat 0 attacks seat 1 from a scenario with a 90 s defense clock. Before any hover, seat 0's
+    attack cards are marked as reaching Rosamu, and once one is chosen the facing that hits her is
+    marked. Seat 1's prompt says "Defend within m:ss — otherwise: No defense", each option says what it
+    does, and it ticks down every second without the board being rebuilt (the prompt node and the
+    focused button stay); seat 0 sees "Rosamu ... deciding (m:ss)"; seat 1's history tells the attack
+    in words. After "No defense" the LOSE prompt gets a fresh clock whose passive choice is the deck's
+    top card, and one click loses the rest from the deck top."""
     a, b = new_page(), new_page()
     alice, bob = f"aoi-{uuid.uuid4().hex[:6]}", f"botan-{uuid.uuid4().hex[:6]}"
     sign_up(a, alice)
@@ -266,10 +275,32 @@ def test_defense_prompt_counts_down_for_the_defender_and_shows_who_decides(new_p
     assert a.evaluate(CLOCK_JS) is None and b.evaluate(CLOCK_JS) is None  # no turn clock: nothing counts
     mark_no_reload(b)
 
-    a.locator('#board .ys-card.is-playable[data-card-id="0h0"]').click()
+    # Reach marks, before any hover: both jabs reach Rosamu (right in front), with one facing each.
+    card = a.locator('#board .ys-card.is-playable[data-card-id="0h0"]')
+    expect(card).to_have_class(re.compile(r"\bis-reach\b"))
+    expect(card.get_by_test_id("yashima-reach")).to_have_text(f"⚔ reaches {bob} (1 facing)")
+    expect(a.get_by_test_id("yashima-prompt")).to_contain_text("2 marked ⚔ reach an opponent")
+    card.click()
+    expect(a.locator("#board .ys-arrow")).to_have_count(6)
+    a.keyboard.press("Escape")  # cancels the selection
+    expect(a.locator("#board .ys-arrow")).to_have_count(0)
+    card.focus()
+    a.keyboard.press("Enter")  # the same by keyboard
+    expect(a.locator("#board .ys-arrow")).to_have_count(6)
+    expect(a.locator("#board .ys-arrow.is-reach")).to_have_count(1)
+    expect(a.locator('#board .ys-arrow.is-reach[data-facing="0"]')).to_have_attribute("aria-label", re.compile(f"hits {bob}$"))
+    table_shot(a, "yashima-reach-marks")
     a.locator('#board .ys-arrow[data-facing="0"]').click()
 
     expect(b.get_by_test_id("yashima-prompt")).to_contain_text("You are targeted")
+    # the attacker's move, in words, in the defender's history and above the board
+    told = re.compile(rf"{alice} attacks with .+ facing up: hits {bob} for 3")  # (a scenario's own card is "a card")
+    expect(b.locator('#log li[data-type="AttackDeclared"]')).to_have_text(told)
+    expect(b.get_by_test_id("last-move")).to_contain_text(told)
+    # every option says what it does
+    options = b.get_by_test_id("yashima-options")
+    expect(options.locator("button", has_text="Defend with parry")).to_contain_text("USE this card: prevent 3 damage: you take 0")
+    expect(options.locator("button", has_text="No defense")).to_contain_text("You LOSE 3 cards")
     clock = b.get_by_test_id("yashima-clock")
     expect(clock).to_contain_text(re.compile(r"^Defend within \d:\d\d — otherwise: No defense$"))
     first = b.evaluate(CLOCK_JS)
@@ -279,19 +310,26 @@ def test_defense_prompt_counts_down_for_the_defender_and_shows_who_decides(new_p
     later = wait_ticked(b, first["left"])
     assert seconds(later["left"]) < seconds(first["left"]) and later["due"] == first["due"], (first, later)
     assert b.evaluate("""() => document.contains(window.__promptNode)
-        && document.activeElement.textContent === 'No defense'"""), "the tick rebuilt the board"
+        && document.activeElement.querySelector('.ys-opt-label').textContent === 'No defense'"""), "the tick rebuilt the board"
 
     expect(a.get_by_test_id("yashima-clock")).to_contain_text(re.compile(rf"^Rosamu \({bob}\) deciding \(\d:\d\d\)$"))
     watched = a.evaluate(CLOCK_JS)
     assert not watched["mine"] and watched["due"] == first["due"]
     assert seconds(wait_ticked(a, watched["left"])["left"]) < seconds(watched["left"])
 
+    table_shot(b, "yashima-defense")
     b.keyboard.press("Enter")  # the focused "No defense"
-    expect(b.get_by_test_id("yashima-prompt")).to_contain_text("You take damage")
+    expect(b.get_by_test_id("yashima-prompt")).to_contain_text("You LOSE 3")
     expect(clock).to_contain_text(re.compile(r"^Decide within \d:\d\d — otherwise: Lose the top card of the deck$"))
     fresh = b.evaluate(CLOCK_JS)
     assert fresh["due"] > first["due"] and 80 <= seconds(fresh["left"]) <= 90, (first, fresh)
     assert_not_reloaded(b)
     RESULTS.mkdir(exist_ok=True)
     b.screenshot(path=str(RESULTS / "yashima-defense-clock.png"), full_page=True)
+    # One click loses the rest from the deck top: three LOSE commands, no click per card.
+    lost_before = b.evaluate("window.KamizaMatch.doc.view.players[1].discard.length")
+    b.locator("#board [data-action=lose-all]").click()
+    expect(b.get_by_test_id("yashima-prompt")).not_to_contain_text("You LOSE")
+    b.wait_for_function("(n) => window.KamizaMatch.doc.view.players[1].discard.length === n + 3", arg=lost_before)
+    expect(b.locator("#board [data-testid=yashima-life]").nth(1)).to_have_text("Life 7")  # 8 deck + 2 hand - 3
     assert a.console_errors == [] and b.console_errors == [], (a.console_errors, b.console_errors)

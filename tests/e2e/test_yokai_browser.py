@@ -10,7 +10,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import RESULTS
+from .conftest import RESULTS, assert_fits_width, table_shot
 from .test_match_flow import assert_not_reloaded, mark_no_reload, sign_up, wait_live
 
 pytestmark = pytest.mark.e2e
@@ -130,15 +130,21 @@ def test_two_players_play_yokai_to_the_end_by_clicking(new_page):
     expect(a.locator("#board .yk-turn")).to_have_text(re.compile("Your turn"))
     expect(b.locator("#board .yk-turn")).to_contain_text(f"{alice}'s turn")
     expect(b.locator('#board button[data-action="end-turn"]')).to_have_count(0)
+    # the turn bar shows the chakra of the player whose turn it is, on both pages
+    expect(a.get_by_test_id("yokai-chakra")).to_have_text(re.compile(r"^Your chakra\s*2 / 2"))
+    expect(b.get_by_test_id("yokai-chakra")).to_have_text(re.compile(rf"^{alice}'s chakra\s*2 / 2"))
+    expect(a.get_by_test_id("yokai-prompt")).not_to_contain_text("Your move: or")
 
     # A third user watches: the board without hands or controls, updated live.
     carol = new_page()
+    carol.set_viewport_size({"width": 390, "height": 844})  # on a phone
     sign_up(carol, f"carol-{uuid.uuid4().hex[:6]}")
     carol.goto(f"/matches/{match_id}/")
     wait_live(carol)
     mark_no_reload(carol)
     expect(carol.locator("#status-seat")).to_have_text("spectator")
     expect(carol.locator("#board .yk-grid .yk-cell")).to_have_count(9)
+    assert_fits_width(carol)
 
     pages = {0: a, 1: b}
     rng = random.Random(20261129)
@@ -160,12 +166,21 @@ def test_two_players_play_yokai_to_the_end_by_clicking(new_page):
         theirs = state(other)
         assert theirs["seq"] == after["seq"] and theirs["monsters"] == after["monsters"], (done[-1], after, theirs)
         expect(other.locator("#board .yk-monster")).to_have_count(after["monsters"])
+        if done[-1].startswith(f"seat {seat}: summon on"):  # the opponent's history says it in words
+            summoned = me.evaluate("""() => [...window.KamizaMatch.events.values()].filter((e) => e.type === 'MonsterSummoned').pop()""")
+            name = [alice, bob][seat]
+            entry = other.locator(f'#log li.event[data-seq="{summoned["seq"]}"]')
+            expect(entry).to_have_text(re.compile(rf"^{name} summons .+ on \({summoned['payload']['at']}\) for \d+ chakra, \d+ LP"))
+            expect(other.get_by_test_id("last-move")).to_contain_text(f"Last move: {name}")
         if not shot_taken and after["monsters"] >= 4 and not after["finished"]:
             wait_settled(carol, after["seq"])
             expect(carol.locator("#board .yk-monster")).to_have_count(after["monsters"])
             expect(carol.locator("#board .yk-hand")).to_have_count(0)
             expect(carol.locator("#board button")).to_have_count(0)  # no controls at all
             carol.screenshot(path=str(RESULTS / "yokai-spectator.png"), full_page=True)
+            assert_fits_width(carol)
+            table_shot(carol, "yokai-390-spectator")
+            table_shot(me, "yokai-midgame")
             RESULTS.mkdir(exist_ok=True)
             me.screenshot(path=str(RESULTS / "yokai-midgame.png"), full_page=True)
             other.screenshot(path=str(RESULTS / "yokai-midgame-opponent.png"), full_page=True)
@@ -187,6 +202,7 @@ def test_two_players_play_yokai_to_the_end_by_clicking(new_page):
         expect(page.get_by_test_id("yokai-banner")).to_contain_text(name)
     assert winners["finished"]
     a.screenshot(path=str(RESULTS / "yokai-finished.png"), full_page=True)
+    table_shot(a, "yokai-end")
     assert shot_taken, "no mid-game screenshot was taken"
     assert a.console_errors == [] and b.console_errors == [] and carol.console_errors == [], (
         a.console_errors, b.console_errors, carol.console_errors)

@@ -199,3 +199,14 @@ def test_harakiri_sentences_never_tell_a_deck_order():
                 assert not _names_in(text, {harakiri_describe.name(c.split(":")[-1]) for c in hidden if ":" in c})
                 checked += 1
     assert checked > 0
+
+
+def test_a_sentence_keeps_a_players_name_as_written():
+    turn = {"type": "TurnStarted", "v": 1, "payload": {"seat": 1}}
+    assert yokai.ENGINE.describe(turn, 0, ["alice", "bob"]).startswith("bob")
+    assert yokai.ENGINE.describe(turn, 0, ["alice", None]).startswith("Seat 2")
+
+
+def test_a_villager_has_the_name_the_board_gives_it():
+    hit = {"type": "ResistanceRemoved", "v": 1, "payload": {"resistor": "villager", "tokens": 1, "reason": "gate_kachi_red attack"}}
+    assert harakiri.ENGINE.describe(hit, 0, ["Akira"]) == "Villager has 1 resistance left (Kachi (red) attack)"

@@ -42,7 +42,7 @@ def _messages(html: str) -> str:
 
 def test_header_links_to_the_list_and_the_list_shows_events(organizer):
     services.tournament_create(creator=organizer, name="Listed Open", game="yokai", format="round_robin",
-                               table_size=2, round_minutes=30)
+                               table_size=2, round_minutes=30, match_options={"turn_seconds": 60})
     html = browser().get("/").content.decode()
     assert 'href="/tournaments/"' in html
     page = browser().get("/tournaments/")
@@ -66,6 +66,24 @@ def test_the_create_form_has_real_fields_and_creates(organizer):
     assert res.status_code == 302 and res["Location"] == f"/tournaments/{t.pk}/"
     assert t.match_options == {"turn_seconds": 75, "defense_seconds": 45, "restore_shuffle": False, "teams": False}
     assert t.round_minutes == 40 and t.rated and t.format == "swiss"
+    assert t.scoring == {}  # every scoring setting left at its default
+
+
+def test_the_create_form_sets_the_provisional_scoring(organizer):
+    html = browser(organizer).get("/tournaments/new/").content.decode()
+    for name in ("pod_scoring", "bye_points", "tiebreak_1", "tiebreak_2", "tiebreak_3"):
+        assert f'name="{name}"' in html, name
+    res = browser(organizer).post("/tournaments/new/", {
+        **FORM, "name": "Pod Night", "game": "yokai", "table_size": "4", "yokai__turn_seconds": "60",
+        "pod_scoring": "shared_win", "bye_points": "1", "tiebreak_1": "omw", "tiebreak_2": "head_to_head"})
+    t = Tournament.objects.get(name="Pod Night")
+    assert res.status_code == 302
+    assert t.scoring == {"pod_scoring": "shared_win", "bye_points": 1, "tiebreaks": ["omw", "head_to_head"]}
+    assert selectors.tournament_detail(t)["scoring"] == {"pod_scoring": "shared_win", "bye_points": 1,
+                                                         "tiebreaks": ["omw", "head_to_head", "seed_draw"]}
+    res = browser(organizer).post("/tournaments/new/", {**FORM, "name": "Twice", "tiebreak_1": "omw",
+                                                        "tiebreak_2": "omw"})
+    assert res.status_code == 400 and "invalid_tiebreaks" in res.content.decode()
 
 
 def test_the_create_form_shows_refusals_and_keeps_players_out(organizer, make_user):

@@ -1,6 +1,7 @@
 """Staff match pages: timeline + state at any seq + every seat's view, log download/import, notes."""
 
 import json
+import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -422,3 +423,65 @@ def test_the_match_list_and_page_show_each_match_engine_version(client, staff, s
     listing = client.get(reverse("staff:index")).content.decode()
     assert "<th>engine</th>" in listing and f"<td>v{match.engine_version}</td>" in listing
     assert f"engine {match.engine_version}" in page(client, match)
+
+
+# -- the judge's tool: board, history in words, what changed, filters, raw behind a toggle ------------
+
+
+def _boot(html: str) -> dict:
+    import html as htmllib
+
+    raw = html.split('<script id="staff-board-boot" type="application/json">')[1].split("</script>")[0]
+    return json.loads(htmllib.unescape(raw))
+
+
+def test_the_board_history_in_words_and_what_changed_at_a_seq(client, staff, finished):
+    match, users = finished
+    client.force_login(staff)
+    played = MatchEvent.objects.filter(match=match, type="TilePlayed").order_by("seq")[1]
+    html = page(client, match, played.seq)
+    # the board: every seat's and the spectator's view document at that seq, drawn by the board renderer
+    boot = _boot(html)
+    state = selectors.state_load(match, until=played.seq)
+    engine = selectors.engine_of(match)
+    assert boot["game"] == "pebbles" and [b["doc"]["seat"] for b in boot["boards"]] == [0, 1, 2, None]
+    for board in boot["boards"]:
+        assert board["doc"]["view"] == json.loads(json.dumps(engine.view_for(state["game"], board["doc"]["seat"])))
+        assert board["doc"]["seq"] == played.seq and board["doc"]["legal_commands"] == []
+    assert 'data-testid="staff-board"' in html and "staff/review.js" in html and "js/boards/registry.js" in html
+    # the history in words, unredacted (the tile each seat drew is named), each line linking to its seq
+    names = selectors.seat_names(selectors.state_load(match)["lobby"])
+    for ev in selectors.events_unredacted(match):
+        assert f'<a href="?at={ev["seq"]}#state" data-seq-link>{ev["seq"]}</a>' in html
+    sentence = engine.describe({"type": "TilePlayed", "v": 1, "payload": played.payload}, None, names)
+    assert sentence and sentence in html
+    # what changed: the score of the seat that played, before and after
+    seat = played.payload["seat"]
+    before = selectors.state_load(match, until=played.seq - 1)["game"]["scores"][seat]
+    after = state["game"]["scores"][seat]
+    changed = html.split('data-testid="state-diff"')[1].split("</table>")[0]
+    assert f"<code>game.scores[{seat}]</code></td><td><code>{before}</code></td><td><code>{after}</code>" in changed
+    # the raw JSON is kept, behind "raw" toggles (closed)
+    assert '<details class="raw"><summary>raw: full folded state (unredacted)</summary><pre id="full-state">' in html
+    assert html.count('<details class="raw"><summary>raw</summary>') == match.head_seq
+
+
+def test_the_history_filters_by_seat_and_type_and_the_read_is_recorded(client, staff, finished):
+    match, _ = finished
+    client.force_login(staff)
+    url = reverse("staff:match", args=[match.pk])
+    html = client.get(url, {"at": 5, "seat": 1}).content.decode()
+    rows = re.findall(r'<tr id="seq-(\d+)" class="[^"]*" data-seat="([^"]*)" data-type="([^"]*)"', html)
+    assert rows and {seat for _, seat, _ in rows} == {"1"}
+    def by_or_about(ev):  # the seat that acted, else (the system, a user in the lobby) the seat it concerns
+        actor = ev["actor"].get("seat")
+        return actor if isinstance(actor, int) else (ev["payload"] or {}).get("seat")
+
+    expected = [ev["seq"] for ev in selectors.events_unredacted(match) if by_or_about(ev) == 1]
+    assert [int(seq) for seq, _, _ in rows] == expected
+    assert 'href="?seat=1&amp;at=' in html  # seq links keep the filter
+    html = client.get(url, {"at": 5, "type": ["TilePlayed", "MatchFinished"]}).content.decode()
+    types = {t for _, _, t in re.findall(r'<tr id="seq-(\d+)" class="[^"]*" data-seat="([^"]*)" data-type="([^"]*)"', html)}
+    assert types == {"TilePlayed", "MatchFinished"} and "show every event" in html
+    what = list(StaffAccess.objects.filter(user=staff, match=match).order_by("pk").values_list("what", flat=True))
+    assert what == ["staff page at=5 seat=1 types=", "staff page at=5 seat=None types=TilePlayed,MatchFinished"]

@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db
 def test_staff_read_the_record_log_and_nobody_edits_it(client, make_user):
     staff = make_user(is_staff=True)
     t = services.tournament_create(creator=staff, name="Review Cup", game="yokai", format="swiss", table_size=2,
-                                   round_minutes=30)
+                                   round_minutes=30, match_options={"turn_seconds": 60})
     for _ in range(2):
         services.tournament_register(tournament_id=t.pk, user=make_user())
     services.tournament_start(tournament_id=t.pk, user=staff)

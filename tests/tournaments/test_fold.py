@@ -11,6 +11,7 @@ from games.tournaments.records import (
     Overridden,
     Paired,
     Registered,
+    Reported,
     Result,
     Settings,
     Started,
@@ -82,6 +83,30 @@ def test_a_judge_upholds_a_result_or_overrides_it_with_a_written_reason():
     assert state.rounds[0].results[1].by == "judge"
     points = {r.entrant_id: r.points for r in standings.compute(Settings(), state)}
     assert points == {"a": 0, "b": 3, "c": 3}
+
+
+def test_a_players_report_is_a_record_open_until_a_judge_answers_it():
+    log = BASE + [Result(1, 1, {"a": 1, "b": 2}), Reported(1, 1, report_id=7, entrant_id="b", seq=12)]
+    state = fold(log)
+    assert [(r.report_id, r.entrant_id, r.seq, r.status) for r in state.reports()] == [(7, "b", 12, "open")]
+    rows = {r.entrant_id: r.to_dict()["reports"] for r in standings.compute(Settings(), state)}
+    assert rows == {"a": [{"round": 1, "table": 1, "status": "open"}], "b": [{"round": 1, "table": 1, "status": "open"}],
+                    "c": []}  # both players of the table carry the marker; the bye does not
+    upheld = fold(log + [Adjudicated(1, 1, judge="j", reason="as played", report_id=7)])
+    assert upheld.reports()[0].status == "upheld"
+    overridden = fold(log + [Overridden(1, 1, {"a": 2, "b": 1}, judge="j", reason="misclick", report_id=7)])
+    assert overridden.reports()[0].status == "overridden" and overridden.rounds[0].results[1].by == "judge"
+    # a report a judge has answered is not answered again; an unknown one cannot be
+    assert _code(log + [Adjudicated(1, 1, judge="j", report_id=7), Adjudicated(1, 1, judge="j", report_id=7)]) \
+        == "already_resolved"
+    assert _code(log + [Adjudicated(1, 1, judge="j", report_id=8)]) == "unknown_report"
+    # the reporter plays that table; a bye has no match to report; a report id is recorded once
+    assert _code(BASE + [Reported(1, 1, report_id=1, entrant_id="c", seq=3)]) == "not_a_player"
+    assert _code(BASE + [Reported(1, 2, report_id=1, entrant_id="c", seq=3)]) == "bye_table"
+    assert _code(log + [Reported(1, 1, report_id=7, entrant_id="a", seq=3)]) == "invalid_report"
+    assert _code(BASE + [Reported(1, 1, report_id=1, entrant_id="a", seq=0)]) == "invalid_seq"
+    # before its result comes in a table can be reported too (a running match)
+    assert fold(BASE + [Reported(1, 1, report_id=2, entrant_id="a", seq=5)]).reports()[0].status == "open"
 
 
 def test_apply_checks_one_new_record_like_the_fold():

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 def _event(make_user, **fields):
     organizer = make_user(is_staff=True)
-    base = dict(creator=organizer, name="Cup", round_minutes=30)
+    base = dict(creator=organizer, name="Cup", round_minutes=30, match_options={"turn_seconds": 120})
     base.update(fields)
     return organizer, services.tournament_create(**base)
 
@@ -40,6 +40,17 @@ def test_every_two_player_table_gets_one_started_match_and_a_repeat_call_creates
         assert status == "active"
         assert seats == [user_of[e] for e in table.entrant_ids]
         assert table.match.options["turn_seconds"] == 120 and table.match.seat_count == 2
+        assert table.match.rated  # tournament matches are rated by default
+
+
+def test_an_unrated_tournament_creates_unrated_matches(make_user):
+    organizer, t = _event(make_user, game="yokai", format="swiss", table_size=2, rated=False)
+    for _ in range(2):
+        services.tournament_register(tournament_id=t.pk, user=make_user())
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    (match,) = tournament_create_matches(tournament_id=t.pk, round_no=1)
+    match.refresh_from_db()
+    assert match.rated is False
 
 
 def test_team_partners_sit_across_and_pods_seat_one_entrant_a_seat(make_user):
@@ -51,7 +62,7 @@ def test_team_partners_sit_across_and_pods_seat_one_entrant_a_seat(make_user):
     users = {str(e.pk): [m.user_id for m in e.members.order_by("id")] for e in teams}
     first, second = (users[e] for e in table.entrant_ids)
     assert _seats(match) == ("active", [first[0], second[0], first[1], second[1]])
-    assert match.options == {"teams": True} and match.seat_count == 4
+    assert match.options == {"teams": True, "turn_seconds": 120} and match.seat_count == 4
 
     organizer, pods = _event(make_user, game="yokai", format="swiss", table_size=4)
     for _ in range(6):

@@ -13,7 +13,7 @@ from django.utils import timezone
 from games.eventstore.models import MatchEvent
 from games.tournaments import rebuild, rounds, selectors, services
 from games.tournaments.models import RoundDeadline, Tournament, TournamentRecord, TournamentTable
-from games.tournaments.policies import tournament_start_and_play
+from games.tournaments.policies import tournament_round_time_up, tournament_start_and_play
 from workers.tasks import sweep_tournaments
 
 from .play import play, round_matches
@@ -32,7 +32,7 @@ def organizer(make_user):
 
 def _create(organizer, make_user, entrants: int, **fields):
     base = dict(creator=organizer, name="Cup", round_minutes=25,
-                match_options=YASHIMA if fields.get("game", "yashima") == "yashima" else {})
+                match_options=YASHIMA if fields.get("game", "yashima") == "yashima" else {"turn_seconds": 60})
     base.setdefault("game", "yashima")
     base.update(fields)
     t = services.tournament_create(**base)
@@ -133,6 +133,26 @@ def test_a_time_limit_is_a_system_command_in_the_match_log_and_the_result_says_t
     (pairing,) = selectors.tournament_pairings(Tournament.objects.get(pk=t.pk))
     assert pairing["result"]["by"] == "time"
     assert Tournament.objects.get(pk=t.pk).status == "finished"
+
+
+def test_a_paused_round_clock_holds_the_time_limit_and_resuming_moves_it_by_the_pause(organizer, make_user):
+    t = _create(organizer, make_user, 2, game="yokai", format="swiss", table_size=2, rounds=1)
+    tournament_start_and_play(tournament_id=t.pk, user=organizer)
+    (match_id,) = round_matches(t.pk, 1)
+    paired = TournamentRecord.objects.get(tournament=t, kind="paired")
+    assert RoundDeadline.objects.get(tournament=t).due_at == paired.at + timedelta(minutes=25)
+    services.tournament_pause_clock(tournament_id=t.pk, user=organizer, reason="fire alarm")
+    assert RoundDeadline.objects.get(tournament=t).due_at is None  # the sweep has nothing to fire
+    assert tournament_round_time_up(tournament_id=t.pk, round_no=1) == []
+    sweep_tournaments()
+    assert not MatchEvent.objects.filter(match_id=match_id, type="MatchFinished").exists()
+    services.tournament_resume_clock(tournament_id=t.pk, user=organizer)
+    pause, resume = TournamentRecord.objects.filter(tournament=t, kind__in=("clock_paused", "clock_resumed")).order_by("seq")
+    due = RoundDeadline.objects.get(tournament=t).due_at
+    assert due == paired.at + timedelta(minutes=25) + (resume.at - pause.at)
+    assert selectors.tournament_detail(Tournament.objects.get(pk=t.pk))["clock"]["ends_at"] == due.isoformat()
+    _time_runs_out(t)  # and once it does run out, the round ends as usual
+    assert MatchEvent.objects.filter(match_id=match_id, type="MatchFinished").exists()
 
 
 def test_a_match_played_to_its_end_is_counted_by_play_and_finishes_the_event(organizer, make_user):

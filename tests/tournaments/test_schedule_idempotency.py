@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def event(make_user):
     organizer = make_user(is_staff=True)
     t = services.tournament_create(creator=organizer, name="Cup", game="yokai", format="swiss", table_size=2,
-                                   rounds=2, round_minutes=20)
+                                   rounds=2, round_minutes=20, match_options={"turn_seconds": 60})
     for _ in range(4):
         services.tournament_register(tournament_id=t.pk, user=make_user())
     return organizer, t

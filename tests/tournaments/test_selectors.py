@@ -30,12 +30,13 @@ def test_detail_pairings_and_standings_follow_the_contract(make_user):
     winner = game.entrant_ids[1]
     assert pairings[0] == {"round": 1, "table": 1, "match_id": str(game.match_id), "entrant_ids": game.entrant_ids,
                            "result": {"points": {game.entrant_ids[0]: 0, winner: 3}, "winners": [winner], "by": "play"},
-                           "stage": "swiss"}
+                           "stage": "swiss", "reports": []}
     bye = pairings[1]
     assert bye["match_id"] is None and bye["result"]["by"] == "bye" and len(bye["entrant_ids"]) == 1
     assert selectors.tournament_pairings(t, round_no=2)[0]["round"] == 2  # round 1 complete: round 2 paired
     rows = selectors.tournament_standings(t)
     assert [r["rank"] for r in rows] == [1, 2, 3]
-    assert set(rows[0]) == {"rank", "entrant_id", "name", "points", "played", "tiebreaks", "dropped"}
+    assert set(rows[0]) == {"rank", "entrant_id", "name", "points", "played", "tiebreaks", "dropped",
+                           "reports"}
     assert set(rows[0]["tiebreaks"]) == {"buchholz_cut1", "sonneborn_berger", "head_to_head", "seed_draw"}
     assert {r["entrant_id"] for r in rows} == {str(e.pk) for e in entrants}

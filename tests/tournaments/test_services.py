@@ -41,6 +41,24 @@ def _code(call, **kwargs):
     return caught.value.code, caught.value.status
 
 
+def test_only_its_own_organizer_or_staff_run_a_tournament(make_user, make_tournament, organizer):
+    t = make_tournament()
+    for _ in range(3):
+        services.tournament_register(tournament_id=t.pk, user=make_user())
+    rival = make_user()
+    rival.groups.add(Group.objects.get(name="organizers"))
+    assert _code(services.tournament_start, tournament_id=t.pk, user=rival) == ("not_organizer", 403)
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    entrant = Entrant.objects.filter(tournament=t).first()
+    assert _code(services.tournament_drop, tournament_id=t.pk, user=rival, entrant_id=entrant.pk) == ("not_organizer", 403)
+    assert _code(services.tournament_pause_clock, tournament_id=t.pk, user=rival) == ("not_organizer", 403)
+    staff = make_user(is_staff=True)
+    services.tournament_pause_clock(tournament_id=t.pk, user=staff)
+    services.tournament_resume_clock(tournament_id=t.pk, user=organizer)
+    services.tournament_drop(tournament_id=t.pk, user=staff, entrant_id=entrant.pk)
+    assert services.can_manage(organizer, t) and services.can_manage(staff, t) and not services.can_manage(rival, t)
+
+
 def test_an_organizer_creates_a_tournament_with_a_published_seed_hash_and_tournament_options(make_tournament):
     t = make_tournament(format="swiss_top_cut", top_cut=4, rounds=3, scoring={"bye_points": 1})
     assert t.status == "registering" and len(t.seed_hash) == 64
@@ -54,7 +72,10 @@ def test_only_organizers_create_and_start(make_user, make_tournament):
                  table_size=2, round_minutes=30, match_options=YASHIMA) == ("not_organizer", 403)
     staff = make_user(is_staff=True)
     assert services.tournament_create(creator=staff, name="staff cup", game="yokai", format="swiss", table_size=4,
-                                      round_minutes=30).match_options == {"teams": False}
+                                      round_minutes=30, match_options={"turn_seconds": 60}).match_options == \
+        {"teams": False, "turn_seconds": 60}
+    assert _code(services.tournament_create, creator=staff, name="x", game="yokai", format="swiss", table_size=2,
+                 round_minutes=30) == ("clock_required", 422)  # Yokai Battle's decision clock is mandatory too
     t = make_tournament()
     assert _code(services.tournament_start, tournament_id=t.pk, user=player) == ("not_organizer", 403)
 
@@ -98,13 +119,13 @@ def test_registration_once_per_user_never_after_the_start_and_never_beyond_the_c
 
 def test_a_team_registers_as_one_entrant_with_both_partners(make_user, organizer):
     t = services.tournament_create(creator=organizer, name="Pairs", game="yokai", format="swiss", table_size=4,
-                                   teams=True, round_minutes=40)
+                                   teams=True, round_minutes=40, match_options={"turn_seconds": 60})
     a, b, c = make_user(), make_user(), make_user()
     assert _code(services.tournament_register, tournament_id=t.pk, user=a) == ("partner_required", 422)
     entrant = services.tournament_register(tournament_id=t.pk, user=a, partner=b)
     assert sorted(m.user_id for m in entrant.members.all()) == sorted([a.pk, b.pk])
     assert _code(services.tournament_register, tournament_id=t.pk, user=c, partner=b) == ("already_registered", 409)
-    assert t.match_options == {"teams": True}
+    assert t.match_options == {"teams": True, "turn_seconds": 60}
 
 
 def test_start_seeds_by_rating_pairs_round_one_and_records_one_table_row_per_table(make_user, make_tournament, organizer):

@@ -1,12 +1,20 @@
-// The live match page: one socket, the seat's log and view, and the legal commands as buttons.
+// The live match page: one socket, the seat's log and view, the history in words, and the legal
+// commands as buttons (or the game's board, which offers them itself).
 //
-// Protocol (server -> client): hello {seq, seat, state}; events {events:[{seq,type,payload,actor,at,hidden?}], seq};
+// Protocol (server -> client): hello {seq, seat, state}; events {events:[{seq,type,payload,actor,at,text,hidden?}], seq};
 // state {seq, state}; command_result {...}; error {code, message, ...}.
 // Client -> server: sync {after}; command {command_id, expected_seq, command:{type, args}}.
 // Every message carries the match seq; a gap (first new seq != lastSeq + 1) triggers a sync.
 // Only what the server sent for this seat is rendered: the client never has hidden data to leak.
+//
+// The history shows each event's `text` (one sentence for this seat, from the engine's describe());
+// bookkeeping events (empty text) stay in the list, hidden. The last move by someone else (the
+// latest run of events by another seat, with the game's own steps around it; or the game's own
+// steps alone, e.g. enemies) is summed up above the board, marked in the history and handed to the
+// board as doc.last_move so it can highlight it; doc.events is the tail of the log up to the view's seq.
 
 import { boardFor } from "./boards/registry.js";
+import { entriesOf, help, helpText, loadGlossary } from "./boards/help.js";
 import { ReconnectingSocket } from "./socket.js";
 
 const boot = JSON.parse(document.getElementById("match-boot").textContent);
@@ -15,10 +23,18 @@ const boot = JSON.parse(document.getElementById("match-boot").textContent);
 const IDLE_SYNC_MS = window.KamizaSyncIntervalMs || 20000;
 const $ = (id) => document.getElementById(id);
 
+const PLATFORM_EVENTS = new Set(["MatchCreated", "SeatTaken", "SeatLeft", "MatchStarted", "MatchFinished", "MatchAbandoned"]);
+const BOARD_EVENTS = 200; // the tail of the log a board gets as doc.events
+const LAST_MOVE_LINES = 4; // sentences shown above the board
+
 const app = {
   doc: boot.doc, // the latest view document rendered
   lastSeq: boot.doc.seq, // last contiguous event seq in the log
   seenSeqs: new Set(),
+  events: new Map(), // seq -> event, every event this page holds (text included)
+  sorted: null, // their seqs ascending, rebuilt after an event arrives
+  lastMove: [], // the events of the last move by someone else, oldest first
+  terms: null, // a RegExp of the glossary's capitalised terms (KINDLE, IMPRINT...), once loaded
   pending: new Map(), // command_id -> {resolve, reject}
   socket: null,
   staleTimer: null,
@@ -54,7 +70,7 @@ function uuid4() {
 }
 
 function seatName(seat, doc = app.doc) {
-  if (seat === "system") return "system";
+  if (seat === "system") return "the game";
   const s = (doc.match && doc.match.seats && doc.match.seats[seat]) || null;
   const name = s ? s.username + (s.bot ? " (bot)" : "") : `seat ${seat}`;
   return seat === doc.seat ? `${name} (you)` : name;
@@ -72,42 +88,171 @@ function setConnection(state, text) {
   node.textContent = text;
 }
 
-// -- the log ---------------------------------------------------------------------------------
+// -- the history -------------------------------------------------------------------------------
 
-function actorLabel(actor) {
-  if (!actor) return "";
-  if (Number.isInteger(actor.seat)) return seatName(actor.seat);
-  if (actor.seat === "system") return "system";
-  const seats = (app.doc.match && app.doc.match.seats) || [];
-  if (actor.kind === "user" && actor.user_id !== null && actor.user_id !== undefined) {
-    const i = seats.findIndex((s) => s && !s.bot && s.user_id === actor.user_id);
-    if (i >= 0) return seatName(i);
-    return actor.user_id === boot.user_id ? `${boot.username} (you)` : "player";
+/** The glossary's capitalised terms (keywords, statuses, tags), longest first, as one RegExp. */
+function buildTerms() {
+  const keys = [];
+  for (const group of ["keyword", "defense", "status", "tome", "marker"]) {
+    for (const [key, e] of Object.entries(entriesOf(group))) {
+      if (/^[A-Z][A-Z _-]{2,}$/.test(e.term)) keys.push([e.term, `${group}:${key}`]);
+    }
   }
-  return actor.kind || "";
+  if (!keys.length) return null;
+  keys.sort((a, b) => b[0].length - a[0].length);
+  const byTerm = new Map(keys);
+  const re = new RegExp(`\\b(${keys.map(([t]) => t.replace(/[^A-Z _-]/g, "")).join("|")})\\b`, "g");
+  return { re, byTerm };
+}
+
+/** A sentence as nodes: glossary terms inside it carry their rules text. */
+function sentenceNodes(text) {
+  if (!app.terms || !text) return [text];
+  const out = [];
+  let last = 0;
+  for (const m of text.matchAll(app.terms.re)) {
+    if (m.index > last) out.push(text.slice(last, m.index));
+    const span = el("span", { class: "kz-term" }, m[0]);
+    help(span, helpText(app.terms.byTerm.get(m[0])));
+    out.push(span);
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) out.push(text.slice(last));
+  return out;
 }
 
 function logEntry(ev) {
-  const payload = ev.hidden ? el("span", { class: "hidden-payload" }, "hidden") : el("code", { class: "payload" }, compact(ev.payload));
-  return el(
-    "li",
-    { class: ev.hidden ? "event is-hidden" : "event", dataset: { seq: String(ev.seq), type: ev.type } },
-    el("span", { class: "seq" }, `#${ev.seq}`),
-    " ",
-    el("strong", { class: "type" }, ev.type),
-    " ",
-    el("span", { class: "actor muted" }, actorLabel(ev.actor)),
-    " ",
-    payload,
-  );
+  const text = ev.text || "";
+  const li = el("li", {
+    class: `event${ev.hidden ? " is-hidden" : ""}${text ? "" : " is-bookkeeping"}${Number.isInteger((ev.actor || {}).seat) ? ` by-seat-${ev.actor.seat}` : ""}`,
+    dataset: { seq: String(ev.seq), type: ev.type },
+  }, ...sentenceNodes(text));
+  li.hidden = !text; // bookkeeping (a pending list, a work queue) and hidden payloads: folded away
+  return li;
+}
+
+function rememberEvent(ev) {
+  app.events.set(ev.seq, ev);
+  app.sorted = null;
+}
+
+/** Every seq the page holds, ascending (cached until an event arrives). */
+function sortedSeqs() {
+  if (!app.sorted) app.sorted = [...app.events.keys()].sort((a, b) => a - b);
+  return app.sorted;
+}
+
+/** The seqs up to ``upto``, ascending. */
+function seqsUpTo(upto) {
+  const all = sortedSeqs();
+  let n = all.length;
+  while (n > 0 && all[n - 1] > upto) n -= 1;
+  return all.slice(0, n);
 }
 
 function appendToLog(ev) {
   if (app.seenSeqs.has(ev.seq)) return;
   app.seenSeqs.add(ev.seq);
+  rememberEvent(ev);
   const log = $("log");
+  const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
   log.append(logEntry(ev));
-  log.scrollTop = log.scrollHeight;
+  if (atBottom) log.scrollTop = log.scrollHeight;
+}
+
+/** Redraw every entry (the glossary arrived: its terms get their help). */
+function redrawLog() {
+  for (const li of $("log").querySelectorAll("li.event[data-seq]")) {
+    const ev = app.events.get(Number(li.dataset.seq));
+    if (ev) li.replaceWith(logEntry(ev));
+  }
+  markLastMove();
+}
+
+function isMine(ev) {
+  const seat = app.doc.seat;
+  if (seat === null || seat === undefined) return false;
+  const a = ev.actor || {};
+  if (Number.isInteger(a.seat)) return a.seat === seat;
+  return a.kind === "user" && boot.user_id !== null && a.user_id === boot.user_id;
+}
+
+function actorKey(ev) {
+  const a = ev.actor || {};
+  return Number.isInteger(a.seat) ? a.seat : "system"; // workers, the system, lobby actions
+}
+
+/** The last move by someone else, up to ``upto`` (oldest first): the latest run of events by one
+ * other seat, with the game's own steps around it (a bot's turn and the proceed steps after it), or
+ * the game's own steps alone (enemies, the oracle); it stops at this seat's own events. */
+function computeLastMove(upto) {
+  const seqs = seqsUpTo(upto).slice(-200).reverse();
+  const out = [];
+  let who = null;
+  for (const q of seqs) {
+    const ev = app.events.get(q);
+    if (PLATFORM_EVENTS.has(ev.type) && ev.type !== "MatchFinished") continue;
+    const mine = isMine(ev);
+    if (who === null) {
+      if (mine || !ev.text) continue;
+      who = actorKey(ev);
+      out.unshift(ev);
+      continue;
+    }
+    if (mine) break;
+    const k = actorKey(ev);
+    if (who === "system" && k !== "system") who = k; // the seat whose move the game's steps followed
+    else if (k !== who && k !== "system" && ev.text) break;
+    out.unshift(ev);
+  }
+  // the move starts with that seat's own first event (the game's steps before it belong to what came before)
+  while (out.length && (!out[0].text || (who !== "system" && actorKey(out[0]) !== who))) out.shift();
+  return out;
+}
+
+function lastMover(events) {
+  const seats = events.map(actorKey).filter((k) => k !== "system");
+  return seats.length ? seats[0] : "system";
+}
+
+function markLastMove() {
+  const seqs = new Set(app.lastMove.map((ev) => ev.seq));
+  for (const li of $("log").querySelectorAll("li.is-last-move")) if (!seqs.has(Number(li.dataset.seq))) li.classList.remove("is-last-move");
+  for (const q of seqs) {
+    const li = $("log").querySelector(`li.event[data-seq="${q}"]`);
+    if (li) li.classList.add("is-last-move");
+  }
+}
+
+function renderLastMove() {
+  app.lastMove = computeLastMove(app.doc.seq);
+  markLastMove();
+  const box = $("last-move");
+  const lines = app.lastMove.filter((ev) => ev.text);
+  if (!lines.length || (app.doc.match && app.doc.match.status === "open")) {
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  const shown = lines.slice(0, LAST_MOVE_LINES); // the move itself comes first, the turn change last
+  box.hidden = false;
+  const who = lastMover(app.lastMove);
+  box.dataset.by = String(who);
+  const item = (ev) => el("li", { dataset: { seq: String(ev.seq) } }, ...sentenceNodes(ev.text));
+  const rest = lines.slice(shown.length); // the rest of the move folds, one click away (e.g. the enemies' attacks after a turn)
+  box.replaceChildren(...[
+    el("strong", { class: "last-move-title" }, who === "system" ? "Last moves by the game" : `Last move: ${seatName(who)}`),
+    el("ul", {}, ...shown.map(item)),
+    rest.length ? el("details", { class: "last-move-more" },
+      el("summary", { class: "muted small" }, `…and ${rest.length} more`), el("ul", {}, ...rest.map(item))) : null,
+  ].filter(Boolean));
+}
+
+/** What a board gets: the view document plus the log tail and the last move, up to the view's seq. */
+function boardDoc() {
+  const upto = app.doc.seq;
+  const seqs = seqsUpTo(upto).slice(-BOARD_EVENTS);
+  return { ...app.doc, events: seqs.map((q) => app.events.get(q)), last_move: { events: app.lastMove } };
 }
 
 /** Apply a batch of events (sorted by seq). Returns false when a gap was detected. */
@@ -200,8 +345,12 @@ async function loadEarlier(note) {
       url = body.next && last < boot.log_from ? body.next : null;
     }
     const earlier = all.filter((ev) => ev.seq <= boot.log_from && !app.seenSeqs.has(ev.seq));
-    earlier.forEach((ev) => app.seenSeqs.add(ev.seq));
+    earlier.forEach((ev) => {
+      app.seenSeqs.add(ev.seq);
+      rememberEvent(ev);
+    });
     note.replaceWith(...earlier.map(logEntry));
+    render();
   } catch (err) {
     note.append(el("span", { class: "error" }, ` (could not load: ${err.message})`));
   }
@@ -217,11 +366,15 @@ function renderStatus() {
   const awaiting = st.awaiting || [];
   $("status-awaiting").textContent = awaiting.length ? awaiting.map((s) => seatName(s)).join(", ") : "–";
   const mySeat = doc.seat === null || doc.seat === undefined ? null : doc.match && doc.match.seats && doc.match.seats[doc.seat];
-  $("status-seat").textContent = doc.seat === null || doc.seat === undefined ? "spectator" : `${doc.seat}${mySeat ? ` (${mySeat.username})` : ""}`;
-  $("status-seq").textContent = String(doc.seq);
+  // players count seats from 1 (as the sentences do): never "seat 0", never a seq number
+  $("status-seat").textContent = doc.seat === null || doc.seat === undefined ? "spectator" : `${mySeat ? mySeat.username : "you"} (seat ${doc.seat + 1})`;
+  $("match-app").dataset.seq = String(doc.seq);
+  if (doc.match) $("status-rated").textContent = doc.match.rated ? (doc.match.status === "open" ? "yes (unless a bot takes a seat)" : "yes") : "no";
   renderClock();
 
   const result = $("result");
+  const replay = $("replay-link"); // a finished match has a replay
+  if (replay) replay.hidden = !(doc.match && doc.match.status === "finished");
   if (st.finished) {
     const winners = st.winners || [];
     result.hidden = false;
@@ -293,7 +446,7 @@ function renderBoard() {
   const board = boardFor(boot.game);
   if (board) {
     try {
-      board.render(container, app.doc, sendCommand);
+      board.render(container, boardDoc(), sendCommand);
       return board;
     } catch (err) {
       console.error("board renderer failed, showing the generic view", err);
@@ -342,6 +495,7 @@ function renderCommands(board) {
 function render() {
   renderStatus();
   renderSeats();
+  renderLastMove();
   const board = renderBoard();
   renderCommands(board);
 }
@@ -450,13 +604,20 @@ function onMessage(msg) {
 function start() {
   const log = $("log");
   if (boot.log_from > 0) {
-    const more = el("button", { type: "button", class: "link-button" }, `Show ${boot.log_from} earlier events`);
+    const more = el("button", { type: "button", class: "link-button" }, "Show the earlier history");
     const note = el("li", { class: "event muted", id: "log-earlier" }, more);
     more.addEventListener("click", () => loadEarlier(note));
     log.append(note);
   }
   for (const ev of boot.events) appendToLog(ev);
   render();
+  loadGlossary(boot.game)
+    .then(() => {
+      app.terms = buildTerms();
+      redrawLog();
+      renderLastMove();
+    })
+    .catch(() => { /* no rules help: the sentences still read */ });
 
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   app.socket = new ReconnectingSocket(`${scheme}//${location.host}${boot.ws_path}`, {

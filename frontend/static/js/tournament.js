@@ -5,6 +5,11 @@
 import { ReconnectingSocket } from "./socket.js";
 
 const region = document.getElementById("tournament-live");
+// The channel layer is at-most-once, and in the embedded mode the clock loop (time limits, starts_at)
+// runs in another process whose pushes never reach this server: after this long without a message,
+// ask for the snapshot again (cheap: an unchanged one changes nothing on the page).
+const IDLE_SYNC_MS = window.KamizaSyncIntervalMs || 20000;
+let lastMessageAt = Date.now();
 const badge = document.getElementById("tournament-connection");
 
 function setConnection(state, text) {
@@ -34,6 +39,7 @@ if (region) {
     onOpen: () => setConnection("open", "live"),
     onClose: (_event, willRetry) => setConnection(willRetry ? "retrying" : "closed", willRetry ? "reconnecting…" : "offline"),
     onMessage: (msg) => {
+      lastMessageAt = Date.now();
       if (msg.type !== "snapshot") return;
       const text = JSON.stringify([msg.tournament, msg.pairings, msg.standings]);
       if (text === lastSnapshot) return; // e.g. the same state again after a reconnect
@@ -42,4 +48,10 @@ if (region) {
     },
   });
   socket.connect();
+  setInterval(() => {
+    if (socket.isOpen && Date.now() - lastMessageAt >= IDLE_SYNC_MS) {
+      lastMessageAt = Date.now();
+      socket.send({ type: "sync" });
+    }
+  }, Math.max(250, IDLE_SYNC_MS / 4));
 }

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import jsonschema
 
+from games.kernel import glossary
+
 ROOT = Path(__file__).parent / "content"
 _SCHEMA = json.loads((ROOT / "schema.json").read_text())
 
@@ -33,6 +35,7 @@ KAMI_DOC = _load(ROOT / "kami.json")
 KAMI = {k["id"]: k for k in KAMI_DOC["kami"]}
 ENEMIES_DOC = _load(ROOT / "enemies.json")
 ORACLE = _load(ROOT / "oracle.json")["cards"]
+GLOSSARY = glossary.load(ROOT / "glossary.json")
 SCENARIOS = {p.stem: _load(p) for p in sorted((ROOT / "scenarios").glob("*.json"))}
 
 ENEMY_KINDS = {"minion": "minions", "servant": "servants", "chosen": "chosen", "wanderer": "wanderers"}

@@ -41,7 +41,17 @@ def _typed(type_, color) -> str:
 
 
 ENEMY_REFS = _enemy_refs()
+
+
+def _resistors() -> dict:
+    """Every resistor a scenario places (a villager...), by the name the board shows."""
+    return {r["id"]: r.get("name", r["id"]) for sc in SCENARIOS.values()
+            for zone in (sc.get("zones") or {}).values() if isinstance(zone, dict)
+            for r in zone.get("resistors", []) if isinstance(r, dict) and "id" in r}
+
+
 _NAMES = {
+    **_resistors(),
     **{k: v.get("name", k) for k, v in WEAPONS.items()},
     **{k: v.get("name", k) for k, v in ARMORS.items()},
     **{k: v.get("name", k) for k, v in ITEMS.items()},

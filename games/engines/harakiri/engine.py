@@ -1,6 +1,8 @@
 """The Harakiri: Blades of Honor engine (decider contract): the Exploration Phase, and with the
 option ``phase: "adventure"`` the Adventure Phase (``adventure/``), each match one phase."""
 
+import json
+
 from games.kernel import SYSTEM, EngineBase, Rng, RuleViolation, Status, event, json_member
 
 from . import act2, actions, catalogue, combat, content, describe as narration, flow, views, work_queue
@@ -83,6 +85,9 @@ class HarakiriEngine(EngineBase):
     }
 
     # -- content ---------------------------------------------------------------------------
+    def glossary(self) -> dict:
+        return json.loads(json.dumps(content.GLOSSARY))
+
     def content(self) -> dict:
         skills = [dict(sk, implemented=sk["id"] in catalogue.IMPLEMENTED) for sk in content.SKILLS_DOC["skills"]]
         kami = []

@@ -88,7 +88,8 @@ def sheet_from_party(party: dict, aside: dict, before: dict) -> tuple[dict, dict
                 "kami": spec["kami"], "affinity": spec["affinity"], "karma": spec["karma"], "coins": spec["coins"],
                 "heads": spec["heads"], "boss_heads": spec["boss_heads"], "armor": armor, "armor_value": armor_value,
                 "weapons": weapons, "equipped": equipped, "items": items, "skills": list(spec["skills"]),
-                "traits": list(held.get("traits", []))}
+                # "Traits are gained by the characters when acquiring new skills": the level's new skill's too
+                "traits": sorted(set(held.get("traits", [])) | set(adventure.traits_of_skills(spec["skills"])))}
         characters[cid] = {k: case[k] for k in CARRIED}
         if weapons_out or items_out:
             kept[cid] = {"weapons": weapons_out, "items": items_out}

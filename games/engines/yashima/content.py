@@ -5,6 +5,8 @@ from pathlib import Path
 
 import jsonschema
 
+from games.kernel import glossary
+
 _DIR = Path(__file__).parent / "content"
 _FILES = ["masters.json", "kami.json", "boards.json", "statuses.json", "patterns.json"]
 
@@ -25,6 +27,7 @@ def _load() -> dict:
 
 
 PACK = _load()
+GLOSSARY = glossary.load(_DIR / "glossary.json")
 MASTERS = {m["id"]: m for m in PACK["masters"]}
 KAMI = {k["id"]: k for k in PACK["kami"]}
 PATTERNS = PACK["patterns"]

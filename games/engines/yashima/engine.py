@@ -3,9 +3,9 @@
 from games.kernel import SYSTEM, EngineBase, RuleViolation, Status, event, json_member
 
 from . import attack, effects, saru, tasks  # noqa: F401  (each registers its steps in stack.HANDLERS)
-from . import clocks, describe as narration, flow, views
+from . import clocks, describe as narration, flow, hexgrid, views
 from .bots import choose
-from .content import PACK
+from .content import GLOSSARY, PACK
 from .scenario import build
 from .stack import run
 from .state import Sim, clone, evolve
@@ -45,7 +45,14 @@ class YashimaEngine(EngineBase):
     }
 
     def content(self) -> dict:
-        return clone(PACK)
+        pack = clone(PACK)
+        # the board geometry a client needs to preview a terrain board before placing it
+        pack["geometry"] = {"dirs": [list(d) for d in hexgrid.DIRS], "slots": [list(c) for c in hexgrid.SLOTS],
+                            "board_radius": hexgrid.BOARD_RADIUS}
+        return pack
+
+    def glossary(self) -> dict:
+        return clone(GLOSSARY)
 
     def validate_options(self, options: dict, seats: int) -> None:
         if not isinstance(options, dict):

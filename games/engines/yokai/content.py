@@ -11,6 +11,8 @@ from pathlib import Path
 
 import jsonschema
 
+from games.kernel import glossary
+
 CONTENT_DIR = Path(__file__).parent / "content"
 
 DECK_SIZE = 22
@@ -76,5 +78,6 @@ def load_pack() -> dict:
 
 
 PACK = load_pack()
+GLOSSARY = glossary.load(CONTENT_DIR / "glossary.json")
 MONSTERS = {m["key"]: m for m in PACK["monsters"]}
 DECK_LIST = [entry["card"] for entry in PACK["deck"] for _ in range(entry["count"])]

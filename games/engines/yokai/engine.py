@@ -8,7 +8,8 @@ State (JSON-shaped)::
      "players": [{"hand": [{"id", "card"}], "deck": [{"id", "card"}] (top first), "discard": [card],
                   "no_draw": None | "next" | "now" | "both"}],  (cannot draw: next turn / this turn / both)
      "chakra": [int per seat], "meter": int, "round": int, "turn": seat, "summons": int,
-     "next_uid": int, "pending": [decision...], "finished": bool, "winners": [seats], "result": {...}}
+     "next_uid": int, "pending": [decision...], "finished": bool, "winners": [seats], "result": {...},
+     "turn_seconds": int (only with the decision clock option)}
 
 Pending decisions (front first) are taken by their ``seat``:
 ``summon_attack`` (the freshly summoned monster must attack an adjacent enemy), ``fire_burn``,
@@ -20,7 +21,7 @@ from games.kernel import EngineBase, RuleViolation, Status, event
 
 from . import actions, describe as narration, evolve, rules as R, views
 from .board import LAYOUTS, OPPOSITE, TERRAIN_PER_ELEMENT, direction, squares
-from .content import DECK_LIST, MONSTERS, OPENING_HAND, PACK
+from .content import DECK_LIST, GLOSSARY, MONSTERS, OPENING_HAND, PACK
 from .scenario import build_state
 from .state import clone, is_int
 
@@ -33,7 +34,12 @@ class YokaiEngine(EngineBase):
     max_seats = 4
     options_schema = {
         "type": "object",
-        "properties": {"teams": {"type": "boolean", "description": "4 players only: 2 vs 2 (seats 0+2 vs 1+3)"}},
+        "properties": {
+            "teams": {"type": "boolean", "description": "4 players only: 2 vs 2 (seats 0+2 vs 1+3)"},
+            "turn_seconds": {"type": ["integer", "null"], "minimum": 0, "maximum": views.MAX_CLOCK_SECONDS,
+                             "description": "decision clock: seconds for each decision (a turn's move, a target "
+                                            "choice); when it runs out the turn ends; default none, 0 or null: no clock"},
+        },
         "additionalProperties": False,
     }
 
@@ -44,13 +50,19 @@ class YokaiEngine(EngineBase):
         pack["terrain_per_element"] = {str(n): k for n, k in TERRAIN_PER_ELEMENT.items()}
         return pack
 
+    def glossary(self) -> dict:
+        return clone(GLOSSARY)
+
     # -- lifecycle ---------------------------------------------------------------------------
     def validate_options(self, options, seats) -> None:
         if not isinstance(options, dict):
             raise RuleViolation("bad_options", "options must be an object")
-        unknown = set(options) - {"teams"}
+        unknown = set(options) - {"teams", "turn_seconds"}
         if unknown:
             raise RuleViolation("bad_options", f"unknown options {sorted(unknown)}")
+        clock = options.get("turn_seconds")
+        if clock is not None and (not is_int(clock) or not 0 <= clock <= views.MAX_CLOCK_SECONDS):
+            raise RuleViolation("bad_options", f"turn_seconds is 0..{views.MAX_CLOCK_SECONDS} seconds (or null)")
         if not is_int(seats) or not self.min_seats <= seats <= self.max_seats:
             raise RuleViolation("bad_seats", "Yokai Battle is played by 2, 3 or 4 players")
         teams = options.get("teams", False)
@@ -87,20 +99,20 @@ class YokaiEngine(EngineBase):
             hands[str(seat)] = cards[:OPENING_HAND]
             decks[str(seat)] = cards[OPENING_HAND:]
             rituals[str(seat)] = attempts
+        started = {
+            "seats": seats,
+            "teams": bool(options.get("teams", False)),
+            "rows": list(rows),
+            "terrain": terrain,
+            "set_aside": set_aside,
+            "hands": hands,
+            "decks": decks,
+            "rituals": rituals,
+        }
+        if options.get("turn_seconds"):  # only a clocked match carries it: untimed logs are unchanged
+            started["turn_seconds"] = options["turn_seconds"]
         return [
-            event(
-                "GameStarted",
-                {
-                    "seats": seats,
-                    "teams": bool(options.get("teams", False)),
-                    "rows": list(rows),
-                    "terrain": terrain,
-                    "set_aside": set_aside,
-                    "hands": hands,
-                    "decks": decks,
-                    "rituals": rituals,
-                },
-            ),
+            event("GameStarted", started),
             event("RoundStarted", {"round": 1, "meter": 2}),
             event("TurnStarted", {"seat": 0}),
         ]

@@ -8,7 +8,9 @@ def evolve(state, ev):
     t, p = ev["type"], ev["payload"]
     if t == "GameStarted":
         n = p["seats"]
+        clock = {"turn_seconds": p["turn_seconds"]} if p.get("turn_seconds") else {}
         return {
+            **clock,
             "seats": n,
             "teams": p["teams"],
             "rows": list(p["rows"]),

@@ -9,12 +9,18 @@ from .content import MONSTERS
 from .state import clone, is_int
 
 
+MAX_CLOCK_SECONDS = 86400
+
+
 def status(state) -> Status:
+    """Who decides now; with the ``turn_seconds`` option every decision runs the clock (docs/games/yokai.md,
+    "Decision clock")."""
     if state["finished"]:
         return Status("finished", [], True, list(state["winners"]))
+    clock = state.get("turn_seconds") or None
     if state["pending"]:
-        return Status("choice", [state["pending"][0]["seat"]])
-    return Status("combat", [state["turn"]])
+        return Status("choice", [state["pending"][0]["seat"]], deadline_seconds=clock)
+    return Status("combat", [state["turn"]], deadline_seconds=clock)
 
 
 def legal_commands(state, seat) -> list[dict]:

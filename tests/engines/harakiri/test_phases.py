@@ -98,3 +98,17 @@ def test_the_adventure_sheet_becomes_a_valid_exploration_party_and_comes_back_un
     back, kept = handover.sheet_from_party(party, aside, {k: v for k, v in sheet.items() if k != "characters"})
     assert back == sheet and kept == {}
     _valid({"phase": "adventure", "chapter": 2, "sheet": back})
+
+
+def test_an_unlocked_kami_and_a_new_skills_trait_go_through_the_hand_over():
+    # rules: Harakiri, "Kami Change": Characters who replace their Kami maintain their current affinity level
+    # rules: Harakiri, "Travel Events" (Traits): Traits are gained by the characters when acquiring new skills
+    sheet = handover_sheet(play({"phase": "adventure", "chapter": 1}, 1, 5)[0])
+    sheet["characters"]["hikaru"].update(kami="ryujin", affinity=2)  # taken at the end of the phase
+    party, aside = handover.party_from_sheet(sheet)
+    _valid({"scenario": "act1_burning_village", "party": party, "adventure": "failure"})
+    assert (party["hikaru"]["kami"], party["hikaru"]["affinity"]) == ("ryujin", 2)
+    party["tomoe"].update(level=2, skills=[*party["tomoe"]["skills"], "divine_arrow"])  # the level's skill chosen
+    back, _ = handover.sheet_from_party(party, aside, {k: v for k, v in sheet.items() if k != "characters"})
+    assert back["characters"]["tomoe"]["traits"] == ["leadership"] and back["characters"]["hikaru"]["kami"] == "ryujin"
+    _valid({"phase": "adventure", "chapter": 2, "sheet": back})

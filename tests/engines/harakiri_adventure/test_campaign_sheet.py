@@ -106,3 +106,33 @@ def test_a_city_captured_now_is_recorded_for_the_sheet():
     s = activation("akira", chapter=2, queue=queue)
     advance(s)
     assert s.state["city_log"] == [{"location": "nara", "status": "razed", "chapter": 2}]
+
+
+def _finish(s):
+    events = []
+    while s.status.awaiting == [SYSTEM]:
+        events += advance(s)
+    return of_type(events, "AdventureFinished")[0]["sheet"]
+
+
+def _from_sheet(chapter, sheet, **state):
+    return Scenario(ENGINE, {"options": {"chapter": chapter, "sheet": sheet}, "seats": 1, "state": state})
+
+
+def _moves_from_nara(chapter, sheet) -> list[str]:
+    s = _from_sheet(chapter, sheet, round=1, characters={"akira": {"location": "nara", "ap": 3, "activated": True}},
+                    flow={"stage": "activation", "sub": None, "active": "akira"})
+    s.when(0, "travel", group=[])
+    return [c["args"]["to"] for c in s.legal(0) if c["type"] == "move"]
+
+
+def test_the_kyoto_razing_example():
+    # rules: Harakiri, "Captured and Razed Cities" example: Kyoto was razed during chapter 5. At the end of the Adventure Phase of chapter 6, discard Kyoto's razed city token. Characters will be able to move to or through it again from chapter 7 onwards.
+    queue = [{"effects": [{"do": "raze", "location": "kyoto"}], "ctx": {"character": None, "source": "influence"}}]
+    _, sheet = finished_chapter_1()
+    sheet = _finish(_from_sheet(1, sheet, round=2, influence=11, queue=queue))  # razed during this chapter
+    assert sheet["cities"] == [{"location": "kyoto", "status": "razed", "chapter": 1}]
+    assert "kyoto" not in _moves_from_nara(2, sheet)  # the following chapter: not entered, nor gone through
+    sheet = _finish(_from_sheet(2, sheet, round=2, influence=11))  # the end of its Adventure Phase discards it
+    assert sheet["cities"] == []
+    assert "kyoto" in _moves_from_nara(3, sheet)  # open again from the chapter after

@@ -41,17 +41,26 @@ def test_at_most_two_weapons():
     assert "ronin_nodachi" in [c["args"]["card"] for c in s.legal(0) if c["type"] == "buy"]
 
 
-def test_repair_costs_10_coins_and_is_free_with_master_blacksmith():
+def test_repair_costs_10_coins():
     # rules: Harakiri, "Blacksmith": the active character may spend 10 coins to repair all of their equipped resistance
     s = activation("akira", characters={"akira": {"coins": 10, "armor_value": 0}})
     s.when(0, "blacksmith")
     s.when(0, "repair")
     assert s.state["characters"]["akira"]["armor_value"] == 2 and s.state["characters"]["akira"]["coins"] == 0
-    # rules: Harakiri, "Amatsumara": Master Blacksmith: When interacting with a blacksmith, you can repair all your armor at no cost
-    s = activation("akira", characters={"akira": {"coins": 0, "armor_value": 1, "kami": "amatsumara"}})
+    s = activation("akira", characters={"akira": {"coins": 9, "armor_value": 0}})
     s.when(0, "blacksmith")
-    s.when(0, "repair")
-    assert s.state["characters"]["akira"]["armor_value"] == 2
+    assert not [c for c in s.legal(0) if c["type"] == "repair"]
+
+
+def test_the_port_service_spends_an_action_point():
+    # rules: Harakiri, "Interact with a City": blacksmith, market, inn, or port. Choose 1 of the services in the location, spend 1 action point and resolve the corresponding effect
+    s = activation("akira", characters={"akira": {"health": 5}})  # Osaka has a port
+    s.when(0, "port")
+    assert (s.state["characters"]["akira"]["ap"], s.state["characters"]["akira"]["health"]) == (2, 5)
+    s = activation("akira", characters={"akira": {"location": "kyoto"}})  # Kyoto has none
+    assert not [c for c in s.legal(0) if c["type"] == "port"]
+    s = activation("akira", cities={"captured": ["osaka"], "razed": []})
+    assert not [c for c in s.legal(0) if c["type"] == "port"]
 
 
 def test_market_reveals_3_cards_buys_any_number_and_shuffles_the_rest_back():

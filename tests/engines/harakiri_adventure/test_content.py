@@ -152,7 +152,42 @@ def test_every_place_an_effect_names_is_on_the_map_and_captures_name_cities():
                 or board.exists(spec["target"].get("location")), effect
     for chapter in content.ACT1["chapters"]:
         adventure = chapter["adventure"]
-        places = [m["token"] for m in adventure["missions"] if m["token"]] + [t for m in adventure["missions"] for t in m["clan_tokens"]]
+        places = [m["token"] for m in adventure["missions"] if m["token"]] + [t["at"] for m in adventure["missions"] for t in m["clan_tokens"]]
         places += [p["token"] for p in adventure["personal_missions"].values()] + [s["location"] for s in adventure["special_locations"]]
         assert all(board.exists(p) for p in places), chapter["number"]
         assert all(board.LOCATIONS[s["location"]]["kind"] == "special" for s in adventure["special_locations"])
+
+
+def test_mission_tokens_kami_traits_and_missions_named_by_effects_exist():
+    # rules: Harakiri, "Map Board Setup" step 8: some missions may not be available from the start of the phase
+    granted = set(content.SKILL_TRAITS.values()) | {c["trait"] for c in content.MARKET.values() if c.get("trait")}
+    kami = {k for k in content.KAMI}
+    documents = [content.ACT1, list(content.TRAVEL_EVENTS.values()), list(content.INFLUENCE_CARDS.values())]
+    for effect in (e for d in documents for e in _effects(d)):
+        for token in (effect.get("token"), (effect.get("has") or {}).get("token")):
+            assert token is None or token in content.TOKENS, effect
+        trait = effect.get("trait") or (effect.get("has") or {}).get("trait")
+        assert trait is None or trait in granted, effect  # a trait a test names can be had
+        if effect["do"] == "unlock_kami":
+            assert effect["kami"] in kami and effect["kami"] not in content.ACT1["initial_kami"], effect
+        for option in effect.get("options", []):
+            assert set(option.get("requires", {})) <= {"coins", "token", "trait"}
+            assert option.get("requires", {}).get("trait") in granted | {None}
+    assert set(content.SKILL_TRAITS) <= {s for pairs in content.LEVELS["skill_tokens"].values() for pair in pairs.values() for s in pair}
+    for chapter in content.ACT1["chapters"]:
+        adventure = chapter["adventure"]
+        numbers = {m["number"] for m in adventure["missions"]}
+        named = [e["mission"] for e in _effects(adventure) if e["do"] in ("place_mission", "complete_mission", "fail_mission")]
+        assert set(named) <= numbers, chapter["number"]
+        for mission in adventure["missions"]:
+            if mission.get("available") is False:  # placed later by one of the chapter's effects
+                assert mission["number"] in named and mission["token"], (chapter["number"], mission["number"])
+            ats = [t["at"] for t in mission["clan_tokens"]]
+            assert len(ats) == len(set(ats)), mission["number"]  # one token per location and mission
+            assert mission["clan_tokens"] == [] or any(t.get("completes") for t in mission["clan_tokens"]) \
+                or "completed_by" in mission, mission["number"]
+            for condition in mission.get("fails_when", []):
+                assert condition["when"] != "city_captured" or board.is_city(condition["location"])
+                assert condition["when"] != "round_end" or condition["round"] <= adventure["final_round"]
+        for ending in adventure["ending_conditions"]:
+            assert ending["when"] not in ("mission_completed", "mission_failed") or ending["mission"] in numbers

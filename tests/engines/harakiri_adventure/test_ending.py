@@ -16,8 +16,8 @@ def finish(s, answers=None):
 
 def test_the_chapters_own_ending_condition_ends_the_phase_in_success_and_heals_by_level():
     # rules: Harakiri, "Ending the Adventure Phase": An ending condition specified in the Adventure Phase preparation section is met ... each character regains health equal to their level
-    missions = {"1": {"status": "active", "token": None, "starter": "tomoe", "clan_tokens": {"tomoe": ["nara"]}}}
-    s = activation("tomoe", missions=missions, characters={"tomoe": {"health": 5}})
+    missions = {"1": {"status": "active", "token": None, "starter": "tomoe", "clan_tokens": {"tomoe": ["kyoto"]}}}
+    s = activation("tomoe", missions=missions, characters={"tomoe": {"health": 5, "location": "kyoto"}})
     s.when(0, "interact_clan", mission=1)
     events = finish(s)
     assert of_type(events, "PhaseEnded")[0] == {"outcome": "success", "reason": "mission_completed",
@@ -89,3 +89,12 @@ def test_the_far_camp_keeps_chapter_1_running():
     s = Scenario(ENGINE, doc(enemies={"camp": CAMP}, decks={"influence": ["si_03"]}))
     advance(s)
     assert s.status.phase == "characters"
+
+
+def test_the_finished_phase_names_every_character_defeated_during_it_for_yomi_mode():
+    # rules: Harakiri, "Yomi Mode": After completing each phase, mark a box from the Yomi Mode track on the campaign sheet for each character who was defeated
+    s = Scenario(ENGINE, doc(round=2, influence=11, characters={
+        "hikaru": {"defeated": True, "defeated_in_phase": True, "health": 0, "location": None}}))
+    events = finish(s, answers=[5])  # the resurrection test succeeds
+    finished = of_type(events, "AdventureFinished")[0]
+    assert finished["defeated"] == ["hikaru"] and not s.state["characters"]["hikaru"]["defeated"]

@@ -97,3 +97,15 @@ def test_swap_weapon_is_a_free_action():
     s = activation("tomoe", characters={"tomoe": {"weapons": ["samurai_naginata", "samurai_yumi"]}})
     s.when(0, "swap_weapon")
     assert s.state["characters"]["tomoe"]["equipped"] == "samurai_yumi" and s.state["characters"]["tomoe"]["ap"] == 3
+
+
+def test_an_enemy_whose_target_was_defeated_stays_where_it_is():
+    # rules: Harakiri, "Defeated Characters": Immediately remove the miniature from the map. The character takes no further part in the Adventure Phase.
+    enemies = {"k": kachi("tsu", {"character": "tomoe"}), "far": kachi("kumano", None, movement=0)}
+    s = Scenario(ENGINE, doc(enemies=enemies, decks={"influence": ["si_03"]},
+                             characters={"tomoe": {"defeated": True, "health": 0, "location": None}}))
+    advance(s)
+    s.when(0, "activate_enemy", enemy="k")
+    events = advance(s)
+    assert of_type(events, "EnemyMoved")[0] == {"enemy": "k", "path": ["tsu"]} and not of_type(events, "CombatTested")
+    assert "tomoe" not in [c["args"]["character"] for c in s.legal(0) if c["type"] == "activate"]

@@ -14,7 +14,7 @@ def test_hattori_shares_information_and_tomoe_gives_holy_water_mid_travel():
     s.when(0, "move", to="nara")
     assert {"type": "share_information", "args": {"mission": 1, "character": "tomoe"}} in s.legal(0)
     s.when(0, "share_information", mission=1, character="tomoe")
-    assert s.state["missions"]["1"]["clan_tokens"]["tomoe"] == ["kyoto"]
+    assert s.state["missions"]["1"]["clan_tokens"]["tomoe"] == ["nara", "kyoto"]  # where the card places them
     s.when(0, "give", **{"from": "tomoe"}, to="hattori", what="holy_water", amount=1)
     assert "holy_water" in s.state["characters"]["hattori"]["items"]
     assert s.state["characters"]["hattori"]["ap"] == 2  # free actions
@@ -41,7 +41,7 @@ def test_jirobos_omamori_shares_one_active_mission_once_per_phase_from_anywhere(
     s = activation("akira", missions=missions)
     assert {"type": "omamori", "args": {"mission": 1, "character": "tomoe"}} in s.legal(0)
     s.when(0, "omamori", mission=1, character="tomoe")
-    assert s.state["missions"]["1"]["clan_tokens"]["tomoe"] == ["kyoto"] and s.state["omamori_used"]
+    assert s.state["missions"]["1"]["clan_tokens"]["tomoe"] == ["nara", "kyoto"] and s.state["omamori_used"]
     assert not [c for c in s.legal(0) if c["type"] == "omamori"]
 
 
@@ -74,3 +74,27 @@ def test_an_item_needs_its_knowledge_requirement_to_be_used():
 def test_a_permanent_combat_item_adds_to_combat_tests():
     s = activation("akira", characters={"akira": {"items": ["war_fan"], "attributes": {"knowledge": 1}, "kami": "inari"}})
     assert queries.combat_modifier(s.state, "akira") == 1
+
+
+def test_armor_is_exchanged_or_handed_over_and_another_class_armor_is_carried_not_worn():
+    # rules: Harakiri, "Share": may exchange coins, heads, items, equipment ... even if a character does not fulfill the requisites for using an item or piece of equipment (for not being the required class ...) those items can still be part of the character's supply
+    s = activation("hattori", characters={"hattori": {"armor_value": 1}})  # Hikaru is in Hikone too
+    s.when(0, "give", **{"from": "hattori"}, to="hikaru", what="armor", amount=1)
+    chars = s.state["characters"]
+    assert (chars["hikaru"]["armor"], chars["hikaru"]["armor_value"]) == ("shinobi_armor", 1)
+    assert (chars["hattori"]["armor"], chars["hattori"]["armor_value"]) == ("celestial_armor", 2)
+    assert queries.armor_value(s.state, "hikaru") == 0  # a ninja's armor on the monk: carried, not worn
+    s.when(0, "give", **{"from": "hikaru"}, to="hattori", what="armor", amount=1)  # and back again
+    assert s.state["characters"]["hattori"]["armor"] == "shinobi_armor"
+    s = activation("hattori", characters={"hikaru": {"armor": None, "armor_value": 0}})
+    s.when(0, "give", **{"from": "hattori"}, to="hikaru", what="armor", amount=1)
+    assert (s.state["characters"]["hattori"]["armor"], s.state["characters"]["hattori"]["armor_value"]) == (None, 0)
+    assert not [c for c in s.legal(0) if c["type"] == "give" and c["args"]["from"] == "hattori" and c["args"]["what"] == "armor"]
+
+
+def test_hits_on_a_character_carrying_another_class_armor_are_not_reduced():
+    # rules: Harakiri, "Hits and Damage": If a character receives hits, reduce them by the value of the equipped armor
+    queue = [{"effects": [{"do": "hits", "amount": 3}], "ctx": {"character": "hikaru", "source": "influence"}}]
+    s = activation("akira", characters={"hikaru": {"armor": "shinobi_armor", "armor_value": 2}}, queue=queue)
+    advance(s)
+    assert s.state["characters"]["hikaru"]["health"] == 5

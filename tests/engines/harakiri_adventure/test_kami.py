@@ -92,3 +92,74 @@ def test_a_kami_at_affinity_0_gives_no_ability():
     s = activation("akira", characters={"akira": {"kami": "inari", "affinity": 0}})
     s.when(0, "travel", group=[])
     assert s.state["flow"]["travel"]["mp"] == 4
+
+
+def test_master_blacksmith():
+    # rules: Harakiri, "Amatsumara": Master Blacksmith: When interacting with a blacksmith, you can repair all your armor at no cost
+    s = activation("akira", characters={"akira": {"coins": 0, "armor_value": 1, "kami": "amatsumara"}})
+    s.when(0, "blacksmith")
+    s.when(0, "repair")
+    assert s.state["characters"]["akira"]["armor_value"] == 2 and s.state["characters"]["akira"]["coins"] == 0
+
+
+def test_healing_wave():
+    # rules: Harakiri, "Ryujin": Healing Wave: When interacting with a port, you regain as many health as your level
+    s = activation("akira", characters={"akira": {"kami": "ryujin", "health": 5, "level": 2}})  # Osaka: a port
+    s.when(0, "port")
+    assert s.state["characters"]["akira"]["health"] == 7 and s.state["characters"]["akira"]["ap"] == 2
+    s = activation("akira", characters={"akira": {"kami": "ryujin", "health": 5, "location": "kyoto"}})
+    assert not [c for c in s.legal(0) if c["type"] == "port"]  # no port in Kyoto
+
+
+def _ending(unlocked, seats=1, **state):
+    """A phase at its end (influence 11 -> 12 in round 3) with Kami unlocked during it."""
+    s = Scenario(ENGINE, doc(round=2, influence=11, seats=seats, unlocked_kami=unlocked, **state))
+    events = []
+    while s.status.awaiting == [SYSTEM]:
+        events += advance(s)
+    return s, events
+
+
+def test_a_kami_unlocked_by_a_personal_mission_may_replace_that_characters_kami():
+    # rules: Harakiri, "Kami Change": At the end of a phase where a Kami has been unlocked as a result of a personal mission, the character referenced in that mission may replace their current Kami with the unlocked Kami ... Characters who replace their Kami maintain their current affinity level
+    s = activation("hikaru", characters={"hikaru": {"location": "ise"}})
+    s.when(0, "interact_personal")
+    advance(s)
+    assert s.state["unlocked_kami"] == [{"kami": "ryujin", "character": "hikaru", "decided": False}]
+    s, _ = _ending([{"kami": "ryujin", "character": "hikaru", "decided": False}], seats=2,
+                   characters={"hikaru": {"affinity": 3}})
+    assert s.status.awaiting == [0]  # Hikaru's player (seat 0 with two seats: Akira, Hikaru)
+    assert [c["args"] for c in s.legal(0)] == [{"character": "hikaru"}, {"character": None}]
+    s.when(0, "change_kami", character="hikaru")
+    events = []
+    while s.status.awaiting == [SYSTEM]:
+        events += advance(s)
+    hikaru = of_type(events, "AdventureFinished")[0]["sheet"]["characters"]["hikaru"]
+    assert (hikaru["kami"], hikaru["affinity"]) == ("ryujin", 3)
+    assert of_type(events, "AdventureFinished")[0]["kami_changes"] == [{"character": "hikaru", "kami": "ryujin"}]
+
+
+def test_a_kami_unlocked_by_another_mission_may_be_taken_by_any_one_character_or_none():
+    # rules: Harakiri, "Kami Change": At the end of a phase where a Kami has been unlocked as a result of a non-personal mission, any 1 character may choose to replace their current Kami with the unlocked Kami
+    camp = kachi("yoshino", None, combat=1, movement=0)
+    missions = {"3": {"status": "active", "token": None, "starter": "hikaru", "clan_tokens": {"hikaru": []}}}
+    s = activation("tomoe", chapter=2, characters={"tomoe": {"location": "yoshino"}}, missions=missions,
+                   influence=5, enemies={"kachi_camp": camp})
+    s.when(0, "attack", enemy="kachi_camp", helpers=[])
+    events = advance(s)  # the camp's success section, then the chapter ends
+    assert of_type(events, "KamiUnlocked") == [{"kami": "shinigami", "character": None}]
+    assert s.status.phase == "ending" and s.status.awaiting == [0]
+    assert [c["args"]["character"] for c in s.legal(0)] == ["akira", "hattori", "hikaru", "tomoe", None]
+    s.when(0, "change_kami", character=None)
+    events = []
+    while s.status.awaiting == [SYSTEM]:
+        events += advance(s)
+    finished = of_type(events, "AdventureFinished")[0]
+    assert finished["kami_changes"] == [] and finished["sheet"]["characters"]["tomoe"]["kami"] == "susanoo"
+
+
+def test_the_party_decides_a_non_personal_kami_change():
+    s, _ = _ending([{"kami": "shinigami", "character": None, "decided": False}], seats=3)
+    assert s.status.awaiting == [0, 1, 2]  # "any 1 character": any player records the party's choice
+    s.when(2, "change_kami", character="akira")
+    assert s.state["characters"]["akira"]["kami"] == "shinigami"

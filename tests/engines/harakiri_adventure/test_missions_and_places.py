@@ -14,7 +14,7 @@ def test_interacting_with_a_mission_token_reveals_it_and_resolves_its_on_reveal_
     s.when(0, "interact_mission", mission=1)
     mission = s.state["missions"]["1"]
     assert (mission["status"], mission["token"], mission["starter"]) == ("active", None, "tomoe")
-    assert mission["clan_tokens"] == {"tomoe": ["kyoto"]} and s.state["characters"]["tomoe"]["ap"] == 2
+    assert mission["clan_tokens"] == {"tomoe": ["nara", "kyoto"]} and s.state["characters"]["tomoe"]["ap"] == 2
     advance(s)
     assert s.state["influence"] == 3  # mission 1's on-reveal effect
 
@@ -25,8 +25,8 @@ def test_akira_completes_a_mission_at_his_clan_token():
     s = activation("akira", characters={"akira": {"location": "kyoto"}}, missions=missions)
     assert {"type": "interact_clan", "args": {"mission": 1}} in s.legal(0)
     s.when(0, "interact_clan", mission=1)
+    advance(s)  # the entry of the clan token: "the mission has been completed"
     assert s.state["missions"]["1"]["status"] == "completed" and s.state["missions"]["1"]["clan_tokens"] == {}
-    advance(s)
     assert s.state["characters"]["akira"]["coins"] == 5 and "iga_saved" in s.state["marks"]
 
 
@@ -56,7 +56,7 @@ def test_a_mission_completed_by_defeating_its_enemy():
     s.when(0, "attack", enemy="kachi_camp", helpers=[])
     assert s.state["missions"]["3"]["status"] == "completed"
     events = advance(s)  # the mission's success section first, then the chapter's ending condition
-    assert s.state["influence"] == 3
+    assert of_type(events, "InfluenceMoved")[0] == {"from": 5, "to": 3, "reason": "effect"}
     # rules: Harakiri, "Ending the Adventure Phase": An ending condition specified in the Adventure Phase preparation section is met
     assert [e["payload"]["reason"] for e in events if e["type"] == "PhaseEnded"] == ["mission_completed"]
     assert s.state["result"]["outcome"] == "success"
@@ -80,7 +80,8 @@ def test_unrevealed_missions_fail_when_the_phase_ends():
     events = []
     while s.status.awaiting == [SYSTEM]:
         events += advance(s)
-    assert [e["mission"] for e in of_type(events, "MissionFailed")] == [1]
+    # mission 5 was never made available: an un-revealed card too
+    assert [e["mission"] for e in of_type(events, "MissionFailed")] == [1, 5]
     assert s.state["missions"]["1"]["status"] == "failed" and s.state["missions"]["2"]["status"] == "active"
 
 

@@ -26,7 +26,8 @@ def test_first_chapter_characters_start_with_the_rulebook_boards():
 
 def test_each_character_chooses_one_level_1_weapon_of_its_class_before_round_1():
     # rules: Harakiri, "Character's Setup": each character chooses 1 level 1 weapon from their blacksmith deck
-    s = Scenario(ENGINE, {"options": {}, "seats": 2})
+    kami = {"akira": "hachiman", "hattori": "inari", "hikaru": "amaterasu", "tomoe": "susanoo"}
+    s = Scenario(ENGINE, {"options": {"kami": kami}, "seats": 2})  # the Kami chosen with the match
     assert s.status.phase == "prepare" and s.status.awaiting == [0, 1]
     tomoe = sorted(c["args"]["weapon"] for c in s.legal(1) if c["args"]["character"] == "tomoe")
     assert tomoe == ["samurai_naginata", "samurai_yumi"]
@@ -36,6 +37,26 @@ def test_each_character_chooses_one_level_1_weapon_of_its_class_before_round_1()
     assert s.status.awaiting == [1]
     s.when(1, "choose_weapon", character="tomoe", weapon="samurai_naginata")
     assert s.status.awaiting == [SYSTEM] and s.state["characters"]["tomoe"]["equipped"] == "samurai_naginata"
+
+
+def test_each_player_chooses_one_of_the_8_initial_kami_for_each_of_their_characters():
+    # rules: Harakiri, "Character's Setup" step 3: If this is the first chapter, choose one of the 8 initial Kami available (Amaterasu, Amatsumara, Amatsumikaboshi, Dosojin, Hachiman, Inari, Izanami and Susanoo) for each character
+    s = Scenario(ENGINE, {"options": {"kami": {"tomoe": "izanami"}}, "seats": 2})
+    offered = sorted(c["args"]["kami"] for c in s.legal(0) if c["type"] == "choose_kami" and c["args"]["character"] == "akira")
+    assert offered == sorted(content.ACT1["initial_kami"]) and "ryujin" not in offered
+    assert not [c for c in s.legal(1) if c["type"] == "choose_kami" and c["args"]["character"] == "tomoe"]  # chosen already
+    assert not [c for c in s.legal(0) if c["args"]["character"] in ("hattori", "tomoe")]  # seat 1's characters
+    for seat, cid, weapon in ((0, "akira", "ronin_katana"), (1, "hattori", "ninja_kodachi"), (0, "hikaru", "monk_bo"),
+                              (1, "tomoe", "samurai_yumi")):
+        s.when(seat, "choose_weapon", character=cid, weapon=weapon)
+    assert s.status.phase == "prepare" and s.status.awaiting == [0, 1]  # Kami still to choose
+    s.when(0, "choose_kami", character="akira", kami="dosojin")
+    s.when(0, "choose_kami", character="hikaru", kami="izanami")
+    assert s.status.awaiting == [1]
+    s.when(1, "choose_kami", character="hattori", kami="amatsumikaboshi")
+    assert s.status.awaiting == [SYSTEM] and s.state["characters"]["akira"]["kami"] == "dosojin"
+    assert {c: ch["kami"] for c, ch in s.state["characters"].items()} == {
+        "akira": "dosojin", "hattori": "amatsumikaboshi", "hikaru": "izanami", "tomoe": "izanami"}
 
 
 def test_map_setup_places_characters_influence_final_round_and_no_razed_cities():

@@ -2,7 +2,7 @@
 
 from games.kernel import SYSTEM
 
-from .helpers import activation, advance, of_type
+from .helpers import activation, advance, of_type, types
 
 
 def legal_moves(s, seat=0):
@@ -209,6 +209,8 @@ def test_hikaru_and_hattori_travel_by_sea_as_a_group():
     assert chars["hikaru"]["location"] == chars["hattori"]["location"] == "amatsumikaboshi_temple"
     assert chars["hikaru"]["coins"] + chars["hattori"]["coins"] == 2
     s.when(0, "end_activation")
+    # rules: Harakiri, "Group Travel": Once a group travel action ends, the active character will continue their activation. Then, other group members will complete their activations.
+    assert [c["args"]["character"] for c in s.legal(0) if c["type"] == "activate"] == ["hattori"]
     s.when(0, "activate", character="hattori")
     assert s.state["characters"]["hattori"]["ap"] == 2
     assert not [c for c in s.legal(0) if c["type"] == "travel"]
@@ -221,3 +223,102 @@ def test_only_characters_who_have_neither_activated_nor_travelled_may_join_a_gro
     s = activation("hattori", characters={"hikaru": {"traveled": True}})
     assert [c["args"]["group"] for c in s.legal(0) if c["type"] == "travel"] == [[]]
     assert s.rejects(0, "travel", group=["hikaru"]).code == "bad_args"
+
+
+def _landslide(blessed):
+    """Tomoe over two dangerous paths (Iga, Tsu): the red "Landslide" (1 damage, delayed)."""
+    s = activation("tomoe", characters={"tomoe": {"blessed": blessed}}, decks={"travel": ["te_a02"]})
+    s.when(0, "travel", group=[])
+    s.when(0, "move", to="iga")
+    s.when(0, "move", to="tsu")
+    s.when(0, "end_travel")
+    return s, advance(s)
+
+
+def test_a_blessed_token_can_be_discarded_to_avoid_being_delayed():
+    # rules: Harakiri, "Delayed Characters": This effect is considered a negative condition. Therefore, it can be avoided if the active character discards a blessed token.
+    s, _ = _landslide(blessed=1)
+    assert [o["label"] for o in s.state["choice"]["options"]] == ["Discard a blessed token: not delayed",
+                                                                  "Keep the blessed token: delayed"]
+    s.when(0, "choose", option=0)
+    events = advance(s)
+    assert "CharacterDelayed" not in types(events)
+    assert s.state["characters"]["tomoe"]["blessed"] == 0 and s.state["characters"]["tomoe"]["ap"] == 2
+    assert s.status.phase == "activation" and s.status.awaiting == [0]
+
+
+def test_keeping_the_blessed_token_or_having_none_means_delayed():
+    s, _ = _landslide(blessed=1)
+    s.when(0, "choose", option=1)
+    advance(s)
+    assert s.state["characters"]["tomoe"]["blessed"] == 1 and s.status.phase == "characters"
+    s, events = _landslide(blessed=0)
+    assert s.state["choice"] is None and "CharacterDelayed" in types(events)
+
+
+def test_a_travel_event_can_grant_a_blessed_token():
+    # rules: Harakiri, "Adventure Phase Iconography": Blessed 1x/2x (tokens)
+    s = activation("akira", decks={"travel": ["te_a09"]})
+    s.when(0, "travel", group=[])
+    s.when(0, "move", to="kyoto")
+    s.when(0, "move", to="nara")  # imperial roads: the green side, "Temple bell"
+    s.when(0, "end_travel")
+    advance(s)
+    assert s.state["characters"]["akira"]["blessed"] == 1
+
+
+def test_a_skills_trait_adds_its_bonus_to_the_test_it_names():
+    # rules: Harakiri, "Travel Events" (Traits): there will be a pre-condition, which if satisfied, will result in a bonus to the dice test, offer new options, or even automatic success
+    for traits, success in (([], False), (["vigilant"], True)):  # Ambush: Dexterity(4), "vigilant" +2
+        s = activation("akira", characters={"akira": {"traits": traits, "location": "kyoto"}}, decks={"travel": ["te_a01"]})
+        s.when(0, "travel", group=[])
+        s.when(0, "move", to="nara")
+        s.when(0, "move", to="iga")  # a dangerous path: the red side
+        s.when(0, "end_travel")
+        test = of_type(advance(s, answers=[0, 0]), "TestRolled")[0]  # the test die shows 1
+        assert (test["roll"], test["success"]) == (1, success), traits
+        assert test["modifier"] == 1 + (2 if traits else 0)
+
+
+def test_an_items_trait_counts_while_the_character_can_use_it():
+    # rules: Harakiri, "Travel Events" (Traits): ... or even automatic success
+    for knowledge, auto in ((1, True), (0, False)):  # Travel Papers need knowledge 1
+        s = activation("akira", characters={"akira": {"items": ["jirobo_omamori", "travel_papers"],
+                                                      "attributes": {"knowledge": knowledge}}},
+                       decks={"travel": ["te_a04"]})
+        s.when(0, "travel", group=[])
+        s.when(0, "move", to="kyoto")
+        s.when(0, "move", to="nara")  # the green "Checkpoint": Knowledge(4), trait "papers"
+        s.when(0, "end_travel")
+        test = of_type(advance(s, answers=[0]), "TestRolled")[0]
+        assert (test["trait"], test["roll"] is None, test["success"]) == (("papers", True, True) if auto else (None, False, False))
+
+
+def test_a_trait_can_offer_a_new_option_in_a_decision():
+    for traits, enabled in (([], False), (["leadership"], True)):
+        s = activation("akira", characters={"akira": {"traits": traits}}, decks={"travel": ["te_a08"]})
+        s.when(0, "travel", group=[])
+        s.when(0, "move", to="kyoto")
+        s.when(0, "move", to="nara")
+        s.when(0, "end_travel")
+        advance(s)
+        assert s.state["choice"]["options"][2]["enabled"] is enabled
+
+
+def test_the_players_of_the_nominated_characters_agree_to_a_group_travel_first():
+    # rules: Harakiri, "Group Travel": the active character nominates, in agreement with the other players, 1 or more other characters in the same location
+    s = activation("hattori", seats=2, characters={"akira": {"location": "hikone"}})  # Hattori: seat 1; Akira, Hikaru: seat 0
+    s.when(1, "travel", group=["akira", "hikaru"])
+    assert s.status.awaiting == [0] and s.state["characters"]["hattori"]["ap"] == 3  # nothing spent yet
+    assert s.legal(0) == [{"type": "answer_group", "args": {"agree": True}}, {"type": "answer_group", "args": {"agree": False}}]
+    assert s.rejects(1, "move", to="nagoya").code == "not_your_turn"
+    s.when(0, "answer_group", agree=True)
+    assert s.state["flow"]["travel"]["group"] == ["akira", "hikaru"] and s.status.awaiting == [1]
+    assert s.state["characters"]["hattori"]["ap"] == 2 and s.state["characters"]["hikaru"]["traveled"]
+    s = activation("hattori", seats=2)
+    s.when(1, "travel", group=["hikaru"])
+    s.when(0, "answer_group", agree=False)  # refused: Hattori travels alone
+    assert s.state["flow"]["travel"]["group"] == [] and not s.state["characters"]["hikaru"]["traveled"]
+    s = activation("hattori", seats=1)
+    s.when(0, "travel", group=["hikaru"])  # one player controls both: no one else to ask
+    assert s.state["flow"]["travel"]["group"] == ["hikaru"]

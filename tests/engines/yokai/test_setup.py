@@ -156,3 +156,21 @@ def test_content_pack():
 
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(broken, json.loads((CONTENT_DIR / "schema.json").read_text()))
+
+
+# rules: none (a platform option: the rulebook sets no time per turn; docs/games/yokai.md, "Decision clock")
+def test_the_decision_clock_option_runs_on_every_decision_and_ends_the_turn_when_it_runs_out():
+    # given a match with turn_seconds 45 / then each decision carries a 45 s clock
+    ENGINE.validate_options({"turn_seconds": 45}, 2)
+    jsonschema.validate({"turn_seconds": 45}, ENGINE.options_schema)
+    state = fold(ENGINE, ENGINE.setup({"turn_seconds": 45}, 2, Rng(b"clock", "setup")))
+    assert ENGINE.status(state).deadline_seconds == 45
+    # when the clock runs out / then the platform's timeout choice ends the turn
+    assert ENGINE.timeout_command(state, 0) == {"type": "end_turn", "args": {}}
+    # an untimed match has no clock, and its first event is what it always was
+    untimed = ENGINE.setup({}, 2, Rng(b"clock", "setup"))
+    assert "turn_seconds" not in untimed[0]["payload"] and ENGINE.status(fold(ENGINE, untimed)).deadline_seconds is None
+    assert ENGINE.status(fold(ENGINE, ENGINE.setup({"turn_seconds": 0}, 2, Rng(b"c", "s")))).deadline_seconds is None
+    for bad in ({"turn_seconds": -1}, {"turn_seconds": "60"}, {"turn_seconds": 86401}, {"turn_seconds": True}):
+        with pytest.raises(RuleViolation):
+            ENGINE.validate_options(bad, 2)

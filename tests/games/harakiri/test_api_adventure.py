@@ -1,9 +1,7 @@
 """The Adventure Phase played as a Harakiri match (``phase: "adventure"``) THROUGH THE REST API, to its
 end: every seat picks among its listed commands from its own /view/, the eager worker plays the
 game's own steps (the Shōgun's turn, enemy activations, travel-event draws) as after a real request,
-and no deck order ever shows in a response."""
-
-import json
+and no deck order, nor any card before it is drawn, ever shows in a response."""
 
 import pytest
 
@@ -12,21 +10,11 @@ from games.eventstore.models import Match
 from games.kernel import SYSTEM
 
 from tests.games.api_client import open_recorded_match
+from tests.games.harakiri.adventure_canary import deck_runs, leaked_runs, seen_before_drawn
 
 pytestmark = pytest.mark.django_db
 
 MAX_COMMANDS = 3000
-
-
-def _deck_runs(game):
-    """Three cards in a row of the travel and influence decks as dealt (drawn one at a time, so no
-    response may ever list three of them in that order; the market reveals its top 3 together)."""
-    runs = set()
-    for name, cards in game["decks"].items():
-        if name == "market":
-            continue
-        runs |= {json.dumps(cards[i:i + 3])[1:-1] for i in range(len(cards) - 2)}
-    return runs
 
 
 @pytest.mark.parametrize("seats,chapter", [(1, 1), (2, 2)])
@@ -55,10 +43,9 @@ def test_a_seeded_adventure_phase_plays_through_the_api_to_its_end(seats, chapte
     assert system_steps > 0, "the Shōgun's turns were taken by the worker"
     for c in [*clients, spectator]:
         c.follow()
-    dealt = match.events.get(type="AdventureStarted").seq
-    runs = _deck_runs(selectors.state_load(match, until=dealt)["game"])  # the decks as dealt at setup
+    runs = deck_runs(match_id)  # the decks as dealt at setup
     assert runs
-    for _, _, body in responses:
-        text = body.decode() if isinstance(body, bytes) else body
-        leaked = [run for run in runs if run in text]
-        assert not leaked, f"a deck order left the server: {leaked} in {text[:3000]}"
+    leaked = leaked_runs(runs, [body for _, _, body in responses])
+    assert not leaked, f"a deck order left the server: {leaked}"
+    early = seen_before_drawn(match_id, responses)
+    assert not early, f"a card left the server before it was drawn: {early[:5]}"

@@ -7,7 +7,16 @@
 // Every command sent comes from doc.legal_commands, unchanged. Commands the board cannot map to a
 // click are still offered as plain buttons, so no state is unplayable. Spectators (doc.seat ===
 // null) see the board without controls. The DOM is built with textContent only.
+//
+// The last roll and the departures (a villager or an enemy leaving the board) are read from
+// doc.events, the page's own log up to the view's seq, so a roll and its outcome always belong
+// together and match the board drawn; the last move by someone else (doc.last_move) is outlined.
+// Each enemy has one name everywhere: its type and colour, "Kachi (red)", as the history says.
+// Rules help (help.js): conditions, terrain, skills, dice, enemies and their lines explain
+// themselves on hover, focus or tap. Escape cancels a selection.
 
+import { renderAdventure } from "./harakiri_adventure.js";
+import { entry, explain, help, helpText, loadGlossary, onEscape } from "./help.js";
 import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
 
 const CSS_URL = new URL("../../css/boards/harakiri.css", import.meta.url).href;
@@ -30,11 +39,6 @@ const ui = {
   last: null,
   sel: null, // {kind: "attack", target}
   busy: false,
-  evSeq: null, // events fetched up to this seq
-  evFetching: false,
-  dice: null, // the last attack roll seen in the log
-  feed: [], // short lines: the latest things that happened
-  acted: null, // {id, until}: the miniature that just acted
   prevMinis: null, // id -> "sq|health" at the previous seq
   flash: new Set(),
   flashUntil: 0,
@@ -56,80 +60,99 @@ function loadContent() {
     .catch(() => { ui.contentPromise = null; });
 }
 
-function apiBase() {
-  const boot = document.getElementById("match-boot");
-  try {
-    return boot ? JSON.parse(boot.textContent).api_base : null;
-  } catch {
-    return null;
-  }
+function loadGlossaryOnce() {
+  if (ui.glossaryAsked) return;
+  ui.glossaryAsked = true;
+  loadGlossary("harakiri").then(rerender).catch(() => { ui.glossaryAsked = false; });
 }
 
-/** Read this seat's (redacted) log for the dice and enemy activations the view does not keep. */
-function loadEvents(doc) {
-  const base = apiBase();
-  if (!base || ui.evFetching) return;
-  const initial = ui.evSeq === null; // history: shown in the feed, no "just acted" flash
-  if (initial) ui.evSeq = Math.max(0, doc.seq - 80);
-  if (doc.seq <= ui.evSeq) return;
-  ui.evFetching = true;
-  fetch(`${base}events/?after=${ui.evSeq}`, { credentials: "same-origin", headers: { Accept: "application/json" } })
-    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
-    .then((body) => {
-      const evs = (body.events || []).filter((e) => e.seq > ui.evSeq).sort((a, b) => a.seq - b.seq);
-      for (const ev of evs) digest(ev, initial);
-      if (evs.length) ui.evSeq = evs[evs.length - 1].seq;
-    })
-    .catch(() => {})
-    .finally(() => {
-      ui.evFetching = false;
-      rerender();
-    });
+const ROLLS = new Set(["AttackRolled", "AttackDieRerolled", "AttackDieRemoved", "EnemyAttackRolled", "ResurrectionRolled"]);
+
+/** The last roll made (anyone's, the viewer's own included) and its outcome, from the log up to the
+ * view's seq: an outcome only ever joins the roll it follows. */
+function lastRoll(doc) {
+  let roll = null;
+  for (const ev of doc.events || []) {
+    const p = ev.payload || {};
+    if (ev.type === "AttackDieRemoved") {
+      if (roll && roll.who === p.attacker) { // a die taken away (Ninja Shadow): the same roll, one die less
+        const i = roll.dice.findIndex((d) => JSON.stringify(d) === JSON.stringify(p.die));
+        if (i >= 0) roll.dice = [...roll.dice.slice(0, i), ...roll.dice.slice(i + 1)];
+      }
+    } else if (ev.type === "AttackRolled" || ev.type === "AttackDieRerolled") {
+      const a = p.attack || {};
+      if (ev.type === "AttackRolled" || !roll || roll.who !== a.attacker) {
+        roll = { seq: ev.seq, who: a.attacker, targets: a.targets || [], dice: a.dice || [], mode: a.mode, skill: a.skill, outcomes: [], rerolls: 0 };
+      }
+      if (a.dice) roll.dice = a.dice;
+      roll.seq = ev.seq; // a reroll is the roll just made
+      if (ev.type === "AttackDieRerolled") roll.rerolls += 1;
+    } else if (ev.type === "EnemyAttackRolled") {
+      roll = { seq: ev.seq, who: p.attacker, targets: [p.target], dice: p.dice || [], skill: p.skill, counter: p.counter, blind: p.blind, outcomes: [], rerolls: 0 };
+    } else if (ev.type === "ResurrectionRolled") {
+      roll = { seq: ev.seq, who: p.who, targets: [], dice: [{ die: "test", n: p.die, s: p.passed ? "hit" : "fail" }], outcomes: [`${p.total} against ${p.difficulty}: ${p.passed ? "comes back" : "does not come back"}`], resurrection: true };
+    } else if ((ev.type === "AttackResolved" || ev.type === "AttackFinished") && roll && !roll.resurrection) {
+      const who = ev.type === "AttackFinished" ? (p.summary || {}).attacker : p.attacker;
+      if (who === roll.who) roll.outcomes.push(ev.type === "AttackFinished" ? pretty((p.summary || {}).outcome) : resolvedText(p));
+    }
+  }
+  return roll;
 }
 
-function digest(ev, initial = false) {
-  const p = ev.payload || {};
-  const say = (text) => {
-    ui.feed.push({ seq: ev.seq, text });
-    if (ui.feed.length > 6) ui.feed.shift();
-  };
-  switch (ev.type) {
-    case "AttackRolled":
-    case "AttackDieRerolled":
-      if (p.attack) ui.dice = { seq: ev.seq, who: p.attack.attacker, targets: p.attack.targets || [], dice: p.attack.dice || [], mode: p.attack.mode, outcome: null };
-      break;
-    case "EnemyAttackRolled":
-      ui.dice = { seq: ev.seq, who: p.attacker, targets: [p.target], dice: p.dice || [], outcome: null, blind: p.blind };
-      break;
-    case "AttackResolved":
-      if (ui.dice && ui.dice.who === p.attacker) ui.dice.outcome = resolvedText(p);
-      say(`${nameOf(p.attacker)} attacked: ${resolvedText(p)}`);
-      break;
-    case "EnemyActivated":
-      if (!initial) ui.acted = { id: p.enemy, until: Date.now() + 2500 };
-      say(`${nameOf(p.enemy)} activates`);
-      break;
-    case "EnemyDefeated":
-      say(`${nameOf(p.who)} defeated`);
-      break;
-    case "EnemySpawned":
-      say(`${nameOf(p.who)} appears`);
-      break;
-    case "OracleDrawn":
-    case "RoundEnded":
-    case "PhaseEnded":
-      say(ev.type === "RoundEnded" ? "Round over" : ev.type === "PhaseEnded" ? "The phase ends" : "Oracle card drawn");
-      break;
-    default:
-      break;
+const DEPARTURES = { CreatureRemoved: "leaves the board", EnemyDefeated: "is defeated and leaves the board", ResistorDefeated: "falls and leaves the board", CharacterDefeated: "is defeated and leaves the board" };
+
+/** Villagers, enemies and characters that left the board this round (from the log). */
+function departures(doc) {
+  const out = [];
+  for (const ev of doc.events || []) {
+    const p = ev.payload || {};
+    if (ev.type === "OracleDrawn" || ev.type === "RoundEnded") out.length = 0; // a new round
+    const who = p.who || p.resistor;
+    if (DEPARTURES[ev.type] && who) out.push({ seq: ev.seq, who, text: `${nameOf(who)} ${DEPARTURES[ev.type]}`, sq: lastSquare(doc, who, ev.seq, p.square) });
+    else if (ev.type === "CreatureMoved" && p.set && "sq" in p.set && p.set.sq === null && p.who) {
+      out.push({ seq: ev.seq, who: p.who, text: `${nameOf(p.who)} leaves the board`, sq: lastSquare(doc, p.who, ev.seq) });
+    }
   }
+  return out;
+}
+
+/** Where a miniature last stood before ``seq`` (from the log), for the mark it leaves. */
+function lastSquare(doc, who, seq, given) {
+  if (given) return given;
+  let sq = null;
+  for (const ev of doc.events || []) {
+    if (ev.seq >= seq) break;
+    const p = ev.payload || {};
+    if (ev.type === "CreatureMoved" && p.who === who && p.set && p.set.sq) sq = p.set.sq;
+    if (ev.type === "EnemySpawned" && p.who === who && p.enemy && p.enemy.sq) sq = p.enemy.sq;
+  }
+  if (!sq && ui.prevSquares) sq = ui.prevSquares.get(who) || null;
+  return sq;
+}
+
+/** The squares and miniatures the last move by someone else touched. */
+function lastMoveMarks(doc) {
+  const squares = new Set();
+  const minis = new Set();
+  for (const ev of ((doc.last_move || {}).events) || []) {
+    const p = ev.payload || {};
+    if (ev.type === "CreatureMoved" && p.set && p.set.sq) { squares.add(p.set.sq); if (p.who) minis.add(p.who); }
+    if (ev.type === "EnemySpawned" && p.enemy && p.enemy.sq) { squares.add(p.enemy.sq); if (p.who) minis.add(p.who); }
+    if (ev.type === "EnemyActivated" && p.enemy) minis.add(p.enemy);
+    if (ev.type === "EnemyAttackRolled") { if (p.attacker) minis.add(p.attacker); if (p.target) minis.add(p.target); }
+    if (ev.type === "HealthChanged" && p.who) minis.add(p.who);
+  }
+  return { squares, minis };
 }
 
 function resolvedText(p) {
-  if (p.outcome) return String(p.outcome).replace(/_/g, " ");
+  if (p.outcome) {
+    const target = p.target ? ` on ${nameOf(p.target)}` : "";
+    return `${pretty(p.outcome)}${target}${p.damage !== undefined && p.damage !== null ? `: ${p.damage} damage` : ""}${p.critical ? " (critical)" : ""}`;
+  }
   if (p.damage && typeof p.damage === "object") {
-    const parts = Object.entries(p.damage).map(([t, d]) => `${typeof d === "number" ? `${d} damage to` : JSON.stringify(d)} ${nameOf(t)}`);
-    return (p.critical ? "critical! " : "") + (parts.join(", ") || "no damage");
+    const parts = Object.entries(p.damage).map(([t, d]) => `${typeof d === "number" ? d : (d && d.damage) || 0} damage to ${nameOf(t)}`);
+    return (p.critical ? "Critical! " : "") + (parts.join(", ") || "no damage");
   }
   return "resolved";
 }
@@ -156,10 +179,51 @@ function enemyInfo(en) {
   return group[en.type] || null;
 }
 
+/** An enemy's one name, as the history and the prompts give it: its type and colour, "Kachi (red)"
+ * (the plus version is a badge, never part of the name). */
 function enemyName(en) {
+  if (en.kind === "double") return `${nameOf(en.double_of)}'s double`;
   const info = enemyInfo(en);
   const base = info && info.name ? info.name : pretty(en.type);
-  return `${base}${en.plus ? "+" : ""}${en.kind === "minion" && en.color ? ` (${en.color})` : ""}`;
+  return `${base}${en.color ? ` (${en.color})` : ""}`;
+}
+
+/** An enemy board's text for a tooltip: its stats, skills and how it activates (content pack + glossary). */
+function enemyHelp(id, en) {
+  const info = enemyInfo(en) || {};
+  const kind = entry(`enemy:${en.kind}`);
+  const lines = [
+    `${pretty(en.kind)}${en.plus ? " (plus version)" : ""}: ${en.health}/${en.max_health} health${info.movement !== undefined ? `, movement ${info.movement}` : ""}${info.range !== undefined ? `, range ${info.range}` : ""}${info.defense !== undefined ? `, defense ${info.defense}` : ""}${info.armor !== undefined ? `, armor ${info.armor}${en.armor_tokens ? ` (-${en.armor_tokens})` : ""}` : ""}`,
+    info.dice ? `Attack dice: ${info.dice.join(", ")}` : "",
+    ...Object.entries(info.skills || {}).map(([k, sk]) => `${pretty(k)} (${sk.kind}): ${sk.text}`),
+    kind ? `${kind.term}: ${kind.text}` : "",
+    condText(en.conditions),
+  ];
+  const ai = aiLines(en, info);
+  if (ai.length) lines.push("Lines:", ...ai);
+  return lines.filter(Boolean).join("\n");
+}
+
+/** An enemy's AI lines in words (minion tables, servant lines, chosen AI cards in play). */
+function aiLines(en, info) {
+  const line = (l) => {
+    const parts = [];
+    if (l.move) parts.push(`${explain(`line:${l.move.cond}`) || pretty(l.move.cond)}${l.move.x ? ` (${l.move.x})` : ""}${l.move.of === "ally" ? " (an ally)" : ""}`);
+    if (l.attack) parts.push(`attack with ${pretty(l.attack.skill)}${l.attack.focus ? " + focus die" : ""}`);
+    const pri = explain(`line:${l.priority || "none"}`);
+    return `${l.n}. ${parts.join(", then ") || "nothing"}${pri ? ` — ${pri.toLowerCase()}` : ""}`;
+  };
+  if (en.kind === "minion") {
+    const oracle = currentView && currentView.oracle && currentView.oracle.color === "red" ? "aggressive" : "normal";
+    return (info[oracle] || []).map((row) => `${(row.die || []).join("/")} (${oracle}): ${(row.lines || []).map(line).join("; ")}`);
+  }
+  if (info.lines) return info.lines.map(line);
+  return [];
+}
+
+function condText(conds) {
+  const on = Object.entries(conds || {}).filter(([, n]) => n > 0);
+  return on.map(([k, n]) => `${helpText(`condition:${k}`) || pretty(k)}${n > 1 ? ` (×${n})` : ""}`).join("\n");
 }
 
 function weaponName(id) {
@@ -189,6 +253,44 @@ function skillName(id) {
   return pretty(id);
 }
 
+function skillInfo(id) {
+  const sk = ((ui.content && ui.content.skills) || []).find((x) => x.id === id);
+  if (sk) return sk;
+  for (const k of (ui.content && ui.content.kami) || []) {
+    const ks = (k.skills || []).find((x) => x.id === id);
+    if (ks) return { ...ks, kami: k.name };
+  }
+  return null;
+}
+
+/** A skill's text for a tooltip: its kind, Ki requirement and rules text (content pack + glossary). */
+function skillHelp(id) {
+  const sk = skillInfo(id);
+  if (!sk) return "";
+  const kind = entry(`skill:${sk.kind}`);
+  return [`${sk.kami ? `${sk.kami}, level ${sk.level} Kami skill` : `${pretty(sk.kind)} skill`}${sk.ki ? `, needs a Ki die of ${sk.ki}+ in its slot` : ""}`,
+    sk.text, kind ? `${kind.term}: ${kind.short}` : ""].filter(Boolean).join("\n");
+}
+
+function weaponHelp(id) {
+  const w = ui.content && ui.content.weapons && ui.content.weapons[id];
+  if (!w) return "";
+  const yy = w.yinyang ? entry(`yinyang:${w.yinyang}`) : null;
+  return [`${pretty(w.class)} weapon, range ${w.range}`,
+    w.fast ? `Fast attack (1 AP): ${w.fast.join(", ")}` : "No fast attack", w.strong ? `Strong attack (2 AP): ${w.strong.join(", ")}` : "No strong attack",
+    yy ? `Yin-yang: ${yy.term}: ${yy.short}` : ""].filter(Boolean).join("\n");
+}
+
+function itemHelp(it) {
+  const info = ui.content && ui.content.items && ui.content.items[it.id];
+  if (!info) return "";
+  const type = entry(`item:${info.type}`);
+  const eff = info.effect || {};
+  const what = { heal: `regain ${eff.amount} health`, cleanse: "remove all negative conditions", bless: "gain a blessed token", damage: `${eff.amount} damage to an enemy in range ${info.range} and LOS`, none: "no effect in this phase" }[eff.kind] || pretty(eff.kind);
+  return [`Use (1 AP): ${what}${eff.cleanse ? ` and remove ${eff.cleanse.join(", ")}` : ""}${info.knowledge ? ` (knowledge ${info.knowledge})` : ""}`,
+    type ? `${type.term}: ${type.short}` : "", it.uses !== null && it.uses !== undefined ? `${it.uses} use${it.uses === 1 ? "" : "s"} left` : ""].filter(Boolean).join("\n");
+}
+
 function seatName(doc, seat) {
   const s = doc.match && doc.match.seats && doc.match.seats[seat];
   const name = s ? s.username + (s.bot ? " (bot)" : "") : `Seat ${seat}`;
@@ -203,7 +305,7 @@ function xy(sq) {
 function cardLabel(view, card) {
   const [kind, id] = String(card).split(":");
   if (kind === "char") return nameOf(id);
-  if (kind === "color") return `${pretty(id)} minions`;
+  if (kind === "color") return `${pretty(id)} enemies`;
   if (kind === "enemy") return nameOf(id);
   return pretty(card);
 }
@@ -320,6 +422,11 @@ function classify(doc) {
 // -- rendering ---------------------------------------------------------------------------------
 
 function render(container, doc, sendCommand) {
+  // An Adventure Phase match (option phase "adventure", its view has a flow): the map of Japan.
+  if ((doc.view && doc.view.flow) || (doc.match && doc.match.options && doc.match.options.phase === "adventure")) {
+    renderAdventure(container, doc, sendCommand);
+    return;
+  }
   ui.last = [container, doc, sendCommand];
   ensureStylesheet();
   loadContent();
@@ -331,11 +438,17 @@ function render(container, doc, sendCommand) {
     );
     return;
   }
-  loadEvents(doc);
+  loadGlossaryOnce();
   trackChanges(doc);
   const player = doc.seat !== null && doc.seat !== undefined;
   const opts = classify(player ? doc : { ...doc, legal_commands: [] });
-  if (ui.sel && !(ui.sel.kind === "attack" && opts.attacks.has(ui.sel.target))) ui.sel = null;
+  if (ui.sel && !(ui.sel.kind === "attack" && opts.attacks.has(ui.sel.target) && ui.sel.seq === doc.seq)) ui.sel = null;
+  onEscape("harakiri", () => {
+    if (!ui.sel) return false;
+    ui.sel = null;
+    rerender();
+    return true;
+  });
 
   const send = (cmd) => {
     if (ui.busy) return;
@@ -346,7 +459,8 @@ function render(container, doc, sendCommand) {
       .catch(() => { /* the match page shows the refusal under the board */ })
       .finally(() => { ui.busy = false; rerender(); });
   };
-  const ctx = { doc, view, opts, send, player, select: (sel) => { ui.sel = sel; rerender(); } };
+  const ctx = { doc, view, opts, send, player, select: (sel) => { ui.sel = sel ? { ...sel, seq: doc.seq } : null; rerender(); },
+    marks: lastMoveMarks(doc), gone: departures(doc) };
 
   const root = h("div", { class: "hk", dataset: { seat: player ? String(doc.seat) : "spectator" } });
   root.append(renderBanner(ctx));
@@ -355,8 +469,8 @@ function render(container, doc, sendCommand) {
   root.append(renderPrompt(ctx));
   if (player) root.append(renderActions(ctx));
   root.append(h("div", { class: "hk-main" },
-    h("div", { class: "hk-map" }, renderGrid(ctx), renderLegend()),
-    h("div", { class: "hk-side" }, renderDice(ctx), renderEnemies(ctx))));
+    h("div", { class: "hk-map", "data-testid": "harakiri-map" }, renderGrid(ctx), renderLegend()),
+    h("div", { class: "hk-side" }, renderDice(ctx), renderDepartures(ctx), renderEnemies(ctx))));
   if (!player) root.append(h("p", { class: "muted hk-spectating" }, "You are watching this match."));
   root.append(renderParty(ctx));
   container.replaceChildren(root);
@@ -379,6 +493,12 @@ function trackChanges(doc) {
     ui.flashUntil = Date.now() + 1500;
   }
   ui.prevMinis = now;
+  // where every miniature was last seen (a defeated one keeps its square, for the mark it leaves)
+  const squares = new Map(ui.prevSquares || []);
+  for (const group of [doc.view.characters, doc.view.enemies, doc.view.resistors || {}]) {
+    for (const [id, m] of Object.entries(group)) if (m.sq) squares.set(id, m.sq);
+  }
+  ui.prevSquares = squares;
   ui.seenSeq = doc.seq;
 }
 
@@ -399,16 +519,16 @@ function renderTop({ view }) {
   bar.append(h("div", { class: "hk-stat" }, h("span", { class: "hk-stat-label" }, "Round"),
     `${view.round_cap && view.phase === "ended" ? Math.min(view.round, view.round_cap) : view.round}${view.round_cap ? ` / ${view.round_cap}` : ""}`));
   bar.append(h("div", { class: "hk-stat" }, h("span", { class: "hk-stat-label" }, "Phase"), pretty(view.phase)));
-  bar.append(h("div", { class: "hk-stat", "data-testid": "harakiri-oracle", title: `Oracle card ${oracle.current || "–"}; ${oracle.deck} left in the deck` },
+  bar.append(help(h("div", { class: "hk-stat", "data-testid": "harakiri-oracle" },
     h("span", { class: "hk-stat-label" }, "Oracle"),
     h("span", { class: `hk-oracle oc-${oracle.color || "none"}` }, oracle.color ? pretty(oracle.color) : "–"),
-    h("span", { class: "hk-small" }, `deck ${oracle.deck ?? "?"}`)));
+    h("span", { class: "hk-small" }, `deck ${oracle.deck ?? "?"}`)), `${oracle.deck ?? "?"} cards left in the oracle deck.\n${helpText("concept:ORACLE")}`));
   const malice = h("span", { class: "hk-pips", "aria-hidden": "true" });
   for (let i = 0; i < Math.max(5, view.malice); i++) malice.append(h("span", { class: i < view.malice ? "pip on" : "pip" }));
-  bar.append(h("div", { class: "hk-stat", "data-testid": "harakiri-malice", title: "Malice" },
-    h("span", { class: "hk-stat-label" }, "Malice"), String(view.malice), malice));
-  bar.append(h("div", { class: "hk-objective", title: view.scenario_name || "" },
-    h("span", { class: "hk-stat-label" }, "Objective "), (view.objective && view.objective.text) || ""));
+  bar.append(help(h("div", { class: "hk-stat", "data-testid": "harakiri-malice" },
+    h("span", { class: "hk-stat-label" }, "Malice"), String(view.malice), malice), helpText("concept:MALICE")));
+  bar.append(help(h("div", { class: "hk-objective" },
+    h("span", { class: "hk-stat-label" }, "Objective "), (view.objective && view.objective.text) || ""), `${view.scenario_name || ""}\n${helpText("concept:OBJECTIVE")}`));
   return bar;
 }
 
@@ -422,8 +542,11 @@ function renderPrompt(ctx) {
   const pending = view.pending;
   if (pending) {
     box.append(h("p", { class: "hk-ask" }, h("strong", {}, pending.by === "party" ? "Party decision: " : "Decision: "), readable(view, pending.prompt) || pretty(pending.kind)));
-    if (mine && opts.choices.some((c) => choiceSquare(view, pending.options[c.args.option]))) {
-      box.append(h("p", { class: "muted hk-small" }, "Click a highlighted square or a button."));
+    if (mine) {
+      const onMap = opts.choices.some((c) => choiceSquare(view, pending.options[c.args.option]));
+      box.append(h("p", { class: "muted hk-small" }, onMap
+        ? "Choose with the buttons just below, or click a square marked ✓ on the map."
+        : "Choose with the buttons just below."));
     }
     if (mine) {
       box.append(h("div", { class: "hk-choices" }, opts.choices.map((cmd) =>
@@ -436,7 +559,8 @@ function renderPrompt(ctx) {
   }
   if (view.attack) {
     const atk = view.attack;
-    box.append(h("p", { class: "hk-ask" }, `${nameOf(atk.attacker)} rolled against ${(atk.targets || []).map(nameOf).join(", ")}:`));
+    box.append(h("p", { class: "hk-ask" }, `${nameOf(atk.attacker)} rolled against ${(atk.targets || []).map(nameOf).join(", ")}:`,
+      mine ? h("span", { class: "muted hk-small" }, ` reroll a die with the button under it, or press Resolve attack${opts.resolve ? "" : " (someone else decides)"}.`) : ""));
     box.append(h("div", { class: "hk-dice" }, (atk.dice || []).map((d, i) => {
       const cmds = opts.rerolls.filter((c) => c.args.die === i);
       return h("div", { class: "hk-die-wrap" }, dieNode(d),
@@ -455,16 +579,18 @@ function renderPrompt(ctx) {
   const s = ui.sel;
   if (s && s.kind === "attack") {
     const cmds = opts.attacks.get(s.target) || [];
-    box.append(h("p", { class: "hk-ask" }, `${who ? who.name : "Attack"} attacks ${nameOf(s.target)}: choose how.`));
+    box.append(h("p", { class: "hk-ask" }, `${who ? who.name : "Attack"} attacks ${nameOf(s.target)}: choose how with the buttons below (Escape cancels).`));
     box.append(h("div", { class: "hk-choices" },
       cmds.map((cmd, i) => h("button", { type: "button", class: i === 0 ? "primary hk-variant" : "hk-variant", disabled: ui.busy, dataset: { variant: String(i) }, onclick: () => send(cmd) }, attackVariant(cmd.args))),
       h("button", { type: "button", class: "link-button", onclick: () => select(null) }, "Cancel")));
     return box;
   }
   const hints = [];
-  if (opts.steps.size) hints.push("click a highlighted square to step there");
-  if (opts.attacks.size) hints.push("click a highlighted enemy to attack it");
-  hints.push(hints.length ? "or pick an action above" : "pick an action above");
+  if (opts.steps.size) hints.push("click a blue-outlined square on the map to step there");
+  if (opts.attacks.size) hints.push("click a red-glowing enemy on the map to attack it");
+  const bar = opts.actions.length || opts.other.length;
+  if (bar) hints.push(hints.length ? "or choose an action in the bar just below" : "choose an action in the bar just below");
+  if (!hints.length) hints.push("wait: nothing to do right now");
   const mp = view.turn && (view.turn.moving ? view.turn.mp : view.turn.rolling ? view.turn.roll_mp : null);
   box.append(h("p", { class: "hk-ask" },
     `${who ? `${who.name}'s activation (${who.ap} AP${mp !== null && mp !== undefined ? `, ${mp} MP` : ""})` : "Your move"}: ${hints.join(", ").replace(", or", " or")}.`));
@@ -499,8 +625,13 @@ function dieNode(d) {
   if (d.die === "test") { face = String(d.n ?? "?"); cls = `s-${d.s}`; }
   else if (d.die === "focus") { face = d.f === "minus1" ? "−1" : d.f === "fail_no_counter" ? "✗·" : "✗"; cls = "s-focus"; }
   else { face = String(d.i ?? 0); cls = d.y ? `y-${d.y}` : ""; }
-  const title = `${pretty(d.die)} die: ${d.die === "test" ? d.s : d.die === "focus" ? d.f : `${d.i} impact${d.i === 1 ? "" : "s"}${d.y ? `, ${d.y} yin-yang` : ""}`}`;
-  return h("span", { class: `hk-die die-${d.die} ${cls}`, title }, face, d.y ? h("span", { class: "hk-yy" }, "☯") : "");
+  const face_ = d.die === "test" ? entry(`dice:${d.s}`) : d.die === "focus" ? entry(`dice:${d.f}`) : null;
+  const text = [
+    `${pretty(d.die)} die: ${d.die === "test" ? `${d.n ?? "?"}${face_ ? `, ${face_.term}: ${face_.short}` : ""}` : d.die === "focus" ? (face_ ? `${face_.term}: ${face_.short}` : pretty(d.f)) : `${d.i} impact${d.i === 1 ? "" : "s"}`}`,
+    d.y ? `${d.y === "success" ? "Success" : "Fail"} yin-yang symbol. ${explain("dice:yinyang")}` : "",
+    explain(`dice:${d.die}`),
+  ].filter(Boolean).join("\n");
+  return help(h("span", { class: `hk-die die-${d.die} ${cls}` }, face, d.y ? h("span", { class: "hk-yy" }, "☯") : ""), text);
 }
 
 function renderGrid(ctx) {
@@ -530,7 +661,6 @@ function renderGrid(ctx) {
   const minY = Math.min(...keys.map((p) => p.y));
   const maxY = Math.max(...keys.map((p) => p.y));
   const cols = maxX - minX + 1;
-  const cell = Math.max(34, Math.min(56, Math.floor(520 / cols)));
   // What stands on each square.
   const at = new Map();
   const put = (sq, node) => {
@@ -542,25 +672,29 @@ function renderGrid(ctx) {
   for (const [id, e] of Object.entries(view.enemies)) if (e.sq) put(e.sq, { kind: "enemy", id, e });
   for (const [id, r] of Object.entries(view.resistors || {})) if (r.sq) put(r.sq, { kind: "resistor", id, r });
   const marks = new Map();
+  const markHelp = new Map();
   const mark = (sq, text, cls, title) => {
     if (!sq) return;
     if (!marks.has(sq)) marks.set(sq, []);
-    marks.get(sq).push(h("span", { class: `hk-mark ${cls}`, title }, text));
+    marks.get(sq).push(h("span", { class: `hk-mark ${cls}`, "aria-hidden": "true" }, text));
+    markHelp.set(sq, [...(markHelp.get(sq) || []), title]);
   };
-  for (const [id, d] of Object.entries(view.doors || {})) mark(d.sq, d.open ? "▯" : "▮", d.open ? "door-open" : "door-closed", `Door ${pretty(id)} (${d.open ? "open" : "closed"}${d.survey ? `, leads to ${pretty(d.survey)}` : ""})`);
-  for (const [id, p] of Object.entries(view.points || {})) mark(p.sq || p.at, id, "point", `Interaction point ${id}${p.text ? `: ${p.text}` : ""}`);
-  for (const [color, sq] of Object.entries(view.spawns || {})) mark(typeof sq === "string" ? sq : sq && sq.sq, "◎", `spawn sp-${color}`, `${pretty(color)} spawn point`);
-  (view.heads || []).forEach((hd, i) => mark(hd.sq, hd.boss ? "☗" : "☖", "head", `${hd.boss ? "Boss head" : "Head"} #${i}`));
+  for (const g of ctx.gone) if (g.sq) mark(g.sq, "✕", "gone", `${g.text} (this round).`);
+  for (const [id, d] of Object.entries(view.doors || {})) mark(d.sq, d.open ? "▯" : "▮", d.open ? "door-open" : "door-closed", `Door ${pretty(id)} (${d.open ? "open" : "closed"}${d.survey ? `, leads to ${pretty(d.survey)}` : ""}). ${explain("terrain:door")}`);
+  for (const [id, p] of Object.entries(view.points || {})) mark(p.sq || p.at, id, "point", `Interaction point ${id}${p.text ? `: ${p.text}` : ""}. ${explain("terrain:point")}`);
+  for (const [color, sq] of Object.entries(view.spawns || {})) mark(typeof sq === "string" ? sq : sq && sq.sq, "◎", `spawn sp-${color}`, `${pretty(color)} spawn point: ${explain("terrain:spawn")}`);
+  (view.heads || []).forEach((hd) => mark(hd.sq, hd.boss ? "☗" : "☖", "head", `${hd.boss ? "Boss head" : "Head"}: ${explain("concept:HEAD")}`));
   (view.yastun_lad || []).forEach((lad) => mark(lad.sq, "🐾", "lad", `Yastun Lad (${nameOf(lad.owner)})${lad.on ? ` on ${nameOf(lad.on)}'s board` : ""}`));
 
   const turnWho = view.turn && view.turn.who;
-  const grid = h("div", { class: "hk-grid", role: "grid", "aria-label": "The map", style: `--cell:${cell}px; grid-template-columns: repeat(${cols}, var(--cell));` });
+  const grid = h("div", { class: "hk-grid", role: "grid", "aria-label": "The map" });
+  grid.style.setProperty("--cols", String(cols)); // the squares shrink to fit the board's width
   for (let y = minY; y <= maxY; y++) {
     for (let x = minX; x <= maxX; x++) {
       const sq = `${x},${y}`;
       const info = view.squares[sq];
       if (!info) {
-        grid.append(h("div", { class: "hk-cell t-wall", role: "gridcell", title: `${sq}: wall`, dataset: { sq } }));
+        grid.append(h("div", { class: "hk-cell t-wall", role: "gridcell", "aria-label": `${sq}: wall`, dataset: { sq } }));
         continue;
       }
       const act = clickable.get(sq);
@@ -568,6 +702,7 @@ function renderGrid(ctx) {
       const cls = ["hk-cell", `t-${info.t}`, `hgt-${Math.min(3, info.h || 0)}`];
       if (act) cls.push("is-target", `act-${act.kind}`);
       if (act && act.selected) cls.push("is-selected");
+      if (ctx.marks.squares.has(sq)) cls.push("is-last");
       const west = view.squares[`${x - 1},${y}`];
       const north = view.squares[`${x},${y - 1}`];
       if (west && west.z !== info.z) cls.push("zb-w");
@@ -575,7 +710,7 @@ function renderGrid(ctx) {
       const node = h(act ? "button" : "div", {
         class: cls.join(" "), role: "gridcell", type: act ? "button" : undefined,
         dataset: { sq, terrain: info.t, height: String(info.h || 0) },
-        title: `${sq} · ${TERRAIN_LABEL[info.t] || pretty(info.t)}${specialNote(view, info)}${info.h ? ` · height ${info.h}` : ""} · ${zoneName}`,
+        "aria-label": `${sq}, ${TERRAIN_LABEL[info.t] || pretty(info.t)}${act ? `: ${act.kind === "attack" ? "attack" : act.kind === "step" ? "step here" : "choose"}` : ""}`,
         onclick: act ? act.run : undefined,
       });
       if (info.h) node.append(h("span", { class: "hk-height" }, `▲${info.h}`));
@@ -586,28 +721,48 @@ function renderGrid(ctx) {
         if (here.length > 1) mini.classList.add("is-stacked", `stack-${Math.min(i, 3)}`);
         node.append(mini);
       });
-      if (here.length > 1) node.title += ` · ${here.map((o) => nameOf(o.id)).join(" and ")}`;
       if (act && act.kind === "step") node.append(h("span", { class: "hk-action" }, "•"));
       if (act && act.kind === "choice") node.append(h("span", { class: "hk-action is-choice" }, "✓"));
+      const terrain = entry(`terrain:${info.t}`);
+      help(node, [
+        act ? (act.kind === "attack" ? "Click to attack this enemy." : act.kind === "step" ? "Click to step here." : "Click to choose this square.") : "",
+        ...here.map((o) => miniHelp(o)),
+        ...(markHelp.get(sq) || []),
+        `${terrain ? `${terrain.term}: ${terrain.short}` : TERRAIN_LABEL[info.t] || pretty(info.t)}${specialNote(view, info)}`,
+        info.h ? `Height ${info.h}: ${explain("terrain:height")}` : "",
+        `${zoneName}, square ${sq}`,
+      ].filter(Boolean).join("\n"), here.length ? here.map((o) => nameOf(o.id)).join(" and ") : undefined,
+      Boolean(act) || here.length > 0 || markHelp.has(sq)); // plain squares: hover only (the legend has their text)
       grid.append(node);
     }
   }
   return h("div", { class: "hk-grid-wrap" }, grid);
 }
 
+/** What a tooltip says about a miniature on a square. */
+function miniHelp(o) {
+  if (o.kind === "char") {
+    const c = o.c;
+    return `${c.name}: ${c.health}/${c.max_health} health, ${c.ap} AP${condText(c.conditions) ? `\n${condText(c.conditions)}` : ""}`;
+  }
+  if (o.kind === "enemy" && o.e.kind === "double") return `${enemyName(o.e)}: ${explain("enemy:double")}`;
+  if (o.kind === "enemy") return `${enemyName(o.e)}: ${enemyHelp(o.id, o.e)}`;
+  return `${o.r.name}: ${o.r.tokens} resistance token${o.r.tokens === 1 ? "" : "s"}. ${explain("enemy:resistor")}`;
+}
+
 function healthBar(cur, max) {
   const pct = max ? Math.max(0, Math.min(100, Math.round((100 * cur) / max))) : 0;
-  return h("span", { class: "hk-hp", title: `${cur}/${max} health` }, h("span", { class: "hk-hp-fill", style: `width:${pct}%` }));
+  return h("span", { class: "hk-hp", "aria-label": `${cur}/${max} health` }, h("span", { class: "hk-hp-fill", style: `width:${pct}%` }));
 }
 
 function condBadges(conds) {
   return Object.entries(conds || {}).filter(([, n]) => n > 0).map(([k, n]) =>
-    h("span", { class: `hk-cond c-${k}`, title: `${k} ×${n}` }, `${CONDITIONS[k] || k[0]}${n > 1 ? n : ""}`));
+    help(h("span", { class: `hk-cond c-${k}` }, `${CONDITIONS[k] || k[0]}${n > 1 ? n : ""}`), `${helpText(`condition:${k}`) || pretty(k)}${n > 1 ? ` (×${n})` : ""}`));
 }
 
 function isFlashing(id) {
   const now = Date.now();
-  return (ui.flash.has(id) && now < ui.flashUntil) || (ui.acted && ui.acted.id === id && now < ui.acted.until);
+  return ui.flash.has(id) && now < ui.flashUntil;
 }
 
 function miniNode(view, o, turnWho) {
@@ -616,7 +771,6 @@ function miniNode(view, o, turnWho) {
     return h("span", {
       class: `hk-mini is-char ch-${o.id}${turnWho === o.id ? " is-active" : ""}${isFlashing(o.id) ? " is-flash" : ""}`,
       dataset: { mini: o.id },
-      title: `${c.name}: ${c.health}/${c.max_health} health, ${c.ap} AP`,
     }, h("span", { class: "hk-mini-tag" }, HERO_SHORT[o.id] || c.name.slice(0, 2)), healthBar(c.health, c.max_health), h("span", { class: "hk-mini-conds" }, condBadges(c.conditions)));
   }
   if (o.kind === "enemy" && o.e.kind === "double") {
@@ -625,7 +779,6 @@ function miniNode(view, o, turnWho) {
     return h("span", {
       class: `hk-mini is-char is-double ch-${owner}${active ? " is-active" : ""}${isFlashing(o.id) ? " is-flash" : ""}`,
       dataset: { mini: o.id },
-      title: `${nameOf(owner)}'s double (Multi-Form): immune to damage, removed at the end of the round`,
     }, h("span", { class: "hk-mini-tag" }, `${HERO_SHORT[owner] || "?"}²`));
   }
   if (o.kind === "enemy") {
@@ -634,11 +787,10 @@ function miniNode(view, o, turnWho) {
     return h("span", {
       class: `hk-mini is-enemy k-${e.kind} ec-${e.color || "none"}${e.allied ? " is-allied" : ""}${actor ? " is-active" : ""}${isFlashing(o.id) ? " is-flash" : ""}`,
       dataset: { mini: o.id },
-      title: `${enemyName(e)}: ${e.health}/${e.max_health} health${e.armor_tokens ? `, ${e.armor_tokens} armor tokens` : ""}`,
     }, h("span", { class: "hk-mini-tag" }, (enemyName(e)[0] || "?") + (e.plus ? "+" : "")), healthBar(e.health, e.max_health), h("span", { class: "hk-mini-conds" }, condBadges(e.conditions)));
   }
   const r = o.r;
-  return h("span", { class: `hk-mini is-resistor${r.living ? "" : " is-object"}`, dataset: { mini: o.id }, title: `${r.name}: ${r.tokens} resistance tokens` },
+  return h("span", { class: `hk-mini is-resistor${r.living ? "" : " is-object"}`, dataset: { mini: o.id } },
     h("span", { class: "hk-mini-tag" }, "☺"), h("span", { class: "hk-mini-tokens" }, `×${r.tokens}`));
 }
 
@@ -650,10 +802,12 @@ function specialNote(view, info) {
 
 function renderLegend() {
   return h("div", { class: "hk-legend", "aria-label": "Legend" },
-    TERRAINS.map((t) => h("span", { class: `hk-legend-item hk-cell t-${t}` }, TERRAIN_LABEL[t])),
-    h("span", { class: "hk-legend-item hk-cell t-open hgt-1" }, "▲ height"),
-    h("span", { class: "hk-legend-item hk-cell t-wall" }, "Wall"),
-    h("span", { class: "muted hk-small" }, "▮ closed door · ▯ open door · letters = interaction points · ◎ spawn point · ☖ head (☗ boss) · 🐾 Yastun Lad · ☺ villager · round = hero, square = enemy (ring = minion colour) · bar = health · Bl/Po/Bd/Dn/+ = bleeding/poisoned/blinded/downed/blessed"));
+    TERRAINS.map((t) => help(h("span", { class: `hk-legend-item hk-cell t-${t}` }, TERRAIN_LABEL[t]), helpText(`terrain:${t}`))),
+    help(h("span", { class: "hk-legend-item hk-cell t-open hgt-1" }, "▲ height"), helpText("terrain:height")),
+    help(h("span", { class: "hk-legend-item hk-cell t-wall" }, "Wall"), helpText("terrain:wall")),
+    h("span", { class: "muted hk-small" }, "▮ closed door · ▯ open door · letters = interaction points · ◎ spawn point · ☖ head (☗ boss) · 🐾 Yastun Lad · ☺ villager · ✕ left the board this round · round = hero, square = enemy (ring = minion colour) · bar = health · ",
+      ...Object.entries(CONDITIONS).map(([k, tag], i) => [i ? "/" : "", help(h("span", { class: "hk-legend-cond" }, tag), helpText(`condition:${k}`))]).flat(),
+      " = bleeding/poisoned/blinded/downed/blessed"));
 }
 
 function renderInitiative({ view }) {
@@ -666,24 +820,40 @@ function renderInitiative({ view }) {
     if (kind === "char") cls.push(`ch-${id}`);
     if (i === init.pos && view.turn) cls.push("is-active");
     else if (i < init.pos) cls.push("is-done");
-    list.append(h("li", { class: cls.join(" "), dataset: { card } }, cardLabel(view, card)));
+    const whose = kind === "color" ? Object.entries(view.enemies).filter(([, e]) => e.color === id && e.kind === "minion" && e.sq).map(([eid]) => nameOf(eid))
+      : kind === "enemy" ? [nameOf(id)] : [];
+    list.append(help(h("li", { class: cls.join(" "), dataset: { card } }, cardLabel(view, card)),
+      `${cardLabel(view, card)}${i < init.pos ? " (done)" : i === init.pos && view.turn ? " (now)" : ""}${whose.length ? `: ${whose.join(", ")}` : ""}\n${explain("concept:INITIATIVE")}`));
   });
-  if (init.deck) list.append(h("li", { class: "hk-card qk-facedown", title: "Revealed card by card (an event)" }, `${init.deck} face down`));
+  if (init.deck) list.append(help(h("li", { class: "hk-card qk-facedown" }, `${init.deck} face down`), "Initiative cards revealed card by card (an event)."));
   if (!init.queue.length && !init.deck) list.append(h("li", { class: "muted" }, "Not drawn yet"));
-  return h("section", { class: "hk-panel hk-init" }, h("h3", {}, "Initiative"), list);
+  return h("section", { class: "hk-panel hk-init" }, help(h("h3", {}, "Initiative"), helpText("concept:INITIATIVE")), list);
 }
 
-function renderDice({ view }) {
+function renderDice({ doc, view }) {
   const box = h("section", { class: "hk-panel", "data-testid": "harakiri-dice" }, h("h3", {}, "Last roll"));
-  const d = view.attack ? { who: view.attack.attacker, targets: view.attack.targets, dice: view.attack.dice, outcome: "rerolls available" } : ui.dice;
+  // an attack still open (rerolls possible) is the roll just made; otherwise the log's last roll
+  const live = view.attack ? { who: view.attack.attacker, targets: view.attack.targets, dice: view.attack.dice, outcomes: ["not resolved yet: rerolls are possible"], seq: doc.seq } : null;
+  const d = live || lastRoll(doc);
   if (!d) box.append(h("p", { class: "muted hk-small" }, "No dice rolled yet."));
   else {
-    box.append(h("p", { class: "hk-small" }, `${nameOf(d.who)} → ${(d.targets || []).map(nameOf).join(", ")}`));
+    box.dataset.seq = String(d.seq);
+    box.append(h("p", { class: "hk-small hk-roller" }, d.resurrection ? `${nameOf(d.who)}: resurrection roll` :
+      `${nameOf(d.who)}${d.counter ? " counterattacks" : ""} → ${(d.targets || []).map(nameOf).join(", ")}${d.skill ? ` (${skillName(d.skill) || pretty(d.skill)})` : ""}${d.rerolls ? `, ${d.rerolls} reroll${d.rerolls > 1 ? "s" : ""}` : ""}`));
     box.append(h("div", { class: "hk-dice" }, (d.dice || []).map(dieNode)));
-    if (d.outcome) box.append(h("p", { class: "hk-small hk-outcome" }, d.outcome));
+    const total = (d.dice || []).reduce((n, x) => n + (x.i || 0), 0);
+    if ((d.dice || []).some((x) => "i" in x)) box.append(h("p", { class: "hk-small" }, `${total} impact${total === 1 ? "" : "s"} rolled`));
+    for (const o of d.outcomes || []) box.append(h("p", { class: "hk-small hk-outcome" }, o));
   }
-  if (ui.feed.length) box.append(h("ul", { class: "hk-feed" }, ui.feed.slice(-4).map((f) => h("li", {}, f.text))));
   return box;
+}
+
+/** A message for each villager or enemy that left the board this round. */
+function renderDepartures({ gone }) {
+  if (!gone.length) return "";
+  return h("section", { class: "hk-panel hk-gone", role: "status", "aria-live": "polite", "data-testid": "harakiri-departures" },
+    h("h3", {}, "Left the board this round"),
+    h("ul", { class: "hk-feed" }, gone.slice(-5).map((g) => h("li", { dataset: { who: g.who } }, g.text, g.sq ? ` (from ${g.sq})` : ""))));
 }
 
 // A chosen's AI cards in play (e.g. the Blood Oni's Hate cards) and the characters its passive
@@ -694,23 +864,23 @@ function passiveNotes(e) {
   if (inPlay.length) {
     const deck = (enemyInfo(e) || {}).ai_deck || [];
     const names = inPlay.map((id) => (deck.find((c) => c.id === id) || { name: pretty(id) }).name);
-    notes.push(h("span", { class: "hk-small", title: "AI cards in play until the combat finishes" }, ` in play: ${names.join(", ")}`));
+    notes.push(help(h("span", { class: "hk-small" }, ` in play: ${names.join(", ")}`), "AI cards in play until the combat finishes."));
   }
   if ((e.kami_barred || []).length) {
-    notes.push(h("span", { class: "hk-small", title: "cannot use Kami skills for the rest of this combat" },
-      ` no Kami: ${e.kami_barred.map(nameOf).join(", ")}`));
+    notes.push(help(h("span", { class: "hk-small" },
+      ` no Kami: ${e.kami_barred.map(nameOf).join(", ")}`), "These characters cannot use Kami skills for the rest of this combat."));
   }
   return h("span", {}, ...notes);
 }
 
-function renderEnemies({ view }) {
+function renderEnemies({ view, marks }) {
   const list = h("ul", { class: "hk-enemies" });
   for (const [id, e] of Object.entries(view.enemies)) {
     if (!e.sq || e.kind === "double") continue; // Hikaru's Multi-Form double is drawn as a hero
-    list.append(h("li", { class: `hk-enemy ec-${e.color || "none"}${isFlashing(id) ? " is-flash" : ""}`, dataset: { enemy: id } },
+    list.append(help(h("li", { class: `hk-enemy ec-${e.color || "none"}${isFlashing(id) ? " is-flash" : ""}${marks.minis.has(id) ? " is-last" : ""}`, dataset: { enemy: id } },
       h("span", { class: "hk-ename" }, enemyName(e)), " ", h("span", { class: "hk-small" }, `${e.health}/${e.max_health}`),
-      e.armor_tokens ? h("span", { class: "hk-small", title: "armor tokens" }, ` armor ${e.armor_tokens}`) : "", " ", condBadges(e.conditions),
-      passiveNotes(e)));
+      e.armor_tokens ? h("span", { class: "hk-small" }, ` armor -${e.armor_tokens}`) : "", " ", condBadges(e.conditions),
+      e.plus ? h("span", { class: "hk-small hk-plus" }, " plus") : "", passiveNotes(e)), enemyHelp(id, e), enemyName(e)));
   }
   if (!list.childNodes.length) list.append(h("li", { class: "muted" }, "No enemies in sight."));
   return h("section", { class: "hk-panel" }, h("h3", {}, "Enemies"), list);
@@ -721,10 +891,15 @@ function renderActions({ view, opts, send }) {
   const order = (c) => (c.type === "end_activation" ? 2 : c.type === "end_move" ? 1 : 0);
   const cmds = [...opts.actions].sort((a, b) => order(a) - order(b));
   for (const cmd of cmds) {
-    bar.append(h("button", {
+    const a = cmd.args || {};
+    const info = cmd.type === "technique" || cmd.type === "place_ki" || cmd.type === "withdraw_ki" ? skillHelp(a.skill)
+      : cmd.type === "meditate" ? explain("concept:MEDITATE") : cmd.type === "exert" ? explain("concept:EXERT")
+        : cmd.type === "move" ? explain("concept:MP") : cmd.type === "kami_mode" ? explain("skill:kami_mode") : "";
+    const node = h("button", {
       type: "button", class: `hk-act${cmd.type === "end_activation" || cmd.type === "end_move" ? " primary" : ""}`,
       disabled: ui.busy, dataset: { type: cmd.type }, onclick: () => send(cmd),
-    }, commandLabel(view, cmd)));
+    }, commandLabel(view, cmd));
+    bar.append(info ? help(node, info) : node);
   }
   // Anything the board has no better place for (future shapes, multi-target attacks...).
   for (const cmd of opts.other) {
@@ -741,22 +916,26 @@ function renderParty({ doc, view }) {
   for (const [id, c] of Object.entries(view.characters)) {
     const seat = view.control ? view.control[id] : null;
     const slots = h("div", { class: "hk-ki" }, h("span", { class: "hk-stat-label" }, "Ki"),
-      (c.ki.supply || []).map((v) => h("span", { class: "hk-kidie", title: "Ki die in the supply" }, String(v))),
-      Object.entries(c.ki.slots || {}).map(([sk, v]) => h("span", { class: "hk-kislot", title: `Ki die ${v} in the ${skillName(sk)} slot` }, h("span", { class: "hk-kidie is-slotted" }, String(v)), skillName(sk))),
-      c.ki.exhausted ? h("span", { class: "hk-kidie is-exhausted", title: "exhausted Ki dice" }, `×${c.ki.exhausted}`) : "");
+      (c.ki.supply || []).map((v) => help(h("span", { class: "hk-kidie" }, String(v)), `A Ki die of ${v} in the supply.\n${explain("dice:ki")}`)),
+      Object.entries(c.ki.slots || {}).map(([sk, v]) => help(h("span", { class: "hk-kislot" }, h("span", { class: "hk-kidie is-slotted" }, String(v)), skillName(sk)), `Ki die ${v} in the slot of ${skillName(sk)}.\n${skillHelp(sk)}`)),
+      c.ki.exhausted ? help(h("span", { class: "hk-kidie is-exhausted" }, `×${c.ki.exhausted}`), `${c.ki.exhausted} exhausted Ki dice.\n${explain("dice:ki")}`) : "");
+    const skills = h("div", { class: "hk-skills hk-small" }, h("span", { class: "hk-stat-label" }, "Skills"),
+      (c.skills || []).map((sk) => help(h("span", { class: "hk-skill" }, skillName(sk)), skillHelp(sk), skillName(sk))));
     const apPips = h("span", { class: "hk-pips ap" });
     for (let i = 0; i < Math.max(4, c.ap); i++) apPips.append(h("span", { class: i < c.ap ? "pip on" : "pip" }));
     box.append(h("article", { class: `hk-hero ch-${id}${turnWho === id ? " is-active" : ""}${c.defeated ? " is-defeated" : ""}${isFlashing(id) ? " is-flash" : ""}`, dataset: { character: id } },
       h("header", {}, h("span", { class: "hk-hero-tag" }, HERO_SHORT[id] || ""), h("strong", {}, c.name), h("span", { class: "hk-small" }, ` L${c.level} ${pretty(c.class)}`),
         seat !== null && seat !== undefined ? h("span", { class: "hk-small muted" }, ` · ${seatName(doc, seat)}`) : ""),
       h("div", { class: "hk-row" }, healthBar(c.health, c.max_health), h("span", { class: "hk-small" }, `${c.health}/${c.max_health}`), condBadges(c.conditions)),
-      h("div", { class: "hk-row" }, h("span", { class: "hk-stat-label" }, "AP"), String(c.ap), apPips,
-        c.meditation ? h("span", { class: "hk-small hk-tokenbadge", title: "meditation token" }, "meditating") : ""),
+      h("div", { class: "hk-row" }, help(h("span", { class: "hk-stat-label" }, "AP"), helpText("concept:AP")), String(c.ap), apPips,
+        c.meditation ? help(h("span", { class: "hk-small hk-tokenbadge" }, "meditating"), helpText("concept:MEDITATE")) : ""),
       slots,
+      skills,
       h("div", { class: "hk-equip hk-small" },
-        h("span", { title: (c.weapons || []).map(weaponName).join(", ") }, `Weapon ${weaponName(c.equipped)}${(c.weapons || []).length > 1 ? ` (+${c.weapons.length - 1})` : ""}`),
-        h("span", { title: `armor ${c.armor}${c.armor_bonus ? `+${c.armor_bonus}` : ""}` }, `Armor ${armorName(c.armor_card)} (${c.armor}${c.armor_bonus ? `+${c.armor_bonus}` : ""})`),
-        (c.items || []).length ? h("span", {}, `Items ${c.items.map((it) => itemName(it.id) + (it.uses !== null && it.uses !== undefined ? ` ×${it.uses}` : "")).join(", ")}`) : "",
+        help(h("span", {}, `Weapon ${weaponName(c.equipped)}${(c.weapons || []).length > 1 ? ` (+${c.weapons.length - 1})` : ""}`),
+          [weaponHelp(c.equipped), (c.weapons || []).length > 1 ? `Also carries: ${c.weapons.filter((w) => w !== c.equipped).map(weaponName).join(", ")}` : ""].filter(Boolean).join("\n"), weaponName(c.equipped)),
+        help(h("span", {}, `Armor ${armorName(c.armor_card)} (${c.armor}${c.armor_bonus ? `+${c.armor_bonus}` : ""})`), explain("concept:ARMOR"), armorName(c.armor_card)),
+        (c.items || []).map((it) => help(h("span", { class: "hk-item" }, itemName(it.id) + (it.uses !== null && it.uses !== undefined ? ` ×${it.uses}` : "")), itemHelp(it), itemName(it.id))),
         c.heads || c.boss_heads || c.coins ? h("span", {}, `Heads ${c.heads} · boss heads ${c.boss_heads} · coins ${c.coins}`) : ""),
       c.defeated ? h("div", { class: "hk-flag" }, "defeated") : ""));
   }

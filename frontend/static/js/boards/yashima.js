@@ -6,15 +6,25 @@
 //
 // Every command sent is taken unchanged from doc.legal_commands. Spectators (doc.seat === null)
 // get no controls. The DOM is built with textContent / createElementNS only.
+//
+// Rules help (help.js): every card, keyword, defense, status, terrain, tome tag and ability shows
+// its rules text on hover, focus or tap (content pack + the game's glossary); keywords are never
+// shown bare. Reach marks: hand cards whose pattern can hit an opponent from here, and the facings
+// that do, are marked before any hover. Setup previews a terrain board and its placement on the
+// map. The last move by someone else (doc.last_move) is outlined. Escape cancels a selection.
 
+import { entry, explain, help, helpText, loadGlossary, onEscape } from "./help.js";
 import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
 
 const CSS_URL = new URL("../../css/boards/yashima.css", import.meta.url).href;
 const SVG = "http://www.w3.org/2000/svg";
 const S = 20; // hex size (centre to corner), SVG units
 const DIRS = [[0, -1], [1, -1], [1, 0], [0, 1], [-1, 1], [-1, 0]];
-const FACING_NAMES = ["N", "NE", "SE", "S", "SW", "NW"];
+const FACING_NAMES = ["up", "upper right", "lower right", "down", "lower left", "upper left"]; // as the history says
 const TERRAINS = ["blank", "road", "arduous", "deadly", "solid", "relic", "rejuvenating", "slick", "splice_point"];
+// one glyph per terrain on the map (a word would not fit a hex); the legend and the help name them
+const TERRAIN_GLYPH = { road: "═", arduous: "▲", deadly: "☠", solid: "■", relic: "✦", rejuvenating: "✚", slick: "≈", splice_point: "✳" };
+const DEFENSES = new Set(["BLOCK", "CLASH", "DODGE", "RIPOSTE", "BARRIER", "OCCUPY", "SPIRIT_SHIELD", "COUNTER"]);
 const CELL_ARG = { step: "to", dodge_to: "to", relocate_to: "to", choose_space: "cell", explode: "cell" };
 const FACING_CMDS = new Set(["attack", "chain_attack"]);
 
@@ -25,6 +35,10 @@ function ensureStylesheet() {
 }
 
 function loadContent() {
+  if (!ui.glossaryAsked) {
+    ui.glossaryAsked = true;
+    loadGlossary("yashima").then(() => { if (ui.last) render(...ui.last); }).catch(() => { ui.glossaryAsked = false; });
+  }
   if (ui.contentPromise) return;
   ui.contentPromise = fetchContent("yashima")
     .then((pack) => {
@@ -67,8 +81,122 @@ const isSeat = (x) => x !== null && x !== undefined;
 
 function masterInfo(id) { return ((ui.content && ui.content.masters) || []).find((m) => m.id === id) || null; }
 function kamiInfo(id) { return ((ui.content && ui.content.kami) || []).find((k) => k.id === id) || null; }
-function def(d) { return (ui.defs && ui.defs[d]) || null; }
+function def(d) {
+  const custom = ui.last && ui.last[1] && ui.last[1].view && ui.last[1].view.custom; // a scenario's own cards
+  return (custom && custom[d]) || (ui.defs && ui.defs[d]) || null;
+}
 function defName(d) { const x = def(d); return x && x.name ? x.name : titleCase(d); }
+
+// -- rules help ---------------------------------------------------------------------------------
+
+/** The glossary key of a card item keyword ("keyword:KINDLE", "defense:CLASH"). */
+function kwKey(k) {
+  return DEFENSES.has(k) ? `defense:${k}` : `keyword:${k}`;
+}
+
+/** One card item in words: "DAMAGE 4: Deal 4 damage (range 3, BURN targets)". */
+function itemText(it) {
+  const e = entry(kwKey(it.k));
+  const term = e ? e.term : titleCase(it.k);
+  const extra = [];
+  const tg = it.target || {};
+  if (tg.range) extra.push(`within ${tg.range}`);
+  if (tg.adjacent_all) extra.push("every adjacent master");
+  if (tg.self) extra.push("yourself");
+  if (tg.status) extra.push(`masters with ${tg.status}`);
+  if (it.range && !tg.range) extra.push(`range ${it.range}`);
+  const short = e ? explain(kwKey(it.k), it) : "";
+  return `${term}${it.n && !(e && (e.short || "").includes("{n}")) ? ` ${it.n}` : ""}${short ? `: ${short}` : ""}${extra.length ? ` (${extra.join(", ")})` : ""}`;
+}
+
+/** A chip's short label: the keyword, with the status or amount it carries ("BURN on 2 spaces"). */
+function chipLabel(k, it, e) {
+  const term = e ? e.term : titleCase(k);
+  if (!it) return term;
+  if (it.status && /^STATUS/.test(k)) {
+    return { STATUS: it.status, STATUS_HIT: `${it.status} on hit`, STATUS_SELF: `gain ${it.status}`, STATUS_SPACES: `${it.status} on ${it.n || 1} space${it.n > 1 ? "s" : ""}` }[k] || `${term} ${it.status}`;
+  }
+  if (it.status && k === "EXPLODE") return `EXPLODE ${it.status}`;
+  if (k === "ADAPT" && it.seat !== undefined) {
+    const a = adaptOf(it.seat);
+    const gains = [...(a.attack || []).map((x) => chipLabel(x.k, x, entry(kwKey(x.k)))), a.defense || ""].filter(Boolean);
+    return gains.length ? `ADAPT → ${gains.join(", ")}` : term;
+  }
+  return it.n ? `${term} ${it.n}` : term;
+}
+
+/** A small keyword chip with its rules text (never a bare keyword). */
+function kwChip(k, it) {
+  const e = entry(kwKey(k));
+  const chip = h("span", { class: "ys-kw", dataset: { kw: k } }, chipLabel(k, it, e));
+  return help(chip, [it ? itemText(it) : "", helpText(kwKey(k))].filter(Boolean).join("\n"));
+}
+
+/** The master's ADAPT items a card gains (what "ADAPT" means for this seat). */
+function adaptOf(seat) {
+  const view = ui.last && ui.last[1] && ui.last[1].view;
+  const m = view && isSeat(seat) && view.players[seat] ? masterInfo(view.players[seat].master) : null;
+  return m ? m.adapt || {} : {};
+}
+
+/** A battle card's whole text for a tooltip: values, pattern, every keyword explained. */
+function cardHelp(d, seat) {
+  const c = def(d);
+  if (!c) return "";
+  const lines = [`Karma ${c.karma} · ATK ${c.atk}`];
+  const pat = typeof c.pattern === "string" ? entry(`pattern:${c.pattern}`) : null;
+  lines.push(`Pattern: ${pat ? `${pat.term}: ${pat.short}` : "custom"}`);
+  for (const it of c.attack || []) {
+    lines.push(itemText(it));
+    if (it.k === "ADAPT") {
+      const a = adaptOf(seat);
+      for (const x of a.attack || []) lines.push(`  ADAPT gives: ${itemText(x)}`);
+      if (a.defense) lines.push(`  ADAPT gives the defense: ${itemText({ k: a.defense })}`);
+    }
+  }
+  if (c.defense) lines.push(`Defense ${itemText({ k: c.defense })}`);
+  if (c.quick) lines.push(`Quick effect, ${itemText(c.quick)}`);
+  for (const [flag, key] of [["fate", "FATE"], ["endure", "ENDURE"]]) {
+    if (c[flag]) lines.push(`${entry(`marker:${key}`) ? `${key}: ${entry(`marker:${key}`).short}` : key} → ${c[flag].map(itemText).join("; ")}`);
+  }
+  if (c.icebreaker) lines.push(`ICEBREAKER: ${explain("marker:ICEBREAKER")}`);
+  if (c.plague) lines.push(`PLAGUE card: ${explain("marker:PLAGUE")}`);
+  return lines.join("\n");
+}
+
+/** A tome page's text: cost, IMPRINT/EQUIP and what the torn half does. */
+function tomeHelp(face) {
+  const lines = [`Karma cost ${face.cost}`];
+  if (face.kind) lines.push(`${face.kind}: ${explain(`tome:${face.kind}`)}`);
+  for (const it of face.effects || []) lines.push(itemText(it));
+  const torn = face.torn;
+  if (torn) {
+    lines.push(`Torn half (${explain("tome:TORN")})${torn.cost !== undefined ? `, cost ${torn.cost}` : ""}:`);
+    for (const it of torn.effects || []) lines.push(`  ${itemText(it)}`);
+    if (torn.passive) lines.push(`  While equipped: ${Object.entries(torn.passive).map(([k, v]) => `${k.toUpperCase()} +${v}`).join(", ")}`);
+    if (torn.into) lines.push(`  IMPRINT into another master's deck within ${torn.into.range}`);
+  }
+  return lines.join("\n");
+}
+
+/** An avatar ability in words. */
+function abilityHelp(ab) {
+  const kind = entry(`ability:${ab.kind}`);
+  const lines = [`${kind ? kind.term : titleCase(ab.kind)}${ab.cost ? `, karma cost ${ab.cost}` : ""}${ab.exert ? `, EXERT ${ab.exert}` : ""}${kind ? `: ${kind.short}` : ""}`];
+  for (const it of ab.effects || []) lines.push(itemText(it));
+  for (const [k, v] of Object.entries(ab.hook || {})) if (k !== "n") lines.push(explain(`passive:${k}`, { ...ab.hook, [k]: v }));
+  return lines.filter(Boolean).join("\n");
+}
+
+function kwChipTome(kind) {
+  return help(h("span", { class: "ys-kw" }, kind), helpText(`tome:${kind}`));
+}
+
+function statusChip(name, owners) {
+  const n = Array.isArray(owners) ? owners.length : owners;
+  const chip = h("span", { class: "ys-st", dataset: { status: name } }, n > 1 ? `${name} ×${n}` : name);
+  return help(chip, helpText(`status:${name}`) || name);
+}
 
 function seatName(doc, seat) {
   const st = doc.match && doc.match.seats && doc.match.seats[seat];
@@ -160,7 +288,7 @@ function commandLabel(doc, cmd) {
 
 function classify(doc) {
   const view = doc.view;
-  const out = { cells: new Map(), place: [], facing: [], endMove: [], picks: [], other: [] };
+  const out = { cells: new Map(), place: [], facing: [], endMove: [], picks: [], boards: [], placeBoard: [], other: [] };
   const cells = view.cells || {};
   const handIds = new Set(((view.players[doc.seat] || {}).hand || []).map((c) => c.id));
   const dup = new Set();
@@ -175,6 +303,8 @@ function classify(doc) {
     else if (FACING_CMDS.has(cmd.type) && handIds.has(a.card) && Number.isInteger(a.facing)) out.facing.push(cmd);
     else if (cmd.type === "end_move" && keys.length === 1 && Number.isInteger(a.facing)) out.endMove.push(cmd);
     else if (cmd.type === "pick") out.picks.push(cmd);
+    else if (cmd.type === "choose_board" && keys.length === 2) out.boards.push(cmd);
+    else if (cmd.type === "place_board" && Number.isInteger(a.slot) && Number.isInteger(a.rotation)) out.placeBoard.push(cmd);
     else out.other.push(cmd);
   }
   // two commands on one hex: keep them as buttons rather than guess
@@ -192,6 +322,7 @@ function validateSelection(doc, opts) {
   if (sel.kind === "attack") ok = opts.facing.some((c) => c.args.card === sel.card && c.type === sel.type);
   else if (sel.kind === "place") ok = opts.place.some((c) => c.args.cell === sel.cell);
   else if (sel.kind === "pick") ok = opts.picks.some((c) => c.args.master === sel.master);
+  else if (sel.kind === "board") ok = opts.placeBoard.some((c) => c.args.slot === sel.slot && c.args.rotation === sel.rotation);
   if (!ok || sel.seq !== doc.seq) { ui.sel = null; ui.hoverFacing = null; }
 }
 
@@ -209,16 +340,26 @@ function render(container, doc, sendCommand) {
   const player = isSeat(doc.seat) && doc.seat !== "system";
   const opts = player ? classify(doc) : classify({ ...doc, legal_commands: [] });
   validateSelection(doc, opts);
-  const send = (cmd) => {
+  const send = (cmd, how = {}) => {
     if (ui.busy) return;
     ui.busy = true;
     ui.sel = null;
     ui.hoverFacing = null;
+    if (!how.keepAuto) ui.autoLose = null;
     render(...ui.last);
     sendCommand(cmd.type, cmd.args || {}).catch(() => {}).finally(() => { ui.busy = false; render(...ui.last); });
   };
   const select = (sel) => { ui.sel = sel ? { ...sel, seq: doc.seq } : null; ui.hoverFacing = null; render(...ui.last); };
-  const ctx = { doc, view, opts, send, select, player };
+  onEscape("yashima", () => {
+    if (!ui.sel && !ui.autoLose) return false;
+    ui.sel = null;
+    ui.hoverFacing = null;
+    ui.autoLose = null;
+    render(...ui.last);
+    return true;
+  });
+  const ctx = { doc, view, opts, send, select, player, reach: reachOf(doc, opts), marks: lastMoveMarks(doc), ghost: boardPreview(doc, opts) };
+  autoLose(ctx);
   const root = h("div", { class: "ys", dataset: { seat: player ? String(doc.seat) : "spectator", phase: view.phase } });
   root.append(renderBanner(ctx), renderTop(ctx), renderPrompt(ctx));
   root.append(h("div", { class: "ys-main" }, renderMap(ctx), renderPlayers(ctx)));
@@ -226,6 +367,28 @@ function render(container, doc, sendCommand) {
   if (player) root.append(renderHand(ctx));
   else root.append(h("p", { class: "muted" }, "You are watching this match: hands and destiny choices stay hidden."));
   container.replaceChildren(root);
+}
+
+/** The terrain board being placed, previewed on the map (the selected or first legal placement). */
+function boardPreview(doc, opts) {
+  const choice = doc.view.setup && doc.view.setup.choice;
+  if (!choice || !opts.placeBoard.length) return null;
+  const sel = ui.sel && ui.sel.kind === "board" ? ui.sel : { slot: opts.placeBoard[0].args.slot, rotation: opts.placeBoard[0].args.rotation };
+  return boardCells(choice[0], choice[1], sel.slot, sel.rotation);
+}
+
+/** "Lose the rest from the top of the deck": one click, then each card's LOSE is sent as it is
+ * asked (each a listed command); it stops when the loss ends or anything else is asked. */
+function autoLose(ctx) {
+  const { doc, opts, send } = ctx;
+  const al = ui.autoLose;
+  if (!al) return;
+  const deckCmd = opts.other.find((c) => c.type === "lose_card" && c.args.zone === "deck");
+  const mine = ((doc.view.prompts || {}).main || {}).kind === "lose";
+  if (!deckCmd || !mine) { ui.autoLose = null; return; }
+  if (ui.busy || doc.seq <= al.sentAt) return;
+  al.sentAt = doc.seq;
+  queueMicrotask(() => { if (ui.autoLose === al) send(deckCmd, { keepAuto: true }); });
 }
 
 function renderBanner({ doc, view }) {
@@ -249,27 +412,28 @@ function renderTop({ doc, view }) {
   if (st.finished) text = "Final position";
   else if (view.phase === "battle" && turnSeat !== null) text = turnSeat === doc.seat ? "Your turn" : `${seatName(doc, turnSeat)}'s turn`;
   bar.append(h("div", { class: `ys-turn${turnSeat !== null ? ` seat-${turnSeat}` : ""}` }, turnSeat !== null ? h("span", { class: "ys-swatch" }) : "", text));
+  if (view.phase === "setup") return bar; // no round and no action pool before the first round
   bar.append(h("div", { class: "ys-stat" }, h("small", {}, "Round"), String(view.round || 0), view.options && view.options.round_cap ? ` / ${view.options.round_cap}` : ""));
-  bar.append(h("div", { class: "ys-stat", "data-testid": "yashima-pool", title: "The action pool: tokens left this round" }, h("small", {}, "Action pool"),
+  bar.append(help(h("div", { class: "ys-stat", "data-testid": "yashima-pool" }, h("small", {}, "Action pool"),
     h("span", { class: "ys-token move" }, `Move × ${(view.pool || {}).move || 0}`),
-    h("span", { class: "ys-token attack" }, `Attack × ${(view.pool || {}).attack || 0}`)));
+    h("span", { class: "ys-token attack" }, `Attack × ${(view.pool || {}).attack || 0}`)), helpText("concept:ACTION_POOL")));
   if (view.turn && turnSeat !== null && !st.finished) {
-    bar.append(h("div", { class: "ys-stat" }, h("small", {}, "Tome action"), view.turn.tome ? "used" : "available"));
-    bar.append(h("div", { class: "ys-stat" }, h("small", {}, "Token"), view.turn.token ? titleCase(view.turn.token) : "not taken"));
+    bar.append(help(h("div", { class: "ys-stat" }, h("small", {}, "Tome action"), view.turn.tome ? "used" : "available"), helpText("concept:TOME_ACTION")));
+    bar.append(help(h("div", { class: "ys-stat" }, h("small", {}, "Token"), view.turn.token ? titleCase(view.turn.token) : "not taken"), helpText("concept:COMBAT_ACTION")));
   }
   return bar;
 }
 
 function promptText(ctx) {
-  const { doc, view } = ctx;
+  const { doc, view, opts } = ctx;
   const me = doc.seat;
   const mine = (view.prompts || {}).main && view.prompts.main.seat === me ? view.prompts.main : null;
   const legalTypes = new Set((doc.legal_commands || []).map((c) => c.type));
   const setup = view.setup || {};
   if (view.phase === "setup") {
     if (legalTypes.has("pick")) return "Setup: pick your master and your kami (each may be picked once per match).";
-    if (legalTypes.has("choose_board")) return "Setup: choose your terrain board and its side.";
-    if (legalTypes.has("place_board")) return "Setup: place your board in a slot around the relic board (slot and rotation).";
+    if (legalTypes.has("choose_board")) return "Setup: choose your terrain board and its side (each picture below shows that side).";
+    if (legalTypes.has("place_board")) return "Setup: choose a slot next to the relic board and a rotation; the map shows where your board goes (dashed), then press Place the board.";
     if (legalTypes.has("place_miniature")) return "Setup: click a highlighted space of your board for your miniature, then choose its facing.";
     return `Setup (${titleCase(setup.step)}).`;
   }
@@ -277,19 +441,28 @@ function promptText(ctx) {
   if (legalTypes.has("defend") || legalTypes.has("no_defense")) {
     const atk = (view.attacks || []).find((x) => (x.targets || []).some((t) => t.seat === me));
     const tg = atk && atk.targets.find((t) => t.seat === me);
-    return `You are targeted by ${atk ? `${seatName(doc, atk.seat)}'s ${defName(atk.card)}` : "an attack"}${tg ? ` (ATK ${tg.atk})` : ""}: play a defense card or take the damage.`;
+    return `You are targeted by ${atk ? `${seatName(doc, atk.seat)}'s ${defName(atk.card)}` : "an attack"}${tg ? ` for ${tg.atk} damage` : ""}: play one defense card from your hand, or take the damage. Each button says what it does.`;
   }
-  if (legalTypes.has("lose_card")) return "You take damage: lose cards one at a time, from the top of your deck or from your hand.";
+  if (legalTypes.has("dodge_to")) return "DODGE: click a space to move to. A space marked ✓ is outside the attack: all its damage is prevented. A space still inside it prevents nothing.";
+  if (legalTypes.has("lose_card")) {
+    const left = mine && mine.info && mine.info.remaining;
+    return `You LOSE ${left ?? "cards"}: one card at a time, from the top of your battle deck or from your hand, as you choose (life = hand + deck).`;
+  }
   if (view.phase === "reconcile" && (legalTypes.has("draw") || legalTypes.has("end_reconcile"))) return "Reconcile: tuck cards beneath your deck, then draw up to your hand size, then finish.";
   if (mine) {
     const info = mine.info || {};
-    if (mine.kind === "move") return `Moving: click a highlighted space (speed left ${info.speed_left ?? "?"}) or click an arrow to end the move with that facing.`;
-    if (mine.kind === "pay") return `Pay ${info.cost ?? "the"} karma: choose ${info.cards ?? ""} card(s) from your karma pool.`;
-    return `${titleCase(mine.kind)}: choose one.${Object.keys(info).length ? ` (${Object.entries(info).map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`).join(", ")})` : ""}`;
+    if (mine.kind === "move") return `Moving: click a highlighted space (speed left ${info.speed_left ?? "?"}) or click an arrow around your miniature to end the move facing that way.`;
+    if (mine.kind === "pay") return `Pay ${info.cost ?? "the"} karma: choose ${info.cards ?? ""} card(s) from your karma pool with the buttons below.`;
+    return `${mine.title || titleCase(mine.kind)} Choose with the buttons below${opts.cells.size ? " or a highlighted space" : ""}.`;
   }
-  if (ui.sel && ui.sel.kind === "attack") return `Attack with ${defName(ui.sel.d)}: hover an arrow around your miniature to preview the pattern, click it to attack in that direction.`;
+  if (ui.sel && ui.sel.kind === "attack") {
+    const reach = ctx.reach.get(ui.sel.card);
+    const hitting = reach ? [...reach.entries()].filter(([, hits]) => hits.length).map(([f]) => FACING_NAMES[f]) : [];
+    return `Attack with ${defName(ui.sel.d)}: click an arrow around your miniature to attack that way (hover or focus it to see the pattern). ${hitting.length ? `Arrows marked ⚔ reach an opponent: ${hitting.join(", ")}.` : "No facing reaches an opponent from here."} Escape cancels.`;
+  }
   if (view.phase === "battle" && view.turn && view.turn.seat === me) {
-    return ctxHasAttack(ctx) ? "Your turn: a tome action (optional), then a combat action: pick an attack card from your hand, move, or take a token." : "Your turn: choose an action below.";
+    const reaching = [...ctx.reach.values()].filter((m) => [...m.values()].some((x) => x.length)).length;
+    return ctxHasAttack(ctx) ? `Your turn: a tome action (optional), then a combat action: an attack card from your hand (${reaching ? `${reaching} marked ⚔ reach an opponent from here` : "none reaches an opponent from here"}), a move, or a token. Buttons below.` : "Your turn: choose an action with the buttons below.";
   }
   return "Choose one.";
 }
@@ -369,32 +542,227 @@ function renderPrompt(ctx) {
   if (opts.picks.length) {
     const masters = [...new Set(opts.picks.map((c) => c.args.master))];
     box.append(h("div", { class: "ys-choices", "data-testid": "yashima-masters" }, h("span", { class: "muted" }, "Master:"),
-      masters.map((m) => h("button", { type: "button", class: ui.sel && ui.sel.master === m ? "is-selected" : "", "data-master": m, disabled: ui.busy,
-        title: masterSummary(m), onclick: () => select({ kind: "pick", master: m }) }, (masterInfo(m) || {}).name || titleCase(m)))));
+      masters.map((m) => help(h("button", { type: "button", class: ui.sel && ui.sel.master === m ? "is-selected" : "", "data-master": m, disabled: ui.busy,
+        onclick: () => select({ kind: "pick", master: m }) }, (masterInfo(m) || {}).name || titleCase(m)), masterSummary(m), (masterInfo(m) || {}).name))));
     if (ui.sel && ui.sel.kind === "pick") {
       box.append(h("div", { class: "ys-choices", "data-testid": "yashima-kami" }, h("span", { class: "muted" }, "Kami:"),
         opts.picks.filter((c) => c.args.master === ui.sel.master).map((c) => {
           const k = kamiInfo(c.args.kami);
-          return h("button", { type: "button", class: "primary", "data-kami": c.args.kami, disabled: ui.busy, onclick: () => send(c) },
-            k ? `${k.name} (deck ${k.deck_size})` : titleCase(c.args.kami));
+          return help(h("button", { type: "button", class: "primary", "data-kami": c.args.kami, disabled: ui.busy, onclick: () => send(c) },
+            k ? `${k.name} (deck ${k.deck_size})` : titleCase(c.args.kami)), kamiSummary(c.args.kami), k && k.name);
         })));
     }
   }
-  if (ui.sel && ui.sel.kind === "place") box.append(h("p", {}, `Placing at ${ui.sel.cell}: click an arrow for the facing. `, h("button", { type: "button", class: "link-button", onclick: () => select(null) }, "Cancel")));
+  if (opts.boards.length) box.append(renderBoardChoice(ctx));
+  if (opts.placeBoard.length) box.append(renderBoardPlacement(ctx));
+  if (ui.sel && ui.sel.kind === "place") box.append(h("p", {}, `Placing at ${ui.sel.cell}: click an arrow around it for the facing. `, h("button", { type: "button", class: "link-button", onclick: () => select(null) }, "Cancel")));
   if (ui.sel && ui.sel.kind === "attack") box.append(h("button", { type: "button", class: "link-button", onclick: () => select(null) }, "Cancel the attack"));
   if (opts.other.length) {
+    const loses = opts.other.filter((c) => c.type === "lose_card");
+    const shown = loses.length ? loseButtons(ctx, loses) : [];
     box.append(h("div", { class: "ys-choices ys-options", "data-testid": "yashima-options" },
-      opts.other.map((cmd) => h("button", { type: "button", class: `command${/^(no_defense|end_turn|end_reconcile|choose_token)$/.test(cmd.type) ? " primary" : ""}`,
-        disabled: ui.busy, dataset: { cmd: JSON.stringify(cmd) }, onclick: () => send(cmd) }, commandLabel(doc, cmd)))));
+      shown,
+      opts.other.filter((c) => c.type !== "lose_card").map((cmd) => optionButton(ctx, cmd))));
   }
   return box;
+}
+
+/** A labelled button for one legal command; defenses and the like say what they do. */
+function optionButton(ctx, cmd, label, extra = {}) {
+  const { doc, send } = ctx;
+  const what = optionEffect(ctx, cmd);
+  const node = h("button", { type: "button", class: `command${/^(no_defense|end_turn|end_reconcile|choose_token)$/.test(cmd.type) ? " primary" : ""}${what ? " has-what" : ""}`,
+    disabled: ui.busy, dataset: { ...(extra.onclick ? {} : { cmd: JSON.stringify(cmd) }), ...(extra.dataset || {}) }, onclick: extra.onclick || (() => send(cmd)) },
+  h("span", { class: "ys-opt-label" }, label || commandLabel(doc, cmd)), what ? h("span", { class: "ys-opt-what" }, what) : "");
+  const tip = optionHelp(ctx, cmd);
+  return tip ? help(node, tip) : node;
+}
+
+const PREVENTS = { BLOCK: 3, RIPOSTE: 2, OCCUPY: 2, SPIRIT_SHIELD: 2, COUNTER: 2 };
+
+/** The defense keyword a hand card gives this seat (its own, or the master's ADAPT defense). */
+function defenseOf(d, seat) {
+  const c = def(d) || {};
+  if (c.defense) return c.defense;
+  return (c.attack || []).some((it) => it.k === "ADAPT") ? adaptOf(seat).defense || null : null;
+}
+
+function myTarget(doc) {
+  for (const a of doc.view.attacks || []) {
+    const tg = (a.targets || []).find((t) => t.seat === doc.seat);
+    if (tg) return { attack: a, atk: tg.atk };
+  }
+  return null;
+}
+
+/** What choosing cmd does, in one short line shown on its button ("" when the label says it all). */
+function optionEffect(ctx, cmd) {
+  const { doc, view } = ctx;
+  const me = view.players[doc.seat] || {};
+  const a = cmd.args || {};
+  if (cmd.type === "no_defense") {
+    const t = myTarget(doc);
+    return t ? `You LOSE ${t.atk} card${t.atk === 1 ? "" : "s"} (deck top or hand)` : "Take the damage";
+  }
+  if (cmd.type === "defend") {
+    const c = (me.hand || []).find((x) => x.id === a.card);
+    const kw = c ? defenseOf(c.d, doc.seat) : null;
+    if (!kw) return "";
+    const t = myTarget(doc);
+    const short = explain(`defense:${kw}`);
+    let take = "";
+    if (t && PREVENTS[kw] !== undefined) take = `: you take ${Math.max(0, t.atk - PREVENTS[kw])}`;
+    else if (t && kw === "BARRIER") take = `: you take ${Math.max(0, t.atk - (me.karma || []).length)}`;
+    else if (t && kw === "CLASH") take = `: you take 0 or ${Math.max(0, t.atk - 4)}`;
+    else if (t && kw === "DODGE") take = ": 0 if you leave the pattern";
+    return `${short}${take}`;
+  }
+  if (cmd.type === "use_effect" || cmd.type === "skip_effect") {
+    const k = String(a.effect || "").toUpperCase();
+    const e = entry(kwKey(k));
+    return e && cmd.type === "use_effect" ? e.short.replace(/\s?\{\w+\}/g, "") : "";
+  }
+  if (cmd.type === "empower") return "";
+  return "";
+}
+
+/** The full rules text behind an option (a tooltip). */
+function optionHelp(ctx, cmd) {
+  const { doc, view } = ctx;
+  const me = view.players[doc.seat] || {};
+  const a = cmd.args || {};
+  if (cmd.type === "defend") {
+    const c = (me.hand || []).find((x) => x.id === a.card);
+    if (!c) return "";
+    const kw = defenseOf(c.d, doc.seat);
+    return [kw ? helpText(`defense:${kw}`) : "", helpText("concept:DEFENSE"), `${defName(c.d)}: ${cardHelp(c.d, doc.seat)}`].filter(Boolean).join("\n\n");
+  }
+  if (cmd.type === "no_defense" || cmd.type === "lose_card") return helpText("concept:LOSE");
+  if (cmd.type === "focus") return helpText("keyword:FOCUS");
+  if (cmd.type === "delve") return helpText("keyword:DELVE");
+  if (cmd.type === "wind") return helpText("status:WIND");
+  if (cmd.type === "dash") return helpText("keyword:DASH");
+  if (cmd.type === "move_action") return [helpText("concept:SPEED"), helpText("concept:COMBAT_MOVEMENT")].join("\n");
+  if (cmd.type === "take_token") return helpText("concept:COMBAT_ACTION");
+  if (cmd.type === "choose_token") return helpText("concept:DESTINY");
+  if (cmd.type === "tuck" || cmd.type === "draw" || cmd.type === "end_reconcile") return helpText("concept:RECONCILE");
+  if (cmd.type === "empower") return helpText("keyword:EMPOWER");
+  if (cmd.type === "use_effect" || cmd.type === "skip_effect") return helpText(kwKey(String(a.effect || "").toUpperCase()));
+  if (cmd.type === "ability" || cmd.type === "quick") {
+    const [kind, ref] = String(a.src).split(":");
+    const m = masterInfo(me.master);
+    if (kind === "avatar" && m && m.abilities[Number(ref)]) return abilityHelp(m.abilities[Number(ref)]);
+    if (kind === "page" && m) {
+      for (const t of m.tome || []) for (const face of Object.values(t.faces || {})) if (face.page === Number(ref)) return tomeHelp(face);
+    }
+    if (kind === "equip") {
+      const c = (me.equip || []).find((x) => x.id === String(a.src).slice(6));
+      const face = c && def(c.d);
+      if (face) return tomeHelp(face);
+    }
+  }
+  if (cmd.type === "pay_card") return helpText("concept:KARMA_POOL");
+  return "";
+}
+
+/** LOSE: one click for the rest from the deck top, the deck top alone, or a hand card (same cards once). */
+function loseButtons(ctx, loses) {
+  const { doc, view } = ctx;
+  const me = view.players[doc.seat] || {};
+  const left = (((view.prompts || {}).main || {}).info || {}).remaining;
+  const out = [];
+  const deck = loses.find((c) => c.args.zone === "deck");
+  if (deck && left > 1) {
+    out.push(optionButton(ctx, deck, `Lose all ${left} from the top of your deck`, {
+      dataset: { action: "lose-all" },
+      onclick: () => { ui.autoLose = { sentAt: -1 }; render(...ui.last); },
+    }));
+  }
+  if (deck) out.push(optionButton(ctx, deck, "Lose the top card of your deck"));
+  const seen = new Map();
+  for (const c of loses) {
+    if (c.args.zone === "deck") continue;
+    const card = (me[c.args.zone] || []).find((x) => x.id === c.args.card);
+    const key = `${c.args.zone}|${card ? card.d : c.args.card}`;
+    if (seen.has(key)) { seen.get(key).n += 1; continue; }
+    seen.set(key, { cmd: c, n: 1, card });
+  }
+  for (const { cmd, n } of seen.values()) {
+    out.push(optionButton(ctx, cmd, `${commandLabel(doc, cmd)}${n > 1 ? ` (you hold ${n})` : ""}`));
+  }
+  return out;
+}
+
+/** Setup: every terrain board side as a picture to choose. */
+function renderBoardChoice(ctx) {
+  const { opts, send } = ctx;
+  const boards = (ui.content && ui.content.boards && ui.content.boards.terrain) || [];
+  return h("div", { class: "ys-boards", "data-testid": "yashima-boards" },
+    opts.boards.map((cmd) => {
+      const b = boards.find((x) => x.id === cmd.args.board);
+      const layout = b ? b.sides[cmd.args.side] || {} : {};
+      const kinds = [...new Set(Object.values(layout))].filter((t) => t !== "blank");
+      return help(h("button", { type: "button", class: "ys-board-pick", disabled: ui.busy, dataset: { board: cmd.args.board, side: cmd.args.side, cmd: JSON.stringify(cmd) }, onclick: () => send(cmd) },
+        boardSvg(layout), h("span", {}, `${b ? b.name : titleCase(cmd.args.board)}, side ${String(cmd.args.side).toUpperCase()}`)),
+      kinds.map((t) => { const e = entry(`terrain:${t}`); return e ? `${e.term}: ${e.short}` : titleCase(t); }).join("\n") || "Blank spaces only.");
+    }));
+}
+
+/** Setup: slot and rotation of the chosen board, previewed on the map, then placed. */
+function renderBoardPlacement(ctx) {
+  const { doc, opts, send, select } = ctx;
+  const cur = ui.sel && ui.sel.kind === "board" ? ui.sel : { slot: opts.placeBoard[0].args.slot, rotation: opts.placeBoard[0].args.rotation };
+  const slots = [...new Set(opts.placeBoard.map((c) => c.args.slot))];
+  const rotations = opts.placeBoard.filter((c) => c.args.slot === cur.slot).map((c) => c.args.rotation);
+  const cmd = opts.placeBoard.find((c) => c.args.slot === cur.slot && c.args.rotation === cur.rotation);
+  const choice = doc.view.setup.choice || [];
+  const b = ((ui.content && ui.content.boards && ui.content.boards.terrain) || []).find((x) => x.id === choice[0]);
+  return h("div", { class: "ys-placing", "data-testid": "yashima-placement" },
+    h("div", { class: "ys-choices" }, h("span", { class: "muted" }, "Slot:"),
+      slots.map((x) => h("button", { type: "button", class: x === cur.slot ? "is-selected" : "", "aria-pressed": String(x === cur.slot), disabled: ui.busy, dataset: { slot: String(x) },
+        onclick: () => select({ kind: "board", slot: x, rotation: opts.placeBoard.find((c) => c.args.slot === x).args.rotation }) }, `Slot ${x + 1}`))),
+    h("div", { class: "ys-choices" }, h("span", { class: "muted" }, "Rotation:"),
+      rotations.map((r) => h("button", { type: "button", class: r === cur.rotation ? "is-selected" : "", "aria-pressed": String(r === cur.rotation), disabled: ui.busy, dataset: { rotation: String(r) },
+        "aria-label": `Rotation ${r}: turned ${r * 60} degrees`, onclick: () => select({ kind: "board", slot: cur.slot, rotation: r }) },
+      h("span", { class: "ys-rot", "aria-hidden": "true" }, boardSvg(b ? b.sides[choice[1]] || {} : {}, r)), `${r * 60}°`))),
+    cmd ? h("button", { type: "button", class: "primary", "data-action": "place-board", disabled: ui.busy, dataset: { cmd: JSON.stringify(cmd) }, onclick: () => send(cmd) },
+      `Place ${b ? b.name : "the board"} in slot ${cur.slot + 1}, turned ${cur.rotation * 60}°`) : "");
+}
+
+/** A small picture of a terrain board side (its 19 spaces), optionally rotated. */
+function boardSvg(layout, rotation = 0) {
+  const R = (ui.content && ui.content.geometry && ui.content.geometry.board_radius) || 2;
+  const svg = s("svg", { class: "ys-board-svg", viewBox: `${-S * 3.6} ${-S * 4.6} ${S * 7.2} ${S * 9.2}`, "aria-hidden": "true" });
+  for (let q = -R; q <= R; q++) for (let r = -R; r <= R; r++) {
+    if (Math.abs(q) + Math.abs(r) + Math.abs(q + r) > 2 * R) continue;
+    const t = layout[`${q},${r}`] || "blank";
+    const [a, c] = rotate(q, r, rotation);
+    const [x, y] = px(a, c);
+    svg.append(s("polygon", { class: `ys-hex t-${t}`, points: hexPoints(x, y, S - 1.5) }));
+    if (TERRAIN_GLYPH[t]) svg.append(s("text", { class: "ys-cell-label", x, y: y + S * 0.35, "text-anchor": "middle" }, TERRAIN_GLYPH[t]));
+  }
+  return svg;
 }
 
 function masterSummary(id) {
   const m = masterInfo(id);
   if (!m) return "";
   const f = (m.avatar && m.avatar.front) || {};
-  return `${m.name}: karma ${f.karma}, hand ${f.hand}, speed ${f.speed}; ${(m.abilities || []).map((a) => a.name).join(", ")}`;
+  const adapt = m.adapt || {};
+  return [
+    `Karma ${f.karma}, hand ${f.hand}, speed ${f.speed}`,
+    m.status ? `Status: ${helpText(`status:${m.status}`) || m.status}` : "",
+    `ADAPT: ${[...(adapt.attack || []).map(itemText), adapt.defense ? `defense ${itemText({ k: adapt.defense })}` : ""].filter(Boolean).join("; ") || "none"}`,
+    ...(m.abilities || []).map((a) => `${a.name}: ${abilityHelp(a)}`),
+  ].filter(Boolean).join("\n");
+}
+
+function kamiSummary(id) {
+  const k = kamiInfo(id);
+  if (!k) return "";
+  return [`Deck ${k.deck_size} cards, average karma ${k.average_karma}, average attack ${k.average_attack}`,
+    `Keywords: ${(k.abilities || []).map((x) => { const e = entry(kwKey(x.replace(/ /g, "_"))); return e ? `${e.term} (${e.short.replace(/\s?\{\w+\}/g, "")})` : x; }).join(", ")}`,
+    `Defenses: ${(k.defenses || []).map((x) => { const e = entry(`defense:${x.replace(/ /g, "_")}`); return e ? `${e.term} (${e.short})` : x; }).join(", ")}`].join("\n");
 }
 
 // -- the map -----------------------------------------------------------------------------------
@@ -415,36 +783,114 @@ function attackCells(view, pos, facing, d) {
   return patternOffsets(d).map(([dq, dr]) => { const [a, b] = rotate(dq, dr, facing); return `${q0 + a},${r0 + b}`; }).filter((c) => c in (view.cells || {}));
 }
 
+/** Whether two seats play on the same side (teams) or are the same seat. */
+function sameSide(view, a, b) {
+  if (a === b) return true;
+  const t = view.teams;
+  return Array.isArray(t) && t[a] !== undefined && t[a] === t[b];
+}
+
+/** For each attack the seat may make now: card id -> facing -> [opponent seats the pattern hits]. */
+function reachOf(doc, opts) {
+  const view = doc.view;
+  const me = isSeat(doc.seat) ? view.players[doc.seat] : null;
+  const out = new Map();
+  if (!me || !me.pos) return out;
+  const occupants = new Map();
+  view.players.forEach((p, seat) => { if (p.pos && !p.dead && !p.pending && !sameSide(view, seat, doc.seat)) occupants.set(p.pos, seat); });
+  const hand = new Map(((me.hand) || []).map((c) => [c.id, c]));
+  for (const cmd of opts.facing) {
+    const c = hand.get(cmd.args.card);
+    if (!c) continue;
+    const hit = attackCells(view, me.pos, cmd.args.facing, c.d).filter((k) => occupants.has(k)).map((k) => occupants.get(k));
+    if (!out.has(c.id)) out.set(c.id, new Map());
+    out.get(c.id).set(cmd.args.facing, hit);
+  }
+  return out;
+}
+
+/** The cells of a terrain board side placed at slot with rotation (as the engine's board_cells). */
+function boardCells(board, side, slot, rotation) {
+  const geo = ui.content && ui.content.geometry;
+  const b = ((ui.content && ui.content.boards && ui.content.boards.terrain) || []).find((x) => x.id === board);
+  if (!geo || !b) return {};
+  const layout = b.sides[side] || {};
+  const [cq, cr] = geo.slots[slot];
+  const out = {};
+  const R = geo.board_radius;
+  for (let q = -R; q <= R; q++) for (let r = -R; r <= R; r++) {
+    if (Math.abs(q) + Math.abs(r) + Math.abs(q + r) > 2 * R) continue;
+    const [a, c] = rotate(q, r, rotation);
+    out[`${cq + a},${cr + c}`] = layout[`${q},${r}`] || "blank";
+  }
+  return out;
+}
+
+/** The squares and masters the last move by someone else touched. */
+function lastMoveMarks(doc) {
+  const cells = new Set();
+  const seats = new Set();
+  for (const ev of ((doc.last_move || {}).events) || []) {
+    const p = ev.payload || {};
+    if (ev.type === "MasterMoved" && p.pos) { cells.add(p.pos); seats.add(p.seat); }
+    if (ev.type === "AttackDeclared") { for (const c of p.cells || []) cells.add(c); seats.add(p.seat); }
+    if (ev.type === "StatusChanged" && p.on === "space" && p.who) cells.add(p.who);
+  }
+  return { cells, seats };
+}
+
+function initials(name) {
+  const words = String(name || "?").split(/\s+/).filter(Boolean);
+  return words.length > 1 ? words.map((w) => w[0]).join("").slice(0, 2).toUpperCase() : words[0].slice(0, 2);
+}
+
 function renderMap(ctx) {
   const { doc, view, opts, send, select, player } = ctx;
-  const cells = view.cells || {};
+  const ghost = ctx.ghost || {}; // a terrain board previewed during setup
+  const cells = { ...ghost, ...(view.cells || {}) };
   const keys = Object.keys(cells);
   const wrap = h("div", { class: "ys-map", "data-testid": "yashima-map" });
   if (!keys.length) { wrap.append(h("p", { class: "muted" }, "No map yet.")); return wrap; }
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (const k of keys) { const [x, y] = px(...parse(k)); minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y); }
   const pad = S * 1.6;
-  const svg = s("svg", { viewBox: `${minX - pad} ${minY - pad} ${maxX - minX + 2 * pad} ${maxY - minY + 2 * pad}`, role: "img", "aria-label": "Hex map" });
+  const svg = s("svg", { viewBox: `${minX - pad} ${minY - pad} ${maxX - minX + 2 * pad} ${maxY - minY + 2 * pad}`, role: "group", "aria-label": "Hex map" });
   const me = player ? view.players[doc.seat] : null;
   const placeCells = new Set(opts.place.map((c) => c.args.cell));
   // preview: the selected attack card at the hovered facing (else the master's facing)
   let preview = new Set();
   if (ui.sel && ui.sel.kind === "attack" && me && me.pos) preview = new Set(attackCells(view, me.pos, ui.hoverFacing ?? me.facing, ui.sel.d));
   const underAttack = new Set((view.attacks || []).flatMap((a) => a.cells || []));
+  const last = ctx.marks;
+  const dodging = opts.cells.size && [...opts.cells.values()].some((c) => c.type === "dodge_to");
   for (const k of keys) {
     const [x, y] = px(...parse(k));
+    const isGhost = !(k in (view.cells || {}));
     const t = TERRAINS.includes(cells[k]) ? cells[k] : "unknown";
-    const cmd = player ? opts.cells.get(k) : null;
+    const cmd = player && !isGhost ? opts.cells.get(k) : null;
     const placing = player && placeCells.has(k);
     const target = Boolean(cmd || placing) && !ui.busy;
-    const g = s("g", { class: `ys-cell${target ? " is-target" : ""}${preview.has(k) ? " is-preview" : ""}`, "data-cell": k, "data-terrain": cells[k] },
-      s("polygon", { class: `ys-hex t-${t}`, points: hexPoints(x, y, S - 0.6) }),
-      s("title", {}, `${k}: ${titleCase(cells[k])}${cmd ? ` — ${commandLabel(doc, cmd)}` : ""}`));
-    if (cells[k] !== "blank") g.append(s("text", { class: "ys-cell-label", x: x, y: y + S * 0.7, "text-anchor": "middle" }, titleCase(cells[k]).slice(0, 5)));
+    const safe = cmd && cmd.type === "dodge_to" && !underAttack.has(k);
+    const g = s("g", { class: `ys-cell${target ? " is-target" : ""}${preview.has(k) ? " is-preview" : ""}${isGhost ? " is-ghost" : ""}${last.cells.has(k) ? " is-last" : ""}${safe ? " is-safe" : ""}`,
+      "data-cell": k, "data-terrain": cells[k] },
+      s("polygon", { class: `ys-hex t-${t}`, points: hexPoints(x, y, S - 0.6) }));
+    if (TERRAIN_GLYPH[cells[k]]) g.append(s("text", { class: "ys-cell-label", x, y: y + S * 0.62, "text-anchor": "middle", "aria-hidden": "true" }, TERRAIN_GLYPH[cells[k]]));
     const spst = (view.spst || {})[k];
-    if (spst && Object.keys(spst).length) g.append(s("text", { class: "ys-status-dot", x: x, y: y - S * 0.45, "text-anchor": "middle" }, Object.keys(spst).join(" ")));
+    if (spst && Object.keys(spst).length) g.append(s("text", { class: "ys-status-dot", x, y: y - S * 0.45, "text-anchor": "middle" }, Object.keys(spst).join(" ")));
     if (underAttack.has(k)) g.append(s("circle", { class: "ys-attack-dot", cx: x, cy: y, r: S * 0.55 }));
     if (preview.has(k)) g.append(s("circle", { class: "ys-preview-dot", cx: x, cy: y, r: S * 0.45 }));
+    if (safe) g.append(s("text", { class: "ys-safe-mark", x, y: y + 4, "text-anchor": "middle", "aria-hidden": "true" }, "✓"));
+    const terrain = entry(`terrain:${cells[k]}`);
+    const lines = [];
+    if (cmd) lines.push(cmd.type === "dodge_to" ? (safe ? "Dodge here: outside the attack, so all its damage is prevented." : "Dodge here: still inside the attack, so you take its damage.") : `Click: ${commandLabel(doc, cmd)}`);
+    if (placing) lines.push("Click to place your miniature here, then choose its facing.");
+    if (isGhost) lines.push("Your terrain board would go here (preview).");
+    lines.push(terrain ? `${terrain.term}: ${terrain.text}` : titleCase(cells[k]));
+    for (const [name, owners] of Object.entries(spst || {})) lines.push(`${name} on this space${Array.isArray(owners) && owners.length > 1 ? ` ×${owners.length}` : ""}: ${explain(`status:${name}`)}`);
+    if (underAttack.has(k)) lines.push("Targeted by the attack being resolved.");
+    if (last.cells.has(k)) lines.push("Part of the last move.");
+    help(g, lines.join("\n"), `Space ${k}`, target || Boolean(spst && Object.keys(spst).length));
+    g.setAttribute("aria-label", `Space ${k}, ${terrain ? terrain.term : cells[k]}${cmd ? `: ${commandLabel(doc, cmd)}` : ""}`);
     if (target) {
       g.setAttribute("role", "button");
       g.setAttribute("tabindex", "0");
@@ -464,11 +910,14 @@ function renderMap(ctx) {
     const r = S * 0.58;
     const nose = [[x + ux * (r + 9), y + uy * (r + 9)], [x + ux * (r - 3) - uy * 8, y + uy * (r - 3) + ux * 8], [x + ux * (r - 3) + uy * 8, y + uy * (r - 3) - ux * 8]];
     const m = masterInfo(p.master);
-    svg.append(s("g", { class: `ys-mini seat-${seat}${p.dead ? " is-dead" : ""}`, "data-seat": seat, "data-facing": p.facing },
+    const name = m ? m.name : titleCase(p.master);
+    const mini = s("g", { class: `ys-mini seat-${seat}${p.dead ? " is-dead" : ""}${last.seats.has(seat) ? " is-last" : ""}`, "data-seat": seat, "data-facing": p.facing },
       s("polygon", { class: "nose", points: nose.map((pt) => pt.map((v) => v.toFixed(1)).join(",")).join(" ") }),
       s("circle", { class: "body", cx: x, cy: y, r }),
-      s("text", { x, y: y + 3, "text-anchor": "middle" }, (m ? m.name : p.master || "?").slice(0, 3)),
-      s("title", {}, `${seatName(doc, seat)}: ${m ? m.name : p.master}, facing ${FACING_NAMES[p.facing]}`)));
+      s("text", { x, y: y + 3, "text-anchor": "middle" }, initials(name)));
+    help(mini, [`${name} (${seatName(doc, seat)}), facing ${FACING_NAMES[p.facing]}`,
+      ...Object.entries(p.st || {}).map(([st, owners]) => `${st}${Array.isArray(owners) && owners.length > 1 ? ` ×${owners.length}` : ""}: ${explain(`status:${st}`)}`)].join("\n"), name);
+    svg.append(mini);
   });
   // facing arrows: attack (card chosen), end of a move, miniature placement
   let arrows = [];
@@ -487,16 +936,26 @@ function renderMap(ctx) {
   }
   if (centre) {
     const [x, y] = px(...parse(centre));
+    const reach = ui.sel && ui.sel.kind === "attack" ? ctx.reach.get(ui.sel.card) : null;
     for (const cmd of arrows) {
       const f = cmd.args.facing;
+      // the arrow points at the centre of the neighbouring hex in that direction
       const [dx, dy] = px(...DIRS[f]);
       const len = Math.hypot(dx, dy);
       const ux = dx / len, uy = dy / len;
-      const base = S * 0.95, tip = S * 1.55;
-      const pts = [[x + ux * tip, y + uy * tip], [x + ux * base - uy * 7, y + uy * base + ux * 7], [x + ux * base + uy * 7, y + uy * base - ux * 7]];
-      const g = s("g", { class: `ys-arrow${ui.hoverFacing === f ? " is-hover" : ""}`, role: "button", tabindex: "0", "data-facing": f, "data-cmd-type": cmd.type },
-        s("polygon", { points: pts.map((pt) => pt.map((v) => v.toFixed(1)).join(",")).join(" ") }),
-        s("title", {}, commandLabel(doc, cmd)));
+      // an arrow with a shaft, so its direction reads at a glance (a lone triangle looks the same
+      // pointing up-right or down: equilateral triangles repeat every 120 degrees)
+      const along = (r, side = 0) => [x + ux * r - uy * side, y + uy * r + ux * side];
+      const r0 = S * 0.66, neck = S * 1.12, tip = S * 1.62, shaft = 2.2, head = 5.5;
+      const pts = [along(r0, -shaft), along(neck, -shaft), along(neck, -head), along(tip), along(neck, head), along(neck, shaft), along(r0, shaft)];
+      const hits = reach ? reach.get(f) || [] : [];
+      const label = `${commandLabel(doc, cmd)}${reach ? (hits.length ? ` — hits ${hits.map((x2) => seatName(doc, x2)).join(", ")}` : " — no enemy in the pattern") : ""}`;
+      const [hx_, hy_] = along(S * 1.3);
+      const g = s("g", { class: `ys-arrow${ui.hoverFacing === f ? " is-hover" : ""}${hits.length ? " is-reach" : ""}`, role: "button", tabindex: "0", "data-facing": f, "data-cmd-type": cmd.type, "aria-label": label },
+        s("circle", { class: "hit-area", cx: hx_.toFixed(1), cy: hy_.toFixed(1), r: 8 }),
+        s("polygon", { points: pts.map((pt) => pt.map((v) => v.toFixed(1)).join(",")).join(" ") }));
+      if (hits.length) g.append(s("text", { class: "ys-reach-label", x: x + ux * (tip + 6), y: y + uy * (tip + 6) + 2.5, "text-anchor": "middle", "aria-hidden": "true" }, "⚔"));
+      help(g, label);
       g.addEventListener("click", () => send(cmd));
       g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); send(cmd); } });
       if (ui.sel && ui.sel.kind === "attack") {
@@ -513,8 +972,8 @@ function renderMap(ctx) {
 
 function renderLegend() {
   return h("div", { class: "ys-legend", "aria-label": "Terrain" },
-    TERRAINS.map((t) => h("span", { class: `t-${t}` }, titleCase(t))),
-    h("span", { class: "muted", style: "border:0" }, "yellow outline = you can click · red = attack pattern"));
+    TERRAINS.map((t) => help(h("span", { class: `t-${t}` }, TERRAIN_GLYPH[t] ? `${TERRAIN_GLYPH[t]} ${titleCase(t)}` : titleCase(t)), helpText(`terrain:${t}`))),
+    h("span", { class: "muted ys-legend-note" }, "yellow outline = you can click · red = attack pattern · orange dashes = the last move · ⚔ = reaches an opponent"));
 }
 
 // -- players, hand -----------------------------------------------------------------------------
@@ -522,26 +981,31 @@ function renderLegend() {
 function renderPlayers({ doc, view }) {
   const awaited = new Set((doc.status && doc.status.awaiting) || []);
   const side = h("aside", { class: "ys-side" });
+  const dealt = view.phase !== "setup"; // no cards before the deal: no life to show yet
   view.players.forEach((p, seat) => {
     const m = masterInfo(p.master);
     const k = kamiInfo(p.kami);
-    const statuses = Object.entries(p.st || {}).map(([name, owners]) => h("span", { class: "ys-st", title: `${name} (${Array.isArray(owners) ? owners.length : owners})` },
-      Array.isArray(owners) && owners.length > 1 ? `${name} ×${owners.length}` : name));
+    const statuses = Object.entries(p.st || {}).map(([name, owners]) => statusChip(name, owners));
     const karmaSum = (p.karma || []).reduce((n, c) => n + ((def(c.d) || {}).karma || 0), 0);
     const dest = view.destiny && view.destiny[String(seat)];
+    const life = (p.hand_count || 0) + (p.deck_count || 0);
     side.append(h("div", { class: `ys-player seat-${seat}${awaited.has(seat) ? " is-awaited" : ""}`, dataset: { seat: String(seat) } },
       h("div", { class: "ys-pname" }, h("span", { class: "ys-swatch" }), seatName(doc, seat), awaited.has(seat) ? h("span", { class: "badge" }, "to play") : ""),
-      h("div", {}, m ? m.name : "no master yet", k ? ` + ${k.name}` : "", p.restored ? " (restored)" : ""),
-      h("div", { class: "ys-pstats" },
-        h("span", { class: "ys-life", title: "life: cards in hand + deck", "data-testid": "yashima-life" }, `Life ${(p.hand_count || 0) + (p.deck_count || 0)}`),
-        h("span", { title: "cards in hand" }, `Hand ${p.hand_count || 0}`),
-        h("span", { title: "cards in the deck" }, `Deck ${p.deck_count || 0}`),
-        h("span", { title: (p.discard || []).map((c) => defName(c.d)).join(", ") || "empty" }, `Discard ${(p.discard || []).length}`)),
-      h("div", { class: "ys-pstats", title: (p.karma || []).map((c) => `${defName(c.d)} (${(def(c.d) || {}).karma ?? "?"})`).join(", ") || "empty" },
-        `Karma pool: ${(p.karma || []).length} card${(p.karma || []).length === 1 ? "" : "s"}, total ${karmaSum}`),
-      h("div", { class: "ys-pstats ys-tome" }, `Tome pages ${((p.tome || {}).pages || []).join(" and ") || "closed"}`, (p.equip || []).length ? ` · equipped: ${(p.equip || []).map((c) => defName(c.d)).join(", ")}` : ""),
+      h("div", {}, m ? help(h("span", { class: "ys-master" }, m.name), masterSummary(p.master), m.name) : "no master yet",
+        k ? [" + ", help(h("span", { class: "ys-master" }, k.name), kamiSummary(p.kami), k.name)] : "", p.restored ? " (restored)" : ""),
+      dealt ? h("div", { class: "ys-pstats" },
+        help(h("span", { class: `ys-life${life <= 3 ? " is-low" : ""}`, "data-testid": "yashima-life" }, `Life ${life}`), helpText("concept:LIFE")),
+        help(h("span", {}, `Hand ${p.hand_count || 0}`), helpText("concept:HAND_SIZE")),
+        help(h("span", {}, `Deck ${p.deck_count || 0}`), `${helpText("concept:DECK")}${p.deck_count ? "" : `\n${helpText("concept:EXHAUSTED")}`}`),
+        help(h("span", {}, `Discard ${(p.discard || []).length}`), `${(p.discard || []).map((c) => defName(c.d)).join(", ") || "Empty"}.\n${helpText("concept:DISCARD_PILE")}`))
+        : h("div", { class: "ys-pstats muted" }, "Cards are dealt when setup ends."),
+      dealt ? help(h("div", { class: "ys-pstats" }, `Karma pool: ${(p.karma || []).length} card${(p.karma || []).length === 1 ? "" : "s"}, total ${karmaSum}`),
+        `${(p.karma || []).map((c) => `${defName(c.d)} (karma ${(def(c.d) || {}).karma ?? "?"})`).join(", ") || "Empty"}.\n${helpText("concept:KARMA_POOL")}`) : "",
+      m ? help(h("div", { class: "ys-pstats ys-tome" }, `Tome pages ${((p.tome || {}).pages || []).join(" and ") || "closed"}`,
+        (p.equip || []).length ? ` · equipped: ${(p.equip || []).map((c) => defName(c.d)).join(", ")}` : ""), helpText("concept:TOME")) : "",
+      m ? h("div", { class: "ys-abilities" }, (m.abilities || []).map((a) => help(h("span", { class: "ys-ability" }, a.name), abilityHelp(a), a.name))) : "",
       statuses.length ? h("div", { class: "ys-statuses" }, statuses) : "",
-      p.pending ? h("div", { class: "ys-flag" }, "waiting to restore") : "",
+      p.pending ? help(h("div", { class: "ys-flag" }, "waiting to restore"), helpText("concept:RESTORATION")) : "",
       p.dead ? h("div", { class: "ys-flag" }, "killed") : "",
       view.phase === "destiny" && dest ? h("div", { class: "ys-flag" }, dest === "chosen" ? "destiny token chosen" : `your destiny token: ${dest}`) : ""));
   });
@@ -572,16 +1036,29 @@ function renderHand(ctx) {
     const info = def(c.d) || {};
     const can = attackBy.has(c.id) && !ui.busy;
     const selected = ui.sel && ui.sel.kind === "attack" && ui.sel.card === c.id;
+    // reach mark: which opponents this card can hit from here, and with how many facings
+    const reach = ctx.reach.get(c.id);
+    const facings = reach ? [...reach.entries()].filter(([, hits]) => hits.length) : [];
+    const targets = [...new Set(facings.flatMap(([, hits]) => hits))];
+    const keywords = [...(info.attack || []).map((x) => kwChip(x.k, x.k === "ADAPT" ? { ...x, seat: doc.seat } : x)), info.defense ? kwChip(info.defense, { k: info.defense }) : "",
+      info.fate ? help(h("span", { class: "ys-kw" }, "FATE"), `${helpText("marker:FATE")}\n${info.fate.map(itemText).join("; ")}`) : "",
+      info.endure ? help(h("span", { class: "ys-kw" }, "ENDURE"), `${helpText("marker:ENDURE")}\n${info.endure.map(itemText).join("; ")}`) : "",
+      info.icebreaker ? help(h("span", { class: "ys-kw" }, "ICEBREAKER"), helpText("marker:ICEBREAKER")) : "",
+      info.quick ? help(h("span", { class: "ys-kw" }, "Quick"), `${helpText("marker:QUICK")}\n${itemText(info.quick)}`) : ""].filter(Boolean);
+    const pattern = typeof info.pattern === "string" ? entry(`pattern:${info.pattern}`) : null;
     const body = [
       h("span", { class: "nm" }, info.name || titleCase(c.d)),
-      h("span", { class: "row" }, h("span", { title: "karma" }, `Karma ${info.karma ?? "?"}`), h("span", { title: "attack" }, `ATK ${info.atk ?? "?"}`)),
+      h("span", { class: "row" }, h("span", {}, `Karma ${info.karma ?? "?"}`), h("span", {}, `ATK ${info.atk ?? "?"}`)),
       patternSvg(c.d),
-      h("span", { class: "fx" }, [titleCase(info.pattern || ""), ...(info.attack || []).map((x) => x.k), info.defense ? `defense: ${info.defense}` : ""].filter(Boolean).join(" · ")),
+      h("span", { class: "fx" }, pattern ? h("span", { class: "ys-pname-small" }, pattern.term) : "", keywords),
+      reach ? h("span", { class: `ys-reach${targets.length ? " is-reach" : ""}`, "data-testid": "yashima-reach" },
+        targets.length ? `⚔ reaches ${targets.map((x) => seatName(doc, x)).join(", ")} (${facings.length} facing${facings.length === 1 ? "" : "s"})` : "no opponent in reach") : "",
     ];
-    const cls = `ys-card${can ? " is-playable" : ""}${selected ? " is-selected" : ""}`;
-    row.append(can
+    const cls = `ys-card${can ? " is-playable" : ""}${selected ? " is-selected" : ""}${targets.length ? " is-reach" : ""}`;
+    const node = can
       ? h("button", { type: "button", class: cls, dataset: { cardId: c.id, d: c.d }, onclick: () => select(selected ? null : { kind: "attack", card: c.id, d: c.d, type: attackBy.get(c.id) }) }, body)
-      : h("div", { class: cls, dataset: { cardId: c.id, d: c.d } }, body));
+      : h("div", { class: cls, dataset: { cardId: c.id, d: c.d } }, body);
+    row.append(help(node, `${can ? "Click to attack with it, then pick a facing.\n" : ""}${cardHelp(c.d, doc.seat)}`, info.name || titleCase(c.d)));
   }
   if (!hand.length) row.append(h("p", { class: "muted" }, "No cards in hand."));
   box.append(row);
@@ -592,12 +1069,15 @@ function renderHand(ctx) {
     const pages = [];
     (m.tome || []).forEach((t, i) => { for (const face of Object.values(t.faces || {})) if (shown.includes(face.page)) pages.push({ face, i }); });
     box.append(h("h3", {}, `Your tome (pages ${shown.join(" and ") || "none"})`),
-      h("div", { class: "ys-cards" }, pages.length ? pages.map(({ face, i }) => h("div", { class: "ys-card small", dataset: { page: String(face.page) } },
+      h("div", { class: "ys-cards" }, pages.length ? pages.map(({ face }) => help(h("div", { class: "ys-card small", dataset: { page: String(face.page) } },
         h("span", { class: "nm" }, `p.${face.page} ${face.name}`),
-        h("span", { class: "row" }, `Cost ${face.cost}`, face.kind ? h("span", {}, face.kind) : ""),
-        h("span", { class: "fx" }, (face.effects || []).map((e) => e.k).join(", ")))) : h("p", { class: "muted" }, "Avatar page.")));
+        h("span", { class: "row" }, `Cost ${face.cost}`, face.kind ? kwChipTome(face.kind) : ""),
+        h("span", { class: "fx" }, (face.effects || []).map((e) => kwChip(e.k, e)),
+          face.torn ? help(h("span", { class: "ys-kw" }, "torn half"), `${helpText("tome:TORN")}\n${(face.torn.effects || []).map(itemText).join("; ")}`) : "")),
+      tomeHelp(face), face.name)) : h("p", { class: "muted" }, "Avatar page.")));
     box.append(h("h3", {}, `Your karma pool (${(me.karma || []).length})`),
-      h("div", { class: "ys-cards" }, (me.karma || []).map((c) => h("div", { class: "ys-card small" }, h("span", { class: "nm" }, defName(c.d)), h("span", { class: "row" }, `Karma ${(def(c.d) || {}).karma ?? "?"}`))),
+      h("div", { class: "ys-cards" }, (me.karma || []).map((c) => help(h("div", { class: "ys-card small" }, h("span", { class: "nm" }, defName(c.d)), h("span", { class: "row" }, `Karma ${(def(c.d) || {}).karma ?? "?"}`)),
+        `${cardHelp(c.d, doc.seat)}\n${helpText("concept:KARMA_POOL")}`, defName(c.d))),
         (me.karma || []).length ? "" : h("p", { class: "muted" }, "Empty.")));
   }
   return box;

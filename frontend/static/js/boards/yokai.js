@@ -7,7 +7,11 @@
 // see the board without controls. Numbers shown beside the commands (attack costs, summoned LP)
 // are display hints computed from public card data; the server decides.
 // The DOM is built with textContent only (never innerHTML with server strings).
+// Rules help: every monster, ability, element, terrain, badge and stat explains itself on hover,
+// focus or tap (help.js, from the content pack and the game's glossary). The last move by someone
+// else (doc.last_move) is outlined on the grid. Escape cancels a selection.
 
+import { entry, explain, help, helpText, loadGlossary, onEscape } from "./help.js";
 import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
 
 const CSS_URL = new URL("../../css/boards/yokai.css", import.meta.url).href;
@@ -20,25 +24,14 @@ const FACING = {
   horizontal: { E: "top", S: "right", W: "bottom", N: "left" },
 };
 const ORIENTATION_LABEL = { vertical: "Upright", horizontal: "Turned ¼ right" };
-const ABILITY_NAMES = {
-  fire_summon_burn: "Scorch",
-  fire_death_burn: "Dying embers",
-  water_transfer: "Life transfer",
-  water_summon_heal: "Healing rain",
-  earth_cancel: "Cancel abilities",
-  earth_weaken: "Weaken",
-  wood_no_draw: "Withering curse",
-  wood_drop: "Root snare",
-  metal_stealth: "Stealth",
-  metal_ward: "Ward of metal",
-  colorless_double: "Double power",
-  colorless_draw: "Extra card",
-};
+// What the last move did to a square (doc.last_move events -> a short mark on the cell).
+const LAST_MARK = { MonsterSummoned: "new", Fought: "fight", LifeChanged: "LP", LpTransferred: "LP", MonsterDied: "died" };
+const LAST_TEXT = { new: "summoned here", fight: "a fight here", LP: "LP changed here", died: "a monster died here" };
 const PENDING_TEXT = {
-  summon_attack: "must attack an adjacent enemy (a free summoning attack): choose the defender.",
-  fire_burn: "fire ability: choose an enemy monster to lose 1 LP.",
-  wood_drop: "wood ability: choose an adjacent enemy monster whose LP drops to 1.",
-  block_draw: "wood ability: choose an opposing player who cannot draw during their next turn.",
+  summon_attack: "must attack an adjacent enemy (a free summoning attack): click a red-outlined enemy on the grid.",
+  fire_burn: "fire ability: click a red-outlined enemy monster on the grid to lose 1 LP.",
+  wood_drop: "wood ability: click a red-outlined adjacent enemy monster whose LP drops to 1.",
+  block_draw: "wood ability: choose with the buttons below an opposing player who cannot draw during their next turn.",
 };
 
 // -- module state (survives re-renders) ---------------------------------------------------------
@@ -56,6 +49,10 @@ function ensureStylesheet() {
 }
 
 function loadContent() {
+  if (!ui.glossaryAsked) {
+    ui.glossaryAsked = true;
+    loadGlossary("yokai").then(() => { if (ui.last) render(...ui.last); }).catch(() => { ui.glossaryAsked = false; });
+  }
   if (ui.contentPromise) return;
   ui.contentPromise = fetchContent("yokai")
     .then((pack) => {
@@ -85,7 +82,34 @@ function cardName(key) {
 }
 
 function abilityName(key) {
-  return ABILITY_NAMES[key] || String(key || "").replace(/_/g, " ");
+  const info = abilityInfo(key);
+  return (info && info.name) || String(key || "").replace(/_/g, " ");
+}
+
+/** A monster's full text for a tooltip: element, cost, LP, APs, ability (from the content pack). */
+function monsterHelp(key) {
+  const info = monsterInfo(key);
+  if (!info) return "";
+  const ab = abilityInfo(info.ability);
+  const el = entry(`element:${info.element}`);
+  return [
+    `${info.element[0].toUpperCase()}${info.element.slice(1)} monster · cost ${info.cost} CP · ${info.lp} LP · APs top ${info.attack.top}, right ${info.attack.right}, bottom ${info.attack.bottom}, left ${info.attack.left}`,
+    ab ? `${ab.name}: ${ab.text}` : "",
+    el ? el.short : "",
+    info.element === "colorless" ? "" : `Its ability works only on ${info.element} terrain.`,
+  ].filter(Boolean).join("\n");
+}
+
+/** The squares the last move by someone else touched: pos -> short label. */
+function lastMoveCells(doc) {
+  const out = new Map();
+  for (const ev of ((doc.last_move || {}).events) || []) {
+    const p = ev.payload || {};
+    const mark = LAST_MARK[ev.type];
+    if (!mark) continue;
+    for (const pos of [p.at, p.attacker, p.defender, p.from, p.to]) if (typeof pos === "string" && !out.has(pos)) out.set(pos, mark);
+  }
+  return out;
 }
 
 function seatName(doc, seat) {
@@ -204,6 +228,12 @@ function render(container, doc, sendCommand) {
       });
   };
   const ctx = { doc, view, opts, send, player, select: (sel) => { ui.sel = sel; render(...ui.last); } };
+  onEscape("yokai", () => {
+    if (!ui.sel) return false;
+    ui.sel = null;
+    render(...ui.last);
+    return true;
+  });
 
   const root = h("div", { class: "yk", dataset: { seat: player ? String(doc.seat) : "spectator" } });
   root.append(renderBanner(ctx));
@@ -251,20 +281,22 @@ function renderTopBar({ doc, view, opts, send, player }) {
   );
   bar.append(turn);
   bar.append(h("div", { class: "yk-stat" }, h("span", { class: "yk-stat-label" }, "Round"), String(view.round)));
-  if (player) {
-    const cp = view.chakra[doc.seat];
+  // the chakra of the player whose turn it is (mine on my turn, theirs on theirs)
+  const active = Number.isInteger(turnSeat) && !st.finished ? turnSeat : null;
+  if (active !== null) {
+    const cp = view.chakra[active];
     const pips = h("span", { class: "yk-pips", "aria-hidden": "true" });
     for (let i = 0; i < view.meter; i++) pips.append(h("span", { class: i < cp ? "pip on" : "pip" }));
-    bar.append(
-      h("div", { class: "yk-stat yk-chakra", title: "Chakra points available / this round's meter" },
-        h("span", { class: "yk-stat-label" }, "Chakra"), `${cp} / ${view.meter}`, pips),
-    );
+    bar.append(help(
+      h("div", { class: "yk-stat yk-chakra", "data-testid": "yokai-chakra", dataset: { seat: String(active) } },
+        h("span", { class: "yk-stat-label" }, mine ? "Your chakra" : `${seatName(doc, active)}'s chakra`), `${cp} / ${view.meter}`, pips),
+      `${cp} chakra points left of this round's ${view.meter}.\n${helpText("concept:CP")}`));
   } else {
-    bar.append(h("div", { class: "yk-stat" }, h("span", { class: "yk-stat-label" }, "Chakra meter"), String(view.meter)));
+    bar.append(help(h("div", { class: "yk-stat" }, h("span", { class: "yk-stat-label" }, "Chakra meter"), String(view.meter)), helpText("concept:METER")));
   }
   const left = Math.max(0, 2 - view.summons);
-  bar.append(h("div", { class: "yk-stat", title: "Monsters that may still be summoned this combat phase" },
-    h("span", { class: "yk-stat-label" }, "Summons left"), st.finished ? "–" : String(left)));
+  bar.append(help(h("div", { class: "yk-stat" },
+    h("span", { class: "yk-stat-label" }, "Summons left"), st.finished ? "–" : String(left)), `Monsters that may still be summoned this combat phase (at most 2).\n${helpText("concept:SUMMON")}`));
   if (player && opts.endTurn) {
     bar.append(
       h("button", { type: "button", class: "primary yk-end", disabled: ui.busy, "data-action": "end-turn", onclick: () => send(opts.endTurn) }, "End turn"),
@@ -335,8 +367,11 @@ function renderPrompt(ctx) {
     const hints = [];
     if (opts.summons.length) hints.push("click a glowing hand card to summon it");
     if (opts.attacks.length || opts.transfers.length) hints.push("click one of your glowing monsters to attack or use its ability");
-    if (opts.endTurn) hints.push("or end your turn");
-    box.append(h("p", { class: "yk-ask" }, hints.length ? `Your move: ${hints.join(", ")}.` : "Your move."));
+    let text;
+    if (hints.length) text = `Your move: ${hints.join(", or ")}${opts.endTurn ? ", or end your turn (End turn, above)" : ""}.`;
+    else if (opts.endTurn) text = "Nothing more to play this turn (no summon or attack you can pay for): press End turn (above).";
+    else text = "Your move.";
+    box.append(h("p", { class: "yk-ask" }, text));
   }
   return box;
 }
@@ -353,7 +388,7 @@ function orientationButton(cmd, key, view, send) {
   const facing = DIRS.map((d) => `${d} ${apToward(probe, d) ?? "?"}`).join(", ");
   return h(
     "button",
-    { type: "button", class: "yk-orient", disabled: ui.busy, "data-orientation": cmd.args.orientation, title: `Attack values facing ${facing}`, onclick: () => send(cmd) },
+    { type: "button", class: "yk-orient has-help", disabled: ui.busy, "data-orientation": cmd.args.orientation, "data-help": `Summon it ${cmd.args.orientation === "vertical" ? "upright" : "turned a quarter right"}: attack values facing ${facing}.`, onclick: () => send(cmd) },
     mini,
     h("span", {}, ORIENTATION_LABEL[cmd.args.orientation] || cmd.args.orientation, h("small", { class: "muted" }, ` (${facing})`)),
   );
@@ -398,7 +433,9 @@ function renderGrid(ctx) {
     }
   }
   const wide = Math.max(...view.rows) > 3;
+  const last = lastMoveCells(doc);
   const grid = h("div", { class: `yk-grid${wide ? " is-wide" : ""}`, role: "grid", "aria-label": "The Kekkai (terrain grid)" });
+  grid.style.setProperty("--cols", String(Math.max(...view.rows)));
   view.rows.forEach((len, r) => {
     const row = h("div", { class: "yk-row", role: "row" });
     for (let c = 0; c < len; c++) {
@@ -408,16 +445,22 @@ function renderGrid(ctx) {
       const act = action.get(pos);
       const chosen = s && s.kind === "summon" && s.terrain === pos;
       const cls = ["yk-cell", `el-${element}`];
+      if (last.has(pos)) cls.push("is-last");
       if (act) cls.push("is-target", `act-${act.kind}`);
       if (act && act.selected) cls.push("is-selected");
       if (chosen || (s && s.kind === "transfer" && (s.source === pos || s.target === pos))) cls.push("is-selected");
       const cell = h(
         act ? "button" : "div",
-        { class: cls.join(" "), role: "gridcell", type: act ? "button" : undefined, dataset: { pos, element }, title: `${pos}: ${element} terrain`, onclick: act ? act.run : undefined },
+        { class: cls.join(" "), role: "gridcell", type: act ? "button" : undefined, dataset: { pos, element }, onclick: act ? act.run : undefined },
         h("span", { class: "yk-terrain" }, element, h("span", { class: "yk-pos" }, pos)),
         m ? renderMonster(doc, view, m, pos) : "",
+        last.has(pos) && !act ? h("span", { class: "yk-last", "aria-hidden": "true" }, last.get(pos)) : "",
         act ? h("span", { class: "yk-action" }, act.label) : "",
       );
+      const terrainText = `${element[0].toUpperCase()}${element.slice(1)} terrain (${pos}): favourable for ${element} monsters.\n${explain("concept:FAVOURABLE")}`;
+      const monsterText = m ? `${cardName(m.card)} (${seatName(doc, m.owner)}): ${m.lp} LP, ${m.orientation === "horizontal" ? "turned a quarter" : "upright"}${m.stealth ? ", stealth" : ""}${m.doubled ? ", APs doubled" : ""}.\n${monsterHelp(m.card)}` : "";
+      help(cell, [act ? `Click: ${act.label}` : "", monsterText, terrainText, last.has(pos) ? `Last move: ${LAST_TEXT[last.get(pos)]}.` : ""].filter(Boolean).join("\n\n"),
+        m ? cardName(m.card) : `${element} terrain`);
       row.append(cell);
     }
     grid.append(row);
@@ -431,18 +474,17 @@ function renderMonster(doc, view, m, pos) {
   const card = h("div", {
     class: `yk-monster seat-${m.owner}${m.owner === doc.seat ? " is-mine" : ""}${info ? ` el-${info.element}` : ""}`,
     dataset: { owner: String(m.owner), card: m.card },
-    title: `${cardName(m.card)} (${seatName(doc, m.owner)}), ${m.lp} LP, ${m.orientation}${info ? `, ${info.element} monster` : ""}${favourable ? ", on favourable terrain" : ""}`,
   });
-  for (const d of DIRS) card.append(h("span", { class: `ap ap-${d}`, title: `attack value facing ${d}` }, String(apToward(m, d) ?? "?")));
+  for (const d of DIRS) card.append(h("span", { class: `ap ap-${d}`, "aria-label": `attack value facing ${d}` }, String(apToward(m, d) ?? "?")));
   const badges = [];
-  if (favourable) badges.push(h("span", { class: "yk-badge yk-fav", title: "on favourable terrain: its ability can work" }, "★"));
-  if (m.doubled) badges.push(h("span", { class: "yk-badge", title: "attack values doubled" }, "×2"));
-  if (m.stealth) badges.push(h("span", { class: "yk-badge", title: "stealth" }, "stealth"));
-  if (m.orientation === "horizontal") badges.push(h("span", { class: "yk-badge", title: "turned a quarter right" }, "↻"));
+  if (favourable) badges.push(h("span", { class: "yk-badge yk-fav", "aria-label": "on favourable terrain" }, "★"));
+  if (m.doubled) badges.push(h("span", { class: "yk-badge", "aria-label": "attack values doubled" }, "×2"));
+  if (m.stealth) badges.push(h("span", { class: "yk-badge" }, "stealth"));
+  if (m.orientation === "horizontal") badges.push(h("span", { class: "yk-badge", "aria-label": "turned a quarter right" }, "↻"));
   card.append(
     h("span", { class: "yk-mname" }, cardName(m.card)),
     h("span", { class: "yk-owner" }, seatName(doc, m.owner).replace(" (you)", "")),
-    h("span", { class: "yk-mfoot" }, h("span", { class: "yk-lp", title: "life points" }, `♥ ${m.lp}`), badges),
+    h("span", { class: "yk-mfoot" }, h("span", { class: "yk-lp", "aria-label": `${m.lp} life points` }, `♥ ${m.lp}`), badges),
   );
   return card;
 }
@@ -459,12 +501,12 @@ function renderPlayers({ doc, view }) {
           view.teams ? h("span", { class: "yk-team" }, ` · ${teamLabel(view, seat)}`) : "",
           awaited.has(seat) ? h("span", { class: "badge" }, "to play") : ""),
         h("div", { class: "yk-pstats" },
-          h("span", { title: "cards in hand" }, `Hand ${p.hand_count}`),
-          h("span", { title: "cards left in the deck" }, `Deck ${p.deck_count}`),
-          h("span", { title: (p.discard || []).map(cardName).join(", ") || "empty" }, `Discard ${(p.discard || []).length}`),
-          h("span", { title: "chakra points left this round" }, `CP ${view.chakra[seat]}`),
-          h("span", { title: "own monsters on the board (5 wins)" }, `Board ${onBoard}/5`)),
-        p.no_draw ? h("div", { class: "yk-flag" }, p.no_draw === "next" ? "cannot draw next turn" : "cannot draw this turn") : "",
+          help(h("span", {}, `Hand ${p.hand_count}`), `Cards in hand.\n${helpText("concept:DRAW")}`),
+          help(h("span", {}, `Deck ${p.deck_count}`), `Cards left in the deck.\n${helpText("concept:DECK_OUT")}`),
+          help(h("span", {}, `Discard ${(p.discard || []).length}`), `Dead monsters: ${(p.discard || []).map(cardName).join(", ") || "none yet"}.`),
+          help(h("span", {}, `CP ${view.chakra[seat]}`), `Chakra points left this round.\n${helpText("concept:CP")}`),
+          help(h("span", {}, `Board ${onBoard}/5`), `Own monsters on the board.\n${helpText("concept:CONQUEST")}`)),
+        p.no_draw ? help(h("div", { class: "yk-flag" }, p.no_draw === "next" ? "cannot draw next turn" : "cannot draw this turn"), helpText("concept:NO_DRAW")) : "",
       ),
     );
   });
@@ -475,8 +517,9 @@ function renderLegend() {
   return h(
     "div",
     { class: "yk-legend", "aria-label": "Terrain elements" },
-    ELEMENTS.map((e) => h("span", { class: `yk-legend-item el-${e}` }, e)),
-    h("span", { class: "muted small" }, "★ = monster on favourable terrain · numbers on a card's edges = attack values facing that way"),
+    ELEMENTS.map((e) => help(h("span", { class: `yk-legend-item el-${e}` }, e), helpText(`element:${e}`))),
+    help(h("span", { class: "muted small" }, "★ = monster on favourable terrain · numbers on a card's edges = attack values facing that way"),
+      [helpText("concept:FAVOURABLE"), helpText("concept:AP")].filter(Boolean).join("\n\n")),
   );
 }
 
@@ -495,18 +538,17 @@ function renderHand(ctx) {
     const myDecision = (doc.status.awaiting || []).includes(doc.seat);
     const selected = s && s.kind === "summon" && s.card === c.id;
     const body = [
-      h("div", { class: "yk-hhead" }, h("span", { class: "yk-hname" }, cardName(c.card)), info ? h("span", { class: "yk-cost", title: "chakra cost" }, `${info.cost} CP`) : ""),
-      info ? h("div", { class: "yk-hmeta" }, h("span", { class: `yk-el-tag el-${info.element}` }, info.element), h("span", { title: "life points" }, `♥ ${info.lp}`)) : "",
-      info ? h("div", { class: "yk-hap", title: "attack values: top, right, bottom, left (as printed)" },
+      h("div", { class: "yk-hhead" }, h("span", { class: "yk-hname" }, cardName(c.card)), info ? h("span", { class: "yk-cost", "aria-label": `costs ${info.cost} chakra` }, `${info.cost} CP`) : ""),
+      info ? h("div", { class: "yk-hmeta" }, h("span", { class: `yk-el-tag el-${info.element}` }, info.element), h("span", { "aria-label": `${info.lp} life points` }, `♥ ${info.lp}`)) : "",
+      info ? h("div", { class: "yk-hap", "aria-label": "attack values: top, right, bottom, left (as printed)" },
         SIDES.map((side) => h("span", { class: `hap hap-${side}` }, String(info.attack[side])))) : "",
       info ? h("div", { class: "yk-hability" }, h("strong", {}, abilityName(info.ability)), ability ? h("span", { class: "small" }, ` ${ability.text}`) : "") : "",
     ];
     const cls = `yk-hcard${can ? " is-playable" : myDecision ? " is-idle" : ""}${selected ? " is-selected" : ""}${info ? ` el-${info.element}` : ""}`;
-    row.append(
-      can
-        ? h("button", { type: "button", class: cls, dataset: { cardId: c.id, card: c.card }, onclick: () => select(selected ? null : { kind: "summon", card: c.id }) }, body)
-        : h("div", { class: cls, dataset: { cardId: c.id, card: c.card } }, body),
-    );
+    const node = can
+      ? h("button", { type: "button", class: cls, dataset: { cardId: c.id, card: c.card }, onclick: () => select(selected ? null : { kind: "summon", card: c.id }) }, body)
+      : h("div", { class: cls, dataset: { cardId: c.id, card: c.card } }, body);
+    row.append(help(node, [can ? "Click to summon it." : "", monsterHelp(c.card)].filter(Boolean).join("\n"), cardName(c.card)));
   }
   if (!hand.length) row.append(h("p", { class: "muted" }, "No cards in hand."));
   box.append(row);

@@ -5,14 +5,16 @@ from itertools import combinations
 from . import board
 from . import queries as q
 from . import steps
-from .content import BLACKSMITH, CHARACTERS, MARKET
+from .content import ACT1, BLACKSMITH, CHARACTERS, MARKET
+
+INITIAL_KAMI = ACT1["initial_kami"]
 
 
 COMMANDS = ("choose", "choose_weapon", "lose_attribute", "activate_enemy", "choose_path", "activate", "travel",
             "exert", "move", "sail", "guided_by_the_waves", "end_travel", "attack", "work", "camp", "swap_weapon",
             "end_activation", "interact_mission", "interact_clan", "interact_personal", "interact_sanctuary", "inn",
             "blacksmith", "market", "buy", "sell", "repair", "sell_heads", "leave", "give", "share_information",
-            "omamori", "use_item", "interact_special")
+            "omamori", "use_item", "interact_special", "port", "change_kami", "choose_kami", "answer_group")
 
 
 def _cmd(type_: str, **args) -> dict:
@@ -31,19 +33,24 @@ def legal(state, seat) -> list[dict]:
     if state["choice"]:
         return [_cmd("choose", option=i) for i, o in enumerate(state["choice"]["options"]) if o["enabled"]]
     if stage == "prepare":
-        return [_cmd("choose_weapon", character=c, weapon=w)
-                for c in q.ORDER if c in state["characters"] and q.controller(state, c) == seat
-                and not state["characters"][c]["equipped"]
-                for w in _level1_weapons(c)]
+        mine = [c for c in q.ORDER if c in state["characters"] and q.controller(state, c) == seat]
+        return ([_cmd("choose_weapon", character=c, weapon=w)
+                 for c in mine if not state["characters"][c]["equipped"] for w in _level1_weapons(c)]
+                + [_cmd("choose_kami", character=c, kami=k)
+                   for c in mine if not state["characters"][c].get("kami_chosen", True) for k in INITIAL_KAMI])
     if stage == "ending" and flow.get("loss"):
         return [_cmd("lose_attribute", attribute=a) for a in q.losable_attributes(state, flow["loss"])]
+    offer = q.kami_offer(state)
+    if stage == "ending" and offer is not None:
+        return [_cmd("change_kami", character=c) for c in [*q.kami_candidates(state, offer), None]]
     if stage == "enemies":
         if flow["tie"] and not flow["tie"]["chosen"]:
             return [_cmd("choose_path", to=loc) for loc in flow["tie"]["options"]]
         return [_cmd("activate_enemy", enemy=e) for e in flow["enemies_left"]]
     if stage == "characters":
-        return [_cmd("activate", character=c) for c in q.alive(state)
-                if not state["characters"][c]["activated"] and q.controller(state, c) == seat]
+        return [_cmd("activate", character=c) for c in q.to_activate(state) if q.controller(state, c) == seat]
+    if stage == "activation" and flow.get("proposal"):
+        return [_cmd("answer_group", agree=True), _cmd("answer_group", agree=False)]
     if stage == "activation":
         return _activation_commands(state)
     return []
@@ -82,7 +89,7 @@ def _activation_commands(state) -> list[dict]:
         services = q.city_services(state, cid)
         if "inn" in services and ch["coins"] >= 10:
             out.append(_cmd("inn"))
-        out += [_cmd(service) for service in ("blacksmith", "market") if service in services]
+        out += [_cmd(service) for service in ("blacksmith", "market", "port") if service in services]
         if q.special_location_here(state, cid):
             out.append(_cmd("interact_special"))
         if q.is_sanctuary(ch["location"]):
@@ -120,6 +127,9 @@ def _gifts(state, cid, other) -> list[dict]:
     out += [give(i, 1) for i in sorted(set(ch["items"])) if q.can_keep_item(state, other, i)]
     if len(taker["weapons"]) < 2:
         out += [give(w, 1) for w in ch["weapons"]]
+    if ch["armor"]:  # armor: handed over, or exchanged with the other's (1 item of armor each)
+        out.append(give("armor", 1))
+    out += [give(t, 1) for t in sorted(set(ch["tokens"]))]  # "mission or event tokens"
     return out
 
 
@@ -158,8 +168,21 @@ def perform(em, rng, seat, command: dict):
         steps.push(em, option["effects"], ctx)
     elif kind == "choose_weapon":
         em.emit("WeaponChosen", {"character": args["character"], "weapon": args["weapon"]})
+    elif kind == "choose_kami":
+        em.emit("KamiChosen", {"character": args["character"], "kami": args["kami"]})
+    elif kind == "answer_group":
+        em.emit("GroupAnswered", {"seat": seat, "agree": args["agree"]})
+        proposal = em.state["flow"]["proposal"]
+        if not proposal["waiting"]:
+            refused = set(proposal["refused"])
+            _start_travel(em, proposal["character"], [c for c in proposal["group"] if q.controller(state, c) not in refused])
     elif kind == "lose_attribute":
         em.emit("AttributeLost", {"character": flow["loss"], "attribute": args["attribute"]})
+    elif kind == "change_kami":
+        offer = q.kami_offer(state)
+        who = args["character"]
+        em.emit("KamiChanged", {"kami": offer["kami"], "character": who, "seat": seat,
+                                "from": state["characters"][who]["kami"] if who else None})
     elif kind == "activate_enemy":
         em.emit("EnemyChosen", {"enemy": args["enemy"], "seat": seat})
     elif kind == "choose_path":
@@ -178,13 +201,13 @@ def _activation_action(em, rng, kind, args):
     ch = state["characters"][cid]
     if kind == "travel":
         group = list(args["group"])
-        members = [cid, *group]
-        if group:
-            mp = 3 + min(state["characters"][c]["attributes"]["dexterity"] for c in members)
+        # "the active character nominates, in agreement with the other players, 1 or more other
+        # characters": the players of the nominated characters (other than the active one's) agree first
+        asked = sorted({q.controller(state, c) for c in group} - {q.controller(state, cid)})
+        if asked:
+            em.emit("GroupProposed", {"character": cid, "group": group, "seats": asked})
         else:
-            mp = q.movement_points(state, cid)
-        em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "travel"})
-        em.emit("TravelStarted", {"character": cid, "group": group, "mp": mp})
+            _start_travel(em, cid, group)
     elif kind == "exert":
         em.emit("Exerted", {"character": cid})
     elif kind == "move":
@@ -210,19 +233,31 @@ def _activation_action(em, rng, kind, args):
     elif kind == "interact_mission":
         em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "mission"})
         doc = q.mission_doc(state, args["mission"])
+        # "When a mission indicates that miniatures are to be placed on the map, all characters can
+        # interact with them ... All characters must place their clan token for that mission."
+        spawns = any(e["do"] == "spawn" for e in doc["on_reveal"])
         em.emit("MissionRevealed", {"mission": args["mission"], "character": cid, "title": doc["title"],
-                                    "clan_tokens": list(doc["clan_tokens"])})
-        steps.push(em, doc["on_reveal"], {"character": cid, "source": "mission"})
+                                    "clan_tokens": q.token_places(doc),
+                                    "placed_by": q.alive(state) if spawns else [cid]})
+        steps.push(em, doc["on_reveal"], {"character": cid, "source": "mission", "mission": args["mission"]})
     elif kind == "interact_clan":
         em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "clan_token"})
-        em.emit("ClanTokenResolved", {"mission": args["mission"], "character": cid, "location": ch["location"]})
-        if not em.state["missions"][str(args["mission"])]["clan_tokens"][cid]:
-            steps.complete_mission(em, args["mission"], cid)
+        token = q.clan_token_doc(state, args["mission"], ch["location"])
+        em.emit("ClanTokenResolved", {"mission": args["mission"], "character": cid, "location": ch["location"],
+                                      "completes": token.get("completes", False)})
+        # "If interacting with a clan token, resolve the effect on the corresponding active mission."
+        done = [{"do": "complete_mission", "mission": args["mission"]}] if token.get("completes") else []
+        steps.push(em, [*token.get("effects", []), *done], {"character": cid, "source": "mission",
+                                                            "mission": args["mission"]})
     elif kind == "interact_personal":
         em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "personal_mission"})
         em.emit("PersonalMissionCompleted", {"character": cid})
         steps.push(em, q.adventure_doc(state)["personal_missions"][cid]["success"]["effects"],
                    {"character": cid, "source": "personal_mission"})
+    elif kind == "port":
+        em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "port"})
+        if q.has_ability(em.state, cid, "ryujin"):  # Healing Wave
+            steps.regain_health(em, cid, ch["level"], "healing_wave")
     elif kind == "inn":
         em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "inn"})
         steps.change(em, cid, "coins", -10)
@@ -274,7 +309,7 @@ def _activation_action(em, rng, kind, args):
     elif kind in ("share_information", "omamori"):
         doc = q.mission_doc(state, args["mission"])
         em.emit("InformationShared", {"mission": args["mission"], "character": cid, "to": args["character"],
-                                      "clan_tokens": list(doc["clan_tokens"]), "omamori": kind == "omamori"})
+                                      "clan_tokens": q.token_places(doc), "omamori": kind == "omamori"})
     elif kind == "use_item":
         _use_item(em, rng, cid, args["item"])
     elif kind == "swap_weapon":
@@ -282,6 +317,17 @@ def _activation_action(em, rng, kind, args):
         em.emit("WeaponSwapped", {"character": cid, "equipped": other})
     elif kind == "end_activation":
         em.emit("ActivationEnded", {"character": cid, "reason": "ended"})
+
+
+def _start_travel(em, cid, group):
+    state = em.state
+    members = [cid, *group]
+    if group:
+        mp = 3 + min(state["characters"][c]["attributes"]["dexterity"] for c in members)
+    else:
+        mp = q.movement_points(state, cid)
+    em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "travel"})
+    em.emit("TravelStarted", {"character": cid, "group": group, "mp": mp})
 
 
 def _sea_fare(state) -> dict:

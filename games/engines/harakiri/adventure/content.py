@@ -13,11 +13,16 @@ CONTENT = Path(__file__).resolve().parent.parent / "content"
 ROOT = CONTENT / "adventure"
 SCHEMA = json.loads((ROOT / "schema.json").read_text())
 FILES = ("map", "act1", "travel_events", "influence", "market", "blacksmith", "levels")
+_VALIDATOR = jsonschema.validators.validator_for(SCHEMA)
+_VALIDATOR.check_schema(SCHEMA)  # once, not for every file
+VALIDATOR = _VALIDATOR(SCHEMA)
 
 
 def validate(document: dict) -> None:
     """Raise jsonschema.ValidationError if ``document`` breaks the Adventure content schema."""
-    jsonschema.validate(document, SCHEMA)
+    error = jsonschema.exceptions.best_match(VALIDATOR.iter_errors(document))
+    if error is not None:
+        raise error
 
 
 def _load(name: str) -> dict:
@@ -57,6 +62,8 @@ def _blacksmith() -> dict:
 
 BLACKSMITH = _blacksmith()
 ACTS = {1: ACT1}
+TOKENS = ACT1.get("tokens", {})  # mission and event tokens a character carries (and may share)
+SKILL_TRAITS = LEVELS.get("skill_traits", {})  # skill -> the trait it grants ("Traits")
 
 
 def chapter(act: int, number: int) -> dict | None:
@@ -82,6 +89,11 @@ def market_deck(low: int, high: int) -> list[str]:
         if need == 0 or low <= need <= high:
             out.append(card_id)
     return out
+
+
+def traits_of_skills(skills) -> list[str]:
+    """The traits a character's acquired skills grant."""
+    return sorted({SKILL_TRAITS[s] for s in skills if s in SKILL_TRAITS})
 
 
 def all_public() -> dict:

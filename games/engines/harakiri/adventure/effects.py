@@ -28,6 +28,7 @@ def _set_health(state, cid, health):
 def _defeat(state, cid):
     ch = state["characters"][cid]
     ch["defeated"] = True
+    ch["defeated_in_phase"] = True  # Yomi Mode: "mark a box ... for each character who was defeated"
     ch["location"] = None
     ch["ap"] = 0
     if state["flow"].get("active") == cid:
@@ -36,7 +37,10 @@ def _defeat(state, cid):
 
 def _end_activation(state, cid):
     flow = state["flow"]
-    flow.update(active=None, travel=None, close=False, event=None, shop=None)
+    # "Once a group travel action ends, the active character will continue their activation. Then,
+    # other group members will complete their activations."
+    flow["next_up"] = [c for c in flow.get("group_members", []) if not state["characters"][c]["activated"]]
+    flow.update(active=None, travel=None, close=False, event=None, shop=None, group_members=[])
     state["characters"][cid]["ap"] = 0
     flow["stage"] = "characters" if _remaining_activations(state) else "round_end"
 
@@ -49,14 +53,34 @@ def _queue_pop(state):
             queue.pop(0)
 
 
+def _prepared(s):
+    if all(q.prepared(ch) for ch in s["characters"].values()):
+        s["flow"]["stage"] = "shogun"
+        s["flow"]["sub"] = "round"
+
+
 def _weapon_chosen(s, p):
     chars = s["characters"]
-    flow = s["flow"]
     chars[p["character"]]["weapons"] = [p["weapon"]]
     chars[p["character"]]["equipped"] = p["weapon"]
-    if all(chars[c]["equipped"] for c in chars):
-        flow["stage"] = "shogun"
-        flow["sub"] = "round"
+    _prepared(s)
+
+
+def _kami_chosen(s, p):
+    s["characters"][p["character"]].update(kami=p["kami"], kami_chosen=True)
+    _prepared(s)
+
+
+def _group_proposed(s, p):
+    s["flow"]["proposal"] = {"character": p["character"], "group": list(p["group"]), "waiting": list(p["seats"]),
+                             "refused": []}
+
+
+def _group_answered(s, p):
+    proposal = s["flow"]["proposal"]
+    proposal["waiting"].remove(p["seat"])
+    if not p["agree"]:
+        proposal["refused"].append(p["seat"])
 
 
 def _round_started(s, p):
@@ -64,7 +88,7 @@ def _round_started(s, p):
     flow = s["flow"]
     s["round"] = p["round"]
     s["final"] = p["final"]
-    flow.update(stage="shogun", sub="influence")
+    flow.update(stage="shogun", sub="influence", next_up=[], group_members=[])
     for ch in chars.values():
         ch.update(activated=False, traveled=False, ap=0)
 
@@ -159,7 +183,8 @@ def _character_activated(s, p):
     flow = s["flow"]
     ch = chars[p["character"]]
     ch.update(activated=True, ap=p["ap"], ap_penalty=0)
-    flow.update(stage="activation", active=p["character"], travel=None, close=False, event=None)
+    flow.update(stage="activation", active=p["character"], travel=None, close=False, event=None, group_members=[])
+    flow["next_up"] = [c for c in flow.get("next_up", []) if c != p["character"]]
 
 
 def _action_points_spent(s, p):
@@ -173,6 +198,8 @@ def _travel_started(s, p):
     flow["travel"] = {"mp": p["mp"], "group": list(p["group"]), "land": 0, "locations": 0, "paths": False,
                       "waves": False, "ended": False}
     chars[p["character"]]["traveled"] = True
+    flow["proposal"] = None
+    flow["group_members"] = list(p["group"])
     for other in p["group"]:
         chars[other]["traveled"] = True
         chars[other]["ap_penalty"] += 1
@@ -339,7 +366,12 @@ def _item_gained(s, p):
 def _mission_revealed(s, p):
     mission = s["missions"][str(p["mission"])]
     mission.update(status="active", token=None, starter=p["character"])
-    mission["clan_tokens"][p["character"]] = list(p["clan_tokens"])
+    for cid in p.get("placed_by", [p["character"]]):
+        mission["clan_tokens"][cid] = list(p["clan_tokens"])
+
+
+def _mission_placed(s, p):
+    s["missions"][str(p["mission"])].update(status="hidden", token=p["token"])
 
 
 def _clan_token_resolved(s, p):
@@ -358,7 +390,35 @@ def _mission_failed(s, p):
 
 def _missions_settled(s, p):
     flow = s["flow"]
-    flow["sub"] = "regain"
+    flow["sub"] = "kami"
+
+
+def _kami_unlocked(s, p):
+    s["unlocked_kami"].append({"kami": p["kami"], "character": p["character"], "decided": False})
+
+
+def _kami_changed(s, p):
+    offer = next(o for o in s["unlocked_kami"] if not o["decided"])
+    offer.update(decided=True, taken_by=p["character"])
+    if p["character"]:
+        # "Characters who replace their Kami maintain their current affinity level"
+        s["characters"][p["character"]]["kami"] = p["kami"]
+
+
+def _kami_changes_settled(s, p):
+    s["flow"]["sub"] = "regain"
+
+
+def _blessed_changed(s, p):
+    s["characters"][p["character"]]["blessed"] = p["blessed"]
+
+
+def _token_gained(s, p):
+    s["characters"][p["character"]]["tokens"].append(p["token"])
+
+
+def _token_lost(s, p):
+    s["characters"][p["character"]]["tokens"].remove(p["token"])
 
 
 def _personal_mission_completed(s, p):
@@ -452,6 +512,15 @@ def _given(s, p):
     if what in ("coins", "heads"):
         giver[what] -= p["amount"]
         taker[what] += p["amount"]
+    elif what == "armor":
+        # an exchange when both wear one (at most 1 item of armor each), else handed over
+        mine, theirs = (giver["armor"], giver["armor_value"]), (taker["armor"], taker["armor_value"])
+        (taker["armor"], taker["armor_value"]), (giver["armor"], giver["armor_value"]) = mine, theirs
+        if giver["armor"] is None:
+            giver["armor_value"] = 0
+    elif what in giver.get("tokens", []):
+        giver["tokens"].remove(what)
+        taker["tokens"].append(what)
     elif what in giver["weapons"]:
         giver["weapons"].remove(what)
         if giver["equipped"] == what:
@@ -551,6 +620,9 @@ def _adventure_finished(s, p):
 # One handler per event type; events with no state change (HitsTaken, TestRolled...) have none.
 HANDLERS = {
     "WeaponChosen": _weapon_chosen,
+    "KamiChosen": _kami_chosen,
+    "GroupProposed": _group_proposed,
+    "GroupAnswered": _group_answered,
     "RoundStarted": _round_started,
     "InfluenceMoved": _influence_moved,
     "InfluenceStepSkipped": _influence_step_skipped,
@@ -596,8 +668,15 @@ HANDLERS = {
     "MissionRevealed": _mission_revealed,
     "ClanTokenResolved": _clan_token_resolved,
     "MissionCompleted": _mission_completed,
+    "MissionPlaced": _mission_placed,
     "MissionFailed": _mission_failed,
     "MissionsSettled": _missions_settled,
+    "KamiUnlocked": _kami_unlocked,
+    "KamiChanged": _kami_changed,
+    "KamiChangesSettled": _kami_changes_settled,
+    "BlessedChanged": _blessed_changed,
+    "TokenGained": _token_gained,
+    "TokenLost": _token_lost,
     "PersonalMissionCompleted": _personal_mission_completed,
     "AffinityRaised": _affinity_raised,
     "ShopOpened": _shop_opened,
@@ -624,10 +703,28 @@ HANDLERS = {
 }
 
 
+CHARACTER_DEFAULTS = {"blessed": 0, "tokens": [], "defeated_in_phase": False, "kami_chosen": True}
+STATE_DEFAULTS = {"unlocked_kami": []}
+FLOW_DEFAULTS = {"next_up": [], "group_members": [], "proposal": None}
+
+
+def upgrade(state):
+    """An ``AdventureStarted`` state as this version reads it: what a match begun before blessed
+    tokens, carried tokens, unlocked Kami and group activations existed lacks is filled in."""
+    for ch in state["characters"].values():
+        for key, value in CHARACTER_DEFAULTS.items():
+            ch.setdefault(key, _copy(value))
+    for key, value in STATE_DEFAULTS.items():
+        state.setdefault(key, _copy(value))
+    for key, value in FLOW_DEFAULTS.items():
+        state["flow"].setdefault(key, _copy(value))
+    return state
+
+
 def apply(state, ev):
     """The state after ``ev`` (a new value; ``state`` is left alone)."""
     if ev["type"] == "AdventureStarted":
-        return _copy(ev["payload"]["state"])
+        return upgrade(_copy(ev["payload"]["state"]))
     s = _copy(state)
     handler = HANDLERS.get(ev["type"])
     if handler:

@@ -33,15 +33,19 @@ def _character(act: dict, cid: str, kami: str, location: str) -> dict:
         "items": list(act["special_items"]), "item_uses": {}, "blacksmith_level": 1,
         "location": location, "ap": 0, "ap_penalty": 0, "activated": False, "traveled": False,
         "defeated": False, "waves_used": False, "clan_tokens": [], "specials_used": [],
+        "blessed": 0, "tokens": [], "defeated_in_phase": False, "kami_chosen": False,
     }
 
 
 def _mission(doc: dict) -> dict:
-    """A mission card facedown with its token on the map, or faceup if active from the start (then
-    every character has placed its clan tokens)."""
+    """A mission card facedown with its token on the map, faceup if active from the start (then
+    every character has placed its clan tokens), or facedown without a token if it is "not
+    available from the start of the phase" (an effect places it later)."""
     active = doc.get("active_from_start", False)
+    if not doc.get("available", True):
+        return {"status": "unavailable", "token": None, "starter": None, "clan_tokens": {}}
     return {"status": "active" if active else "hidden", "token": None if active else doc["token"], "starter": None,
-            "clan_tokens": {cid: list(doc["clan_tokens"]) for cid in q.ORDER} if active else {}}
+            "clan_tokens": {cid: q.token_places(doc) for cid in q.ORDER} if active else {}}
 
 
 CARRIED = steps.CARRIED
@@ -51,6 +55,7 @@ def _from_sheet(character: dict, carried: dict) -> dict:
     """A character as the campaign sheet and character case left it (Character's Setup steps 2-9)."""
     out = {**character, **{k: copy.deepcopy(v) for k, v in carried.items() if k in CARRIED}}
     out["blacksmith_level"] = min(3, out["level"])
+    out["kami_chosen"] = True  # the Kami card of the character case
     return out
 
 
@@ -73,6 +78,8 @@ def initial_state(options: dict, seats: int, decks: dict) -> dict:
         enemies[spec["id"]] = enemy
     sheet = options.get("sheet") or {}
     characters = {cid: _character(act, cid, kami[cid], adventure["start"][cid]) for cid in q.ORDER}
+    for cid in options.get("kami", {}):
+        characters[cid]["kami_chosen"] = True  # chosen when the match was created
     for cid, carried in sheet_characters(sheet).items():
         characters[cid] = _from_sheet(characters[cid], carried)
     city_log = [dict(c) for c in sheet.get("cities", [])]
@@ -91,12 +98,12 @@ def initial_state(options: dict, seats: int, decks: dict) -> dict:
                              | {s["location"] for s in adventure.get("special_locations", []) if s["discovered"]}),
         "missions": {str(m["number"]): _mission(m) for m in adventure["missions"]},
         "personal": {cid: {"token": pm["token"], "status": "open"} for cid, pm in sorted(adventure["personal_missions"].items())},
-        "missions_completed": [], "omamori_used": False,
+        "missions_completed": [], "omamori_used": False, "unlocked_kami": [],
         "queue": [], "choice": None, "result": None,
-        "flow": {"stage": "prepare" if not all(c["equipped"] for c in characters.values()) else "shogun",
+        "flow": {"stage": "prepare" if not all(q.prepared(c) for c in characters.values()) else "shogun",
                  "sub": "round", "enemies_left": [], "next_enemy": None, "tie": None,
                  "active": None, "travel": None, "event": None, "close": False, "loss": None, "resurrected": [],
-                 "shop": None},
+                 "shop": None, "next_up": [], "group_members": []},
     }
 
 

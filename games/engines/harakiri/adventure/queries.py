@@ -3,7 +3,7 @@
 from games.kernel import SYSTEM
 
 from . import board
-from .content import ACTS, BLACKSMITH, CHARACTERS, LEVELS, MARKET
+from .content import ACTS, BLACKSMITH, CHARACTERS, LEVELS, MARKET, TOKENS
 
 ATTRIBUTES = ("power", "dexterity", "spirit", "knowledge")
 ORDER = ("akira", "hattori", "hikaru", "tomoe")
@@ -36,6 +36,12 @@ def character(state, cid) -> dict:
 
 def controller(state, cid) -> int:
     return state["control"][cid]
+
+
+def prepared(ch) -> bool:
+    """A first chapter's character is ready once it has chosen its level 1 weapon and its Kami
+    ("choose one of the 8 initial Kami available ... for each character")."""
+    return bool(ch["equipped"]) and ch.get("kami_chosen", True)
 
 
 def alive(state) -> list[str]:
@@ -92,7 +98,38 @@ def usable(state, cid, item) -> bool:
 
 
 def armor_value(state, cid) -> int:
-    return character(state, cid)["armor_value"]
+    """The equipped armor's current value; an armor of another class is carried, not worn ("even if a
+    character does not fulfill the requisites for using ... a piece of equipment (for not being the
+    required class ...) those items can still be part of the character's supply")."""
+    ch = character(state, cid)
+    if not ch["armor"] or BLACKSMITH[ch["armor"]]["class"] != ch["class"]:
+        return 0
+    return ch["armor_value"]
+
+
+def traits(state, cid) -> list[str]:
+    """"Traits are gained by the characters when acquiring new skills" (on the character case), plus
+    the trait of an item in the supply the character can use (e.g. Travel Papers' "papers")."""
+    ch = character(state, cid)
+    from_items = {MARKET[i]["trait"] for i in ch["items"] if MARKET[i].get("trait") and usable(state, cid, i)}
+    return sorted(set(ch.get("traits", [])) | from_items)
+
+
+def holds(state, cid, token) -> bool:
+    return token in character(state, cid).get("tokens", [])
+
+
+def meets(state, cid, requires: dict | None) -> bool:
+    """A requirement of a decision's option or a clan token: coins, a carried token, a trait."""
+    requires = requires or {}
+    ch = character(state, cid)
+    return (ch["coins"] >= requires.get("coins", 0)
+            and ("token" not in requires or holds(state, cid, requires["token"]))
+            and ("trait" not in requires or requires["trait"] in traits(state, cid)))
+
+
+def token_name(token) -> str:
+    return TOKENS.get(token, {}).get("name", token)
 
 
 def enemies_at(state, location) -> list[str]:
@@ -215,9 +252,12 @@ def awaiting(state) -> list:
     if state["choice"]:
         return [controller(state, state["choice"]["character"])]
     if stage == "prepare":
-        return sorted({controller(state, c) for c in ORDER if c in state["characters"] and not character(state, c)["equipped"]})
+        return sorted({controller(state, c) for c in ORDER if c in state["characters"] and not prepared(character(state, c))})
     if stage == "ending" and flow.get("loss"):
         return [controller(state, flow["loss"])]
+    offer = kami_offer(state)
+    if stage == "ending" and offer is not None and not state["queue"]:
+        return [controller(state, offer["character"])] if offer["character"] else party(state)
     if state["queue"] or stage in ("shogun", "round_end", "ending"):
         return [SYSTEM]
     if stage == "enemies":
@@ -227,12 +267,36 @@ def awaiting(state) -> list:
             return party(state)
         return [SYSTEM]
     if stage == "characters":
-        return sorted({controller(state, c) for c in alive(state) if not character(state, c)["activated"]})
+        return sorted({controller(state, c) for c in to_activate(state)})
     if stage == "activation":
         if (flow["travel"] and flow["travel"].get("ended")) or flow.get("event") or flow.get("close"):
             return [SYSTEM]
+        if flow.get("proposal"):
+            return sorted(flow["proposal"]["waiting"])
         return [controller(state, flow["active"])]
     return []
+
+
+def to_activate(state) -> list[str]:
+    """Characters that may activate next: after a group travel, "other group members will complete
+    their activations" (those of them still to activate come first), else any not yet activated."""
+    waiting = [c for c in alive(state) if not character(state, c)["activated"]]
+    next_up = [c for c in waiting if c in state["flow"].get("next_up", [])]
+    return next_up or waiting
+
+
+def kami_offer(state) -> dict | None:
+    """The first Kami unlocked this phase whose change is still to be decided (at the phase's end)."""
+    if state["flow"]["stage"] != "ending" or state["flow"]["sub"] != "kami":
+        return None
+    return next((o for o in state.get("unlocked_kami", []) if not o["decided"]), None)
+
+
+def kami_candidates(state, offer) -> list[str]:
+    """"the character referenced in that mission may replace their current Kami" (a personal
+    mission), else "any 1 character"; a character that already has this Kami is not offered it."""
+    who = [offer["character"]] if offer["character"] else list(ORDER)
+    return [c for c in who if c in state["characters"] and character(state, c)["kami"] != offer["kami"]]
 
 
 def party(state) -> list[int]:
@@ -250,11 +314,24 @@ def mission_tokens_here(state, cid) -> list[int]:
     return sorted(int(n) for n, m in state["missions"].items() if m["status"] == "hidden" and m["token"] == here)
 
 
+def token_places(mission: dict) -> list[str]:
+    """Where a mission card places each character's clan tokens."""
+    return [t["at"] for t in mission["clan_tokens"]]
+
+
+def clan_token_doc(state, number, location) -> dict:
+    """What the mission's clan token at ``location`` does: ``{at, effects, completes?, requires?}``."""
+    return next(t for t in mission_doc(state, number)["clan_tokens"] if t["at"] == location)
+
+
 def clan_tokens_here(state, cid) -> list[int]:
-    """Active missions with one of the character's clan tokens at its location."""
+    """Active missions with one of the character's clan tokens at its location whose requirement the
+    character meets ("some missions require something to be delivered somewhere and interacting with
+    a character's clan token is not enough")."""
     here = character(state, cid)["location"]
     return sorted(int(n) for n, m in state["missions"].items()
-                  if m["status"] == "active" and here in m["clan_tokens"].get(cid, []))
+                  if m["status"] == "active" and here in m["clan_tokens"].get(cid, [])
+                  and meets(state, cid, clan_token_doc(state, n, here).get("requires")))
 
 
 def personal_token_here(state, cid) -> bool:

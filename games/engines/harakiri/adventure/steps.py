@@ -73,19 +73,23 @@ def move_influence(em, amount: int, reason: str):
 
 
 # -- tests ------------------------------------------------------------------------------------------
-def attribute_test(em, rng, cid, attribute, difficulty, trait=None) -> bool:
+def attribute_test(em, rng, cid, attribute, difficulty, trait=None, trait_bonus=None) -> bool:
     """"rolling 1 test die and adding their relevant attribute score ... equal to or greater than
-    the difficulty ... succeeds". A trait named by the test grants automatic success."""
+    the difficulty ... succeeds". A trait the test names grants "a bonus to the dice test ... or even
+    automatic success": ``trait_bonus`` added to the roll, or without one an automatic success."""
     ch = em.state["characters"][cid]
-    if trait and trait in ch.get("traits", []):
+    has_trait = bool(trait) and trait in q.traits(em.state, cid)
+    if has_trait and trait_bonus is None:
         em.emit("TestRolled", {"character": cid, "attribute": attribute, "difficulty": difficulty, "roll": None,
                                "modifier": ch["attributes"][attribute], "total": None, "success": True, "trait": trait})
         return True
     roll = roll_test_die(rng)
-    total = roll + ch["attributes"][attribute]
+    modifier = ch["attributes"][attribute] + (trait_bonus if has_trait else 0)
+    total = roll + modifier
     success = total >= difficulty
     em.emit("TestRolled", {"character": cid, "attribute": attribute, "difficulty": difficulty, "roll": roll,
-                           "modifier": ch["attributes"][attribute], "total": total, "success": success, "trait": None})
+                           "modifier": modifier, "total": total, "success": success,
+                           "trait": trait if has_trait else None})
     return success
 
 
@@ -114,13 +118,42 @@ def combat_test(em, rng, cid, enemy_id, helpers=(), reason="attack") -> bool:
     return success
 
 
-def complete_mission(em, number: int, by: str):
+def complete_mission(em, number: int, by: str | None):
     """"remove all mission and clan tokens from the board corresponding to that mission ... the
     rewards for a mission go to the person who started the mission"."""
     mission = em.state["missions"][str(number)]
+    if mission["status"] in ("completed", "failed"):
+        return
     em.emit("MissionCompleted", {"mission": number, "by": by})
     section = q.mission_doc(em.state, number)["success"]
-    push(em, section["effects"], {"character": mission["starter"] or by, "source": "mission"})
+    push(em, section["effects"], {"character": mission["starter"] or by, "source": "mission", "mission": number})
+
+
+def fail_mission(em, number: int, reason: str):
+    """A mission's failure: its failure section is read (for the character who started it; a
+    mission nobody started concerns every character) and its tokens leave the board."""
+    mission = em.state["missions"][str(number)]
+    if mission["status"] in ("completed", "failed"):
+        return
+    doc = q.mission_doc(em.state, number)
+    em.emit("MissionFailed", {"mission": number, "title": doc["title"], "reason": reason})
+    push(em, doc["failure"]["effects"], {"character": mission["starter"], "source": "mission", "mission": number})
+
+
+def watch_missions(em):
+    """A mission's own failure condition while the phase runs: a city it names captured or razed."""
+    state = em.state
+    for number, mission in sorted(state["missions"].items(), key=lambda kv: int(kv[0])):
+        if mission["status"] not in ("hidden", "active"):
+            continue
+        for condition in q.mission_doc(state, number).get("fails_when", []):
+            if condition["when"] == "city_captured" and _city_lost(em.state, condition["location"]):
+                fail_mission(em, int(number), "city_captured")
+                break
+
+
+def _city_lost(state, place) -> bool:
+    return place in state["cities"]["captured"] or place in state["cities"]["razed"]
 
 
 # -- effect queue -----------------------------------------------------------------------------------
@@ -172,14 +205,14 @@ def resolve_next(em, rng):
             push(em, effect["effects"], {**ctx, "character": cid})
     elif do == "test":
         for cid in reversed(_targets(state, ctx)):
-            ok = attribute_test(em, rng, cid, effect["attribute"], effect["difficulty"], effect.get("trait"))
+            ok = attribute_test(em, rng, cid, effect["attribute"], effect["difficulty"], effect.get("trait"),
+                                effect.get("trait_bonus"))
             push(em, effect["success" if ok else "failure"], {**ctx, "character": cid})
     elif do == "choice":
         targets = _targets(state, ctx)
         if targets:
             cid = targets[0]
-            options = [{"label": o["label"], "effects": o["effects"],
-                        "enabled": state["characters"][cid]["coins"] >= o.get("requires", {}).get("coins", 0)}
+            options = [{"label": o["label"], "effects": o["effects"], "enabled": q.meets(state, cid, o.get("requires"))}
                        for o in effect["options"]]
             em.emit("ChoiceOffered", {"character": cid, "options": options, "ctx": {**ctx, "character": cid}})
     elif do == "hits":
@@ -201,7 +234,40 @@ def resolve_next(em, rng):
         move_influence(em, effect["amount"], "effect")
     elif do == "delayed":
         for cid in _targets(state, ctx):
-            em.emit("CharacterDelayed", {"character": cid})
+            _delay(em, cid, ctx, avoidable=effect.get("avoidable", True))
+    elif do == "bless":
+        for cid in _targets(state, ctx):
+            blessed = em.state["characters"][cid]["blessed"] + effect["amount"]
+            em.emit("BlessedChanged", {"character": cid, "blessed": blessed, "delta": effect["amount"]})
+    elif do == "spend_blessed":
+        for cid in _targets(state, ctx):
+            em.emit("BlessedChanged", {"character": cid, "blessed": em.state["characters"][cid]["blessed"] - 1,
+                                       "delta": -1, "negates": "delayed"})
+    elif do == "gain_token":
+        for cid in _targets(state, ctx):
+            em.emit("TokenGained", {"character": cid, "token": effect["token"], "name": q.token_name(effect["token"])})
+    elif do == "lose_token":
+        for cid in _targets(state, ctx):
+            if q.holds(em.state, cid, effect["token"]):
+                em.emit("TokenLost", {"character": cid, "token": effect["token"], "name": q.token_name(effect["token"])})
+    elif do == "if":
+        for cid in reversed(_targets(state, ctx)):
+            push(em, effect["then"] if q.meets(state, cid, effect["has"]) else effect.get("else", []),
+                 {**ctx, "character": cid})
+    elif do == "place_mission":
+        mission = state["missions"][str(effect["mission"])]
+        if mission["status"] == "unavailable":
+            em.emit("MissionPlaced", {"mission": effect["mission"], "token": q.mission_doc(state, effect["mission"])["token"],
+                                      "title": q.mission_doc(state, effect["mission"])["title"]})
+    elif do == "complete_mission":
+        complete_mission(em, effect["mission"], ctx.get("character"))
+    elif do == "fail_mission":
+        fail_mission(em, effect["mission"], "effect")
+    elif do == "unlock_kami":
+        # "as a result of a personal mission, the character referenced in that mission may replace
+        # their current Kami ... as a result of a non-personal mission, any 1 character may choose"
+        personal = ctx.get("character") if source == "personal_mission" else None
+        em.emit("KamiUnlocked", {"kami": effect["kami"], "character": personal})
     elif do == "gain_item":
         for cid in _targets(state, ctx):
             deck = em.state["decks"]["market"]
@@ -231,6 +297,21 @@ def resolve_next(em, rng):
     elif do == "remove_travel_events":
         _reshuffle_travel(em, rng, sorted(set(state["travel_codes"]) - set(effect["codes"])))
     # "movement" and "combat_bonus" are item effects read by the actions that use items.
+
+
+def _delay(em, cid, ctx, avoidable=True):
+    """"the character loses all remaining action point tokens and ends the turn immediately. This
+    effect is considered a negative condition. Therefore, it can be avoided if the active character
+    discards a blessed token" (the player chooses whether to discard it)."""
+    state = em.state
+    if avoidable and state["flow"].get("active") == cid and state["characters"][cid]["blessed"] > 0:
+        options = [{"label": "Discard a blessed token: not delayed", "enabled": True,
+                    "effects": [{"do": "spend_blessed"}]},
+                   {"label": "Keep the blessed token: delayed", "enabled": True,
+                    "effects": [{"do": "delayed", "avoidable": False}]}]
+        em.emit("ChoiceOffered", {"character": cid, "options": options, "ctx": {**ctx, "character": cid}})
+        return
+    em.emit("CharacterDelayed", {"character": cid})
 
 
 def _over_limit_choice(em, cid, ctx):
@@ -350,6 +431,14 @@ def draw_travel_event(em, rng, cid):
 
 def _round_end_step(em):
     state = em.state
+    for number, mission in sorted(state["missions"].items(), key=lambda kv: int(kv[0])):
+        conditions = q.mission_doc(state, number).get("fails_when", [])
+        if mission["status"] in ("hidden", "active") and any(
+                c["when"] == "round_end" and c["round"] == state["round"] for c in conditions):
+            # a mission "not completed by the end of round N" fails; its failure section is read
+            # (the next step) before the round ends
+            fail_mission(em, int(number), "round_end")
+            return
     em.emit("RoundEnded", {"round": state["round"]})
     if state["final"]:
         section = q.adventure_doc(state)["final_section"]
@@ -360,9 +449,10 @@ def _round_end_step(em):
 def check_end(em):
     """"The phase ends immediately if ... influence token is in space 12 ... All characters are
     defeated ... An ending condition specified in the Adventure Phase preparation section is met."""
-    state = em.state
-    if state["flow"]["stage"] in ("prepare", "ending", "finished"):
+    if em.state["flow"]["stage"] in ("prepare", "ending", "finished"):
         return
+    watch_missions(em)
+    state = em.state
     if state["influence"] >= q.failure_influence(state):
         em.emit("PhaseEnded", {"outcome": "failure", "reason": "influence", "text": None})
         return
@@ -387,6 +477,8 @@ def _condition_met(state, condition) -> bool:
         return place in state["cities"]["captured"] or place in state["cities"]["razed"]
     if when == "mission_completed":
         return condition["mission"] in state["missions_completed"]
+    if when == "mission_failed":
+        return state["missions"][str(condition["mission"])]["status"] == "failed"
     return False
 
 
@@ -404,12 +496,16 @@ def _ending_step(em, rng):
         push(em, section["effects"], {"character": None, "source": "section"})
     elif flow["sub"] == "missions":
         # "Reveal all un-revealed mission cards, and resolve their failure section, if any."
-        hidden = [int(n) for n, m in sorted(state["missions"].items(), key=lambda kv: int(kv[0])) if m["status"] == "hidden"]
+        # Missions "not available from the start" that never came are un-revealed cards too.
+        hidden = [int(n) for n, m in sorted(state["missions"].items(), key=lambda kv: int(kv[0]))
+                  if m["status"] in ("hidden", "unavailable")]
         if hidden:
-            em.emit("MissionFailed", {"mission": hidden[0], "title": q.mission_doc(state, hidden[0])["title"]})
-            push(em, q.mission_doc(state, hidden[0])["failure"]["effects"], {"character": None, "source": "mission"})
+            fail_mission(em, hidden[0], "unrevealed")
         else:
             em.emit("MissionsSettled", {})
+    elif flow["sub"] == "kami":
+        if q.kami_offer(state) is None:  # every unlocked Kami decided by the players (actions.change_kami)
+            em.emit("KamiChangesSettled", {"changes": [o for o in state["unlocked_kami"] if o.get("taken_by")]})
     elif flow["sub"] == "regain":
         if outcome == "success":
             for cid in q.alive(state):
@@ -421,6 +517,9 @@ def _ending_step(em, rng):
         em.emit("AdventureFinished", {"outcome": outcome, "reason": state["result"]["reason"],
                                       "health": {c: em.state["characters"][c]["health"] for c in q.alive(em.state)},
                                       "marks": list(em.state["marks"]), "sheet": sheet(em.state),
+                                      "defeated": [c for c in q.ORDER if em.state["characters"][c]["defeated_in_phase"]],
+                                      "kami_changes": [{"character": o["taken_by"], "kami": o["kami"]}
+                                                       for o in em.state["unlocked_kami"] if o.get("taken_by")],
                                       "missions": {n: m["status"] for n, m in em.state["missions"].items()},
                                       "personal": {c: m["status"] for c, m in em.state["personal"].items()}})
 

@@ -1,0 +1,134 @@
+"""Campaign pages (Harakiri): the list (my campaigns, open ones to join, the new-campaign form) and one
+campaign (where the party stands and what to do next, the party's progress, the campaign sheet, the
+chapters with every phase's match and replay), kept current by ``static/js/campaign.js``. Actions are
+plain HTML forms posting here; reads are ``campaigns.selectors``, writes ``campaigns.services``."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from campaigns import selectors, services
+from campaigns.domain import CampaignRefused
+from games.application.errors import PlatformError
+from games.kernel import RuleViolation
+
+from .campaign_forms import CampaignCreateForm
+
+PHASE_NAMES = {"adventure": "Adventure Phase", "exploration": "Exploration Phase"}
+REFUSALS = {  # what a player reads for each refusal of campaigns.services
+    "campaign_full": "Every seat of this campaign is taken.",
+    "already_seated": "You already have a seat in this campaign.",
+    "campaign_started": "This campaign has already started.",
+    "seats_not_filled": "Every seat must be taken before the campaign can start.",
+    "not_creator": "Only the player who created the campaign can start it.",
+    "not_found": "There is no such campaign.",
+}
+
+
+def _either(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def _listed(words: list[str]) -> str:
+    return ", ".join(words)
+
+
+def standing_words(st: dict) -> str:
+    """Where the party stands, in one sentence ("Chapter 2, Exploration Phase, waiting for Tomoe (bob)")."""
+    if st["status"] == "open":
+        if st["seats_taken"] < st["seats"]:
+            return f"Gathering the party: {st['seats_taken']} of {st['seats']} players have joined."
+        return "Everyone has joined: waiting for the campaign to start."
+    if st["status"] == "finished":
+        return f"The campaign is over: its last phase ended in {st['outcome'] or 'its final section'}."
+    if st.get("failed"):
+        return f"Chapter {st['chapter']}: the next phase could not be opened. The staff has been told and can retry it."
+    if not st["match_id"] or st["phase"] not in PHASE_NAMES:
+        return f"Chapter {st['chapter']}: the next phase is being prepared."
+    where = f"Chapter {st['chapter']}, {PHASE_NAMES[st['phase']]}"
+    mine = [w for w in st["waiting"] if w["you"]]
+    if mine:
+        chars = [c for w in mine for c in w["characters"]]
+        return f"{where}: your move{f' ({_listed(chars)})' if chars else ''}."
+    if st["waiting"]:
+        who = [f"{_listed(w['characters'])} ({w['username']})" if w["characters"] else w["username"] for w in st["waiting"]]
+        return f"{where}, waiting for {_either(who)}."
+    if st["system"]:
+        return f"{where}: the {'Shōgun and the enemies are' if st['phase'] == 'adventure' else 'enemies are'} moving."
+    return f"{where}."
+
+
+def _refusal(request, err) -> None:
+    messages.error(request, REFUSALS.get(getattr(err, "code", ""), err.message))
+
+
+def campaign_list(request, form=None):
+    lists = selectors.campaign_lists(request.user)
+    for row in lists["mine"] + lists["open"]:
+        row["words"] = standing_words(row["standing"])
+    if form is None and request.user.is_authenticated:
+        form = CampaignCreateForm()
+    return render(request, "frontend/campaigns.html", {"mine": lists["mine"], "open": lists["open"], "form": form},
+                  status=400 if form is not None and form.errors else 200)
+
+
+@login_required
+@require_POST
+def campaign_create(request):
+    form = CampaignCreateForm(request.POST)
+    if not form.is_valid():
+        return campaign_list(request, form=form)
+    try:
+        campaign = services.campaign_create(user=request.user, game="harakiri", act=form.cleaned_data["act"],
+                                            seats=form.cleaned_data["seats"], control=form.cleaned_data["control"],
+                                            yomi_mode=form.cleaned_data["yomi_mode"])
+    except CampaignRefused as err:
+        form.add_error(None, REFUSALS.get(err.code, err.message))
+        return campaign_list(request, form=form)
+    if form.cleaned_data["seats"] > 1:
+        messages.success(request, "Your campaign is open: the other players join it from the campaign list, "
+                                  "or from this page's address.")
+    return redirect("frontend:campaign", campaign_id=campaign.pk)
+
+
+@require_http_methods(["GET"])
+def campaign_page(request, campaign_id):
+    try:
+        page = selectors.campaign_page(campaign_id, request.user)
+    except CampaignRefused:
+        return render(request, "frontend/campaign_missing.html", status=404)
+    page["words"] = standing_words(page["standing"])
+    page["standing"]["phase_name"] = PHASE_NAMES.get(page["standing"]["phase"])
+    for chapter in page["chapters"]:
+        for phase in chapter["phases"]:
+            phase["label"] = PHASE_NAMES[phase["phase"]]
+    if request.GET.get("fragment") == "live":  # campaign.js swaps this in when the party moves on
+        return render(request, "frontend/_campaign_live.html", page)
+    return render(request, "frontend/campaign.html", page)
+
+
+def _action(request, campaign_id, run, done: str):
+    try:
+        run()
+    except CampaignRefused as err:
+        _refusal(request, err)
+    except (RuleViolation, PlatformError) as err:  # a phase match could not be opened
+        messages.error(request, f"The first chapter could not be opened: {err.message}")
+    else:
+        messages.success(request, done)
+    return redirect("frontend:campaign", campaign_id=campaign_id)
+
+
+@login_required
+@require_POST
+def campaign_join(request, campaign_id):
+    return _action(request, campaign_id, lambda: services.campaign_join(campaign_id=campaign_id, user=request.user),
+                   "You have joined the campaign.")
+
+
+@login_required
+@require_POST
+def campaign_start(request, campaign_id):
+    return _action(request, campaign_id, lambda: services.campaign_start(campaign_id=campaign_id, user=request.user),
+                   "The campaign has begun: chapter 1's Adventure Phase is open.")

@@ -1,0 +1,76 @@
+// Keeps a campaign page current. The campaign itself has no socket: the page listens to its current
+// phase match (ws /ws/matches/{id}/, as any watcher of that match may) and, on any change there,
+// fetches its own server-rendered fragment (one rendering path, escaped by the templates) and swaps
+// it in; when the fragment names a new current match (the next phase opened), it follows that one.
+// A small self-refresh also runs (players joining an open campaign, a phase being prepared).
+
+import { ReconnectingSocket } from "./socket.js";
+
+const region = document.getElementById("campaign-live");
+const badge = document.getElementById("campaign-connection");
+const REFRESH_MS = window.KamizaCampaignRefreshMs || 20000;
+
+let socket = null;
+let matchId; // undefined until the first follow()
+let lastHtml = null;
+let queued = null;
+let fetching = Promise.resolve();
+
+function setConnection(state, text) {
+  if (!badge) return;
+  badge.dataset.state = state;
+  badge.textContent = text;
+}
+
+function follow(id) {
+  if (id === matchId) return;
+  if (socket) socket.stop();
+  socket = null;
+  matchId = id;
+  if (!id) {
+    setConnection("open", "updates by itself");
+    return;
+  }
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  socket = new ReconnectingSocket(`${scheme}//${location.host}/ws/matches/${id}/`, {
+    onOpen: () => setConnection("open", "live"),
+    onClose: (_event, willRetry) => setConnection(willRetry ? "retrying" : "closed", willRetry ? "reconnecting…" : "offline"),
+    onMessage: (msg) => {
+      if (msg.type === "events" || msg.type === "state") schedule();
+    },
+  });
+  socket.connect();
+}
+
+async function refresh() {
+  try {
+    const resp = await fetch(region.dataset.refreshUrl, { credentials: "same-origin", headers: { Accept: "text/html" } });
+    if (!resp.ok) return;
+    const html = await resp.text();
+    if (html !== lastHtml) {
+      lastHtml = html;
+      const tpl = document.createElement("template");
+      tpl.innerHTML = html; // our own server's escaped template output
+      region.replaceChildren(tpl.content);
+    }
+  } catch {
+    /* offline for a moment: the next push or the next self-refresh catches up */
+  }
+  const live = region.querySelector("[data-current-match]");
+  follow(live ? live.dataset.currentMatch || null : null);
+}
+
+function schedule() {
+  // a burst of events (a whole Shōgun's turn) becomes one refresh
+  if (queued) return;
+  queued = setTimeout(() => {
+    queued = null;
+    fetching = fetching.then(refresh);
+  }, 250);
+}
+
+if (region) {
+  const live = region.querySelector("[data-current-match]");
+  follow(live ? live.dataset.currentMatch || null : null);
+  setInterval(schedule, REFRESH_MS);
+}

@@ -1,0 +1,95 @@
+"""Rules glossaries: the text behind every keyword, status, terrain, tag and concept a game shows.
+
+A game keeps its glossary as a data file (``content/glossary.json``), grouped by what the terms are::
+
+    {"provisional": true, "note": "...",
+     "groups": {"keyword": {"title": "Keywords", "entries": {
+         "KINDLE": {"term": "KINDLE", "short": "+3 ATK against targets with BURN",
+                    "text": "This attack is +3 ATK against targets with BURN status. ...",
+                    "source": "Yashima core, Glossary"},
+         "WEAKEN": {"term": "WEAKEN", "short": "...", "text": "...", "provisional": true}}}}}
+
+``text`` is the rule as the rulebook words it (``source`` names the section) or, where the rulebook
+has none, the project's definition, marked ``"provisional": true``. ``short`` is one line for places
+with little room; ``{field}`` placeholders in it are filled by clients from the item they describe
+(``DAMAGE {n}``). ``load`` validates a file and returns it flattened into what
+``GET /api/games/{slug}/glossary/`` serves: ``{provisional, note, groups: {group: title},
+entries: {"group:KEY": {term, group, short, text, provisional, source?}}}``.
+"""
+
+import json
+from pathlib import Path
+
+import jsonschema
+
+_ENTRY = {
+    "type": "object",
+    "required": ["term", "text"],
+    "additionalProperties": False,
+    "properties": {
+        "term": {"type": "string", "minLength": 1},
+        "short": {"type": "string", "minLength": 1},
+        "text": {"type": "string", "minLength": 1},
+        "source": {"type": "string", "minLength": 1},
+        "provisional": {"type": "boolean"},
+    },
+}
+
+SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "A game's rules glossary",
+    "type": "object",
+    "required": ["provisional", "groups"],
+    "additionalProperties": False,
+    "properties": {
+        "provisional": {"const": True},
+        "note": {"type": "string"},
+        "groups": {
+            "type": "object",
+            "minProperties": 1,
+            "additionalProperties": False,
+            "patternProperties": {
+                "^[a-z_]+$": {
+                    "type": "object",
+                    "required": ["title", "entries"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "title": {"type": "string", "minLength": 1},
+                        "entries": {"type": "object", "minProperties": 1,
+                                    "additionalProperties": False,
+                                    "patternProperties": {"^[A-Za-z0-9_+-]+$": _ENTRY}},
+                    },
+                },
+            },
+        },
+    },
+}
+
+def empty() -> dict:
+    """The glossary of a game without one."""
+    return {"provisional": False, "note": "", "groups": {}, "entries": {}}
+
+
+def flatten(document: dict) -> dict:
+    """A validated glossary document as served: groups by title, entries keyed ``group:KEY``."""
+    entries = {}
+    for group, body in document["groups"].items():
+        for key, entry in body["entries"].items():
+            out = {"term": entry["term"], "group": group, "short": entry.get("short", ""), "text": entry["text"],
+                   "provisional": bool(entry.get("provisional", False))}
+            if "source" in entry:
+                out["source"] = entry["source"]
+            entries[f"{group}:{key}"] = out
+    return {"provisional": True, "note": document.get("note", ""),
+            "groups": {g: body["title"] for g, body in document["groups"].items()}, "entries": entries}
+
+
+def load(path: Path) -> dict:
+    """Read, validate (raises ``jsonschema.ValidationError``) and flatten a glossary file."""
+    document = json.loads(Path(path).read_text())
+    jsonschema.validate(document, SCHEMA)
+    for group, body in document["groups"].items():
+        for key, entry in body["entries"].items():
+            if "source" not in entry and not entry.get("provisional"):
+                raise ValueError(f"glossary entry {group}:{key} has no rulebook source: mark it provisional")
+    return flatten(document)

@@ -1,0 +1,51 @@
+"""The round clock (Django reads): when the time limit of the round being played runs out, counting
+the organizer's pauses. A pause lasts from a ``clock_paused`` record to the next ``clock_resumed``
+(the rows' times measure it), so the limit is the pairing time plus ``round_minutes`` plus every
+finished pause, and there is none while the clock is paused."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from games.tournaments.models import RUNNING, Tournament, TournamentRecord
+
+
+def _measure(tournament: Tournament, round_no: int):
+    """(paired at, seconds of finished pauses, paused since or None) for ``round_no``, or None."""
+    rows = list(TournamentRecord.objects.filter(tournament=tournament, round=round_no,
+                                                kind__in=("paired", "clock_paused", "clock_resumed")).order_by("seq"))
+    if not rows or rows[0].kind != "paired":
+        return None
+    paused_seconds, paused_since = 0.0, None
+    for row in rows[1:]:
+        if row.kind == "clock_paused":
+            paused_since = row.at
+        elif paused_since is not None:
+            paused_seconds += (row.at - paused_since).total_seconds()
+            paused_since = None
+    return rows[0].at, paused_seconds, paused_since
+
+
+def round_ends_at(tournament: Tournament, round_no: int) -> datetime | None:
+    """When round ``round_no``'s time limit runs out; None while its clock is paused (or unpaired)."""
+    measured = _measure(tournament, round_no)
+    if measured is None or measured[2] is not None:
+        return None
+    started, paused_seconds, _ = measured
+    return started + timedelta(minutes=tournament.round_minutes, seconds=paused_seconds)
+
+
+def round_clock(tournament: Tournament) -> dict | None:
+    """The time limit of the round being played: ``{round, started_at, minutes, paused, paused_seconds,
+    ends_at}`` (``ends_at`` moves later by every pause; null while paused), or None when no round is
+    being played."""
+    if tournament.status != RUNNING or not tournament.round:
+        return None
+    measured = _measure(tournament, tournament.round)
+    if measured is None:
+        return None
+    started, paused_seconds, paused_since = measured
+    ends_at = round_ends_at(tournament, tournament.round)
+    return {"round": tournament.round, "started_at": started.isoformat(), "minutes": tournament.round_minutes,
+            "paused": paused_since is not None, "paused_seconds": round(paused_seconds, 3),
+            "ends_at": ends_at.isoformat() if ends_at else None}

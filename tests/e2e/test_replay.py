@@ -1,0 +1,107 @@
+"""Replays and the staff review in a real browser: a Yokai Battle match is played to its end through the
+API; an anonymous visitor follows "Watch the replay" from its page, scrubs it (the arrow keys, the step
+buttons, the slider), switches to a player's view (their hand appears), and sees the same board drawing
+as live play at every step. A staff member then opens the log review at a seq and draws the board as
+each seat. Screenshots go to var/e2e-replay/."""
+
+import random
+import re
+import uuid
+
+import pytest
+from playwright.sync_api import expect
+
+from .api_play import api, play_to_the_end
+from .conftest import ROOT
+from .test_match_flow import PASSWORD
+from .test_tournament_flow import server_side
+
+pytestmark = pytest.mark.e2e
+
+SHOTS = ROOT / "var" / "e2e-replay"
+STAFF_PY = """
+import sys, django
+django.setup()
+from django.contrib.auth import get_user_model
+get_user_model().objects.create_user(sys.argv[1], password=sys.argv[2], is_staff=True)
+"""
+
+
+def shot(page, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def step(page) -> int:
+    return int(page.get_by_test_id("replay-board").get_attribute("data-seq") or 0)
+
+
+def test_scrub_a_replay_follow_a_seat_and_review_it_as_staff(new_page, live_server_url, live_server_env):
+    tag = uuid.uuid4().hex[:6]
+    tokens = {}
+    for seat, name in enumerate((f"ren-{tag}", f"kai-{tag}")):
+        tokens[seat] = api(live_server_url, "/api/auth/register/", body={"username": name, "password": PASSWORD})["token"]
+    match_id = api(live_server_url, "/api/matches/", tokens[0], {"game": "yokai", "seats": 2, "options": {}})["id"]
+    api(live_server_url, f"/api/matches/{match_id}/join/", tokens[1], {"seat": 1})
+    api(live_server_url, f"/api/matches/{match_id}/start/", tokens[0], {})
+    final = play_to_the_end(live_server_url, match_id, tokens, random.Random(tag))
+    head = final["seq"]
+
+    page = new_page()
+    page.goto(f"/matches/{match_id}/")
+    page.get_by_test_id("replay-link").click()
+    page.wait_for_url(re.compile(rf"/matches/{match_id}/replay/"))
+    board = page.get_by_test_id("replay-board")
+    expect(board.locator(".yk")).to_be_visible()  # the Yokai board renderer, as in live play
+    expect(page.get_by_test_id("replay-position")).to_contain_text(f"of {head}")
+    start = step(page)
+    assert 1 < start < head
+    expect(page.get_by_test_id("replay-log").locator("li.current")).to_have_count(1)
+    shot(page, "1-start")
+
+    page.keyboard.press("ArrowRight")  # the next move
+    expect(board).not_to_have_attribute("data-seq", str(start))
+    after = step(page)
+    assert after > start
+    current = page.get_by_test_id("replay-log").locator("li.current")
+    expect(current).to_have_attribute("data-seq", str(after))
+    expect(page.get_by_test_id("replay-now")).to_have_text(current.inner_text())
+    page.get_by_test_id("replay-prev").click()
+    expect(board).to_have_attribute("data-seq", str(start))
+    middle = (start + head) // 2
+    page.get_by_test_id("replay-slider").fill(str(middle))
+    expect(board).to_have_attribute("data-seq", str(middle))
+    expect(page.get_by_test_id("replay-position")).to_have_text(f"Step {middle} of {head}")
+    assert f"at={middle}" in page.url
+    expect(board.locator(".yk-spectating")).to_be_visible()  # a spectator's view: hands hidden
+    shot(page, "2-middle-spectator")
+
+    page.get_by_test_id("replay-seat").select_option(label=f"kai-{tag}")
+    expect(board.locator(".yk-spectating")).to_have_count(0)  # kai's own hand is open after the end
+    expect(board.locator(".yk").first).to_have_attribute("data-seat", "1")
+    page.get_by_test_id("replay-next").click()
+    expect(board).not_to_have_attribute("data-seq", str(middle))
+    page.keyboard.press("End")
+    expect(board).to_have_attribute("data-seq", str(head))
+    expect(page.get_by_test_id("replay-position")).to_contain_text("the end")
+    shot(page, "3-end-as-kai")
+    assert page.console_errors == []
+
+    # a judge: the staff log review at a seq draws the board with the same renderer, as any seat
+    server_side(live_server_env, STAFF_PY, f"judge-{tag}", PASSWORD)
+    judge = new_page()
+    judge.goto("/login/")
+    judge.get_by_label("Username").fill(f"judge-{tag}")
+    judge.get_by_label("Password").fill(PASSWORD)
+    judge.get_by_role("button", name="Sign in").click()
+    judge.goto(f"/staff/matches/{match_id}/?at={middle}")
+    staff_board = judge.get_by_test_id("staff-board")
+    expect(staff_board.locator(".yk")).to_be_visible()
+    expect(staff_board).to_have_attribute("data-as", "0")
+    judge.locator("a.board-seat[data-as='1']").click()
+    expect(staff_board).to_have_attribute("data-as", "1")
+    expect(staff_board.locator(".yk").first).to_have_attribute("data-seat", "1")
+    assert "as=1" in judge.url
+    expect(judge.get_by_test_id("state-diff")).to_be_visible()
+    judge.screenshot(path=str(SHOTS / "4-staff-review.png"))  # the top of a long page
+    assert judge.console_errors == []
