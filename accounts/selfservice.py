@@ -246,4 +246,4 @@ def deleted_user_ids(user_ids) -> set:
         return set()
     query = (f"SELECT user_id FROM {Profile._meta.db_table} WHERE deleted_at IS NOT NULL"
              f" AND user_id IN ({', '.join(['%s'] * len(ids))})")
-    return {row[0] for row in plain_sql.run(query, ids, fetch="all")}
+    return {row[0] for row in plain_sql.run(query, ids, fetch="all", prepare=True)}
