@@ -25,6 +25,7 @@ from rest_framework.authtoken.models import Token
 from games.application import chat, selectors
 from games.application import services as match_services
 from games.application.identities import DELETED_PLAYER, seats_display
+from games.eventstore import sql as plain_sql
 from games.projections.models import MatchSummary, PlayerRecord
 
 from .errors import InActiveMatch, InvalidResetLink, NotFound, WrongPassword
@@ -240,5 +241,12 @@ def account_anonymize(user) -> None:
 
 
 def deleted_user_ids(user_ids) -> set:
-    """The lookup games.application.identities uses to show "deleted player"."""
-    return set(Profile.objects.filter(user_id__in=list(user_ids), deleted_at__isnull=False).values_list("user_id", flat=True))
+    """The lookup games.application.identities uses to show "deleted player". Every command's
+    answer names its seats, so this runs on the write path: plain SQL, whose cost is the database's
+    (building the ORM query cost more than half of a whole command on SQLite)."""
+    ids = list(user_ids)
+    if not ids:
+        return set()
+    query = (f"SELECT user_id FROM {Profile._meta.db_table} WHERE deleted_at IS NOT NULL"
+             f" AND user_id IN ({', '.join(['%s'] * len(ids))})")
+    return {row[0] for row in plain_sql.run(query, ids, fetch="all", prepare=True)}

@@ -8,9 +8,10 @@ that with the kernel's own ``Rng`` and the match's engine (nothing here draws an
 
 1. the seed must hash to the commitment published at creation;
 2. the setup (``MatchStarted``) is run again with the options and seat count it was started with;
-3. every game command (a player's, a bot's, a timeout's, the system's) is identified among the
-   choices the seat had at that point (the one whose fingerprint, kept with the command record,
-   matches) and decided again on the state the log had reached just before it.
+3. every game command (a player's, a bot's, a timeout's, the system's) is decided again on the state
+   the log had reached just before it: the command kept with its record, or, for a record written
+   before commands were kept, the one among the choices the seat had at that point whose fingerprint
+   matches.
 
 Each step's draws are counted (``Rng.draws``), so the answer says how many steps drew on the seed.
 A step that cannot be decided again (its choice is not among the listed ones, a staff-prepared start,
@@ -74,6 +75,13 @@ def _identify(engine, game, seat, wanted: str):
     return None
 
 
+def _kept(row):
+    """The command kept with its row (rows written since commands are kept); None for older rows."""
+    if row.kind in ("game", "system") and row.type:
+        return Command(type=row.type, args=row.args or {}, seat=row.seat)
+    return None
+
+
 def _check_command(match: Match, engine, state, row, group, seed: bytes, text: str) -> Step | None:
     """Decide one recorded command again; None for a lobby command (no randomness in it)."""
     first = group[0]
@@ -92,7 +100,7 @@ def _check_command(match: Match, engine, state, row, group, seed: bytes, text: s
             redone = engine.setup(lobby["options"], len(lobby["seats"]), rng)
             recorded = recorded[1:]
         else:
-            command = _identify(engine, current["game"], row.seat, row.fingerprint)
+            command = _kept(row) or _identify(engine, current["game"], row.seat, row.fingerprint)
             if command is None:
                 step.reason = "the choice made here is not one of the choices the game lists"
                 return step
@@ -141,7 +149,7 @@ def _seed_check(match: Match, lobby: dict) -> dict:
     published = (created or {}).get("payload", {}).get("seed_hash")
     hash_ok = seed_commitment(seed) == published == match.seed_hash
     rows = {r.first_seq: r for r in MatchCommand.objects.filter(match=match).only("first_seq", "last_seq", "seat",
-                                                                                   "fingerprint")}
+                                                                                   "fingerprint", "kind", "type", "args")}
     names = seat_names(lobby)
     state, i, checked, steps, unchecked = None, 0, 0, [], []
     while i < len(events):

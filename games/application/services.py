@@ -2,13 +2,13 @@
 
 ``match_submit_command`` is the only way anything is appended to a match: REST, sockets and
 workers all end here, and so do the lobby services below (they are commands too). Under the
-match row lock it checks idempotency and the expected seq, folds snapshot + tail, decides,
-appends, updates projections, and on commit publishes and schedules follow-up work.
+match row lock it checks idempotency and the expected seq, folds snapshot + tail, decides
+(``decisions.outcome``), appends the events with the command itself, updates projections, and on
+commit publishes and schedules follow-up work.
 """
 
 import hashlib
 import json
-import logging
 import secrets
 import uuid
 from dataclasses import dataclass, field
@@ -19,18 +19,16 @@ from django.db import IntegrityError, transaction
 
 from games.eventstore import store
 from games.eventstore.models import Match
-from games.kernel import SYSTEM, Command, RuleViolation, Rng, canonical, registry, seed_commitment
-from games.kernel import event as make_event
+from games.kernel import SYSTEM, RuleViolation, registry, seed_commitment
 
+from . import decisions as D
 from . import hooks, lobby as L
-from .errors import CommandIdReused, LobbyError, MatchNotFound, NotYourDecision, VersionConflict
+from .errors import CommandIdReused, LobbyError, MatchNotFound, VersionConflict
 from .readmodels import projections_update
 from .selectors import (
     awaiting_automation, cache_put, engine_of, events_for_seat, open_matches_created, redact_for_seat, seat_names,
     state_load,
 )
-
-log = logging.getLogger(__name__)
 
 MAX_LOBBY_RETRIES = 5
 
@@ -77,46 +75,29 @@ def _normalise_command_id(command_id) -> uuid.UUID:
         raise RuleViolation("bad_command_id", "command_id must be a UUID")
 
 
-def _engine_decide(engine, game_state, command: Command, rng) -> list[dict]:
-    try:
-        events = engine.decide(game_state, command, rng)
-    except RuleViolation:
-        raise
-    except Exception:  # an engine bug must not become a 500 nor a half-applied command
-        log.exception("engine %s failed deciding %s", engine.slug, command)
-        raise RuleViolation("rejected_by_engine", "the rules engine could not process this command")
-    return _refuse_reserved(engine, events)
+def _write(match_id, *, actor: Actor, command_id, expected_seq, fp: str, request: D.Request) -> CommandResult:
+    """Lock, check, decide, append (the command with its events), project; publish and schedule
+    on commit.
 
-
-def _refuse_reserved(engine, events: list[dict]) -> list[dict]:
-    reserved = [ev["type"] for ev in events if ev["type"] in L.PLATFORM_EVENTS]
-    if reserved:
-        log.error("engine %s emitted reserved event types %s", engine.slug, reserved)
-        raise RuleViolation("rejected_by_engine", "the rules engine emitted a platform event type")
-    return events
-
-
-def _write(match_id, *, seat, actor: Actor, command_id, expected_seq, fp: str, decide) -> CommandResult:
-    """Lock, check, decide, append, project; publish and schedule on commit.
-
-    ``decide(match, state, rng) -> events`` may raise RuleViolation / PlatformError.
+    ``request`` is decided by ``decisions.outcome``, which may raise RuleViolation / PlatformError.
     The unique (match, command_id) and (match, seq) are the last word: if the append hits one (a
     writer that got there first), the whole transaction rolls back and is tried once more, which
     then sees that writer's command (a replay) or its head (a version conflict).
     """
     try:
-        return _write_once(match_id, seat=seat, actor=actor, command_id=command_id, expected_seq=expected_seq,
-                           fp=fp, decide=decide)
+        return _write_once(match_id, actor=actor, command_id=command_id, expected_seq=expected_seq, fp=fp,
+                           request=request)
     except IntegrityError:
         pass
     try:
-        return _write_once(match_id, seat=seat, actor=actor, command_id=command_id, expected_seq=expected_seq,
-                           fp=fp, decide=decide)
+        return _write_once(match_id, actor=actor, command_id=command_id, expected_seq=expected_seq, fp=fp,
+                           request=request)
     except IntegrityError:
         raise VersionConflict(Match.objects.get(pk=match_id).head_seq)
 
 
-def _write_once(match_id, *, seat, actor: Actor, command_id, expected_seq, fp: str, decide) -> CommandResult:
+def _write_once(match_id, *, actor: Actor, command_id, expected_seq, fp: str, request: D.Request) -> CommandResult:
+    seat = request.seat
     with transaction.atomic():
         try:
             match, existing = store.match_lock(match_id, command_id)
@@ -132,20 +113,12 @@ def _write_once(match_id, *, seat, actor: Actor, command_id, expected_seq, fp: s
             return _replay(match, existing, seat)
         engine = engine_of(match)
         state = state_load(match)
-        rng = Rng(bytes.fromhex(match.seed), f"{match.pk}:{match.head_seq}")
-        events = decide(match, state, rng)
-        if not events:
-            raise RuleViolation("no_effect", "this command changes nothing")
-        new_state = L.aggregate_fold(engine, events, state)
-        if new_state["lobby"]["status"] == L.ACTIVE and engine.status(new_state["game"]).finished:
-            finished = make_event(L.FINISHED, {"winners": list(engine.status(new_state["game"]).winners), "seed": match.seed})
-            events = [*events, finished]
-            new_state = L.aggregate_fold(engine, [finished], new_state)
-        new_state = canonical(new_state)  # the same key order a reload from the store gives
+        events, new_state = D.outcome(match, engine, state, request, D.rng_for(match, match.head_seq))
         before = match.head_seq
         event_actor = actor.as_dict(seat)
+        body = store.CommandBody(request.kind, request.type, request.args, expected_seq)
         first, at = store.command_append(match, events, actor=event_actor, command_id=command_id, seat=seat,
-                                         fingerprint=fp)
+                                         fingerprint=fp, body=body)
         projections_update(engine, match, new_state, events, at=at, before=state)
         if store.snapshot_due(before, match.head_seq):
             store.snapshot_save(match, match.head_seq, new_state)
@@ -177,7 +150,7 @@ def _replay(match: Match, existing, seat) -> CommandResult:
 def match_submit_command(*, match_id, seat, actor: Actor, command_id, expected_seq, type_: str, args: dict) -> CommandResult:
     """Submit a game command for ``seat`` (an int, SYSTEM for workers, None for a spectator)."""
     return _game_command(match_id=match_id, seat=seat, actor=actor, command_id=command_id,
-                         expected_seq=expected_seq, type_=type_, args=args, awaited_only=True)
+                         expected_seq=expected_seq, type_=type_, args=args, kind=D.GAME)
 
 
 def match_submit_system_command(*, match_id, actor: Actor, command_id, type_: str, args: dict) -> CommandResult:
@@ -185,36 +158,27 @@ def match_submit_system_command(*, match_id, actor: Actor, command_id, type_: st
     awaits the system (e.g. ``time_limit`` when a tournament round's time runs out). Only workers
     call this; the engine alone decides whether it accepts the command."""
     return _game_command(match_id=match_id, seat=SYSTEM, actor=actor, command_id=command_id,
-                         expected_seq=None, type_=type_, args=args, awaited_only=False)
+                         expected_seq=None, type_=type_, args=args, kind=D.SYSTEM_ANY)
 
 
 def _game_command(*, match_id, seat, actor: Actor, command_id, expected_seq, type_: str, args: dict,
-                  awaited_only: bool) -> CommandResult:
+                  kind: str) -> CommandResult:
     command_id = _normalise_command_id(command_id)
     if not isinstance(args, dict):
         raise RuleViolation("bad_args", "args must be an object")
-
-    def decide(match, state, rng):
-        if state["lobby"]["status"] != L.ACTIVE:
-            raise RuleViolation("match_not_active", f"the match is {state['lobby']['status']}")
-        engine = engine_of(match)
-        if awaited_only and (seat is None or seat not in engine.status(state["game"]).awaiting):
-            raise NotYourDecision("it is not your decision now")
-        return _engine_decide(engine, state["game"], Command(type=type_, args=args, seat=seat), rng)
-
-    return _write(match_id, seat=seat, actor=actor, command_id=command_id, expected_seq=expected_seq,
-                  fp=fingerprint(seat, type_, args), decide=decide)
+    return _write(match_id, actor=actor, command_id=command_id, expected_seq=expected_seq,
+                  fp=fingerprint(seat, type_, args), request=D.Request(kind, type_, args, seat))
 
 
 # -- lobby ----------------------------------------------------------------------------------
 
 
-def _lobby_write(match_id, *, actor: Actor, decide, seat=None) -> CommandResult:
+def _lobby_write(match_id, *, actor: Actor, type_: str, args: dict) -> CommandResult:
     """Lobby actions carry no client seq: retry on a concurrent append, each time re-deciding."""
+    request = D.Request(D.LOBBY, type_, args)
     for _ in range(MAX_LOBBY_RETRIES):
         try:
-            return _write(match_id, seat=seat, actor=actor, command_id=uuid.uuid4(), expected_seq=None,
-                          fp="lobby", decide=decide)
+            return _write(match_id, actor=actor, command_id=uuid.uuid4(), expected_seq=None, fp="lobby", request=request)
         except VersionConflict:
             continue
     raise VersionConflict(Match.objects.get(pk=match_id).head_seq)
@@ -248,15 +212,10 @@ def match_create(*, game: str, seats: int, options: dict | None, creator, join: 
             game=engine.slug, engine_version=str(engine.version), seat_count=seats, options=options, rated=rated,
             created_by=creator, seed=seed.hex(), seed_hash=seed_commitment(seed),
         )
-        created = make_event(L.CREATED, {
-            "game": engine.slug, "engine_version": str(engine.version), "seats": seats, "options": options, "rated": rated,
-            "seed_hash": match.seed_hash, "creator_id": creator.pk if creator else None,
-        })
-        events = [created]
-        if join and creator is not None:
-            events.append(make_event(L.SEAT_TAKEN, {"seat": 0, "user_id": creator.pk, "username": creator.get_username()}))
-        _write(match.pk, seat=None, actor=Actor.user(creator) if creator else Actor("system"),
-               command_id=uuid.uuid4(), expected_seq=0, fp="create", decide=lambda m, s, r: events)
+        args = {"seats": seats, "options": options, "rated": rated, "creator_id": creator.pk if creator else None,
+                "username": creator.get_username() if creator else None, "join": bool(join and creator is not None)}
+        _write(match.pk, actor=Actor.user(creator) if creator else Actor("system"), command_id=uuid.uuid4(),
+               expected_seq=0, fp="create", request=D.Request(D.LOBBY, "create", args))
     match.refresh_from_db()
     return match
 
@@ -269,89 +228,24 @@ def open_matches_check(user) -> None:
         raise LobbyError("too_many_open_matches", f"you already have {cap} open matches; start or leave one first")
 
 
-def _require_open(state):
-    if state["lobby"]["status"] != L.OPEN:
-        raise LobbyError("match_not_open", "the match has already started")
-
-
 def match_join(*, match_id, user, seat: int | None = None) -> CommandResult:
-    def decide(match, state, rng):
-        _require_open(state)
-        lobby = state["lobby"]
-        if L.seat_of_user(lobby, user.pk) is not None:
-            raise LobbyError("already_seated", "you already have a seat in this match")
-        free = [i for i, s in enumerate(lobby["seats"]) if s is None]
-        if seat is None:
-            if not free:
-                raise LobbyError("match_full", "every seat is taken")
-            chosen = free[0]
-        else:
-            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(lobby["seats"]):
-                raise LobbyError("bad_seat", "no such seat", status=400)
-            if lobby["seats"][seat] is not None:
-                raise LobbyError("seat_taken", "that seat is taken")
-            chosen = seat
-        return [make_event(L.SEAT_TAKEN, {"seat": chosen, "user_id": user.pk, "username": user.get_username()})]
-
-    return _lobby_write(match_id, actor=Actor.user(user), decide=decide)
+    return _lobby_write(match_id, actor=Actor.user(user), type_="join",
+                        args={"user_id": user.pk, "username": user.get_username(), "seat": seat})
 
 
 def match_add_bot(*, match_id, user, seat: int | None = None) -> CommandResult:
-    def decide(match, state, rng):
-        _require_open(state)
-        _require_creator(state, user)
-        lobby = state["lobby"]
-        free = [i for i, s in enumerate(lobby["seats"]) if s is None]
-        chosen = seat if seat is not None else (free[0] if free else None)
-        if chosen is None:
-            raise LobbyError("match_full", "every seat is taken")
-        if not isinstance(chosen, int) or isinstance(chosen, bool) or not 0 <= chosen < len(lobby["seats"]):
-            raise LobbyError("bad_seat", "no such seat", status=400)
-        if lobby["seats"][chosen] is not None:
-            raise LobbyError("seat_taken", "that seat is taken")
-        return [make_event(L.SEAT_TAKEN, {"seat": chosen, "user_id": None, "username": f"Bot {chosen + 1}", "bot": True})]
-
-    return _lobby_write(match_id, actor=Actor.user(user), decide=decide)
+    return _lobby_write(match_id, actor=Actor.user(user), type_="add_bot", args={"user_id": user.pk, "seat": seat})
 
 
 def match_leave(*, match_id, user) -> CommandResult:
-    def decide(match, state, rng):
-        _require_open(state)
-        seat = L.seat_of_user(state["lobby"], user.pk)
-        if seat is None:
-            raise LobbyError("not_seated", "you have no seat in this match")
-        return [make_event(t, p) for t, p in L.leave_payloads(state["lobby"], seat, user.pk, match.seed)]
-
-    return _lobby_write(match_id, actor=Actor.user(user), decide=decide)
-
-
-def _require_creator(state, user):
-    if state["lobby"]["creator_id"] != user.pk:
-        raise LobbyError("not_creator", "only the match's creator can do this", status=403)
+    return _lobby_write(match_id, actor=Actor.user(user), type_="leave", args={"user_id": user.pk})
 
 
 def match_start(*, match_id, user) -> CommandResult:
-    def decide(match, state, rng):
-        _require_open(state)
-        _require_creator(state, user)
-        lobby = state["lobby"]
-        if any(s is None for s in lobby["seats"]):
-            raise LobbyError("seats_not_filled", "every seat must be filled before the start")
-        engine = engine_of(match)
-        return [make_event(L.STARTED, {}), *_refuse_reserved(engine, engine.setup(lobby["options"], len(lobby["seats"]), rng))]
-
-    return _lobby_write(match_id, actor=Actor.user(user), decide=decide)
+    return _lobby_write(match_id, actor=Actor.user(user), type_="start", args={"user_id": user.pk})
 
 
 def match_load_scenario(*, match_id, user, document: dict) -> CommandResult:
     """Staff: start an open match from a scenario document (reproducing a disputed position)."""
-
-    def decide(match, state, rng):
-        _require_open(state)
-        lobby = state["lobby"]
-        if any(s is None for s in lobby["seats"]):
-            raise LobbyError("seats_not_filled", "every seat must be filled before the start")
-        engine = engine_of(match)
-        return [make_event(L.STARTED, {"scenario": True}), *_refuse_reserved(engine, engine.scenario(document))]
-
-    return _lobby_write(match_id, actor=Actor.user(user), decide=decide)
+    return _lobby_write(match_id, actor=Actor.user(user), type_="load_scenario",
+                        args={"user_id": user.pk, "document": document})

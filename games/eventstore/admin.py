@@ -183,10 +183,20 @@ class MatchEventAdmin(ReadOnlyStaffAdmin):
 
 @admin.register(MatchCommand)
 class MatchCommandAdmin(ReadOnlyStaffAdmin):
-    list_display = ("match_id", "command_id", "seat", "first_seq", "last_seq", "at")
-    fields = ("match", "command_id", "seat", "fingerprint", "first_seq", "last_seq", "at")
+    """A command's args may hold a seat's secret choice: reading one is recorded like an event's."""
+
+    list_display = ("match_id", "command_id", "seat", "kind", "type", "first_seq", "last_seq", "at")
+    fields = ("match", "command_id", "seat", "kind", "type", "args", "actor", "expected_seq", "fingerprint",
+              "first_seq", "last_seq", "at")
     readonly_fields = fields
     list_select_related = ("match",)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        if request.method == "GET":
+            command = MatchCommand.objects.filter(pk=object_id).select_related("match").first() if str(object_id).isdigit() else None
+            if command is not None:
+                record_access(request, f"admin command seq={command.first_seq}", command.match)
+        return super().change_view(request, object_id, form_url, extra_context)
 
 
 @admin.register(StaffAccess)

@@ -21,8 +21,13 @@ def json_decode(text: str | bytes):
         return json.loads(text)
 
 
+def needs_upcast(engine_upcasters: dict | None = None) -> bool:
+    """Whether any upcaster could apply (none registered: every event reads as stored)."""
+    return bool(PLATFORM_UPCASTERS or engine_upcasters)
+
+
 def upcast(type_: str, version: int, payload: dict, engine_upcasters: dict | None = None) -> tuple[int, dict]:
-    if not PLATFORM_UPCASTERS and not engine_upcasters:
+    if not needs_upcast(engine_upcasters):
         return version, payload
     tables = (PLATFORM_UPCASTERS, engine_upcasters or {})
     while True:

@@ -37,7 +37,9 @@ class Match(models.Model):
 
 
 class MatchEvent(models.Model):
-    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
+    # No index of its own: the unique (match, seq) index starts with it and serves every look-up by
+    # match, and each index is written on every append.
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=60)
     version = models.PositiveSmallIntegerField(default=1)
@@ -53,21 +55,38 @@ class MatchEvent(models.Model):
             models.UniqueConstraint(fields=["match", "seq"], name="event_unique_match_seq"),
             models.CheckConstraint(condition=models.Q(seq__gte=1), name="event_seq_positive"),
         ]
+        # The few seat and finish events (store.INDEXED_TYPES), which the rebuild looks up across
+        # every match by player: partial indexes, so the appends of game events never write them.
+        indexes = [
+            models.Index(fields=["match"], condition=models.Q(type="SeatTaken"), name="event_seat_taken"),
+            models.Index(fields=["match"], condition=models.Q(type="MatchFinished"), name="event_match_finished"),
+        ]
 
     def __str__(self):
         return f"{self.match_id}#{self.seq} {self.type}"
 
 
 class MatchCommand(models.Model):
-    """One accepted command and the contiguous events it produced (first_seq..last_seq)."""
+    """One accepted command and the contiguous events it produced (first_seq..last_seq).
 
-    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="commands")
+    The command itself is kept too (``kind``, ``type``, ``args``, ``actor``, ``expected_seq``, with
+    ``seat``), so that ``verify_logs`` can decide it again with another engine. Its args may hold a
+    seat's secret choice: they are for staff tools only, never for any API. Rows written before the
+    command was kept have no ``kind`` (their logs can be checked by re-fold only)."""
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="commands", db_index=False)  # see MatchEvent
     command_id = models.UUIDField()
     seat = models.JSONField(null=True)
     fingerprint = models.CharField(max_length=64)
     first_seq = models.PositiveIntegerField()
     last_seq = models.PositiveIntegerField()
     at = models.DateTimeField()
+    kind = models.CharField(max_length=12, null=True)  # "game" | "system" | "lobby" (games.application.decisions)
+    type = models.CharField(max_length=60, null=True)
+    args = models.JSONField(null=True)
+    # {"kind": "user"|"worker"|"system", "user_id", "seat", ...}: who asked (as on its events)
+    actor = models.JSONField(null=True)
+    expected_seq = models.PositiveIntegerField(null=True)
 
     class Meta:
         constraints = [
@@ -78,7 +97,7 @@ class MatchCommand(models.Model):
 class Snapshot(models.Model):
     """Folded state at ``seq``: a cache, never the truth (deleting all snapshots changes nothing)."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="snapshots")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="snapshots", db_index=False)  # see MatchEvent
     seq = models.PositiveIntegerField()
     engine_version = models.CharField(max_length=20)
     state = models.JSONField()

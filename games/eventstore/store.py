@@ -1,18 +1,20 @@
 """Append and load. Callers hold the match row lock (``match_lock``) while appending.
 
-The write path's three statements (``match_lock``, ``command_append`` and the projections') are
-plain SQL: the ORM's query building cost more than the database did. Values go through the
-backend's own adapters (``connection.ops``), so rows are stored exactly as the ORM stores them.
+The write path's statements (``match_lock``, ``command_append``, the projections', a snapshot now
+and then) are plain SQL on the driver's cursor (``sql``): the ORM's query building, and on SQLite
+even Django's cursor wrapper, cost more than the database did.
 """
 
 import uuid
 from dataclasses import dataclass
 
+import orjson
+
 from django.conf import settings
-from django.db import connection
 from django.utils import timezone
 
-from .codec import json_decode, row_to_event, upcast
+from . import sql
+from .codec import json_decode, needs_upcast, row_to_event, upcast
 from .models import Match, MatchEvent, Snapshot
 
 
@@ -25,6 +27,29 @@ class CommandRecord:
     last_seq: int
 
 
+@dataclass(frozen=True)
+class CommandBody:
+    """What was asked, kept with the command row so that it can be decided again (``verify_logs``):
+    the kind of command, its type and args, and the seq the client expected (None: any)."""
+
+    kind: str
+    type: str
+    args: dict
+    expected_seq: int | None = None
+
+
+@dataclass(frozen=True)
+class StoredCommand:
+    """A command row as ``commands_load`` reads it (``body`` None for rows from before bodies were kept)."""
+
+    command_id: uuid.UUID
+    seat: object
+    first_seq: int
+    last_seq: int
+    actor: dict | None
+    body: CommandBody | None
+
+
 _LOCK_FIELDS = ("id", "game", "engine_version", "seed", "head_seq")
 _LOCK_SQL = (
     "SELECT m.id, m.game, m.engine_version, m.seed, m.head_seq, c.fingerprint, c.first_seq, c.last_seq"
@@ -33,58 +58,54 @@ _LOCK_SQL = (
 )
 
 
-def _uuid_param(value: uuid.UUID):
-    return value if connection.features.has_native_uuid_field else value.hex
-
-
 def match_lock(match_id, command_id: uuid.UUID) -> tuple[Match, CommandRecord | None]:
     """Lock the match row for this transaction and find ``command_id`` among its commands, in one
     statement. Raises ``Match.DoesNotExist``. On SQLite the transaction's IMMEDIATE write lock is
     the lock. The match's other fields load on first access."""
-    sql = _LOCK_SQL + (" FOR UPDATE OF m" if connection.features.has_select_for_update else "")
+    db = sql.database()
+    query = _LOCK_SQL + (" FOR UPDATE OF m" if db.features.has_select_for_update else "")
     try:
         mid = match_id if isinstance(match_id, uuid.UUID) else uuid.UUID(str(match_id))
     except ValueError:
         raise Match.DoesNotExist(f"no match {match_id}")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [_uuid_param(command_id), _uuid_param(mid)])
-        row = cursor.fetchone()
+    row = sql.run(query, [sql.uuid_param(command_id, db), sql.uuid_param(mid, db)], fetch="one", prepare=True, db=db)
     if row is None:
         raise Match.DoesNotExist(f"no match {match_id}")
-    match = Match.from_db(connection.alias, _LOCK_FIELDS, (mid, *row[1:5]))
+    match = Match.from_db(db.alias, _LOCK_FIELDS, (mid, *row[1:5]))
     return match, (CommandRecord(row[5], row[6], row[7]) if row[5] is not None else None)
 
 
 def command_append(match: Match, events: list[dict], *, actor: dict, command_id: uuid.UUID, seat,
-                   fingerprint: str) -> tuple[int, object]:
-    """Append ``events`` after ``match.head_seq`` (gapless), record the command and advance the head,
-    in one statement on PostgreSQL (three on SQLite, which has no data-modifying CTEs). A concurrent
-    writer that slipped past the lock hits the unique (match, seq) or (match, command_id) and the
-    whole transaction raises IntegrityError. Returns (first seq, the events' time)."""
-    ops = connection.ops
+                   fingerprint: str, body: CommandBody) -> tuple[int, object]:
+    """Append ``events`` after ``match.head_seq`` (gapless), record the command (its ``body`` too)
+    and advance the head, in one statement on PostgreSQL (three on SQLite, which has no
+    data-modifying CTEs). A concurrent writer that slipped past the lock hits the unique
+    (match, seq) or (match, command_id) and the whole transaction raises IntegrityError. Returns
+    (first seq, the events' time)."""
+    db = sql.database()
+    json_value = db.ops.adapt_json_value
     now = timezone.now()
-    at = ops.adapt_datetimefield_value(now)
-    mid, cid = _uuid_param(match.pk), _uuid_param(command_id)
+    at = db.ops.adapt_datetimefield_value(now)
+    mid, cid = sql.uuid_param(match.pk, db), sql.uuid_param(command_id, db)
     first, last = match.head_seq + 1, match.head_seq + len(events)
-    actor_json = ops.adapt_json_value(actor, None)
+    actor_json = json_value(actor, None)
     event_params = []
     for seq, ev in enumerate(events, start=first):
-        event_params += [mid, seq, ev["type"], ev.get("v", 1), ops.adapt_json_value(ev.get("payload", {}), None),
-                         actor_json, cid, at]
+        event_params += [mid, seq, ev["type"], ev.get("v", 1), json_value(ev.get("payload", {}), None), actor_json, cid, at]
     event_sql = ("INSERT INTO eventstore_matchevent (match_id, seq, type, version, payload, actor, command_id, at)"
                  " VALUES " + ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"] * len(events)))
-    command_sql = ("INSERT INTO eventstore_matchcommand (match_id, command_id, seat, fingerprint, first_seq, last_seq, at)"
-                   " VALUES (%s, %s, %s, %s, %s, %s, %s)")
-    command_params = [mid, cid, None if seat is None else ops.adapt_json_value(seat, None), fingerprint, first, last, at]
+    command_sql = ("INSERT INTO eventstore_matchcommand (match_id, command_id, seat, fingerprint, first_seq, last_seq, at,"
+                   " kind, type, args, actor, expected_seq) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)")
+    command_params = [mid, cid, None if seat is None else json_value(seat, None), fingerprint, first, last, at,
+                      body.kind, body.type, json_value(body.args, None), actor_json, body.expected_seq]
     head_sql = "UPDATE eventstore_match SET head_seq = %s WHERE id = %s"
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":  # one round trip
-            cursor.execute(f"WITH e AS ({event_sql}), c AS ({command_sql}) {head_sql}",
-                           [*event_params, *command_params, last, mid])
-        else:
-            cursor.execute(event_sql, event_params)
-            cursor.execute(command_sql, command_params)
-            cursor.execute(head_sql, [last, mid])
+    if db.vendor == "postgresql":  # one round trip
+        sql.run(f"WITH e AS ({event_sql}), c AS ({command_sql}) {head_sql}",
+                [*event_params, *command_params, last, mid], prepare=True, db=db)
+    else:
+        sql.run(event_sql, event_params, db=db)
+        sql.run(command_sql, command_params, db=db)
+        sql.run(head_sql, [last, mid], db=db)
     match.head_seq = last
     return first, now
 
@@ -116,19 +137,34 @@ def events_append(match: Match, events: list[dict], *, actor: dict, command_id=N
 def events_for_fold(match: Match, *, after: int = 0, until: int | None = None, engine_upcasters=None) -> list[dict]:
     """The events after ``after`` up to ``until`` as a fold needs them: ``{seq, type, v, payload}``,
     upcast (no actor, command id nor time: folds never read them). One plain SELECT."""
-    sql = "SELECT seq, type, version, payload FROM eventstore_matchevent WHERE match_id = %s AND seq > %s"
-    params = [_uuid_param(match.pk), after]
+    return events_from_rows(sql.run(*events_query(match.pk, after=after, until=until), fetch="all"), engine_upcasters)
+
+
+def events_query(match_id, *, after: int = 0, until: int | None = None) -> tuple[str, list]:
+    """The SELECT of ``events_for_fold`` (for ``sql.fetch_many``)."""
+    query = "SELECT seq, type, version, payload FROM eventstore_matchevent WHERE match_id = %s AND seq > %s"
+    params = [sql.uuid_param(match_id), after]
     if until is not None:
-        sql += " AND seq <= %s"
+        query += " AND seq <= %s"
         params.append(until)
-    with connection.cursor() as cursor:
-        cursor.execute(sql + " ORDER BY seq", params)
-        rows = cursor.fetchall()
-    out = []
-    for seq, type_, version, payload in rows:
-        version, payload = upcast(type_, version, json_decode(payload), engine_upcasters)
-        out.append({"seq": seq, "type": type_, "v": version, "payload": payload})
-    return out
+    return query + " ORDER BY seq", params
+
+
+def events_from_rows(rows, engine_upcasters=None) -> list[dict]:
+    """``events_query``'s rows as ``events_for_fold`` returns them."""
+    if isinstance(rows[0][3] if rows else None, (str, bytes)):  # SQLite, and PostgreSQL as Django sets it up
+        try:
+            events = [{"seq": seq, "type": type_, "v": version, "payload": orjson.loads(payload)}
+                      for seq, type_, version, payload in rows]
+        except orjson.JSONDecodeError:  # NaN or a huge integer somewhere: the standard library reads it
+            events = [{"seq": seq, "type": type_, "v": version, "payload": json_decode(payload)}
+                      for seq, type_, version, payload in rows]
+    else:
+        events = [{"seq": seq, "type": type_, "v": version, "payload": payload} for seq, type_, version, payload in rows]
+    if needs_upcast(engine_upcasters):
+        for ev in events:
+            ev["v"], ev["payload"] = upcast(ev["type"], ev["v"], ev["payload"], engine_upcasters)
+    return events
 
 
 def events_load(match: Match, *, after: int = 0, until: int | None = None, engine_upcasters=None) -> list[dict]:
@@ -144,11 +180,78 @@ def command_find(match: Match, command_id: uuid.UUID) -> CommandRecord | None:
     ``match_lock``'s join reads the command table as of the start of its statement: when it waited
     for the lock, a command committed meanwhile by the lock's holder is invisible to it, though the
     head it returns is the new one. Callers about to refuse with a version conflict ask again here."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT fingerprint, first_seq, last_seq FROM eventstore_matchcommand"
-                       " WHERE match_id = %s AND command_id = %s", [_uuid_param(match.pk), _uuid_param(command_id)])
-        row = cursor.fetchone()
+    row = sql.run("SELECT fingerprint, first_seq, last_seq FROM eventstore_matchcommand"
+                  " WHERE match_id = %s AND command_id = %s", [sql.uuid_param(match.pk), sql.uuid_param(command_id)],
+                  fetch="one")
     return None if row is None else CommandRecord(*row)
+
+
+def commands_load(match: Match) -> list[StoredCommand]:
+    """Every command row of the match, in log order. Staff tools only: a command's args may hold
+    a seat's secret choice."""
+    rows = sql.run("SELECT command_id, seat, first_seq, last_seq, actor, kind, type, args, expected_seq"
+                   " FROM eventstore_matchcommand WHERE match_id = %s ORDER BY first_seq",
+                   [sql.uuid_param(match.pk)], fetch="all")
+    out = []
+    for command_id, seat, first, last, actor, kind, type_, args, expected in rows:
+        body = None if kind is None else CommandBody(kind, type_, sql.json_value(args), expected)
+        out.append(StoredCommand(command_id if isinstance(command_id, uuid.UUID) else uuid.UUID(command_id),
+                                 sql.json_value(seat), first, last, sql.json_value(actor), body))
+    return out
+
+
+def snapshots_stored(match: Match) -> dict:
+    """{seq: state} of every snapshot of the match's engine version: one plain SELECT."""
+    return snapshots_from_rows(sql.run(*snapshots_query(match.pk), fetch="all"))
+
+
+def snapshots_query(match_id) -> tuple[str, list]:
+    """The SELECT of ``snapshots_stored`` (for ``sql.fetch_many``)."""
+    return ("SELECT seq, state FROM eventstore_snapshot WHERE match_id = %s"
+            " AND engine_version = (SELECT engine_version FROM eventstore_match WHERE id = %s)",
+            [sql.uuid_param(match_id), sql.uuid_param(match_id)])
+
+
+def snapshots_from_rows(rows) -> dict:
+    return {seq: sql.json_value(state) for seq, state in rows}
+
+
+def event_last_at(match: Match):
+    """When the match's last event was appended (None without events)."""
+    return MatchEvent.objects.filter(match=match).order_by("-seq").values_list("at", flat=True).first()
+
+
+# Event types with a partial index of their own (see MatchEvent.Meta): the lobby's seat and finish
+# events, which the rebuild looks up across every match.
+INDEXED_TYPES = ("SeatTaken", "MatchFinished")
+
+
+def matches_with(user_type: str, user_ids, also_type: str) -> set:
+    """Ids of the matches with an event of ``user_type`` whose payload's ``user_id`` is one of
+    ``user_ids`` and an event of ``also_type``. Both types must be INDEXED_TYPES: their partial
+    indexes serve this (the types are written into the SQL, as the indexes' conditions are, so that
+    SQLite's planner can match them), never a scan of the whole log."""
+    query = matches_with_query(user_type, user_ids, also_type)
+    return matches_from_rows(sql.run(*query, fetch="all")) if query else set()
+
+
+def matches_with_query(user_type: str, user_ids, also_type: str) -> tuple[str, list] | None:
+    """The SELECT of ``matches_with`` (None: no user to look for)."""
+    if user_type not in INDEXED_TYPES or also_type not in INDEXED_TYPES:
+        raise ValueError("only indexed event types can be looked up across matches")
+    ids = sorted({u for u in user_ids if isinstance(u, int) and not isinstance(u, bool)})
+    if not ids:
+        return None
+    db = sql.database()
+    user = "a.payload ->> 'user_id'" if db.vendor == "postgresql" else "json_extract(a.payload, '$.user_id')"
+    return (f"SELECT DISTINCT a.match_id FROM eventstore_matchevent a WHERE a.type = '{user_type}'"
+            f" AND {user} IN ({', '.join(['%s'] * len(ids))})"
+            f" AND EXISTS (SELECT 1 FROM eventstore_matchevent b WHERE b.match_id = a.match_id AND b.type = '{also_type}')",
+            [str(u) for u in ids] if db.vendor == "postgresql" else ids)
+
+
+def matches_from_rows(rows) -> set:
+    return {row[0] if isinstance(row[0], uuid.UUID) else uuid.UUID(row[0]) for row in rows}
 
 
 def snapshot_latest(match: Match, *, until: int | None = None) -> Snapshot | None:
@@ -164,6 +267,7 @@ def snapshot_due(before_seq: int, after_seq: int) -> bool:
 
 
 def snapshot_save(match: Match, seq: int, state) -> None:
-    Snapshot.objects.update_or_create(
-        match=match, seq=seq, defaults={"engine_version": match.engine_version, "state": state}
-    )
+    """Store (or replace) the snapshot at ``seq``: one upsert."""
+    sql.run("INSERT INTO eventstore_snapshot (match_id, seq, engine_version, state) VALUES (%s, %s, %s, %s)"
+            " ON CONFLICT (match_id, seq) DO UPDATE SET engine_version = excluded.engine_version, state = excluded.state",
+            [sql.uuid_param(match.pk), seq, match.engine_version, sql.json_param(state)])

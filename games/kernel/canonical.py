@@ -15,6 +15,40 @@ def canonical(value):
     return value
 
 
+def normalise(value):
+    """JSON round trip: what a JSONField would store (tuples become lists, keys become strings)."""
+    return json.loads(json.dumps(value, sort_keys=True, default=str))
+
+
+MISSING = "<missing>"
+
+
+def first_difference(stored, rebuilt, path: str = "state"):
+    """(path, stored, rebuilt) of the first place two JSON values differ, or None if equal."""
+    if isinstance(stored, dict) and isinstance(rebuilt, dict):
+        for key in sorted(set(stored) | set(rebuilt), key=str):
+            sub = f"{path}.{key}"
+            if key not in stored:
+                return sub, MISSING, rebuilt[key]
+            if key not in rebuilt:
+                return sub, stored[key], MISSING
+            found = first_difference(stored[key], rebuilt[key], sub)
+            if found:
+                return found
+        return None
+    if isinstance(stored, list) and isinstance(rebuilt, list):
+        for i, (a, b) in enumerate(zip(stored, rebuilt)):
+            found = first_difference(a, b, f"{path}[{i}]")
+            if found:
+                return found
+        if len(stored) != len(rebuilt):
+            return f"{path}.length", len(stored), len(rebuilt)
+        return None
+    if stored != rebuilt or type(stored) is not type(rebuilt):
+        return path, stored, rebuilt
+    return None
+
+
 def _as_json(value) -> str:
     return json.dumps(value, sort_keys=True, default=repr)
 

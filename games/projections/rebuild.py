@@ -12,21 +12,27 @@ what differs). ``manage.py rebuild_projections`` is a thin wrapper around ``chec
 """
 
 import json
+import uuid
+from contextlib import nullcontext
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import datetime, timezone
+from typing import Any, NamedTuple
 
+import orjson
 from django.db import transaction
 
 from games.application import selectors
-from games.application.lobby import FINISHED, SEAT_TAKEN, aggregate_evolve
-from games.eventstore import store
+from games.application.errors import MatchNotFound
+from games.application.lobby import FINISHED, PLATFORM_EVENTS, SEAT_TAKEN, aggregate_fold
+from games.eventstore import sql, store
+from games.eventstore.codec import json_decode
 from games.eventstore.models import Match, MatchEvent, Snapshot
 from games.kernel import canonical
+from games.kernel.canonical import MISSING, first_difference, normalise
 
 from .models import MatchDeadline, MatchSummary, PlayerRecord
 from .updaters import deadline_values, deadline_write, records_delta, summary_values, summary_write
 
-MISSING = "<missing>"
 
 # Checkers of read models outside ``games`` (the campaigns app registers its own when Django
 # starts: ``games`` never imports it). Each is ``fn(fix) -> (differences, fixed)``.
@@ -83,7 +89,8 @@ class MatchRebuild:
     deadline: dict | None = None
     records: list = field(default_factory=list)  # [(user_id, game, won)] if the match finished
     error: str | None = None
-    folded: dict = field(default_factory=dict)  # {seq: normalised state} at the stored snapshots' seqs
+    folded: dict = field(default_factory=dict)  # {seq: state_text(state)} at the stored snapshots' seqs
+    seated: set = field(default_factory=set)  # every user who ever took a seat (SeatTaken)
 
 
 # -- pure comparisons -------------------------------------------------------------------------
@@ -98,35 +105,18 @@ def _show(value) -> str:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
-def normalise(value):
-    """JSON round trip: what a JSONField would store (tuples become lists, keys become strings)."""
-    return json.loads(json.dumps(value, sort_keys=True, default=str))
+_TEXT_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
 
-def first_difference(stored, rebuilt, path: str = "state"):
-    """(path, stored, rebuilt) of the first place two JSON values differ, or None if equal."""
-    if isinstance(stored, dict) and isinstance(rebuilt, dict):
-        for key in sorted(set(stored) | set(rebuilt), key=str):
-            sub = f"{path}.{key}"
-            if key not in stored:
-                return sub, MISSING, rebuilt[key]
-            if key not in rebuilt:
-                return sub, stored[key], MISSING
-            found = first_difference(stored[key], rebuilt[key], sub)
-            if found:
-                return found
-        return None
-    if isinstance(stored, list) and isinstance(rebuilt, list):
-        for i, (a, b) in enumerate(zip(stored, rebuilt)):
-            found = first_difference(a, b, f"{path}[{i}]")
-            if found:
-                return found
-        if len(stored) != len(rebuilt):
-            return f"{path}.length", len(stored), len(rebuilt)
-        return None
-    if stored != rebuilt or type(stored) is not type(rebuilt):
-        return path, stored, rebuilt
-    return None
+def state_text(value) -> bytes:
+    """``value`` as JSON text with sorted keys, the way ``normalise`` sees it (tuples as arrays, keys
+    as strings): equal texts are equal JSON values, so comparing them is the fast path of a
+    comparison (``first_difference`` runs only when they differ). The standard library writes what
+    orjson refuses (integers past 64 bits)."""
+    try:
+        return orjson.dumps(value, option=_TEXT_OPTIONS, default=str)
+    except TypeError:
+        return json.dumps(value, sort_keys=True, default=str).encode()
 
 
 def compare_summary(match_id: str, stored: dict | None, stored_players: list, rebuilt: MatchRebuild) -> list[Difference]:
@@ -156,14 +146,17 @@ def compare_deadline(match_id: str, stored: dict | None, rebuilt: dict | None) -
     return out
 
 
-def compare_snapshots(match_id: str, stored: dict[int, Any], folded: dict[int, Any], head: int) -> list[Difference]:
-    """``stored`` and ``folded``: {seq: state}. A snapshot past the head cannot be checked."""
+def compare_snapshots(match_id: str, stored: dict[int, Any], folded: dict[int, bytes], head: int) -> list[Difference]:
+    """``stored``: {seq: state}; ``folded``: {seq: ``state_text`` of the fold there}. A snapshot
+    past the head cannot be checked."""
     out = []
     for seq in sorted(stored):
         if seq > head or seq not in folded:
             out.append(Difference(match_id, "snapshot", f"seq={seq}", "present", f"no event {seq} (head {head})", key=seq))
             continue
-        found = first_difference(normalise(stored[seq]), normalise(folded[seq]))
+        if state_text(stored[seq]) == folded[seq]:
+            continue
+        found = first_difference(normalise(stored[seq]), normalise(json_decode(folded[seq])))
         if found:
             path, a, b = found
             out.append(Difference(match_id, "snapshot", f"seq={seq} {path}", a, b, key=seq))
@@ -200,42 +193,63 @@ def compare_records(stored: dict, rebuilt: dict, user_ids=None) -> list[Differen
 # -- reading the store ----------------------------------------------------------------------------
 
 
-def fold_from_scratch(match: Match, engine, checkpoints=()) -> tuple[dict | None, dict[int, Any], bool]:
-    """One pass over the whole log: (the canonical fold, {seq: normalised state} at each of
-    ``checkpoints``, whether a MatchFinished was seen). No snapshot, no cache."""
-    wanted = set(checkpoints)
-    state, folded, finished = None, {}, False
-    for ev in store.events_for_fold(match, engine_upcasters=engine.upcasters):
-        state = aggregate_evolve(engine, state, ev)
-        finished = finished or ev["type"] == FINISHED
-        if ev["seq"] in wanted:
-            folded[ev["seq"]] = normalise(state)
-    return (None if state is None else canonical(state)), folded, finished
+class Fold(NamedTuple):
+    state: dict | None  # canonical
+    seq: int  # the last event's
+    folded: dict  # {seq: state_text(state)} at the checkpoints
+    finished: bool  # a MatchFinished was seen
+    seated: set  # every user who took a seat
 
 
-def _snapshot_seqs(match: Match) -> list[int]:
-    return list(Snapshot.objects.filter(match=match, engine_version=match.engine_version).values_list("seq", flat=True))
+def fold_from_scratch(match: Match, engine, checkpoints=(), rows=None) -> Fold:
+    """One pass over the whole log, no snapshot, no cache. ``rows``: the log as
+    ``store.events_query`` reads it, if the caller has read it."""
+    if rows is None:
+        events = store.events_for_fold(match, engine_upcasters=engine.upcasters)
+    else:
+        events = store.events_from_rows(rows, engine.upcasters)
+    position = {ev["seq"]: i + 1 for i, ev in enumerate(events)} if checkpoints else {}
+    folded, state, done = {}, None, 0
+    for seq in sorted(s for s in set(checkpoints) if s in position):
+        state = aggregate_fold(engine, events[done:position[seq]], state)
+        done = position[seq]
+        folded[seq] = state_text(state)
+    state = aggregate_fold(engine, events[done:], state)
+    seated, finished = set(), False
+    for ev in events:
+        if ev["type"] in PLATFORM_EVENTS:
+            if ev["type"] == SEAT_TAKEN and ev["payload"].get("user_id"):
+                seated.add(ev["payload"]["user_id"])
+            finished = finished or ev["type"] == FINISHED
+    return Fold(None if state is None else canonical(state), events[-1]["seq"] if events else 0, folded, finished, seated)
 
 
-def match_rebuild(match: Match) -> MatchRebuild:
+_ANY_TIME = datetime(2000, 1, 1, tzinfo=timezone.utc)
+
+
+def match_rebuild(match: Match, snapshot_seqs=(), rows=None) -> MatchRebuild:
     """Fold every event from scratch and derive each projection of ``match`` (and the fold at each
-    stored snapshot's seq, in the same pass)."""
-    last = MatchEvent.objects.filter(match=match).order_by("-seq").values("seq", "at").first()
-    if last is None:
-        return MatchRebuild(str(match.pk), 0, None, None, error="the match has no events")
+    of ``snapshot_seqs``, the stored snapshots', in the same pass). ``rows``: see
+    ``fold_from_scratch``."""
+    mid = str(match.pk)
     try:
         engine = selectors.engine_of(match)
-        state, folded, finished = fold_from_scratch(match, engine, _snapshot_seqs(match))
-        summary = summary_values(engine, state, last["seq"])
-        deadline = deadline_values(engine, state, last["seq"], last["at"])
+        fold = fold_from_scratch(match, engine, snapshot_seqs, rows)
+        if fold.state is None:
+            return MatchRebuild(mid, 0, None, None, error="the match has no events")
+        state = fold.state
+        summary = summary_values(engine, state, fold.seq)
+        # The last event's time only matters to a running clock (its due time): read it only then.
+        at = store.event_last_at(match) if deadline_values(engine, state, fold.seq, _ANY_TIME) else None
+        deadline = deadline_values(engine, state, fold.seq, at) if at is not None else None
     except Exception as exc:  # an unknown engine or an evolve bug: report it, don't crash the run
-        return MatchRebuild(str(match.pk), last["seq"], last["at"], None, error=f"{type(exc).__name__}: {exc}")
+        return MatchRebuild(mid, 0, None, None, error=f"{type(exc).__name__}: {exc}")
     return MatchRebuild(
-        match_id=str(match.pk), seq=last["seq"], at=last["at"], state=state, summary=summary,
+        match_id=mid, seq=fold.seq, at=at, state=state, summary=summary,
         players=sorted({s["user_id"] for s in summary["seats"] if s and s.get("user_id")}),
         deadline=deadline,
-        records=records_delta(state, [{"type": FINISHED}]) if finished else [],
-        folded=folded,
+        records=records_delta(state, [{"type": FINISHED}]) if fold.finished else [],
+        folded=fold.folded, seated=fold.seated,
     )
 
 
@@ -244,49 +258,49 @@ def snapshots_folded(match: Match, seqs) -> dict[int, Any]:
     wanted = {s for s in seqs if 1 <= s <= match.head_seq}
     if not wanted:
         return {}
-    return fold_from_scratch(match, selectors.engine_of(match), wanted)[1]
+    folded = fold_from_scratch(match, selectors.engine_of(match), wanted).folded
+    return {seq: json_decode(text) for seq, text in folded.items()}
 
 
 def records_stored(user_ids=None) -> dict:
-    rows = PlayerRecord.objects.all()
+    """{(user_id, game): {"played", "won"}} as stored (of ``user_ids``, or everyone's)."""
+    query = _records_query(user_ids)
+    return _records_from_rows(sql.run(*query, fetch="all")) if query else {}
+
+
+def _records_query(user_ids=None) -> tuple[str, list] | None:
+    query, params = f"SELECT user_id, game, played, won FROM {PlayerRecord._meta.db_table}", []
     if user_ids is not None:
-        rows = rows.filter(user_id__in=list(user_ids))
-    return {(r.user_id, r.game): {"played": r.played, "won": r.won} for r in rows}
+        params = sorted(user_ids)
+        if not params:
+            return None
+        query += f" WHERE user_id IN ({', '.join(['%s'] * len(params))})"
+    return query, params
 
 
-def _summary_stored(match: Match):
-    row = MatchSummary.objects.filter(match=match).first()
-    if row is None:
-        return None, []
-    return row.as_dict(), list(row.players.values_list("pk", flat=True))
+def _records_from_rows(rows) -> dict:
+    return {(user_id, game): {"played": played, "won": won} for user_id, game, played, won in rows}
 
 
-def _deadline_stored(match: Match):
-    row = MatchDeadline.objects.filter(match=match).first()
-    return None if row is None else {"seq": row.seq, "seats": row.seats, "due_at": row.due_at}
-
-
-def match_differences(match: Match, rebuilt: MatchRebuild) -> list[Difference]:
+def match_differences(match: Match, rebuilt: MatchRebuild, stored: "Stored") -> list[Difference]:
     mid = str(match.pk)
     if rebuilt.error:
         return [Difference(mid, "stream", "fold", "-", f"error: {rebuilt.error}", fixable=False)]
     out = []
     if match.head_seq != rebuilt.seq:
         out.append(Difference(mid, "stream", "head_seq", match.head_seq, rebuilt.seq, fixable=False))
-    stored_summary, stored_players = _summary_stored(match)
-    out += compare_summary(mid, stored_summary, stored_players, rebuilt)
-    out += compare_deadline(mid, _deadline_stored(match), rebuilt.deadline)
-    snaps = {s.seq: s.state for s in Snapshot.objects.filter(match=match, engine_version=match.engine_version)}
-    if snaps:
-        folded = rebuilt.folded if set(snaps) <= set(rebuilt.folded) else snapshots_folded(match, snaps)
-        out += compare_snapshots(mid, snaps, folded, rebuilt.seq)
+    out += compare_summary(mid, stored.summary, stored.players, rebuilt)
+    out += compare_deadline(mid, stored.deadline, rebuilt.deadline)
+    snapshots = stored.snapshots
+    if snapshots:
+        out += compare_snapshots(mid, snapshots, rebuilt.folded, rebuilt.seq)
     return out
 
 
 def _fix_match(match: Match, rebuilt: MatchRebuild, diffs: list[Difference]) -> int:
     projections = {d.projection for d in diffs if d.fixable}
     if "summary" in projections:
-        summary_write(match, rebuilt.summary, rebuilt.at)
+        summary_write(match, rebuilt.summary, rebuilt.at or store.event_last_at(match))
     if "deadline" in projections:
         deadline_write(match, rebuilt.deadline)
     if "snapshot" in projections:
@@ -317,13 +331,79 @@ def _seated_users(match_ids) -> set:
     return {p.get("user_id") for p in payloads if isinstance(p, dict) and p.get("user_id")}
 
 
-def _users_matches(user_ids) -> list:
-    """Ids of every finished match any of ``user_ids`` took a seat in."""
-    seated = set(
-        MatchEvent.objects.filter(type=SEAT_TAKEN, payload__user_id__in=list(user_ids)).values_list("match_id", flat=True)
-    )
-    finished = set(MatchEvent.objects.filter(type=FINISHED, match_id__in=seated).values_list("match_id", flat=True))
-    return sorted(finished, key=str)
+def _scope_read(user_ids, fix: bool) -> tuple[list, dict | None]:
+    """(ids of every finished match any of ``user_ids`` took a seat in, their stored records; None
+    with ``fix``, which reads them in the transaction that repairs them). The matches are found by
+    the store's partial indexes on those two event types, never a scan of the whole log; both reads
+    travel in one round trip on PostgreSQL."""
+    matches = store.matches_with_query(SEAT_TAKEN, user_ids, FINISHED)
+    records = None if fix else _records_query(user_ids)
+    rows = sql.fetch_many([q for q in (matches, records) if q])
+    found = store.matches_from_rows(rows.pop(0)) if matches else set()
+    stored = None if fix else (_records_from_rows(rows.pop(0)) if records else {})
+    return sorted(found, key=str), stored
+
+
+class Stored(NamedTuple):
+    """A match's projections as stored: {summary fields} or None, its players, {seq, seats,
+    due_at} or None, {seq: state} of its snapshots."""
+
+    summary: dict | None
+    players: list
+    deadline: dict | None
+    snapshots: dict
+
+
+def _read(pk, fix: bool) -> tuple[Match, Stored, list]:
+    """The match row under this transaction's lock with its summary and clock rows, its players,
+    its snapshots and its log: one round trip on PostgreSQL (``sql.fetch_many``). Returns the match,
+    its stored projections and the rows of its log."""
+    try:
+        mid = pk if isinstance(pk, uuid.UUID) else uuid.UUID(str(pk))
+    except ValueError:
+        raise MatchNotFound("no such match")
+    db = sql.database()
+    through = MatchSummary.players.through._meta
+    statements = [
+        ("SELECT m.game, m.engine_version, m.seed, m.head_seq, s.match_id, s.status, s.phase, s.seq, s.seats,"
+         " s.awaiting, s.winners, d.match_id, d.seq, d.seats, d.due_at FROM eventstore_match m"
+         f" LEFT JOIN {MatchSummary._meta.db_table} s ON s.match_id = m.id"
+         f" LEFT JOIN {MatchDeadline._meta.db_table} d ON d.match_id = m.id"
+         " WHERE m.id = %s" + (" FOR UPDATE OF m" if db.features.has_select_for_update else ""),
+         [sql.uuid_param(mid, db)]),
+        (f"SELECT {through.get_field('user').column} FROM {through.db_table}"
+         f" WHERE {through.get_field('matchsummary').column} = %s", [sql.uuid_param(mid, db)]),
+        store.snapshots_query(mid),
+        store.events_query(mid),
+    ]
+    if not fix and db.vendor == "postgresql":
+        # A check writes nothing, but its row lock (which keeps writers out while it reads the log
+        # and the projections) makes PostgreSQL flush the WAL at commit: no need to wait for that.
+        statements.insert(0, ("SET LOCAL synchronous_commit TO OFF", []))
+    found, players, snapshots, events = sql.fetch_many(statements, db=db)[-4:]
+    if not found:
+        raise MatchNotFound("no such match")
+    game, version, seed, head, has_summary, status, phase, seq, seats, awaiting, winners, has_clock, *clock = found[0]
+    match = Match.from_db(db.alias, ("id", "game", "engine_version", "seed", "head_seq"), (mid, game, version, seed, head))
+    summary = None if has_summary is None else {
+        "status": status, "phase": phase, "seq": seq, "seats": sql.json_value(seats),
+        "awaiting": sql.json_value(awaiting), "winners": sql.json_value(winners)}
+    deadline = None if has_clock is None else {
+        "seq": clock[0], "seats": sql.json_value(clock[1]), "due_at": sql.datetime_value(clock[2], db)}
+    stored = Stored(summary, [user_id for (user_id,) in players], deadline, store.snapshots_from_rows(snapshots))
+    return match, stored, events
+
+
+def _match_check(pk, fix: bool, report: Report) -> MatchRebuild:
+    with transaction.atomic():
+        match, stored, rows = _read(pk, fix)
+        rebuilt = match_rebuild(match, stored.snapshots, rows)
+        diffs = match_differences(match, rebuilt, stored)
+        if fix and diffs:
+            report.fixed += _fix_match(match, rebuilt, diffs)
+    report.matches += 1
+    report.differences += diffs
+    return rebuilt
 
 
 def check(match_id=None, *, fix: bool = False) -> Report:
@@ -332,20 +412,12 @@ def check(match_id=None, *, fix: bool = False) -> Report:
     report = Report()
     contributions: dict[str, list] = {}
     failed = []  # matches that do not fold: their players' records cannot be recounted
-    if match_id is not None:
-        ids = [selectors.match_get(match_id).pk]
-    else:
-        ids = list(Match.objects.order_by("created_at", "pk").values_list("pk", flat=True))
+    ids = [match_id] if match_id is not None else list(Match.objects.order_by("created_at", "pk").values_list("pk", flat=True))
+    seated = set()
     for pk in ids:
-        with transaction.atomic():
-            match = Match.objects.select_for_update().get(pk=pk)
-            rebuilt = match_rebuild(match)
-            diffs = match_differences(match, rebuilt)
-            if fix and diffs:
-                report.fixed += _fix_match(match, rebuilt, diffs)
-        report.matches += 1
-        report.differences += diffs
-        contributions[str(pk)] = rebuilt.records
+        rebuilt = _match_check(pk, fix, report)
+        contributions[rebuilt.match_id] = rebuilt.records
+        seated |= rebuilt.seated
         if rebuilt.error:
             failed.append(pk)
 
@@ -353,9 +425,10 @@ def check(match_id=None, *, fix: bool = False) -> Report:
     if match_id is None:
         scope = None
     else:
-        only = contributions[str(ids[0])]
-        scope = _seated_users(ids) | {u for u, _, _ in only}
-        for pk in _users_matches(scope):
+        only = next(iter(contributions.values()))
+        scope = (_seated_users(failed) if failed else seated) | {u for u, _, _ in only}
+        others, stored_records = _scope_read(scope, fix)
+        for pk in others:
             if str(pk) not in contributions:
                 other = match_rebuild(Match.objects.get(pk=pk))
                 contributions[str(pk)] = other.records
@@ -367,8 +440,9 @@ def check(match_id=None, *, fix: bool = False) -> Report:
     # A match that does not fold is already reported; recounting without it would report (and
     # --fix would "repair") its players' records wrongly, so those players are left alone.
     unverifiable = _seated_users(failed)
-    with transaction.atomic():
-        stored_records = records_stored(scope)
+    with transaction.atomic() if fix else nullcontext():
+        if fix or scope is None:
+            stored_records = records_stored(scope)
         record_diffs = [d for d in compare_records(stored_records, rebuilt_records, scope) if d.key[0] not in unverifiable]
         if fix and record_diffs:
             report.fixed += _fix_records(rebuilt_records, record_diffs)

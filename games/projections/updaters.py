@@ -10,11 +10,11 @@ that state (projections are written in the command's transaction), so only what 
 
 from datetime import timedelta
 
-from django.db import connection
 from django.db.models import F
 from django.utils import timezone
 
 from games.application.lobby import ACTIVE, FINISHED, OPEN
+from games.eventstore import sql
 from games.eventstore.models import Match
 from games.kernel import SYSTEM
 
@@ -48,10 +48,6 @@ def summary_changes(previous: dict | None, values: dict) -> dict | None:
     return {k: v for k, v in values.items() if k not in previous or previous[k] != v or type(previous[k]) is not type(v)}
 
 
-def _uuid_param(value):
-    return value if connection.features.has_native_uuid_field else value.hex
-
-
 def summary_write(match: Match, values: dict, at, previous: dict | None = None) -> None:
     """Store the summary. With ``previous``, the values stored now, only the changed fields are
     written in one UPDATE, and players are synced only when the seats changed."""
@@ -59,13 +55,12 @@ def summary_write(match: Match, values: dict, at, previous: dict | None = None) 
     if changed is not None:
         if not changed:
             return
-        ops = connection.ops
         columns = ", ".join(f"{k} = %s" for k in changed)  # keys are summary_values' own field names
-        params = [ops.adapt_json_value(v, None) if k in _SUMMARY_JSON else v for k, v in changed.items()]
-        with connection.cursor() as cursor:
-            cursor.execute(f"UPDATE projections_matchsummary SET {columns}, updated_at = %s WHERE match_id = %s",
-                           [*params, ops.adapt_datetimefield_value(at), _uuid_param(match.pk)])
-            found = cursor.rowcount == 1
+        db = sql.database()
+        params = [db.ops.adapt_json_value(v, None) if k in _SUMMARY_JSON else v for k, v in changed.items()]
+        found = sql.run(f"UPDATE projections_matchsummary SET {columns}, updated_at = %s WHERE match_id = %s",
+                        [*params, db.ops.adapt_datetimefield_value(at), sql.uuid_param(match.pk, db)],
+                        prepare=True, db=db) == 1
         if found:
             if "seats" in changed:
                 _players_sync(match, values["seats"])

@@ -8,6 +8,7 @@ from collections import defaultdict
 
 from games.application import chat, selectors
 from games.application.lobby import ACTIVE, PLATFORM_EVENTS
+from games.eventstore import store
 from games.eventstore.models import EventAnnotation, Match
 from games.kernel import RuleViolation
 from games.projections.models import MatchSummary
@@ -27,6 +28,21 @@ def annotations_by_seq(match: Match) -> dict[int, list[EventAnnotation]]:
     for note in EventAnnotation.objects.filter(match=match).select_related("author").order_by("seq", "at"):
         out[note.seq].append(note)
     return dict(out)
+
+
+def commands_by_first_seq(match: Match) -> dict[int, dict]:
+    """The command each event run came from, as asked (its args may hold a seat's secret choice:
+    staff pages only), keyed by the seq of its first event. Commands recorded before they were
+    kept with their rows show without a body."""
+    out = {}
+    for command in store.commands_load(match):
+        body = command.body
+        out[command.first_seq] = {
+            "kind": body.kind if body else None, "type": body.type if body else None,
+            "args": body.args if body else None, "expected_seq": body.expected_seq if body else None,
+            "seat": command.seat, "last_seq": command.last_seq,
+        }
+    return out
 
 
 def clamp_seq(match: Match, raw) -> tuple[int, str | None]:
@@ -157,8 +173,10 @@ def match_review(match: Match, at: int, *, filters: dict | None = None, report_i
     pinned = defaultdict(list)
     for report in reports:
         pinned[report["seq"]].append(report)
+    asked = commands_by_first_seq(match)
     timeline = [{**ev, "annotations": notes.get(ev["seq"], []), "reports": pinned.get(ev["seq"], []),
-                 "text": event_text(engine, ev, names), "seat": event_seat(ev)} for ev in events]
+                 "text": event_text(engine, ev, names), "seat": event_seat(ev), "command": asked.get(ev["seq"])}
+                for ev in events]
     shown = [ev for ev in timeline
              if (filters["seat"] is None or ev["seat"] == filters["seat"])
              and (not filters["types"] or ev["type"] in filters["types"])]

@@ -5,12 +5,15 @@ import threading
 import uuid
 
 import pytest
-from django.db import connection, connections, transaction
+from django.db import IntegrityError, connection, connections, transaction
 from django.db.utils import DatabaseError
 
 from games.application import services
 from games.application.errors import CommandIdReused, VersionConflict
+from games.application.verify import SAME, logs_verify
+from games.eventstore import store
 from games.eventstore.models import Match, MatchCommand, MatchEvent
+from games.kernel import event
 
 WRITERS = 8
 ROUNDS = 500
@@ -76,6 +79,27 @@ def test_barrier_started_writers_commit_exactly_once_per_round(make_user):
     added = MatchCommand.objects.filter(match=match, first_seq__gt=start)
     assert added.count() == ROUNDS
     assert all(c.first_seq == c.last_seq for c in added)
+    # each winner's command was kept with its row, as asked: every one decides again to its events
+    assert all((c.kind, c.type, c.args, c.expected_seq) == ("game", "add", {"n": 1}, c.first_seq - 1) for c in added)
+    check = next(c for c in logs_verify(game="counter").checks if c.match_id == str(match.pk))
+    assert (check.outcome, check.commands_redecided) == (SAME, ROUNDS + 2)
+
+
+def test_an_append_past_a_stale_head_is_an_integrity_error_and_leaves_nothing(make_user):
+    """The plain-SQL append raises Django's IntegrityError (what the write path retries on), not the
+    driver's, and the transaction leaves no partial row: a writer that slipped past the lock with
+    an old head collides with the unique (match, seq)."""
+    match, user = _counter_match(make_user)
+    stale = Match.objects.get(pk=match.pk)
+    stale.head_seq -= 1
+    counts = (MatchEvent.objects.count(), MatchCommand.objects.count())
+    with pytest.raises(IntegrityError):
+        with transaction.atomic():
+            store.command_append(stale, [event("Added", {"seat": 0, "n": 1}), event("Added", {"seat": 0, "n": 1})],
+                                 actor={"kind": "user", "user_id": user.pk, "seat": 0}, command_id=uuid.uuid4(),
+                                 seat=0, fingerprint="x", body=store.CommandBody("game", "add", {"n": 1}, None))
+    assert (MatchEvent.objects.count(), MatchCommand.objects.count()) == counts
+    assert Match.objects.get(pk=match.pk).head_seq == match.head_seq
 
 
 def test_duplicate_command_id_yields_one_set_of_events_and_identical_responses(make_user):

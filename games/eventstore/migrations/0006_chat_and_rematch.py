@@ -13,7 +13,7 @@ from games.eventstore.append_only import refuse_changes
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('eventstore', '0003_match_rated'),
+        ('eventstore', '0005_command_body'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

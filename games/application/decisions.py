@@ -1,0 +1,205 @@
+"""What a command decides: the events it appends, given the state it is decided on.
+
+Every command is data (``Request``: its kind, type, args and seat), so that the same function can
+decide it twice: the write path (``services``) calls ``outcome`` under the match row lock and
+appends what it returns, and ``verify`` calls it again, with another engine, on a command kept in
+the log. Nothing here touches the store.
+
+Kinds:
+
+- ``GAME``: a seat's (or a worker's for a seat or SYSTEM) game command, refused unless that seat is
+  awaited;
+- ``SYSTEM_ANY``: a SYSTEM command the engine may accept whenever the match is active (e.g. a
+  tournament round's ``time_limit``);
+- ``LOBBY``: the platform's own commands (``LOBBY_TYPES``: create, join, add_bot, leave, start,
+  load_scenario), with the acting user's id (and name) in their args.
+"""
+
+import logging
+from dataclasses import dataclass, field
+
+from games.kernel import Command, RuleViolation, Rng, canonical
+from games.kernel import event as make_event
+
+from . import lobby as L
+from .errors import LobbyError, NotYourDecision
+
+log = logging.getLogger(__name__)
+
+GAME, SYSTEM_ANY, LOBBY = "game", "system", "lobby"
+KINDS = (GAME, SYSTEM_ANY, LOBBY)
+
+
+@dataclass(frozen=True)
+class Request:
+    kind: str
+    type: str
+    args: dict = field(default_factory=dict)
+    seat: object = None  # an int seat, SYSTEM, or None (lobby commands, spectators)
+
+
+class EngineFailed(RuleViolation):
+    """The engine raised something other than a RuleViolation (a bug): refused, never a 500."""
+
+    def __init__(self, engine, exc: Exception):
+        super().__init__("rejected_by_engine", "the rules engine could not process this command")
+        self.cause = f"{type(exc).__name__}: {exc}"
+        log.error("engine %s failed: %s", engine.slug, self.cause, exc_info=exc)
+
+
+def rng_for(match, head_seq: int) -> Rng:
+    """The randomness of the command decided at ``head_seq``: from the match's secret seed, one
+    stream per position in the log, so deciding it again draws the same numbers."""
+    return Rng(bytes.fromhex(match.seed), f"{match.pk}:{head_seq}")
+
+
+def outcome(match, engine, state: dict | None, request: Request, rng: Rng) -> tuple[list[dict], dict]:
+    """(events, canonical state after them) for ``request`` decided on ``state`` (the fold of the
+    log so far; None before the first event). The platform's MatchFinished is added when the events
+    end the game. Raises RuleViolation or a PlatformError (LobbyError, NotYourDecision)."""
+    events = decide(match, engine, state, request, rng)
+    if not events:
+        raise RuleViolation("no_effect", "this command changes nothing")
+    new_state = L.aggregate_fold(engine, events, state)
+    if new_state["lobby"]["status"] == L.ACTIVE and engine.status(new_state["game"]).finished:
+        finished = make_event(L.FINISHED, {"winners": list(engine.status(new_state["game"]).winners), "seed": match.seed})
+        events = [*events, finished]
+        new_state = L.aggregate_fold(engine, [finished], new_state)
+    return events, canonical(new_state)  # the same key order a reload from the store gives
+
+
+def decide(match, engine, state: dict | None, request: Request, rng: Rng) -> list[dict]:
+    if request.kind == LOBBY:
+        try:
+            lobby_decide = LOBBY_TYPES[request.type]
+        except KeyError:
+            raise RuleViolation("unknown_command", f"no lobby command {request.type!r}")
+        return lobby_decide(match, engine, state, request.args, rng)
+    if request.kind not in (GAME, SYSTEM_ANY):
+        raise RuleViolation("unknown_command", f"no kind of command {request.kind!r}")
+    if state["lobby"]["status"] != L.ACTIVE:
+        raise RuleViolation("match_not_active", f"the match is {state['lobby']['status']}")
+    if request.kind == GAME and (request.seat is None or request.seat not in engine.status(state["game"]).awaiting):
+        raise NotYourDecision("it is not your decision now")
+    try:
+        events = engine.decide(state["game"], Command(type=request.type, args=request.args, seat=request.seat), rng)
+    except RuleViolation:
+        raise
+    except Exception as exc:  # an engine bug must not become a 500 nor a half-applied command
+        raise EngineFailed(engine, exc) from exc
+    return refuse_reserved(engine, events)
+
+
+def refuse_reserved(engine, events: list[dict]) -> list[dict]:
+    reserved = [ev["type"] for ev in events if ev["type"] in L.PLATFORM_EVENTS]
+    if reserved:
+        log.error("engine %s emitted reserved event types %s", engine.slug, reserved)
+        raise RuleViolation("rejected_by_engine", "the rules engine emitted a platform event type")
+    return events
+
+
+# -- lobby commands: fn(match, engine, state, args, rng) -> events --------------------------------
+
+
+def _create(match, engine, state, args, rng):
+    if state is not None:
+        raise LobbyError("match_exists", "the match was already created")
+    events = [make_event(L.CREATED, {
+        "game": match.game, "engine_version": match.engine_version, "seats": args["seats"], "options": args["options"],
+        "rated": args["rated"], "seed_hash": match.seed_hash, "creator_id": args["creator_id"],
+    })]
+    if args.get("join") and args["creator_id"] is not None:
+        events.append(make_event(L.SEAT_TAKEN, {"seat": 0, "user_id": args["creator_id"], "username": args["username"]}))
+    return events
+
+
+def _require_open(state):
+    if state["lobby"]["status"] != L.OPEN:
+        raise LobbyError("match_not_open", "the match has already started")
+
+
+def _require_creator(state, user_id):
+    if state["lobby"]["creator_id"] != user_id:
+        raise LobbyError("not_creator", "only the match's creator can do this", status=403)
+
+
+def _valid_seat(lobby, seat):
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(lobby["seats"]):
+        raise LobbyError("bad_seat", "no such seat", status=400)
+    if lobby["seats"][seat] is not None:
+        raise LobbyError("seat_taken", "that seat is taken")
+    return seat
+
+
+def _join(match, engine, state, args, rng):
+    _require_open(state)
+    lobby = state["lobby"]
+    if L.seat_of_user(lobby, args["user_id"]) is not None:
+        raise LobbyError("already_seated", "you already have a seat in this match")
+    free = [i for i, s in enumerate(lobby["seats"]) if s is None]
+    if args.get("seat") is None:
+        if not free:
+            raise LobbyError("match_full", "every seat is taken")
+        chosen = free[0]
+    else:
+        chosen = _valid_seat(lobby, args["seat"])
+    return [make_event(L.SEAT_TAKEN, {"seat": chosen, "user_id": args["user_id"], "username": args["username"]})]
+
+
+def _add_bot(match, engine, state, args, rng):
+    _require_open(state)
+    _require_creator(state, args["user_id"])
+    lobby = state["lobby"]
+    free = [i for i, s in enumerate(lobby["seats"]) if s is None]
+    chosen = args["seat"] if args.get("seat") is not None else (free[0] if free else None)
+    if chosen is None:
+        raise LobbyError("match_full", "every seat is taken")
+    chosen = _valid_seat(lobby, chosen)
+    return [make_event(L.SEAT_TAKEN, {"seat": chosen, "user_id": None, "username": f"Bot {chosen + 1}", "bot": True})]
+
+
+def _leave(match, engine, state, args, rng):
+    _require_open(state)
+    seat = L.seat_of_user(state["lobby"], args["user_id"])
+    if seat is None:
+        raise LobbyError("not_seated", "you have no seat in this match")
+    return [make_event(t, p) for t, p in L.leave_payloads(state["lobby"], seat, args["user_id"], match.seed)]
+
+
+def _seats_filled(state):
+    if any(s is None for s in state["lobby"]["seats"]):
+        raise LobbyError("seats_not_filled", "every seat must be filled before the start")
+
+
+def _engine_events(engine, make):
+    try:
+        return refuse_reserved(engine, make())
+    except RuleViolation:
+        raise
+    except Exception as exc:
+        raise EngineFailed(engine, exc) from exc
+
+
+def _start(match, engine, state, args, rng):
+    _require_open(state)
+    _require_creator(state, args["user_id"])
+    _seats_filled(state)
+    lobby = state["lobby"]
+    return [make_event(L.STARTED, {}), *_engine_events(engine, lambda: engine.setup(lobby["options"], len(lobby["seats"]), rng))]
+
+
+def _load_scenario(match, engine, state, args, rng):
+    """Staff: start an open match from a scenario document (reproducing a disputed position)."""
+    _require_open(state)
+    _seats_filled(state)
+    return [make_event(L.STARTED, {"scenario": True}), *_engine_events(engine, lambda: engine.scenario(args["document"]))]
+
+
+LOBBY_TYPES = {
+    "create": _create,
+    "join": _join,
+    "add_bot": _add_bot,
+    "leave": _leave,
+    "start": _start,
+    "load_scenario": _load_scenario,
+}

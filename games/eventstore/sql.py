@@ -1,0 +1,129 @@
+"""Plain SQL on the hot paths (the write path, the rebuild, the deleted-account look-up).
+
+Statements run on the database driver's own cursor, inside Django's connection and therefore inside
+its transaction (``transaction.atomic`` around the caller still commits or rolls them back), with
+driver errors turned into Django's (``IntegrityError`` and so on) exactly as Django's cursors do.
+What is skipped is Django's per-statement wrapper (the placeholder rewrite on SQLite, the debug
+log), which cost several times the statement itself on SQLite. Values go through the backend's own
+adapters (``connection.ops``), so rows are stored exactly as the ORM stores them.
+
+Queries are written with ``%s`` placeholders; on SQLite they are rewritten to ``?`` once per
+distinct statement. On PostgreSQL, statements asked with ``prepare=True`` are prepared on the
+server once per connection (persistent connections keep them), which saves their parse and plan on
+every later call; the default, as with Django's own cursors, binds on the client and prepares
+nothing (connection poolers in transaction mode need that).
+"""
+
+import uuid
+import weakref
+from functools import lru_cache
+
+from django.db import DEFAULT_DB_ALIAS, connections
+
+from .codec import json_decode
+
+
+@lru_cache(maxsize=512)
+def _native(query: str, vendor: str) -> str:
+    return query.replace("%s", "?") if vendor == "sqlite" else query
+
+
+def database():
+    """The default connection's wrapper, looked up once (each attribute of ``django.db.connection``
+    is a look-up of its own)."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
+def run(query: str, params=(), *, fetch: str | None = None, prepare: bool = False, db=None):
+    """Execute ``query``; return ``fetchone()`` for ``fetch="one"``, ``fetchall()`` for
+    ``fetch="all"``, else the row count. ``db``: the connection wrapper, if the caller has it."""
+    if db is None:
+        db = connections[DEFAULT_DB_ALIAS]
+    if db.connection is None:
+        db.ensure_connection()
+    if prepare and db.vendor == "postgresql":
+        with db.wrap_database_errors:
+            cursor = _prepared_cursor(db.connection)
+            cursor.execute(query, params, prepare=True)
+            return _result(cursor, fetch)
+    with db.wrap_database_errors:
+        cursor = db.connection.cursor()
+        try:
+            cursor.execute(_native(query, db.vendor), params)
+            return _result(cursor, fetch)
+        finally:
+            cursor.close()
+
+
+def _result(cursor, fetch):
+    if fetch == "one":
+        return cursor.fetchone()
+    if fetch == "all":
+        return cursor.fetchall()
+    return cursor.rowcount
+
+
+# One psycopg Cursor per connection for the prepared statements (its plain Cursor binds on the
+# server, which a prepared statement needs); made once, as making a cursor costs as much as a
+# statement. A connection is only ever used by one thread.
+_prepared_cursors: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _prepared_cursor(raw):
+    cursor = _prepared_cursors.get(raw)
+    if cursor is None or cursor.closed:
+        cursor = _prepared_cursors[raw] = _psycopg().Cursor(raw)
+    return cursor
+
+
+def fetch_many(statements, *, db=None) -> list[list]:
+    """Run each ``(query, params)`` and return its rows ([] for a statement without rows). On
+    PostgreSQL they are sent together and answered together: one round trip for all (a pipeline;
+    an open transaction's BEGIN goes along), which counts when every round trip waits its turn on a
+    busy machine. Elsewhere one after the other. Only for statements whose row counts nobody reads
+    (in a pipeline they come with the answers)."""
+    db = db or database()
+    if db.vendor != "postgresql" or len(statements) < 2:
+        return [run(query, params, fetch="all", db=db) for query, params in statements]
+    if db.connection is None:
+        db.ensure_connection()
+    with db.wrap_database_errors:
+        cursors = [db.connection.cursor() for _ in statements]
+        try:
+            with db.connection.pipeline():
+                for cursor, (query, params) in zip(cursors, statements):
+                    cursor.execute(query, params)
+            return [cursor.fetchall() if cursor.description is not None else [] for cursor in cursors]
+        finally:
+            for cursor in cursors:
+                cursor.close()
+
+
+@lru_cache(maxsize=1)
+def _psycopg():
+    import psycopg  # only installed where PostgreSQL is used
+
+    return psycopg
+
+
+def uuid_param(value: uuid.UUID, db=None):
+    """A UUID as this backend stores it (SQLite: 32 hex digits)."""
+    return value if (db or database()).features.has_native_uuid_field else value.hex
+
+
+def json_param(value, db=None):
+    """A JSON value as this backend's JSONField stores it."""
+    return (db or database()).ops.adapt_json_value(value, None)
+
+
+def json_value(value):
+    """A JSON column's value as the ORM returns it (the drivers hand over its text)."""
+    return json_decode(value) if isinstance(value, (str, bytes)) else value
+
+
+def datetime_value(value, db=None):
+    """A datetime column's value as the ORM returns it (SQLite hands over a naive value)."""
+    db = db or database()
+    if value is None or db.vendor == "postgresql":
+        return value
+    return db.ops.convert_datetimefield_value(value, None, db)
