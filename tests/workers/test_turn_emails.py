@@ -124,3 +124,27 @@ def test_the_embedded_clock_loop_runs_every_beat_entry_once_per_sweep(settings, 
         monkeypatch.setitem(current_app.tasks, entry["task"], lambda name=name: ran.append(name) or 0)
     run_clocks.Command().handle(every=2.0, once=True)
     assert sorted(ran) == sorted(settings.CELERY_BEAT_SCHEDULE)  # campaigns' sweep included
+
+
+def test_a_fresh_process_finds_every_beat_entry_task():
+    # `dev.py serve` starts run_clocks as a process of its own, where no test has imported the task
+    # modules: the loop must load them itself (Celery autodiscovers only in a worker or beat)
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = (
+        "import django; django.setup()\n"
+        "from celery import current_app\n"
+        "from django.conf import settings\n"
+        "from workers.management.commands.run_clocks import load_tasks\n"
+        "load_tasks()\n"
+        "missing = [e['task'] for e in settings.CELERY_BEAT_SCHEDULE.values() if e['task'] not in current_app.tasks]\n"
+        "print(missing)\n"
+    )
+    env = {k: v for k, v in __import__("os").environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    done = subprocess.run([sys.executable, "-c", script], cwd=Path(__file__).resolve().parents[2], env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

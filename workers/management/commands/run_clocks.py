@@ -26,6 +26,11 @@ def due_entries(last_run: dict, now: float, every: float) -> list[str]:
     return due
 
 
+def load_tasks() -> None:
+    """Import the task modules (Celery's autodiscovery runs only when a worker or beat starts)."""
+    current_app.loader.import_default_modules()
+
+
 def run_entry(name: str):
     return current_app.tasks[settings.CELERY_BEAT_SCHEDULE[name]["task"]]()
 
@@ -41,6 +46,7 @@ class Command(BaseCommand):
         if every <= 0:
             self.stderr.write("--every must be positive")
             raise SystemExit(2)
+        load_tasks()
         last_run: dict[str, float] = {}
         while True:
             fired = 0
