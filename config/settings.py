@@ -107,8 +107,17 @@ TEMPLATES = [
 DATABASE_URL = env.str("DATABASE_URL", default="")
 if DATABASE_URL:
     DATABASES = {"default": env.db_url_config(DATABASE_URL)}
-    DATABASES["default"].setdefault("CONN_MAX_AGE", 60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DB_POOL", default=True):
+        # Under ASGI every request runs in a thread of its own, so a persistent connection
+        # (CONN_MAX_AGE) dies with its thread: each request opened a new connection. A pool per
+        # process lends connections to whichever thread asks (psycopg_pool).
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": env.int("DB_POOL_MIN_SIZE", default=2), "max_size": env.int("DB_POOL_MAX_SIZE", default=10),
+            "timeout": env.float("DB_POOL_TIMEOUT", default=10.0)}
+    else:
+        DATABASES["default"].setdefault("CONN_MAX_AGE", 60)
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
@@ -135,18 +144,26 @@ REDIS_URL = env.str("REDIS_URL", default="")
 DISTRIBUTED = bool(REDIS_URL)
 
 if DISTRIBUTED:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # redis-py 8 defaults socket_timeout to 5 s, the same as channels_redis's BRPOP wait:
-            # an idle socket's receive loop then times out and the connection is dropped. Give
-            # reads head-room over the 5 s poll; a dead Redis is still noticed.
-            "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5}],
-                "prefix": env.str("CHANNELS_PREFIX", default="kamiza"),
-            },
+    CHANNEL_LAYER = env.str("CHANNEL_LAYER", default="pubsub")
+    CHANNELS_PREFIX = env.str("CHANNELS_PREFIX", default="kamiza")
+    if CHANNEL_LAYER == "pubsub":
+        CHANNEL_LAYERS = {"default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_connect_timeout": 5}], "prefix": CHANNELS_PREFIX},
+        }}
+    else:
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                # redis-py 8 defaults socket_timeout to 5 s, the same as channels_redis's BRPOP wait:
+                # an idle socket's receive loop then times out and the connection is dropped. Give
+                # reads head-room over the 5 s poll; a dead Redis is still noticed.
+                "CONFIG": {
+                    "hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5}],
+                    "prefix": CHANNELS_PREFIX,
+                },
+            }
         }
-    }
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -240,6 +257,12 @@ SOCKET_ALLOWED_ORIGINS = env.list("SOCKET_ALLOWED_ORIGINS", default=[])
 SOCKET_RATE_MESSAGES = env.int("SOCKET_RATE_MESSAGES", default=60)
 SOCKET_RATE_SECONDS = env.float("SOCKET_RATE_SECONDS", default=10.0)
 SOCKET_SYNC_PAGE = env.int("SOCKET_SYNC_PAGE", default=100)
+# Threads per server process for the sockets' database work (pushes, commands, syncs).
+SOCKET_DB_THREADS = env.int("SOCKET_DB_THREADS", default=4)
+# Spectator counts (games.application.presence): each server reports its own every this many
+# seconds; a report expires after three intervals (a killed server's counts go with it).
+SPECTATOR_REPORT_SECONDS = env.float("SPECTATOR_REPORT_SECONDS", default=5.0)
+PRESENCE_PREFIX = env.str("PRESENCE_PREFIX", default=env.str("CACHE_PREFIX", default="kamiza"))
 
 # --- i18n / static ------------------------------------------------------------------------
 LANGUAGE_CODE = "en-us"

@@ -47,6 +47,13 @@ class TournamentCreateForm(forms.Form):
                                     widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
                                     input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"])
     rated = forms.BooleanField(required=False, initial=True, label="Rated")
+    spectator_delay_seconds = forms.IntegerField(label="Spectator delay (seconds)", min_value=0, max_value=3600,
+                                                 initial=60, required=False,
+                                                 help_text="spectators see each match this far behind (empty: 60)")
+    spectator_delay_turns = forms.IntegerField(label="Spectator delay (turns)", min_value=0, max_value=10, initial=1,
+                                               required=False, help_text="…and this many turns behind, so nobody "
+                                                                         "can coach a player (empty: 1)")
+
     # the provisional scoring settings (docs/tournaments.md, "Settings"): empty keeps the default
     pod_scoring = forms.ChoiceField(required=False, label="Pod and team scoring",
                                     choices=(("", "by placement (default)"), ("placement", "by placement: 3 to 0"),
@@ -60,7 +67,7 @@ class TournamentCreateForm(forms.Form):
     tiebreak_3 = forms.ChoiceField(required=False, choices=TIEBREAK_CHOICES, label="Third tiebreak")
 
     GENERAL = ("name", "game", "format", "table_size", "teams", "rounds", "top_cut", "round_minutes", "max_entrants",
-               "starts_at", "rated")
+               "starts_at", "rated", "spectator_delay_seconds", "spectator_delay_turns")
     SCORING = ("pod_scoring", "bye_points", *TIEBREAK_FIELDS)
 
     def __init__(self, *args, **kwargs):
@@ -115,6 +122,9 @@ class TournamentCreateForm(forms.Form):
         data = {name: self.cleaned_data.get(name) for name in self.GENERAL}
         data["teams"] = bool(data["teams"])
         data["rated"] = bool(data["rated"])
+        for name, default in (("spectator_delay_seconds", 60), ("spectator_delay_turns", 1)):
+            if data[name] is None:
+                data[name] = default
         data["match_options"] = self.match_options()
         data["scoring"] = self.scoring()
         return data

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.services import user_authenticate, user_logout, user_register
 from games.api.throttles import MatchCreateThrottle, MatchJoinThrottle, allow
-from games.application import selectors, services
+from games.application import selectors, services, watch
 from games.application.errors import MatchNotFound, PlatformError
 from games.application.identities import deleted_among_seat_lists, seats_display
 from games.kernel import RuleViolation, registry
@@ -267,11 +267,15 @@ def match_page(request, match_id):
         state = selectors.state_load(match)
     except RuleViolation:  # its game is no longer installed on this server
         raise Http404("this match's game is not available")
-    seat = selectors.seat_for_user(match, request.user, state)
-    doc = selectors.view_for_seat(match, seat, state)
-    head = doc["seq"]
+    try:
+        viewer = selectors.viewer_of(match, request.user, state)
+    except watch.LiveViewRefused:  # fair play: another running match of the viewer's tournament
+        return render(request, "frontend/match_refused.html", {"game_name": _game_name(match.game)}, status=403)
+    seat = viewer.seat
+    doc = selectors.view_for_viewer(match, viewer, state)
+    head = doc["seq"]  # a delayed spectator's head is the seq they may see
     log_from = max(0, head - LOG_TAIL)
-    events = selectors.events_for_seat(match, seat, after=log_from, until=head)
+    events = selectors.events_for_viewer(match, viewer, after=log_from, until=head)
     board = None
     if _SLUG.match(match.game) and finders.find(f"js/boards/{match.game}.js"):
         board = f"js/boards/{match.game}.js"
@@ -290,8 +294,13 @@ def match_page(request, match_id):
         "events": events,
         "log_from": log_from,
     }
+    delay = None
+    if viewer.until is not None:  # a spectator of a running tournament match: say why it is behind
+        policy = watch.policy_of(match)
+        delay = {"seconds": policy.delay_seconds, "turns": policy.delay_turns} if policy else None
     return render(request, "frontend/match.html", {
         "match": match,
+        "spectator_delay": delay,
         "game_name": boot["game_name"],
         "seat": seat,
         "doc": doc,

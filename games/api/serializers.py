@@ -99,6 +99,8 @@ class MatchSerializer(serializers.Serializer):
     seed_hash = serializers.CharField()
     seed = serializers.CharField(allow_null=True, help_text="the secret seed, revealed once the match is finished")
     your_seat = serializers.IntegerField(allow_null=True)
+    spectators = serializers.IntegerField(allow_null=True, help_text="sockets without a seat watching it now, "
+                                                                     "over every server (active matches; else null)")
 
 
 class MatchCreateSerializer(serializers.Serializer):
@@ -212,7 +214,8 @@ class EventsQuerySerializer(serializers.Serializer):
 
 class EventsSerializer(serializers.Serializer):
     events = EventSerializer(many=True)
-    seq = serializers.IntegerField(help_text="the match's head seq when read")
+    seq = serializers.IntegerField(help_text="the match's head seq when read (for a spectator of a running "
+                                             "tournament match: the last seq they may see now)")
     next = serializers.URLField(allow_null=True, help_text="the next page's URL (after = this page's last seq); "
                                                            "null once the page reaches the head")
 

@@ -22,7 +22,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.application import audit, selectors, services
+from games.application import audit, selectors, services, watch
 from games.application.errors import NotYourDecision
 from games.application.identities import deleted_among_seat_lists, seats_display
 from games.kernel import RuleViolation, registry
@@ -38,6 +38,8 @@ E = lambda text: OpenApiResponse(s.ErrorSerializer, description=text)  # noqa: E
 MATCH_ID = OpenApiParameter("id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="match id")
 NOT_FOUND = E("not_found: no such match")
 UNAUTH = E("not_authenticated / authentication_failed")
+REFUSED = E("live_view_refused: the caller plays in this running match's tournament (fair play; it opens "
+            "when the match ends)")
 
 
 # -- helpers ----------------------------------------------------------------------------------
@@ -49,11 +51,23 @@ def _seat_of(seats: list, user) -> int | None:
     return next((i for i, x in enumerate(seats or []) if x and not x.get("bot") and x.get("user_id") == user.pk), None)
 
 
+def _progress_for_spectators(item: dict, match, policy) -> dict:
+    """A running match's ``seq``/``phase``/``awaiting``/``deadline`` as its spectators may know them
+    (a watch policy keeps them behind: fair play), and its spectator count."""
+    if item["status"] != "active":
+        return item
+    if item["your_seat"] is None:
+        delayed = selectors.delayed_progress(match, policy)
+        if delayed is not None:
+            item.update(delayed, deadline=None)
+    return item
+
+
 def match_detail(match, user) -> dict:
     state = selectors.state_load(match)
     lobby = state["lobby"]
     st = selectors.status_of(match, state)
-    return {
+    item = {
         "id": str(match.pk),
         "game": match.game,
         "seats": len(lobby["seats"]),
@@ -71,12 +85,18 @@ def match_detail(match, user) -> dict:
         "seed_hash": match.seed_hash,
         "seed": lobby["seed"],
         "your_seat": selectors.seat_for_user(match, user, state),
+        "spectators": selectors.spectator_counts([match.pk])[str(match.pk)] if lobby["status"] == "active" else None,
     }
+    if item["status"] == "active" and item["your_seat"] is None:
+        _progress_for_spectators(item, match, watch.policy_of(match))
+    return item
 
 
-def summary_item(summary: MatchSummary, user, gone: frozenset | None = None) -> dict:
+def summary_item(summary: MatchSummary, user, gone: frozenset | None = None, policies: dict | None = None,
+                 spectators: dict | None = None) -> dict:
+    """One match of the list (``policies``, ``spectators``: looked up once for the page)."""
     match = summary.match
-    return {
+    item = {
         "id": str(match.pk),
         "game": match.game,
         "seats": match.seat_count,
@@ -94,7 +114,20 @@ def summary_item(summary: MatchSummary, user, gone: frozenset | None = None) -> 
         "seed_hash": match.seed_hash,
         "seed": match.seed if summary.status == "finished" else None,
         "your_seat": _seat_of(summary.seats, user),
+        "spectators": (spectators or {}).get(str(match.pk), 0) if summary.status == "active" else None,
     }
+    policy = (policies or {}).get(str(match.pk))
+    if policy is not None:
+        _progress_for_spectators(item, match, policy)
+    return item
+
+
+def summary_items(page, user) -> list[dict]:
+    gone = deleted_among_seat_lists(x.seats for x in page)
+    active = [x.match_id for x in page if x.status == "active"]
+    policies = watch.policies_of(active) if active else {}
+    spectators = selectors.spectator_counts(active) if active else {}
+    return [summary_item(x, user, gone, policies, spectators) for x in page]
 
 
 def _query(serializer_class, request):
@@ -209,8 +242,7 @@ class MatchListCreateApi(mixins.ListModelMixin, generics.GenericAPIView):
 
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.get_queryset())
-        gone = deleted_among_seat_lists(x.seats for x in page)
-        return self.get_paginated_response([summary_item(x, request.user, gone) for x in page])
+        return self.get_paginated_response(summary_items(page, request.user))
 
     @extend_schema(tags=["matches"], operation_id="matches_list", parameters=[s.MatchListQuerySerializer],
                    responses={200: s.MatchSerializer(many=True), 400: E("malformed filter"), 404: E("invalid page")})
@@ -310,13 +342,15 @@ class MatchBotApi(_LobbyActionApi):
 
 class MatchViewApi(APIView):
     @extend_schema(tags=["play"], operation_id="matches_view", parameters=[MATCH_ID],
-                   responses={200: s.SeatViewSerializer, 404: NOT_FOUND},
-                   description="The caller's seat view (a spectator's for anyone not seated, anonymous included).")
+                   responses={200: s.SeatViewSerializer, 403: REFUSED, 404: NOT_FOUND},
+                   description="The caller's seat view (a spectator's for anyone not seated, anonymous included). "
+                               "Spectators of a running tournament match see it with the tournament's delay "
+                               "(`seq` is then the last seq they may see).")
     def get(self, request, id):
         match = selectors.match_get(id)
         state = selectors.state_load(match)
-        seat = selectors.seat_for_user(match, request.user, state)
-        return Response(selectors.view_for_seat(match, seat, state))
+        viewer = selectors.viewer_of(match, request.user, state)
+        return Response(selectors.view_for_viewer(match, viewer, state))
 
 
 class MatchCommandApi(APIView):
@@ -334,13 +368,12 @@ class MatchCommandApi(APIView):
                     "original response unchanged and appends nothing.",
     )
     def post(self, request, id):
-        match = selectors.match_get(id)
+        seat = selectors.seat_now(id, request.user)
         data = _body(s.CommandSerializer, request)
-        seat = selectors.seat_for_user(match, request.user)
         if seat is None:
             raise NotYourDecision("you have no seat in this match")
         result = services.match_submit_command(
-            match_id=match.pk, seat=seat, actor=services.Actor.user(request.user), command_id=data["command_id"],
+            match_id=id, seat=seat, actor=services.Actor.user(request.user), command_id=data["command_id"],
             expected_seq=data["expected_seq"], type_=data["type"], args=data["args"],
         )
         return Response(result.as_dict(), status=status.HTTP_201_CREATED)
@@ -348,16 +381,17 @@ class MatchCommandApi(APIView):
 
 class MatchEventsApi(APIView):
     @extend_schema(tags=["play"], operation_id="matches_events", parameters=[MATCH_ID, s.EventsQuerySerializer],
-                   responses={200: s.EventsSerializer, 400: E("malformed after / limit"), 404: NOT_FOUND},
+                   responses={200: s.EventsSerializer, 400: E("malformed after / limit"), 403: REFUSED,
+                              404: NOT_FOUND},
                    description="One page of events after `after` (seqs after+1 .. after+limit), redacted for the "
                                "caller's seat; follow `next` until it is null.")
     def get(self, request, id):
         match = selectors.match_get(id)
         q = _query(s.EventsQuerySerializer, request)
-        seat = selectors.seat_for_user(match, request.user)
-        head = match.head_seq
+        viewer = selectors.viewer_of(match, request.user)
+        head = viewer.limit(match.head_seq)  # a delayed spectator's head is the seq they may see
         until = min(head, q["after"] + q["limit"])
-        events = selectors.events_for_seat(match, seat, after=q["after"], until=until)
+        events = selectors.events_for_viewer(match, viewer, after=q["after"], until=until)
         nxt = None
         if until < head:
             nxt = request.build_absolute_uri(f"{request.path}?{urlencode({'after': until, 'limit': q['limit']})}")

@@ -34,8 +34,8 @@ def match_group(match_id) -> str:
 
 
 def publish_appended(match_id, seq: int) -> None:
-    """Tell every socket on the match that the log grew. No payload travels: each consumer reads
-    its own redacted events from the store, so hidden data never crosses the channel layer."""
+    """Tell every server with sockets on the match that the log grew. No game data travels: each
+    server reads what its sockets may see from the store, so hidden data never crosses the layer."""
     layer = get_channel_layer()
     if layer is None:
         return
@@ -43,7 +43,7 @@ def publish_appended(match_id, seq: int) -> None:
     if isinstance(layer, InMemoryChannelLayer) and not layer.groups.get(group):
         return  # nobody is listening in this process: skip the event-loop round trip
     try:
-        async_to_sync(layer.group_send)(group, {"type": "match.appended", "seq": seq})
+        async_to_sync(layer.group_send)(group, {"type": "match.appended", "match": str(match_id), "seq": seq})
     except Exception:  # the layer is at-most-once; clients recover from the log
         log.exception("publish to %s failed", match_group(match_id))
 

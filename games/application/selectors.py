@@ -3,13 +3,15 @@
 import threading
 from collections import OrderedDict
 
+from django.db import transaction
+
 from games.eventstore import store
 from games.eventstore.models import Match
 from games.kernel import SYSTEM, RuleViolation, canonical, registry
 
-from . import readmodels
+from . import presence, readmodels, watch
 from .errors import MatchNotFound, ReplayRefused
-from .identities import deleted_among, seats_display
+from .identities import deleted_among, deleted_among_seat_lists, seats_display
 from .lobby import (
     ABANDONED, ACTIVE, CREATED, DONE, FINISHED, OPEN, PLATFORM_EVENTS, SEAT_LEFT, SEAT_TAKEN, STARTED, aggregate_fold,
     bot_seats, seat_of_user,
@@ -18,6 +20,7 @@ from .lobby import (
 # Folded states by match id, keyed on the seq they were folded to. Events are immutable, so a
 # state cached at the store's head seq is exactly the fold; entries are only added on commit.
 _CACHE_SIZE = 256
+_CACHE_FOLD_AHEAD = 50  # fold on from a cached state at most this many events behind the head (SNAPSHOT_EVERY)
 _cache: "OrderedDict[str, tuple[int, dict]]" = OrderedDict()
 _cache_lock = threading.Lock()
 
@@ -39,6 +42,13 @@ def _cache_get(match_id, seq: int):
     with _cache_lock:
         hit = _cache.get(str(match_id))
     return hit[1] if hit and hit[0] == seq else None
+
+
+def cache_behind(match_id, seq: int):
+    """The cached (seq, state) of a match when it is at or before ``seq``, else None."""
+    with _cache_lock:
+        hit = _cache.get(str(match_id))
+    return hit if hit and hit[0] <= seq else None
 
 
 def match_get(match_id) -> Match:
@@ -64,18 +74,27 @@ def engine_of(match: Match):
 def state_load(match: Match, *, until: int | None = None, use_snapshots: bool = True, use_cache: bool = True) -> dict:
     """Snapshot + tail fold (or a full fold) of the stream up to ``until`` (default: the head)."""
     head = match.head_seq if until is None else min(until, match.head_seq)
-    if use_cache and head == match.head_seq:
-        cached = _cache_get(match.pk, head)
-        if cached is not None:
-            return cached
+    at_head = use_cache and head == match.head_seq
+    behind = None
+    if at_head:
+        behind = cache_behind(match.pk, head)
+        if behind is not None and behind[0] == head:
+            return behind[1]
     engine = engine_of(match)
     state, after = None, 0
-    if use_snapshots:
+    if behind is not None and use_snapshots and head - behind[0] <= _CACHE_FOLD_AHEAD:
+        state, after = behind[1], behind[0]  # a few events ahead of the cached fold: fold on from it
+    elif use_snapshots:
         snap = store.snapshot_latest(match, until=head)
         if snap is not None:
             state, after = snap.state, snap.seq
     events = store.events_for_fold(match, after=after, until=head, engine_upcasters=engine.upcasters)
-    return canonical(aggregate_fold(engine, events, state))
+    state = canonical(aggregate_fold(engine, events, state))
+    # Outside a transaction every event up to the head read is committed (immutable), so the fold
+    # may be cached; inside one it could still roll back.
+    if at_head and not transaction.get_connection().in_atomic_block:
+        cache_put(match.pk, head, state)
+    return state
 
 
 def seat_for_user(match: Match, user, state: dict | None = None) -> int | None:
@@ -83,6 +102,20 @@ def seat_for_user(match: Match, user, state: dict | None = None) -> int | None:
         return None
     state = state or state_load(match)
     return seat_of_user(state["lobby"], user.pk)
+
+
+def seat_now(match_id, user) -> int | None:
+    """``user``'s seat in the match now. Once a match has started its seats never change, so any
+    fold of it this process has cached answers without a read; before that, from the store.
+    Raises MatchNotFound."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        match_get(match_id)  # still: not found is not found
+        return None
+    with _cache_lock:
+        hit = _cache.get(str(match_id))
+    if hit is not None and hit[1]["lobby"]["status"] != OPEN:
+        return seat_of_user(hit[1]["lobby"], user.pk)
+    return seat_for_user(match_get(match_id), user)
 
 
 def status_of(match: Match, state: dict) -> dict:
@@ -97,11 +130,11 @@ def status_of(match: Match, state: dict) -> dict:
     return st
 
 
-def lobby_public(lobby: dict, match: Match) -> dict:
+def lobby_public(lobby: dict, match: Match, gone: frozenset | None = None) -> dict:
     return {
         "game": lobby["game"],
         "status": lobby["status"],
-        "seats": seats_display(lobby["seats"]),  # a deleted account's seat shows "deleted player"
+        "seats": seats_display(lobby["seats"], gone),  # a deleted account's seat shows "deleted player"
         "options": lobby["options"],
         "rated": lobby.get("rated", False),
         "seed_hash": lobby["seed_hash"],
@@ -126,12 +159,23 @@ def deadline_of(match: Match) -> dict | None:
     return deadline_doc(readmodels.clock_row(match), match.head_seq)
 
 
-def view_for_seat(match: Match, seat, state: dict | None = None, *, seq: int | None = None) -> dict:
+def _clock_may_run(engine, state: dict) -> bool:
+    """Whether a decision clock can run in ``state``: the projections store one only for a decision
+    the engine puts a deadline on, so without one there is no row to read."""
+    if state["lobby"]["status"] != ACTIVE or state["game"] is None:
+        return False
+    return bool(engine.status(state["game"]).deadline_seconds)
+
+
+def view_for_seat(match: Match, seat, state: dict | None = None, *, seq: int | None = None,
+                  gone: frozenset | None = None) -> dict:
     """The ``/view/`` document: seq, seat, status, deadline, view, legal_commands for ``seat`` (None = spectator).
 
-    ``seq``: ``state`` is the fold up to that (earlier) seq, a point in the past: the document says so
-    and shows no running clock."""
-    state = state or state_load(match)
+    ``seq``: ``state`` is (or, when not given, is loaded as) the fold up to that earlier seq, a point
+    in the past (a replay, a delayed spectator's view): the document says so and shows no running
+    clock. ``gone``: ``deleted_seated(lobby)``, when the caller builds many documents of one state."""
+    behind = seq is not None
+    state = state or state_load(match, until=seq)
     engine = engine_of(match)
     status = status_of(match, state)
     game_view, legal = None, []
@@ -139,15 +183,61 @@ def view_for_seat(match: Match, seat, state: dict | None = None, *, seq: int | N
         game_view = engine.view_for(state["game"], seat)
         if state["lobby"]["status"] == ACTIVE and seat is not None and seat in status["awaiting"]:
             legal = engine.legal_commands(state["game"], seat)
+    clock = bool(status["awaiting"]) and not behind and _clock_may_run(engine, state)
     return {
         "seq": match.head_seq if seq is None else seq,
         "seat": seat,
         "status": status,
-        "deadline": deadline_of(match) if status["awaiting"] and seq is None else None,
-        "match": lobby_public(state["lobby"], match),
+        "deadline": deadline_of(match) if clock else None,
+        "match": lobby_public(state["lobby"], match, gone),
         "view": game_view,
         "legal_commands": legal,
     }
+
+
+# The spectators' document at a past seq (a delayed view) is the same for all of them and never
+# changes: computed once per process, shared by every socket and request.
+_DELAYED_SIZE = 512
+_delayed: "OrderedDict[tuple[str, int], dict]" = OrderedDict()
+
+
+def spectator_view_at(match: Match, seq: int) -> dict:
+    """The spectators' ``/view/`` document as of ``seq`` (the head's when ``seq`` is not behind it)."""
+    if seq >= match.head_seq:
+        return view_for_seat(match, None)
+    key = (str(match.pk), seq)
+    with _cache_lock:
+        doc = _delayed.get(key)
+        if doc is not None:
+            _delayed.move_to_end(key)
+            return doc
+    doc = view_for_seat(match, None, seq=seq)
+    with _cache_lock:
+        _delayed[key] = doc
+        while len(_delayed) > _DELAYED_SIZE:
+            _delayed.popitem(last=False)
+    return doc
+
+
+def viewer_of(match: Match, user, state: dict | None = None) -> watch.Viewer:
+    """Who ``user`` is on ``match`` (their seat, or a spectator's limit); raises LiveViewRefused."""
+    return watch.viewer_for(match, user, state or state_load(match))
+
+
+def view_for_viewer(match: Match, viewer: watch.Viewer, state: dict | None = None) -> dict:
+    """The ``/view/`` document ``viewer`` may see now."""
+    if viewer.until is not None and viewer.until < match.head_seq:
+        return spectator_view_at(match, viewer.until)
+    return view_for_seat(match, viewer.seat, state)
+
+
+def events_for_viewer(match: Match, viewer: watch.Viewer, *, after: int = 0, until: int | None = None) -> list[dict]:
+    """``events_for_seat``, never past what ``viewer`` may see now."""
+    limit = viewer.limit(match.head_seq)
+    until = limit if until is None else min(until, limit)
+    if until <= after:
+        return []
+    return events_for_seat(match, viewer.seat, after=after, until=until)
 
 
 def redact_for_seat(engine, ev: dict, seat, names=()) -> dict:
@@ -184,9 +274,14 @@ def platform_text(type_: str, payload: dict) -> str:
     }.get(type_, "")
 
 
-def seat_names(lobby: dict) -> list:
+def seat_names(lobby: dict, gone: frozenset | None = None) -> list:
     """Display names by seat for ``describe`` (a deleted account shows as such)."""
-    return [s.get("username") if isinstance(s, dict) else None for s in seats_display(lobby.get("seats"))]
+    return [s.get("username") if isinstance(s, dict) else None for s in seats_display(lobby.get("seats"), gone)]
+
+
+def deleted_seated(lobby: dict) -> frozenset:
+    """The deleted accounts among the lobby's seats (one look-up for many documents of one state)."""
+    return deleted_among_seat_lists([lobby.get("seats")])
 
 
 def _public_actor(actor: dict) -> dict:
@@ -197,11 +292,20 @@ def events_for_seat(match: Match, seat, *, after: int = 0, until: int | None = N
     engine = engine_of(match)
     rows = store.events_load(match, after=after, until=until, engine_upcasters=engine.upcasters)
     names = seat_names(state_load(match)["lobby"]) if rows else ()
+    return redact_rows(engine, rows, seat, names, deleted_in(rows))
+
+
+def deleted_in(rows: list[dict]) -> frozenset:
+    """The deleted accounts among the users seated by ``rows`` (their SeatTaken shows "deleted player")."""
+    ids = [ev["payload"].get("user_id") for ev in rows if ev["type"] == SEAT_TAKEN and not ev["payload"].get("bot")]
+    return deleted_among(ids) if ids else frozenset()
+
+
+def redact_rows(engine, rows: list[dict], seat, names, gone: frozenset = frozenset()) -> list[dict]:
+    """Stored events (``store.events_load``) as ``seat`` may see them (``gone``: ``deleted_in(rows)``)."""
     out = [redact_for_seat(engine, ev, seat, names) for ev in rows]
-    taken = [ev for ev in out if ev["type"] == SEAT_TAKEN and not ev["payload"].get("bot")]
-    gone = deleted_among(ev["payload"].get("user_id") for ev in taken) if taken else frozenset()
-    for ev in taken:  # shown, not rewritten: the stored event keeps its name
-        if ev["payload"].get("user_id") in gone:
+    for ev in out:  # shown, not rewritten: the stored event keeps its name
+        if gone and ev["type"] == SEAT_TAKEN and ev["payload"].get("user_id") in gone:
             ev["payload"] = seats_display([ev["payload"]], gone)[0]
             ev["text"] = platform_text(ev["type"], ev["payload"])
     return out
@@ -257,3 +361,23 @@ def awaiting_automation(state: dict) -> tuple[list, list]:
 def needs_automation(state: dict) -> bool:
     awaiting, bots = awaiting_automation(state)
     return SYSTEM in awaiting or bool(bots)
+
+
+# -- what a match list shows of running matches ---------------------------------------------
+
+
+def spectator_counts(match_ids) -> dict:
+    """{match_id (str): sockets without a seat watching it now, over every server}."""
+    return presence.spectators(match_ids)
+
+
+def delayed_progress(match: Match, policy: "watch.WatchPolicy | None") -> dict | None:
+    """What a spectator may know of a running match's progress when its watch policy keeps them
+    behind: ``{seq, phase, awaiting}`` as of the seq they may see now; None when they see the head."""
+    if policy is None or not policy.delayed:
+        return None
+    until, _ = watch.spectator_limit(match, policy)
+    if until >= match.head_seq:
+        return None
+    status = spectator_view_at(match, until)["status"]
+    return {"seq": until, "phase": status["phase"], "awaiting": status["awaiting"]}

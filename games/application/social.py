@@ -1,6 +1,6 @@
 """Pushing a match's chat and rematch news to its sockets.
 
-The write path's publish carries only a seq (each socket reads its own redacted events from the
+The write path's publish carries only a seq (each server reads what its sockets may see from the
 store). Chat and rematch news hold no game information; what matters is who may read them, so the
 message names its **audience** and each socket forwards it only when its seat belongs to it:
 
@@ -8,8 +8,9 @@ message names its **audience** and each socket forwards it only when its seat be
 - ``unseated``: everyone else watching (the ``spectators`` channel while the match runs);
 - ``all``: every socket on the match (rematch news; the ``spectators`` channel once the match is over).
 
-They travel on the match's channel group, ``{"type": "social.push", "audience", "body"}``, and the
-consumer sends ``body`` as it is. Like every push, this is at-most-once: a client re-reads the chat
+They travel on the match's channel group, ``{"type": "social.push", "match", "audience", "body"}``,
+and each server's hub for the match (``games.realtime.fanout``) encodes ``body`` once and queues it
+as it is on its sockets of that audience. Like every push, this is at-most-once: a client re-reads the chat
 (``GET .../chat/?after=``) and the rematch status after it reconnects.
 """
 
@@ -50,7 +51,8 @@ def publish(match_id, audience: str, body: dict) -> None:
     if isinstance(layer, InMemoryChannelLayer) and not layer.groups.get(group):
         return  # nobody listens in this process
     try:
-        async_to_sync(layer.group_send)(group, {"type": PUSH_TYPE, "audience": audience, "body": body})
+        async_to_sync(layer.group_send)(group, {"type": PUSH_TYPE, "match": str(match_id), "audience": audience,
+                                                "body": body})
     except Exception:  # the layer is at-most-once; clients re-read
         log.exception("social push to %s failed", group)
 

@@ -8,7 +8,6 @@ orchestrates subprocesses for SQLite, PostgreSQL and two uvicorn servers on Redi
 import asyncio
 import json
 import os
-import socket
 import sqlite3
 import statistics
 import subprocess
@@ -18,13 +17,8 @@ import time
 import uuid
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-BENCH_ENGINES = "tests.engines.counter"
+from .stack import ROOT, Http, Sock, Stack, _base_env, _pct, _TempPostgres
 
-
-def _pct(values, q):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
 # -- in-process: the write path on the configured database ---------------------------------------
@@ -256,40 +250,6 @@ def _writers_scaling(env: dict, commands: int) -> dict:
             "writers_1_commands_per_s": one, "writers_8_vs_1": round(eight / one, 4)}
 
 
-def _base_env() -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    env["KAMIZA_EXTRA_ENGINES"] = BENCH_ENGINES
-    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
-    return env
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class _TempPostgres:
-    def __init__(self, admin_url: str):
-        self.admin_url = admin_url
-        # A shared server may ask for a prefix of its own (KAMIZA_BENCH_DB_PREFIX).
-        self.name = f"{os.environ.get('KAMIZA_BENCH_DB_PREFIX', 'kamiza_bench')}_{uuid.uuid4().hex[:8]}"
-        self.url = f"{admin_url.rsplit('/', 1)[0]}/{self.name}"
-
-    def __enter__(self):
-        import psycopg
-
-        with psycopg.connect(self.admin_url, autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{self.name}"')
-        return self
-
-    def __exit__(self, *exc):
-        import psycopg
-
-        with psycopg.connect(self.admin_url, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
-
-
 def run_platform(*, commands: int, latency_samples: int, pg_admin_url: str | None, redis_url: str | None) -> dict:
     result = {"benchmark": "platform"}
     with tempfile.TemporaryDirectory() as tmp:
@@ -310,87 +270,92 @@ def run_platform(*, commands: int, latency_samples: int, pg_admin_url: str | Non
 
 
 def _latency(database_url: str, redis_url: str, samples: int) -> dict:
-    """p50/p95 from POSTing a command on server A to its events arriving on a socket on server B,
-    beside a bare channels_redis group_send -> receive in one process."""
+    """Live latency with two uvicorn servers on Redis, one command at a time: p50/p95 from POSTing a
+    command on server A to its events arriving on a socket on server B, and of a player's own
+    command sent over a socket until its answer; beside a bare channels_redis group_send -> receive
+    in one process (the layer the servers use) and a bare WebSocket echo through uvicorn."""
     import requests
 
-    prefix = f"kzb{uuid.uuid4().hex[:6]}"
-    env = {**_base_env(), "DATABASE_URL": database_url, "REDIS_URL": redis_url, "CHANNELS_PREFIX": prefix,
-           "CACHE_PREFIX": prefix, "ALLOWED_HOSTS": "127.0.0.1,localhost"}
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
-    ports = [_free_port(), _free_port()]
-    procs = [subprocess.Popen([sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(p),
-                               "--log-level", "warning"], cwd=ROOT, env=env) for p in ports]
-    try:
-        for p in ports:
-            _wait(lambda p=p: requests.get(f"http://127.0.0.1:{p}/api/games/", timeout=2).ok)
-        a, b = (f"http://127.0.0.1:{p}" for p in ports)
-        r = requests.post(f"{a}/api/auth/register/", json={"username": f"bench-{prefix}", "password": "kamiza-bench-pass-1"}, timeout=10)
-        token = r.json()["token"]
-        headers = {"Authorization": f"Token {token}"}
-        match_id = requests.post(f"{a}/api/matches/", json={"game": "counter", "seats": 1, "options": {}}, headers=headers, timeout=10).json()["id"]
-        requests.post(f"{a}/api/matches/{match_id}/start/", headers=headers, timeout=10)
-        platform = asyncio.run(_socket_latency(a, b, match_id, token, headers, samples))
-        bare = asyncio.run(_bare_group_send(redis_url, prefix, samples))
-    finally:
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            proc.wait(timeout=10)
+    with tempfile.TemporaryDirectory() as tmp:
+        stack = Stack(database_url, redis_url, Path(tmp))
+        try:
+            stack.start()
+            a, b = (f"http://127.0.0.1:{p}" for p in stack.ports)
+            prefix = stack.prefix
+            r = requests.post(f"{a}/api/auth/register/", json={"username": f"bench-{prefix}", "password": "kamiza-bench-pass-1"},
+                              timeout=10)
+            token = r.json()["token"]
+            headers = {"Authorization": f"Token {token}"}
+            match_id = requests.post(f"{a}/api/matches/", json={"game": "counter", "seats": 1, "options": {}},
+                                     headers=headers, timeout=10).json()["id"]
+            requests.post(f"{a}/api/matches/{match_id}/start/", headers=headers, timeout=10)
+            platform, own = asyncio.run(_socket_latency(stack.ports, match_id, token, samples))
+        finally:
+            stack.stop()
+    bare = asyncio.run(_bare_group_send(redis_url, f"kzb{uuid.uuid4().hex[:6]}", samples))
+    core = asyncio.run(_bare_group_send(redis_url, f"kzb{uuid.uuid4().hex[:6]}", samples, kind="core"))
     return {
         "samples": samples,
         "command_to_socket_ms_p50": platform[0],
         "command_to_socket_ms_p95": platform[1],
-        "bare_group_send_ms_p50": bare[0],
+        "own_socket_command_ms_p50": own[0],
+        "own_socket_command_ms_p95": own[1],
+        "bare_group_send_ms_p50": bare[0],  # channels_redis pub/sub, the layer the servers use
         "bare_group_send_ms_p95": bare[1],
+        "bare_core_layer_group_send_ms_p50": core[0],  # channels_redis's list-based layer (the earlier one)
+        "bare_core_layer_group_send_ms_p95": core[1],
         "p50_ratio": round(platform[0] / bare[0], 1) if bare[0] else None,
+        "p95_ratio": round(platform[1] / bare[1], 1) if bare[1] else None,
     }
 
 
-def _wait(predicate, timeout=60):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if predicate():
-                return
-        except Exception:
-            pass
-        time.sleep(0.3)
-    raise RuntimeError("server did not come up")
-
-
-async def _socket_latency(a, b, match_id, token, headers, samples):
-    import requests
-    import websockets
-
-    session = requests.Session()
-    session.headers.update(headers)
-
-    def post(seq):
-        return session.post(f"{a}/api/matches/{match_id}/commands/", timeout=10, json={
-            "command_id": str(uuid.uuid4()), "expected_seq": seq, "type": "add", "args": {"n": 1}}).json()["seq"]
-
-    latencies = []
-    async with websockets.connect(f"{b.replace('http', 'ws')}/ws/matches/{match_id}/?token={token}", origin=b) as ws:
-        hello = json.loads(await ws.recv())
-        seq = hello["seq"]
+async def _socket_latency(ports, match_id, token, samples):
+    """(p50, p95) of POST on A -> events on B's socket, and of a socket command's own round trip.
+    The client is light (keep-alive HTTP/1.1 on asyncio, orjson), so the figures are the servers'."""
+    http = Http(ports[0], size=1)
+    watcher, player = Sock(match_id, token), Sock(match_id, token)
+    await watcher.open(ports[1])
+    await player.open(ports[0])
+    readers = [asyncio.create_task(watcher.read()), asyncio.create_task(player.read())]
+    to_other, own = [], []
+    try:
         for _ in range(samples):
+            seq = watcher.last
             t0 = time.perf_counter()
-            target = await asyncio.to_thread(post, seq)
-            while True:
-                msg = json.loads(await asyncio.wait_for(ws.recv(), timeout=10))
-                if msg.get("type") == "events" and msg["events"] and msg["events"][-1]["seq"] >= target:
-                    break
-            latencies.append((time.perf_counter() - t0) * 1000)
-            seq = target
-    return round(statistics.median(latencies), 2), round(_pct(latencies, 0.95), 2)
+            status, body = await http.post(f"/api/matches/{match_id}/commands/", {
+                "command_id": str(uuid.uuid4()), "expected_seq": seq, "type": "add", "args": {"n": 1}}, token)
+            assert status == 201, body
+            while body["seq"] not in watcher.arrivals:
+                await watcher.arrived.wait()
+                watcher.arrived.clear()
+            to_other.append((watcher.arrivals[body["seq"]] - t0) * 1000)
+        seq = watcher.last
+        for _ in range(samples):
+            while seq not in watcher.arrivals or seq not in player.arrivals:  # the last append fully pushed
+                await asyncio.sleep(0.001)
+            t0 = time.perf_counter()
+            reply = await player.command(seq)
+            assert reply["type"] == "command_result", reply
+            own.append((time.perf_counter() - t0) * 1000)
+            seq = reply["seq"]
+    finally:
+        for task in readers:
+            task.cancel()
+        http.close()
+    return ((round(statistics.median(to_other), 2), round(_pct(to_other, 0.95), 2)),
+            (round(statistics.median(own), 2), round(_pct(own, 0.95), 2)))
 
 
-async def _bare_group_send(redis_url, prefix, samples):
-    from channels_redis.core import RedisChannelLayer
+async def _bare_group_send(redis_url, prefix, samples, kind: str = "pubsub"):
+    """(p50, p95) ms of a bare group_send -> receive between two channel layers of ``kind`` (the
+    servers' own, channels_redis's pub/sub layer, or its list-based "core" one) in one process."""
+    if kind == "pubsub":
+        from channels_redis.pubsub import RedisPubSubChannelLayer as Layer
+    else:
+        from channels_redis.core import RedisChannelLayer as Layer
 
-    sender = RedisChannelLayer(hosts=[redis_url], prefix=f"{prefix}b")
-    receiver = RedisChannelLayer(hosts=[redis_url], prefix=f"{prefix}b")
+    sender = Layer(hosts=[redis_url], prefix=f"{prefix}b")
+    receiver = Layer(hosts=[redis_url], prefix=f"{prefix}b")
     channel = await receiver.new_channel()
     await receiver.group_add("bench", channel)
     latencies = []
@@ -399,6 +364,6 @@ async def _bare_group_send(redis_url, prefix, samples):
         await sender.group_send("bench", {"type": "bench.msg", "i": i})
         await receiver.receive(channel)
         latencies.append((time.perf_counter() - t0) * 1000)
-    await sender.close_pools()
-    await receiver.close_pools()
+    for layer in (sender, receiver):
+        await (layer.flush() if kind == "pubsub" else layer.close_pools())
     return round(statistics.median(latencies), 2), round(_pct(latencies, 0.95), 2)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import orjson
 
 from django.conf import settings
+from django.db import connection
 from django.utils import timezone
 
 from . import sql
@@ -167,6 +168,26 @@ def events_from_rows(rows, engine_upcasters=None) -> list[dict]:
     return events
 
 
+def events_page(match: Match, *, after: int, until: int, engine_upcasters=None) -> list[dict]:
+    """``events_load`` for seqs after ``after`` up to ``until``, in one plain SELECT (the live
+    sockets read every append this way)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT seq, type, version, payload, actor, command_id, at FROM eventstore_matchevent"
+                       " WHERE match_id = %s AND seq > %s AND seq <= %s ORDER BY seq",
+                       [sql.uuid_param(match.pk), after, until])
+        rows = cursor.fetchall()
+    convert = connection.ops.convert_datetimefield_value if connection.vendor == "sqlite" else None
+    out = []
+    for seq, type_, version, payload, actor, command_id, at in rows:
+        version, payload = upcast(type_, version, json_decode(payload), engine_upcasters)
+        if convert is not None:
+            at = convert(at, None, connection)
+        out.append({"seq": seq, "type": type_, "v": version, "payload": payload,
+                    "actor": json_decode(actor) if isinstance(actor, (str, bytes)) else actor,
+                    "command_id": str(uuid.UUID(str(command_id))) if command_id else None, "at": at.isoformat()})
+    return out
+
+
 def events_load(match: Match, *, after: int = 0, until: int | None = None, engine_upcasters=None) -> list[dict]:
     rows = MatchEvent.objects.filter(match=match, seq__gt=after)
     if until is not None:
@@ -271,3 +292,30 @@ def snapshot_save(match: Match, seq: int, state) -> None:
     sql.run("INSERT INTO eventstore_snapshot (match_id, seq, engine_version, state) VALUES (%s, %s, %s, %s)"
             " ON CONFLICT (match_id, seq) DO UPDATE SET engine_version = excluded.engine_version, state = excluded.state",
             [sql.uuid_param(match.pk), seq, match.engine_version, sql.json_param(state)])
+
+
+# -- time and turns (a spectator delay's reads) ------------------------------------------------
+
+
+def seqs_of_types(match: Match, types, *, newest: int) -> list[int]:
+    """The seqs of the ``newest`` latest events whose type is one of ``types``, newest first."""
+    if not types or newest < 1:
+        return []
+    rows = MatchEvent.objects.filter(match=match, type__in=list(types)).order_by("-seq")
+    return list(rows.values_list("seq", flat=True)[:newest])
+
+
+def first_seq_of_type(match: Match, type_: str) -> int | None:
+    """The seq of the first event of ``type_`` (e.g. the match's start), or None."""
+    return MatchEvent.objects.filter(match=match, type=type_).order_by("seq").values_list("seq", flat=True).first()
+
+
+def seq_appended_by(match: Match, when) -> int:
+    """The highest seq appended at or before ``when`` (0 when none was)."""
+    seq = MatchEvent.objects.filter(match=match, at__lte=when).order_by("-seq").values_list("seq", flat=True).first()
+    return seq or 0
+
+
+def appended_at(match: Match, seq: int):
+    """When event ``seq`` was appended, or None."""
+    return MatchEvent.objects.filter(match=match, seq=seq).values_list("at", flat=True).first()

@@ -25,6 +25,10 @@ class EngineBase:
     listed: bool = True
     # Cooperative games (everyone wins or loses together) have no ratings.
     cooperative: bool = False
+    # Event types that begin a new turn (a seat's turn, or the enemies'). The platform counts turns
+    # with them, e.g. to keep spectators of a tournament match a full turn behind; an engine that
+    # leaves this empty is delayed by time alone.
+    turn_events: frozenset = frozenset()
 
     # -- content -------------------------------------------------------------------------
     def content(self) -> dict:

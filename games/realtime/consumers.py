@@ -4,7 +4,8 @@ Server -> client (every message carries the match ``seq``):
   hello           on connect: {"type": "hello", "seq", "seat", "state": view_for_seat document}
   events, state   after each append, or on ``sync``: this seat's redacted events after the last seq
                   this socket was sent (contiguous), then the fresh view_for_seat document
-  command_result  {"type", "command_id", "seq", "events"} for a command sent on this socket
+  command_result  {"type", "command_id", "seq", "events"} for a command sent on this socket (always
+                  before the pushes of the append it caused)
   error           {"type", "code", "message", "extra"?, "command_id"?, "resync"?}
   pong
   chat, chat_hidden, rematch   chat and rematch news, to the sockets allowed to read them (social.py)
@@ -14,45 +15,53 @@ Client -> server: {"type": "ping"} | {"type": "sync", "after": N} |
 
 Reads are bounded: an ``events`` message (a ``sync`` answer or a push) carries at most
 SOCKET_SYNC_PAGE seqs; when more remain it says ``"more": true`` (and no ``state`` follows): send
-``sync`` again from the last seq received. Each socket may send SOCKET_RATE_MESSAGES messages per
+``sync`` again from the last seq. Each socket may send SOCKET_RATE_MESSAGES messages per
 SOCKET_RATE_SECONDS; beyond that it gets ``throttled`` and is closed with 4429.
 
-The channel layer carries only ``{"type": "match.appended", "seq"}``: each socket reads what its
-own seat may see from the store, so hidden data never crosses the layer. The layer is
-at-most-once; a client that misses a push recovers with ``sync``.
+Pushes come from this process's hub for the match (``games.realtime.fanout``): the channel layer
+carries only ``{"type": "match.appended", "match", "seq"}``, the hub reads what each seat (and the
+spectators) may see from the store once for all its sockets, so hidden data never crosses the
+layer. The layer is at-most-once; a client that misses a push recovers with ``sync``.
+
+Spectators of a match with a watch policy (a running tournament match) see it with the delay the
+policy sets, on the hello, every push and every ``sync``; a user the policy bars (another player
+of the tournament) gets ``live_view_refused`` and the socket is closed with 4403, until the match
+is over.
 
 When the database or Redis cannot be reached (at the handshake, on a message, on a push, or when
-the channel layer loses Redis) the socket gets ``{"type": "error", "code": "unavailable"}`` and
-is closed with 1013 (try again later): reconnect, ``sync`` from the last seq held, and resend an
-unanswered command with its same ``command_id``.
+the server loses Redis) the socket gets ``{"type": "error", "code": "unavailable"}`` and is closed
+with 1013 (try again later): reconnect, ``sync`` from the last seq held, and resend an unanswered
+command with its same ``command_id``.
 
-Every incoming message is checked against the login the socket was opened with (and a timer
-re-checks every SOCKET_AUTH_RECHECK_SECONDS): once it is gone the socket gets ``session_ended``
-and is closed with 4401. The seat is re-resolved from the store for every command and push.
+Every incoming message is checked against the login the socket was opened with (and the process
+re-checks all its sockets every SOCKET_AUTH_RECHECK_SECONDS): once it is gone the socket gets
+``session_ended`` and is closed with 4401. The seat is re-resolved from the store for every
+command and push. A message costs at most one hop to a database thread.
 """
 
-import asyncio
 import json
 import logging
 import time
 import uuid
 from collections import deque
 
-from channels.db import database_sync_to_async
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from games.application import selectors, services
 from games.application.errors import MatchNotFound, as_unavailable
-from games.application.hooks import match_group
+from games.application.social import reaches
+from games.application.watch import LiveViewRefused
 
-from .auth import resolve_first_message, still_authorised
-from .errors import close_code_for, error_for_exception, error_message
-from .social import SocialPushMixin
+from .auth import resolve_first_message, still_authorised_many
+from .errors import CLOSE_UNAVAILABLE, close_code_for, error_for_exception, error_message
+from .fanout import Fanout, Outbox, db, encode
 
 log = logging.getLogger(__name__)
 
 CLOSE_UNAUTHORISED = 4401
+CLOSE_REFUSED = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_RATE_LIMITED = 4429
 MAX_MESSAGE_CHARS = 64 * 1024
@@ -94,200 +103,137 @@ def parse_command(msg: dict) -> tuple[str, int, str, dict]:
     return command_id, expected_seq, command["type"], args
 
 
-class MatchConsumer(SocialPushMixin, AsyncWebsocketConsumer):
+class MatchConsumer(AsyncWebsocketConsumer):
+    # No channel per socket: the process's fanout listens for the match and feeds its hub.
+    channel_layer_alias = None
+
+    async def dispatch(self, message):
+        """As Channels dispatches, without its database-connection clean-up before every message
+        (a thread hop each): every database call here goes through ``fanout.db``, which cleans up
+        around the call itself."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     # -- lifecycle ------------------------------------------------------------------------
-    async def __call__(self, scope, receive, send):
-        try:
-            await super().__call__(scope, receive, send)
-        finally:  # e.g. the channel layer lost Redis (middleware.OutageGuard tells the client)
-            self._stop_recheck()
-
-    def _stop_recheck(self):
-        self.ended = True
-        task, self._recheck_task = getattr(self, "_recheck_task", None), None
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
-
     async def connect(self):
         self.match_id = None
-        self.group = None
+        self.hub = None
+        self.seat = None
         self.last_sent = 0
         self.ended = False  # no more acting or pushing
         self.closed = False  # close frame sent: nothing more goes out
-        self._recheck_task = None
         self.received = deque()  # monotonic times of recent incoming messages (rate limit)
         self.messages_seen = 0
         self.user = self.scope.get("user")
         self.auth = self.scope.get("kamiza_auth")
         await self.accept()
+        self.outbox = Outbox(self._send_text, self._close_now)
 
         if self.auth and self.auth.get("error"):
-            await self._send(error_message("not_authenticated", "the ticket or token is not valid"))
-            await self._close(CLOSE_UNAUTHORISED)
+            self._send(error_message("not_authenticated", "the ticket or token is not valid"))
+            self._close(CLOSE_UNAUTHORISED)
             return
         raw_id = self.scope["url_route"]["kwargs"]["match_id"]
         try:
-            match = await database_sync_to_async(selectors.match_get)(raw_id)
+            match = await db(selectors.match_get)(raw_id)
         except MatchNotFound as exc:
-            await self._send(error_for_exception(exc))
-            await self._close(CLOSE_NOT_FOUND)
+            self._send(error_for_exception(exc))
+            self._close(CLOSE_NOT_FOUND)
             return
         except Exception as exc:  # e.g. the database is down: say so, close "try again later" (1013)
-            await self._fail(exc)
+            self.fail(exc)
             return
         self.match_id = str(match.pk)
-        try:
-            # Join before reading, so an append landing in between is pushed, not lost.
-            if self.channel_layer is not None:
-                self.group = match_group(self.match_id)
-                await self.channel_layer.group_add(self.group, self.channel_name)
-            snap = await database_sync_to_async(self._read)(None)
-        except Exception as exc:
-            await self._fail(exc)
-            return
-        await self._hello(snap)
+        await self._attach()
 
-    async def _fail(self, exc, command_id=None):
+    async def _attach(self):
+        try:
+            self.hub = await Fanout.get().attach(self.match_id, self)
+        except LiveViewRefused as exc:
+            self._send(error_for_exception(exc))
+            self._close(CLOSE_REFUSED)
+        except Exception as exc:
+            self.fail(exc)
+
+    def fail(self, exc, command_id=None) -> None:
         """Say what went wrong and close: 1013 when the database or Redis is unreachable (the
         client reconnects and syncs), else 1011."""
-        await self._send(error_for_exception(exc, command_id=command_id))
-        await self._close(close_code_for(exc))
+        self._send(error_for_exception(exc, command_id=command_id))
+        self._close(close_code_for(exc))
 
-    async def _hello(self, snap):
-        if snap is None:
-            await self._end_session()
-            return
-        self.last_sent = snap["seq"]
-        hello = {"type": "hello", "seq": snap["seq"], "seat": snap["seat"], "state": snap["state"]}
+    def social(self, audience: str, text: str) -> None:
+        """Chat or rematch news (``games.application.social``), when this socket's seat is in the audience."""
+        if not self.ended and reaches(audience, self.seat):
+            self.outbox.put(text)
+
+    def hello(self, page) -> None:
+        """Called by the hub, under its lock, once this socket is in it."""
+        hello = {"type": "hello", "seq": page.until, "seat": self.seat, "state": page.doc}
         if self.scope.get("kamiza_deprecated"):
             hello["deprecated"] = self.scope["kamiza_deprecated"]
-        await self._send(hello)
-        if self.authenticated and self._recheck_task is None:
-            self._recheck_task = asyncio.create_task(self._recheck_loop())
+        self._send(hello)
 
     async def disconnect(self, code):
-        self._stop_recheck()
-        if self.group is not None and self.channel_layer is not None:
-            group, self.group = self.group, None
-            try:
-                await self.channel_layer.group_discard(group, self.channel_name)
-            except Exception as exc:  # Redis is gone: the membership expires with the group
-                if as_unavailable(exc) is None:
-                    raise
+        self.ended = True
+        self.outbox.stop()
+        hub, self.hub = self.hub, None
+        if hub is not None:
+            await hub.leave(self)
 
     @property
     def authenticated(self) -> bool:
         return bool(self.auth and self.auth.get("user_id") is not None)
 
+    @property
+    def user_id(self):
+        return self.auth["user_id"] if self.authenticated else None
+
     # -- sync helpers (each runs in database_sync_to_async) -------------------------------------
     def _authorised(self) -> bool:
-        return still_authorised(self.auth)
-
-    def _read(self, after):
-        """Under one head: seat, seq, one page of events after ``after`` (or None) and the state.
-        ``until`` is the last seq of the page, ``more`` whether the head lies beyond it.
-        None = session ended."""
-        if self.authenticated and not self._authorised():
-            return None
-        match = selectors.match_get(self.match_id)
-        state = selectors.state_load(match)
-        seat = selectors.seat_for_user(match, self.user if self.authenticated else None, state)
-        self.seat = seat  # chat and rematch pushes follow it (SocialPushMixin)
-        events, until = None, match.head_seq
-        if after is not None:
-            until = min(match.head_seq, max(after, 0) + settings.SOCKET_SYNC_PAGE)
-            events = selectors.events_for_seat(match, seat, after=after, until=until)
-        return {"seq": match.head_seq, "seat": seat, "events": events, "until": until,
-                "more": until < match.head_seq, "state": selectors.view_for_seat(match, seat, state)}
+        return still_authorised_many([self.auth])[0]
 
     def _submit(self, command_id, expected_seq, type_, args):
         if not self._authorised():
             return None
-        match = selectors.match_get(self.match_id)
-        seat = selectors.seat_for_user(match, self.user)
+        seat = selectors.seat_now(self.match_id, self.user)
         return services.match_submit_command(
-            match_id=match.pk, seat=seat, actor=services.Actor.user(self.user), command_id=command_id,
+            match_id=self.match_id, seat=seat, actor=services.Actor.user(self.user), command_id=command_id,
             expected_seq=expected_seq, type_=type_, args=args,
         ).as_dict()
 
     # -- outgoing ------------------------------------------------------------------------
-    async def _send(self, payload: dict):
-        if self.closed:  # e.g. a handler finishing after the re-check timer closed the socket
-            return
-        await self.send(text_data=json.dumps(payload, separators=(",", ":"), default=str))
+    def _send(self, payload: dict) -> None:
+        if not self.closed:
+            self.outbox.put(encode(payload))
 
-    async def _close(self, code: int):
+    async def _send_text(self, text: str) -> None:
+        await self.send(text_data=text)
+
+    def _close(self, code: int) -> None:
+        """Close once everything queued before has been sent."""
         self.ended = True
         if not self.closed:
             self.closed = True
-            await self.close(code=code)
+            self.outbox.close(code)
 
-    async def _end_session(self):
+    async def _close_now(self, code: int) -> None:
+        await self.close(code=code)
+
+    async def end_session(self):
         if self.ended:
             return
-        self.ended = True
-        await self._send(error_message("session_ended", "your login has ended; sign in again"))
-        await self._close(CLOSE_UNAUTHORISED)
-        task, self._recheck_task = self._recheck_task, None
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
-
-    async def _push_since(self, after: int, *, always: bool = False):
-        """Send one page of this seat's events after ``after`` (then the state, once the page
-        reaches the head), and advance ``last_sent``."""
-        snap = await database_sync_to_async(self._read)(after)
-        if snap is None:
-            await self._end_session()
-            return
-        if not snap["events"] and not always and not snap["more"]:
-            return  # nothing new for us (a duplicate or stale publish)
-        page = {"type": "events", "events": snap["events"], "seq": snap["seq"]}
-        if snap["more"]:
-            page["more"] = True
-        await self._send(page)
-        if not snap["more"]:
-            await self._send({"type": "state", "seq": snap["seq"], "state": snap["state"]})
-        self.last_sent = max(self.last_sent, snap["until"]) if not always else snap["until"]
-
-    # -- channel layer -----------------------------------------------------------------------
-    async def match_appended(self, message):
-        if self.ended or self.match_id is None:
-            return
-        seq = message.get("seq")
-        if _is_int(seq) and seq <= self.last_sent:
-            return
-        try:
-            await self._push_since(self.last_sent)
-        except Exception as exc:
-            if as_unavailable(exc) is not None:  # close 1013: the client reconnects and syncs what it missed
-                await self._fail(exc)
-                return
-            log.exception("push to a socket on match %s failed; the client recovers with sync", self.match_id)
-
-    # -- periodic auth re-check --------------------------------------------------------------
-    async def _recheck_loop(self):
-        interval = float(getattr(settings, "SOCKET_AUTH_RECHECK_SECONDS", 2.0))
-        while not self.ended:
-            await asyncio.sleep(interval)
-            if self.ended:
-                return
-            try:
-                ok = await database_sync_to_async(self._authorised)()
-            except Exception as exc:  # a transient DB error must not drop every socket; commands fail closed
-                if as_unavailable(exc) is None:
-                    log.exception("socket auth re-check failed")
-                continue
-            if not ok:
-                await self._end_session()
-                return
+        self._send(error_message("session_ended", "your login has ended; sign in again"))
+        self._close(CLOSE_UNAUTHORISED)
 
     # -- incoming ------------------------------------------------------------------------------
     async def receive(self, text_data=None, bytes_data=None):
         if self.ended or self.match_id is None:
             return
         if self._over_rate():
-            await self._send(error_message("throttled", "too many messages on this socket"))
-            await self._close(CLOSE_RATE_LIMITED)
+            self._send(error_message("throttled", "too many messages on this socket"))
+            self._close(CLOSE_RATE_LIMITED)
             return
         self.messages_seen += 1
         command_id = None
@@ -296,27 +242,33 @@ class MatchConsumer(SocialPushMixin, AsyncWebsocketConsumer):
             kind = msg["type"]
             if kind == "auth":
                 await self._on_auth(msg)
-                return
-            if kind == "command" and isinstance(msg.get("command_id"), str) and len(msg["command_id"]) <= 64:
-                command_id = msg["command_id"]
-            if self.authenticated and not await database_sync_to_async(self._authorised)():
-                await self._end_session()
-                return
-            if kind == "ping":
-                await self._send({"type": "pong"})
-            elif kind == "sync":
-                await self._on_sync(msg)
             elif kind == "command":
+                if isinstance(msg.get("command_id"), str) and len(msg["command_id"]) <= 64:
+                    command_id = msg["command_id"]
                 await self._on_command(msg)
+            elif kind == "ping":
+                if self.authenticated and not await db(self._authorised)():
+                    await self.end_session()
+                    return
+                self._send({"type": "pong"})
+            elif kind == "sync":
+                after = msg.get("after", 0)
+                if not _is_int(after) or after < 0:
+                    raise BadMessage("malformed", "after must be a non-negative integer")
+                if self.hub is not None:
+                    await self.hub.sync(self, after)
             else:
                 raise BadMessage("malformed", f"unknown message type {kind[:40]!r}")
         except BadMessage as exc:
-            await self._send(error_message(exc.code, exc.message, command_id=exc.command_id))
+            self._send(error_message(exc.code, exc.message, command_id=exc.command_id))
+        except LiveViewRefused as exc:
+            self._send(error_for_exception(exc))
+            self._close(CLOSE_REFUSED)
         except Exception as exc:
             if as_unavailable(exc) is not None:
-                await self._fail(exc, command_id=command_id)  # resend it (same command_id) after reconnecting
+                self.fail(exc, command_id=command_id)  # resend it (same command_id) after reconnecting
                 return
-            await self._send(error_for_exception(exc, command_id=command_id))
+            self._send(error_for_exception(exc, command_id=command_id))
 
     def _over_rate(self) -> bool:
         """Sliding window: more than SOCKET_RATE_MESSAGES messages within SOCKET_RATE_SECONDS?"""
@@ -333,13 +285,16 @@ class MatchConsumer(SocialPushMixin, AsyncWebsocketConsumer):
             raise BadMessage("malformed", "auth must be the first message of an anonymous socket")
         if not isinstance(msg.get("token"), str) and not isinstance(msg.get("ticket"), str):
             raise BadMessage("malformed", 'auth needs a "token" or a "ticket" string')
-        auth, user = await database_sync_to_async(resolve_first_message)(msg)
+        auth, user = await db(resolve_first_message)(msg)
         if auth is None:
-            await self._send(error_message("not_authenticated", "the ticket or token is not valid"))
-            await self._close(CLOSE_UNAUTHORISED)
+            self._send(error_message("not_authenticated", "the ticket or token is not valid"))
+            self._close(CLOSE_UNAUTHORISED)
             return
+        hub, self.hub = self.hub, None
+        if hub is not None:
+            await hub.leave(self)
         self.auth, self.user = auth, user
-        await self._hello(await database_sync_to_async(self._read)(None))
+        await self._attach()
 
     @staticmethod
     def _decode(text_data) -> dict:
@@ -355,19 +310,27 @@ class MatchConsumer(SocialPushMixin, AsyncWebsocketConsumer):
             raise BadMessage("malformed", 'a message is a JSON object with a "type"')
         return msg
 
-    async def _on_sync(self, msg):
-        after = msg.get("after", 0)
-        if not _is_int(after) or after < 0:
-            raise BadMessage("malformed", "after must be a non-negative integer")
-        await self._push_since(after, always=True)
-
     async def _on_command(self, msg):
-        command_id, expected_seq, type_, args = parse_command(msg)
+        """The answer takes the outbox's next place, ahead of the pushes the append causes."""
+        try:
+            command_id, expected_seq, type_, args = parse_command(msg)
+        except BadMessage as exc:
+            self._send(error_message(exc.code, exc.message, command_id=exc.command_id))
+            return
         if not self.authenticated:
-            await self._send(error_message("not_authenticated", "sign in to play", command_id=command_id))
+            self._send(error_message("not_authenticated", "sign in to play", command_id=command_id))
             return
-        result = await database_sync_to_async(self._submit)(command_id, expected_seq, type_, args)
-        if result is None:
-            await self._end_session()
-            return
-        await self._send({"type": "command_result", "command_id": command_id, **result})
+        gate = self.outbox.hold()
+        answer, down = None, False
+        try:
+            result = await db(self._submit)(command_id, expected_seq, type_, args)
+            if result is not None:
+                answer = {"type": "command_result", "command_id": command_id, **result}
+        except Exception as exc:
+            answer, down = error_for_exception(exc, command_id=command_id), as_unavailable(exc) is not None
+        finally:
+            self.outbox.release(gate, encode(answer) if answer is not None and not self.closed else None)
+        if down:  # resend it (same command_id) after reconnecting
+            self._close(CLOSE_UNAVAILABLE)
+        elif answer is None:
+            await self.end_session()

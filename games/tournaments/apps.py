@@ -8,13 +8,15 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from games.application import rematch
+        from games.application import rematch, watch
         from games.projections import profiles, rebuild  # they import models, which load after the app configs
 
         from .rebuild import check_all
         from .selectors import tournaments_of
+        from .watch import watch_policies
 
         profiles.section_register("tournaments", tournaments_of)
+        watch.policy_provider_register(watch_policies)  # fair play: spectator delay, players barred
         rebuild.add_checker(check_all)  # manage.py rebuild_projections checks tournaments too
         rematch.rematch_guard_register(no_rematch_of_a_table)
 

@@ -40,6 +40,9 @@ class Tournament(models.Model):
     max_entrants = models.PositiveIntegerField(null=True, blank=True)
     starts_at = models.DateTimeField(null=True, blank=True)
     rated = models.BooleanField(default=True)
+    # Fair play: spectators see a running match this far behind (docs/tournaments.md, "Fair play").
+    spectator_delay_seconds = models.PositiveIntegerField(default=60)
+    spectator_delay_turns = models.PositiveSmallIntegerField(default=1)
     seed_hash = models.CharField(max_length=64, editable=False)
     status = models.CharField(max_length=20, choices=STATUSES, default=REGISTERING, db_index=True)
     round = models.PositiveSmallIntegerField(default=0)

@@ -25,7 +25,7 @@ from games.tournaments.services import settings_of, state_of
 
 def tournament_detail(tournament: Tournament) -> dict:
     """``{id, name, game, format, status, round, rounds, entrants: [{entrant_id, user_ids, name}], seed_hash}``
-    plus the settings (table_size, teams, top_cut, round_minutes, rated, starts_at)."""
+    plus the settings (table_size, teams, top_cut, round_minutes, rated, starts_at, spectator delay)."""
     members: dict[int, list[int]] = {}
     for m in EntrantMember.objects.filter(tournament=tournament).order_by("entrant", "id"):
         members.setdefault(m.entrant_id, []).append(m.user_id)
@@ -41,6 +41,8 @@ def tournament_detail(tournament: Tournament) -> dict:
         "table_size": tournament.table_size, "teams": tournament.teams, "top_cut": tournament.top_cut,
         "round_minutes": tournament.round_minutes, "rated": tournament.rated,
         "starts_at": tournament.starts_at.isoformat() if tournament.starts_at else None,
+        "spectator_delay_seconds": tournament.spectator_delay_seconds,
+        "spectator_delay_turns": tournament.spectator_delay_turns,
         "clock": round_clock(tournament),
         "scoring": {"pod_scoring": settings.pod_scoring, "bye_points": settings.bye_points,
                     "tiebreaks": list(settings.tiebreak_order)},

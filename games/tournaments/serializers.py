@@ -40,6 +40,12 @@ class TournamentCreateSerializer(serializers.Serializer):
     starts_at = serializers.DateTimeField(required=False, allow_null=True)
     rated = serializers.BooleanField(default=True)
     max_entrants = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=100000)
+    spectator_delay_seconds = serializers.IntegerField(
+        required=False, default=60, min_value=0, max_value=3600,
+        help_text="fair play: spectators see a running match this many seconds behind (default 60)")
+    spectator_delay_turns = serializers.IntegerField(
+        required=False, default=1, min_value=0, max_value=10,
+        help_text="fair play: ...and this many turns behind (default 1: the start of the turn before the current one)")
     scoring = ScoringSerializer(required=False)
 
 
@@ -100,6 +106,8 @@ class TournamentSerializer(serializers.Serializer):
     round_minutes = serializers.IntegerField()
     rated = serializers.BooleanField()
     starts_at = serializers.DateTimeField(allow_null=True)
+    spectator_delay_seconds = serializers.IntegerField(help_text="spectators see a running match this far behind")
+    spectator_delay_turns = serializers.IntegerField(help_text="...and this many turns behind")
     clock = RoundClockSerializer(allow_null=True, help_text="the round being played; null when none is")
     scoring = ScoringSerializer(help_text="the scoring in force: pod_scoring, bye_points, and the tiebreaks in order")
 

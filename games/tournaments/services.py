@@ -119,10 +119,19 @@ def state_of(tournament_id, until: int | None = None) -> State:
 # -- create ---------------------------------------------------------------------------------------
 
 
+# Fair play (docs/tournaments.md): spectators of a running match are a full turn and at least a minute behind.
+SPECTATOR_DELAY_SECONDS = 60
+SPECTATOR_DELAY_TURNS = 1
+MAX_SPECTATOR_DELAY_SECONDS = 3600
+MAX_SPECTATOR_DELAY_TURNS = 10
+
+
 def tournament_create(*, creator, name: str, game: str, format: str, table_size: int, teams: bool = False,
                       rounds: int | None = None, top_cut: int | None = None, round_minutes: int,
                       match_options: dict | None = None, starts_at=None, rated: bool = True,
-                      max_entrants: int | None = None, scoring: dict | None = None) -> Tournament:
+                      max_entrants: int | None = None, scoring: dict | None = None,
+                      spectator_delay_seconds: int = SPECTATOR_DELAY_SECONDS,
+                      spectator_delay_turns: int = SPECTATOR_DELAY_TURNS) -> Tournament:
     if not is_organizer(creator):
         raise TournamentServiceError("not_organizer", "only organizers (staff or the organizers group) create tournaments")
     if not isinstance(name, str) or not name.strip() or len(name) > 120:
@@ -131,6 +140,10 @@ def tournament_create(*, creator, name: str, game: str, format: str, table_size:
         raise TournamentServiceError("invalid_game", f"tournaments are played in {', '.join(dict(GAMES))}")
     if not _positive_int(round_minutes):
         raise TournamentServiceError("invalid_round_minutes", "round_minutes must be a positive integer")
+    if not _count(spectator_delay_seconds, MAX_SPECTATOR_DELAY_SECONDS) or not _count(spectator_delay_turns,
+                                                                                   MAX_SPECTATOR_DELAY_TURNS):
+        raise TournamentServiceError("invalid_spectator_delay", f"the spectator delay is 0-{MAX_SPECTATOR_DELAY_SECONDS} "
+                                     f"seconds and 0-{MAX_SPECTATOR_DELAY_TURNS} turns")
     if max_entrants is not None and (not _positive_int(max_entrants) or max_entrants < 2):
         raise TournamentServiceError("invalid_max_entrants", "max_entrants must be an integer of at least 2")
     scoring = dict(scoring or {})
@@ -148,12 +161,17 @@ def tournament_create(*, creator, name: str, game: str, format: str, table_size:
         name=name.strip(), game=game, format=format, table_size=table_size, teams=settings.teams, rounds=rounds,
         top_cut=top_cut, round_minutes=round_minutes, match_options=options, starts_at=starts_at, rated=bool(rated),
         max_entrants=max_entrants, scoring={k: v for k, v in settings.to_dict().items() if k in scoring},
+        spectator_delay_seconds=spectator_delay_seconds, spectator_delay_turns=spectator_delay_turns,
         seed_hash=hashlib.sha256(secrets.token_bytes(32)).hexdigest(), created_by=creator,
     )
 
 
 def _positive_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def _count(value, most: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= most
 
 
 def _match_options(game: str, settings: Settings, options) -> dict:

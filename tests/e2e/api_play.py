@@ -21,8 +21,9 @@ def api(base, path, token=None, body=None):
 
 def play_to_the_end(base, match_id, tokens, rng):
     """Play every seat of ``tokens`` (seat -> token) until the match ends; returns its final detail."""
+    seated = next(iter(tokens.values()))  # a seat sees the match live (a spectator may see it delayed)
     for _ in range(MAX_MOVES):
-        detail = api(base, f"/api/matches/{match_id}/")
+        detail = api(base, f"/api/matches/{match_id}/", seated)
         if detail["status"] != "active":
             return detail
         seat = detail["awaiting"][0]

@@ -199,3 +199,13 @@ def test_postgresql_refuses_update_and_delete_of_events(make_user, statement):
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(statement, [match.pk])
     assert MatchEvent.objects.filter(match=match).count() == Match.objects.get(pk=match.pk).head_seq
+
+
+def test_the_live_page_read_gives_exactly_what_events_load_gives(started_pebbles):
+    """store.events_page (one plain SELECT, what every push reads) against the ORM read."""
+    from games.eventstore import store
+
+    match, _ = started_pebbles()
+    assert match.head_seq > 3
+    assert store.events_page(match, after=0, until=match.head_seq) == store.events_load(match)
+    assert store.events_page(match, after=2, until=3) == store.events_load(match, after=2, until=3)

@@ -1,5 +1,5 @@
 """Chat and rematch news over the match socket: each message reaches the sockets allowed to read
-it, and no other (games.application.social, games.realtime.social)."""
+it, and no other (games.application.social, games.realtime.fanout)."""
 
 import pytest
 

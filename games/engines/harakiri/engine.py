@@ -73,6 +73,7 @@ class HarakiriEngine(EngineBase):
     version = "1"
     min_seats = 1
     max_seats = 4
+    turn_events = frozenset({"TurnStarted"})
     cooperative = True  # the party wins or loses together: no ratings
     # One match is one phase: the Exploration Phase (default) or, with ``phase: "adventure"``, the
     # Adventure Phase (``chapter``, ``control``, ``kami``, ``sheet``: docs/games/harakiri-adventure.md).

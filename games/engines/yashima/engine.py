@@ -25,6 +25,7 @@ class YashimaEngine(EngineBase):
     version = "1"
     min_seats = 2
     max_seats = 4
+    turn_events = frozenset({"Note"})  # flow.begin_turn: "Round r: X's turn"
     options_schema = {
         "type": "object",
         "properties": {

@@ -32,6 +32,7 @@ class YokaiEngine(EngineBase):
     version = "1"
     min_seats = 2
     max_seats = 4
+    turn_events = frozenset({"TurnStarted"})
     options_schema = {
         "type": "object",
         "properties": {

@@ -7,18 +7,21 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games.benchmarks import bots as bot_bench
 from games.benchmarks import engines as engine_bench
+from games.benchmarks import load as load_bench
 from games.benchmarks import platform as platform_bench
 from games.benchmarks import tournaments as tournament_bench
 from games.kernel import registry
 
 
 class Command(BaseCommand):
-    help = ("Benchmarks: 'platform' (write path, rebuild, live latency vs bare baselines), 'tournament' (pairing, "
-            "standings), 'bots' (the engines' bots against the random player) or a game slug.")
+    help = ("Benchmarks: 'platform' (write path, rebuild, live latency vs bare baselines), 'load' (the distributed "
+            "stack under many live matches), 'tournament' (pairing, standings), 'bots' (the engines' bots against "
+            "the random player) or a game slug.")
 
     def add_arguments(self, parser):
         games = ", ".join(engine.slug for engine in registry.all_engines())
-        parser.add_argument("target", help=f"platform, tournament, bots, writepath / writer (internal), or a game slug ({games})")
+        parser.add_argument("target", help=f"platform, load, tournament, bots, writepath / writer / loadseed "
+                                           f"(internal), or a game slug ({games})")
         parser.add_argument("--commands", type=int, default=2000, help="commands through the write path")
         parser.add_argument("--barrier", help="writer (internal): directory to wait at before submitting")
         parser.add_argument("--samples", type=int, default=200, help="latency samples")
@@ -28,6 +31,17 @@ class Command(BaseCommand):
         parser.add_argument("--entrants", type=int, nargs="+", default=list(tournament_bench.SIZES),
                             help="field sizes (tournament benchmark)")
         parser.add_argument("--late-round", type=int, default=6, help="the later Swiss round timed (tournament benchmark)")
+        load = parser.add_argument_group("load")
+        load.add_argument("--matches", type=int, default=500, help="active matches (0: skip that scenario)")
+        load.add_argument("--spectators", type=int, default=1, help="spectator sockets per match")
+        load.add_argument("--rate", type=float, default=250.0, help="commands/s over all matches, socket and REST")
+        load.add_argument("--seconds", type=float, default=60.0, help="how long the commands run")
+        load.add_argument("--fanout-spectators", type=int, default=1000, help="spectators of the one fan-out match (0: skip)")
+        load.add_argument("--fanout-rate", type=float, default=5.0, help="commands/s on the fan-out match")
+        load.add_argument("--fanout-seconds", type=float, default=20.0)
+        load.add_argument("--settle", type=float, default=30.0,
+                          help="at most this many seconds for the last deliveries to land; what has not is lost")
+        load.add_argument("--out", help="loadseed (internal): where to write the seeded matches")
         parser.add_argument("--pg-admin-url", default=os.environ.get("KAMIZA_PG_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres"))
         parser.add_argument("--redis-url", default=os.environ.get("KAMIZA_REDIS_TEST_URL", "redis://127.0.0.1:6379/8"))
 
@@ -43,6 +57,14 @@ class Command(BaseCommand):
             result = platform_bench.run_writepath(opts["commands"])
         elif target == "writer":
             result = platform_bench.run_writer(opts["commands"], opts["barrier"])
+        elif target == "load":
+            result = load_bench.run_load(
+                pg_admin_url=opts["pg_admin_url"], redis_url=opts["redis_url"], matches=opts["matches"],
+                spectators=opts["spectators"], rate=opts["rate"], seconds=opts["seconds"],
+                fanout_spectators=opts["fanout_spectators"], fanout_rate=opts["fanout_rate"],
+                fanout_seconds=opts["fanout_seconds"], settle=opts["settle"])
+        elif target == "loadseed":
+            result = load_bench.run_seed(opts["matches"], opts["out"])
         else:
             try:
                 engine = registry.get(target)

@@ -21,6 +21,7 @@ class Pebbles(EngineBase):
     min_seats = 2
     max_seats = 4
     listed = False
+    turn_events = frozenset({"TilesDealt", "TilePlayed", "TurnPassed"})  # each hands the turn to a seat
     options_schema = {
         "type": "object",
         "properties": {
