@@ -220,8 +220,7 @@ def policy_retry(*, campaign_id, user) -> dict:
 def _next_phase(campaign: Campaign, state: dict, chapter: int, phase: str) -> str:
     if phase == "adventure":
         outcome = state["history"][-1]["outcome"]
-        options, aside = domain.exploration_options(state, chapter, outcome)
-        _start_phase(campaign, state, chapter, "exploration", options, {"aside": aside})
+        _start_phase(campaign, state, chapter, "exploration", domain.exploration_options(state, chapter, outcome))
         return "exploration_opened"
     last = domain.chapters(state["act"])[-1]["number"]
     if chapter >= last:

@@ -112,7 +112,9 @@ def party_export(s):
         out[c] = {"level": ch["level"], "health": max(1, ch["health"]), **ch["attrs"], "skills": list(ch["skills"]),
                   "kami": ch["kami"], "affinity": ch["affinity"], "weapons": list(ch["weapons"]),
                   "equipped": ch["equipped"], "armor": ch["armor_card"], "armor_value": ch["armor"],
-                  "items": [i["id"] for i in ch["items"]], "karma": ch["karma"], "coins": ch["coins"],
+                  "items": [i["id"] for i in ch["items"]],
+                  "item_uses": {i["id"]: i["uses"] for i in ch["items"] if i["uses"] is not None},
+                  "karma": ch["karma"], "coins": ch["coins"],
                   "heads": ch["heads"], "boss_heads": ch["boss_heads"]}
     return out
 

@@ -158,6 +158,11 @@ def _changed(label):
     return say
 
 
+def _count(deck) -> int:
+    """A deck's size (never its order, even from an event that was not redacted)."""
+    return len(deck) if isinstance(deck, list) else deck
+
+
 def _value(v) -> str:
     if isinstance(v, bool) or v is None:
         return {True: "yes", False: "no", None: "none"}[v]
@@ -338,6 +343,9 @@ SENTENCES = {
     "TechniqueUsed": lambda p, seat, names: f"{name(p.get('who'))} uses {name(p.get('skill'))}",
     "WeaponSwapped": _changed(""),
     "MarketRevealed": lambda p, seat, names: f"{name(p.get('who'))} sees the market: {listing(name(i.get('id') if isinstance(i, dict) else i) for i in p.get('items') or [])}",
+    "MarketDeckSet": lambda p, seat, names: f"The market deck has {_count(p.get('deck'))} cards{_why(p)}",
+    "ShareReady": lambda p, seat, names: f"{seat_name(names, p.get('seat'))} is done exchanging items",
+    "ShareEnded": lambda p, seat, names: "The exchanges are over: the Exploration Phase begins",
     "AICardDrawn": lambda p, seat, names: f"{name(p.get('who'))} draws the AI card {name(p.get('card'))}"
     + (" (empowered)" if p.get("empowered") else ""),
     "AICardSetAside": lambda p, seat, names: f"{name(p.get('who'))} sets {name(p.get('card'))} aside{_why(p)}",
