@@ -136,3 +136,24 @@ def test_the_kyoto_razing_example():
     sheet = _finish(_from_sheet(2, sheet, round=2, influence=11))  # the end of its Adventure Phase discards it
     assert sheet["cities"] == []
     assert "kyoto" in _moves_from_nara(3, sheet)  # open again from the chapter after
+
+
+def test_the_finished_phase_hands_on_the_market_deck_and_the_uses_tokens_left():
+    # rules: Harakiri, "Exploration Phase Setup": "if you just completed an Adventure Phase, leave the market deck ...
+    # in the play area"; "Free Actions": "If the item has the keyword "uses X", when obtained, place X tokens on it.
+    # Each time it is used, remove 1 token"
+    missions = {"1": {"status": "active", "token": None, "starter": "tomoe", "clan_tokens": {"tomoe": ["kyoto"]}}}
+    s = activation("tomoe", missions=missions, decks={"market": ["war_fan", "rice_ball"]},
+                   characters={"tomoe": {"location": "kyoto", "health": 5, "items": ["jirobo_omamori", "bandages"]}})
+    s.when(0, "use_item", item="bandages")
+    advance(s)
+    s.when(0, "interact_clan", mission=1)
+    events = []
+    while s.status.awaiting == [SYSTEM]:
+        events += advance(s)
+    finished = of_type(events, "AdventureFinished")[0]
+    assert finished["market"] == ["rice_ball", "war_fan"]  # its cards, never its order
+    assert finished["sheet"]["characters"]["tomoe"]["item_uses"] == {"bandages": 1}
+    assert finished["sheet"]["characters"]["akira"]["item_uses"] == {}
+    s = Scenario(ENGINE, {"options": {"chapter": 2, "sheet": finished["sheet"]}})
+    assert s.state["characters"]["tomoe"]["item_uses"] == {"bandages": 1}
