@@ -154,15 +154,20 @@ def sheet_records(chapter: int, before: dict | None, after: dict) -> list[dict]:
     return out
 
 
-def level_records(chapter: int, before: dict, after: dict) -> list[dict]:
+def level_records(chapter: int, before: dict, after: dict, levels: dict | None = None) -> list[dict]:
     """Level Increase as the Exploration Phase's aftermath resolved it (the players chose the
-    attribute and the skill there, as decisions): one record per level gained."""
+    attribute and the skill there, as decisions): one record per level gained. ``levels`` is
+    ``PhaseEnded.levels`` (the attribute each player chose); a phase that ended before it existed
+    is compared attribute by attribute."""
     out = []
     for cid, case in after["characters"].items():
         old = before["characters"][cid]
         if case["level"] <= old["level"]:
             continue
-        raised = [a for a in ATTRIBUTES if case["attributes"][a] > old["attributes"][a]]
+        if levels and cid in levels:
+            raised = [levels[cid]["attribute"]] if levels[cid]["attribute"] else []
+        else:
+            raised = [a for a in ATTRIBUTES if case["attributes"][a] > old["attributes"][a]]
         skills = [sk for sk in case["skills"] if sk not in old["skills"]]
         out.append({"type": LEVEL_INCREASED, "payload": {
             "chapter": chapter, "character": cid, "level": case["level"],
@@ -205,5 +210,5 @@ def after_exploration(state: dict, ended: dict) -> list[dict]:
     if state["yomi"] is not None and "yomi" in ended:
         payload["yomi"] = ended["yomi"]
     records = [{"type": PHASE_FINISHED, "payload": payload}]
-    records += level_records(chapter, state["sheet"], sheet)
+    records += level_records(chapter, state["sheet"], sheet, ended.get("levels"))
     return records

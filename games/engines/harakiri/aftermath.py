@@ -79,7 +79,10 @@ def process(w, item):
         if choice:
             attrs[choice["attribute"]] += 1
         mx = content.CHARACTERS[c]["health_by_level"][level - 1]
-        w.emit("AttributesChanged", who=c, set={"attrs": attrs, "level": level, "max_health": mx, "health": mx},
+        # ``level_raised``: the attribute the player chose (the campaign records it; a point lost to a
+        # failed resurrection in the same phase may hide it from a comparison of the attributes)
+        w.emit("AttributesChanged", who=c, set={"attrs": attrs, "level": level, "max_health": mx, "health": mx,
+                                                "level_raised": choice["attribute"] if choice else None},
                reason="level increase")
         w.emit("WorkDone", op="aftermath")
         return
@@ -121,5 +124,7 @@ def party_export(s):
 
 def finish(w):
     reason = w.s.get("aftermath_reason") or "objective achieved"
-    w.emit("PhaseEnded", result="victory", reason=reason,
+    levels = {c: {"level": ch["level"], "attribute": ch["level_raised"]}
+              for c, ch in w.s["characters"].items() if "level_raised" in ch}
+    w.emit("PhaseEnded", result="victory", reason=reason, levels=levels,
            party=yomi.handover(w.s, party_export(w.s)), **yomi.report(w.s))
