@@ -96,6 +96,16 @@ def blacksmith_options(s, c, bought=False):
     return out
 
 
+def _prompt(s, c, step):
+    """The decision's question, in words (the options name the cards and their prices)."""
+    if step == "market":
+        return (f"{c}: the failure's Market action: buy any of the revealed cards, sell items (half their cost) "
+                "or heads, then leave")
+    cost = repair_cost(s["characters"][c])
+    repair = f"repair the armor ({cost} coins)" if cost else "repair the armor (free: Master Blacksmith)"
+    return f"{c}: the failure's Blacksmith action: buy one card, sell equipment (half its cost), {repair}, then leave"
+
+
 def _card(card):
     return content.WEAPONS.get(card) or content.ARMORS[card]
 
@@ -181,7 +191,7 @@ def process(w, item):
             opts = (market_options(s, c, item["revealed"]) if step == "market"
                     else blacksmith_options(s, c, item.get("bought", False)))
             if opts != [{"done": True}]:
-                open_decision(w, step, s["control"][c], opts, f"{c}: {step} action (buy, sell, or done)?")
+                open_decision(w, step, s["control"][c], opts, _prompt(s, c, step))
                 return
             choice = {"done": True}
         if choice.get("done"):
