@@ -53,6 +53,10 @@ def keeps_a_weapon(ch, card):
     return any(x != card and rules.can_wield(ch, x) for x in ch["weapons"])
 
 
+def _card(card):
+    return content.WEAPONS.get(card) or content.ARMORS[card]
+
+
 def blacksmith_deck(ch):
     """"Place the blacksmith cards of each class up to its current level in a facedown pile next
     to each player board" (Exploration Phase Setup, step 8): the class's cards of the character's
@@ -85,8 +89,7 @@ def blacksmith_options(s, c, bought=False):
     out = []
     if not bought:
         for card in blacksmith_deck(ch):
-            cost = (content.WEAPONS.get(card) or content.ARMORS[card])["cost"]
-            if ch["coins"] >= cost and (card in content.ARMORS or len(ch["weapons"]) < content.MAX_WEAPONS):
+            if ch["coins"] >= _card(card)["cost"] and (card in content.ARMORS or len(ch["weapons"]) < content.MAX_WEAPONS):
                 out.append({"buy": card})
     owned = ch["weapons"] + ([ch["armor_card"]] if ch["armor_card"] else [])
     out += [{"sell": card} for card in owned if keeps_a_weapon(ch, card)]
@@ -106,10 +109,6 @@ def _prompt(s, c, step):
     return f"{c}: the failure's Blacksmith action: buy one card, sell equipment (half its cost), {repair}, then leave"
 
 
-def _card(card):
-    return content.WEAPONS.get(card) or content.ARMORS[card]
-
-
 def _market_step(w, c, item, choice):
     s = w.s
     ch = s["characters"][c]
@@ -118,8 +117,11 @@ def _market_step(w, c, item, choice):
         w.emit("HeadsChanged", who=c, set={"heads": 0, "boss_heads": 0, "coins": coins}, reason="heads sold")
     elif "sell" in choice:
         items = list(ch["items"])
-        items.pop(next(i for i, it in enumerate(items) if it["id"] == choice["sell"]))
-        w.emit("ItemsChanged", who=c, set={"items": items, "coins": ch["coins"] + half(content.ITEMS[choice["sell"]]["cost"])},
+        slot = next(i for i, it in enumerate(items) if it["id"] == choice["sell"])
+        items.pop(slot)
+        used = [u if u < slot else u - 1 for u in ch["items_used"] if u != slot]  # the other items keep their use
+        w.emit("ItemsChanged", who=c, set={"items": items, "items_used": used,
+                                           "coins": ch["coins"] + half(content.ITEMS[choice["sell"]]["cost"])},
                reason=f"sold {choice['sell']}")
         market.to_bottom(w, [choice["sell"]], f"{choice['sell']} sold")
     else:
