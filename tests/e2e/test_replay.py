@@ -102,6 +102,8 @@ def test_scrub_a_replay_follow_a_seat_and_review_it_as_staff(new_page, live_serv
     expect(staff_board).to_have_attribute("data-as", "1")
     expect(staff_board.locator(".yk").first).to_have_attribute("data-seat", "1")
     assert "as=1" in judge.url
+    # what a move changed: the step after the start is a move (the middle seq may be one that changes nothing)
+    judge.goto(f"/staff/matches/{match_id}/?at={after}")
     expect(judge.get_by_test_id("state-diff")).to_be_visible()
     judge.screenshot(path=str(SHOTS / "4-staff-review.png"))  # the top of a long page
     assert judge.console_errors == []
