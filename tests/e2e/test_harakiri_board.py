@@ -12,7 +12,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import RESULTS, assert_fits_width, table_shot
+from .conftest import SHOTS, assert_fits_width, table_shot
 from .test_match_flow import assert_not_reloaded, mark_no_reload, sign_up, wait_live
 
 pytestmark = pytest.mark.e2e
@@ -184,8 +184,8 @@ def test_solo_harakiri_round_played_by_clicking_the_board(new_page):
         wait_settled(page, before + 1)
         assert_last_roll_shown(page)
         if not shot and len(done) >= 12 and not state(page)["finished"]:
-            RESULTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(RESULTS / "harakiri-board.png"), full_page=True)
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / "harakiri-board.png"), full_page=True)
             shot = True
     else:
         pytest.fail(f"the round did not end within {MAX_ACTIONS} clicks; last: {done[-10:]}")
@@ -197,8 +197,8 @@ def test_solo_harakiri_round_played_by_clicking_the_board(new_page):
     expect(board.locator(".hk-actions button, .hk-choice, button.hk-cell")).to_have_count(0)
     assert_not_reloaded(page)
     if not shot:
-        RESULTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(RESULTS / "harakiri-board.png" if not shot else RESULTS / "harakiri-board-end.png"),
+        SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "harakiri-board.png" if not shot else SHOTS / "harakiri-board-end.png"),
                     full_page=True)
     table_shot(page, "harakiri-end")
     # A phone: the board comes first and the whole grid fits 390 px without side scrolling.
