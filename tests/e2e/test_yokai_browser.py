@@ -134,6 +134,16 @@ def test_two_players_play_yokai_to_the_end_by_clicking(new_page):
     expect(a.get_by_test_id("yokai-chakra")).to_have_text(re.compile(r"^Your chakra\s*2 / 2"))
     expect(b.get_by_test_id("yokai-chakra")).to_have_text(re.compile(rf"^{alice}'s chakra\s*2 / 2"))
     expect(a.get_by_test_id("yokai-prompt")).not_to_contain_text("Your move: or")
+    # Escape cancels a selection: a hand card picked lights up the terrains it may go to; Escape
+    # puts it back, and the card can be picked again.
+    card = a.locator("#board .yk-hcard.is-playable").first
+    expect(a.locator("#board .yk-cell.is-target")).to_have_count(0)
+    card.click()
+    expect(card).to_have_class(re.compile(r"\bis-selected\b"))
+    expect(a.locator("#board .yk-cell.is-target").first).to_be_visible()
+    a.keyboard.press("Escape")
+    expect(a.locator("#board .yk-hcard.is-selected")).to_have_count(0)
+    expect(a.locator("#board .yk-cell.is-target")).to_have_count(0)
 
     # A third user watches: the board without hands or controls, updated live.
     carol = new_page()
