@@ -19,14 +19,15 @@ on its row lock.
 
 Services: ``invitation_create``, ``invitation_accept`` (by id: the invitee), ``invitation_join``
 (by token: whoever opens the link), ``invitation_decline``, ``invitation_revoke``. Selectors:
-``invitations_received``, ``invitations_sent``, ``invitation_by_token``, ``invitation_status``.
+``invitations_received``, ``invitations_sent``, ``invitation_by_token``, ``invitation_status``,
+``invitations_of_user`` (the account export).
 """
 
 import secrets
 import uuid
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 
 from games.eventstore.models import Invitation, InvitationAnswer, Match
@@ -346,3 +347,19 @@ def invitation_revoke(*, invitation_id, user) -> dict:
         _require_unanswered(inv)
         InvitationAnswer.objects.create(invitation=inv, user=user, outcome=REVOKED, at=_now())
     return _docs([inv])[0]
+
+
+def invitations_of_user(user) -> list[dict]:
+    """Every invitation ``user`` sent or received, with what became of it (their data export)."""
+    rows = list(Invitation.objects.filter(models.Q(inviter=user) | models.Q(invitee=user)).order_by("at", "id"))
+    answers: dict = {}
+    for a in InvitationAnswer.objects.filter(invitation__in=rows).order_by("id"):
+        answers.setdefault(a.invitation_id, []).append(a)
+    names = _names([r.inviter_id for r in rows] + [r.invitee_id for r in rows]
+                   + [a.user_id for found in answers.values() for a in found])
+    return [{"id": str(r.pk), "match_id": str(r.match_id), "role": "sent" if r.inviter_id == user.pk else "received",
+             "kind": "user" if r.invitee_id is not None else "link", "inviter": names.get(r.inviter_id),
+             "invitee": names.get(r.invitee_id) if r.invitee_id is not None else None, "at": r.at.isoformat(),
+             "answers": [{"outcome": a.outcome, "by": names.get(a.user_id), "seat": a.seat, "at": a.at.isoformat()}
+                         for a in answers.get(r.pk, [])]}
+            for r in rows]

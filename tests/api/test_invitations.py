@@ -113,6 +113,13 @@ def test_declined_and_revoked_invitations_leave_the_list_and_are_recorded(table)
     assert [(a.invitation.invitee and a.invitation.invitee.username, a.user.username, a.outcome)
             for a in InvitationAnswer.objects.order_by("id")] == [
         ("bob", "bob", "declined"), ("bob", "alice", "revoked"), (None, "alice", "revoked")]
+    # the account export has each side's invitations and what became of them
+    exported = table["bob"].get("/api/account/export/").json()["invitations"]
+    assert [(d["role"], d["inviter"], [a["outcome"] for a in d["answers"]]) for d in exported] == [
+        ("received", "alice", ["declined"]), ("received", "alice", ["revoked"])]
+    exported = table["alice"].get("/api/account/export/").json()["invitations"]
+    assert [(d["role"], d["kind"], d["invitee"]) for d in exported] == [
+        ("sent", "user", "bob"), ("sent", "user", "bob"), ("sent", "link", None), ("sent", "link", None)]
 
 
 def test_refusals_have_stable_codes(table):
