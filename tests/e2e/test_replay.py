@@ -101,7 +101,7 @@ def test_scrub_a_replay_follow_a_seat_and_review_it_as_staff(new_page, live_serv
     expect(staff_board).to_have_attribute("data-as", "open")
     expect(staff_board.locator(".yk-hand-box")).to_have_count(2)
     expect(staff_board.locator(".yk-spectating")).to_have_count(0)
-    judge.screenshot(path=str(SHOTS / "replay-4-staff-all-hands-open.png"))  # the top of a long page
+    staff_board.screenshot(path=str(SHOTS / "replay-4-staff-all-hands-open.png"))  # the board alone
     judge.locator("a.board-seat[data-as='0']").click()
     expect(staff_board).to_have_attribute("data-as", "0")
     expect(staff_board.locator(".yk-hand-box")).to_have_count(1)
