@@ -1031,7 +1031,8 @@ function renderHand(ctx, seat = ctx.doc.seat) {
   const opts = seat === doc.seat ? ctx.opts : { ...ctx.opts, facing: [] };
   const me = view.players[seat] || {};
   const hand = me.hand || [];
-  const title = seat === doc.seat ? "Your hand" : `${seatName(doc, seat)}'s hand`;
+  const whose = seat === doc.seat ? "Your" : `${seatName(doc, seat)}'s`;
+  const title = `${whose} hand`;
   const box = h("div", { class: "ys-section", dataset: { handSeat: String(seat) } }, h("h3", {}, `${title} (${hand.length})`));
   const row = h("div", { class: "ys-cards", "data-testid": "yashima-hand" });
   const attackBy = new Map();
@@ -1072,14 +1073,14 @@ function renderHand(ctx, seat = ctx.doc.seat) {
     const shown = (me.tome || {}).pages || [];
     const pages = [];
     (m.tome || []).forEach((t, i) => { for (const face of Object.values(t.faces || {})) if (shown.includes(face.page)) pages.push({ face, i }); });
-    box.append(h("h3", {}, `Your tome (pages ${shown.join(" and ") || "none"})`),
+    box.append(h("h3", {}, `${whose} tome (pages ${shown.join(" and ") || "none"})`),
       h("div", { class: "ys-cards" }, pages.length ? pages.map(({ face }) => help(h("div", { class: "ys-card small", dataset: { page: String(face.page) } },
         h("span", { class: "nm" }, `p.${face.page} ${face.name}`),
         h("span", { class: "row" }, `Cost ${face.cost}`, face.kind ? kwChipTome(face.kind) : ""),
         h("span", { class: "fx" }, (face.effects || []).map((e) => kwChip(e.k, e)),
           face.torn ? help(h("span", { class: "ys-kw" }, "torn half"), `${helpText("tome:TORN")}\n${(face.torn.effects || []).map(itemText).join("; ")}`) : "")),
       tomeHelp(face), face.name)) : h("p", { class: "muted" }, "Avatar page.")));
-    box.append(h("h3", {}, `Your karma pool (${(me.karma || []).length})`),
+    box.append(h("h3", {}, `${whose} karma pool (${(me.karma || []).length})`),
       h("div", { class: "ys-cards" }, (me.karma || []).map((c) => help(h("div", { class: "ys-card small" }, h("span", { class: "nm" }, defName(c.d)), h("span", { class: "row" }, `Karma ${(def(c.d) || {}).karma ?? "?"}`)),
         `${cardHelp(c.d, seat)}\n${helpText("concept:KARMA_POOL")}`, defName(c.d))),
         (me.karma || []).length ? "" : h("p", { class: "muted" }, "Empty.")));
