@@ -30,6 +30,11 @@ def _lobby() -> str:
     return reverse("frontend:lobby")
 
 
+def _seated(match_id, user) -> bool:
+    """Does ``user`` sit in the match (open, running or over): the link then leads back to the table."""
+    return selectors.seat_for_user(selectors.match_get(match_id), user) is not None
+
+
 def _say(err, **words) -> str:
     return _WORDS.get(err.code, err.message[:1].upper() + err.message[1:]).format(**words)
 
@@ -55,7 +60,7 @@ def invite_link(request, token):
         return render(request, "frontend/invite.html", context)
     if not doc["for_you"]:
         return render(request, "frontend/invite.html", {**context, "not_for_you": True}, status=403)
-    if doc["status"] == invitations.STATUS_SEATED:
+    if doc["status"] == invitations.STATUS_SEATED or _seated(doc["match_id"], request.user):
         messages.info(request, "You already have a seat at this table.")
         return redirect(_table(doc["match_id"]))
     if doc["status"] != invitations.STATUS_OPEN:

@@ -58,6 +58,10 @@ def test_a_link_to_a_full_started_or_abandoned_match_says_so(client, table, make
     started = client.get(link["path"])
     assert started.status_code == 409 and "This match has already started." in started.content.decode()
     assert f'href="/matches/{match.pk}/">Watch the match' in started.content.decode()
+    client.force_login(alice)  # a player of the started match: the link leads back to the table
+    back = client.get(link["path"])
+    assert back.status_code == 302 and back["Location"] == f"/matches/{match.pk}/"
+    client.force_login(make_user("later"))
 
     other = services.match_create(game="pebbles", seats=2, options={}, creator=alice)
     gone, _ = invitations.invitation_create(match_id=other.pk, user=alice)
