@@ -2,6 +2,7 @@ from django.urls import path
 
 from . import account_views as account
 from . import campaign_views as campaigns
+from . import invitation_views as invites
 from . import replay_views as replays
 from . import social_views as social
 from . import tournament_views as tournaments
@@ -31,6 +32,12 @@ urlpatterns = [
     path("matches/<uuid:match_id>/leave/", views.match_leave, name="match-leave"),
     path("matches/<uuid:match_id>/bot/", views.match_add_bot, name="match-bot"),
     path("matches/<uuid:match_id>/start/", views.match_start, name="match-start"),
+    path("matches/<uuid:match_id>/invite/", invites.match_invite, name="match-invite"),
+    path("invite/<str:token>/", invites.invite_link, name="invite-link"),
+    path("invitations/", invites.invitations_fragment, name="invitations-fragment"),
+    path("invitations/<uuid:invitation_id>/accept/", invites.invitation_accept, name="invitation-accept"),
+    path("invitations/<uuid:invitation_id>/decline/", invites.invitation_decline, name="invitation-decline"),
+    path("invitations/<uuid:invitation_id>/revoke/", invites.invitation_revoke, name="invitation-revoke"),
     path("matches/<uuid:match_id>/replay/", replays.replay_page, name="match-replay"),
     path("matches/<uuid:match_id>/replay/report/", replays.replay_report, name="match-replay-report"),
     path("matches/<uuid:match_id>/verify/", social.verify_page, name="match-verify"),

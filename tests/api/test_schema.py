@@ -33,7 +33,9 @@ def test_schema_validates_without_warnings():
                  "/api/tournaments/{id}/standings/", "/api/campaigns/", "/api/campaigns/{id}/",
                  "/api/campaigns/{id}/join/", "/api/campaigns/{id}/start/", "/api/matches/{id}/chat/",
                  "/api/matches/{id}/rematch/", "/api/matches/{id}/verify/", "/api/admin/matches/{id}/chat/",
-                 "/api/admin/chat/{message_id}/hide/"):
+                 "/api/admin/chat/{message_id}/hide/", "/api/matches/{id}/invitations/", "/api/invitations/",
+                 "/api/invitations/join/", "/api/invitations/{id}/accept/", "/api/invitations/{id}/decline/",
+                 "/api/invitations/{id}/revoke/"):
         assert f'"{path}"' in text
 
 
@@ -43,8 +45,9 @@ def test_schema_and_docs_are_served(api):
     assert res.status_code == 200 and res.json()["info"]["title"] == "Kamiza API"
     ops = [(p, m) for p, item in res.json()["paths"].items() for m in item]
     # platform (replay and glossary included), accounts, tournaments (11), reports and judging, campaigns (6),
-    # ratings (2), chat, rematch and seed verification (5) with the staff's chat review and hiding (2)
-    assert len(ops) == 61
+    # ratings (2), chat, rematch and seed verification (5) with the staff's chat review and hiding (2),
+    # invitations (6)
+    assert len(ops) == 67
     assert all(
         "operationId" in res.json()["paths"][p][m] and res.json()["paths"][p][m]["responses"] for p, m in ops
     )

@@ -22,7 +22,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import RESULTS
+from .conftest import SHOTS
 from .test_harakiri_board import play_one_action, state, wait_settled
 from .test_match_flow import assert_not_reloaded, mark_no_reload, sign_up, wait_live
 
@@ -274,8 +274,8 @@ def play_party_rounds(a, b):
         expect(page.locator("#board").locator(CONTROLS)).to_have_count(0)
         assert_not_reloaded(page)
         assert page.console_errors == [], page.console_errors
-    RESULTS.mkdir(exist_ok=True)
-    b.screenshot(path=str(RESULTS / "harakiri-party.png"), full_page=True)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    b.screenshot(path=str(SHOTS / "harakiri-party.png"), full_page=True)
     print(f"harakiri party: {played} clicks per seat ({party_decisions} party decisions by the leader), "
           f"{len(live)} live enemy activations, "
           f"enemy moves seen {enemy_moves_seen}, {time.monotonic() - started:.1f}s")

@@ -9,7 +9,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import RESULTS
+from .conftest import SHOTS
 
 pytestmark = pytest.mark.e2e
 
@@ -78,8 +78,8 @@ def test_two_players_see_each_others_moves_live(new_page):
     row = b.locator(f'tr[data-match-id="{match_id}"]')
     expect(row).to_contain_text(alice)
     assert_not_reloaded(b)
-    RESULTS.mkdir(exist_ok=True)
-    b.screenshot(path=str(RESULTS / "lobby.png"), full_page=True)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    b.screenshot(path=str(SHOTS / "match-flow-lobby.png"), full_page=True)
     row.get_by_role("button", name=re.compile("^Join")).click()
     b.wait_for_url(f"**/matches/{match_id}/")
     wait_live(b)
@@ -169,8 +169,8 @@ def test_two_players_see_each_others_moves_live(new_page):
     c_html = c.content()
     assert not any(s in c_html for s in a_hand + b_hand)
 
-    RESULTS.mkdir(exist_ok=True)
-    a.screenshot(path=str(RESULTS / "match-page.png"), full_page=True)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    a.screenshot(path=str(SHOTS / "match-flow-page.png"), full_page=True)
     assert a.console_errors == [] and b.console_errors == [] and c.console_errors == []
 
 
@@ -207,7 +207,7 @@ def test_reconnect_catches_up_and_a_bot_game_reaches_its_end(new_page):
     seqs = [s for s, _ in log_types(a)]
     assert seqs == list(range(1, len(seqs) + 1))
     assert_not_reloaded(a)
-    a.screenshot(path=str(RESULTS / "match-finished.png"), full_page=True)
+    a.screenshot(path=str(SHOTS / "match-flow-finished.png"), full_page=True)
 
     a.goto("/")
     expect(a.get_by_test_id("finished-matches").locator(f'li[data-match-id="{match_id}"]')).to_be_visible()

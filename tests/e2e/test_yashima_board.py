@@ -13,7 +13,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import RESULTS, table_shot
+from .conftest import table_shot
 from .test_match_flow import assert_not_reloaded, mark_no_reload, sign_up, wait_live
 
 pytestmark = pytest.mark.e2e
@@ -176,8 +176,6 @@ def test_play_yashima_against_a_bot_by_clicking_the_board(new_page):
             shots.add(s["phase"])
             if s["phase"] == "destiny":
                 expect(page.get_by_test_id("yashima-prompt")).to_contain_text("Destiny (secret")
-            RESULTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(RESULTS / f"yashima-{s['phase']}.png"), full_page=True)
             table_shot(page, f"yashima-{s['phase']}")
         try:
             done.append(f"{s['phase']}: {play_one(page, s, rng, done)}")
@@ -209,6 +207,5 @@ def test_play_yashima_against_a_bot_by_clicking_the_board(new_page):
     expect(watcher.locator("#board [data-testid=yashima-hand]")).to_have_count(0)
 
     assert_not_reloaded(page)
-    page.screenshot(path=str(RESULTS / "yashima-board.png"), full_page=True)
     table_shot(page, "yashima-end")
     assert page.console_errors == [] and watcher.console_errors == [], (page.console_errors, watcher.console_errors)

@@ -303,6 +303,12 @@ class HarakiriEngine(EngineBase):
             return ADVENTURE.view_for(state, seat)
         return views.view(state)
 
+    def view_open(self, state):
+        """A cooperative game: no seat holds a hidden hand, so the open board is everyone's board.
+        What it hides from all (the oracle's, the AI's and the zones' deck orders, the campaign
+        book's unread entries) is not drawn on any board; staff read it in the raw state."""
+        return self.view_for(state, None)
+
     def redact_event(self, ev, seat):
         """Each phase hides its own event types (no type one phase redacts is emitted by the other;
         ``test_phases.py`` checks it), so both redactions apply to every event."""

@@ -124,6 +124,9 @@ class YashimaEngine(EngineBase):
         legal = self.legal_commands(state, seat) if isinstance(seat, int) and not isinstance(seat, bool) else []
         return views.view_for(state, seat, legal)
 
+    def view_open(self, state) -> dict:
+        return views.view_open(state)
+
     def redact_event(self, ev, seat):
         return views.redact_event(ev, seat)
 

@@ -134,6 +134,9 @@ class YokaiEngine(EngineBase):
     def view_for(self, state, seat) -> dict:
         return views.view_for(state, seat)
 
+    def view_open(self, state) -> dict:
+        return views.view_open(state)
+
     def redact_event(self, ev, seat):
         return views.redact_event(ev, seat)
 
