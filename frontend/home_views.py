@@ -92,6 +92,7 @@ def home(request):
         "live_matches": live,
         "live_version": version_of(live, "watching", "filled"),
         "my_turns": my_turns,
+        "open_tables": MatchSummary.objects.filter(status="open").count(),
     })
 
 
