@@ -139,7 +139,7 @@ class GameOptions:
             self.fields[field_name] = forms.TypedChoiceField(
                 label=labels.get(key, key), required=False, coerce=int, empty_value=None,
                 choices=[("", AUTOMATIC)] + _seat_choices(self.players),
-                widget=SeatSelect(attrs={"data-key": key}))
+                widget=SeatSelect())
             names.append(field_name)
         if names:
             self.layout.append({"name": name, "kind": "map", "field_names": names, "keys": list(keys),
