@@ -126,7 +126,9 @@ def test_two_clicks_from_the_home_page_start_a_match(make_user):
     opened = MatchSummary.objects.get(match_id=table["Location"].split("/")[2])
     assert opened.status == "open" and len(opened.seats) == 2 and opened.seats[1] is None
     assert f'data-match-id="{opened.match_id}"' in c.get("/lobby/").content.decode()
-    assert "1 open table waiting for players" in page(c, "/").text
+    home = page(c, "/")
+    assert "1 open table waiting for players" in home.text
+    assert re.search(r"It is your move in [12] match(es)?\.", home.text)  # the Yokai match (and Harakiri's?)
 
     # a wrong request is a message on the home page, never an error page; anonymous callers sign in first
     for bad in ({"game": "chess", "mode": "bot"}, {"game": "yokai", "mode": "fast"}):
