@@ -2,6 +2,7 @@ from django.urls import path
 
 from . import account_views as account
 from . import campaign_views as campaigns
+from . import home_views as home
 from . import invitation_views as invites
 from . import replay_views as replays
 from . import social_views as social
@@ -11,7 +12,9 @@ from . import views
 app_name = "frontend"
 
 urlpatterns = [
-    path("", views.lobby, name="lobby"),
+    path("", home.home, name="home"),
+    path("lobby/", views.lobby, name="lobby"),
+    path("games/<slug:slug>/rules/", home.game_rules, name="game-rules"),
     path("signup/", views.signup, name="signup"),
     path("login/", views.login_view, name="login"),
     path("logout/", views.logout_view, name="logout"),
@@ -27,6 +30,7 @@ urlpatterns = [
     path("reset/<uidb64>/<token>/", account.PasswordResetConfirmView.as_view(), name="password-reset-confirm"),
     path("reset/done/", account.PasswordResetCompleteView.as_view(), name="password-reset-complete"),
     path("matches/new/", views.match_create, name="match-create"),
+    path("matches/quick/", home.match_quick, name="match-quick"),
     path("matches/<uuid:match_id>/", views.match_page, name="match"),
     path("matches/<uuid:match_id>/join/", views.match_join, name="match-join"),
     path("matches/<uuid:match_id>/leave/", views.match_leave, name="match-leave"),

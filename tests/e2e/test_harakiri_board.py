@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import SHOTS, assert_fits_width, table_shot
-from .test_match_flow import assert_not_reloaded, mark_no_reload, sign_up, wait_live
+from .test_match_flow import assert_not_reloaded, create_match, mark_no_reload, sign_up, wait_live
 
 pytestmark = pytest.mark.e2e
 
@@ -143,12 +143,7 @@ def test_solo_harakiri_round_played_by_clicking_the_board(new_page):
     page = new_page()
     page.set_viewport_size({"width": 1440, "height": 900})
     sign_up(page, f"ronin-{uuid.uuid4().hex[:6]}")
-    page.goto("/")
-    page.get_by_label("Game").select_option("harakiri")
-    page.get_by_label("Seats").fill("1")
-    page.get_by_label("Options").fill('{"round_cap": 1}')
-    page.get_by_role("button", name="Create").click()
-    page.wait_for_url(re.compile(r"/matches/[0-9a-f-]{36}/$"))
+    create_match(page, {"round_cap": 1}, game="harakiri", seats=1)
     wait_live(page)
     start = page.get_by_role("button", name="Start")
     expect(start).to_be_enabled()

@@ -76,7 +76,7 @@ def test_a_swiss_event_from_the_form_to_live_standings_and_a_report(new_page, li
     org.get_by_label("Players per table").select_option("2")
     org.get_by_label("Round time limit (minutes)").fill("45")
     expect(org.locator("fieldset[data-game=yashima]")).to_be_hidden()  # only the chosen game's options
-    org.locator("fieldset[data-game=yokai]").get_by_label("Turn seconds").fill("120")
+    org.locator("fieldset[data-game=yokai]").get_by_label("Turn clock (seconds)").fill("120")
     shot(org, "1-create-form")
     org.get_by_role("button", name="Create").click()
     org.wait_for_url(re.compile(r"/tournaments/[0-9a-f-]{36}/$"))

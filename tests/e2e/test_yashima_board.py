@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import table_shot
-from .test_match_flow import assert_not_reloaded, mark_no_reload, sign_up, wait_live
+from .test_match_flow import assert_not_reloaded, create_match, mark_no_reload, sign_up, wait_live
 
 pytestmark = pytest.mark.e2e
 
@@ -34,14 +34,8 @@ TAP_JS = """() => { const s = window.KamizaMatch.socket; const orig = s.send.bin
     legal: JSON.stringify(window.KamizaMatch.doc.legal_commands)}); return orig(msg); }; }"""
 
 
-def create_yashima_match(page, options='{"round_cap": 2}'):
-    page.goto("/")
-    page.get_by_label("Game").select_option("yashima")
-    page.get_by_label("Seats").fill("2")
-    page.get_by_label("Options").fill(options)
-    page.get_by_role("button", name="Create").click()
-    page.wait_for_url(re.compile(r"/matches/[0-9a-f-]{36}/$"))
-    return page.url.rstrip("/").rsplit("/", 1)[-1]
+def create_yashima_match(page, options=None):
+    return create_match(page, {"round_cap": 2} if options is None else options, game="yashima")
 
 
 def expect_game_over(page):

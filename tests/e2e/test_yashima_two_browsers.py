@@ -121,7 +121,8 @@ def test_two_people_play_yashima_in_two_browsers(new_page, record_property):
     alice, bob = f"aoi-{uuid.uuid4().hex[:6]}", f"botan-{uuid.uuid4().hex[:6]}"
     b.add_init_script("window.KamizaLobbyRefreshMs = 500")
     sign_up(a, alice)
-    sign_up(b, bob)  # B waits in the lobby
+    sign_up(b, bob)
+    b.goto("/lobby/")  # B waits in the lobby
 
     match_id = create_yashima_match(a)
     wait_live(a)
@@ -263,7 +264,7 @@ def test_defense_prompt_counts_down_for_the_defender_and_shows_who_decides(new_p
     alice, bob = f"aoi-{uuid.uuid4().hex[:6]}", f"botan-{uuid.uuid4().hex[:6]}"
     sign_up(a, alice)
     sign_up(b, bob)
-    match_id = create_yashima_match(a, '{"defense_seconds": 90}')  # the lobby passes Yashima's options
+    match_id = create_yashima_match(a, {"defense_seconds": 90})  # the lobby passes Yashima's options
     b.goto(f"/matches/{match_id}/")
     b.get_by_role("button", name="Join").click()
     wait_live(b)

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import SHOTS, assert_fits_width, table_shot
-from .test_match_flow import assert_not_reloaded, mark_no_reload, sign_up, wait_live
+from .test_match_flow import assert_not_reloaded, create_match, mark_no_reload, sign_up, wait_live
 
 pytestmark = pytest.mark.e2e
 
@@ -32,13 +32,7 @@ def state(page):
 
 
 def create_yokai_match(page):
-    page.goto("/")
-    page.get_by_label("Game").select_option("yokai")
-    page.get_by_label("Seats").fill("2")
-    page.get_by_label("Options").fill("{}")
-    page.get_by_role("button", name="Create").click()
-    page.wait_for_url(re.compile(r"/matches/[0-9a-f-]{36}/$"))
-    return page.url.rstrip("/").rsplit("/", 1)[-1]
+    return create_match(page, game="yokai")
 
 
 def wait_settled(page, at_least_seq):
@@ -106,6 +100,7 @@ def test_two_players_play_yokai_to_the_end_by_clicking(new_page):
     b.add_init_script("window.KamizaLobbyRefreshMs = 500")
     sign_up(a, alice)
     sign_up(b, bob)
+    b.goto("/lobby/")  # B waits in the lobby
 
     match_id = create_yokai_match(a)
     wait_live(a)

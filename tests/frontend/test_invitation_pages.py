@@ -88,14 +88,14 @@ def test_the_lobby_lists_invitations_for_you_with_accept_and_decline(client, tab
     match, alice = table
     bob = make_user("bob")
     client.force_login(bob)
-    lobby = client.get("/").content.decode()
+    lobby = client.get("/lobby/").content.decode()
     assert 'data-testid="invitations"' in lobby and re.search(r'data-testid="invitations"[^>]*\shidden', lobby)
     inv, _ = invitations.invitation_create(match_id=match.pk, user=alice, username="bob")
 
     fragment = client.get("/invitations/").content.decode()  # what invitations.js re-reads
     assert f'data-invitation-id="{inv["id"]}"' in fragment and "<strong>alice</strong> invites you to play" in fragment
     assert 'data-count="1"' in fragment
-    lobby = client.get("/").content.decode()
+    lobby = client.get("/lobby/").content.decode()
     assert "Invitations for you" in lobby and f'data-invitation-id="{inv["id"]}"' in lobby
     assert not re.search(r'data-testid="invitations"[^>]*\shidden', lobby)
 

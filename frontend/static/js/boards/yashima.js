@@ -200,7 +200,7 @@ function statusChip(name, owners) {
 
 function seatName(doc, seat) {
   const st = doc.match && doc.match.seats && doc.match.seats[seat];
-  const name = st ? st.username + (st.bot ? " (bot)" : "") : `Seat ${seat}`;
+  const name = st ? st.username + (st.bot ? " (bot)" : "") : `Seat ${Number(seat) + 1}`;
   return seat === doc.seat ? `${name} (you)` : name;
 }
 

@@ -114,7 +114,7 @@ function lastMoveCells(doc) {
 
 function seatName(doc, seat) {
   const s = doc.match && doc.match.seats && doc.match.seats[seat];
-  const name = s ? s.username + (s.bot ? " (bot)" : "") : `Seat ${seat}`;
+  const name = s ? s.username + (s.bot ? " (bot)" : "") : `Seat ${Number(seat) + 1}`;
   return seat === doc.seat ? `${name} (you)` : name;
 }
 
