@@ -90,7 +90,7 @@ class TournamentRegisterApi(_ActionApi):
 class TournamentWithdrawApi(_ActionApi):
     @extend_schema(tags=TAGS, operation_id="tournaments_withdraw", parameters=[TOURNAMENT_ID], request=None,
                    responses={200: s.TournamentSerializer, 401: UNAUTH, 404: NOT_FOUND,
-                              409: E("not_registered / already_dropped")})
+                              409: E("not_registered / already_dropped / tournament_finished")})
     def post(self, request, id):
         services.tournament_withdraw(tournament_id=id, user=request.user)
         return Response(_detail(id))

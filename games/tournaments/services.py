@@ -18,6 +18,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games.application import lobby
+from games.eventstore.models import MatchEvent
 from games.kernel import RuleViolation, registry
 from games.ratings.selectors import seeding_ratings
 from games.tournaments import live, rounds
@@ -287,6 +289,8 @@ def tournament_withdraw(*, tournament_id, user) -> Entrant:
         if member is None:
             raise TournamentServiceError("not_registered", "you are not registered in this tournament")
         entrant = member.entrant
+        if tournament.status == FINISHED:
+            raise TournamentServiceError("tournament_finished", "the tournament is over: there is nothing to leave")
         state = state_of(tournament.pk)
         if tournament.status == REGISTERING:
             _append(tournament, state, Withdrawn(str(entrant.pk)), Actor.of(user), entrant=entrant)
@@ -432,13 +436,17 @@ def _clock(tournament_id, user, make_record) -> Tournament:
 
 def tournament_record_result(*, tournament_id, round: int, table: int, places: dict, by: str, actor: Actor) -> bool:
     """Count a table's result once: a repeat with the same places is a no-op (False), a different one
-    is refused (``result_already_recorded``)."""
+    is refused (``result_already_recorded``). A match's outcome (``play``/``time``) arriving for a table
+    a judge has already decided is a no-op too: the judge's decision stands, and a redelivered
+    ``MatchFinished`` after an override is not an error (docs/tournaments.md, "Disputes")."""
     with transaction.atomic():
         tournament = _locked(tournament_id)
         state = state_of(tournament.pk)
         if 1 <= round <= state.current_round:
             existing = state.rounds[round - 1].results.get(table)
             if existing is not None and existing.places == places and existing.by == by:
+                return False
+            if existing is not None and existing.by == "judge" and by in ("play", "time"):
                 return False
         _append(tournament, state, Result(round, table, dict(places), by), actor)
         return True
@@ -456,6 +464,21 @@ def _judge_table(tournament_id, user, round_no: int, table: int):
             state.rounds[round_no - 1].stage == "elimination":
         raise TournamentServiceError("bracket_moved_on", "the bracket has moved past that round: its result stands")
     return tournament, state
+
+
+def _match_in_progress(tournament: Tournament, state: State, round_no, table_no) -> bool:
+    """Whether the table has no result yet and its match is still being played (started, neither
+    finished nor abandoned). A judge decides a table once its match is over: overriding a running
+    match would complete the round under the players' feet and refuse its own ``MatchFinished``."""
+    if not (isinstance(round_no, int) and 1 <= round_no <= state.current_round):
+        return False
+    if table_no in state.rounds[round_no - 1].results:
+        return False
+    match_id = (TournamentTable.objects.filter(tournament=tournament, round=round_no, table=table_no)
+                .values_list("match_id", flat=True).first())
+    if match_id is None:
+        return False  # a bye, or a table whose match was never created: nothing is being played
+    return not MatchEvent.objects.filter(match_id=match_id, type__in=(lobby.FINISHED, lobby.ABANDONED)).exists()
 
 
 def tournament_uphold(*, tournament_id, user, round: int, table: int, reason: str = "",
@@ -476,6 +499,9 @@ def tournament_override(*, tournament_id, user, round: int, table: int, places: 
         tournament, state = _judge_table(tournament_id, user, round, table)
         if not isinstance(places, dict):
             raise TournamentServiceError("invalid_result", "places map each entrant of the table to its place")
+        if _match_in_progress(tournament, state, round, table):
+            raise TournamentServiceError("match_in_progress", "the match is still being played: a judge decides "
+                                         "its result once it has ended (by play or the round's time limit)")
         _append(tournament, state, Overridden(round, table, dict(places), judge=user.get_username(),
                                               reason=str(reason or ""), report_id=report_id), Actor.of(user))
 

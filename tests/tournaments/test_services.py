@@ -192,6 +192,27 @@ def test_withdrawing_after_the_start_is_a_drop_that_keeps_results(make_user, mak
     assert _code(services.tournament_drop, tournament_id=t.pk, user=organizer, entrant_id="nope") == ("not_registered", 409)
 
 
+def test_nobody_withdraws_from_a_finished_tournament(make_user, make_tournament, organizer):
+    """BUG-3: once the tournament is over, leaving it is refused (409 tournament_finished) and the log
+    gets no ``dropped`` record after the end."""
+    t = make_tournament(rounds=1)
+    alice, bob = make_user(), make_user()
+    for u in (alice, bob):
+        services.tournament_register(tournament_id=t.pk, user=u)
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    (table,) = TournamentTable.objects.filter(tournament=t, round=1)
+    first, second = table.entrant_ids
+    services.tournament_record_result(tournament_id=t.pk, round=1, table=1, places={first: 1, second: 2}, by="play",
+                                      actor=services.Actor("worker"))
+    assert services.tournament_pair_next_round(tournament_id=t.pk, actor=services.Actor("worker")) is None
+    assert Tournament.objects.get(pk=t.pk).status == "finished"
+    head = Tournament.objects.get(pk=t.pk).head_seq
+    assert _code(services.tournament_withdraw, tournament_id=t.pk, user=alice) == ("tournament_finished", 409)
+    assert Tournament.objects.get(pk=t.pk).head_seq == head
+    assert not TournamentRecord.objects.filter(tournament=t, kind="dropped").exists()
+    assert set(Entrant.objects.filter(tournament=t).values_list("status", flat=True)) == {"registered"}
+
+
 def test_the_database_refuses_a_second_pairing_of_a_round_and_a_second_result_for_a_table(make_user, make_tournament, organizer):
     t = make_tournament()
     for _ in range(4):
