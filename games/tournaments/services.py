@@ -16,6 +16,7 @@ from datetime import timedelta
 import jsonschema
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.application import lobby
@@ -33,6 +34,7 @@ from games.tournaments.models import (
     Entrant,
     EntrantMember,
     RoundDeadline,
+    TeamInvitation,
     Tournament,
     TournamentRecord,
     TournamentTable,
@@ -47,10 +49,13 @@ from games.tournaments.records import (
     Registered,
     Reported,
     Result,
+    MIN_SPECTATOR_DELAY_SECONDS,
     Settings,
+    SpectatorDelaySet,
     Started,
     TournamentError,
     Withdrawn,
+    check_spectator_delay,
     record_from_dict,
     record_to_dict,
 )
@@ -121,11 +126,10 @@ def state_of(tournament_id, until: int | None = None) -> State:
 # -- create ---------------------------------------------------------------------------------------
 
 
-# Fair play (docs/tournaments.md): spectators of a running match are a full turn and at least a minute behind.
-SPECTATOR_DELAY_SECONDS = 60
+# Fair play (docs/tournaments.md): spectators of a running match are a full turn and at least a minute
+# behind by default; the minute is also the floor (records.check_spectator_delay).
+SPECTATOR_DELAY_SECONDS = MIN_SPECTATOR_DELAY_SECONDS
 SPECTATOR_DELAY_TURNS = 1
-MAX_SPECTATOR_DELAY_SECONDS = 3600
-MAX_SPECTATOR_DELAY_TURNS = 10
 
 
 def tournament_create(*, creator, name: str, game: str, format: str, table_size: int, teams: bool = False,
@@ -142,10 +146,10 @@ def tournament_create(*, creator, name: str, game: str, format: str, table_size:
         raise TournamentServiceError("invalid_game", f"tournaments are played in {', '.join(dict(GAMES))}")
     if not _positive_int(round_minutes):
         raise TournamentServiceError("invalid_round_minutes", "round_minutes must be a positive integer")
-    if not _count(spectator_delay_seconds, MAX_SPECTATOR_DELAY_SECONDS) or not _count(spectator_delay_turns,
-                                                                                   MAX_SPECTATOR_DELAY_TURNS):
-        raise TournamentServiceError("invalid_spectator_delay", f"the spectator delay is 0-{MAX_SPECTATOR_DELAY_SECONDS} "
-                                     f"seconds and 0-{MAX_SPECTATOR_DELAY_TURNS} turns")
+    try:
+        check_spectator_delay(spectator_delay_seconds, spectator_delay_turns)
+    except TournamentError as err:
+        raise from_pure(err) from err
     if max_entrants is not None and (not _positive_int(max_entrants) or max_entrants < 2):
         raise TournamentServiceError("invalid_max_entrants", "max_entrants must be an integer of at least 2")
     scoring = dict(scoring or {})
@@ -172,8 +176,24 @@ def _positive_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
-def _count(value, most: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= most
+def tournament_set_spectator_delay(*, tournament_id, user, seconds: int | None = None,
+                                   turns: int | None = None) -> Tournament:
+    """The tournament's organizer (or staff) changes the fair-play delay before or during the event:
+    recorded in the log (``spectator_delay_set``) and applied at once, running matches included (the
+    watch policy reads it from the tournament). An omitted value keeps its current setting."""
+    _require_manager(tournament_id, user, "sets the spectator delay")
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if tournament.status == FINISHED:
+            raise TournamentServiceError("tournament_finished", "the tournament is over: no match is left to watch live")
+        seconds = tournament.spectator_delay_seconds if seconds is None else seconds
+        turns = tournament.spectator_delay_turns if turns is None else turns
+        if (seconds, turns) == (tournament.spectator_delay_seconds, tournament.spectator_delay_turns):
+            return tournament  # nothing changes: nothing to record
+        _append(tournament, state_of(tournament.pk), SpectatorDelaySet(seconds, turns), Actor.of(user))
+        tournament.spectator_delay_seconds, tournament.spectator_delay_turns = seconds, turns
+        tournament.save(update_fields=["spectator_delay_seconds", "spectator_delay_turns"])
+        return tournament
 
 
 def _match_options(game: str, settings: Settings, options) -> dict:
@@ -247,37 +267,130 @@ def _entrant(tournament: Tournament, entrant_id) -> Entrant:
 # -- registration ---------------------------------------------------------------------------------
 
 
-def tournament_register(*, tournament_id, user, partner=None) -> Entrant:
-    """Register ``user`` (with ``partner`` for a 2v2 team event) as one entrant."""
+def tournament_register(*, tournament_id, user, partner=None) -> Entrant | TeamInvitation:
+    """Register ``user`` as one entrant. In a 2v2 team event a team needs both players' consent: naming
+    ``partner`` asks them (a pending ``TeamInvitation``, returned), unless ``partner`` has already asked
+    ``user``, which enters the team (the ``Entrant``, returned). Asking someone else replaces the
+    player's earlier pending invitation."""
     with transaction.atomic():
         tournament = _locked(tournament_id)
-        if tournament.status != REGISTERING:
-            raise TournamentServiceError("registration_closed", "registration is closed: the tournament has started")
+        _check_open(tournament)
         if tournament.teams and partner is None:
             raise TournamentServiceError("partner_required", "a team event takes a team: name your partner")
         if not tournament.teams and partner is not None:
             raise TournamentServiceError("no_teams", "this is not a team event")
-        members = [user] + ([partner] if partner is not None else [])
-        if partner is not None and partner.pk == user.pk:
+        if partner is None:
+            return _enter(tournament, [user], Actor.of(user))
+        if partner.pk == user.pk:
             raise TournamentServiceError("invalid_partner", "your partner must be another player")
-        taken = EntrantMember.objects.filter(tournament=tournament, active=True, user__in=members)
-        if taken.exists():
-            raise TournamentServiceError("already_registered", "already registered in this tournament")
-        active = Entrant.objects.filter(tournament=tournament, status=Entrant.REGISTERED).count()
-        if tournament.max_entrants is not None and active >= tournament.max_entrants:
-            raise TournamentServiceError("tournament_full", "the tournament is full")
-        name = " & ".join(m.get_username() for m in members)
-        entrant = Entrant.objects.create(tournament=tournament, name=name)
-        try:
-            with transaction.atomic():
-                for member in members:
-                    EntrantMember.objects.create(tournament=tournament, entrant=entrant, user=member)
-        except IntegrityError as err:
-            raise TournamentServiceError("already_registered", "already registered in this tournament") from err
-        state = state_of(tournament.pk)
-        _append(tournament, state, Registered(str(entrant.pk), name, tuple(m.pk for m in members)), Actor.of(user),
-                entrant=entrant)
-        return entrant
+        _check_free(tournament, user, partner)
+        asked = (TeamInvitation.objects.select_for_update()
+                 .filter(tournament=tournament, inviter=partner, partner=user, status=TeamInvitation.PENDING).first())
+        if asked is not None:  # they asked first: naming them back is saying yes
+            return _accept(tournament, asked, user)
+        _check_room(tournament)
+        mine = TeamInvitation.objects.select_for_update().filter(tournament=tournament, inviter=user,
+                                                                 status=TeamInvitation.PENDING)
+        same = next((i for i in mine if i.partner_id == partner.pk), None)
+        if same is not None:
+            return same
+        mine.update(status=TeamInvitation.CANCELLED, decided_at=timezone.now())
+        return TeamInvitation.objects.create(tournament=tournament, inviter=user, partner=partner)
+
+
+def tournament_invitation_accept(*, tournament_id, invitation_id, user) -> Entrant:
+    """The invited partner says yes: the team (inviter and partner) is entered as one entrant."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        invitation = _invitation(tournament, invitation_id)
+        if invitation.partner_id != user.pk:
+            raise TournamentServiceError("not_invited", "only the invited partner can accept this invitation", 403)
+        _check_pending(invitation)
+        _check_open(tournament)
+        _check_free(tournament, invitation.inviter, user)
+        return _accept(tournament, invitation, user)
+
+
+def tournament_invitation_decline(*, tournament_id, invitation_id, user) -> TeamInvitation:
+    """The invited partner says no (``declined``), or the player who asked takes it back (``cancelled``)."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        invitation = _invitation(tournament, invitation_id)
+        if user.pk not in (invitation.partner_id, invitation.inviter_id):
+            raise TournamentServiceError("not_invited", "this invitation is between two other players", 403)
+        _check_pending(invitation)
+        invitation.status = (TeamInvitation.DECLINED if user.pk == invitation.partner_id
+                             else TeamInvitation.CANCELLED)
+        invitation.decided_at = timezone.now()
+        invitation.save(update_fields=["status", "decided_at"])
+        return invitation
+
+
+def _invitation(tournament: Tournament, invitation_id) -> TeamInvitation:
+    try:
+        return (TeamInvitation.objects.select_for_update().select_related("inviter", "partner")
+                .get(tournament=tournament, pk=int(invitation_id)))
+    except (TeamInvitation.DoesNotExist, ValueError, TypeError):
+        raise TournamentServiceError("not_found", "no such team invitation in this tournament") from None
+
+
+def _check_pending(invitation: TeamInvitation) -> None:
+    if invitation.status != TeamInvitation.PENDING:
+        raise TournamentServiceError("invitation_closed", f"this invitation is no longer open ({invitation.status})")
+
+
+def _check_open(tournament: Tournament) -> None:
+    if tournament.status != REGISTERING:
+        raise TournamentServiceError("registration_closed", "registration is closed: the tournament has started")
+
+
+def _check_free(tournament: Tournament, user, partner) -> None:
+    taken = set(EntrantMember.objects.filter(tournament=tournament, active=True, user__in=[user, partner])
+                .values_list("user_id", flat=True))
+    if user.pk in taken:
+        raise TournamentServiceError("already_registered", "already registered in this tournament")
+    if partner.pk in taken:
+        raise TournamentServiceError("partner_registered", f"{partner.get_username()} is already in another team")
+
+
+def _check_room(tournament: Tournament) -> None:
+    active = Entrant.objects.filter(tournament=tournament, status=Entrant.REGISTERED).count()
+    if tournament.max_entrants is not None and active >= tournament.max_entrants:
+        raise TournamentServiceError("tournament_full", "the tournament is full")
+
+
+def _accept(tournament: Tournament, invitation: TeamInvitation, user) -> Entrant:
+    """Enter the team of ``invitation`` (the inviter first), and close every other pending invitation
+    either player had sent or received in this tournament."""
+    entrant = _enter(tournament, [invitation.inviter, invitation.partner], Actor.of(user))
+    now = timezone.now()
+    invitation.status, invitation.entrant, invitation.decided_at = TeamInvitation.ACCEPTED, entrant, now
+    invitation.save(update_fields=["status", "entrant", "decided_at"])
+    members = [invitation.inviter_id, invitation.partner_id]
+    (TeamInvitation.objects.filter(tournament=tournament, status=TeamInvitation.PENDING)
+     .filter(Q(inviter_id__in=members) | Q(partner_id__in=members))
+     .update(status=TeamInvitation.CANCELLED, decided_at=now))
+    return entrant
+
+
+def _enter(tournament: Tournament, members: list, actor: Actor) -> Entrant:
+    """Enter ``members`` (one player, or a team that has both consented) as one entrant: the rows and
+    the ``registered`` record (caller holds the row lock and has checked registration is open)."""
+    taken = EntrantMember.objects.filter(tournament=tournament, active=True, user__in=members)
+    if taken.exists():
+        raise TournamentServiceError("already_registered", "already registered in this tournament")
+    _check_room(tournament)
+    name = " & ".join(m.get_username() for m in members)
+    entrant = Entrant.objects.create(tournament=tournament, name=name)
+    try:
+        with transaction.atomic():
+            for member in members:
+                EntrantMember.objects.create(tournament=tournament, entrant=entrant, user=member)
+    except IntegrityError as err:
+        raise TournamentServiceError("already_registered", "already registered in this tournament") from err
+    state = state_of(tournament.pk)
+    _append(tournament, state, Registered(str(entrant.pk), name, tuple(m.pk for m in members)), actor, entrant=entrant)
+    return entrant
 
 
 def tournament_withdraw(*, tournament_id, user) -> Entrant:
@@ -350,6 +463,8 @@ def _start(tournament_id, actor: Actor) -> Tournament:
         if len(entrants) < 2:
             raise TournamentServiceError("too_few_entrants", "a tournament needs at least two entrants")
         _ratings_refresh(tournament, entrants)
+        TeamInvitation.objects.filter(tournament=tournament, status=TeamInvitation.PENDING).update(
+            status=TeamInvitation.EXPIRED, decided_at=timezone.now())  # the field is closed
         order = tuple(str(e.pk) for e in sorted(entrants, key=lambda e: (-e.rating, e.pk)))
         state = state_of(tournament.pk)
         _append(tournament, state, Started(order), actor)

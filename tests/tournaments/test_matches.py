@@ -7,6 +7,8 @@ from games.tournaments import services
 from games.tournaments.matches import tournament_create_matches
 from games.tournaments.models import TournamentTable
 
+from .helpers import register_team
+
 pytestmark = pytest.mark.django_db
 
 
@@ -55,7 +57,7 @@ def test_an_unrated_tournament_creates_unrated_matches(make_user):
 
 def test_team_partners_sit_across_and_pods_seat_one_entrant_a_seat(make_user):
     organizer, t = _event(make_user, game="yokai", format="swiss", table_size=4, teams=True)
-    teams = [services.tournament_register(tournament_id=t.pk, user=make_user(), partner=make_user()) for _ in range(2)]
+    teams = [register_team(t.pk, make_user(), make_user()) for _ in range(2)]
     services.tournament_start(tournament_id=t.pk, user=organizer)
     (match,) = tournament_create_matches(tournament_id=t.pk, round_no=1)
     table = TournamentTable.objects.get(tournament=t, round=1)

@@ -16,6 +16,7 @@ from games.tournaments.models import RoundDeadline, Tournament, TournamentRecord
 from games.tournaments.policies import tournament_round_time_up, tournament_start_and_play
 from workers.tasks import sweep_tournaments
 
+from .helpers import register_team
 from .play import play, round_matches
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -37,8 +38,10 @@ def _create(organizer, make_user, entrants: int, **fields):
     base.update(fields)
     t = services.tournament_create(**base)
     for _ in range(entrants):
-        partner = make_user() if t.teams else None
-        services.tournament_register(tournament_id=t.pk, user=make_user(), partner=partner)
+        if t.teams:
+            register_team(t.pk, make_user(), make_user())
+        else:
+            services.tournament_register(tournament_id=t.pk, user=make_user())
     return t
 
 
