@@ -167,11 +167,13 @@ def judge_queue() -> list[dict]:
         tournament_id__in={r.tournament_id for r in rows}).values_list("pk", "name")}
     tables = {(t.tournament_id, t.round, t.table): t for t in TournamentTable.objects.filter(
         tournament_id__in={r.tournament_id for r in rows})}
-    out = []
+    out, states = [], {}
     for report in rows:
         table = tables.get((report.tournament_id, report.round, report.table))
         entrant_ids = list(table.entrant_ids) if table else []
-        state = services.state_of(report.tournament_id)
+        if report.tournament_id not in states:  # one fold per tournament, however many reports it has
+            states[report.tournament_id] = services.state_of(report.tournament_id)
+        state = states[report.tournament_id]
         standing = state.rounds[report.round - 1].results.get(report.table) if report.round <= len(state.rounds) else None
         out.append({
             "report": report, "tournament": report.tournament,

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -108,11 +110,60 @@ def settings_of(tournament: Tournament) -> Settings:
                     **tournament.scoring)
 
 
+# The parsed records of recently used tournaments, as committed: {tournament id: ((seq, record), ...)}.
+# Records are append-only (a trigger refuses UPDATE and DELETE on PostgreSQL) and every append takes
+# the tournament's row lock and the next seq, so a committed prefix of the log never changes: a read
+# only fetches and parses the rows after the cached prefix (parsing the whole log was most of the cost
+# of a fold). An entry is stored only once the transaction that read it has committed, so a rolled-back
+# append never enters it.
+_RECORDS: OrderedDict[str, tuple] = OrderedDict()
+_RECORDS_KEPT = 64
+_RECORDS_LOCK = threading.Lock()
+
+
+def _cached_records(key: str) -> tuple:
+    with _RECORDS_LOCK:
+        found = _RECORDS.get(key)
+        if found is not None:
+            _RECORDS.move_to_end(key)
+        return found or ()
+
+
+def _keep_records(key: str, pairs: tuple) -> None:
+    def store():
+        with _RECORDS_LOCK:
+            have = _RECORDS.get(key, ())
+            if not have or (pairs and pairs[-1][0] > have[-1][0]):
+                _RECORDS[key] = pairs
+                _RECORDS.move_to_end(key)
+                while len(_RECORDS) > _RECORDS_KEPT:
+                    _RECORDS.popitem(last=False)
+
+    transaction.on_commit(store)  # at once outside a transaction
+
+
+def forget_records(tournament_id) -> None:
+    """Drop what this process keeps of the tournament's log (the benchmark measures a cold read)."""
+    with _RECORDS_LOCK:
+        _RECORDS.pop(str(tournament_id), None)
+
+
 def load_records(tournament_id, until: int | None = None) -> list:
-    rows = TournamentRecord.objects.filter(tournament_id=tournament_id)
+    """The tournament's records in seq order (up to ``until``): the cached committed prefix plus the
+    rows after it."""
+    key = str(tournament_id)
+    cached = _cached_records(key)
+    after = cached[-1][0] if cached else 0
+    if until is not None and until <= after:
+        return [record for seq, record in cached if seq <= until]
+    rows = TournamentRecord.objects.filter(tournament_id=tournament_id, seq__gt=after)
     if until is not None:
         rows = rows.filter(seq__lte=until)
-    return [record_from_dict(r.payload) for r in rows.order_by("seq")]
+    pairs = cached + tuple((seq, record_from_dict(payload))
+                           for seq, payload in rows.order_by("seq").values_list("seq", "payload"))
+    if until is None and len(pairs) > len(cached):
+        _keep_records(key, pairs)
+    return [record for _seq, record in pairs]
 
 
 def state_of(tournament_id, until: int | None = None) -> State:
@@ -427,7 +478,7 @@ def tournament_start(*, tournament_id, user) -> Tournament:
     return _start(tournament_id, Actor.of(user))
 
 
-def tournament_start_scheduled(*, tournament_id, now=None) -> Tournament | None:
+def tournament_start_scheduled(*, tournament_id, now=None, inside=None) -> Tournament | None:
     """A worker starts a tournament whose ``starts_at`` has passed (idempotent: None if it is not due
     or already started). With fewer than two entrants it stays registering and its ``starts_at`` is
     cleared, so the sweep stops retrying; the organizer starts it by hand or sets a new time."""
@@ -440,7 +491,7 @@ def tournament_start_scheduled(*, tournament_id, now=None) -> Tournament | None:
             tournament.starts_at = None
             tournament.save(update_fields=["starts_at"])
             return None
-        return _start(tournament_id, Actor("worker", task="tournament_start"))
+        return _start(tournament_id, Actor("worker", task="tournament_start"), inside)
 
 
 def _ratings_refresh(tournament: Tournament, entrants: list[Entrant]) -> None:
@@ -454,7 +505,7 @@ def _ratings_refresh(tournament: Tournament, entrants: list[Entrant]) -> None:
     Entrant.objects.bulk_update(entrants, ["rating"])
 
 
-def _start(tournament_id, actor: Actor) -> Tournament:
+def _start(tournament_id, actor: Actor, inside=None) -> Tournament:
     with transaction.atomic():
         tournament = _locked(tournament_id)
         if tournament.status != REGISTERING:
@@ -469,13 +520,17 @@ def _start(tournament_id, actor: Actor) -> Tournament:
         state = state_of(tournament.pk)
         _append(tournament, state, Started(order), actor)
         tournament.status = RUNNING
-        _pair(tournament, state, actor)
+        _pair(tournament, state, actor, inside)
         return tournament
 
 
-def tournament_pair_next_round(*, tournament_id, actor: Actor) -> Paired | None:
+def tournament_pair_next_round(*, tournament_id, actor: Actor, inside=None) -> Paired | None:
     """Pair the next round if the current one is complete (idempotent: a duplicated or late call is a
-    no-op returning None); finish the tournament when there is no next round."""
+    no-op returning None); finish the tournament when there is no next round. ``inside()``, if given,
+    runs inside the pairing's transaction once the round and its tables are written, before the
+    commit (the workers' chaos point, to test a worker killed there)."""
+    if round_still_played(tournament_id):
+        return None  # the usual case (a match ended, others play on): no lock taken, no fold
     with transaction.atomic():
         tournament = _locked(tournament_id)
         if tournament.status != RUNNING:
@@ -483,10 +538,24 @@ def tournament_pair_next_round(*, tournament_id, actor: Actor) -> Paired | None:
         state = state_of(tournament.pk)
         if not state.round_complete():
             return None
-        return _pair(tournament, state, actor)
+        return _pair(tournament, state, actor, inside)
 
 
-def _pair(tournament: Tournament, state: State, actor: Actor) -> Paired | None:
+def round_still_played(tournament_id) -> bool:
+    """A cheap look (two indexed queries, no lock, no fold) at whether the tournament's current round
+    still has a table without a result. Only a shortcut: True is final for now (a result is never
+    taken back), False is checked again against the fold under the lock."""
+    current = Tournament.objects.filter(pk=tournament_id, status=RUNNING).values_list("round", flat=True).first()
+    if not current:
+        return False
+    played = {number for number, entrants in TournamentTable.objects.filter(
+        tournament_id=tournament_id, round=current).values_list("table", "entrant_ids") if len(entrants) > 1}
+    decided = set(TournamentRecord.objects.filter(tournament_id=tournament_id, round=current,
+                                                  kind__in=("result", "overridden")).values_list("table", flat=True))
+    return bool(played - decided)
+
+
+def _pair(tournament: Tournament, state: State, actor: Actor, inside=None) -> Paired | None:
     try:
         paired = rounds.next_pairing(settings_of(tournament), state)
     except TournamentError as err:
@@ -506,6 +575,8 @@ def _pair(tournament: Tournament, state: State, actor: Actor) -> Paired | None:
                                      due_at=row.at + timedelta(minutes=tournament.round_minutes))
     tournament.round = paired.round
     tournament.save(update_fields=["status", "round"])
+    if inside is not None:
+        inside()
     return paired
 
 
