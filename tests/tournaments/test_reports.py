@@ -305,3 +305,26 @@ def test_a_judge_cannot_override_a_match_still_being_played(make_user, client_fo
     assert r.status_code == 200, r.json()
     (pairing,) = selectors.tournament_pairings(t, 1)
     assert pairing["result"]["by"] == "judge" and pairing["result"]["winners"] == [winner]
+
+
+def test_the_match_page_offers_its_players_to_report_a_moment_they_choose(played, make_user, started_pebbles):
+    """The match page of a tournament match has "Report a moment to the judges" for its players only
+    (static/js/match_report.js posts {seq, text} to the reports API, the seq of the history line chosen);
+    a spectator's page and a casual match's have none."""
+    t, table, (alice, _bob) = played
+    as_alice = Client()
+    as_alice.force_login(alice)
+    html = as_alice.get(f"/matches/{table.match_id}/").content.decode()
+    assert 'data-testid="match-report"' in html and "js/match_report.js" in html
+    assert 'id="match-report-moment"' in html and "Report a moment to the judges" in html
+    signed_in = Client()
+    signed_in.force_login(make_user())
+    for viewer in (Client(), signed_in):  # spectators, anonymous or not
+        page = viewer.get(f"/matches/{table.match_id}/").content.decode()
+        assert 'data-testid="match-report"' not in page and "match_report.js" not in page
+    casual, (player, _other) = started_pebbles()
+    as_player = Client()
+    as_player.force_login(player)
+    assert 'data-testid="match-report"' not in as_player.get(f"/matches/{casual.pk}/").content.decode()
+    # the tournament page's own form says where to pick an earlier moment
+    assert "Report a moment to the judges" in as_alice.get(f"/tournaments/{t.pk}/").content.decode()
