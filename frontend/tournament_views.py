@@ -115,6 +115,7 @@ def _page_context(request, tournament) -> dict:
             "report_labels": [{"status": r["status"], "label": REPORT_LABELS[r["status"]]} for r in p.get("reports", [])],
             "can_report": mine_here and p["match_id"] is not None,
             "watch_closed": is_player and not seated and p["result"] is None and p["match_id"] is not None,
+            "mine_running": seated and p["result"] is None and p["match_id"] is not None,
             "seats": [{"entrant_id": e, "name": names.get(e, e), "won": e in winners, "points": points.get(e),
                        "me": mine is not None and e == mine["entrant_id"]} for e in p["entrant_ids"]]})
     if detail["status"] == "registering":
