@@ -177,6 +177,8 @@ def judge_queue() -> list[dict]:
         standing = state.rounds[report.round - 1].results.get(report.table) if report.round <= len(state.rounds) else None
         out.append({
             "report": report, "tournament": report.tournament,
+            # no result yet and its match still being played: nothing to decide until it ends
+            "playing": services.match_in_progress(report.tournament, state, report.round, report.table),
             "entrants": [{"id": e, "name": names.get(e, e),
                           "place": standing.places.get(e) if standing else None} for e in entrant_ids],
             "result_by": standing.by if standing else None,

@@ -652,7 +652,7 @@ def _judge_table(tournament_id, user, round_no: int, table: int):
     return tournament, state
 
 
-def _match_in_progress(tournament: Tournament, state: State, round_no, table_no) -> bool:
+def match_in_progress(tournament: Tournament, state: State, round_no, table_no) -> bool:
     """Whether the table has no result yet and its match is still being played (started, neither
     finished nor abandoned). A judge decides a table once its match is over: overriding a running
     match would complete the round under the players' feet and refuse its own ``MatchFinished``."""
@@ -685,7 +685,7 @@ def tournament_override(*, tournament_id, user, round: int, table: int, places: 
         tournament, state = _judge_table(tournament_id, user, round, table)
         if not isinstance(places, dict):
             raise TournamentServiceError("invalid_result", "places map each entrant of the table to its place")
-        if _match_in_progress(tournament, state, round, table):
+        if match_in_progress(tournament, state, round, table):
             raise TournamentServiceError("match_in_progress", "the match is still being played: a judge decides "
                                          "its result once it has ended (by play or the round's time limit)")
         _append(tournament, state, Overridden(round, table, dict(places), judge=user.get_username(),

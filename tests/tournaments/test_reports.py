@@ -288,7 +288,12 @@ def test_a_judge_cannot_override_a_match_still_being_played(make_user, client_fo
     tournament_start_and_play(tournament_id=t.pk, user=organizer)
     table = TournamentTable.objects.get(tournament=t, round=1)
     report = _report(client_for, alice, table.match_id, seq=1, text="he is stalling").json()  # mid-match: allowed
-    judge = client_for(make_user(is_staff=True))
+    staff_user = make_user(is_staff=True)
+    judge = client_for(staff_user)
+    staff_page = Client()
+    staff_page.force_login(staff_user)
+    queue = staff_page.get("/staff/reports/").content.decode()  # the queue says why there is nothing to decide yet
+    assert "the match is still being played" in queue and 'value="override" disabled' in queue
     winner, loser = table.entrant_ids
     r = judge.post(f"/api/admin/reports/{report['id']}/resolve/",
                    {"decision": "override", "places": {winner: 1, loser: 2}, "reason": "stalling"}, format="json")
@@ -300,6 +305,7 @@ def test_a_judge_cannot_override_a_match_still_being_played(make_user, client_fo
     match_submit_system_command(match_id=table.match_id, actor=Actor(kind="worker", extra={"purpose": "time_limit"}),
                                 command_id=uuid.uuid4(), type_="time_limit", args={})
     tournament_match_finished(match_id=table.match_id)
+    assert 'value="override" disabled' not in staff_page.get("/staff/reports/").content.decode()
     r = judge.post(f"/api/admin/reports/{report['id']}/resolve/",
                    {"decision": "override", "places": {winner: 1, loser: 2}, "reason": "stalling"}, format="json")
     assert r.status_code == 200, r.json()
