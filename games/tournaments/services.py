@@ -42,6 +42,7 @@ from games.tournaments.models import (
     TournamentTable,
 )
 from games.tournaments.records import (
+    MIN_SPECTATOR_DELAY_SECONDS,
     Adjudicated,
     ClockPaused,
     ClockResumed,
@@ -51,7 +52,6 @@ from games.tournaments.records import (
     Registered,
     Reported,
     Result,
-    MIN_SPECTATOR_DELAY_SECONDS,
     Settings,
     SpectatorDelaySet,
     Started,
@@ -542,7 +542,7 @@ def tournament_pair_next_round(*, tournament_id, actor: Actor, inside=None) -> P
 
 
 def round_still_played(tournament_id) -> bool:
-    """A cheap look (two indexed queries, no lock, no fold) at whether the tournament's current round
+    """A cheap look (three small indexed queries, no lock, no fold) at whether the tournament's current round
     still has a table without a result. Only a shortcut: True is final for now (a result is never
     taken back), False is checked again against the fold under the lock."""
     current = Tournament.objects.filter(pk=tournament_id, status=RUNNING).values_list("round", flat=True).first()
