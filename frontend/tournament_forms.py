@@ -37,9 +37,10 @@ class TournamentCreateForm(forms.Form):
                                     widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
                                     input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"])
     rated = forms.BooleanField(required=False, initial=True, label="Rated")
-    spectator_delay_seconds = forms.IntegerField(label="Spectator delay (seconds)", min_value=0, max_value=3600,
+    spectator_delay_seconds = forms.IntegerField(label="Spectator delay (seconds)", min_value=60, max_value=3600,
                                                  initial=60, required=False,
-                                                 help_text="spectators see each match this far behind (empty: 60)")
+                                                 help_text="spectators see each match this far behind: at least 60 "
+                                                           "(empty: 60)")
     spectator_delay_turns = forms.IntegerField(label="Spectator delay (turns)", min_value=0, max_value=10, initial=1,
                                                required=False, help_text="…and this many turns behind, so nobody "
                                                                          "can coach a player (empty: 1)")

@@ -23,11 +23,13 @@ from accounts.services import user_authenticate, user_logout, user_register
 from games.api.throttles import MatchCreateThrottle, MatchJoinThrottle, allow
 from games.application import selectors, services, watch
 from games.application.errors import MatchNotFound, PlatformError
+from games.application.lobby import OPEN
 from games.kernel import RuleViolation
 from games.projections.models import MatchSummary
 from games.projections.profiles import profile
 from games.ratings import selectors as ratings
 from games.ratings.errors import NotFound as RatingsNotFound
+from games.tournaments import reports as tournament_reports
 
 from .charts import rating_chart
 from .forms import LoginForm, MatchCreateForm, SeatForm, SignUpForm
@@ -255,6 +257,8 @@ def match_page(request, match_id):
     return render(request, "frontend/match.html", {
         "match": match,
         "spectator_delay": delay,
+        # a player of a tournament match may report a moment of it to the judges (once it has begun)
+        "can_report": state["lobby"]["status"] != OPEN and tournament_reports.can_report(match.pk, request.user),
         "game_name": boot["game_name"],
         "seat": seat,
         "doc": doc,
