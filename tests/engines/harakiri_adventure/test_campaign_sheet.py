@@ -58,6 +58,18 @@ def test_the_market_follows_the_lowest_and_highest_knowledge():
     assert {MARKET[c]["knowledge"] or 0 for c in s.state["decks"]["market"]} == {0, 1, 2}
 
 
+def test_a_lowest_knowledge_of_1_leaves_out_the_cards_with_no_requirement():
+    # rules: Harakiri, "Map Board Setup" step 6: if the lowest knowledge is 1 and highest is 3, take all the market cards of level 1-3, excluding the cards with no knowledge requirement
+    _, sheet = finished_chapter_1()
+    for cid, knowledge in (("akira", 1), ("hattori", 2), ("hikaru", 3), ("tomoe", 1)):
+        sheet["characters"][cid]["attributes"]["knowledge"] = knowledge
+    s = Scenario(ENGINE, {"options": {"chapter": 2, "sheet": sheet}, "seats": 1})
+    deck = s.state["decks"]["market"]
+    assert {MARKET[c]["knowledge"] for c in deck} == {1, 2, 3}
+    assert sorted(deck) == sorted(c for c, card in MARKET.items() if card["knowledge"] in (1, 2, 3))
+    assert "rice_ball" not in deck and "healing_potion" not in deck  # no requirement (null) and 0
+
+
 def test_a_sheet_naming_what_does_not_exist_is_refused():
     _, sheet = finished_chapter_1()
     bad = copy.deepcopy(sheet)
