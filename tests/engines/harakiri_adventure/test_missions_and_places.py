@@ -109,9 +109,14 @@ def test_a_sanctuary_turns_each_3_karma_into_one_step_of_kami_affinity():
 
 def test_the_holy_one():
     # rules: Harakiri, "Amaterasu": The Holy One: When interacting with any sanctuary, regain up to 3 health
+    # rules: Harakiri, "Appendix: Kami Skills": The level 1 Kami skills require spending 1 action point to be activated. They can only be activated once per phase
     s = activation("hikaru", characters={"hikaru": {"location": "amaterasu_shrine", "health": 4, "kami": "amaterasu"}})
+    s.when(0, "interact_sanctuary", karma=0, kami=True)
+    hikaru = s.state["characters"]["hikaru"]
+    assert (hikaru["health"], hikaru["ap"], hikaru["kami_used"]) == (7, 1, True)
+    assert [c["args"] for c in s.legal(0) if c["type"] == "interact_sanctuary"] == [{"karma": 0}]  # once per phase
     s.when(0, "interact_sanctuary", karma=0)
-    assert s.state["characters"]["hikaru"]["health"] == 7
+    assert s.state["characters"]["hikaru"]["health"] == 7  # the sanctuary alone heals nothing
 
 
 def test_a_discovered_special_location_card_can_be_interacted_with():

@@ -1040,7 +1040,7 @@ function renderParty(ctx) {
       h("div", { class: "adv-small" }, `Armor: ${ch.armor ? `${equipmentName(ch.armor)} (${ch.armor_value}${armorMax !== null ? `/${armorMax}` : ""})` : "none"}`),
       h("div", { class: "adv-small" }, `Items: ${items.join(", ") || "none"}`),
       h("div", { class: "adv-small" }, `Skills: ${(ch.skills || []).map(skillName).join(", ") || "none"}`),
-      h("div", { class: "adv-small", title: ability ? ability.text : "" }, `Kami: ${k ? k.name : pretty(ch.kami)}, affinity ${ch.affinity}/${AFFINITY_MAX}${ability ? ` · ${ability.name}: ${ability.text}` : ""}`),
+      h("div", { class: "adv-small", title: ability ? ability.text : "" }, `Kami: ${k ? k.name : pretty(ch.kami)}, affinity ${ch.affinity}/${AFFINITY_MAX}${ability ? ` · ${ability.name}: ${ability.text}${ch.kami_used ? " (used this phase)" : ""}` : ""}`),
       (ch.traits || []).length ? h("div", { class: "adv-small" }, `Traits: ${ch.traits.map(pretty).join(", ")}`) : "",
       (ch.tokens || []).length ? h("div", { class: "adv-small" }, `Carries: ${ch.tokens.map((t) => tokenName(t, view)).join(", ")}`) : "",
       ch.blessed ? h("div", { class: "adv-small" }, `${plural(ch.blessed, "blessed token")} (can avoid being delayed)`) : ""));

@@ -239,10 +239,15 @@ def _guided_by_the_waves(s, p):
     chars = s["characters"]
     flow = s["flow"]
     chars[p["character"]]["location"] = p["to"]
-    chars[p["character"]]["waves_used"] = True
     flow["travel"]["mp"] -= 3
     flow["travel"]["locations"] += 1
     flow["travel"]["waves"] = True
+
+
+def _kami_skill_used(s, p):
+    ch = s["characters"][p["character"]]
+    ch["ap"] -= p["ap"]
+    ch["kami_used"] = True  # "They can only be activated once per phase"
 
 
 def _travel_ended(s, p):
@@ -656,6 +661,7 @@ HANDLERS = {
     "Sailed": _sailed,
     "GuidedByTheWaves": _guided_by_the_waves,
     "TravelEnded": _travel_ended,
+    "KamiSkillUsed": _kami_skill_used,
     "TravelEventDrawn": _travel_event_drawn,
     "TravelCardRemovalMarked": _travel_card_removal_marked,
     "TravelEventReturned": _travel_event_returned,
@@ -725,6 +731,8 @@ def upgrade(state):
     for ch in state["characters"].values():
         for key, value in CHARACTER_DEFAULTS.items():
             ch.setdefault(key, _copy(value))
+        # before the level 1 Kami skills cost an action point, only Guided by the Waves was once per phase
+        ch.setdefault("kami_used", bool(ch.get("waves_used", False)))
     for key, value in STATE_DEFAULTS.items():
         state.setdefault(key, _copy(value))
     for key, value in FLOW_DEFAULTS.items():

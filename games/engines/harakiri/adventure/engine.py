@@ -31,7 +31,7 @@ def _character(act: dict, cid: str, kami: str, location: str) -> dict:
         "armor": armor, "armor_value": BLACKSMITH[armor]["armor"], "weapons": [], "equipped": None,
         "items": list(act["special_items"]), "item_uses": {}, "blacksmith_level": 1,
         "location": location, "ap": 0, "ap_penalty": 0, "activated": False, "traveled": False,
-        "defeated": False, "waves_used": False, "clan_tokens": [], "specials_used": [],
+        "defeated": False, "kami_used": False, "clan_tokens": [], "specials_used": [],
         "blessed": 0, "tokens": [], "defeated_in_phase": False, "kami_chosen": False,
     }
 
