@@ -151,6 +151,32 @@ def test_a_next_phase_the_options_refuse_is_recorded_shown_and_retried_by_staff(
     assert check_campaigns(fix=False) == ([], 0)
 
 
+def test_an_integrity_error_opening_the_next_phase_is_recorded_not_rolled_back_as_a_race(
+        make_user, fixed_match_seed, django_capture_on_commit_callbacks, monkeypatch):
+    from django.db import IntegrityError
+
+    on_commit = django_capture_on_commit_callbacks
+    fixed_match_seed("campaign-integrity")
+    campaign, _ = _campaign(make_user, 1, on_commit)
+    adventure_id = services.campaign_get(campaign.pk)["current_match"]
+    real = services._open_match
+
+    def broken(state, options):  # a constraint the next match's creation breaks (not a concurrent run)
+        raise IntegrityError("UNIQUE constraint failed: eventstore_event.match_id, eventstore_event.seq")
+
+    monkeypatch.setattr(services, "_open_match", broken)
+    play_to_end(adventure_id, "integrity", on_commit)
+    view = services.campaign_get(campaign.pk)
+    assert view["history"][-1]["outcome"] in ("success", "failure")  # the phase's finish is kept
+    assert (view["phase"], view["failure"]["code"]) == ("between", "internal_error")  # and the failure shown
+    assert services.policy_run(adventure_id) == "failed"  # not "raced": nothing rolled back for a sweep to loop on
+    assert services.pending_policies() == []
+    monkeypatch.setattr(services, "_open_match", real)
+    with on_commit(execute=True):
+        assert services.policy_run(adventure_id, retry=True) == "exploration_opened"
+    assert services.campaign_get(campaign.pk)["phase"] == "exploration"
+
+
 def _first_sheet() -> dict:
     """Chapter 1's characters as the Adventure Phase's setup gives them, weapons chosen."""
     from games.engines.harakiri.adventure import engine, steps

@@ -498,7 +498,7 @@ function pickList(ctx, key, title, cmds, action) {
 
 function renderFree(ctx, used) {
   const { opts, view } = ctx;
-  ["use_item", "swap_weapon", "give", "share_information", "omamori"].forEach((t) => used.add(t));
+  ["use_item", "swap_weapon", "give", "share_information", "omamori", "sell_heads"].forEach((t) => used.add(t));
   const gives = take(opts, "give");
   const pairs = new Map();
   for (const cmd of gives) {
@@ -508,7 +508,7 @@ function renderFree(ctx, used) {
   }
   const exchanges = [...pairs.entries()].map(([other, cmds]) => pickList(ctx, `give-${other}`, `Exchange with ${charName(other)}`, cmds, "Hand over"));
   const nodes = [
-    ...take(opts, "use_item", "swap_weapon", "share_information", "omamori").map((c) => button(ctx, c)),
+    ...take(opts, "use_item", "swap_weapon", "share_information", "omamori", "sell_heads").map((c) => button(ctx, c)),
   ];
   if (!nodes.length && !exchanges.length) return null;
   return h("div", { class: "adv-group" }, h("h4", {}, "Free actions"), h("div", { class: "adv-buttons" }, nodes), exchanges);

@@ -111,6 +111,10 @@ def _activation_commands(state) -> list[dict]:
         out.append(_cmd("work") if board.is_city(ch["location"]) else _cmd("camp"))
     out += _free_actions(state, cid)
     if not travel:
+        # "At any point before, during, or after this action [the market], the active character may
+        # sell heads": at a market it may use, without the interaction's action point
+        if "market" in q.city_services(state, cid) and (ch["heads"] or ch["boss_heads"]):
+            out.append(_cmd("sell_heads"))
         out.append(_cmd("end_activation"))
     return out
 
