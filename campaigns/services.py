@@ -183,7 +183,7 @@ def policy_run(match_id, *, retry: bool = False, between=None) -> str:
                 between()
             try:
                 with transaction.atomic():  # a savepoint: a refused next match leaves nothing behind
-                    return _next_phase(campaign, state, chapter, phase)
+                    return _next_phase(campaign, state, chapter, phase, match)
             except OperationalError:
                 raise  # the database: the task retries
             # An IntegrityError here is not a concurrent run: runs are serialised by the campaign's
@@ -222,10 +222,12 @@ def policy_retry(*, campaign_id, user) -> dict:
     return campaign_get(campaign_id)
 
 
-def _next_phase(campaign: Campaign, state: dict, chapter: int, phase: str) -> str:
+def _next_phase(campaign: Campaign, state: dict, chapter: int, phase: str, match) -> str:
     if phase == "adventure":
         outcome = state["history"][-1]["outcome"]
-        options, aside = domain.exploration_options(state, chapter, outcome)
+        # the missions' results come from the finished match's own log (AdventureFinished.missions)
+        missions = (_ended_payload(match, phase) or {}).get("missions", {})
+        options, aside = domain.exploration_options(state, chapter, outcome, missions)
         _start_phase(campaign, state, chapter, "exploration", options, {"aside": aside})
         return "exploration_opened"
     last = domain.chapters(state["act"])[-1]["number"]

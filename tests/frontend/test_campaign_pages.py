@@ -259,8 +259,8 @@ def test_yomi_mode_from_the_form_and_a_next_phase_that_could_not_open(make_user,
         services.campaign_start(campaign_id=cid, user=alice)
     real = domain.exploration_options
 
-    def refused(state, chapter, outcome):  # a party the Exploration Phase's option validation refuses
-        options, aside = real(state, chapter, outcome)
+    def refused(state, chapter, outcome, missions=None):  # a party the Exploration Phase's option validation refuses
+        options, aside = real(state, chapter, outcome, missions)
         return {**options, "party": {**options["party"], "akira": {**options["party"]["akira"], "level": 9}}}, aside
 
     monkeypatch.setattr(domain, "exploration_options", refused)

@@ -881,6 +881,14 @@ function renderMissions(ctx) {
   goals.append(h("li", { class: "goal-failure" }, h("strong", {}, "Failure: "), `the Shōgun's influence reaches ${(adv().act1 || {}).influence_failure || 12}, or every character is defeated`));
   box.append(h("h4", {}, "How the chapter ends"), goals);
   if (adventure.minion_rule) box.append(h("p", { class: "adv-small muted" }, adventure.minion_rule));
+  // the preparation section's rules on the campaign sheet's marks (those on this campaign's sheet apply)
+  const sheetRules = adventure.sheet_marks || [];
+  if (sheetRules.length) {
+    const marks = new Set(view.marks || []);
+    box.append(h("h4", {}, "From the campaign sheet"), h("ul", { class: "adv-goals", "data-testid": "adv-sheet-marks" },
+      sheetRules.map((r) => h("li", { class: marks.has(r.mark) ? "is-applied" : "muted" },
+        h("strong", {}, `${marks.has(r.mark) ? "Applies" : "Does not apply"}: `), `if the sheet records “${pretty(r.mark)}”: ${r.text}`))));
+  }
 
   const list = h("ul", { class: "adv-mission-list" });
   for (const [n, m] of Object.entries(view.missions || {}).sort((a, b) => Number(a[0]) - Number(b[0]))) {
@@ -988,6 +996,12 @@ function digest(ev) {
     case "EquipmentBought": say(ev, `${c(p.character)} buys the ${equipmentName(p.card)}.`); break;
     case "LocationDiscovered": say(ev, `${locName(p.location)} is discovered.`); break;
     case "MarkRecorded": say(ev, `The campaign sheet records “${pretty(p.mark)}”.`); break;
+    case "SheetMarksRead": (p.marks || []).forEach((m) => say(ev, `The campaign sheet records “${pretty(m.mark)}”: ${m.text}`, "section")); break;
+    case "KamiSkillUsed": {
+      const ability = kamiAbility(String(p.skill || "").replace(/_l1$/, ""));
+      say(ev, `${c(p.character)} activates ${ability ? ability.name : "a Kami skill"} (1 action point).`);
+      break;
+    }
     case "Sailed": say(ev, `${names(p.characters)} sail${(p.characters || []).length > 1 ? "" : "s"} to ${locName(p.to)}.`); break;
     case "GuidedByTheWaves": say(ev, `${c(p.character)} is guided by the waves to ${locName(p.to)}.`); break;
     case "SectionRead": if (p.text) say(ev, p.text, "section"); break;

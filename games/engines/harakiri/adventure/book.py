@@ -32,7 +32,7 @@ from .content import ACTS, BLACKSMITH, INFLUENCE_CARDS, LEVELS, MAP, MARKET, TOK
 ACT_PUBLIC = ("provisional", "kind", "act", "name", "note", "characters", "starting", "special_items",
               "first_chapter_market", "initial_kami", "influence_failure", "influence_bands")
 # A chapter's preparation section: read before play ("read the preparation section of the chapter").
-ADVENTURE_PUBLIC = ("start", "influence", "final_round", "enemies", "minion_rule", "travel_events")
+ADVENTURE_PUBLIC = ("start", "influence", "final_round", "enemies", "minion_rule", "travel_events", "sheet_marks")
 # Read when the rules say so (each by its own rule in ``known_chapter``).
 ADVENTURE_LATER = ("triggers", "final_section", "missions", "personal_missions", "special_locations",
                    "ending_conditions", "success", "failure")

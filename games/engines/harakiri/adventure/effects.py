@@ -83,6 +83,11 @@ def _group_answered(s, p):
         proposal["refused"].append(p["seat"])
 
 
+def _sheet_marks_read(s, p):
+    s["sheet_marks_read"] = True
+    s["sheet_marks_applied"] = [dict(m) for m in p["marks"]]
+
+
 def _round_started(s, p):
     chars = s["characters"]
     flow = s["flow"]
@@ -638,6 +643,7 @@ HANDLERS = {
     "KamiChosen": _kami_chosen,
     "GroupProposed": _group_proposed,
     "GroupAnswered": _group_answered,
+    "SheetMarksRead": _sheet_marks_read,
     "RoundStarted": _round_started,
     "InfluenceMoved": _influence_moved,
     "InfluenceStepSkipped": _influence_step_skipped,
@@ -720,7 +726,7 @@ HANDLERS = {
 
 
 CHARACTER_DEFAULTS = {"blessed": 0, "tokens": [], "defeated_in_phase": False, "kami_chosen": True}
-STATE_DEFAULTS = {"unlocked_kami": [], "book_read": {"clan_tokens": {}, "ending": None}}
+STATE_DEFAULTS = {"unlocked_kami": [], "book_read": {"clan_tokens": {}, "ending": None}, "sheet_marks_applied": []}
 FLOW_DEFAULTS = {"next_up": [], "group_members": [], "proposal": None}
 
 

@@ -93,6 +93,7 @@ def initial_state(options: dict, seats: int, decks: dict) -> dict:
         "decks": decks, "discard": {"influence": []}, "influence_card": None,
         "travel_codes": travel_codes(options), "travel_removed": sorted(sheet.get("travel_removed", [])),
         "marks": list(sheet.get("marks", [])),
+        "sheet_marks_read": False, "sheet_marks_applied": [],  # the preparation's rules on the sheet's marks
         "discovered": sorted(set(sheet.get("discovered", []))
                              | {s["location"] for s in adventure.get("special_locations", []) if s["discovered"]}),
         "missions": {str(m["number"]): _mission(m) for m in adventure["missions"]},

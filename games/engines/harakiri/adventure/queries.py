@@ -135,13 +135,25 @@ def holds(state, cid, token) -> bool:
     return token in character(state, cid).get("tokens", [])
 
 
+SHEET_REQUIREMENTS = frozenset({"mark"})  # requirements of the campaign sheet, not of one character
+
+
+def sheet_meets(state, requires: dict | None) -> bool:
+    """The campaign sheet's part of a requirement: a mark recorded on it ("the campaign sheet ...
+    keep[s] track of marks"; numbered events "added, or removed ... when directed by ... marks")."""
+    requires = requires or {}
+    return "mark" not in requires or requires["mark"] in state["marks"]
+
+
 def meets(state, cid, requires: dict | None) -> bool:
-    """A requirement of a decision's option or a clan token: coins, a carried token, a trait."""
+    """A requirement of a decision's option, a clan token or an ``if``: coins, a carried token, a
+    trait, a mark on the campaign sheet."""
     requires = requires or {}
     ch = character(state, cid)
     return (ch["coins"] >= requires.get("coins", 0)
             and ("token" not in requires or holds(state, cid, requires["token"]))
-            and ("trait" not in requires or requires["trait"] in traits(state, cid)))
+            and ("trait" not in requires or requires["trait"] in traits(state, cid))
+            and sheet_meets(state, requires))
 
 
 def token_name(token) -> str:

@@ -284,9 +284,12 @@ def resolve_next(em, rng):
             if q.holds(em.state, cid, effect["token"]):
                 em.emit("TokenLost", {"character": cid, "token": effect["token"], "name": q.token_name(effect["token"])})
     elif do == "if":
-        for cid in reversed(_targets(state, ctx)):
-            push(em, effect["then"] if q.meets(state, cid, effect["has"]) else effect.get("else", []),
-                 {**ctx, "character": cid})
+        if set(effect["has"]) <= q.SHEET_REQUIREMENTS:  # a mark: the party's, decided once
+            push(em, effect["then"] if q.sheet_meets(state, effect["has"]) else effect.get("else", []), ctx)
+        else:
+            for cid in reversed(_targets(state, ctx)):
+                push(em, effect["then"] if q.meets(state, cid, effect["has"]) else effect.get("else", []),
+                     {**ctx, "character": cid})
     elif do == "place_mission":
         mission = state["missions"][str(effect["mission"])]
         if mission["status"] == "unavailable":
@@ -362,7 +365,13 @@ def _shogun_step(em, rng):
     state = em.state
     sub = state["flow"]["sub"]
     adventure = q.adventure_doc(state)
-    if sub == "round":
+    if sub == "round" and state["round"] == 0 and not state.get("sheet_marks_read"):
+        # the preparation section's consequences of the campaign sheet's marks, before round 1
+        rules = [r for r in adventure.get("sheet_marks", []) if r["mark"] in state["marks"]]
+        em.emit("SheetMarksRead", {"marks": [{"mark": r["mark"], "text": r["text"]} for r in rules]})
+        for rule in reversed(rules):
+            push(em, rule["effects"], {"character": None, "source": "preparation", "mark": rule["mark"]})
+    elif sub == "round":
         number = state["round"] + 1
         trigger = adventure["triggers"].get(str(number))
         em.emit("RoundStarted", {"round": number, "final": number == adventure["final_round"],
