@@ -17,7 +17,7 @@ def finished_chapter_1():
     """Chapter 1 won: Tomoe resolves her clan token of mission 1 ("The burning village") in Kyoto."""
     missions = {"1": {"status": "active", "token": None, "starter": "tomoe", "clan_tokens": {"tomoe": ["kyoto"]}}}
     s = activation("tomoe", missions=missions, travel_removed=["te_2"],
-                   characters={"tomoe": {"location": "kyoto", "coins": 7, "karma": 2, "heads": 1,
+                   characters={"tomoe": {"location": "kyoto", "coins": 7, "karma": 2, "heads": 1, "tokens": ["villagers_testimony"],
                                          "items": ["jirobo_omamori", "rice_ball"]}})
     s.when(0, "interact_clan", mission=1)
     events = []

@@ -22,7 +22,7 @@ def test_interacting_with_a_mission_token_reveals_it_and_resolves_its_on_reveal_
 def test_akira_completes_a_mission_at_his_clan_token():
     # rules: Harakiri, "Interact with a Mission, Clan or Personal Mission Token" example: Akira previously placed a clan token ... interact with his clan token there ... the mission has been completed, and so Akira removes his clan token
     missions = {"1": {"status": "active", "token": None, "starter": "akira", "clan_tokens": {"akira": ["kyoto"]}}}
-    s = activation("akira", characters={"akira": {"location": "kyoto"}}, missions=missions)
+    s = activation("akira", characters={"akira": {"location": "kyoto", "tokens": ["villagers_testimony"]}}, missions=missions)
     assert {"type": "interact_clan", "args": {"mission": 1}} in s.legal(0)
     s.when(0, "interact_clan", mission=1)
     advance(s)  # the entry of the clan token: "the mission has been completed"
@@ -41,7 +41,7 @@ def test_mission_rewards_go_to_the_character_who_started_it():
     # rules: Harakiri, "Interact with a Mission, Clan or Personal Mission Token": Unless otherwise specified, the rewards for a mission go to the person who started the mission
     missions = {"1": {"status": "active", "token": None, "starter": "tomoe",
                       "clan_tokens": {"tomoe": [], "akira": ["kyoto"]}}}
-    s = activation("akira", characters={"akira": {"location": "kyoto"}}, missions=missions)
+    s = activation("akira", characters={"akira": {"location": "kyoto", "tokens": ["villagers_testimony"]}}, missions=missions)
     s.when(0, "interact_clan", mission=1)
     advance(s)
     assert s.state["characters"]["tomoe"]["coins"] == 5 and s.state["characters"]["akira"]["coins"] == 0
