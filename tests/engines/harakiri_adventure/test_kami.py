@@ -22,7 +22,7 @@ def test_sharpened_blade():
     s = activation("tomoe", characters={"tomoe": {"kami": "hachiman"}}, enemies=enemies)
     assert {"type": "attack", "args": {"enemy": "k", "helpers": [], "kami": True}} in s.legal(0)
     events = s.when(0, "attack", enemy="k", helpers=[], kami=True)
-    assert of_type(events, "KamiSkillUsed") == [{"character": "tomoe", "skill": "hachiman_l1", "ap": 1}]
+    assert of_type(events, "KamiSkillActivated") == [{"character": "tomoe", "skill": "hachiman_l1", "ap": 1}]
     assert of_type(events, "CombatTested")[0]["modifier"] == 2  # power 1 + 1
     assert s.state["characters"]["tomoe"]["ap"] == 1  # the attack's action point and the skill's
     advance(s)  # the failed test's hits
@@ -44,7 +44,7 @@ def test_sharpened_blade_is_not_activated_in_an_arrival_test_outside_the_charact
     s = Scenario(ENGINE, doc(characters={"tomoe": {"kami": "hachiman"}}, flow={"stage": "enemies", "sub": None, "enemies_left": ["k"]},
                              round=1, enemies={"k": kachi("iga", {"character": "tomoe"}, combat=9)}))
     events = advance(s)
-    assert of_type(events, "CombatTested")[0]["modifier"] == 1 and not of_type(events, "KamiSkillUsed")
+    assert of_type(events, "CombatTested")[0]["modifier"] == 1 and not of_type(events, "KamiSkillActivated")
 
 
 def test_nine_tailed_fox():

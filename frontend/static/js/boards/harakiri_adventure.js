@@ -19,7 +19,7 @@ import {
   ORDER, SERVICES, content, adv, plural, pretty, locInfo, locName, charName, enemyName, equipment,
   equipmentName, item, itemName, skillName, kami, kamiAbility, seaName, territory, chapterDoc, missionDoc,
   personalDoc, missionTitle, maxHealth, targetText, diceText, effectsText, tokenName, requirementText, servicesText, names,
-  commandLabel, routes, routeKind,
+  commandLabel, routes, routeKind, markName, SELF_ACTING_KAMI,
 } from "./harakiri_adventure_words.js";
 
 
@@ -887,7 +887,7 @@ function renderMissions(ctx) {
     const marks = new Set(view.marks || []);
     box.append(h("h4", {}, "From the campaign sheet"), h("ul", { class: "adv-goals", "data-testid": "adv-sheet-marks" },
       sheetRules.map((r) => h("li", { class: marks.has(r.mark) ? "is-applied" : "muted" },
-        h("strong", {}, `${marks.has(r.mark) ? "Applies" : "Does not apply"}: `), `if the sheet records “${pretty(r.mark)}”: ${r.text}`))));
+        h("strong", {}, `${marks.has(r.mark) ? "Applies" : "Does not apply"}: `), `if the sheet records “${markName(r.mark)}”: ${r.text}`))));
   }
 
   const list = h("ul", { class: "adv-mission-list" });
@@ -995,9 +995,9 @@ function digest(ev) {
     case "ItemBought": say(ev, `${c(p.character)} buys ${itemName(p.item)}.`); break;
     case "EquipmentBought": say(ev, `${c(p.character)} buys the ${equipmentName(p.card)}.`); break;
     case "LocationDiscovered": say(ev, `${locName(p.location)} is discovered.`); break;
-    case "MarkRecorded": say(ev, `The campaign sheet records “${pretty(p.mark)}”.`); break;
-    case "SheetMarksRead": (p.marks || []).forEach((m) => say(ev, `The campaign sheet records “${pretty(m.mark)}”: ${m.text}`, "section")); break;
-    case "KamiSkillUsed": {
+    case "MarkRecorded": say(ev, `The campaign sheet records “${markName(p.mark)}”.`); break;
+    case "SheetMarksRead": (p.marks || []).forEach((m) => say(ev, `The campaign sheet records “${markName(m.mark)}”: ${m.text}`, "section")); break;
+    case "KamiSkillActivated": {
       const ability = kamiAbility(String(p.skill || "").replace(/_l1$/, ""));
       say(ev, `${c(p.character)} activates ${ability ? ability.name : "a Kami skill"} (1 action point).`);
       break;
@@ -1054,7 +1054,7 @@ function renderParty(ctx) {
       h("div", { class: "adv-small" }, `Armor: ${ch.armor ? `${equipmentName(ch.armor)} (${ch.armor_value}${armorMax !== null ? `/${armorMax}` : ""})` : "none"}`),
       h("div", { class: "adv-small" }, `Items: ${items.join(", ") || "none"}`),
       h("div", { class: "adv-small" }, `Skills: ${(ch.skills || []).map(skillName).join(", ") || "none"}`),
-      h("div", { class: "adv-small", title: ability ? ability.text : "" }, `Kami: ${k ? k.name : pretty(ch.kami)}, affinity ${ch.affinity}/${AFFINITY_MAX}${ability ? ` · ${ability.name}: ${ability.text}${ch.kami_used ? " (used this phase)" : ""}` : ""}`),
+      h("div", { class: "adv-small", title: ability ? ability.text : "" }, `Kami: ${k ? k.name : pretty(ch.kami)}, affinity ${ch.affinity}/${AFFINITY_MAX}${ability ? ` · ${ability.name}: ${ability.text}${SELF_ACTING_KAMI.includes(ch.kami) ? "" : ch.kami_used ? " Used this phase." : " Activating it costs 1 action point, once per phase."}` : ""}`),
       (ch.traits || []).length ? h("div", { class: "adv-small" }, `Traits: ${ch.traits.map(pretty).join(", ")}`) : "",
       (ch.tokens || []).length ? h("div", { class: "adv-small" }, `Carries: ${ch.tokens.map((t) => tokenName(t, view)).join(", ")}`) : "",
       ch.blessed ? h("div", { class: "adv-small" }, `${plural(ch.blessed, "blessed token")} (can avoid being delayed)`) : ""));

@@ -168,7 +168,7 @@ export function effectText(e, view) {
     case "spawn": return spawnText(e.enemy || {});
     case "capture": return `${locName(e.location)} is captured`;
     case "raze": return `${locName(e.location)} is razed`;
-    case "mark": return `the campaign sheet records “${pretty(e.mark)}”`;
+    case "mark": return `the campaign sheet records “${markName(e.mark)}”`;
     case "discover": return `${locName(e.location)} is discovered`;
     case "remove_card": return "this card leaves the campaign";
     case "add_travel_events": return (e.codes || []).length > 1 ? `travel events ${e.codes.join(", ")} join the deck` : `travel event ${(e.codes || []).join("")} joins the deck`;
@@ -200,9 +200,16 @@ export function tokenName(id, view) {
   return t ? t.name : pretty(id);
 }
 
+/** A campaign-sheet mark by its name in the act's content. */
+export function markName(id) {
+  const marks = (adv().act1 && adv().act1.marks) || {};
+  return marks[id] || pretty(id);
+}
+
 export function requirementText(req, view) {
   const r = req || {};
   const parts = [];
+  if (r.mark) parts.push(`the campaign sheet records “${markName(r.mark)}”`);
   if (r.token) parts.push(`the character carries ${tokenName(r.token, view)}`);
   if (r.coins) parts.push(`the character has ${plural(r.coins, "coin")}`);
   if (r.trait) parts.push(`the character has the ${pretty(r.trait)} trait`);
@@ -229,6 +236,10 @@ export function travelPoints(view, cid, group, fox) {
   if ((group || []).length) return 3 + Math.min(...members.map((m) => (m.attributes || {}).dexterity || 0));
   return 3 + ((ch.attributes || {}).dexterity || 0) + (fox ? 1 : 0); // Nine-tailed fox, when activated
 }
+
+/** The level 1 Kami skills that apply by themselves ("always active", "You always succeed"); the
+ * others are activated for 1 action point, once per phase. */
+export const SELF_ACTING_KAMI = ["amatsumikaboshi", "izanami"];
 
 /** A level 1 Kami skill activated with an action: its own action point, once this phase. */
 const KAMI_COST = "1 more action point, once this phase";

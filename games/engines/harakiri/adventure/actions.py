@@ -361,7 +361,7 @@ def _start_travel(em, cid, group, nine_tailed_fox=False):
 
 def _kami_skill(em, cid, kami):
     """A level 1 Kami skill activated: its action point, and once per phase."""
-    em.emit("KamiSkillUsed", {"character": cid, "skill": f"{kami}_l1", "ap": q.KAMI_COST})
+    em.emit("KamiSkillActivated", {"character": cid, "skill": f"{kami}_l1", "ap": q.KAMI_COST})
 
 
 def _sea_fare(state) -> dict:

@@ -667,7 +667,7 @@ HANDLERS = {
     "Sailed": _sailed,
     "GuidedByTheWaves": _guided_by_the_waves,
     "TravelEnded": _travel_ended,
-    "KamiSkillUsed": _kami_skill_used,
+    "KamiSkillActivated": _kami_skill_used,
     "TravelEventDrawn": _travel_event_drawn,
     "TravelCardRemovalMarked": _travel_card_removal_marked,
     "TravelEventReturned": _travel_event_returned,

@@ -253,7 +253,7 @@ def resolve_next(em, rng):
                 lose_health(em, cid, _shielded(effect["amount"], effect.get("shield", False)), "damage")
     elif do == "kami_skill":  # a level 1 Kami skill activated from a decision (Traveler Shield, Vital Absorption)
         for cid in _targets(state, ctx):
-            em.emit("KamiSkillUsed", {"character": cid, "skill": f"{effect['kami']}_l1", "ap": q.KAMI_COST})
+            em.emit("KamiSkillActivated", {"character": cid, "skill": f"{effect['kami']}_l1", "ap": q.KAMI_COST})
     elif do == "heal":
         for cid in _targets(state, ctx):
             regain_health(em, cid, effect["amount"], source or "effect")
