@@ -132,13 +132,15 @@ def adventure_options(state: dict, chapter: int) -> dict:
     return options
 
 
-def exploration_options(state: dict, chapter: int, outcome: str) -> tuple[dict, dict]:
-    """(the Exploration Phase's options: the party carried over and the Adventure Phase's
-    outcome; what is held aside)."""
+def exploration_options(state: dict, chapter: int, outcome: str, missions: dict | None = None) -> tuple[dict, dict]:
+    """(the Exploration Phase's options: the party carried over, the Adventure Phase's outcome, its
+    missions' results (``missions``: the ``AdventureFinished`` statuses) and the campaign sheet's
+    marks, for the chapter's consequences; what is held aside)."""
     party, aside = handover.party_from_sheet(state["sheet"], state["kept"])
     scenario = chapter_doc(state["act"], chapter)["exploration"]["scenario"]
     options = {"phase": "exploration", "scenario": scenario, "adventure": outcome, "party": party,
-               "control": dict(state["control"])}
+               "control": dict(state["control"]), "marks": list(state["sheet"].get("marks", [])),
+               "missions": {str(n): status for n, status in (missions or {}).items()}}
     if state["yomi"] is not None:  # the Yomi marks so far go on with the party
         options.update(yomi_mode=True, yomi_track={"marks": state["yomi"]["marks"], "bold": state["yomi"]["bold"]})
     return options, aside

@@ -67,6 +67,11 @@ EXPLORATION_OPTIONS = {
                       "description": "End the phase after this many rounds. Leave empty to play until the "
                                      "objective is met or the party fails."},
         "adventure": {"enum": ["success", "failure"]},
+        # the Adventure Phase's missions (number -> final status) and the campaign sheet's marks,
+        # for the scenario's adventure_consequences
+        "missions": {"type": "object", "maxProperties": 20, "propertyNames": {"pattern": "^[0-9]{1,3}$"},
+                     "additionalProperties": {"enum": ["completed", "failed", "active", "hidden", "unavailable"]}},
+        "marks": {"type": "array", "maxItems": 200, "items": {"type": "string", "pattern": "^[a-z_0-9]{1,64}$"}},
         "party": {"type": "object", "additionalProperties": {"type": "object"}},
         "yomi_mode": {"type": "boolean"},
         "yomi_track": {"type": "object"},
