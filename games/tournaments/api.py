@@ -115,7 +115,7 @@ class TournamentRegisterApi(_ActionApi):
 
 class TournamentInvitationsApi(_ActionApi):
     @extend_schema(tags=TAGS, operation_id="tournaments_invitations", responses={
-        200: s.InvitationSerializer(many=True), 401: UNAUTH})
+        200: s.TeamInvitationSerializer(many=True), 401: UNAUTH})
     def get(self, request):
         """Your team invitations waiting for an answer (sent and received), in tournaments still registering."""
         return Response([selectors.invitation_as_dict(i) for i in selectors.invitations_pending(request.user)])
@@ -140,7 +140,7 @@ class TournamentInvitationAcceptApi(_ActionApi):
 class TournamentInvitationDeclineApi(_ActionApi):
     @extend_schema(tags=TAGS, operation_id="tournaments_invitation_decline", parameters=[TOURNAMENT_ID, INVITATION_ID],
                    request=None,
-                   responses={200: s.InvitationSerializer, 401: UNAUTH, 403: E("not_invited"),
+                   responses={200: s.TeamInvitationSerializer, 401: UNAUTH, 403: E("not_invited"),
                               404: E("not_found: no such tournament or invitation"), 409: E("invitation_closed")})
     def post(self, request, id, invitation_id):
         """The invited partner declines, or the player who asked cancels."""

@@ -78,7 +78,7 @@ class DropSerializer(serializers.Serializer):
     entrant_id = serializers.CharField(max_length=40)
 
 
-class InvitationSerializer(serializers.Serializer):
+class TeamInvitationSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     tournament_id = serializers.UUIDField()
     tournament_name = serializers.CharField()
@@ -139,7 +139,7 @@ class TournamentSerializer(serializers.Serializer):
 
 
 class TournamentRegisteredSerializer(TournamentSerializer):
-    invitation = InvitationSerializer(required=False, help_text="team events: the invitation waiting for the "
+    invitation = TeamInvitationSerializer(required=False, help_text="team events: the invitation waiting for the "
                                                                 "partner (202); absent once the team is entered")
 
 
