@@ -22,7 +22,7 @@ from django.utils.encoding import force_str
 from django.utils.http import urlsafe_base64_decode
 from rest_framework.authtoken.models import Token
 
-from games.application import chat, selectors
+from games.application import chat, invitations, selectors
 from games.application import services as match_services
 from games.application.identities import DELETED_PLAYER, seats_display
 from games.eventstore import sql as plain_sql
@@ -169,7 +169,7 @@ def password_reset_done(user) -> None:
 def export(user) -> dict:
     """Everything the service holds about the account, as JSON: the account, its records, its
     matches (what its seat may see of its own moves, redacted as on the API), the chat messages it
-    wrote, its logins."""
+    wrote, the invitations it sent or received, its logins."""
     profile = Profile.objects.filter(user=user).first()
     matches = []
     summaries = MatchSummary.objects.filter(players=user).select_related("match").order_by("match__created_at")
@@ -197,6 +197,7 @@ def export(user) -> dict:
                     for r in PlayerRecord.objects.filter(user=user).order_by("game")],
         "matches": matches,
         "chat": chat.chat_of_user(user),
+        "invitations": invitations.invitations_of_user(user),
         "sessions": sessions_list(user),
         "tokens": tokens_list(user),
     }

@@ -116,5 +116,7 @@ class ExportSerializer(serializers.Serializer):
     matches = serializers.ListField(child=serializers.DictField(), help_text="with your own events, redacted for your seat")
     chat = serializers.ListField(child=serializers.DictField(), help_text="the chat messages you wrote (with the "
                                  "reason when staff hid one)")
+    invitations = serializers.ListField(child=serializers.DictField(), help_text="the invitations you sent or "
+                                        "received, with what became of each (accepted, declined, revoked)")
     sessions = LoginSessionSerializer(many=True)
     tokens = ApiTokenSerializer(many=True)

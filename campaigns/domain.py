@@ -130,12 +130,16 @@ def adventure_options(state: dict, chapter: int) -> dict:
     return options
 
 
-def exploration_options(state: dict, chapter: int, outcome: str) -> dict:
+def exploration_options(state: dict, chapter: int, outcome: str, missions: dict | None = None) -> dict:
     """The Exploration Phase's options: the party carried over exactly, the Adventure Phase's
-    outcome and market deck, and the exchange of items before it starts (Setup step 2: ``share``)."""
+    outcome and market deck, its missions' results (``missions``: the ``AdventureFinished``
+    statuses) and the campaign sheet's marks, for the chapter's consequences, and the exchange of
+    items before it starts (Setup step 2: ``share``)."""
     scenario = chapter_doc(state["act"], chapter)["exploration"]["scenario"]
     options = {"phase": "exploration", "scenario": scenario, "adventure": outcome,
-               "party": handover.party_from_sheet(state["sheet"]), "control": dict(state["control"]), "share": True}
+               "party": handover.party_from_sheet(state["sheet"]), "control": dict(state["control"]), "share": True,
+               "marks": list(state["sheet"].get("marks", [])),
+               "missions": {str(n): status for n, status in (missions or {}).items()}}
     if state.get("market") is not None:
         options["market"] = list(state["market"])
     if state["yomi"] is not None:  # the Yomi marks so far go on with the party

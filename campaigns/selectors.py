@@ -108,6 +108,7 @@ def _names(pack: dict):
     for k in kami.values():
         skills.update({s["id"]: s["name"] for s in k.get("skills", [])})
     locations = adventure.get("map", {}).get("locations", {})
+    marks = adventure.get("act1", {}).get("marks", {})
 
     def pretty(x):
         return str(x).replace("_", " ").capitalize()
@@ -120,6 +121,7 @@ def _names(pack: dict):
         "ability": lambda x: next((s for s in kami.get(x, {}).get("skills", []) if s.get("level") == 1), None),
         "location": lambda x: locations.get(x, {}).get("name", pretty(x)),
         "pretty": pretty,
+        "mark": lambda x: marks.get(x, pretty(x)),
         "armor_max": lambda x: (blacksmith.get(x) or {}).get("armor"),
         "health": lambda cid, level: _health(pack, cid, level),
     }
@@ -205,7 +207,7 @@ def _sheet(doc: dict, names: dict) -> dict:
     sheet = doc["sheet"] or {}
     return {
         "yomi": _yomi(doc),
-        "marks": [names["pretty"](m) for m in sheet.get("marks", [])],
+        "marks": [names["mark"](m) for m in sheet.get("marks", [])],
         "discovered": [names["location"](loc) for loc in sheet.get("discovered", [])],
         "cities": [{"name": names["location"](c["location"]), "status": c["status"], "chapter": c["chapter"]}
                    for c in sheet.get("cities", [])],

@@ -183,9 +183,14 @@ def policy_run(match_id, *, retry: bool = False, between=None) -> str:
                 between()
             try:
                 with transaction.atomic():  # a savepoint: a refused next match leaves nothing behind
-                    return _next_phase(campaign, state, chapter, phase)
+                    return _next_phase(campaign, state, chapter, phase, match)
             except OperationalError:
                 raise  # the database: the task retries
+            # An IntegrityError here is not a concurrent run: runs are serialised by the campaign's
+            # row lock (SQLite: its IMMEDIATE write lock) and a run that waited sees the first one's
+            # keys (READ COMMITTED) and returns "done" above. So it is a real failure to open the
+            # next match, recorded and shown like any other; re-raised, it would roll the finish
+            # back as "raced" and the sweep would retry it forever without anyone seeing why.
             except Exception as refused:  # noqa: BLE001 - recorded and shown, never a silent stop
                 code, message = getattr(refused, "code", "internal_error"), getattr(refused, "message", repr(refused))
                 if not isinstance(refused, (RuleViolation, PlatformError)):
@@ -198,7 +203,7 @@ def policy_run(match_id, *, retry: bool = False, between=None) -> str:
                     "chapter": chapter, "phase": phase, "match_id": str(match_id), "code": str(code),
                     "message": str(message)[:500]}}])
                 return "failed"
-    except IntegrityError:  # a concurrent run got there first
+    except IntegrityError:  # the unique keys' last guard, if a concurrent run ever got past the lock
         return "raced"
 
 
@@ -217,10 +222,12 @@ def policy_retry(*, campaign_id, user) -> dict:
     return campaign_get(campaign_id)
 
 
-def _next_phase(campaign: Campaign, state: dict, chapter: int, phase: str) -> str:
+def _next_phase(campaign: Campaign, state: dict, chapter: int, phase: str, match) -> str:
     if phase == "adventure":
         outcome = state["history"][-1]["outcome"]
-        _start_phase(campaign, state, chapter, "exploration", domain.exploration_options(state, chapter, outcome))
+        # the missions' results come from the finished match's own log (AdventureFinished.missions)
+        missions = (_ended_payload(match, phase) or {}).get("missions", {})
+        _start_phase(campaign, state, chapter, "exploration", domain.exploration_options(state, chapter, outcome, missions))
         return "exploration_opened"
     last = domain.chapters(state["act"])[-1]["number"]
     if chapter >= last:

@@ -321,6 +321,7 @@ REST_FRAMEWORK = {
         "match_create": env.str("MATCH_CREATE_RATE", default="10/minute"),
         "match_join": env.str("MATCH_JOIN_RATE", default="30/minute"),
         "chat": env.str("CHAT_RATE", default="20/minute"),
+        "invitation": env.str("INVITATION_RATE", default="10/minute"),  # POST /api/matches/{id}/invitations/
         "socket_ticket": env.str("SOCKET_TICKET_RATE", default="60/minute"),
     },
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -331,7 +332,8 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"TournamentStatusEnum": "games.tournaments.serializers.TOURNAMENT_STATUSES",
                             "StatusEnum": "games.api.serializers.MATCH_STATUSES",
-                            "ReportStatusEnum": "games.tournaments.serializers.REPORT_STATUSES"},
+                            "ReportStatusEnum": "games.tournaments.serializers.REPORT_STATUSES",
+                            "InvitationStatusEnum": "games.api.invitation_serializers.INVITATION_STATUSES"},
     "TITLE": "Kamiza API",
     "DESCRIPTION": "Event-sourced matches of Yashima, Harakiri: Blades of Honor and Yokai Battle. "
                    "On every endpoint a request body over 2.5 MiB is answered 413 {code: payload_too_large}, and "

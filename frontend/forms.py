@@ -1,15 +1,13 @@
 """Forms of the web shell. Validation of games, seats and options stays in the write path;
 these forms only turn HTML inputs into the service's arguments."""
 
-import json
-
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import BaseUserCreationForm
 
 from accounts.forms import UsernameCheckMixin
 
-MAX_OPTIONS_CHARS = 10_000
+from .option_fields import GameOptions
 
 
 class SignUpForm(UsernameCheckMixin, BaseUserCreationForm):
@@ -28,36 +26,79 @@ class LoginForm(forms.Form):
     password = forms.CharField(strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
 
 
+def players_text(engine) -> str:
+    """"2 to 4 players", "1 to 4 players" - from the engine's seat range."""
+    if engine.min_seats == engine.max_seats:
+        return f"{engine.min_seats} players"
+    return f"{engine.min_seats} to {engine.max_seats} players"
+
+
+class GameSelect(forms.Select):
+    """The game choice, each option carrying its seat range (and whether it is cooperative) for
+    match_form.js, which narrows the players' choice and shows that game's options only."""
+
+    def __init__(self, games=(), attrs=None):
+        super().__init__(attrs)
+        self.games = {e.slug: e for e in games}
+
+    def create_option(self, name, value, *args, **kwargs):
+        option = super().create_option(name, value, *args, **kwargs)
+        engine = self.games.get(str(value))
+        if engine is not None:
+            option["attrs"].update({"data-min": engine.min_seats, "data-max": engine.max_seats})
+            if engine.cooperative:
+                option["attrs"]["data-cooperative"] = ""
+        return option
+
+
 class MatchCreateForm(forms.Form):
+    """The lobby's "Create a match": the game, the number of players within its range, and its
+    options as real fields (frontend/option_fields.py; only the chosen game's are read)."""
+
     game = forms.ChoiceField(choices=())
-    seats = forms.IntegerField(min_value=1, max_value=16, initial=2)
-    options = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
-        initial="{}",
-        required=False,
-        max_length=MAX_OPTIONS_CHARS,
-        help_text="A JSON object; {} keeps the game's defaults.",
-    )
+    seats = forms.TypedChoiceField(label="Players", coerce=int, choices=(),
+                                   help_text="Bots included: you can give any free seat to a bot before you start.")
     rated = forms.BooleanField(
         required=False, initial=True,
         help_text="Counts for the players' ratings when every seat is a person (bots make a match unrated).",
     )
 
-    def __init__(self, *args, games=(), **kwargs):
+    def __init__(self, *args, games=(), game=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [(e.slug, f"{e.name} ({e.min_seats}-{e.max_seats} seats)") for e in games]
+        games = list(games)
+        self.engines = {e.slug: e for e in games}
+        self.fields["game"].widget = GameSelect(games)
+        self.fields["game"].choices = [(e.slug, e.name) for e in games]
+        if game in self.engines:
+            self.fields["game"].initial = game
+        low = min((e.min_seats for e in games), default=1)
+        high = max((e.max_seats for e in games), default=1)
+        self.fields["seats"].choices = [(n, str(n)) for n in range(low, high + 1)]
+        chosen = self.engines.get(game) or (games[0] if games else None)
+        self.fields["seats"].initial = max(chosen.min_seats, min(2, chosen.max_seats)) if chosen else 2
+        self.options = {e.slug: GameOptions(e) for e in games}
+        for group in self.options.values():
+            self.fields.update(group.fields)
 
-    def clean_options(self):
-        raw = (self.cleaned_data.get("options") or "").strip() or "{}"
-        try:
-            value = json.loads(raw)
-        except ValueError as err:
-            raise forms.ValidationError(f"Not valid JSON: {err}")
-        except RecursionError:
-            raise forms.ValidationError("Not valid JSON: nested too deeply.")
-        if not isinstance(value, dict):
-            raise forms.ValidationError("Options must be a JSON object, e.g. {}.")
-        return value
+    def general_fields(self):
+        return [self["game"], self["seats"], self["rated"]]
+
+    def option_groups(self):
+        """``[(slug, legend, layout entries)]``: one fieldset per game."""
+        return [(slug, f"{group.name} options ({players_text(self.engines[slug])})", group.groups(self))
+                for slug, group in self.options.items()]
+
+    def clean(self):
+        data = super().clean()
+        engine = self.engines.get(data.get("game"))
+        seats = data.get("seats")
+        if engine is None or seats is None:
+            return data
+        if not engine.min_seats <= seats <= engine.max_seats:
+            self.add_error("seats", f"{engine.name} is played by {players_text(engine)}.")
+            return data
+        data["options"] = self.options[engine.slug].value(data, seats=seats, add_error=self.add_error)
+        return data
 
 
 class SeatForm(forms.Form):

@@ -76,7 +76,7 @@ def replay_report(request, match_id):
         reports.report_file(match_id=match.pk, user=request.user, seq=int(raw) if raw.isdigit() else raw,
                             text=request.POST.get("text", ""))
     except TournamentServiceError as err:
-        messages.error(request, f"{err.message} ({err.code})")
+        messages.error(request, err.message, extra_tags=f"code-{err.code}")
     else:
         messages.success(request, "Your report was sent to the judges, pinned to this moment of the match.")
     url = reverse("frontend:match-replay", args=[match.pk])

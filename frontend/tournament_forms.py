@@ -8,25 +8,15 @@ from games.kernel import registry
 from games.tournaments.models import FORMATS, GAMES
 from games.tournaments.records import TIEBREAKS
 
+from .option_fields import GameOptions
+
 CLOCK_DEFAULTS = {"turn_seconds": 90, "defense_seconds": 60}
-TRI_STATE = (("", "game default"), ("yes", "yes"), ("no", "no"))
+CLOCK_HELP = {"turn_seconds": "Seconds for each decision; a tournament match needs this clock.",
+              "defense_seconds": "Seconds to answer during another player's turn (empty: 60)."}
 TIEBREAK_CHOICES = (("", "default order"),) + tuple(
     (t, {"buchholz_cut1": "Buchholz cut-1", "sonneborn_berger": "Sonneborn-Berger", "head_to_head": "Head-to-head",
          "omw": "Opponents' match-win %"}[t]) for t in TIEBREAKS if t != "seed_draw")
 TIEBREAK_FIELDS = ("tiebreak_1", "tiebreak_2", "tiebreak_3")
-
-
-def _option_field(name: str, spec: dict) -> forms.Field | None:
-    kinds = spec.get("type")
-    kinds = set(kinds if isinstance(kinds, list) else [kinds])
-    help_text = spec.get("description", "")
-    label = name.replace("_", " ").capitalize()
-    if "integer" in kinds:
-        return forms.IntegerField(label=label, required=False, min_value=spec.get("minimum"),
-                                  max_value=spec.get("maximum"), initial=CLOCK_DEFAULTS.get(name), help_text=help_text)
-    if "boolean" in kinds:
-        return forms.ChoiceField(label=label, required=False, choices=TRI_STATE, help_text=help_text)
-    return None
 
 
 class TournamentCreateForm(forms.Form):
@@ -47,9 +37,10 @@ class TournamentCreateForm(forms.Form):
                                     widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
                                     input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"])
     rated = forms.BooleanField(required=False, initial=True, label="Rated")
-    spectator_delay_seconds = forms.IntegerField(label="Spectator delay (seconds)", min_value=0, max_value=3600,
+    spectator_delay_seconds = forms.IntegerField(label="Spectator delay (seconds)", min_value=60, max_value=3600,
                                                  initial=60, required=False,
-                                                 help_text="spectators see each match this far behind (empty: 60)")
+                                                 help_text="spectators see each match this far behind: at least 60 "
+                                                           "(empty: 60)")
     spectator_delay_turns = forms.IntegerField(label="Spectator delay (turns)", min_value=0, max_value=10, initial=1,
                                                required=False, help_text="…and this many turns behind, so nobody "
                                                                          "can coach a player (empty: 1)")
@@ -72,19 +63,12 @@ class TournamentCreateForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.option_names: dict[str, list[str]] = {}
-        for game, _ in GAMES:
-            props = registry.get(game).options_schema.get("properties", {})
-            order = sorted(props, key=lambda p: (p not in CLOCK_DEFAULTS, list(props).index(p)))
-            names = []
-            for prop in order:
-                if prop == "teams":  # the tournament's own teams setting
-                    continue
-                field = _option_field(prop, props[prop])
-                if field is not None:
-                    self.fields[f"{game}__{prop}"] = field
-                    names.append(prop)
-            self.option_names[game] = names
+        # the tournament's own teams setting replaces the games' option; the clocks come first
+        self.options = {game: GameOptions(registry.get(game), skip=("teams",), first=tuple(CLOCK_DEFAULTS),
+                                          tri_state=True, initial=CLOCK_DEFAULTS, help_texts=CLOCK_HELP)
+                        for game, _ in GAMES}
+        for group in self.options.values():
+            self.fields.update(group.fields)
 
     def general_fields(self):
         return [self[name] for name in self.GENERAL]
@@ -106,17 +90,11 @@ class TournamentCreateForm(forms.Form):
 
     def option_groups(self):
         """``[(game, game name, [bound fields])]`` - one fieldset per game."""
-        return [(game, label, [self[f"{game}__{p}"] for p in self.option_names[game]]) for game, label in GAMES]
+        return [(game, label, self.options[game].bound_fields(self)) for game, label in GAMES]
 
     def match_options(self) -> dict:
         game = self.cleaned_data["game"]
-        out = {}
-        for prop in self.option_names.get(game, []):
-            value = self.cleaned_data.get(f"{game}__{prop}")
-            if value in (None, ""):
-                continue
-            out[prop] = {"yes": True, "no": False}.get(value, value)
-        return out
+        return self.options[game].value(self.cleaned_data, seats=self.cleaned_data.get("table_size"))
 
     def service_arguments(self) -> dict:
         data = {name: self.cleaned_data.get(name) for name in self.GENERAL}

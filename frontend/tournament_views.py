@@ -11,7 +11,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games.tournaments import policies, reports, selectors, services
 from games.tournaments.errors import TournamentServiceError
-from games.tournaments.models import FORMATS, GAMES, STATUSES
+from games.tournaments.models import FORMATS, GAMES, STATUSES, TeamInvitation
+from games.tournaments.watch import tournament_players
 
 from .tournament_forms import TournamentCreateForm
 
@@ -24,7 +25,8 @@ TIEBREAK_LABELS = {"buchholz_cut1": "Buchholz cut-1", "sonneborn_berger": "Sonne
 
 
 def _refusal(request, err) -> None:
-    messages.error(request, f"{err.message} ({err.code})")
+    """A refusal in words; its stable code only as a class (for tests and styling), never shown."""
+    messages.error(request, err.message, extra_tags=f"code-{err.code}")
 
 
 def tournament_list(request):
@@ -33,13 +35,15 @@ def tournament_list(request):
     for row in rows:
         row["format_label"] = LABELS["format"].get(row["format"], row["format"])
         row["game_label"] = LABELS["game"].get(row["game"], row["game"])
+    asked = [i for i in selectors.invitations_pending(request.user) if i.partner_id == request.user.pk]
     return render(request, "frontend/tournaments.html", {
-        "tournaments": rows, "status": status, "statuses": STATUSES,
+        "tournaments": rows, "status": status, "statuses": STATUSES, "invitations": asked,
         "can_organize": services.is_organizer(request.user)})
 
 
-def bracket(pairings: list[dict], names: dict) -> list[dict]:
-    """The elimination stage as columns of match boxes, later rounds drawn empty until paired."""
+def bracket(pairings: list[dict], names: dict, closed: set = frozenset()) -> list[dict]:
+    """The elimination stage as columns of match boxes, later rounds drawn empty until paired;
+    ``closed``: the (round, table) whose live view the viewer may not open (fair play)."""
     elim = [p for p in pairings if p.get("stage") == "elimination"]
     if not elim:
         return []
@@ -51,7 +55,8 @@ def bracket(pairings: list[dict], names: dict) -> list[dict]:
         boxes = []
         for p in sorted(by_round[rnd], key=lambda p: p["table"]):
             winners = set((p["result"] or {}).get("winners", []))
-            boxes.append({"table": p["table"], "match_id": p["match_id"], "slots": [
+            boxes.append({"table": p["table"], "match_id": p["match_id"],
+                          "watch_closed": (p["round"], p["table"]) in closed, "slots": [
                 {"name": names.get(e, e), "won": e in winners, "lost": bool(p["result"]) and e not in winners}
                 for e in p["entrant_ids"]]})
         columns.append({"round": rnd, "boxes": boxes})
@@ -78,22 +83,39 @@ def dispute_marker(reports: list[dict]) -> dict | None:
     return None
 
 
+def delay_words(seconds: int, turns: int) -> str:
+    """The spectator delay as the pages say it: "60 seconds and 1 turn"."""
+    parts = []
+    if seconds:
+        parts.append(f"{seconds // 60} minute{'s' if seconds // 60 != 1 else ''}" if seconds % 60 == 0
+                     else f"{seconds} seconds")
+    if turns:
+        parts.append(f"{turns} turn{'s' if turns != 1 else ''}")
+    return " and ".join(parts)
+
+
 def _page_context(request, tournament) -> dict:
     detail = selectors.tournament_detail(tournament)
     pairings = selectors.tournament_pairings(tournament)
     standings = selectors.tournament_standings(tournament)
     names = {e["entrant_id"]: e["name"] for e in detail["entrants"]}
+    users_of = {e["entrant_id"]: e["user_ids"] for e in detail["entrants"]}
     uid = request.user.pk if request.user.is_authenticated else None
     mine = next((e for e in detail["entrants"] if uid in e["user_ids"]), None)
+    # fair play: a player of this tournament may not watch another of its matches while it is played
+    is_player = uid is not None and uid in tournament_players(tournament.pk)
     rounds: dict[int, list] = {}
     for p in pairings:
         winners = set((p["result"] or {}).get("winners", []))
         points = (p["result"] or {}).get("points", {})
         mine_here = mine is not None and mine["entrant_id"] in p["entrant_ids"]
+        seated = uid is not None and any(uid in users_of.get(e, ()) for e in p["entrant_ids"])
         rounds.setdefault(p["round"], []).append({
             **p, "bye": len(p["entrant_ids"]) == 1,
             "report_labels": [{"status": r["status"], "label": REPORT_LABELS[r["status"]]} for r in p.get("reports", [])],
             "can_report": mine_here and p["match_id"] is not None,
+            "watch_closed": is_player and not seated and p["result"] is None and p["match_id"] is not None,
+            "mine_running": seated and p["result"] is None and p["match_id"] is not None,
             "seats": [{"entrant_id": e, "name": names.get(e, e), "won": e in winners, "points": points.get(e),
                        "me": mine is not None and e == mine["entrant_id"]} for e in p["entrant_ids"]]})
     if detail["status"] == "registering":
@@ -104,11 +126,16 @@ def _page_context(request, tournament) -> dict:
         row["tiebreak_values"] = [row["tiebreaks"][k] for k in tiebreaks]
         row["me"] = mine is not None and row["entrant_id"] == mine["entrant_id"]
         row["dispute"] = dispute_marker(row.get("reports", []))
+    invitations = selectors.invitations_pending(request.user, tournament) if detail["teams"] else []
+    closed = {(p["round"], p["table"]) for tables in rounds.values() for p in tables if p["watch_closed"]}
     return {
         "t": detail, "format_label": LABELS["format"].get(detail["format"]), "game_label": LABELS["game"].get(detail["game"]),
         "rounds": sorted(rounds.items(), reverse=True), "standings": standings,
         "tiebreak_names": [TIEBREAK_LABELS.get(k, k.replace("_", " ")) for k in tiebreaks],
-        "bracket": bracket(pairings, names), "mine": mine,
+        "bracket": bracket(pairings, names, closed), "mine": mine, "is_player": is_player,
+        "delay_words": delay_words(detail["spectator_delay_seconds"], detail["spectator_delay_turns"]),
+        "invitations_in": [i for i in invitations if i.partner_id == uid],
+        "invitations_out": [i for i in invitations if i.inviter_id == uid],
         "my_tables": [p for _n, tables in sorted(rounds.items(), reverse=True) for p in tables if p["can_report"]],
         "is_organizer": services.can_manage(request.user, tournament),
         "ws_path": f"/ws/tournaments/{detail['id']}/",
@@ -156,12 +183,62 @@ def _action(request, tournament_id, run, done: str):
 @login_required
 @require_POST
 def tournament_register(request, tournament_id):
-    def run():
+    """Register; in a team event, ask the named partner (or accept them, if they asked first)."""
+    try:
         name = request.POST.get("partner", "").strip()
         partner = selectors.partner_by_username(name) if name else None
-        services.tournament_register(tournament_id=tournament_id, user=request.user, partner=partner)
+        outcome = services.tournament_register(tournament_id=tournament_id, user=request.user, partner=partner)
+    except TournamentServiceError as err:
+        _refusal(request, err)
+    else:
+        if isinstance(outcome, TeamInvitation):
+            messages.success(request, f"We asked {outcome.partner.get_username()} to be your partner. Your team "
+                                      "is registered as soon as they accept.")
+        else:
+            messages.success(request, "Your team is registered." if partner else "You are registered.")
+    return redirect(reverse("frontend:tournament", args=[tournament_id]))
 
-    return _action(request, tournament_id, run, "You are registered.")
+
+@login_required
+@require_POST
+def tournament_invitation_accept(request, tournament_id, invitation_id):
+    return _action(request, tournament_id,
+                   lambda: services.tournament_invitation_accept(tournament_id=tournament_id,
+                                                                 invitation_id=invitation_id, user=request.user),
+                   "Your team is registered.")
+
+
+@login_required
+@require_POST
+def tournament_invitation_decline(request, tournament_id, invitation_id):
+    def run():
+        invitation = services.tournament_invitation_decline(tournament_id=tournament_id,
+                                                            invitation_id=invitation_id, user=request.user)
+        return invitation.status
+
+    try:
+        status = run()
+    except TournamentServiceError as err:
+        _refusal(request, err)
+    else:
+        messages.success(request, "You declined the invitation." if status == TeamInvitation.DECLINED
+                         else "Your invitation is cancelled.")
+    return redirect(reverse("frontend:tournament", args=[tournament_id]))
+
+
+@login_required
+@require_POST
+def tournament_spectator_delay(request, tournament_id):
+    """The organizer changes how far behind spectators watch the running matches."""
+    def number(name):
+        raw = request.POST.get(name, "").strip()
+        return int(raw) if raw.isdigit() else (None if raw == "" else -1)
+
+    return _action(request, tournament_id,
+                   lambda: services.tournament_set_spectator_delay(
+                       tournament_id=tournament_id, user=request.user, seconds=number("seconds"),
+                       turns=number("turns")),
+                   "The spectator delay is changed. It applies to the matches being played now too.")
 
 
 @login_required

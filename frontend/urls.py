@@ -2,6 +2,8 @@ from django.urls import path
 
 from . import account_views as account
 from . import campaign_views as campaigns
+from . import home_views as home
+from . import invitation_views as invites
 from . import replay_views as replays
 from . import social_views as social
 from . import tournament_views as tournaments
@@ -10,7 +12,9 @@ from . import views
 app_name = "frontend"
 
 urlpatterns = [
-    path("", views.lobby, name="lobby"),
+    path("", home.home, name="home"),
+    path("lobby/", views.lobby, name="lobby"),
+    path("games/<slug:slug>/rules/", home.game_rules, name="game-rules"),
     path("signup/", views.signup, name="signup"),
     path("login/", views.login_view, name="login"),
     path("logout/", views.logout_view, name="logout"),
@@ -26,11 +30,18 @@ urlpatterns = [
     path("reset/<uidb64>/<token>/", account.PasswordResetConfirmView.as_view(), name="password-reset-confirm"),
     path("reset/done/", account.PasswordResetCompleteView.as_view(), name="password-reset-complete"),
     path("matches/new/", views.match_create, name="match-create"),
+    path("matches/quick/", home.match_quick, name="match-quick"),
     path("matches/<uuid:match_id>/", views.match_page, name="match"),
     path("matches/<uuid:match_id>/join/", views.match_join, name="match-join"),
     path("matches/<uuid:match_id>/leave/", views.match_leave, name="match-leave"),
     path("matches/<uuid:match_id>/bot/", views.match_add_bot, name="match-bot"),
     path("matches/<uuid:match_id>/start/", views.match_start, name="match-start"),
+    path("matches/<uuid:match_id>/invite/", invites.match_invite, name="match-invite"),
+    path("invite/<str:token>/", invites.invite_link, name="invite-link"),
+    path("invitations/", invites.invitations_fragment, name="invitations-fragment"),
+    path("invitations/<uuid:invitation_id>/accept/", invites.invitation_accept, name="invitation-accept"),
+    path("invitations/<uuid:invitation_id>/decline/", invites.invitation_decline, name="invitation-decline"),
+    path("invitations/<uuid:invitation_id>/revoke/", invites.invitation_revoke, name="invitation-revoke"),
     path("matches/<uuid:match_id>/replay/", replays.replay_page, name="match-replay"),
     path("matches/<uuid:match_id>/replay/report/", replays.replay_report, name="match-replay-report"),
     path("matches/<uuid:match_id>/verify/", social.verify_page, name="match-verify"),
@@ -38,6 +49,12 @@ urlpatterns = [
     path("tournaments/new/", tournaments.tournament_create, name="tournament-create"),
     path("tournaments/<uuid:tournament_id>/", tournaments.tournament_page, name="tournament"),
     path("tournaments/<uuid:tournament_id>/register/", tournaments.tournament_register, name="tournament-register"),
+    path("tournaments/<uuid:tournament_id>/invitations/<int:invitation_id>/accept/",
+         tournaments.tournament_invitation_accept, name="tournament-invitation-accept"),
+    path("tournaments/<uuid:tournament_id>/invitations/<int:invitation_id>/decline/",
+         tournaments.tournament_invitation_decline, name="tournament-invitation-decline"),
+    path("tournaments/<uuid:tournament_id>/spectator-delay/", tournaments.tournament_spectator_delay,
+         name="tournament-spectator-delay"),
     path("tournaments/<uuid:tournament_id>/withdraw/", tournaments.tournament_withdraw, name="tournament-withdraw"),
     path("tournaments/<uuid:tournament_id>/start/", tournaments.tournament_start, name="tournament-start"),
     path("tournaments/<uuid:tournament_id>/pause/", tournaments.tournament_pause, name="tournament-pause"),

@@ -7,9 +7,7 @@ for the viewer's own seat, so hidden information never reaches the browser.
 """
 
 import re
-from importlib import import_module
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -25,46 +23,24 @@ from accounts.services import user_authenticate, user_logout, user_register
 from games.api.throttles import MatchCreateThrottle, MatchJoinThrottle, allow
 from games.application import selectors, services, watch
 from games.application.errors import MatchNotFound, PlatformError
-from games.application.identities import deleted_among_seat_lists, seats_display
-from games.kernel import RuleViolation, registry
+from games.application.lobby import OPEN
+from games.kernel import RuleViolation
 from games.projections.models import MatchSummary
 from games.projections.profiles import profile
 from games.ratings import selectors as ratings
 from games.ratings.errors import NotFound as RatingsNotFound
+from games.tournaments import reports as tournament_reports
 
 from .charts import rating_chart
 from .forms import LoginForm, MatchCreateForm, SeatForm, SignUpForm
+from .listings import LIST_LIMIT, catalog, game_name, live_rows, open_rows, summary_rows, version_of
+from .wording import refusal, sentence
 
 LOG_TAIL = 200  # events rendered into the page; older ones are fetched over the socket on demand
-LIST_LIMIT = 30
 _SLUG = re.compile(r"^[a-z0-9_-]{1,40}$")
 
 
 # -- helpers ----------------------------------------------------------------------------------
-
-
-def _catalog() -> list:
-    """Listed engines, plus the ones this deployment registered explicitly through
-    KAMIZA_EXTRA_ENGINES (the e2e server registers the test-only Pebbles engine that way)."""
-    engines = {e.slug: e for e in registry.all_engines()}
-    for path in settings.KAMIZA_EXTRA_ENGINES:
-        try:
-            engine = registry.get(import_module(path).ENGINE.slug)
-        except (ImportError, AttributeError, RuleViolation):
-            continue
-        engines.setdefault(engine.slug, engine)
-    return sorted(engines.values(), key=lambda e: e.name.lower())
-
-
-def _game_name(slug: str) -> str:
-    try:
-        return registry.get(slug).name
-    except RuleViolation:
-        return slug
-
-
-def _refusal(request, err) -> None:
-    messages.error(request, f"{err.message} ({err.code})")
 
 
 def _next_or(request, fallback: str) -> str:
@@ -82,44 +58,13 @@ def _do_login(request, username: str, password: str):
     return user
 
 
-def _summary_row(summary: MatchSummary, user, gone: frozenset) -> dict:
-    seats = seats_display(summary.seats, gone)
-    uid = user.pk if user.is_authenticated else None
-    my_seat = next((i for i, s in enumerate(seats) if s and not s.get("bot") and s.get("user_id") == uid), None)
-    return {
-        "id": summary.match_id,
-        "game": summary.match.game,
-        "game_name": _game_name(summary.match.game),
-        "status": summary.status,
-        "phase": summary.phase,
-        "seq": summary.seq,
-        "seats": [
-            {"index": i, "label": (s["username"] + (" (bot)" if s.get("bot") else "")) if s else None}
-            for i, s in enumerate(seats)
-        ],
-        "filled": sum(1 for s in seats if s),
-        "full": bool(seats) and all(seats),
-        "my_seat": my_seat,
-        "is_creator": uid is not None and summary.match.created_by_id == uid and my_seat is not None,
-        "my_turn": my_seat is not None and my_seat in (summary.awaiting or []),
-        "winners": [seats[w]["username"] for w in summary.winners or [] if isinstance(w, int) and w < len(seats) and seats[w]],
-        "updated_at": summary.updated_at,
-    }
-
-
-def _summary_rows(summaries, user) -> list[dict]:
-    summaries = list(summaries)
-    gone = deleted_among_seat_lists(s.seats for s in summaries)  # one lookup for the list
-    return [_summary_row(s, user, gone) for s in summaries]
-
-
 # -- accounts ---------------------------------------------------------------------------------
 
 
 @require_http_methods(["GET", "POST"])
 def signup(request):
     if request.user.is_authenticated:
-        return redirect("frontend:lobby")
+        return redirect("frontend:home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -131,14 +76,14 @@ def signup(request):
             return render(request, "frontend/signup.html", {"form": form, "next": request.POST.get("next", "")})
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.get_username()}.")
-        return redirect(_next_or(request, reverse("frontend:lobby")))
+        return redirect(_next_or(request, reverse("frontend:home")))
     return render(request, "frontend/signup.html", {"form": form, "next": request.GET.get("next", "")})
 
 
 @require_http_methods(["GET", "POST"])
 def login_view(request):
     if request.user.is_authenticated:
-        return redirect(_next_or(request, reverse("frontend:lobby")))
+        return redirect(_next_or(request, reverse("frontend:home")))
     form = LoginForm(request.POST or None)
     status = 200
     if request.method == "POST" and form.is_valid():
@@ -149,7 +94,7 @@ def login_view(request):
             status = getattr(err, "status", 429)
         else:
             if user is not None:
-                return redirect(_next_or(request, reverse("frontend:lobby")))
+                return redirect(_next_or(request, reverse("frontend:home")))
             form.add_error(None, "Wrong username or password.")
             status = 400
     return render(request, "frontend/login.html", {"form": form, "next": request.GET.get("next", "")}, status=status)
@@ -166,21 +111,25 @@ def logout_view(request):
 
 def lobby(request, create_form=None):
     user = request.user
-    open_rows = _summary_rows(
-        MatchSummary.objects.filter(status="open").select_related("match").order_by("-updated_at")[:LIST_LIMIT], user)
+    open_matches = open_rows(user)
+    open_version = version_of(open_matches, "seq")
+    if request.GET.get("fragment") == "open":  # lobby.js refreshes the open-matches table with this
+        return render(request, "frontend/_open_matches.html", {"open_matches": open_matches, "open_version": open_version})
+    if request.GET.get("fragment") == "live":
+        return live_fragment(request)
     active_rows, finished_rows = [], []
     if user.is_authenticated:
         mine = MatchSummary.objects.filter(players=user).select_related("match").order_by("-updated_at")
-        active_rows = _summary_rows(mine.filter(status="active")[:LIST_LIMIT], user)
-        finished_rows = _summary_rows(mine.filter(status__in=["finished", "abandoned"])[:LIST_LIMIT], user)
-    open_version = ",".join(f"{r['id']}:{r['seq']}" for r in open_rows)
-    if request.GET.get("fragment") == "open":  # lobby.js refreshes the open-matches table with this
-        return render(request, "frontend/_open_matches.html", {"open_matches": open_rows, "open_version": open_version})
+        active_rows = summary_rows(mine.filter(status="active")[:LIST_LIMIT], user)
+        finished_rows = summary_rows(mine.filter(status__in=["finished", "abandoned"])[:LIST_LIMIT], user)
     if create_form is None:
-        create_form = MatchCreateForm(games=_catalog())
+        create_form = MatchCreateForm(games=catalog(), game=request.GET.get("game"))
+    live = live_rows(user)
     return render(request, "frontend/lobby.html", {
-        "open_matches": open_rows,
+        "open_matches": open_matches,
         "open_version": open_version,
+        "live_matches": live,
+        "live_version": version_of(live, "watching", "filled"),
         "active_matches": active_rows,
         "finished_matches": finished_rows,
         "create_form": create_form,
@@ -188,15 +137,22 @@ def lobby(request, create_form=None):
     }, status=400 if create_form.errors else 200)
 
 
+def live_fragment(request):
+    """The "watch a live match" list alone, for the refreshing script (home and lobby)."""
+    live = live_rows(request.user)
+    return render(request, "frontend/_live_matches.html",
+                  {"live_matches": live, "live_version": version_of(live, "watching", "filled")})
+
+
 @login_required
 @require_POST
 def match_create(request):
-    form = MatchCreateForm(request.POST, games=_catalog())
+    form = MatchCreateForm(request.POST, games=catalog())
     if not form.is_valid():
         return lobby(request, create_form=form)
     wait = allow(MatchCreateThrottle, request)
     if wait is not None:
-        form.add_error(None, f"You are creating matches too quickly; try again in {int(wait) + 1} s (throttled)")
+        form.add_error(None, f"You are creating matches too quickly; try again in {int(wait) + 1} s.")
         response = lobby(request, create_form=form)
         response.status_code = 429
         response["Retry-After"] = str(int(wait) + 1)
@@ -207,7 +163,7 @@ def match_create(request):
             options=form.cleaned_data["options"], creator=request.user, rated=form.cleaned_data["rated"],
         )
     except (RuleViolation, PlatformError) as err:
-        form.add_error(None, f"{err.message} ({err.code})")
+        form.add_error(None, sentence(err.message))
         return lobby(request, create_form=form)
     return redirect("frontend:match", match_id=match.pk)
 
@@ -222,7 +178,7 @@ def _lobby_action(request, match_id, action):
     try:
         action(match, seat)
     except (RuleViolation, PlatformError) as err:
-        _refusal(request, err)
+        refusal(request, err)
     return redirect(_next_or(request, reverse("frontend:match", kwargs={"match_id": match.pk})))
 
 
@@ -231,7 +187,7 @@ def _lobby_action(request, match_id, action):
 def match_join(request, match_id):
     wait = allow(MatchJoinThrottle, request)
     if wait is not None:
-        messages.error(request, f"You are joining matches too quickly; try again in {int(wait) + 1} s (throttled)")
+        messages.error(request, f"You are joining matches too quickly; try again in {int(wait) + 1} s.")
         return redirect(_next_or(request, reverse("frontend:match", kwargs={"match_id": match_id})))
     return _lobby_action(request, match_id, lambda m, seat: services.match_join(match_id=m.pk, user=request.user, seat=seat))
 
@@ -270,7 +226,7 @@ def match_page(request, match_id):
     try:
         viewer = selectors.viewer_of(match, request.user, state)
     except watch.LiveViewRefused:  # fair play: another running match of the viewer's tournament
-        return render(request, "frontend/match_refused.html", {"game_name": _game_name(match.game)}, status=403)
+        return render(request, "frontend/match_refused.html", {"game_name": game_name(match.game)}, status=403)
     seat = viewer.seat
     doc = selectors.view_for_viewer(match, viewer, state)
     head = doc["seq"]  # a delayed spectator's head is the seq they may see
@@ -282,7 +238,7 @@ def match_page(request, match_id):
     boot = {
         "match_id": str(match.pk),
         "game": match.game,
-        "game_name": _game_name(match.game),
+        "game_name": game_name(match.game),
         "seat": seat,
         "user_id": request.user.pk if request.user.is_authenticated else None,
         "username": request.user.get_username() if request.user.is_authenticated else "",
@@ -301,6 +257,8 @@ def match_page(request, match_id):
     return render(request, "frontend/match.html", {
         "match": match,
         "spectator_delay": delay,
+        # a player of a tournament match may report a moment of it to the judges (once it has begun)
+        "can_report": state["lobby"]["status"] != OPEN and tournament_reports.can_report(match.pk, request.user),
         "game_name": boot["game_name"],
         "seat": seat,
         "doc": doc,
@@ -341,11 +299,11 @@ def profile_page(request, username):
     except RatingsNotFound:
         raise Http404("no such user")
     games = [
-        {"slug": slug, "name": _game_name(slug), **rating, "chart": rating_chart(rating["history"])}
+        {"slug": slug, "name": game_name(slug), **rating, "chart": rating_chart(rating["history"])}
         for slug, rating in doc["ratings"].items()
     ]
     recent = [
-        {**m, "game_name": _game_name(m["game"]),
+        {**m, "game_name": game_name(m["game"]),
          "players": [(s["username"] + (" (bot)" if s.get("bot") else "")) if s else None for s in m["seat_list"]],
          "delta": None if m["rating_after"] is None else m["rating_after"] - m["rating_before"]}
         for m in doc["recent_matches"]

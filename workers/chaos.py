@@ -6,7 +6,8 @@ With WORKER_CHAOS_DIR set, a task reaching point P checks for the file ``<dir>/P
 to ``<dir>/marks`` (the test waits for that line, then kills) and sleeps that long. The points:
 ``advance`` (an automated step, after reading the state), ``timeout`` (a decision clock, before
 submitting), ``tournament`` (before creating a round's matches or ending a round's matches on
-time) and ``campaign_policy`` (after the phase's outcome is written, before the next phase's
+time), ``tournament_pairing`` (inside the transaction that pairs a round, once the round and its
+tables are written, before the commit) and ``campaign_policy`` (after the phase's outcome is written, before the next phase's
 match is opened, inside the policy's transaction)."""
 
 import os

@@ -178,7 +178,7 @@ def tournament_match_finished_task(self, match_id: str) -> str:
     """A match's MatchFinished was committed: count its tournament result once and move the event on."""
     def step():
         outcome = tournament_policies.tournament_match_finished(
-            match_id=match_id, between=chaos.hook("tournament"))
+            match_id=match_id, between=chaos.hook("tournament"), inside=chaos.hook("tournament_pairing"))
         return "none" if outcome is None else ("counted" if outcome["counted"] else "repeat")
     return _tournament_step(self, [match_id], step)
 
@@ -188,7 +188,7 @@ def tournament_advance_task(self, tournament_id: str) -> str:
     """Create a running tournament's missing matches and pair every round that is due."""
     def step():
         paired = tournament_policies.tournament_advance(
-            tournament_id=tournament_id, between=chaos.hook("tournament"))
+            tournament_id=tournament_id, between=chaos.hook("tournament"), inside=chaos.hook("tournament_pairing"))
         return f"paired {paired}" if paired else "idle"
     return _tournament_step(self, [tournament_id], step)
 
@@ -197,7 +197,9 @@ def tournament_advance_task(self, tournament_id: str) -> str:
 def tournament_start_task(self, tournament_id: str) -> str:
     """Start a tournament whose ``starts_at`` has passed, and create round 1's matches."""
     def step():
-        return "started" if tournament_policies.tournament_start_due(tournament_id=tournament_id) else "idle"
+        started = tournament_policies.tournament_start_due(tournament_id=tournament_id,
+                                                           inside=chaos.hook("tournament_pairing"))
+        return "started" if started else "idle"
     return _tournament_step(self, [tournament_id], step)
 
 
@@ -207,7 +209,7 @@ def tournament_round_time_task(self, tournament_id: str, round_no: int) -> str:
     def step():
         ended = tournament_policies.tournament_round_time_up(
             tournament_id=tournament_id, round_no=round_no, task=self.name,
-            between=chaos.hook("tournament"))
+            between=chaos.hook("tournament"), inside=chaos.hook("tournament_pairing"))
         return f"ended {len(ended)}"
     return _tournament_step(self, [tournament_id, round_no], step)
 

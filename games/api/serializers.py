@@ -44,6 +44,18 @@ class GlossaryEntrySerializer(serializers.Serializer):
     source = serializers.CharField(required=False, help_text="the rulebook section the text comes from")
 
 
+class GuideStepSerializer(serializers.Serializer):
+    title = serializers.CharField()
+    text = serializers.CharField()
+    see = serializers.ListField(child=serializers.CharField(), required=False,
+                                help_text='glossary groups ("keyword") or entries ("concept:ROUND") to read next')
+
+
+class GuideSerializer(serializers.Serializer):
+    summary = serializers.CharField(help_text="what the game is, in a few sentences")
+    steps = GuideStepSerializer(many=True, help_text="a short how-to-play")
+
+
 class GlossarySerializer(serializers.Serializer):
     game = serializers.CharField()
     provisional = serializers.BooleanField()
@@ -51,6 +63,8 @@ class GlossarySerializer(serializers.Serializer):
     groups = serializers.DictField(child=serializers.CharField(), help_text="group key -> title")
     entries = serializers.DictField(child=GlossaryEntrySerializer(),
                                     help_text='"group:KEY" -> entry, e.g. "keyword:KINDLE", "status:BURN"')
+    guide = GuideSerializer(required=False, help_text="the game's how-to-play for newcomers (absent when the game "
+                                                      "has none); the home page and /games/{slug}/rules/ show it")
 
 
 # -- matches ----------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Per-user rate limits on the lobby (429 ``{code: "throttled"}`` with ``Retry-After``).
 
 Scopes and rates live in ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``: ``match_create``,
-``match_join`` and ``chat`` (the scope the match chat endpoint throttles with). Counters are in the
+``match_join`` (also accepting an invitation: it takes a seat), ``invitation`` (sending one) and
+``chat`` (the scope the match chat endpoint throttles with). Counters are in the
 default cache, so every server shares them in distributed mode. Anonymous callers are counted per
 IP (they are refused by the permissions anyway). The web pages' forms use the same throttles
 (``allow``), so the lobby cannot be flooded around the API either.
@@ -27,6 +28,10 @@ class MatchJoinThrottle(ScopedUserThrottle):
 
 class ChatThrottle(ScopedUserThrottle):
     scope = "chat"
+
+
+class InvitationThrottle(ScopedUserThrottle):
+    scope = "invitation"
 
 
 def allow(throttle_class, request) -> float | None:

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from . import social_views, views
+from . import invitation_views, social_views, views
 
 app_name = "api"
 
@@ -21,6 +21,12 @@ urlpatterns = [
     path("matches/<uuid:id>/chat/", social_views.MatchChatApi.as_view(), name="match-chat"),
     path("matches/<uuid:id>/rematch/", social_views.MatchRematchApi.as_view(), name="match-rematch"),
     path("matches/<uuid:id>/verify/", social_views.MatchSeedCheckApi.as_view(), name="match-verify"),
+    path("matches/<uuid:id>/invitations/", invitation_views.MatchInvitationsApi.as_view(), name="match-invitations"),
+    path("invitations/", invitation_views.InvitationListApi.as_view(), name="invitations"),
+    path("invitations/join/", invitation_views.InvitationJoinApi.as_view(), name="invitation-join"),
+    path("invitations/<uuid:id>/accept/", invitation_views.InvitationAcceptApi.as_view(), name="invitation-accept"),
+    path("invitations/<uuid:id>/decline/", invitation_views.InvitationDeclineApi.as_view(), name="invitation-decline"),
+    path("invitations/<uuid:id>/revoke/", invitation_views.InvitationRevokeApi.as_view(), name="invitation-revoke"),
     path("ratings/<str:game>/", views.LeaderboardApi.as_view(), name="leaderboard"),
     path("users/<str:username>/", views.ProfileApi.as_view(), name="profile"),
     path("admin/matches/<uuid:id>/log/", views.StaffMatchLogApi.as_view(), name="admin-match-log"),

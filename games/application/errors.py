@@ -84,6 +84,17 @@ class SocialRefused(PlatformError):
         self.status = status
 
 
+class InvitationRefused(PlatformError):
+    """An invitation refused (``games.application.invitations``): ``not_a_player`` / ``not_invitee`` /
+    ``not_inviter`` (403), ``not_found`` (404), ``unknown_user`` (422), ``invite_self`` /
+    ``already_seated`` / ``match_not_open`` / ``match_full`` / ``invitation_closed`` (409)."""
+
+    def __init__(self, code: str, message: str, status: int):
+        super().__init__(message)
+        self.code = code
+        self.status = status
+
+
 def rule_violation_body(violation: RuleViolation) -> dict:
     return violation.as_dict()
 

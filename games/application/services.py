@@ -245,6 +245,17 @@ def match_start(*, match_id, user) -> CommandResult:
     return _lobby_write(match_id, actor=Actor.user(user), type_="start", args={"user_id": user.pk})
 
 
+def match_create_with_bots(*, game: str, seats: int, options: dict | None, creator) -> Match:
+    """A match against bots in one step (the home page's "Play against a bot"): ``creator`` takes
+    the first seat, a bot each other one, and the match starts. Bots make a match unrated."""
+    match = match_create(game=game, seats=seats, options=options, creator=creator, rated=False)
+    for seat in range(1, seats):
+        match_add_bot(match_id=match.pk, user=creator, seat=seat)
+    match_start(match_id=match.pk, user=creator)
+    match.refresh_from_db()
+    return match
+
+
 def match_load_scenario(*, match_id, user, document: dict) -> CommandResult:
     """Staff: start an open match from a scenario document (reproducing a disputed position)."""
     return _lobby_write(match_id, actor=Actor.user(user), type_="load_scenario",

@@ -187,3 +187,45 @@ class Rematch(models.Model):
     match = models.OneToOneField(Match, on_delete=models.PROTECT, related_name="rematch")
     new_match = models.OneToOneField(Match, on_delete=models.PROTECT, related_name="rematch_of")
     at = models.DateTimeField()
+
+
+# -- beside the log: invitations to a match's free seats ------------------------------------------
+# Append-only too: an invitation is never edited; what became of it is a further row.
+
+INVITATION_OUTCOMES = ("accepted", "declined", "revoked")
+
+
+class Invitation(models.Model):
+    """A seated player of an open match invites someone to a free seat: one user by name
+    (``invitee``), or whoever opens the link (no invitee). ``token`` is the secret part of the
+    invitation's link (``/invite/<token>/``); a user's invitation has one too, which seats only them."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="invitations")
+    inviter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    invitee = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                related_name="+")
+    token = models.CharField(max_length=64, unique=True)
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-at"]
+        indexes = [models.Index(fields=["invitee", "at"], name="invitation_invitee_at")]
+
+    def __str__(self):
+        return f"{self.match_id} invitation {self.pk}"
+
+
+class InvitationAnswer(models.Model):
+    """What became of an invitation: ``accepted`` by ``user``, who took ``seat`` (a link records one
+    per seating), ``declined`` by the invitee, or ``revoked`` by the inviter. A user's invitation is
+    answered once; a link is closed by its revocation only."""
+
+    invitation = models.ForeignKey(Invitation, on_delete=models.PROTECT, related_name="answers")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    outcome = models.CharField(max_length=10, choices=[(o, o) for o in INVITATION_OUTCOMES])
+    seat = models.SmallIntegerField(null=True, blank=True)
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["invitation", "id"]

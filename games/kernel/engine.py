@@ -74,6 +74,12 @@ class EngineBase:
         """What ``seat`` (None = spectator) may see of ``state``."""
         raise NotImplementedError
 
+    def view_open(self, state) -> dict | None:
+        """The board with every seat's hidden information face up (every hand, every deck in order),
+        in ``view_for``'s shape so the game's board renderer draws it: for staff review only, never
+        for a player or spectator. None (the default): the engine offers no such drawing."""
+        return None
+
     def redact_event(self, event: Event, seat) -> Event | None:
         """``event`` as ``seat`` may see it; None hides the payload entirely (seq still advances)."""
         return event

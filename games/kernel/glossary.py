@@ -9,12 +9,17 @@ A game keeps its glossary as a data file (``content/glossary.json``), grouped by
                     "source": "Yashima core, Glossary"},
          "WEAKEN": {"term": "WEAKEN", "short": "...", "text": "...", "provisional": true}}}}}
 
+An optional ``guide`` is the game's short how-to-play for newcomers (the home page and the rules
+page show it): ``{"summary": "what the game is", "steps": [{"title", "text", "see": ["concept:ROUND",
+"keyword"]}]}``; each ``see`` names a group or an entry of this glossary (checked on load), which
+the pages link to.
+
 ``text`` is the rule as the rulebook words it (``source`` names the section) or, where the rulebook
 has none, the project's definition, marked ``"provisional": true``. ``short`` is one line for places
 with little room; ``{field}`` placeholders in it are filled by clients from the item they describe
 (``DAMAGE {n}``). ``load`` validates a file and returns it flattened into what
 ``GET /api/games/{slug}/glossary/`` serves: ``{provisional, note, groups: {group: title},
-entries: {"group:KEY": {term, group, short, text, provisional, source?}}}``.
+entries: {"group:KEY": {term, group, short, text, provisional, source?}}, guide?}``.
 """
 
 import json
@@ -35,6 +40,29 @@ _ENTRY = {
     },
 }
 
+_GUIDE = {
+    "type": "object",
+    "required": ["summary", "steps"],
+    "additionalProperties": False,
+    "properties": {
+        "summary": {"type": "string", "minLength": 1},
+        "steps": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "required": ["title", "text"],
+                "additionalProperties": False,
+                "properties": {
+                    "title": {"type": "string", "minLength": 1},
+                    "text": {"type": "string", "minLength": 1},
+                    "see": {"type": "array", "items": {"type": "string", "pattern": "^[a-z_]+(:[A-Za-z0-9_+-]+)?$"}},
+                },
+            },
+        },
+    },
+}
+
 SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "A game's rules glossary",
@@ -44,6 +72,7 @@ SCHEMA = {
     "properties": {
         "provisional": {"const": True},
         "note": {"type": "string"},
+        "guide": _GUIDE,
         "groups": {
             "type": "object",
             "minProperties": 1,
@@ -80,8 +109,11 @@ def flatten(document: dict) -> dict:
             if "source" in entry:
                 out["source"] = entry["source"]
             entries[f"{group}:{key}"] = out
-    return {"provisional": True, "note": document.get("note", ""),
-            "groups": {g: body["title"] for g, body in document["groups"].items()}, "entries": entries}
+    out = {"provisional": True, "note": document.get("note", ""),
+           "groups": {g: body["title"] for g, body in document["groups"].items()}, "entries": entries}
+    if "guide" in document:
+        out["guide"] = document["guide"]
+    return out
 
 
 def load(path: Path) -> dict:
@@ -92,4 +124,9 @@ def load(path: Path) -> dict:
         for key, entry in body["entries"].items():
             if "source" not in entry and not entry.get("provisional"):
                 raise ValueError(f"glossary entry {group}:{key} has no rulebook source: mark it provisional")
-    return flatten(document)
+    flat = flatten(document)
+    for step in (flat.get("guide") or {}).get("steps", []):
+        for ref in step.get("see", []):
+            if ref not in flat["groups"] and ref not in flat["entries"]:
+                raise ValueError(f"the guide's step {step['title']!r} refers to {ref!r}: no such group or entry")
+    return flat

@@ -116,14 +116,34 @@ def event_text(engine, ev: dict, names) -> str:
         return ""
 
 
+def open_view(match: Match, state: dict) -> tuple[dict | None, str | None]:
+    """The engine's unredacted drawing of ``state`` (every hand face up, ``engine.view_open``), or
+    None when the engine has none; and the error if it failed."""
+    try:
+        return selectors.engine_of(match).view_open(state["game"]), None
+    except Exception as exc:  # staff must still see the seats' boards and the log
+        return None, f"{type(exc).__name__}: {exc}"
+
+
 def board_docs(match: Match, state: dict, status: dict, views: list[dict], at: int) -> list[dict]:
-    """The board renderer's documents at seq ``at``, one per seat and the spectator's (seat None): the
-    ``/view/`` shape with no legal commands (the staff board only shows)."""
+    """The board renderer's documents at seq ``at``: first, when the engine draws one, the board with
+    all hands open (``key`` "open": every seat's hidden information, unredacted), then one per seat
+    and the spectator's (seat None), each as that seat saw it. The ``/view/`` shape with no legal
+    commands (the staff board only shows)."""
     lobby = selectors.lobby_public(state["lobby"], match)
-    return [{"label": sv["label"], "occupant": (sv["occupant"] or {}).get("username"),
-             "doc": {"seq": at, "seat": sv["seat"], "status": status, "deadline": None, "match": lobby,
-                     "view": sv["view"], "legal_commands": []}}
-            for sv in views if sv["error"] is None]
+
+    def doc(seat, view, **extra):
+        return {"seq": at, "seat": seat, "status": status, "deadline": None, "match": lobby, "view": view,
+                "legal_commands": [], **extra}
+
+    boards = []
+    opened, _ = open_view(match, state)
+    if opened is not None:
+        boards.append({"key": "open", "label": "all hands open", "occupant": None, "doc": doc(None, opened, open=True)})
+    boards += [{"key": "spectator" if sv["seat"] is None else str(sv["seat"]), "label": sv["label"],
+                "occupant": (sv["occupant"] or {}).get("username"), "doc": doc(sv["seat"], sv["view"])}
+               for sv in views if sv["error"] is None]
+    return boards
 
 
 def state_change(match: Match, state: dict | None, at: int) -> dict:

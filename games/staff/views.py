@@ -84,6 +84,8 @@ def _match_page(request, match, annotation_form=None, status=200, at_raw=None, c
     filters = staff_selectors.parse_filters(request.GET)
     context = staff_selectors.match_review(match, at, filters=filters, report_id=report_id)
     what = f"staff page at={at}"
+    if any(b["key"] == "open" for b in context["boards"]):
+        what += " board=open"
     if report_id:
         what += f" report={report_id}"
     if filters["seat"] is not None or filters["types"]:

@@ -18,6 +18,7 @@ from games.api.serializers import ErrorSerializer
 from games.tournaments import policies, selectors, services
 from games.tournaments import serializers as s
 from games.tournaments.errors import TournamentServiceError
+from games.tournaments.models import TeamInvitation
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,21 @@ class TournamentDetailApi(APIView):
     def get(self, request, id):
         return Response(_detail(id))
 
+    @extend_schema(tags=TAGS, operation_id="tournaments_partial_update", parameters=[TOURNAMENT_ID],
+                   request=s.TournamentUpdateSerializer,
+                   responses={200: s.TournamentSerializer, 400: BAD, 401: UNAUTH,
+                              403: E("not_organizer: only this tournament's organizer (or staff)"), 404: NOT_FOUND,
+                              409: E("tournament_finished"),
+                              422: E("invalid_spectator_delay: 60-3600 seconds and 0-10 turns")})
+    def patch(self, request, id):
+        """The organizer changes the fair-play spectator delay, before or during the event (recorded in
+        the log; running matches follow at once)."""
+        data = _valid(s.TournamentUpdateSerializer, request.data)
+        services.tournament_set_spectator_delay(tournament_id=id, user=request.user,
+                                                seconds=data.get("spectator_delay_seconds"),
+                                                turns=data.get("spectator_delay_turns"))
+        return Response(_detail(id))
+
 
 class _ActionApi(APIView):
     permission_classes = [IsAuthenticated]
@@ -77,20 +93,66 @@ class _ActionApi(APIView):
 class TournamentRegisterApi(_ActionApi):
     @extend_schema(tags=TAGS, operation_id="tournaments_register", parameters=[TOURNAMENT_ID],
                    request=s.TournamentRegisterSerializer,
-                   responses={200: s.TournamentSerializer, 400: BAD, 401: UNAUTH, 404: NOT_FOUND,
-                              409: E("already_registered / registration_closed / tournament_full"),
+                   responses={200: s.TournamentSerializer,
+                              202: OpenApiResponse(s.TournamentRegisteredSerializer,
+                                                   description="team events: the partner has been asked; the team "
+                                                               "is entered when they accept"),
+                              400: BAD, 401: UNAUTH, 404: NOT_FOUND,
+                              409: E("already_registered / partner_registered / registration_closed / tournament_full"),
                               422: E("partner_required / no_teams / unknown_partner / invalid_partner")})
     def post(self, request, id):
+        """Register yourself (200). In a team event, name your partner: they are asked (202, with the
+        invitation), and the team is entered once they accept - or at once (200) if they had already
+        asked you."""
         data = _valid(s.TournamentRegisterSerializer, request.data)
         partner = selectors.partner_by_username(data["partner"]) if data.get("partner") is not None else None
-        services.tournament_register(tournament_id=id, user=request.user, partner=partner)
+        outcome = services.tournament_register(tournament_id=id, user=request.user, partner=partner)
+        if isinstance(outcome, TeamInvitation):
+            return Response({**_detail(id), "invitation": selectors.invitation_as_dict(outcome)},
+                            status=status.HTTP_202_ACCEPTED)
         return Response(_detail(id))
+
+
+class TournamentInvitationsApi(_ActionApi):
+    @extend_schema(tags=TAGS, operation_id="tournaments_invitations", responses={
+        200: s.TeamInvitationSerializer(many=True), 401: UNAUTH})
+    def get(self, request):
+        """Your team invitations waiting for an answer (sent and received), in tournaments still registering."""
+        return Response([selectors.invitation_as_dict(i) for i in selectors.invitations_pending(request.user)])
+
+
+INVITATION_ID = OpenApiParameter("invitation_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="invitation id")
+
+
+class TournamentInvitationAcceptApi(_ActionApi):
+    @extend_schema(tags=TAGS, operation_id="tournaments_invitation_accept", parameters=[TOURNAMENT_ID, INVITATION_ID],
+                   request=None,
+                   responses={200: s.TournamentSerializer, 401: UNAUTH, 403: E("not_invited"),
+                              404: E("not_found: no such tournament or invitation"),
+                              409: E("invitation_closed / registration_closed / already_registered / "
+                                     "partner_registered / tournament_full")})
+    def post(self, request, id, invitation_id):
+        """The invited partner accepts: the team is entered as one entrant."""
+        services.tournament_invitation_accept(tournament_id=id, invitation_id=invitation_id, user=request.user)
+        return Response(_detail(id))
+
+
+class TournamentInvitationDeclineApi(_ActionApi):
+    @extend_schema(tags=TAGS, operation_id="tournaments_invitation_decline", parameters=[TOURNAMENT_ID, INVITATION_ID],
+                   request=None,
+                   responses={200: s.TeamInvitationSerializer, 401: UNAUTH, 403: E("not_invited"),
+                              404: E("not_found: no such tournament or invitation"), 409: E("invitation_closed")})
+    def post(self, request, id, invitation_id):
+        """The invited partner declines, or the player who asked cancels."""
+        invitation = services.tournament_invitation_decline(tournament_id=id, invitation_id=invitation_id,
+                                                            user=request.user)
+        return Response(selectors.invitation_as_dict(invitation))
 
 
 class TournamentWithdrawApi(_ActionApi):
     @extend_schema(tags=TAGS, operation_id="tournaments_withdraw", parameters=[TOURNAMENT_ID], request=None,
                    responses={200: s.TournamentSerializer, 401: UNAUTH, 404: NOT_FOUND,
-                              409: E("not_registered / already_dropped")})
+                              409: E("not_registered / already_dropped / tournament_finished")})
     def post(self, request, id):
         services.tournament_withdraw(tournament_id=id, user=request.user)
         return Response(_detail(id))

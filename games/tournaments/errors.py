@@ -25,6 +25,11 @@ STATUS_BY_CODE = {
     "not_paused": 409,
     "round_over": 409,
     "not_current_round": 409,
+    "match_in_progress": 409,
+    "tournament_finished": 409,
+    "partner_registered": 409,
+    "invitation_closed": 409,
+    "not_invited": 403,
 }
 
 

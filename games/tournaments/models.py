@@ -55,6 +55,9 @@ class Tournament(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(table_size__in=(2, 3, 4)), name="tournament_table_size_2_to_4"),
             models.CheckConstraint(condition=Q(round_minutes__gte=1), name="tournament_round_minutes_positive"),
+            # fair play's floor (records.MIN_SPECTATOR_DELAY_SECONDS): nobody watches a running match live
+            models.CheckConstraint(condition=Q(spectator_delay_seconds__gte=60),
+                                   name="tournament_spectator_delay_at_least_a_minute"),
         ]
 
     def __str__(self):
@@ -92,6 +95,33 @@ class EntrantMember(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "user"], condition=Q(active=True),
                                     name="entrant_member_one_active_entry_per_user"),
+        ]
+
+
+class TeamInvitation(models.Model):
+    """A 2v2 team asked for, not yet entered: ``inviter`` named ``partner``, and the team is entered
+    only when the partner accepts (docs/tournaments.md, "Teams: the partner's consent"). One pending
+    invitation per inviter and tournament; naming another partner cancels the earlier one, and
+    entering a team (or the start of the tournament) closes every other invitation of its players."""
+
+    PENDING, ACCEPTED, DECLINED, CANCELLED, EXPIRED = "pending", "accepted", "declined", "cancelled", "expired"
+    STATUSES = ((PENDING, "Waiting for the partner"), (ACCEPTED, "Accepted"), (DECLINED, "Declined by the partner"),
+                (CANCELLED, "Cancelled"), (EXPIRED, "Expired at the start"))
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="invitations")
+    inviter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    partner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=20, choices=STATUSES, default=PENDING)
+    entrant = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "inviter"], condition=Q(status="pending"),
+                                    name="team_invitation_one_pending_per_inviter"),
+            models.CheckConstraint(condition=~Q(inviter=models.F("partner")), name="team_invitation_not_oneself"),
         ]
 
 

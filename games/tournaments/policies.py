@@ -29,7 +29,7 @@ from games.application.services import match_submit_system_command
 from games.eventstore.models import MatchEvent
 from games.kernel import RuleViolation
 from games.tournaments.matches import tournament_create_matches
-from games.tournaments.models import RUNNING, RoundDeadline, Tournament, TournamentTable
+from games.tournaments.models import RUNNING, RoundDeadline, Tournament, TournamentRecord, TournamentTable
 from games.tournaments.outcomes import places_from_winners
 from games.tournaments.services import (
     Actor,
@@ -57,13 +57,13 @@ def finish_of(match_id) -> tuple[list[int], str] | None:
 
 
 def tournament_match_finished(*, match_id, winners: list[int] | None = None, by: str = "play",
-                              actor: Actor | None = None, between=None) -> dict | None:
+                              actor: Actor | None = None, between=None, inside=None) -> dict | None:
     """Record the result of the tournament table played as ``match_id`` (None if it is no tournament
     match or not finished), then advance the tournament if this finished the current round.
 
     The outcome is read from the match log (its ``MatchFinished`` and the actor that finished it);
     a caller that already holds it (a replay of a recorded outcome) passes ``winners`` and ``by``.
-    ``between`` is passed on to ``tournament_advance``."""
+    ``between`` and ``inside`` are passed on to ``tournament_advance``."""
     table = TournamentTable.objects.select_related("tournament").filter(match_id=match_id).first()
     if table is None:
         return None
@@ -76,16 +76,16 @@ def tournament_match_finished(*, match_id, winners: list[int] | None = None, by:
     places = places_from_winners(list(table.entrant_ids), table.tournament.teams, winners)
     counted = tournament_record_result(tournament_id=table.tournament_id, round=table.round, table=table.table,
                                        places=places, by=by, actor=actor)
-    paired = tournament_advance(tournament_id=table.tournament_id, actor=actor, between=between)
+    paired = tournament_advance(tournament_id=table.tournament_id, actor=actor, between=between, inside=inside)
     return {"round": table.round, "table": table.table, "places": places, "by": by, "counted": counted,
             "paired": paired}
 
 
-def tournament_advance(*, tournament_id, actor: Actor | None = None, between=None) -> list[int]:
+def tournament_advance(*, tournament_id, actor: Actor | None = None, between=None, inside=None) -> list[int]:
     """Count uncounted finished matches, create missing matches, pair every round that is due; returns
     the rounds paired by this call. ``between()``, if given, runs before matches are created, so also
-    between pairing a round and creating its matches (the workers' chaos delay, to test a worker
-    killed right there)."""
+    between pairing a round and creating its matches; ``inside()`` runs inside a pairing's transaction
+    before it commits (the workers' chaos delays, to test a worker killed right there)."""
     actor = actor or WORKER
     paired_rounds = []
     while True:
@@ -97,7 +97,7 @@ def tournament_advance(*, tournament_id, actor: Actor | None = None, between=Non
             if between is not None:
                 between()
             tournament_create_matches(tournament_id=tournament_id, round_no=tournament.round)
-        paired = tournament_pair_next_round(tournament_id=tournament_id, actor=actor)
+        paired = tournament_pair_next_round(tournament_id=tournament_id, actor=actor, inside=inside)
         if paired is None:
             return paired_rounds
         paired_rounds.append(paired.round)
@@ -105,20 +105,21 @@ def tournament_advance(*, tournament_id, actor: Actor | None = None, between=Non
 
 def _count_finished(tournament: Tournament, actor: Actor) -> None:
     """The backstop: a finished match of the current round whose result is not in the log yet (its
-    reaction was lost) is counted now."""
-    state = state_of(tournament.pk)
-    if not state.rounds:
+    reaction was lost) is counted now. Which tables have a result is read from the records' own
+    columns (no fold); ``tournament_record_result`` checks each against the fold as usual."""
+    if not tournament.round:
         return
-    rnd = state.rounds[-1]
-    for table in TournamentTable.objects.filter(tournament=tournament, round=rnd.round, match__isnull=False):
-        if table.table in rnd.results:
-            continue
+    decided = set(TournamentRecord.objects.filter(tournament=tournament, round=tournament.round,
+                                                  kind__in=("result", "overridden")).values_list("table", flat=True))
+    open_tables = (TournamentTable.objects.filter(tournament=tournament, round=tournament.round, match__isnull=False)
+                   .exclude(table__in=decided))
+    for table in open_tables:
         finish = finish_of(table.match_id)
         if finish is None:
             continue
         winners, by = finish
         places = places_from_winners(list(table.entrant_ids), tournament.teams, winners)
-        tournament_record_result(tournament_id=tournament.pk, round=rnd.round, table=table.table, places=places,
+        tournament_record_result(tournament_id=tournament.pk, round=tournament.round, table=table.table, places=places,
                                  by=by, actor=actor)
 
 
@@ -130,12 +131,13 @@ def tournament_start_and_play(*, tournament_id, user):
     return tournament
 
 
-def tournament_start_due(*, tournament_id) -> bool:
-    """Start the tournament if its ``starts_at`` has passed, then create round 1's matches."""
-    started = tournament_start_scheduled(tournament_id=tournament_id)
+def tournament_start_due(*, tournament_id, inside=None) -> bool:
+    """Start the tournament if its ``starts_at`` has passed, then create round 1's matches. ``inside``:
+    as for ``tournament_advance`` (round 1's pairing is part of the start's transaction)."""
+    started = tournament_start_scheduled(tournament_id=tournament_id, inside=inside)
     if started is None:
         return False
-    tournament_advance(tournament_id=tournament_id)
+    tournament_advance(tournament_id=tournament_id, inside=inside)
     return True
 
 
@@ -145,7 +147,7 @@ def time_limit_command_id(match_id) -> uuid.UUID:
 
 
 def tournament_round_time_up(*, tournament_id, round_no: int, task: str = "tournament_round_time",
-                             between=None) -> list[str]:
+                             between=None, inside=None) -> list[str]:
     """The round's time ran out: end each of its unfinished matches with the engine's SYSTEM
     ``time_limit`` command (recorded in the match log; its ``MatchFinished`` then counts the result
     as ``by: time``). Returns the matches ended by this call."""
@@ -169,5 +171,5 @@ def tournament_round_time_up(*, tournament_id, round_no: int, task: str = "tourn
             continue  # finished meanwhile (game_over / match_not_active): its own result counts
         if not result.replayed:
             ended.append(str(table.match_id))
-    tournament_advance(tournament_id=tournament_id, between=between)
+    tournament_advance(tournament_id=tournament_id, between=between, inside=inside)
     return ended

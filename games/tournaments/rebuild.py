@@ -1,6 +1,7 @@
 """Rebuild a tournament's projections from its record log and compare them with what is stored.
 
-The log (``TournamentRecord``) is the truth; ``Tournament.status``/``round``, ``Entrant.status``, the
+The log (``TournamentRecord``) is the truth; ``Tournament.status``/``round`` (and the spectator delay
+an organizer changed: its last ``spectator_delay_set``), ``Entrant.status``, the
 ``TournamentTable`` rows and the stored standings (``StandingsView``) are derived from it.
 ``expected(...)`` derives them with the pure fold (pure function of the records);
 ``check(tournament_id)`` reads the database and lists every difference; ``fix=True`` rewrites what
@@ -66,7 +67,7 @@ def expected(settings: Settings, records: list) -> dict:
     tables = {(r.round, n): list(t.entrant_ids) for r in state.rounds for n, t in r.tables.items()}
     reports = {r.report_id: r.status for r in state.reports()}
     return {"status": status, "round": state.current_round, "entrants": entrants, "tables": tables,
-            "reports": reports}
+            "reports": reports, "spectator_delay": state.spectator_delay}
 
 
 def check(tournament_id, *, fix: bool = False) -> list[Difference]:
@@ -79,8 +80,13 @@ def check(tournament_id, *, fix: bool = False) -> list[Difference]:
                 diffs.append(Difference(f"tournament.{name}", getattr(tournament, name), want[name]))
                 if fix:
                     setattr(tournament, name, want[name])
+        delay = (tournament.spectator_delay_seconds, tournament.spectator_delay_turns)
+        if want["spectator_delay"] is not None and delay != want["spectator_delay"]:  # None: as created
+            diffs.append(Difference("tournament.spectator_delay", delay, want["spectator_delay"]))
+            if fix:
+                tournament.spectator_delay_seconds, tournament.spectator_delay_turns = want["spectator_delay"]
         if fix:
-            tournament.save(update_fields=["status", "round"])
+            tournament.save(update_fields=["status", "round", "spectator_delay_seconds", "spectator_delay_turns"])
         stored = {str(e.pk): e for e in Entrant.objects.filter(tournament=tournament)}
         for entrant_id in sorted(set(stored) | set(want["entrants"]), key=lambda e: (len(e), e)):
             have = stored[entrant_id].status if entrant_id in stored else None

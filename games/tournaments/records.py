@@ -19,6 +19,13 @@ POD_SCORING = ("placement", "shared_win")
 TIEBREAKS = ("buchholz_cut1", "sonneborn_berger", "head_to_head", "omw", "seed_draw")
 RESULT_BY = ("play", "time", "judge")
 
+# Fair play (docs/tournaments.md, "Fair play"): spectators of a running match are at least a minute
+# behind, whatever the organizer sets (the issue's "at least 60 s" is a floor); the turns are the
+# organizer's choice, one by default.
+MIN_SPECTATOR_DELAY_SECONDS = 60
+MAX_SPECTATOR_DELAY_SECONDS = 3600
+MAX_SPECTATOR_DELAY_TURNS = 10
+
 # 2-player tables (and 2-entrant team tables under shared-win) score win 3 / draw 1 / loss 0.
 WIN_POINTS = 3
 DRAW_POINTS = 1
@@ -35,6 +42,16 @@ class TournamentError(Exception):
 
 def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_spectator_delay(seconds, turns) -> None:
+    """The fair-play delay an organizer may set: ``MIN``-``MAX_SPECTATOR_DELAY_SECONDS`` seconds and
+    0-``MAX_SPECTATOR_DELAY_TURNS`` turns (``invalid_spectator_delay`` otherwise)."""
+    if not (_is_int(seconds) and MIN_SPECTATOR_DELAY_SECONDS <= seconds <= MAX_SPECTATOR_DELAY_SECONDS
+            and _is_int(turns) and 0 <= turns <= MAX_SPECTATOR_DELAY_TURNS):
+        raise TournamentError("invalid_spectator_delay",
+                              f"spectators are {MIN_SPECTATOR_DELAY_SECONDS}-{MAX_SPECTATOR_DELAY_SECONDS} seconds "
+                              f"and 0-{MAX_SPECTATOR_DELAY_TURNS} turns behind a running match")
 
 
 @dataclass(frozen=True)
@@ -240,8 +257,18 @@ class ClockResumed:
     kind = "clock_resumed"
 
 
+@dataclass(frozen=True)
+class SpectatorDelaySet:
+    """An organizer changed how far behind spectators watch the tournament's running matches (fair
+    play); it applies at once, to running matches too."""
+
+    seconds: int
+    turns: int
+    kind = "spectator_delay_set"
+
+
 RECORD_TYPES = {cls.kind: cls for cls in (Registered, Withdrawn, Started, Paired, Result, Dropped, Reported, Adjudicated,
-                                          Overridden, ClockPaused, ClockResumed)}
+                                          Overridden, ClockPaused, ClockResumed, SpectatorDelaySet)}
 
 
 def record_to_dict(record) -> dict:

@@ -167,14 +167,18 @@ def judge_queue() -> list[dict]:
         tournament_id__in={r.tournament_id for r in rows}).values_list("pk", "name")}
     tables = {(t.tournament_id, t.round, t.table): t for t in TournamentTable.objects.filter(
         tournament_id__in={r.tournament_id for r in rows})}
-    out = []
+    out, states = [], {}
     for report in rows:
         table = tables.get((report.tournament_id, report.round, report.table))
         entrant_ids = list(table.entrant_ids) if table else []
-        state = services.state_of(report.tournament_id)
+        if report.tournament_id not in states:  # one fold per tournament, however many reports it has
+            states[report.tournament_id] = services.state_of(report.tournament_id)
+        state = states[report.tournament_id]
         standing = state.rounds[report.round - 1].results.get(report.table) if report.round <= len(state.rounds) else None
         out.append({
             "report": report, "tournament": report.tournament,
+            # no result yet and its match still being played: nothing to decide until it ends
+            "playing": services.match_in_progress(report.tournament, state, report.round, report.table),
             "entrants": [{"id": e, "name": names.get(e, e),
                           "place": standing.places.get(e) if standing else None} for e in entrant_ids],
             "result_by": standing.by if standing else None,

@@ -92,7 +92,7 @@ class StaffReportResolveApi(APIView):
     @extend_schema(tags=["staff"], operation_id="admin_reports_resolve",
                    parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH)], request=ResolveRequestSerializer,
                    responses={200: ReportSerializer, 400: E("malformed"), 403: E("staff only"), 404: E("not_found"),
-                              409: E("already_resolved / bracket_moved_on"), 415: E("unsupported_media_type"),
+                              409: E("already_resolved / bracket_moved_on / match_in_progress"), 415: E("unsupported_media_type"),
                               422: E("reason_required / invalid places")})
     def post(self, request, id):
         body = ResolveRequestSerializer(data=request.data)

@@ -14,6 +14,7 @@ from games.tournaments.models import (
     Entrant,
     EntrantMember,
     StandingsView,
+    TeamInvitation,
     Tournament,
     TournamentRecord,
     TournamentTable,
@@ -87,6 +88,26 @@ def partner_by_username(username: str):
     if partner is None:
         raise TournamentServiceError("unknown_partner", f"no player named {username!r}")
     return partner
+
+
+def invitation_as_dict(invitation: TeamInvitation) -> dict:
+    return {"id": invitation.pk, "tournament_id": str(invitation.tournament_id),
+            "tournament_name": invitation.tournament.name, "inviter": invitation.inviter.get_username(),
+            "partner": invitation.partner.get_username(), "status": invitation.status,
+            "created_at": invitation.created_at.isoformat(),
+            "decided_at": invitation.decided_at.isoformat() if invitation.decided_at else None}
+
+
+def invitations_pending(user, tournament: Tournament | None = None) -> list[TeamInvitation]:
+    """The team invitations waiting for an answer that ``user`` sent or received (in ``tournament``,
+    or in every tournament still registering), oldest first."""
+    if not (user and user.is_authenticated):
+        return []
+    qs = (TeamInvitation.objects.filter(status=TeamInvitation.PENDING, tournament__status="registering")
+          .filter(Q(inviter=user) | Q(partner=user)).select_related("tournament", "inviter", "partner"))
+    if tournament is not None:
+        qs = qs.filter(tournament=tournament)
+    return list(qs.order_by("created_at", "id"))
 
 
 def tournament_log(tournament: Tournament) -> list[dict]:

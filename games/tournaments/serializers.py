@@ -42,11 +42,26 @@ class TournamentCreateSerializer(serializers.Serializer):
     max_entrants = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=100000)
     spectator_delay_seconds = serializers.IntegerField(
         required=False, default=60, min_value=0, max_value=3600,
-        help_text="fair play: spectators see a running match this many seconds behind (default 60)")
+        help_text="fair play: spectators see a running match this many seconds behind (60-3600, default 60; "
+                  "below 60 is 422 invalid_spectator_delay)")
     spectator_delay_turns = serializers.IntegerField(
         required=False, default=1, min_value=0, max_value=10,
         help_text="fair play: ...and this many turns behind (default 1: the start of the turn before the current one)")
     scoring = ScoringSerializer(required=False)
+
+
+class TournamentUpdateSerializer(serializers.Serializer):
+    """What an organizer may change after creation: the fair-play delay (before or during the event)."""
+
+    spectator_delay_seconds = serializers.IntegerField(required=False, min_value=0, max_value=3600,
+                                                       help_text="60-3600 seconds")
+    spectator_delay_turns = serializers.IntegerField(required=False, min_value=0, max_value=10, help_text="0-10 turns")
+
+    def validate(self, attrs):
+        unknown = set(self.initial_data) - set(self.fields) if isinstance(self.initial_data, dict) else set()
+        if unknown:
+            raise serializers.ValidationError(f"only the spectator delay can be changed, not {', '.join(sorted(unknown))}")
+        return attrs
 
 
 class TournamentListQuerySerializer(serializers.Serializer):
@@ -61,6 +76,17 @@ class TournamentRegisterSerializer(serializers.Serializer):
 
 class DropSerializer(serializers.Serializer):
     entrant_id = serializers.CharField(max_length=40)
+
+
+class TeamInvitationSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    tournament_id = serializers.UUIDField()
+    tournament_name = serializers.CharField()
+    inviter = serializers.CharField(help_text="the username of the player who asked")
+    partner = serializers.CharField(help_text="the username of the player asked to be their partner")
+    status = serializers.ChoiceField(choices=["pending", "accepted", "declined", "cancelled", "expired"])
+    created_at = serializers.DateTimeField()
+    decided_at = serializers.DateTimeField(allow_null=True)
 
 
 class PairingsQuerySerializer(serializers.Serializer):
@@ -110,6 +136,11 @@ class TournamentSerializer(serializers.Serializer):
     spectator_delay_turns = serializers.IntegerField(help_text="...and this many turns behind")
     clock = RoundClockSerializer(allow_null=True, help_text="the round being played; null when none is")
     scoring = ScoringSerializer(help_text="the scoring in force: pod_scoring, bye_points, and the tiebreaks in order")
+
+
+class TournamentRegisteredSerializer(TournamentSerializer):
+    invitation = TeamInvitationSerializer(required=False, help_text="team events: the invitation waiting for the "
+                                                                "partner (202); absent once the team is entered")
 
 
 class TournamentSummarySerializer(serializers.Serializer):

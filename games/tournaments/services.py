@@ -10,14 +10,19 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import timedelta
 
 import jsonschema
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
+from games.application import lobby
+from games.eventstore.models import MatchEvent
 from games.kernel import RuleViolation, registry
 from games.ratings.selectors import seeding_ratings
 from games.tournaments import live, rounds
@@ -31,11 +36,13 @@ from games.tournaments.models import (
     Entrant,
     EntrantMember,
     RoundDeadline,
+    TeamInvitation,
     Tournament,
     TournamentRecord,
     TournamentTable,
 )
 from games.tournaments.records import (
+    MIN_SPECTATOR_DELAY_SECONDS,
     Adjudicated,
     ClockPaused,
     ClockResumed,
@@ -46,9 +53,11 @@ from games.tournaments.records import (
     Reported,
     Result,
     Settings,
+    SpectatorDelaySet,
     Started,
     TournamentError,
     Withdrawn,
+    check_spectator_delay,
     record_from_dict,
     record_to_dict,
 )
@@ -101,11 +110,60 @@ def settings_of(tournament: Tournament) -> Settings:
                     **tournament.scoring)
 
 
+# The parsed records of recently used tournaments, as committed: {tournament id: ((seq, record), ...)}.
+# Records are append-only (a trigger refuses UPDATE and DELETE on PostgreSQL) and every append takes
+# the tournament's row lock and the next seq, so a committed prefix of the log never changes: a read
+# only fetches and parses the rows after the cached prefix (parsing the whole log was most of the cost
+# of a fold). An entry is stored only once the transaction that read it has committed, so a rolled-back
+# append never enters it.
+_RECORDS: OrderedDict[str, tuple] = OrderedDict()
+_RECORDS_KEPT = 64
+_RECORDS_LOCK = threading.Lock()
+
+
+def _cached_records(key: str) -> tuple:
+    with _RECORDS_LOCK:
+        found = _RECORDS.get(key)
+        if found is not None:
+            _RECORDS.move_to_end(key)
+        return found or ()
+
+
+def _keep_records(key: str, pairs: tuple) -> None:
+    def store():
+        with _RECORDS_LOCK:
+            have = _RECORDS.get(key, ())
+            if not have or (pairs and pairs[-1][0] > have[-1][0]):
+                _RECORDS[key] = pairs
+                _RECORDS.move_to_end(key)
+                while len(_RECORDS) > _RECORDS_KEPT:
+                    _RECORDS.popitem(last=False)
+
+    transaction.on_commit(store)  # at once outside a transaction
+
+
+def forget_records(tournament_id) -> None:
+    """Drop what this process keeps of the tournament's log (the benchmark measures a cold read)."""
+    with _RECORDS_LOCK:
+        _RECORDS.pop(str(tournament_id), None)
+
+
 def load_records(tournament_id, until: int | None = None) -> list:
-    rows = TournamentRecord.objects.filter(tournament_id=tournament_id)
+    """The tournament's records in seq order (up to ``until``): the cached committed prefix plus the
+    rows after it."""
+    key = str(tournament_id)
+    cached = _cached_records(key)
+    after = cached[-1][0] if cached else 0
+    if until is not None and until <= after:
+        return [record for seq, record in cached if seq <= until]
+    rows = TournamentRecord.objects.filter(tournament_id=tournament_id, seq__gt=after)
     if until is not None:
         rows = rows.filter(seq__lte=until)
-    return [record_from_dict(r.payload) for r in rows.order_by("seq")]
+    pairs = cached + tuple((seq, record_from_dict(payload))
+                           for seq, payload in rows.order_by("seq").values_list("seq", "payload"))
+    if until is None and len(pairs) > len(cached):
+        _keep_records(key, pairs)
+    return [record for _seq, record in pairs]
 
 
 def state_of(tournament_id, until: int | None = None) -> State:
@@ -119,11 +177,10 @@ def state_of(tournament_id, until: int | None = None) -> State:
 # -- create ---------------------------------------------------------------------------------------
 
 
-# Fair play (docs/tournaments.md): spectators of a running match are a full turn and at least a minute behind.
-SPECTATOR_DELAY_SECONDS = 60
+# Fair play (docs/tournaments.md): spectators of a running match are a full turn and at least a minute
+# behind by default; the minute is also the floor (records.check_spectator_delay).
+SPECTATOR_DELAY_SECONDS = MIN_SPECTATOR_DELAY_SECONDS
 SPECTATOR_DELAY_TURNS = 1
-MAX_SPECTATOR_DELAY_SECONDS = 3600
-MAX_SPECTATOR_DELAY_TURNS = 10
 
 
 def tournament_create(*, creator, name: str, game: str, format: str, table_size: int, teams: bool = False,
@@ -140,10 +197,10 @@ def tournament_create(*, creator, name: str, game: str, format: str, table_size:
         raise TournamentServiceError("invalid_game", f"tournaments are played in {', '.join(dict(GAMES))}")
     if not _positive_int(round_minutes):
         raise TournamentServiceError("invalid_round_minutes", "round_minutes must be a positive integer")
-    if not _count(spectator_delay_seconds, MAX_SPECTATOR_DELAY_SECONDS) or not _count(spectator_delay_turns,
-                                                                                   MAX_SPECTATOR_DELAY_TURNS):
-        raise TournamentServiceError("invalid_spectator_delay", f"the spectator delay is 0-{MAX_SPECTATOR_DELAY_SECONDS} "
-                                     f"seconds and 0-{MAX_SPECTATOR_DELAY_TURNS} turns")
+    try:
+        check_spectator_delay(spectator_delay_seconds, spectator_delay_turns)
+    except TournamentError as err:
+        raise from_pure(err) from err
     if max_entrants is not None and (not _positive_int(max_entrants) or max_entrants < 2):
         raise TournamentServiceError("invalid_max_entrants", "max_entrants must be an integer of at least 2")
     scoring = dict(scoring or {})
@@ -170,8 +227,24 @@ def _positive_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
-def _count(value, most: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= most
+def tournament_set_spectator_delay(*, tournament_id, user, seconds: int | None = None,
+                                   turns: int | None = None) -> Tournament:
+    """The tournament's organizer (or staff) changes the fair-play delay before or during the event:
+    recorded in the log (``spectator_delay_set``) and applied at once, running matches included (the
+    watch policy reads it from the tournament). An omitted value keeps its current setting."""
+    _require_manager(tournament_id, user, "sets the spectator delay")
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if tournament.status == FINISHED:
+            raise TournamentServiceError("tournament_finished", "the tournament is over: no match is left to watch live")
+        seconds = tournament.spectator_delay_seconds if seconds is None else seconds
+        turns = tournament.spectator_delay_turns if turns is None else turns
+        if (seconds, turns) == (tournament.spectator_delay_seconds, tournament.spectator_delay_turns):
+            return tournament  # nothing changes: nothing to record
+        _append(tournament, state_of(tournament.pk), SpectatorDelaySet(seconds, turns), Actor.of(user))
+        tournament.spectator_delay_seconds, tournament.spectator_delay_turns = seconds, turns
+        tournament.save(update_fields=["spectator_delay_seconds", "spectator_delay_turns"])
+        return tournament
 
 
 def _match_options(game: str, settings: Settings, options) -> dict:
@@ -245,37 +318,130 @@ def _entrant(tournament: Tournament, entrant_id) -> Entrant:
 # -- registration ---------------------------------------------------------------------------------
 
 
-def tournament_register(*, tournament_id, user, partner=None) -> Entrant:
-    """Register ``user`` (with ``partner`` for a 2v2 team event) as one entrant."""
+def tournament_register(*, tournament_id, user, partner=None) -> Entrant | TeamInvitation:
+    """Register ``user`` as one entrant. In a 2v2 team event a team needs both players' consent: naming
+    ``partner`` asks them (a pending ``TeamInvitation``, returned), unless ``partner`` has already asked
+    ``user``, which enters the team (the ``Entrant``, returned). Asking someone else replaces the
+    player's earlier pending invitation."""
     with transaction.atomic():
         tournament = _locked(tournament_id)
-        if tournament.status != REGISTERING:
-            raise TournamentServiceError("registration_closed", "registration is closed: the tournament has started")
+        _check_open(tournament)
         if tournament.teams and partner is None:
             raise TournamentServiceError("partner_required", "a team event takes a team: name your partner")
         if not tournament.teams and partner is not None:
             raise TournamentServiceError("no_teams", "this is not a team event")
-        members = [user] + ([partner] if partner is not None else [])
-        if partner is not None and partner.pk == user.pk:
+        if partner is None:
+            return _enter(tournament, [user], Actor.of(user))
+        if partner.pk == user.pk:
             raise TournamentServiceError("invalid_partner", "your partner must be another player")
-        taken = EntrantMember.objects.filter(tournament=tournament, active=True, user__in=members)
-        if taken.exists():
-            raise TournamentServiceError("already_registered", "already registered in this tournament")
-        active = Entrant.objects.filter(tournament=tournament, status=Entrant.REGISTERED).count()
-        if tournament.max_entrants is not None and active >= tournament.max_entrants:
-            raise TournamentServiceError("tournament_full", "the tournament is full")
-        name = " & ".join(m.get_username() for m in members)
-        entrant = Entrant.objects.create(tournament=tournament, name=name)
-        try:
-            with transaction.atomic():
-                for member in members:
-                    EntrantMember.objects.create(tournament=tournament, entrant=entrant, user=member)
-        except IntegrityError as err:
-            raise TournamentServiceError("already_registered", "already registered in this tournament") from err
-        state = state_of(tournament.pk)
-        _append(tournament, state, Registered(str(entrant.pk), name, tuple(m.pk for m in members)), Actor.of(user),
-                entrant=entrant)
-        return entrant
+        _check_free(tournament, user, partner)
+        asked = (TeamInvitation.objects.select_for_update()
+                 .filter(tournament=tournament, inviter=partner, partner=user, status=TeamInvitation.PENDING).first())
+        if asked is not None:  # they asked first: naming them back is saying yes
+            return _accept(tournament, asked, user)
+        _check_room(tournament)
+        mine = TeamInvitation.objects.select_for_update().filter(tournament=tournament, inviter=user,
+                                                                 status=TeamInvitation.PENDING)
+        same = next((i for i in mine if i.partner_id == partner.pk), None)
+        if same is not None:
+            return same
+        mine.update(status=TeamInvitation.CANCELLED, decided_at=timezone.now())
+        return TeamInvitation.objects.create(tournament=tournament, inviter=user, partner=partner)
+
+
+def tournament_invitation_accept(*, tournament_id, invitation_id, user) -> Entrant:
+    """The invited partner says yes: the team (inviter and partner) is entered as one entrant."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        invitation = _invitation(tournament, invitation_id)
+        if invitation.partner_id != user.pk:
+            raise TournamentServiceError("not_invited", "only the invited partner can accept this invitation", 403)
+        _check_pending(invitation)
+        _check_open(tournament)
+        _check_free(tournament, invitation.inviter, user)
+        return _accept(tournament, invitation, user)
+
+
+def tournament_invitation_decline(*, tournament_id, invitation_id, user) -> TeamInvitation:
+    """The invited partner says no (``declined``), or the player who asked takes it back (``cancelled``)."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        invitation = _invitation(tournament, invitation_id)
+        if user.pk not in (invitation.partner_id, invitation.inviter_id):
+            raise TournamentServiceError("not_invited", "this invitation is between two other players", 403)
+        _check_pending(invitation)
+        invitation.status = (TeamInvitation.DECLINED if user.pk == invitation.partner_id
+                             else TeamInvitation.CANCELLED)
+        invitation.decided_at = timezone.now()
+        invitation.save(update_fields=["status", "decided_at"])
+        return invitation
+
+
+def _invitation(tournament: Tournament, invitation_id) -> TeamInvitation:
+    try:
+        return (TeamInvitation.objects.select_for_update().select_related("inviter", "partner")
+                .get(tournament=tournament, pk=int(invitation_id)))
+    except (TeamInvitation.DoesNotExist, ValueError, TypeError):
+        raise TournamentServiceError("not_found", "no such team invitation in this tournament") from None
+
+
+def _check_pending(invitation: TeamInvitation) -> None:
+    if invitation.status != TeamInvitation.PENDING:
+        raise TournamentServiceError("invitation_closed", f"this invitation is no longer open ({invitation.status})")
+
+
+def _check_open(tournament: Tournament) -> None:
+    if tournament.status != REGISTERING:
+        raise TournamentServiceError("registration_closed", "registration is closed: the tournament has started")
+
+
+def _check_free(tournament: Tournament, user, partner) -> None:
+    taken = set(EntrantMember.objects.filter(tournament=tournament, active=True, user__in=[user, partner])
+                .values_list("user_id", flat=True))
+    if user.pk in taken:
+        raise TournamentServiceError("already_registered", "already registered in this tournament")
+    if partner.pk in taken:
+        raise TournamentServiceError("partner_registered", f"{partner.get_username()} is already in another team")
+
+
+def _check_room(tournament: Tournament) -> None:
+    active = Entrant.objects.filter(tournament=tournament, status=Entrant.REGISTERED).count()
+    if tournament.max_entrants is not None and active >= tournament.max_entrants:
+        raise TournamentServiceError("tournament_full", "the tournament is full")
+
+
+def _accept(tournament: Tournament, invitation: TeamInvitation, user) -> Entrant:
+    """Enter the team of ``invitation`` (the inviter first), and close every other pending invitation
+    either player had sent or received in this tournament."""
+    entrant = _enter(tournament, [invitation.inviter, invitation.partner], Actor.of(user))
+    now = timezone.now()
+    invitation.status, invitation.entrant, invitation.decided_at = TeamInvitation.ACCEPTED, entrant, now
+    invitation.save(update_fields=["status", "entrant", "decided_at"])
+    members = [invitation.inviter_id, invitation.partner_id]
+    (TeamInvitation.objects.filter(tournament=tournament, status=TeamInvitation.PENDING)
+     .filter(Q(inviter_id__in=members) | Q(partner_id__in=members))
+     .update(status=TeamInvitation.CANCELLED, decided_at=now))
+    return entrant
+
+
+def _enter(tournament: Tournament, members: list, actor: Actor) -> Entrant:
+    """Enter ``members`` (one player, or a team that has both consented) as one entrant: the rows and
+    the ``registered`` record (caller holds the row lock and has checked registration is open)."""
+    taken = EntrantMember.objects.filter(tournament=tournament, active=True, user__in=members)
+    if taken.exists():
+        raise TournamentServiceError("already_registered", "already registered in this tournament")
+    _check_room(tournament)
+    name = " & ".join(m.get_username() for m in members)
+    entrant = Entrant.objects.create(tournament=tournament, name=name)
+    try:
+        with transaction.atomic():
+            for member in members:
+                EntrantMember.objects.create(tournament=tournament, entrant=entrant, user=member)
+    except IntegrityError as err:
+        raise TournamentServiceError("already_registered", "already registered in this tournament") from err
+    state = state_of(tournament.pk)
+    _append(tournament, state, Registered(str(entrant.pk), name, tuple(m.pk for m in members)), actor, entrant=entrant)
+    return entrant
 
 
 def tournament_withdraw(*, tournament_id, user) -> Entrant:
@@ -287,6 +453,8 @@ def tournament_withdraw(*, tournament_id, user) -> Entrant:
         if member is None:
             raise TournamentServiceError("not_registered", "you are not registered in this tournament")
         entrant = member.entrant
+        if tournament.status == FINISHED:
+            raise TournamentServiceError("tournament_finished", "the tournament is over: there is nothing to leave")
         state = state_of(tournament.pk)
         if tournament.status == REGISTERING:
             _append(tournament, state, Withdrawn(str(entrant.pk)), Actor.of(user), entrant=entrant)
@@ -310,7 +478,7 @@ def tournament_start(*, tournament_id, user) -> Tournament:
     return _start(tournament_id, Actor.of(user))
 
 
-def tournament_start_scheduled(*, tournament_id, now=None) -> Tournament | None:
+def tournament_start_scheduled(*, tournament_id, now=None, inside=None) -> Tournament | None:
     """A worker starts a tournament whose ``starts_at`` has passed (idempotent: None if it is not due
     or already started). With fewer than two entrants it stays registering and its ``starts_at`` is
     cleared, so the sweep stops retrying; the organizer starts it by hand or sets a new time."""
@@ -323,7 +491,7 @@ def tournament_start_scheduled(*, tournament_id, now=None) -> Tournament | None:
             tournament.starts_at = None
             tournament.save(update_fields=["starts_at"])
             return None
-        return _start(tournament_id, Actor("worker", task="tournament_start"))
+        return _start(tournament_id, Actor("worker", task="tournament_start"), inside)
 
 
 def _ratings_refresh(tournament: Tournament, entrants: list[Entrant]) -> None:
@@ -337,7 +505,7 @@ def _ratings_refresh(tournament: Tournament, entrants: list[Entrant]) -> None:
     Entrant.objects.bulk_update(entrants, ["rating"])
 
 
-def _start(tournament_id, actor: Actor) -> Tournament:
+def _start(tournament_id, actor: Actor, inside=None) -> Tournament:
     with transaction.atomic():
         tournament = _locked(tournament_id)
         if tournament.status != REGISTERING:
@@ -346,17 +514,23 @@ def _start(tournament_id, actor: Actor) -> Tournament:
         if len(entrants) < 2:
             raise TournamentServiceError("too_few_entrants", "a tournament needs at least two entrants")
         _ratings_refresh(tournament, entrants)
+        TeamInvitation.objects.filter(tournament=tournament, status=TeamInvitation.PENDING).update(
+            status=TeamInvitation.EXPIRED, decided_at=timezone.now())  # the field is closed
         order = tuple(str(e.pk) for e in sorted(entrants, key=lambda e: (-e.rating, e.pk)))
         state = state_of(tournament.pk)
         _append(tournament, state, Started(order), actor)
         tournament.status = RUNNING
-        _pair(tournament, state, actor)
+        _pair(tournament, state, actor, inside)
         return tournament
 
 
-def tournament_pair_next_round(*, tournament_id, actor: Actor) -> Paired | None:
+def tournament_pair_next_round(*, tournament_id, actor: Actor, inside=None) -> Paired | None:
     """Pair the next round if the current one is complete (idempotent: a duplicated or late call is a
-    no-op returning None); finish the tournament when there is no next round."""
+    no-op returning None); finish the tournament when there is no next round. ``inside()``, if given,
+    runs inside the pairing's transaction once the round and its tables are written, before the
+    commit (the workers' chaos point, to test a worker killed there)."""
+    if round_still_played(tournament_id):
+        return None  # the usual case (a match ended, others play on): no lock taken, no fold
     with transaction.atomic():
         tournament = _locked(tournament_id)
         if tournament.status != RUNNING:
@@ -364,10 +538,24 @@ def tournament_pair_next_round(*, tournament_id, actor: Actor) -> Paired | None:
         state = state_of(tournament.pk)
         if not state.round_complete():
             return None
-        return _pair(tournament, state, actor)
+        return _pair(tournament, state, actor, inside)
 
 
-def _pair(tournament: Tournament, state: State, actor: Actor) -> Paired | None:
+def round_still_played(tournament_id) -> bool:
+    """A cheap look (three small indexed queries, no lock, no fold) at whether the tournament's current round
+    still has a table without a result. Only a shortcut: True is final for now (a result is never
+    taken back), False is checked again against the fold under the lock."""
+    current = Tournament.objects.filter(pk=tournament_id, status=RUNNING).values_list("round", flat=True).first()
+    if not current:
+        return False
+    played = {number for number, entrants in TournamentTable.objects.filter(
+        tournament_id=tournament_id, round=current).values_list("table", "entrant_ids") if len(entrants) > 1}
+    decided = set(TournamentRecord.objects.filter(tournament_id=tournament_id, round=current,
+                                                  kind__in=("result", "overridden")).values_list("table", flat=True))
+    return bool(played - decided)
+
+
+def _pair(tournament: Tournament, state: State, actor: Actor, inside=None) -> Paired | None:
     try:
         paired = rounds.next_pairing(settings_of(tournament), state)
     except TournamentError as err:
@@ -387,6 +575,8 @@ def _pair(tournament: Tournament, state: State, actor: Actor) -> Paired | None:
                                      due_at=row.at + timedelta(minutes=tournament.round_minutes))
     tournament.round = paired.round
     tournament.save(update_fields=["status", "round"])
+    if inside is not None:
+        inside()
     return paired
 
 
@@ -432,13 +622,17 @@ def _clock(tournament_id, user, make_record) -> Tournament:
 
 def tournament_record_result(*, tournament_id, round: int, table: int, places: dict, by: str, actor: Actor) -> bool:
     """Count a table's result once: a repeat with the same places is a no-op (False), a different one
-    is refused (``result_already_recorded``)."""
+    is refused (``result_already_recorded``). A match's outcome (``play``/``time``) arriving for a table
+    a judge has already decided is a no-op too: the judge's decision stands, and a redelivered
+    ``MatchFinished`` after an override is not an error (docs/tournaments.md, "Disputes")."""
     with transaction.atomic():
         tournament = _locked(tournament_id)
         state = state_of(tournament.pk)
         if 1 <= round <= state.current_round:
             existing = state.rounds[round - 1].results.get(table)
             if existing is not None and existing.places == places and existing.by == by:
+                return False
+            if existing is not None and existing.by == "judge" and by in ("play", "time"):
                 return False
         _append(tournament, state, Result(round, table, dict(places), by), actor)
         return True
@@ -456,6 +650,21 @@ def _judge_table(tournament_id, user, round_no: int, table: int):
             state.rounds[round_no - 1].stage == "elimination":
         raise TournamentServiceError("bracket_moved_on", "the bracket has moved past that round: its result stands")
     return tournament, state
+
+
+def match_in_progress(tournament: Tournament, state: State, round_no, table_no) -> bool:
+    """Whether the table has no result yet and its match is still being played (started, neither
+    finished nor abandoned). A judge decides a table once its match is over: overriding a running
+    match would complete the round under the players' feet and refuse its own ``MatchFinished``."""
+    if not (isinstance(round_no, int) and 1 <= round_no <= state.current_round):
+        return False
+    if table_no in state.rounds[round_no - 1].results:
+        return False
+    match_id = (TournamentTable.objects.filter(tournament=tournament, round=round_no, table=table_no)
+                .values_list("match_id", flat=True).first())
+    if match_id is None:
+        return False  # a bye, or a table whose match was never created: nothing is being played
+    return not MatchEvent.objects.filter(match_id=match_id, type__in=(lobby.FINISHED, lobby.ABANDONED)).exists()
 
 
 def tournament_uphold(*, tournament_id, user, round: int, table: int, reason: str = "",
@@ -476,6 +685,9 @@ def tournament_override(*, tournament_id, user, round: int, table: int, places: 
         tournament, state = _judge_table(tournament_id, user, round, table)
         if not isinstance(places, dict):
             raise TournamentServiceError("invalid_result", "places map each entrant of the table to its place")
+        if match_in_progress(tournament, state, round, table):
+            raise TournamentServiceError("match_in_progress", "the match is still being played: a judge decides "
+                                         "its result once it has ended (by play or the round's time limit)")
         _append(tournament, state, Overridden(round, table, dict(places), judge=user.get_username(),
                                               reason=str(reason or ""), report_id=report_id), Actor.of(user))
 

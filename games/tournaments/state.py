@@ -22,10 +22,12 @@ from games.tournaments.records import (
     Registered,
     Reported,
     Result,
+    SpectatorDelaySet,
     Started,
     Table,
     TournamentError,
     Withdrawn,
+    check_spectator_delay,
 )
 from games.tournaments.scoring import validate_places
 
@@ -89,6 +91,7 @@ class State:
     started: bool = False
     dropped: set[str] = field(default_factory=set)
     rounds: list[Round] = field(default_factory=list)
+    spectator_delay: tuple[int, int] | None = None  # (seconds, turns) as an organizer last set them
 
     @property
     def active(self) -> list[str]:
@@ -265,6 +268,11 @@ def _clock_resumed(state: State, r: ClockResumed):
     rnd.clock_paused = False
 
 
+def _spectator_delay_set(state: State, r: SpectatorDelaySet):
+    check_spectator_delay(r.seconds, r.turns)
+    state.spectator_delay = (r.seconds, r.turns)
+
+
 _HANDLERS = {
     Registered: _registered,
     Withdrawn: _withdrawn,
@@ -277,6 +285,7 @@ _HANDLERS = {
     Overridden: _overridden,
     ClockPaused: _clock_paused,
     ClockResumed: _clock_resumed,
+    SpectatorDelaySet: _spectator_delay_set,
 }
 
 __all__ = ["OPEN", "OVERRIDDEN", "UPHELD", "Entrant", "Report", "Round", "State", "TableResult", "apply", "fold"]

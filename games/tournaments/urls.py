@@ -6,8 +6,13 @@ app_name = "tournaments-api"
 
 urlpatterns = [
     path("", api.TournamentListCreateApi.as_view(), name="list"),
+    path("invitations/", api.TournamentInvitationsApi.as_view(), name="invitations"),
     path("<uuid:id>/", api.TournamentDetailApi.as_view(), name="detail"),
     path("<uuid:id>/register/", api.TournamentRegisterApi.as_view(), name="register"),
+    path("<uuid:id>/invitations/<int:invitation_id>/accept/", api.TournamentInvitationAcceptApi.as_view(),
+         name="invitation-accept"),
+    path("<uuid:id>/invitations/<int:invitation_id>/decline/", api.TournamentInvitationDeclineApi.as_view(),
+         name="invitation-decline"),
     path("<uuid:id>/withdraw/", api.TournamentWithdrawApi.as_view(), name="withdraw"),
     path("<uuid:id>/start/", api.TournamentStartApi.as_view(), name="start"),
     path("<uuid:id>/drop/", api.TournamentDropApi.as_view(), name="drop"),

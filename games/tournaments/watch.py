@@ -12,6 +12,12 @@ from games.application.watch import WatchPolicy
 from games.tournaments.models import EntrantMember, TournamentTable
 
 
+def tournament_players(tournament_id) -> set:
+    """The user ids barred from the live view of the tournament's running matches they are not seated
+    in: every member of any of its entrants (withdrawn and dropped ones included)."""
+    return set(EntrantMember.objects.filter(tournament_id=tournament_id).values_list("user_id", flat=True))
+
+
 def watch_policies(match_ids: list) -> dict:
     """{match_id: WatchPolicy} for the tournament matches among ``match_ids``."""
     tables = list(TournamentTable.objects.filter(match_id__in=match_ids).select_related("tournament")

@@ -70,7 +70,7 @@ def test_a_session_login_gets_a_ticket_with_csrf(make_user):
     c = Client(enforce_csrf_checks=True)
     c.force_login(user)
     assert c.post("/api/auth/socket-ticket/").status_code == 403  # no CSRF token: refused
-    c.get("/")  # the lobby page (it has forms) sets the csrftoken cookie
+    c.get("/")  # the home page (its start buttons are forms) sets the csrftoken cookie
     res = c.post("/api/auth/socket-ticket/", HTTP_X_CSRFTOKEN=c.cookies["csrftoken"].value)
     assert res.status_code == 200, res.content
     data = tokens.ticket_redeem(res.json()["ticket"])

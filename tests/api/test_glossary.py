@@ -38,3 +38,15 @@ def test_a_game_without_a_glossary_serves_an_empty_one_and_an_unknown_game_is_40
     assert res.status_code == 200 and res.json()["entries"] == {} and res.json()["groups"] == {}
     missing = api.get("/api/games/no-such-game/glossary/")
     assert missing.status_code == 404 and missing.json()["code"] == "not_found"
+
+
+@pytest.mark.parametrize("slug", ["yashima", "harakiri", "yokai"])
+def test_each_game_serves_a_how_to_play_whose_links_resolve(api, slug):
+    body = api.get(f"/api/games/{slug}/glossary/").json()
+    guide = body["guide"]
+    assert guide["summary"] and len(guide["steps"]) >= 3
+    for step in guide["steps"]:
+        assert step["title"] and step["text"] and step["see"]
+        for ref in step["see"]:
+            assert ref in body["groups"] or ref in body["entries"], (step["title"], ref)
+    assert "guide" not in api.get("/api/games/pebbles/glossary/").json()  # a game without one

@@ -5,7 +5,8 @@ bots and SYSTEM steps), the replay at EVERY seq equals an independent fold of th
 the engine's ``view_for`` of it for the seat asked (a different seat, or the spectator, at each seq),
 its status, its legal commands, and the event at that seq redacted for that seat with its sentence.
 A match that is not finished has no replay (409 ``match_not_finished``), and no replay answer ever
-carries a hidden tile a seat could not know at that point (the Pebbles canaries)."""
+carries a hidden tile or card a seat could not know at that point (the Pebbles canaries, and a real
+game's: Yokai Battle's card ids)."""
 
 import json
 import re
@@ -17,6 +18,7 @@ from games.application import selectors, services
 from games.application.lobby import aggregate_evolve
 from games.eventstore import store
 from games.kernel import SYSTEM, Rng
+from games.kernel.canonical import canonical
 
 pytestmark = pytest.mark.django_db
 
@@ -73,7 +75,7 @@ def test_the_replay_equals_the_fold_at_every_seq(make_user, api, game, seats, op
     state = None
     for ev in store.events_load(match, engine_upcasters=engine.upcasters):  # the oracle: a fold from scratch
         at = ev["seq"]
-        state = aggregate_evolve(engine, state, ev)
+        state = canonical(aggregate_evolve(engine, state, ev))  # engines are always handed canonical states
         seat = rng.choice([None, *range(seats)])
         params = {"at": at, "after": at - 1, **({} if seat is None else {"seat": seat})}
         res = api.get(f"/api/matches/{match.pk}/replay/", params)
@@ -138,7 +140,7 @@ def test_no_replay_answer_carries_a_tile_its_seat_could_not_know(started_pebbles
     held, played, state = {0: set(), 1: set(), 2: set()}, set(), None
     every = set(CANARY.findall(repr([e["payload"] for e in store.events_load(match)])))
     for ev in store.events_load(match):
-        state = aggregate_evolve(engine, state, ev)
+        state = canonical(aggregate_evolve(engine, state, ev))  # engines are always handed canonical states
         if ev["type"] == "TilePlayed":
             played.add(ev["payload"]["tile"]["secret"])
         if state["game"]:
@@ -151,3 +153,49 @@ def test_no_replay_answer_carries_a_tile_its_seat_could_not_know(started_pebbles
             leaked = set(CANARY.findall(text)) - allowed
             assert not leaked, (ev["seq"], seat, leaked)
             assert (every - allowed), "something stays hidden, so the search could find a leak"
+
+
+YOKAI_CARD_ID = re.compile(r"\b[0-9a-f]{16}\b")
+
+
+def _hidden_ids(game_state) -> dict:
+    """{seat: ids in that seat's hand} and the ids in any hand or deck (face down to someone)."""
+    hands = {s: {c["id"] for c in p["hand"]} for s, p in enumerate(game_state["players"])}
+    decks = {c["id"] for p in game_state["players"] for c in p["deck"]}
+    return hands, decks | set().union(*hands.values())
+
+
+def test_a_real_games_replay_never_shows_a_seat_a_card_it_could_not_know(make_user, client_for):
+    """Canaries on a real game: every Yokai Battle card has a random 16-hex id. At every seq of a
+    finished match, each seat's replay answer (view and events, words included) names only the cards
+    that seat has held by then or that have been face up by then (on the board, in a discard); the
+    spectator's, only the face-up ones. A card still in the other seat's hand or in any deck, in
+    order, never appears."""
+    match, users = _started(make_user, "yokai", 2, {})
+    _play_to_the_end(match, users, "yokai-canary")
+    match.refresh_from_db()
+    engine = selectors.engine_of(match)
+    events = store.events_load(match)
+    started = next(ev for ev in events if ev["type"] == "GameStarted")
+    every = set(YOKAI_CARD_ID.findall(json.dumps(started["payload"])))
+    assert len(every) >= 40, "every card of both decks has an id"
+    client = client_for(make_user())  # anyone may watch a finished match's replay
+    held, public, state, checked = {0: set(), 1: set()}, set(), None, 0
+    for ev in events:
+        state = aggregate_evolve(engine, state, ev)
+        if state["game"] is None:
+            continue
+        hands, face_down = _hidden_ids(state["game"])
+        for s in held:
+            held[s] |= hands[s]
+        public |= every - face_down
+        for seat in (None, 0, 1):
+            allowed = public | (held[seat] if seat is not None else set())
+            params = {"at": ev["seq"], **({} if seat is None else {"seat": seat})}
+            res = client.get(f"/api/matches/{match.pk}/replay/", params)
+            assert res.status_code == 200, res.json()
+            leaked = (set(YOKAI_CARD_ID.findall(res.content.decode())) & every) - allowed
+            assert not leaked, (ev["seq"], ev["type"], seat, leaked)
+            assert every - allowed, "some cards stay hidden from this seat, so the search could find a leak"
+            checked += 1
+    assert checked > 30

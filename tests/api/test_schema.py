@@ -29,11 +29,14 @@ def test_schema_validates_without_warnings():
                  "/api/auth/password/reset/", "/api/auth/password/reset/confirm/", "/api/account/sessions/",
                  "/api/account/sessions/{id}/", "/api/account/tokens/", "/api/account/tokens/{id}/",
                  "/api/account/export/", "/api/account/delete/", "/api/tournaments/", "/api/tournaments/{id}/",
-                 "/api/tournaments/{id}/register/", "/api/tournaments/{id}/pairings/",
+                 "/api/tournaments/{id}/register/", "/api/tournaments/invitations/",
+                 "/api/tournaments/{id}/invitations/{invitation_id}/accept/", "/api/tournaments/{id}/pairings/",
                  "/api/tournaments/{id}/standings/", "/api/campaigns/", "/api/campaigns/{id}/",
                  "/api/campaigns/{id}/join/", "/api/campaigns/{id}/start/", "/api/matches/{id}/chat/",
                  "/api/matches/{id}/rematch/", "/api/matches/{id}/verify/", "/api/admin/matches/{id}/chat/",
-                 "/api/admin/chat/{message_id}/hide/"):
+                 "/api/admin/chat/{message_id}/hide/", "/api/matches/{id}/invitations/", "/api/invitations/",
+                 "/api/invitations/join/", "/api/invitations/{id}/accept/", "/api/invitations/{id}/decline/",
+                 "/api/invitations/{id}/revoke/"):
         assert f'"{path}"' in text
 
 
@@ -42,9 +45,11 @@ def test_schema_and_docs_are_served(api):
     res = api.get("/api/schema/", {"format": "json"})
     assert res.status_code == 200 and res.json()["info"]["title"] == "Kamiza API"
     ops = [(p, m) for p, item in res.json()["paths"].items() for m in item]
-    # platform (replay and glossary included), accounts, tournaments (11), reports and judging, campaigns (6),
-    # ratings (2), chat, rematch and seed verification (5) with the staff's chat review and hiding (2)
-    assert len(ops) == 61
+    # platform (replay and glossary included), accounts, tournaments (15: the delay's PATCH and the team
+    # invitations' list, accept and decline among them), reports and judging, campaigns (6),
+    # ratings (2), chat, rematch and seed verification (5) with the staff's chat review and hiding (2),
+    # invitations (6)
+    assert len(ops) == 71
     assert all(
         "operationId" in res.json()["paths"][p][m] and res.json()["paths"][p][m]["responses"] for p, m in ops
     )

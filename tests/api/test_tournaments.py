@@ -144,18 +144,69 @@ def test_full_event_and_registration_after_the_start(org, players, make_user, cl
     _error(clients[3].post(f"{BASE}{full['id']}/register/"), 409, "registration_closed")
 
 
-def test_team_registration_names_a_partner(org, players):
+def test_team_registration_asks_the_partner_who_accepts_or_declines(org, players, api):
     users, clients = players
     team = org.post(BASE, _body(table_size=4, teams=True, match_options=dict(YASHIMA)), format="json")
     assert team.status_code == 201, team.content
-    url = f"{BASE}{team.json()['id']}/register/"
+    tid = team.json()["id"]
+    url = f"{BASE}{tid}/register/"
     _error(clients[0].post(url), 422, "partner_required")
     _error(clients[0].post(url, {"partner": "nobody-here"}, format="json"), 422, "unknown_partner")
     _error(clients[0].post(url, {"partner": users[0].username}, format="json"), 422, "invalid_partner")
+
+    # naming a partner asks them: 202, nobody is entered yet
     res = clients[0].post(url, {"partner": users[1].username}, format="json")
-    assert res.status_code == 200
-    assert res.json()["entrants"][0]["user_ids"] == [users[0].pk, users[1].pk]
+    assert res.status_code == 202 and res.json()["entrants"] == []
+    invitation = res.json()["invitation"]
+    assert (invitation["inviter"], invitation["partner"], invitation["status"]) == (
+        users[0].username, users[1].username, "pending")
+    for c in (clients[0], clients[1]):  # both see it among their invitations; a third player does not
+        assert [i["id"] for i in c.get(f"{BASE}invitations/").json()] == [invitation["id"]]
+    assert clients[2].get(f"{BASE}invitations/").json() == []
+    _error(api.get(f"{BASE}invitations/"), 401, "not_authenticated")
+    accept = f"{BASE}{tid}/invitations/{invitation['id']}/accept/"
+    _error(clients[0].post(accept), 403, "not_invited")  # only the partner says yes
+    _error(clients[1].post(f"{BASE}{tid}/invitations/999999/accept/"), 404, "not_found")
+    res = clients[1].post(accept)
+    assert res.status_code == 200 and res.json()["entrants"][0]["user_ids"] == [users[0].pk, users[1].pk]
+    _error(clients[1].post(accept), 409, "invitation_closed")
     _error(clients[1].post(url, {"partner": users[2].username}, format="json"), 409, "already_registered")
+    _error(clients[2].post(url, {"partner": users[1].username}, format="json"), 409, "partner_registered")
+
+    # another pair: the partner declines, and nobody is entered
+    asked = clients[2].post(url, {"partner": users[3].username}, format="json").json()["invitation"]
+    decline = f"{BASE}{tid}/invitations/{asked['id']}/decline/"
+    _error(clients[0].post(decline), 403, "not_invited")
+    res = clients[3].post(decline)
+    assert res.status_code == 200 and res.json()["status"] == "declined"
+    assert len(api.get(f"{BASE}{tid}/").json()["entrants"]) == 1
+    # naming back someone who asked you enters the team at once (200)
+    assert clients[3].post(url, {"partner": users[2].username}, format="json").status_code == 202
+    res = clients[2].post(url, {"partner": users[3].username}, format="json")
+    assert res.status_code == 200 and "invitation" not in res.json()
+    assert res.json()["entrants"][1]["user_ids"] == [users[3].pk, users[2].pk]
+
+
+def test_the_organizer_changes_the_spectator_delay_and_it_is_recorded(org, created, players, api, make_user,
+                                                                       client_for):
+    users, clients = players
+    url = f"{BASE}{created['id']}/"
+    res = org.patch(url, {"spectator_delay_seconds": 180, "spectator_delay_turns": 2}, format="json")
+    assert res.status_code == 200, res.content
+    assert (res.json()["spectator_delay_seconds"], res.json()["spectator_delay_turns"]) == (180, 2)
+    record = TournamentRecord.objects.get(tournament_id=created["id"], kind="spectator_delay_set")
+    assert record.payload == {"kind": "spectator_delay_set", "seconds": 180, "turns": 2}
+    assert org.patch(url, {"spectator_delay_turns": 0}, format="json").json()["spectator_delay_seconds"] == 180
+    _error(org.patch(url, {"spectator_delay_seconds": 30}, format="json"), 422, "invalid_spectator_delay")  # the floor
+    _error(org.patch(url, {"name": "Renamed"}, format="json"), 400, "malformed")
+    _error(api.patch(url, {"spectator_delay_seconds": 90}, format="json"), 401, "not_authenticated")
+    _error(clients[0].patch(url, {"spectator_delay_seconds": 90}, format="json"), 403, "not_organizer")
+    _error(org.patch(f"{BASE}{uuid.uuid4()}/", {"spectator_delay_seconds": 90}, format="json"), 404, "not_found")
+    staff = client_for(make_user(is_staff=True))
+    assert staff.patch(url, {"spectator_delay_seconds": 90}, format="json").status_code == 200
+    kinds = TournamentRecord.objects.filter(tournament_id=created["id"]).values_list("kind", flat=True)
+    assert list(kinds) == ["spectator_delay_set"] * 3
+    assert api.get(url).json()["spectator_delay_seconds"] == 90
 
 
 def test_start_pairs_round_one_and_creates_the_matches(org, created, players, api, make_user, client_for):

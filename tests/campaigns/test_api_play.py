@@ -59,6 +59,8 @@ def play_chapter(party, cid, chapter, runs):
     assert options["scenario"] == domain.chapter_doc(1, chapter)["exploration"]["scenario"]
     # "leave the market deck ... in the play area": the Adventure Phase's market deck, its cards in no order
     assert options["market"] == finished["market"] and options["share"] is True
+    # the missions' results and the sheet's marks, for the chapter's consequences
+    assert options["missions"] == finished["missions"] and options["marks"] == finished["sheet"]["marks"]
     set_up = as_set_up(exploration_id)
     assert_exploration_starts_from(finished["sheet"], set_up)
     assert sorted(set_up["market"]) == finished["market"]
@@ -144,6 +146,44 @@ def exchange_before_the_exploration(party, match_id):
     assert doc["view"]["phase"] != "share" and doc["view"]["share"] is None and doc["view"]["round"] == 1
 
 
+FORGED = {  # a record of each kind a finished phase derives, as no phase of the campaign derived it
+    domain.LEVEL_INCREASED: {"chapter": 1, "character": "akira", "level": 2, "attribute": "power", "skill": "forged"},
+    domain.KAMI_CHANGED: {"chapter": 1, "character": "tomoe", "kami": "ryujin"},
+    domain.MARKED: {"chapter": 1, "mark": "forged_mark"},
+    domain.DISCOVERED: {"chapter": 1, "location": "mount_fuji"},
+    domain.CITY: {"location": "sendai", "status": "razed", "chapter": 1},
+}
+
+
+def _reported(cid, seq) -> list[str]:
+    return [d.field for d in check_campaigns(fix=False)[0] if d.match_id == str(cid) and d.field.startswith(f"seq {seq} ")]
+
+
+def assert_tampering_with_what_the_phases_derive_is_reported(cid):
+    """``rebuild_projections`` checks every record a finished phase derives against the phase match's
+    log: a derived record changed, removed, or added without a phase deriving it is reported."""
+    records = list(CampaignRecord.objects.filter(campaign_id=cid).order_by("seq"))
+    kinds = {r.type for r in records}
+    assert {domain.PHASE_FINISHED, domain.LEVEL_INCREASED, domain.MARKED} <= kinds  # a chapter levels up and marks
+    for kind, payload in FORGED.items():  # added
+        forged = CampaignRecord.objects.create(campaign_id=cid, seq=records[-1].seq + 1, type=kind, payload=payload)
+        assert _reported(cid, forged.seq) == [f"seq {forged.seq} {kind}"], kind
+        forged.delete()
+    for record in records:
+        if record.type not in FORGED:
+            continue
+        real = dict(record.payload)
+        record.payload = {**real, **{k: v for k, v in FORGED[record.type].items() if k != "chapter"}}
+        record.save(update_fields=["payload"])  # changed
+        assert _reported(cid, record.seq), record.type
+        record.payload = real
+        record.save(update_fields=["payload"])
+        record.delete()  # removed: what follows no longer matches what the phase derives
+        assert [d for d in check_campaigns(fix=False)[0] if d.match_id == str(cid)], record.type
+        record.save(force_insert=True)
+    assert check_campaigns(fix=False) == ([], 0)
+
+
 def _party(make_user, seats, label, on_commit) -> Party:
     party = Party([make_user() for _ in range(seats)], on_commit, label)
     party.decided = 0
@@ -170,6 +210,8 @@ def test_a_seeded_chapter_through_the_api_carries_the_party_over_exactly(
         assert adventure.payload["yomi"]["defeated"] == defeated
         assert adventure.payload["yomi"]["marks"] <= len(defeated)  # a bold square may stop the marking
     assert check_campaigns(fix=False) == ([], 0)
+    if seats == 1:
+        assert_tampering_with_what_the_phases_derive_is_reported(cid)
     assert runs and not party.leaked(runs), "a deck order left the server"
     assert not party.campaign_unread(), "a campaign document names a campaign-book entry"
 

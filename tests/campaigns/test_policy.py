@@ -38,6 +38,13 @@ def test_the_policy_run_twice_opens_one_next_match(make_user, fixed_match_seed, 
     assert [(r.payload["chapter"], r.payload["phase"]) for r in started] == [(1, "adventure"), (1, "exploration")]
     assert CampaignRecord.objects.filter(campaign=campaign, type=domain.PHASE_FINISHED).count() == 1
     assert Match.objects.filter(game="harakiri").count() == 2
+    # rules: Harakiri, "Ending the Adventure Phase": the adventure and Exploration Phase preparation sections of a chapter may specify consequences for ... succeeding or failing certain missions
+    from games.application import selectors
+    ended = [e for e in selectors.events_unredacted(selectors.match_get(adventure_id))
+             if e["type"] == "AdventureFinished"][-1]["payload"]
+    options = Match.objects.get(pk=services.campaign_get(campaign.pk)["current_match"]).options
+    assert options["missions"] == ended["missions"] and set(options["missions"]) == {"1", "2", "5"}
+    assert options["marks"] == ended["sheet"]["marks"] and options["adventure"] == ended["outcome"]
     assert services.policy_run(Match.objects.create(game="harakiri", seat_count=1, seed="00", seed_hash="00").pk) == "not_a_campaign_match"
 
 
@@ -114,8 +121,8 @@ def test_a_next_phase_the_options_refuse_is_recorded_shown_and_retried_by_staff(
     adventure_id = services.campaign_get(campaign.pk)["current_match"]
     real = domain.exploration_options
 
-    def refused(state, chapter, outcome):  # a party the Exploration Phase's option validation refuses
-        options = real(state, chapter, outcome)
+    def refused(state, chapter, outcome, missions=None):  # a party the Exploration Phase's option validation refuses
+        options = real(state, chapter, outcome, missions)
         return {**options, "party": {**options["party"], "akira": {**options["party"]["akira"], "level": 9}}}
 
     monkeypatch.setattr(domain, "exploration_options", refused)
@@ -151,6 +158,32 @@ def test_a_next_phase_the_options_refuse_is_recorded_shown_and_retried_by_staff(
     assert kinds.count(domain.POLICY_FAILED) == 2 and kinds.count(domain.POLICY_RETRIED) == 2
     assert kinds.count(domain.PHASE_FINISHED) == 1 and kinds[-1] == domain.PHASE_STARTED
     assert check_campaigns(fix=False) == ([], 0)
+
+
+def test_an_integrity_error_opening_the_next_phase_is_recorded_not_rolled_back_as_a_race(
+        make_user, fixed_match_seed, django_capture_on_commit_callbacks, monkeypatch):
+    from django.db import IntegrityError
+
+    on_commit = django_capture_on_commit_callbacks
+    fixed_match_seed("campaign-integrity")
+    campaign, _ = _campaign(make_user, 1, on_commit)
+    adventure_id = services.campaign_get(campaign.pk)["current_match"]
+    real = services._open_match
+
+    def broken(state, options):  # a constraint the next match's creation breaks (not a concurrent run)
+        raise IntegrityError("UNIQUE constraint failed: eventstore_event.match_id, eventstore_event.seq")
+
+    monkeypatch.setattr(services, "_open_match", broken)
+    play_to_end(adventure_id, "integrity", on_commit)
+    view = services.campaign_get(campaign.pk)
+    assert view["history"][-1]["outcome"] in ("success", "failure")  # the phase's finish is kept
+    assert (view["phase"], view["failure"]["code"]) == ("between", "internal_error")  # and the failure shown
+    assert services.policy_run(adventure_id) == "failed"  # not "raced": nothing rolled back for a sweep to loop on
+    assert services.pending_policies() == []
+    monkeypatch.setattr(services, "_open_match", real)
+    with on_commit(execute=True):
+        assert services.policy_run(adventure_id, retry=True) == "exploration_opened"
+    assert services.campaign_get(campaign.pk)["phase"] == "exploration"
 
 
 def _first_sheet() -> dict:
@@ -189,3 +222,42 @@ def test_the_level_increase_records_the_players_choice_even_when_a_resurrection_
     assert record["payload"] == {"chapter": 1, "character": "tomoe", "level": 2, "attribute": "dexterity",
                                  "skill": "divine_arrow"}
     assert domain.level_records(1, before, after)[0]["payload"]["attribute"] is None  # the attributes alone hide it
+
+
+def test_rebuild_derives_a_levels_attribute_from_the_players_choice_in_the_phase_log(monkeypatch):
+    # rules: Harakiri, "Level Increase", step 1: "Increase the chosen attribute by 1"; "Defeated Characters": a failed
+    # resurrection test loses an attribute point - the chosen attribute is read from PhaseEnded.levels, as the policy
+    # recorded it, not from a comparison of the attributes (Tomoe lost dexterity, then chose dexterity for her level)
+    from types import SimpleNamespace
+
+    from campaigns import rebuild
+    from games.engines.harakiri import handover
+
+    before = _first_sheet()
+    after = copy.deepcopy(before)
+    after["characters"]["tomoe"].update(level=2, skills=[*before["characters"]["tomoe"]["skills"], "divine_arrow"])
+    endings = {"m1": {"outcome": "success", "sheet": before, "market": []},
+               "m2": {"result": "victory", "party": handover.party_from_sheet(after),
+                      "levels": {"tomoe": {"level": 2, "attribute": "dexterity"}}}}
+    monkeypatch.setattr(rebuild, "_ending", lambda p: endings[p["match_id"]])
+    records, state = [], None
+
+    def append(*new):
+        nonlocal state
+        for r in new:
+            records.append(SimpleNamespace(seq=len(records) + 1, type=r["type"], payload=r["payload"]))
+            state = domain.apply(state, r)
+
+    append({"type": domain.CREATED, "payload": {"game": "harakiri", "act": 1, "seats": 1, "control": domain.default_control(1),
+                                                "creator_id": 1}},
+           {"type": domain.SEATED, "payload": {"seat": 0, "user_id": 1, "username": "a"}},
+           {"type": domain.STARTED, "payload": {}},
+           {"type": domain.PHASE_STARTED, "payload": {"chapter": 1, "phase": "adventure", "match_id": "m1"}})
+    append(*domain.after_adventure(state, endings["m1"]))
+    append({"type": domain.PHASE_STARTED, "payload": {"chapter": 1, "phase": "exploration", "match_id": "m2"}})
+    append(*domain.after_exploration(state, endings["m2"]))
+    level = records[-1]
+    assert (level.type, level.payload["attribute"]) == (domain.LEVEL_INCREASED, "dexterity")
+    assert rebuild.phase_differences("c", records) == []
+    level.payload = {**level.payload, "attribute": None}  # what comparing the attributes alone would give
+    assert [d.field for d in rebuild.phase_differences("c", records)] == [f"seq {level.seq} LevelIncreased.attribute"]

@@ -3,7 +3,8 @@ beat's sweep ends the round when its time limit passes (the engine's SYSTEM ``ti
 MatchFinished reactions pair and start round 2, and duplicated task deliveries plus a worker SIGKILLed
 between pairing a round and creating its matches leave exactly one pairing per round and one match per
 table (the redelivered task, or beat's backstop, creates them once). The players' moves in round 1
-(acknowledged before the kill) are all in the logs afterwards."""
+(acknowledged before the kill) are all in the logs afterwards. A worker SIGKILLed inside the pairing's
+own transaction (before its commit) leaves nothing of the round, and it is then paired exactly once."""
 
 import subprocess
 import sys
@@ -133,4 +134,42 @@ def test_the_worker_runs_the_rounds_and_duplicates_or_a_kill_pair_nothing_twice(
     record(request.node, "worker killed mid-task: tournament round time, pairing, match creation", ledger.sent,
            len(ledger.acks), len(lost))
     assert not lost
+    assert_logs_sound(stack)
+
+
+def test_a_worker_killed_inside_the_pairing_transaction_leaves_no_half_round(stack):
+    """The worker pairing round 2 is SIGKILLed inside the pairing's transaction (the
+    ``tournament_pairing`` chaos point: the round's record and its table rows written, not committed).
+    Nothing of round 2 survives; the redelivered tasks, three duplicates of every delivery and beat's
+    backstop then pair it exactly once, create one match per table, and the log has no gap."""
+    stack.ensure_worker()
+    tag = uuid.uuid4().hex[:6]
+    tid = _shell(stack, SETUP.format(tag=tag)).split("TID", 1)[1].strip()
+    _shell(stack, DELIVER.format(times=2, tid=tid, matches=[]))
+    first = wait_until(lambda: (rows := _tables(stack, tid, 1)) and all(m for _t, m in rows) and rows,
+                       timeout=120, what="round 1's matches created by the worker")
+    seen = stack.marks("tournament_pairing")
+    stack.arm("tournament_pairing", 30)
+    try:
+        _expire(stack, tid)  # round 1 ends by time; the last reaction pairs round 2 and is killed doing it
+        stack.kill_worker_at("tournament_pairing", after=seen)
+    finally:
+        stack.disarm("tournament_pairing")
+    assert _one_per_round(stack, tid) == [1], "the killed pairing left a round 2 record"
+    assert _tables(stack, tid, 2) == [], "the killed pairing left round 2 tables"
+    by = stack.sql("SELECT payload->>'by' FROM tournaments_tournamentrecord WHERE tournament_id = %s AND kind = 'result'",
+                   (tid,))
+    assert sorted(b for (b,) in by) == ["time", "time"]  # round 1's results were committed before
+
+    _shell(stack, DELIVER.format(times=3, tid=tid, matches=[str(m) for _t, m in first]))
+    stack.start_worker()
+    second = wait_until(lambda: (rows := _tables(stack, tid, 2)) and all(m for _t, m in rows) and rows,
+                        timeout=120, what="round 2 paired and started after the kill")
+    assert len(second) == 2 and len({m for _t, m in second}) == 2
+    assert _one_per_round(stack, tid) == [1, 2]
+    seqs = [s for (s,) in stack.sql("SELECT seq FROM tournaments_tournamentrecord WHERE tournament_id = %s ORDER BY seq",
+                                    (tid,))]
+    assert seqs == list(range(1, len(seqs) + 1))  # the rolled-back seq was taken again: no gap, no double
+    head = stack.sql("SELECT head_seq, round, status FROM tournaments_tournament WHERE id = %s", (tid,))[0]
+    assert head == (len(seqs), 2, "running")
     assert_logs_sound(stack)

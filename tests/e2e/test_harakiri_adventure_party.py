@@ -13,13 +13,12 @@ other's board has no button and no highlighted place, and its legal_commands are
 command a page sends is one of the legal_commands it held at that seq; the tokens on the map stand
 where the view says. At the end: the SYSTEM steps carry the worker's actor; round 2's start and the
 Shōgun's influence reached both pages live; a third tab left on the campaign page followed the
-match without reloading; no developer term on the board. Screenshots (test-results/ and var/screenshots/):
+match without reloading; no developer term on the board. Screenshots (var/screenshots/):
 the campaign page, the map at the start, a travel with its reachable places highlighted, the board
 at the end, and a 390-px phone screen, fitted and zoomed."""
 
 import json
 import re
-import shutil
 import time
 import uuid
 
@@ -28,7 +27,7 @@ from playwright.sync_api import expect
 
 from tests.engines.harakiri_adventure import unread
 
-from .conftest import RESULTS, SHOTS, assert_fits_width
+from .conftest import SHOTS, assert_fits_width
 from .test_harakiri_party import all_events, assert_sent_were_legal, record_sent_commands
 from .test_match_flow import assert_not_reloaded, mark_no_reload, sign_up, wait_live
 
@@ -56,11 +55,8 @@ DEVELOPER_TERMS = re.compile(r'\b[a-z]+_[a-z_]+\b|\{"|\bseq\b|\bnull\b|\bundefin
 
 
 def shoot(page, name, **kwargs):
-    RESULTS.mkdir(exist_ok=True)
     SHOTS.mkdir(parents=True, exist_ok=True)
-    path = RESULTS / name
-    (kwargs.pop("locator", None) or page).screenshot(path=str(path), **kwargs)
-    shutil.copy(path, SHOTS / name)
+    (kwargs.pop("locator", None) or page).screenshot(path=str(SHOTS / name), **kwargs)
 
 
 def state(page):

@@ -12,8 +12,8 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import RESULTS, assert_fits_width, table_shot
-from .test_match_flow import assert_not_reloaded, mark_no_reload, sign_up, wait_live
+from .conftest import SHOTS, assert_fits_width, table_shot
+from .test_match_flow import assert_not_reloaded, create_match, mark_no_reload, sign_up, wait_live
 
 pytestmark = pytest.mark.e2e
 
@@ -70,8 +70,10 @@ def assert_last_roll_shown(page):
         assert r["shown"]["outcomes"] == r["outcomes"], r
 
 
-def play_one_action(page, rng):
-    """Pick one of the page's own legal commands and perform it by clicking the board."""
+def play_one_action(page, rng, checks=None):
+    """Pick one of the page's own legal commands and perform it by clicking the board. With a
+    ``checks`` dict, the first attack is also cancelled once with Escape before it is made
+    (``checks["escape"]`` then says so)."""
     s = state(page)
     legal = s["legal"]
     assert legal, f"the awaited player has nothing to click: {s}"
@@ -102,6 +104,14 @@ def play_one_action(page, rng):
         cell.click()
         variants = board.locator(".hk-variant")
         expect(variants.first).to_be_visible()
+        if checks is not None and not checks.get("escape"):
+            expect(cell).to_have_class(re.compile(r"\bis-selected\b"))
+            page.keyboard.press("Escape")  # cancels the selection: no attack variants, the target unselected
+            expect(variants).to_have_count(0)
+            expect(cell).not_to_have_class(re.compile(r"\bis-selected\b"))
+            cell.click()
+            expect(variants.first).to_be_visible()
+            checks["escape"] = True
         variants.first.click()
         return f"attack {target} at {sq}"
     steps = [c for c in legal if c["type"] == "step"]
@@ -133,12 +143,7 @@ def test_solo_harakiri_round_played_by_clicking_the_board(new_page):
     page = new_page()
     page.set_viewport_size({"width": 1440, "height": 900})
     sign_up(page, f"ronin-{uuid.uuid4().hex[:6]}")
-    page.goto("/")
-    page.get_by_label("Game").select_option("harakiri")
-    page.get_by_label("Seats").fill("1")
-    page.get_by_label("Options").fill('{"round_cap": 1}')
-    page.get_by_role("button", name="Create").click()
-    page.wait_for_url(re.compile(r"/matches/[0-9a-f-]{36}/$"))
+    create_match(page, {"round_cap": 1}, game="harakiri", seats=1)
     wait_live(page)
     start = page.get_by_role("button", name="Start")
     expect(start).to_be_enabled()
@@ -162,6 +167,7 @@ def test_solo_harakiri_round_played_by_clicking_the_board(new_page):
 
     rng = random.Random(20261129)
     done = []
+    checks = {}
     shot = False
     started = time.monotonic()
     for _ in range(MAX_ACTIONS):
@@ -178,18 +184,19 @@ def test_solo_harakiri_round_played_by_clicking_the_board(new_page):
             expect(board.locator(f'.hk-queue .hk-card.is-active[data-card="{card}"]')).to_have_count(1)
         before = s["seq"]
         try:
-            done.append(play_one_action(page, rng))
+            done.append(play_one_action(page, rng, checks))
         except AssertionError as exc:
             raise AssertionError(f"could not play by clicking after {done[-10:]}: {exc}") from exc
         wait_settled(page, before + 1)
         assert_last_roll_shown(page)
         if not shot and len(done) >= 12 and not state(page)["finished"]:
-            RESULTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(RESULTS / "harakiri-board.png"), full_page=True)
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / "harakiri-board.png"), full_page=True)
             shot = True
     else:
         pytest.fail(f"the round did not end within {MAX_ACTIONS} clicks; last: {done[-10:]}")
 
+    assert checks.get("escape"), f"no attack was made, so Escape was never tried: {done}"
     banner = page.get_by_test_id("harakiri-banner")
     expect(banner).to_contain_text("Game over")
     expect(banner).to_contain_text("round limit")
@@ -197,8 +204,8 @@ def test_solo_harakiri_round_played_by_clicking_the_board(new_page):
     expect(board.locator(".hk-actions button, .hk-choice, button.hk-cell")).to_have_count(0)
     assert_not_reloaded(page)
     if not shot:
-        RESULTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(RESULTS / "harakiri-board.png" if not shot else RESULTS / "harakiri-board-end.png"),
+        SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "harakiri-board.png" if not shot else SHOTS / "harakiri-board-end.png"),
                     full_page=True)
     table_shot(page, "harakiri-end")
     # A phone: the board comes first and the whole grid fits 390 px without side scrolling.

@@ -29,14 +29,21 @@ services.match_load_scenario(match_id=sys.argv[1], user=user, document=json.load
 
 
 def create_match(page, options: dict) -> str:
-    page.goto("/")
-    page.get_by_label("Game").select_option("harakiri")
-    page.get_by_label("Seats").fill("1")
-    page.get_by_label("Options").fill(json.dumps(options))
-    page.get_by_role("button", name="Create").click()
-    page.wait_for_url(re.compile(r"/matches/[0-9a-f-]{36}/$"))
+    """A one-seat Harakiri match with ``options`` the lobby's form does not offer (a campaign's
+    ``share``, ``party``, ``market``), created through the API with the page's session; the page is
+    then on its table."""
+    page.goto("/lobby/")
+    match_id = page.evaluate("""async (options) => {
+        const csrf = document.cookie.split("; ").find((c) => c.startsWith("csrftoken=")).split("=")[1];
+        const resp = await fetch("/api/matches/", {method: "POST", credentials: "same-origin",
+            headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
+            body: JSON.stringify({game: "harakiri", seats: 1, options})});
+        return (await resp.json()).id;
+    }""", options)
+    assert re.fullmatch(r"[0-9a-f-]{36}", match_id or ""), match_id
+    page.goto(f"/matches/{match_id}/")
     wait_live(page)
-    return page.url.rstrip("/").rsplit("/", 1)[-1]
+    return match_id
 
 
 def hero(page, cid):

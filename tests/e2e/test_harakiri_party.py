@@ -22,9 +22,9 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import RESULTS
+from .conftest import SHOTS
 from .test_harakiri_board import play_one_action, state, wait_settled
-from .test_match_flow import assert_not_reloaded, mark_no_reload, sign_up, wait_live
+from .test_match_flow import assert_not_reloaded, create_match, mark_no_reload, sign_up, wait_live
 
 pytestmark = pytest.mark.e2e
 
@@ -151,13 +151,8 @@ def play_party_rounds(a, b):
     sign_up(a, names[0])
     sign_up(b, names[1])
 
-    a.goto("/")
-    a.get_by_label("Game").select_option("harakiri")
-    a.get_by_label("Seats").fill("2")
-    a.get_by_label("Options").fill(json.dumps({"round_cap": ROUND_CAP, "control": CONTROL}))
-    a.get_by_role("button", name="Create").click()
-    a.wait_for_url(re.compile(r"/matches/[0-9a-f-]{36}/$"))
-    match_id = a.url.rstrip("/").rsplit("/", 1)[-1]
+    # "Who plays each hero" in the lobby's form: one choice of player per hero in play
+    match_id = create_match(a, {"round_cap": ROUND_CAP, "control": CONTROL}, game="harakiri", seats=2)
     wait_live(a)
 
     b.goto(f"/matches/{match_id}/")
@@ -274,8 +269,8 @@ def play_party_rounds(a, b):
         expect(page.locator("#board").locator(CONTROLS)).to_have_count(0)
         assert_not_reloaded(page)
         assert page.console_errors == [], page.console_errors
-    RESULTS.mkdir(exist_ok=True)
-    b.screenshot(path=str(RESULTS / "harakiri-party.png"), full_page=True)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    b.screenshot(path=str(SHOTS / "harakiri-party.png"), full_page=True)
     print(f"harakiri party: {played} clicks per seat ({party_decisions} party decisions by the leader), "
           f"{len(live)} live enemy activations, "
           f"enemy moves seen {enemy_moves_seen}, {time.monotonic() - started:.1f}s")

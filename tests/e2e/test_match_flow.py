@@ -9,7 +9,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import RESULTS
+from .conftest import SHOTS
 
 pytestmark = pytest.mark.e2e
 
@@ -26,11 +26,29 @@ def sign_up(page, username):
     expect(page.get_by_test_id("whoami")).to_have_text(username)
 
 
-def create_match(page, options):
-    page.goto("/")
-    page.get_by_label("Game").select_option("pebbles")
-    page.get_by_label("Seats").fill("2")
-    page.get_by_label("Options").fill(options)
+def fill_options(page, game, options):
+    """Set the lobby form's fields of ``game``'s options (the form shows the chosen game's only):
+    a box ticked or not, a number typed, a choice picked, a hero's player chosen."""
+    for name, value in options.items():
+        if isinstance(value, dict):  # one player per key (Harakiri's "Who plays each hero")
+            for key, seat in value.items():
+                page.locator(f'[name="{game}__{name}__{key}"]').select_option(str(seat))
+            continue
+        field = page.locator(f'[name="{game}__{name}"]')
+        if isinstance(value, bool):
+            field.set_checked(value)
+        elif field.evaluate("(e) => e.tagName") == "SELECT":
+            field.select_option(str(value))
+        else:
+            field.fill(str(value))
+
+
+def create_match(page, options=None, game="pebbles", seats=2):
+    """Create a match from the lobby's form; returns its id (the page is on its table)."""
+    page.goto("/lobby/")
+    page.get_by_label("Game").select_option(game)
+    page.get_by_label("Players").select_option(str(seats))
+    fill_options(page, game, options or {})
     page.get_by_role("button", name="Create").click()
     page.wait_for_url(re.compile(r"/matches/[0-9a-f-]{36}/$"))
     return page.url.rstrip("/").rsplit("/", 1)[-1]
@@ -63,10 +81,11 @@ def test_two_players_see_each_others_moves_live(new_page):
     alice, bob = f"alice-{uuid.uuid4().hex[:6]}", f"bob-{uuid.uuid4().hex[:6]}"
     b.add_init_script("window.KamizaLobbyRefreshMs = 500")
     sign_up(a, alice)
-    sign_up(b, bob)  # B waits in the lobby
+    sign_up(b, bob)
+    b.goto("/lobby/")  # B waits in the lobby
     mark_no_reload(b)
 
-    match_id = create_match(a, '{"bonus_rolls": false}')
+    match_id = create_match(a, {"bonus_rolls": False})
     wait_live(a)
     expect(a.locator("#seats li")).to_have_count(2)
     expect(a.locator("#seats li").nth(1)).to_have_text("free")
@@ -78,8 +97,8 @@ def test_two_players_see_each_others_moves_live(new_page):
     row = b.locator(f'tr[data-match-id="{match_id}"]')
     expect(row).to_contain_text(alice)
     assert_not_reloaded(b)
-    RESULTS.mkdir(exist_ok=True)
-    b.screenshot(path=str(RESULTS / "lobby.png"), full_page=True)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    b.screenshot(path=str(SHOTS / "match-flow-lobby.png"), full_page=True)
     row.get_by_role("button", name=re.compile("^Join")).click()
     b.wait_for_url(f"**/matches/{match_id}/")
     wait_live(b)
@@ -169,15 +188,15 @@ def test_two_players_see_each_others_moves_live(new_page):
     c_html = c.content()
     assert not any(s in c_html for s in a_hand + b_hand)
 
-    RESULTS.mkdir(exist_ok=True)
-    a.screenshot(path=str(RESULTS / "match-page.png"), full_page=True)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    a.screenshot(path=str(SHOTS / "match-flow-page.png"), full_page=True)
     assert a.console_errors == [] and b.console_errors == [] and c.console_errors == []
 
 
 def test_reconnect_catches_up_and_a_bot_game_reaches_its_end(new_page):
     a = new_page()
     sign_up(a, f"carol-{uuid.uuid4().hex[:6]}")
-    match_id = create_match(a, '{"bonus_rolls": false, "target": 12}')
+    match_id = create_match(a, {"bonus_rolls": False, "target": 12})
     a.get_by_role("button", name="Add bot").click()
     a.get_by_role("button", name="Start").click()
     wait_live(a)
@@ -207,9 +226,9 @@ def test_reconnect_catches_up_and_a_bot_game_reaches_its_end(new_page):
     seqs = [s for s, _ in log_types(a)]
     assert seqs == list(range(1, len(seqs) + 1))
     assert_not_reloaded(a)
-    a.screenshot(path=str(RESULTS / "match-finished.png"), full_page=True)
+    a.screenshot(path=str(SHOTS / "match-flow-finished.png"), full_page=True)
 
-    a.goto("/")
+    a.goto("/lobby/")
     expect(a.get_by_test_id("finished-matches").locator(f'li[data-match-id="{match_id}"]')).to_be_visible()
     assert a.console_errors == []
 
@@ -258,7 +277,7 @@ def test_gaps_and_lost_pushes_are_recovered_with_sync(new_page):
     a.add_init_script("window.KamizaSyncIntervalMs = 3000")
     tap = SocketTap(a)
     sign_up(a, f"dave-{uuid.uuid4().hex[:6]}")
-    create_match(a, '{"bonus_rolls": false}')
+    create_match(a, {"bonus_rolls": False})
     a.get_by_role("button", name="Add bot").click()
     a.get_by_role("button", name="Start").click()
     wait_live(a)
@@ -333,7 +352,7 @@ def test_board_renderer_hook_and_sign_out_ends_the_live_page(new_page):
     a = new_page()
     a.add_init_script(TEST_BOARD)  # a board registered before the page's modules run
     sign_up(a, f"erin-{uuid.uuid4().hex[:6]}")
-    create_match(a, '{"bonus_rolls": false}')
+    create_match(a, {"bonus_rolls": False})
     a.get_by_role("button", name="Add bot").click()
     a.get_by_role("button", name="Start").click()
     wait_live(a)

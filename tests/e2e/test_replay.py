@@ -2,7 +2,7 @@
 API; an anonymous visitor follows "Watch the replay" from its page, scrubs it (the arrow keys, the step
 buttons, the slider), switches to a player's view (their hand appears), and sees the same board drawing
 as live play at every step. A staff member then opens the log review at a seq and draws the board as
-each seat. Screenshots go to var/e2e-replay/."""
+each seat. Screenshots go to var/screenshots/replay-*."""
 
 import random
 import re
@@ -18,7 +18,7 @@ from .test_tournament_flow import server_side
 
 pytestmark = pytest.mark.e2e
 
-SHOTS = ROOT / "var" / "e2e-replay"
+SHOTS = ROOT / "var" / "screenshots"  # kept as CI artifacts (never asserted)
 STAFF_PY = """
 import sys, django
 django.setup()
@@ -29,7 +29,7 @@ get_user_model().objects.create_user(sys.argv[1], password=sys.argv[2], is_staff
 
 def shot(page, name):
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / f"replay-{name}.png"), full_page=True)
 
 
 def step(page) -> int:
@@ -97,11 +97,20 @@ def test_scrub_a_replay_follow_a_seat_and_review_it_as_staff(new_page, live_serv
     judge.goto(f"/staff/matches/{match_id}/?at={middle}")
     staff_board = judge.get_by_test_id("staff-board")
     expect(staff_board.locator(".yk")).to_be_visible()
+    # all hands open first (unredacted: every seat's hand at once), then as any seat
+    expect(staff_board).to_have_attribute("data-as", "open")
+    expect(staff_board.locator(".yk-hand-box")).to_have_count(2)
+    expect(staff_board.locator(".yk-spectating")).to_have_count(0)
+    staff_board.screenshot(path=str(SHOTS / "replay-4-staff-all-hands-open.png"))  # the board alone
+    judge.locator("a.board-seat[data-as='0']").click()
     expect(staff_board).to_have_attribute("data-as", "0")
+    expect(staff_board.locator(".yk-hand-box")).to_have_count(1)
     judge.locator("a.board-seat[data-as='1']").click()
     expect(staff_board).to_have_attribute("data-as", "1")
     expect(staff_board.locator(".yk").first).to_have_attribute("data-seat", "1")
     assert "as=1" in judge.url
+    # what a move changed: the step after the start is a move (the middle seq may be one that changes nothing)
+    judge.goto(f"/staff/matches/{match_id}/?at={after}")
     expect(judge.get_by_test_id("state-diff")).to_be_visible()
-    judge.screenshot(path=str(SHOTS / "4-staff-review.png"))  # the top of a long page
+    judge.screenshot(path=str(SHOTS / "replay-5-staff-review.png"))  # the top of a long page
     assert judge.console_errors == []

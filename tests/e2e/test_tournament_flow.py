@@ -25,7 +25,7 @@ from .test_match_flow import PASSWORD, assert_not_reloaded, mark_no_reload, sign
 
 pytestmark = pytest.mark.e2e
 
-SHOTS = ROOT / "var" / "e2e-tournament"
+SHOTS = ROOT / "var" / "screenshots"  # kept as CI artifacts (never asserted)
 PROMOTE_PY = """
 import sys, django
 django.setup()
@@ -58,7 +58,7 @@ def promote(server_env, username):
 
 def shot(page, name):
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / f"tournament-{name}.png"), full_page=True)
 
 
 def test_a_swiss_event_from_the_form_to_live_standings_and_a_report(new_page, live_server_env, live_server_url):
@@ -76,7 +76,7 @@ def test_a_swiss_event_from_the_form_to_live_standings_and_a_report(new_page, li
     org.get_by_label("Players per table").select_option("2")
     org.get_by_label("Round time limit (minutes)").fill("45")
     expect(org.locator("fieldset[data-game=yashima]")).to_be_hidden()  # only the chosen game's options
-    org.locator("fieldset[data-game=yokai]").get_by_label("Turn seconds").fill("120")
+    org.locator("fieldset[data-game=yokai]").get_by_label("Turn clock (seconds)").fill("120")
     shot(org, "1-create-form")
     org.get_by_role("button", name="Create").click()
     org.wait_for_url(re.compile(r"/tournaments/[0-9a-f-]{36}/$"))

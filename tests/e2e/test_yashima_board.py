@@ -13,8 +13,8 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import RESULTS, table_shot
-from .test_match_flow import assert_not_reloaded, mark_no_reload, sign_up, wait_live
+from .conftest import table_shot
+from .test_match_flow import assert_not_reloaded, create_match, mark_no_reload, sign_up, wait_live
 
 pytestmark = pytest.mark.e2e
 
@@ -34,14 +34,8 @@ TAP_JS = """() => { const s = window.KamizaMatch.socket; const orig = s.send.bin
     legal: JSON.stringify(window.KamizaMatch.doc.legal_commands)}); return orig(msg); }; }"""
 
 
-def create_yashima_match(page, options='{"round_cap": 2}'):
-    page.goto("/")
-    page.get_by_label("Game").select_option("yashima")
-    page.get_by_label("Seats").fill("2")
-    page.get_by_label("Options").fill(options)
-    page.get_by_role("button", name="Create").click()
-    page.wait_for_url(re.compile(r"/matches/[0-9a-f-]{36}/$"))
-    return page.url.rstrip("/").rsplit("/", 1)[-1]
+def create_yashima_match(page, options=None):
+    return create_match(page, {"round_cap": 2} if options is None else options, game="yashima")
 
 
 def expect_game_over(page):
@@ -176,8 +170,6 @@ def test_play_yashima_against_a_bot_by_clicking_the_board(new_page):
             shots.add(s["phase"])
             if s["phase"] == "destiny":
                 expect(page.get_by_test_id("yashima-prompt")).to_contain_text("Destiny (secret")
-            RESULTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(RESULTS / f"yashima-{s['phase']}.png"), full_page=True)
             table_shot(page, f"yashima-{s['phase']}")
         try:
             done.append(f"{s['phase']}: {play_one(page, s, rng, done)}")
@@ -209,6 +201,5 @@ def test_play_yashima_against_a_bot_by_clicking_the_board(new_page):
     expect(watcher.locator("#board [data-testid=yashima-hand]")).to_have_count(0)
 
     assert_not_reloaded(page)
-    page.screenshot(path=str(RESULTS / "yashima-board.png"), full_page=True)
     table_shot(page, "yashima-end")
     assert page.console_errors == [] and watcher.console_errors == [], (page.console_errors, watcher.console_errors)

@@ -27,7 +27,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import RESULTS, ROOT, assert_fits_width, table_shot
+from .conftest import ROOT, SHOTS, assert_fits_width, table_shot
 from .test_match_flow import assert_not_reloaded, mark_no_reload, sign_up, wait_live
 from .test_yashima_board import STATE_JS, TAP_JS, create_yashima_match, expect_game_over, play_one
 
@@ -121,7 +121,8 @@ def test_two_people_play_yashima_in_two_browsers(new_page, record_property):
     alice, bob = f"aoi-{uuid.uuid4().hex[:6]}", f"botan-{uuid.uuid4().hex[:6]}"
     b.add_init_script("window.KamizaLobbyRefreshMs = 500")
     sign_up(a, alice)
-    sign_up(b, bob)  # B waits in the lobby
+    sign_up(b, bob)
+    b.goto("/lobby/")  # B waits in the lobby
 
     match_id = create_yashima_match(a)
     wait_live(a)
@@ -183,8 +184,8 @@ def test_two_people_play_yashima_in_two_browsers(new_page, record_property):
     for seat, page in pages.items():
         expect_game_over(page)
         assert_not_reloaded(page)
-        RESULTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(RESULTS / f"yashima-two-browsers-seat{seat}.png"), full_page=True)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"yashima-two-browsers-seat{seat}.png"), full_page=True)
 
         # Every command that left this page was one of its seat's legal commands, unchanged.
         sent = page.evaluate("window.__sent")
@@ -263,7 +264,7 @@ def test_defense_prompt_counts_down_for_the_defender_and_shows_who_decides(new_p
     alice, bob = f"aoi-{uuid.uuid4().hex[:6]}", f"botan-{uuid.uuid4().hex[:6]}"
     sign_up(a, alice)
     sign_up(b, bob)
-    match_id = create_yashima_match(a, '{"defense_seconds": 90}')  # the lobby passes Yashima's options
+    match_id = create_yashima_match(a, {"defense_seconds": 90})  # the lobby passes Yashima's options
     b.goto(f"/matches/{match_id}/")
     b.get_by_role("button", name="Join").click()
     wait_live(b)
@@ -324,8 +325,8 @@ def test_defense_prompt_counts_down_for_the_defender_and_shows_who_decides(new_p
     fresh = b.evaluate(CLOCK_JS)
     assert fresh["due"] > first["due"] and 80 <= seconds(fresh["left"]) <= 90, (first, fresh)
     assert_not_reloaded(b)
-    RESULTS.mkdir(exist_ok=True)
-    b.screenshot(path=str(RESULTS / "yashima-defense-clock.png"), full_page=True)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    b.screenshot(path=str(SHOTS / "yashima-defense-clock.png"), full_page=True)
     # One click loses the rest from the deck top: three LOSE commands, no click per card.
     lost_before = b.evaluate("window.KamizaMatch.doc.view.players[1].discard.length")
     b.locator("#board [data-action=lose-all]").click()

@@ -10,8 +10,8 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import RESULTS, assert_fits_width, table_shot
-from .test_match_flow import assert_not_reloaded, mark_no_reload, sign_up, wait_live
+from .conftest import SHOTS, assert_fits_width, table_shot
+from .test_match_flow import assert_not_reloaded, create_match, mark_no_reload, sign_up, wait_live
 
 pytestmark = pytest.mark.e2e
 
@@ -32,13 +32,7 @@ def state(page):
 
 
 def create_yokai_match(page):
-    page.goto("/")
-    page.get_by_label("Game").select_option("yokai")
-    page.get_by_label("Seats").fill("2")
-    page.get_by_label("Options").fill("{}")
-    page.get_by_role("button", name="Create").click()
-    page.wait_for_url(re.compile(r"/matches/[0-9a-f-]{36}/$"))
-    return page.url.rstrip("/").rsplit("/", 1)[-1]
+    return create_match(page, game="yokai")
 
 
 def wait_settled(page, at_least_seq):
@@ -106,6 +100,7 @@ def test_two_players_play_yokai_to_the_end_by_clicking(new_page):
     b.add_init_script("window.KamizaLobbyRefreshMs = 500")
     sign_up(a, alice)
     sign_up(b, bob)
+    b.goto("/lobby/")  # B waits in the lobby
 
     match_id = create_yokai_match(a)
     wait_live(a)
@@ -134,6 +129,16 @@ def test_two_players_play_yokai_to_the_end_by_clicking(new_page):
     expect(a.get_by_test_id("yokai-chakra")).to_have_text(re.compile(r"^Your chakra\s*2 / 2"))
     expect(b.get_by_test_id("yokai-chakra")).to_have_text(re.compile(rf"^{alice}'s chakra\s*2 / 2"))
     expect(a.get_by_test_id("yokai-prompt")).not_to_contain_text("Your move: or")
+    # Escape cancels a selection: a hand card picked lights up the terrains it may go to; Escape
+    # puts it back, and the card can be picked again.
+    card = a.locator("#board .yk-hcard.is-playable").first
+    expect(a.locator("#board .yk-cell.is-target")).to_have_count(0)
+    card.click()
+    expect(card).to_have_class(re.compile(r"\bis-selected\b"))
+    expect(a.locator("#board .yk-cell.is-target").first).to_be_visible()
+    a.keyboard.press("Escape")
+    expect(a.locator("#board .yk-hcard.is-selected")).to_have_count(0)
+    expect(a.locator("#board .yk-cell.is-target")).to_have_count(0)
 
     # A third user watches: the board without hands or controls, updated live.
     carol = new_page()
@@ -177,13 +182,12 @@ def test_two_players_play_yokai_to_the_end_by_clicking(new_page):
             expect(carol.locator("#board .yk-monster")).to_have_count(after["monsters"])
             expect(carol.locator("#board .yk-hand")).to_have_count(0)
             expect(carol.locator("#board button")).to_have_count(0)  # no controls at all
-            carol.screenshot(path=str(RESULTS / "yokai-spectator.png"), full_page=True)
+            carol.screenshot(path=str(SHOTS / "yokai-spectator.png"), full_page=True)
             assert_fits_width(carol)
             table_shot(carol, "yokai-390-spectator")
             table_shot(me, "yokai-midgame")
-            RESULTS.mkdir(exist_ok=True)
-            me.screenshot(path=str(RESULTS / "yokai-midgame.png"), full_page=True)
-            other.screenshot(path=str(RESULTS / "yokai-midgame-opponent.png"), full_page=True)
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            other.screenshot(path=str(SHOTS / "yokai-midgame-opponent.png"), full_page=True)
             shot_taken = True
     else:
         pytest.fail(f"the game did not finish within {MAX_ACTIONS} actions; last: {done[-10:]}")
@@ -201,7 +205,7 @@ def test_two_players_play_yokai_to_the_end_by_clicking(new_page):
     for page in (a, b, carol):
         expect(page.get_by_test_id("yokai-banner")).to_contain_text(name)
     assert winners["finished"]
-    a.screenshot(path=str(RESULTS / "yokai-finished.png"), full_page=True)
+    a.screenshot(path=str(SHOTS / "yokai-finished.png"), full_page=True)
     table_shot(a, "yokai-end")
     assert shot_taken, "no mid-game screenshot was taken"
     assert a.console_errors == [] and b.console_errors == [] and carol.console_errors == [], (

@@ -5,6 +5,8 @@ the game's glossary (``content/glossary.json``, served by ``GET /api/games/{slug
 the content uses without an entry would be shown bare. The collectors walk the content packs, so a new
 card with a new keyword fails here until its text is written."""
 
+import json
+
 import pytest
 
 from games.engines.harakiri import ENGINE as HARAKIRI
@@ -135,3 +137,16 @@ def test_a_glossary_file_must_say_where_each_text_comes_from(tmp_path):
     bad.write_text('{"provisional": true, "groups": {"keyword": {"title": "K", "entries": '
                    '{"X": {"term": "X", "text": "made up", "provisional": true}}}}}')
     assert glossary.load(bad)["entries"]["keyword:X"]["provisional"] is True
+
+
+def test_a_how_to_play_step_that_points_nowhere_is_refused_on_load(tmp_path):
+    doc = {"provisional": True,
+           "guide": {"summary": "A game.", "steps": [{"title": "Win", "text": "Win it.", "see": ["keyword:NOPE"]}]},
+           "groups": {"keyword": {"title": "Keywords", "entries": {"YES": {"term": "YES", "text": "y", "provisional": True}}}}}
+    path = tmp_path / "glossary.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(ValueError, match="keyword:NOPE"):
+        glossary.load(path)
+    doc["guide"]["steps"][0]["see"] = ["keyword", "keyword:YES"]
+    path.write_text(json.dumps(doc))
+    assert glossary.load(path)["guide"]["steps"][0]["see"] == ["keyword", "keyword:YES"]

@@ -8,7 +8,7 @@ const input = JSON.parse(readFileSync(0, "utf8"));
 words.content.pack = input.pack;
 const labels = input.cases.map(({ view, command }) => {
   const label = words.commandLabel({ view, doc: {} }, command);
-  return { type: command.type, label, known: label !== words.fallbackLabel(command) };
+  return { type: command.type, args: command.args, label, known: label !== words.fallbackLabel(command) };
 });
 const effects = input.effects.map((list) => words.effectsText(list));
 process.stdout.write(JSON.stringify({ labels, effects }));

@@ -143,7 +143,7 @@ def test_delete_account_page(finished_pebbles):
     assert not signed_in(c)
     assert not get_user_model().objects.get(pk=gone.pk).is_active
     # the other player's finished matches show the seat as "deleted player"
-    lobby = browser(stays, ip="10.0.0.9").get("/")
+    lobby = browser(stays, ip="10.0.0.9").get("/lobby/")
     finished = lobby.context["finished_matches"]
     assert [s["label"] for s in finished[0]["seats"]] == ["deleted player", stays.get_username()]
     match_page = browser(stays, ip="10.0.0.9").get(f"/matches/{match.pk}/").content.decode()

@@ -36,7 +36,8 @@ def _cases(chapter: int, seed: str, steps: int = 700) -> list[dict]:
         if seat != SYSTEM:
             view = ENGINE.view_for(state, seat)
             for cmd in legal:
-                key = (cmd["type"], json.dumps(cmd["args"], sort_keys=True)) if cmd["type"] == "give" else cmd["type"]
+                key = ((cmd["type"], json.dumps(cmd["args"], sort_keys=True)) if cmd["type"] == "give"
+                       else (cmd["type"], cmd["args"].get("kami") is True))  # a Kami skill's variant too
                 if key not in seen:
                     seen.add(key)
                     cases.append({"view": view, "command": cmd})
@@ -73,6 +74,8 @@ def test_every_legal_command_and_every_content_effect_reads_in_words():
     out = json.loads(run.stdout)
     types = {c["type"] for c in out["labels"]}
     assert len(types) >= 15, sorted(types)  # the seeded phases reach most of the commands
+    kami = [c for c in out["labels"] if c["args"].get("kami") is True]
+    assert kami and all("once this phase" in c["label"] for c in kami), kami  # a level 1 Kami skill's cost in words
     unknown = sorted({c["type"] for c in out["labels"] if not c["known"]})
     assert not unknown, f"commands the board only names by their type: {unknown}"
     raw = [c for c in out["labels"] if any(r in c["label"] for r in RAW)]

@@ -60,7 +60,8 @@ def pages(make_user, settings):
 
 def test_public_pages(client, pages):
     _, _, open_match, running = pages
-    for path in ("/", "/?fragment=open", "/login/", "/signup/", f"/matches/{open_match.pk}/",
+    for path in ("/", "/?fragment=open", "/?fragment=live", "/lobby/", "/games/yashima/rules/", "/login/", "/signup/",
+                 f"/matches/{open_match.pk}/",
                  f"/matches/{running.pk}/", "/api/docs/", "/admin/login/"):
         check_page(client.get(path))
 
@@ -68,7 +69,7 @@ def test_public_pages(client, pages):
 def test_signed_in_pages(client, pages):
     _, bob, open_match, running = pages
     client.force_login(bob)
-    for path in ("/", f"/matches/{open_match.pk}/", f"/matches/{running.pk}/"):
+    for path in ("/", "/lobby/", f"/matches/{open_match.pk}/", f"/matches/{running.pk}/"):
         check_page(client.get(path))
 
 

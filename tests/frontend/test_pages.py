@@ -81,26 +81,29 @@ def test_login_is_rate_limited(client, make_user):
 def test_create_join_bot_start_through_the_lobby_forms(client, make_user):
     alice, bob = make_user(username="alice"), make_user(username="bob")
     client.force_login(alice)
-    page = client.get("/")
+    page = client.get("/lobby/")
     assert 'value="pebbles"' in page.content.decode()
 
-    created = client.post("/matches/new/", {"game": "pebbles", "seats": "3", "options": '{"bonus_rolls": false}'})
+    # the options are real fields: an unticked "Bonus rolls" (default on) is the only option sent
+    created = client.post("/matches/new/", {"game": "pebbles", "seats": "3", "pebbles__target": "30"})
     assert created.status_code == 302
     match_id = created["Location"].split("/")[2]
     summary = MatchSummary.objects.get(match_id=match_id)
     assert summary.status == "open" and summary.seats[0]["username"] == "alice"
+    assert summary.match.options == {"bonus_rolls": False} and summary.match.seat_count == 3
 
     client.force_login(bob)
-    lobby = client.get("/").content.decode()
+    lobby = client.get("/lobby/").content.decode()
     assert f'data-match-id="{match_id}"' in lobby and "Join" in lobby
-    fragment = client.get("/?fragment=open").content.decode()
-    assert f'data-match-id="{match_id}"' in fragment and "<html" not in fragment
+    for path in ("/lobby/?fragment=open", "/?fragment=open"):  # the lobby's refresh (and its old address)
+        fragment = client.get(path).content.decode()
+        assert f'data-match-id="{match_id}"' in fragment and "<html" not in fragment
     version = re.search(r'data-version="([^"]*)"', fragment).group(1)
     assert client.post(f"/matches/{match_id}/join/").status_code == 302
-    assert re.search(r'data-version="([^"]*)"', client.get("/?fragment=open").content.decode()).group(1) != version
-    # bob cannot start nor add bots: a refusal message, not an error page
-    refused = client.post(f"/matches/{match_id}/start/", follow=True)
-    assert refused.status_code == 200 and "not_creator" in refused.content.decode()
+    assert re.search(r'data-version="([^"]*)"', client.get("/lobby/?fragment=open").content.decode()).group(1) != version
+    # bob cannot start nor add bots: a refusal message in words (no code), not an error page
+    refused = client.post(f"/matches/{match_id}/start/", follow=True).content.decode()
+    assert "Only the match&#x27;s creator can do this." in refused and "not_creator" not in refused
 
     client.force_login(alice)
     client.post(f"/matches/{match_id}/bot/")
@@ -108,31 +111,76 @@ def test_create_join_bot_start_through_the_lobby_forms(client, make_user):
     summary.refresh_from_db()
     assert summary.status == "active"
     assert [s["username"] for s in summary.seats] == ["alice", "bob", "Bot 3"]
-    mine = client.get("/").content.decode()
+    mine = client.get("/lobby/").content.decode()
     assert 'data-testid="active-matches"' in mine and match_id in mine
 
 
 @PEBBLES
-@pytest.mark.parametrize("options, seats, needle", [
-    ("[1, 2]", "2", "must be a JSON object"),
-    ("{not json", "2", "Not valid JSON"),
-    ('{"target": 1}', "2", "bad_options"),
-    ("{}", "9", "bad_seats"),
-    ("[" * 5000 + "]" * 5000, "2", "nested too deeply"),
-    ("{}", "two", "Enter a whole number"),
+@pytest.mark.parametrize("post, field, needle", [
+    ({"game": "pebbles", "seats": "2", "pebbles__target": "1"}, "pebbles__target", "greater than or equal to 5"),
+    ({"game": "pebbles", "seats": "9"}, "seats", "Select a valid choice"),
+    ({"game": "yashima", "seats": "1"}, "seats", "is played by 2 to 4 players"),
+    ({"game": "pebbles", "seats": "two"}, "seats", "Select a valid choice"),
+    ({"game": "harakiri", "seats": "2", "harakiri__characters": ["akira", "tomoe", "akane"]},
+     "harakiri__characters", "Choose exactly 4 (you chose 3)."),
+    ({"game": "harakiri", "seats": "2", "harakiri__control__akira": "1"},
+     "harakiri__control__hattori", "choose a player for every one in play"),
+    ({"game": "harakiri", "seats": "2", "harakiri__leader": "2"}, "harakiri__leader", "Player 3 is not at this table"),
+    ({"game": "yokai", "seats": "2", "yokai__teams": "on"}, None, "2 vs 2 cooperation needs exactly 4 players."),
 ])
-def test_create_refusals_are_form_errors(client, make_user, options, seats, needle):
+def test_create_refusals_are_form_errors(client, make_user, post, field, needle):
     client.force_login(make_user())
-    resp = client.post("/matches/new/", {"game": "pebbles", "seats": seats, "options": options})
+    resp = client.post("/matches/new/", post)
     assert resp.status_code == 400
-    assert needle in resp.content.decode()
+    form = resp.context["create_form"]
+    errors = form.errors.get(field or "__all__")
+    assert errors and any(needle in e for e in errors), form.errors
+    html = resp.content.decode()
+    assert "teams_need_four_players" not in html and "bad_options" not in html
 
 
-def test_unlisted_engines_are_not_offered_unless_configured(client, make_user):
-    client.force_login(make_user())
-    assert 'value="pebbles"' not in client.get("/").content.decode()
-    resp = client.post("/matches/new/", {"game": "pebbles", "seats": "2", "options": "{}"})
-    assert resp.status_code == 400
+@PEBBLES
+def test_the_create_form_is_generated_from_each_games_options_schema(client, make_user):
+    client.force_login(make_user(username="mika"))
+    html = client.get("/lobby/?game=yokai").content.decode()
+    assert "<textarea" not in html and "JSON" not in html
+    # one fieldset per game, the players' choice spans every game's range, the chosen game preselected
+    for slug in ("harakiri", "yashima", "yokai", "pebbles"):
+        assert f'data-game="{slug}"' in html
+    assert '<option value="yokai" selected data-min="2" data-max="4">' in html
+    assert '<option value="harakiri" data-min="1" data-max="4" data-cooperative="">' in html
+    seats = re.search(r'<select name="seats".*?</select>', html, re.S).group(0)
+    assert re.findall(r'value="(\d+)"', seats) == ["1", "2", "3", "4"]
+    # player-facing labels: titles, players numbered from 1, hero and scenario names
+    for label in ("Round limit", "Turn clock (seconds)", "Defense clock (seconds)", "2 against 2", "Scenario",
+                  "Act 1 - The Burning Village", "Heroes", "Takashi (samurai, Act 2)", "Who plays each hero",
+                  "Party leader", "Player 1", "Player 4", "Automatic", "Shuffle when restoring"):
+        assert label in html, label
+    for field in ("yashima__round_cap", "yashima__turn_seconds", "yokai__teams", "harakiri__scenario",
+                  "harakiri__control__takashi", "pebbles__bonus_rolls"):
+        assert f'name="{field}"' in html, field
+    assert 'name="harakiri__party"' not in html and 'name="harakiri__yomi_track"' not in html  # campaign-only
+
+    # each game's fields make its options; defaults are left out
+    def create(post):
+        resp = client.post("/matches/new/", post)
+        assert resp.status_code == 302, resp.context["create_form"].errors if resp.context else resp
+        return MatchSummary.objects.get(match_id=resp["Location"].split("/")[2]).match
+
+    match = create({"game": "yokai", "seats": "4", "yokai__teams": "on", "yokai__turn_seconds": "45"})
+    assert match.options == {"teams": True, "turn_seconds": 45} and match.seat_count == 4
+    match = create({"game": "yashima", "seats": "2", "yashima__round_cap": "3", "yashima__restore_shuffle": "on",
+                    "yashima__defense_seconds": "60", "yashima__turn_seconds": ""})
+    assert match.options == {"round_cap": 3}
+    match = create({"game": "harakiri", "seats": "2", "harakiri__scenario": "act1_kachi_warren",
+                    "harakiri__characters": ["akira", "hattori", "takashi", "akane"],
+                    "harakiri__control__akira": "0", "harakiri__control__hattori": "0",
+                    "harakiri__control__takashi": "1", "harakiri__control__akane": "1",
+                    "harakiri__control__tomoe": "1",  # a hero not in play: ignored
+                    "harakiri__leader": "1", "harakiri__failure_procedure": "on", "harakiri__round_cap": "2"})
+    assert match.options == {"scenario": "act1_kachi_warren", "characters": ["akane", "akira", "hattori", "takashi"],
+                             "control": {"akane": 1, "akira": 0, "hattori": 0, "takashi": 1}, "leader": 1,
+                             "round_cap": 2}
 
 
 def test_lobby_actions_need_login_and_a_real_match(client, make_user):

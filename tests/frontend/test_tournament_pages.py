@@ -10,7 +10,7 @@ from django.contrib.auth.models import Group
 from django.test import Client
 
 from games.tournaments import selectors, services
-from games.tournaments.models import Tournament
+from games.tournaments.models import TeamInvitation, Tournament
 from games.tournaments.policies import tournament_match_finished
 
 from .test_account_pages import no_inline_scripts
@@ -37,7 +37,12 @@ def browser(user=None) -> Client:
 
 
 def _messages(html: str) -> str:
-    return " ".join(re.findall(r'<li class="message[^"]*">(.*?)</li>', html, re.S))
+    """The messages shown, each with its classes (a refusal's stable code is a ``code-...`` class, never
+    in the words a player reads)."""
+    found = re.findall(r'<li class="message([^"]*)">(.*?)</li>', html, re.S)
+    for classes, text in found:
+        assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), f"a raw code shown to a player: {text}"
+    return " ".join(f"{classes} {text}" for classes, text in found)
 
 
 def test_header_links_to_the_list_and_the_list_shows_events(organizer):
@@ -110,34 +115,45 @@ def test_register_start_pairings_results_and_withdraw(organizer, make_user):
         res = browser(p).post(f"{url}register/", follow=True)
         assert "You are registered." in _messages(res.content.decode())
     again = browser(players[0]).post(f"{url}register/", follow=True).content.decode()
-    assert "already_registered" in _messages(again)
+    assert "code-already_registered" in _messages(again)
     refused = browser(players[0]).post(f"{url}start/", follow=True).content.decode()
-    assert "not_organizer" in _messages(refused)
+    assert "code-not_organizer" in _messages(refused)
     assert 'data-testid="start"' in browser(organizer).get(url).content.decode()
     browser(organizer).post(f"{url}start/")
 
     pairings = selectors.tournament_pairings(selectors.tournament_get(t.pk))
+    watching = browser().get(url).content.decode()
+    for p in pairings:  # a spectator may watch every match (behind: the page says how far)
+        assert f'href="/matches/{p["match_id"]}/"' in watching
+    assert "spectators see each match 1 minute and 1 turn behind the players." in watching
     html = browser(players[0]).get(url).content.decode()
     assert 'data-testid="pairings-round-1"' in html
-    for p in pairings:
-        assert f'href="/matches/{p["match_id"]}/"' in html  # watch links
+    entrant_of = {e["entrant_id"]: e["user_ids"] for e in selectors.tournament_detail(t)["entrants"]}
+    own = next(p for p in pairings if any(players[0].pk in entrant_of[e] for e in p["entrant_ids"]))
+    other = next(p for p in pairings if p is not own)
+    assert f'href="/matches/{own["match_id"]}/"' in html  # their own match: watch (play) it
+    # fair play: a player's page does not offer the live view it would refuse, and says why
+    assert f'href="/matches/{other["match_id"]}/"' not in html and html.count('data-testid="watch-closed"') == 1
+    assert "players of this tournament can watch the other matches only once they have ended" in html
     for name in ("Buchholz cut-1", "Sonneborn-Berger", "Head-to-head"):
         assert f"<th>{name}</th>" in html
     assert "<th>Seed draw</th>" not in html and "draw from the published seed hash" in html
-    tournament_match_finished(match_id=pairings[0]["match_id"], winners=[0])
+    tournament_match_finished(match_id=other["match_id"], winners=[0])
     fragment = browser().get(f"{url}?fragment=live").content.decode()
     assert "by play" in fragment and 'class="winner' in fragment and "<html" not in fragment
+    mine = browser(players[0]).get(f"{url}?fragment=live").content.decode()  # once it has ended: open to all
+    assert f'href="/matches/{other["match_id"]}/"' in mine and 'data-testid="watch-closed"' not in mine
 
     assert 'data-testid="pause"' in browser(organizer).get(url).content.decode()
     assert 'data-testid="pause"' not in browser(players[0]).get(url).content.decode()
     res = browser(organizer).post(f"{url}pause/", follow=True).content.decode()
     assert "The round clock is paused." in _messages(res) and 'data-testid="clock-paused"' in res
-    assert "already_paused" in _messages(browser(organizer).post(f"{url}pause/", follow=True).content.decode())
+    assert "code-already_paused" in _messages(browser(organizer).post(f"{url}pause/", follow=True).content.decode())
     res = browser(organizer).post(f"{url}resume/", follow=True).content.decode()
     assert "The round clock runs again." in _messages(res) and "round ends" in res
 
     late = browser(make_user()).post(f"{url}register/", follow=True).content.decode()
-    assert "registration_closed" in _messages(late)
+    assert "code-registration_closed" in _messages(late)
     drop = next(e for e in selectors.tournament_detail(t)["entrants"] if players[3].pk in e["user_ids"])
     res = browser(organizer).post(f"{url}drop/", {"entrant_id": drop["entrant_id"]}, follow=True).content.decode()
     assert "The entrant was dropped." in _messages(res) and "(dropped)" in res
@@ -163,14 +179,50 @@ def test_unknown_tournament_page_is_404():
     assert browser().get(f"/tournaments/{uuid.uuid4()}/").status_code == 404
 
 
-def test_a_team_registers_with_a_partner_on_the_page(organizer, make_user):
+def test_a_team_registers_with_a_partner_on_the_page_once_the_partner_accepts(organizer, make_user):
     t = services.tournament_create(creator=organizer, name="Pairs Cup", game="yashima", format="swiss",
                                    table_size=4, teams=True, round_minutes=30, match_options={"turn_seconds": 60})
     url = f"/tournaments/{t.pk}/"
-    alice, bob = make_user(), make_user()
-    assert 'name="partner"' in browser(alice).get(url).content.decode()
-    res = browser(alice).post(f"{url}register/", {"partner": "no-such-player"}, follow=True).content.decode()
-    assert "unknown_partner" in _messages(res)
-    res = browser(alice).post(f"{url}register/", {"partner": bob.username}, follow=True).content.decode()
-    assert "You are registered." in _messages(res) and f"{alice.username} &amp; {bob.username}" in res
+    alice, bob, carol = make_user(), make_user(), make_user()
+    as_alice, as_bob, as_carol = browser(alice), browser(bob), browser(carol)
+    assert 'name="partner"' in as_alice.get(url).content.decode()
+    res = as_alice.post(f"{url}register/", {"partner": "no-such-player"}, follow=True).content.decode()
+    assert "code-unknown_partner" in _messages(res)
+    res = as_alice.post(f"{url}register/", {"partner": bob.username}, follow=True).content.decode()
+    assert f"We asked {bob.username} to be your partner" in _messages(res)
+    assert 'data-testid="invitation-sent"' in res and selectors.tournament_detail(t)["entrants"] == []
+    listing = as_bob.get("/tournaments/").content.decode()  # bob learns of it on the tournaments page...
+    assert 'data-testid="invitations"' in listing and alice.username in listing and "Pairs Cup" in listing
+    page = as_bob.get(url).content.decode()  # ...and answers on the tournament's
+    assert 'data-testid="invitation-received"' in page and f"<strong>{alice.username}</strong> asks you" in page
+    assert 'data-testid="invitation-received"' not in as_carol.get(url).content.decode()
+    invitation = TeamInvitation.objects.get(tournament=t)
+    res = as_bob.post(f"{url}invitations/{invitation.pk}/accept/", follow=True).content.decode()
+    assert "Your team is registered." in _messages(res) and f"{alice.username} &amp; {bob.username}" in res
     assert selectors.tournament_detail(t)["entrants"][0]["user_ids"] == [alice.pk, bob.pk]
+    assert 'data-testid="invitations"' not in as_bob.get("/tournaments/").content.decode()
+
+    dave = make_user()
+    as_carol.post(f"{url}register/", {"partner": dave.username})
+    mine = TeamInvitation.objects.get(tournament=t, inviter=carol)
+    res = browser(dave).post(f"{url}invitations/{mine.pk}/decline/", follow=True).content.decode()
+    assert "You declined the invitation." in _messages(res)
+    res = as_carol.post(f"{url}invitations/{mine.pk}/decline/", follow=True).content.decode()
+    assert "code-invitation_closed" in _messages(res) and len(selectors.tournament_detail(t)["entrants"]) == 1
+
+
+def test_the_organizer_changes_the_spectator_delay_on_the_page(organizer, make_user):
+    t = services.tournament_create(creator=organizer, name="Delay Open", game="yokai", format="swiss",
+                                   table_size=2, round_minutes=30, match_options={"turn_seconds": 60})
+    url = f"/tournaments/{t.pk}/"
+    assert 'data-testid="spectator-delay-form"' not in browser(make_user()).get(url).content.decode()
+    page = browser(organizer).get(url).content.decode()
+    assert 'data-testid="spectator-delay-form"' in page and 'name="seconds" type="number" min="60"' in page
+    res = browser(organizer).post(f"{url}spectator-delay/", {"seconds": "150", "turns": "2"}, follow=True).content.decode()
+    assert "The spectator delay is changed." in _messages(res)
+    assert "spectators see each match 150 seconds and 2 turns behind the players." in res
+    res = browser(organizer).post(f"{url}spectator-delay/", {"seconds": "30", "turns": "2"}, follow=True).content.decode()
+    assert "code-invalid_spectator_delay" in _messages(res)
+    assert Tournament.objects.get(pk=t.pk).spectator_delay_seconds == 150
+    res = browser(make_user()).post(f"{url}spectator-delay/", {"seconds": "90"}, follow=True).content.decode()
+    assert "code-not_organizer" in _messages(res) and Tournament.objects.get(pk=t.pk).spectator_delay_seconds == 150

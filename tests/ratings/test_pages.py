@@ -55,7 +55,7 @@ def test_profile_page_has_chart_and_recent_matches(client, make_user, finish):
 def test_header_and_lobby_link_the_pages(client, make_user):
     me = make_user()
     client.force_login(me)
-    html = client.get("/").content.decode()
+    html = client.get("/lobby/").content.decode()
     assert 'href="/ratings/"' in html and f'href="/users/{me.username}/"' in html
     assert 'href="/ratings/yokai/"' in html
 

@@ -13,6 +13,15 @@ from games.tournaments.state import apply, fold
 from games.tournaments.swiss import Candidate
 
 
+def register_team(tournament_id, first, second):
+    """A 2v2 team entered with both players' consent: ``first`` asks ``second``, who names them back
+    (which accepts). Returns the entrant."""
+    from games.tournaments import services
+
+    services.tournament_register(tournament_id=tournament_id, user=first, partner=second)
+    return services.tournament_register(tournament_id=tournament_id, user=second, partner=first)
+
+
 def candidates(points, byes, met_pairs) -> list[Candidate]:
     """Candidates c0..c{n-1} in the given order; ``met_pairs`` lists index pairs that met before."""
     met = [Counter() for _ in points]

@@ -15,10 +15,11 @@ from rest_framework.test import APIClient
 
 from games.application import selectors, services as app, watch
 from games.eventstore import store
-from games.tournaments import services
+from games.tournaments import rebuild, services
 from games.tournaments.errors import TournamentServiceError
 from games.tournaments.matches import tournament_create_matches
-from games.tournaments.models import TournamentTable
+from games.tournaments.models import Tournament, TournamentTable
+from games.tournaments.watch import watch_policies
 
 pytestmark = pytest.mark.django_db
 
@@ -54,6 +55,30 @@ def test_the_organizer_sets_the_delay_and_the_default_is_a_full_turn_and_a_minut
         services.tournament_create(creator=organizer, name="Cup", game="yokai", format="swiss", table_size=2,
                                    round_minutes=30, match_options=YOKAI, spectator_delay_turns=99)
     assert refused.value.code == "invalid_spectator_delay"
+    # "at least 60 s" is a floor: no organizer can let spectators watch live (or nearly)
+    live = c.post("/api/tournaments/", {**body, "spectator_delay_seconds": 0, "spectator_delay_turns": 0}, format="json")
+    assert (live.status_code, live.json()["code"]) == (422, "invalid_spectator_delay")
+    nearly = c.post("/api/tournaments/", {**body, "spectator_delay_seconds": 59}, format="json")
+    assert (nearly.status_code, nearly.json()["code"]) == (422, "invalid_spectator_delay")
+    assert c.post("/api/tournaments/", {**body, "spectator_delay_turns": 0}, format="json").status_code == 201
+
+
+def test_an_organizers_change_applies_to_the_running_matches_at_once(make_user, organizer):
+    t = services.tournament_create(creator=organizer, name="Cup", game="yokai", format="swiss", table_size=2,
+                                   round_minutes=30, match_options=YOKAI)
+    for _ in range(2):
+        services.tournament_register(tournament_id=t.pk, user=make_user())
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    (match,) = tournament_create_matches(tournament_id=t.pk, round_no=1)
+    assert watch_policies([match.pk])[str(match.pk)].delay_seconds == 60
+    services.tournament_set_spectator_delay(tournament_id=t.pk, user=organizer, seconds=600, turns=3)
+    policy = watch_policies([match.pk])[str(match.pk)]
+    assert (policy.delay_seconds, policy.delay_turns) == (600, 3)
+    assert services.state_of(t.pk).spectator_delay == (600, 3)  # recorded in the tournament's log
+    Tournament.objects.filter(pk=t.pk).update(spectator_delay_seconds=60)  # behind the log's back
+    assert [d.line() for d in rebuild.check(t.pk)] == ["tournament.spectator_delay: stored (60, 3), rebuilt (600, 3)"]
+    rebuild.check(t.pk, fix=True)
+    assert rebuild.check(t.pk) == [] and Tournament.objects.get(pk=t.pk).spectator_delay_seconds == 600
 
 
 def test_players_are_refused_other_running_matches_and_spectators_are_kept_behind(make_user, organizer, monkeypatch):

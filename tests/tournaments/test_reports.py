@@ -273,3 +273,64 @@ def test_a_judge_opens_a_report_in_the_staff_log_review_at_its_seq(played, clien
     assert "reported" in row.split(">")[0] and "the wrong monster attacked" in row and f"report #{report['id']}" in row
     assert "js/boards/yokai.js" in html and "staff/review.js" in html  # the match page's own board renderer
     assert StaffAccess.objects.filter(match_id=table.match_id, what=f"staff page at=6 report={report['id']}").exists()
+
+
+def test_a_judge_cannot_override_a_match_still_being_played(make_user, client_for):
+    """BUG-1: an override of a table whose match is still running is refused (409 match_in_progress),
+    so the round does not complete under the players' feet; once the match has ended (here by the
+    round's time limit) the judge decides as usual."""
+    organizer = make_user(is_staff=True)
+    t = services.tournament_create(creator=organizer, name="Cup", game="yokai", format="swiss", table_size=2,
+                                   rounds=2, round_minutes=20, match_options={"turn_seconds": 60})
+    alice, bob = make_user(), make_user()
+    for p in (alice, bob):
+        services.tournament_register(tournament_id=t.pk, user=p)
+    tournament_start_and_play(tournament_id=t.pk, user=organizer)
+    table = TournamentTable.objects.get(tournament=t, round=1)
+    report = _report(client_for, alice, table.match_id, seq=1, text="he is stalling").json()  # mid-match: allowed
+    staff_user = make_user(is_staff=True)
+    judge = client_for(staff_user)
+    staff_page = Client()
+    staff_page.force_login(staff_user)
+    queue = staff_page.get("/staff/reports/").content.decode()  # the queue says why there is nothing to decide yet
+    assert "the match is still being played" in queue and 'value="override" disabled' in queue
+    winner, loser = table.entrant_ids
+    r = judge.post(f"/api/admin/reports/{report['id']}/resolve/",
+                   {"decision": "override", "places": {winner: 1, loser: 2}, "reason": "stalling"}, format="json")
+    assert (r.status_code, r.json()["code"]) == (409, "match_in_progress")
+    assert not ReportResolution.objects.exists()
+    assert services.state_of(t.pk).rounds[0].results == {}  # round 1 is still being played
+    assert list(TournamentRecord.objects.filter(tournament=t, kind="paired").values_list("round", flat=True)) == [1]
+
+    match_submit_system_command(match_id=table.match_id, actor=Actor(kind="worker", extra={"purpose": "time_limit"}),
+                                command_id=uuid.uuid4(), type_="time_limit", args={})
+    tournament_match_finished(match_id=table.match_id)
+    assert 'value="override" disabled' not in staff_page.get("/staff/reports/").content.decode()
+    r = judge.post(f"/api/admin/reports/{report['id']}/resolve/",
+                   {"decision": "override", "places": {winner: 1, loser: 2}, "reason": "stalling"}, format="json")
+    assert r.status_code == 200, r.json()
+    (pairing,) = selectors.tournament_pairings(t, 1)
+    assert pairing["result"]["by"] == "judge" and pairing["result"]["winners"] == [winner]
+
+
+def test_the_match_page_offers_its_players_to_report_a_moment_they_choose(played, make_user, started_pebbles):
+    """The match page of a tournament match has "Report a moment to the judges" for its players only
+    (static/js/match_report.js posts {seq, text} to the reports API, the seq of the history line chosen);
+    a spectator's page and a casual match's have none."""
+    t, table, (alice, _bob) = played
+    as_alice = Client()
+    as_alice.force_login(alice)
+    html = as_alice.get(f"/matches/{table.match_id}/").content.decode()
+    assert 'data-testid="match-report"' in html and "js/match_report.js" in html
+    assert 'id="match-report-moment"' in html and "Report a moment to the judges" in html
+    signed_in = Client()
+    signed_in.force_login(make_user())
+    for viewer in (Client(), signed_in):  # spectators, anonymous or not
+        page = viewer.get(f"/matches/{table.match_id}/").content.decode()
+        assert 'data-testid="match-report"' not in page and "match_report.js" not in page
+    casual, (player, _other) = started_pebbles()
+    as_player = Client()
+    as_player.force_login(player)
+    assert 'data-testid="match-report"' not in as_player.get(f"/matches/{casual.pk}/").content.decode()
+    # the tournament page's own form says where to pick an earlier moment
+    assert "Report a moment to the judges" in as_alice.get(f"/tournaments/{t.pk}/").content.decode()

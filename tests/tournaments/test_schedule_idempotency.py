@@ -13,6 +13,7 @@ from games.eventstore.models import MatchEvent
 from games.tournaments import policies, services
 from games.tournaments.models import RoundDeadline, TournamentRecord, TournamentTable
 from workers import tasks
+from workers.models import DeadLetter
 
 from .play import round_matches
 
@@ -109,3 +110,24 @@ def test_a_worker_killed_between_pairing_and_match_creation_is_finished_by_the_n
     paired, _results, tables = _counts(t)
     assert paired == {1: 1, 2: 1} and set(tables.values()) == {1}
     assert len(round_matches(t.pk, 2)) == 2
+
+
+def test_a_redelivered_match_finished_after_an_override_is_a_no_op_not_a_dead_letter(event, make_user):
+    """BUG-2: after a judge overrode a table, every later delivery of that match's MatchFinished
+    reaction is a repeat (the judge's decision stands), never a refusal parked as a dead letter."""
+    organizer, t = event
+    policies.tournament_start_and_play(tournament_id=t.pk, user=organizer)
+    _expire(t)
+    tasks.tournament_round_time_task.apply(args=(str(t.pk), 1))  # round 1 ends by time, round 2 is paired
+    table = TournamentTable.objects.filter(tournament=t, round=1).order_by("table").first()
+    counted = TournamentRecord.objects.get(tournament=t, kind="result", round=1, table=table.table)
+    first, second = table.entrant_ids
+    loser_first = {first: 2, second: 1} if counted.payload["places"] == {first: 1, second: 2} else {first: 1, second: 2}
+    services.tournament_override(tournament_id=t.pk, user=make_user(is_staff=True), round=1, table=table.table,
+                                 places=loser_first, reason="the clock was wrong")
+    for _ in range(2):
+        assert tasks.tournament_match_finished_task.apply(args=(str(table.match_id),)).get() == "repeat"
+    assert not DeadLetter.objects.exists()
+    state = services.state_of(t.pk)
+    assert state.rounds[0].results[table.table].by == "judge"
+    assert state.rounds[0].results[table.table].places == loser_first

@@ -9,8 +9,10 @@ from django.utils import timezone
 from games.ratings.models import Rating
 from games.tournaments import selectors, services
 from games.tournaments.errors import TournamentServiceError
-from games.tournaments.models import Entrant, Tournament, TournamentRecord, TournamentTable
+from games.tournaments.models import Entrant, TeamInvitation, Tournament, TournamentRecord, TournamentTable
 from games.tournaments.records import Paired, Table, record_to_dict
+
+from .helpers import register_team
 
 pytestmark = pytest.mark.django_db
 
@@ -117,15 +119,70 @@ def test_registration_once_per_user_never_after_the_start_and_never_beyond_the_c
     assert kinds == ["registered"] * 3 + ["withdrawn", "registered", "started", "paired"]
 
 
-def test_a_team_registers_as_one_entrant_with_both_partners(make_user, organizer):
+def test_a_team_is_entered_only_once_the_partner_consents(make_user, organizer):
+    """Naming a partner asks them (a pending invitation, nobody entered); the partner accepts (or names
+    the asker back) and the team is one entrant with both players; a declined or cancelled invitation
+    enters nobody; entering a team closes its players' other invitations; the start expires the rest."""
     t = services.tournament_create(creator=organizer, name="Pairs", game="yokai", format="swiss", table_size=4,
                                    teams=True, round_minutes=40, match_options={"turn_seconds": 60})
-    a, b, c = make_user(), make_user(), make_user()
+    a, b, c, d, e = (make_user() for _ in range(5))
     assert _code(services.tournament_register, tournament_id=t.pk, user=a) == ("partner_required", 422)
-    entrant = services.tournament_register(tournament_id=t.pk, user=a, partner=b)
-    assert sorted(m.user_id for m in entrant.members.all()) == sorted([a.pk, b.pk])
-    assert _code(services.tournament_register, tournament_id=t.pk, user=c, partner=b) == ("already_registered", 409)
+    asked = services.tournament_register(tournament_id=t.pk, user=a, partner=b)
+    assert isinstance(asked, TeamInvitation) and asked.status == "pending"
+    assert not Entrant.objects.filter(tournament=t).exists()
+    assert not TournamentRecord.objects.filter(tournament=t).exists()  # nothing is decided yet
+    assert services.tournament_register(tournament_id=t.pk, user=a, partner=b) == asked  # asking again: the same
+    also = services.tournament_register(tournament_id=t.pk, user=c, partner=b)  # b is asked twice
+    assert _code(services.tournament_invitation_accept, tournament_id=t.pk, invitation_id=asked.pk,
+                 user=c) == ("not_invited", 403)
+    assert _code(services.tournament_invitation_accept, tournament_id=t.pk, invitation_id=999999,
+                 user=b) == ("not_found", 404)
+
+    entrant = services.tournament_invitation_accept(tournament_id=t.pk, invitation_id=asked.pk, user=b)
+    assert [m.user_id for m in entrant.members.order_by("id")] == [a.pk, b.pk]
+    assert entrant.name == f"{a.username} & {b.username}"
+    record = TournamentRecord.objects.get(tournament=t, kind="registered")
+    assert record.payload["user_ids"] == [a.pk, b.pk] and record.actor["user_id"] == b.pk  # b's consent entered it
+    asked.refresh_from_db(), also.refresh_from_db()
+    assert (asked.status, asked.entrant_id, also.status) == ("accepted", entrant.pk, "cancelled")
+    assert _code(services.tournament_invitation_accept, tournament_id=t.pk, invitation_id=also.pk,
+                 user=b) == ("invitation_closed", 409)
+    assert _code(services.tournament_register, tournament_id=t.pk, user=c, partner=b) == ("partner_registered", 409)
+    assert _code(services.tournament_register, tournament_id=t.pk, user=b, partner=c) == ("already_registered", 409)
+
+    # c asks d, then changes their mind and asks e: d's invitation is cancelled; e declines
+    to_d = services.tournament_register(tournament_id=t.pk, user=c, partner=d)
+    to_e = services.tournament_register(tournament_id=t.pk, user=c, partner=e)
+    to_d.refresh_from_db()
+    assert to_d.status == "cancelled" and to_e.status == "pending"
+    assert services.tournament_invitation_decline(tournament_id=t.pk, invitation_id=to_e.pk, user=e).status == "declined"
+    assert Entrant.objects.filter(tournament=t).count() == 1
+    # naming back the player who asked is accepting
+    services.tournament_register(tournament_id=t.pk, user=d, partner=e)
+    team = services.tournament_register(tournament_id=t.pk, user=e, partner=d)
+    assert isinstance(team, Entrant) and [m.user_id for m in team.members.order_by("id")] == [d.pk, e.pk]
+    # the start expires what is still pending
+    pending = services.tournament_register(tournament_id=t.pk, user=c, partner=make_user())
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    pending.refresh_from_db()
+    assert pending.status == "expired"
+    assert _code(services.tournament_invitation_accept, tournament_id=t.pk, invitation_id=pending.pk,
+                 user=pending.partner) == ("invitation_closed", 409)
     assert t.match_options == {"teams": True, "turn_seconds": 60}
+
+
+def test_a_full_team_event_refuses_the_acceptance_and_the_invitation_stays_open(make_user, organizer):
+    t = services.tournament_create(creator=organizer, name="Pairs", game="yokai", format="swiss", table_size=4,
+                                   teams=True, round_minutes=40, match_options={"turn_seconds": 60}, max_entrants=2)
+    a, b = make_user(), make_user()
+    late = services.tournament_register(tournament_id=t.pk, user=a, partner=b)
+    for _ in range(2):
+        register_team(t.pk, make_user(), make_user())
+    assert _code(services.tournament_invitation_accept, tournament_id=t.pk, invitation_id=late.pk,
+                 user=b) == ("tournament_full", 409)
+    assert _code(services.tournament_register, tournament_id=t.pk, user=make_user(), partner=a) == ("tournament_full", 409)
+    late.refresh_from_db()
+    assert late.status == "pending" and Entrant.objects.filter(tournament=t).count() == 2
 
 
 def test_start_seeds_by_rating_pairs_round_one_and_records_one_table_row_per_table(make_user, make_tournament, organizer):
@@ -190,6 +247,27 @@ def test_withdrawing_after_the_start_is_a_drop_that_keeps_results(make_user, mak
     assert _code(services.tournament_drop, tournament_id=t.pk, user=organizer,
                  entrant_id=entrant.pk) == ("already_dropped", 409)
     assert _code(services.tournament_drop, tournament_id=t.pk, user=organizer, entrant_id="nope") == ("not_registered", 409)
+
+
+def test_nobody_withdraws_from_a_finished_tournament(make_user, make_tournament, organizer):
+    """BUG-3: once the tournament is over, leaving it is refused (409 tournament_finished) and the log
+    gets no ``dropped`` record after the end."""
+    t = make_tournament(rounds=1)
+    alice, bob = make_user(), make_user()
+    for u in (alice, bob):
+        services.tournament_register(tournament_id=t.pk, user=u)
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    (table,) = TournamentTable.objects.filter(tournament=t, round=1)
+    first, second = table.entrant_ids
+    services.tournament_record_result(tournament_id=t.pk, round=1, table=1, places={first: 1, second: 2}, by="play",
+                                      actor=services.Actor("worker"))
+    assert services.tournament_pair_next_round(tournament_id=t.pk, actor=services.Actor("worker")) is None
+    assert Tournament.objects.get(pk=t.pk).status == "finished"
+    head = Tournament.objects.get(pk=t.pk).head_seq
+    assert _code(services.tournament_withdraw, tournament_id=t.pk, user=alice) == ("tournament_finished", 409)
+    assert Tournament.objects.get(pk=t.pk).head_seq == head
+    assert not TournamentRecord.objects.filter(tournament=t, kind="dropped").exists()
+    assert set(Entrant.objects.filter(tournament=t).values_list("status", flat=True)) == {"registered"}
 
 
 def test_the_database_refuses_a_second_pairing_of_a_round_and_a_second_result_for_a_table(make_user, make_tournament, organizer):

@@ -11,6 +11,8 @@ from games.tournaments.matches import tournament_create_matches
 from games.tournaments.models import Entrant, TournamentTable
 from games.tournaments.policies import tournament_match_finished
 
+from .helpers import register_team
+
 pytestmark = pytest.mark.django_db
 
 EVENTS = [
@@ -32,8 +34,10 @@ def test_a_whole_event_runs_through_the_services(make_user, fields, n):
     options = {"turn_seconds": 60}  # every game's decision clock is mandatory in a tournament
     t = services.tournament_create(creator=organizer, name="Sim", round_minutes=30, match_options=options, **fields)
     for _ in range(n):
-        partner = make_user() if fields.get("teams") else None
-        services.tournament_register(tournament_id=t.pk, user=make_user(), partner=partner)
+        if fields.get("teams"):
+            register_team(t.pk, make_user(), make_user())
+        else:
+            services.tournament_register(tournament_id=t.pk, user=make_user())
     services.tournament_start(tournament_id=t.pk, user=organizer)
     tournament_create_matches(tournament_id=t.pk, round_no=1)
     dropped = None

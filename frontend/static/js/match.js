@@ -72,8 +72,14 @@ function uuid4() {
 function seatName(seat, doc = app.doc) {
   if (seat === "system") return "the game";
   const s = (doc.match && doc.match.seats && doc.match.seats[seat]) || null;
-  const name = s ? s.username + (s.bot ? " (bot)" : "") : `seat ${seat}`;
+  const name = s ? s.username + (s.bot ? " (bot)" : "") : `seat ${Number(seat) + 1}`; // seats count from 1 for people
   return seat === doc.seat ? `${name} (you)` : name;
+}
+
+/** A refusal's message as a sentence ("wait for your turn" -> "Wait for your turn."). */
+function sentence(message) {
+  const text = String(message || "That did not work").trim();
+  return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".");
 }
 
 function commandLabel(cmd) {
@@ -517,7 +523,7 @@ function sendCommand(type, args) {
   return new Promise((resolve, reject) => {
     if (!app.socket || !app.socket.isOpen) {
       const err = { code: "offline", message: "not connected: reconnecting…" };
-      showError(err.message);
+      showError(sentence(err.message));
       reject(err);
       return;
     }
@@ -586,7 +592,7 @@ function onMessage(msg) {
         render();
         break;
       }
-      showError(`${msg.message || "refused"}${msg.code ? ` (${msg.code})` : ""}`);
+      showError(sentence(msg.message)); // the message in words; its code is for the client, not the player
       settle(msg.command_id, false, msg);
       if (msg.resync || msg.code === "version_conflict") {
         requestSync("conflict");
@@ -625,7 +631,7 @@ function start() {
     onClose: (e, willRetry) => {
       failAllPending({ code: "disconnected", message: "connection lost" });
       if (app.sessionEnded) return;
-      setConnection(willRetry ? "retrying" : "closed", willRetry ? "Disconnected, reconnecting…" : `Disconnected (${e.code}).`);
+      setConnection(willRetry ? "retrying" : "closed", willRetry ? "Disconnected, reconnecting…" : "Disconnected. Reload the page to reconnect.");
       render();
     },
   });

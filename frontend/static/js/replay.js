@@ -125,8 +125,8 @@ async function go(at) {
     if (app.at !== wanted || app.seat !== seat) return; // the viewer moved on meanwhile
     drawBoard($("replay-board"), boot.game, doc);
     $("replay-board").dataset.seq = String(wanted);
-  } catch (err) {
-    $("replay-board").textContent = `This step could not be loaded (${(err && err.code) || "offline"}).`;
+  } catch {
+    $("replay-board").textContent = "This step could not be loaded: check your connection and try again.";
   }
 }
 

@@ -7,7 +7,7 @@ from games.kernel import SYSTEM, EngineBase, Rng, RuleViolation, Status, event, 
 
 from . import act2, actions, bot, catalogue, combat, content, describe as narration, flow, sharing, views, work_queue
 from .adventure import engine as adventure_engine
-from .setup import build_state, make_enemy, playable, zone_payload
+from .setup import ORDER, build_state, make_enemy, playable, zone_payload
 from .state import W, apply, copy_for
 
 CHARACTER_COMMANDS = {"move", "exert", "step", "end_move", "attack", "technique", "reroll_ki", "interact", "give",
@@ -33,19 +33,47 @@ def _phase_options(options: dict) -> tuple[str, dict]:
     return options.get("phase", "exploration"), {k: v for k, v in options.items() if k != "phase"}
 
 
+def _hero_label(key: str) -> str:
+    hero = content.CHARACTERS[key]
+    act = f", Act {hero['act']}" if hero.get("act") else ""
+    return f"{hero['name']} ({hero['class']}{act})"
+
+
+# ``title``/``description``/``default`` and the ``x-`` annotations (labels of enum values, seat-valued
+# integers, a map keyed by another option's choice) only present the options to players (the lobby's
+# form, docs/engines.md "Options"); validation ignores them. Untitled options (the campaign's
+# hand-over: adventure, party, yomi_*) are set by the campaign pages and the API only.
 EXPLORATION_OPTIONS = {
     "type": "object",
     "properties": {
         "phase": {"const": "exploration"},
-        "scenario": {"enum": sorted(content.SCENARIOS)},
+        "scenario": {"enum": sorted(content.SCENARIOS), "default": "act1_burning_village", "title": "Scenario",
+                     "description": "The map, the enemies and the objective.",
+                     "x-labels": {k: v["name"] for k, v in sorted(content.SCENARIOS.items())}},
         "characters": {"type": "array", "items": {"enum": sorted(content.CHARACTERS)}, "minItems": 4,
-                       "maxItems": 4, "uniqueItems": True},
-        "control": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 3}},
-        "leader": {"type": "integer", "minimum": 0, "maximum": 3},
-        "party_vote": {"type": "boolean"},
-        "failure_procedure": {"type": "boolean"},
-        "round_cap": {"type": "integer", "minimum": 1},
+                       "maxItems": 4, "uniqueItems": True, "default": list(ORDER), "title": "Heroes",
+                       "description": "The four heroes of the party.",
+                       "x-labels": {k: _hero_label(k) for k in sorted(content.CHARACTERS)}},
+        "control": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 3},
+                    "title": "Who plays each hero", "x-seat": True, "x-keys-from": "characters",
+                    "description": "Leave on Automatic to deal the heroes out in turn; every player needs at "
+                                   "least one hero."},
+        "leader": {"type": "integer", "minimum": 0, "maximum": 3, "default": 0, "x-seat": True,
+                   "title": "Party leader", "description": "Takes the party's decisions (unless the party votes)."},
+        "party_vote": {"type": "boolean", "default": False, "title": "The party votes",
+                       "description": "Every player votes on party decisions; the leader's vote breaks a tie."},
+        "failure_procedure": {"type": "boolean", "default": True, "title": "Failure procedure",
+                              "description": "When the party fails, play the rulebook's failure procedure; "
+                                             "unticked, a failure ends the match."},
+        "round_cap": {"type": "integer", "minimum": 1, "title": "Round limit",
+                      "description": "End the phase after this many rounds. Leave empty to play until the "
+                                     "objective is met or the party fails."},
         "adventure": {"enum": ["success", "failure"]},
+        # the Adventure Phase's missions (number -> final status) and the campaign sheet's marks,
+        # for the scenario's adventure_consequences
+        "missions": {"type": "object", "maxProperties": 20, "propertyNames": {"pattern": "^[0-9]{1,3}$"},
+                     "additionalProperties": {"enum": ["completed", "failed", "active", "hidden", "unavailable"]}},
+        "marks": {"type": "array", "maxItems": 200, "items": {"type": "string", "pattern": "^[a-z_0-9]{1,64}$"}},
         "party": {"type": "object", "additionalProperties": {"type": "object"}},
         "market": {"type": "array", "items": {"type": "string"}, "maxItems": 200},
         "share": {"type": "boolean"},
@@ -312,6 +340,12 @@ class HarakiriEngine(EngineBase):
         if is_adventure(state):
             return ADVENTURE.view_for(state, seat)
         return views.view(state)
+
+    def view_open(self, state):
+        """A cooperative game: no seat holds a hidden hand, so the open board is everyone's board.
+        What it hides from all (the oracle's, the AI's and the zones' deck orders, the campaign
+        book's unread entries) is not drawn on any board; staff read it in the raw state."""
+        return self.view_for(state, None)
 
     def redact_event(self, ev, seat):
         """Each phase hides its own event types (no type one phase redacts is emitted by the other;

@@ -32,18 +32,15 @@ def begin(w, reason):
     w.emit("WorkPushed", items=items, front=False)
 
 
-REPAIR_COST = 10  # the Adventure Phase's blacksmith: "spend 10 coins to repair all of their equipped resistance"
+# The Adventure Phase's blacksmith: "spend 10 coins to repair all of their equipped resistance". Never
+# free here: Amatsumara's Master Blacksmith is a level 1 Kami skill, and "during the Exploration Phase,
+# the first Kami skill cannot be used, except for Izanami's" (the failure procedure is part of it).
+REPAIR_COST = 10
 
 
 def half(cost):
     """"gaining half the cost rounded down"."""
     return cost // 2
-
-
-def repair_cost(ch):
-    """Amatsumara's Master Blacksmith: "When interacting with a blacksmith, you can repair all your
-    armor at no cost" (its level 1 Kami skill, affinity 1+)."""
-    return 0 if ch["kami"] == "amatsumara" and ch["affinity"] >= 1 else REPAIR_COST
 
 
 def keeps_a_weapon(ch, card):
@@ -93,7 +90,7 @@ def blacksmith_options(s, c, bought=False):
                 out.append({"buy": card})
     owned = ch["weapons"] + ([ch["armor_card"]] if ch["armor_card"] else [])
     out += [{"sell": card} for card in owned if keeps_a_weapon(ch, card)]
-    if ch["armor"] < rules.armor_cap(ch) and ch["coins"] >= repair_cost(ch):
+    if ch["armor"] < rules.armor_cap(ch) and ch["coins"] >= REPAIR_COST:
         out.append({"repair": True})
     out.append({"done": True})
     return out
@@ -104,9 +101,8 @@ def _prompt(s, c, step):
     if step == "market":
         return (f"{c}: the failure's Market action: buy any of the revealed cards, sell items (half their cost) "
                 "or heads, then leave")
-    cost = repair_cost(s["characters"][c])
-    repair = f"repair the armor ({cost} coins)" if cost else "repair the armor (free: Master Blacksmith)"
-    return f"{c}: the failure's Blacksmith action: buy one card, sell equipment (half its cost), {repair}, then leave"
+    return (f"{c}: the failure's Blacksmith action: buy one card, sell equipment (half its cost), "
+            f"repair the armor ({REPAIR_COST} coins), then leave")
 
 
 def _market_step(w, c, item, choice):
@@ -135,7 +131,7 @@ def _blacksmith_step(w, c, item, choice):
     s = w.s
     ch = s["characters"][c]
     if choice.get("repair"):
-        w.emit("ArmorChanged", who=c, set={"armor": rules.armor_cap(ch), "coins": ch["coins"] - repair_cost(ch)},
+        w.emit("ArmorChanged", who=c, set={"armor": rules.armor_cap(ch), "coins": ch["coins"] - REPAIR_COST},
                reason="blacksmith repair")
     elif "sell" in choice:
         card = choice["sell"]

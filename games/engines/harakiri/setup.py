@@ -241,12 +241,17 @@ def build_state(scenario_doc, options, seats, shuffled, roll_ki):
         "round_effects": [], "attack": None, "forced": [], "result": None, "failures": 0,
         "objective_done": False, "next_initiative": None, "distraction": None, "aftermath": None, "last_defeat_sq": None,
     }
+    consequences = adventure_consequences(scenario_doc, options)
+    s["adventure_consequences"] = [{"when": dict(c["when"]), "text": c["text"]} for c in consequences]
     s["yomi"] = yomi.track_option(options)
     s["defeated_in_phase"] = []  # characters defeated at least once this phase (Yomi Mode marks)
     if not 0 <= s["leader"] < seats:
         raise RuleViolation("bad_options", "leader must be a seat")
     for name in order:
         s["characters"][name] = make_character(name, party[name], roll_ki)
+        for c in consequences:
+            if c.get("condition"):
+                s["characters"][name]["conditions"][c["condition"]] += 1
     start = scenario_doc["start_zone"]
     zp = zone_payload(s, start, shuffled)
     s["squares"] = zp["squares"]
@@ -259,7 +264,10 @@ def build_state(scenario_doc, options, seats, shuffled, roll_ki):
     starts = scenario_doc["zones"][start].get("start", [])
     for name, sq in zip(order, starts):
         s["characters"][name]["sq"] = sq
-    counts = scenario_doc["oracle"][adventure]
+    counts = dict(scenario_doc["oracle"][adventure])
+    for c in consequences:
+        for color, extra in c.get("oracle", {}).items():
+            counts[color] = counts.get(color, 0) + extra
     s["oracle"]["deck"] = shuffled(oracle_cards(counts, []))
     s["market"] = shuffled(market_option(options))
     return s
@@ -273,6 +281,24 @@ def market_option(options):
     if not isinstance(cards, list) or any(c not in content.market_cards() for c in cards):
         raise RuleViolation("bad_options", "market lists market cards of the content (no special card)")
     return sorted(cards)
+
+
+def adventure_consequences(scenario_doc, options) -> list[dict]:
+    """"the adventure and Exploration Phase preparation sections of a chapter may specify
+    consequences for meeting certain ending conditions, and succeeding or failing certain missions":
+    the scenario's ``adventure_consequences`` whose condition the Adventure Phase just played met -
+    a mission's status (option ``missions``: number -> status, from ``AdventureFinished``) or a mark
+    on the campaign sheet (option ``marks``). Each may add oracle cards and give every character a
+    condition at the start."""
+    missions, marks = options.get("missions") or {}, set(options.get("marks") or [])
+    out = []
+    for c in scenario_doc.get("adventure_consequences", []):
+        when = c["when"]
+        if "mission" in when and missions.get(str(when["mission"])) == when["status"]:
+            out.append(c)
+        elif "mark" in when and when["mark"] in marks:
+            out.append(c)
+    return out
 
 
 def oracle_cards(counts, used):

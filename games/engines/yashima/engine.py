@@ -29,18 +29,25 @@ class YashimaEngine(EngineBase):
     options_schema = {
         "type": "object",
         "properties": {
-            "teams": {"type": "boolean", "description": "2v2: seats 0+2 against 1+3 (team-mates sit across)"},
-            "round_cap": {"type": "integer", "minimum": 1, "maximum": 500,
-                          "description": "end the match as a draw (reason round_cap) after this many rounds"},
-            "restore_shuffle": {"type": "boolean",
-                                "description": "restoration step 4 shuffles the discard pile (Fairytale text, default) "
-                                               "instead of turning it over (core text)"},
+            "teams": {"type": "boolean", "default": False, "title": "2 against 2",
+                      "description": "4 players only: players 1 and 3 play against players 2 and 4; team-mates "
+                                     "sit across the table."},
+            "round_cap": {"type": "integer", "minimum": 1, "maximum": 500, "title": "Round limit",
+                          "description": "End the match as a draw after this many rounds. Leave empty to play "
+                                         "until one side is left standing."},
+            "restore_shuffle": {"type": "boolean", "default": True, "title": "Shuffle when restoring",
+                                "description": "A restoring master shuffles the discard pile into a new battle deck "
+                                               "(Legends from Fairytale rules); unticked, the pile is turned over "
+                                               "as it is (core rules)."},
             "defense_seconds": {"type": ["integer", "null"], "minimum": 0, "maximum": clocks.MAX_SECONDS,
-                                "description": "clock on a prompt answered during another master's turn (defense, "
-                                               "LOSE...); default 60, 0 or null: no clock"},
+                                "default": clocks.DEFAULT_SECONDS["defense_seconds"],
+                                "title": "Defense clock (seconds)",
+                                "description": "Time to answer during another master's turn (a defense, cards to "
+                                               "LOSE). Leave empty for 60 seconds; 0 turns the clock off."},
             "turn_seconds": {"type": ["integer", "null"], "minimum": 0, "maximum": clocks.MAX_SECONDS,
-                             "description": "clock on every other decision (own turn and prompts, setup, destiny, "
-                                            "reconcile, restoration); default none, 0 or null: no clock"},
+                             "default": clocks.DEFAULT_SECONDS["turn_seconds"], "title": "Turn clock (seconds)",
+                             "description": "Time for every other decision: your turn and its prompts, setup, "
+                                            "destiny, reconcile, restoration. Leave empty or 0 for no clock."},
         },
         "additionalProperties": False,
     }
@@ -123,6 +130,9 @@ class YashimaEngine(EngineBase):
     def view_for(self, state, seat) -> dict:
         legal = self.legal_commands(state, seat) if isinstance(seat, int) and not isinstance(seat, bool) else []
         return views.view_for(state, seat, legal)
+
+    def view_open(self, state) -> dict:
+        return views.view_open(state)
 
     def redact_event(self, ev, seat):
         return views.redact_event(ev, seat)

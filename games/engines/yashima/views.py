@@ -83,6 +83,17 @@ def view_for(s, seat, legal=None):
     return v
 
 
+def view_open(s):
+    """Every hand, deck and destiny token face up (staff review): the spectator's view plus each
+    player's ``hand`` and ``deck`` (in order) and every chosen destiny token."""
+    v = view_for(s, None)
+    for pv, pl in zip(v["players"], s["players"]):
+        pv["hand"] = clone(pl["hand"])
+        pv["deck"] = clone(pl["deck"])
+    v["destiny"] = clone(s.get("destiny") or {})
+    return v
+
+
 def _knows(zone, zone_owner, seat, face_up):
     if zone in ("deck",):
         return face_up

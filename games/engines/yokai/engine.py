@@ -36,10 +36,13 @@ class YokaiEngine(EngineBase):
     options_schema = {
         "type": "object",
         "properties": {
-            "teams": {"type": "boolean", "description": "4 players only: 2 vs 2 (seats 0+2 vs 1+3)"},
+            "teams": {"type": "boolean", "default": False, "title": "2 against 2",
+                      "description": "4 players only: players 1 and 3 play against players 2 and 4, and abilities "
+                                     "help team-mates."},
             "turn_seconds": {"type": ["integer", "null"], "minimum": 0, "maximum": views.MAX_CLOCK_SECONDS,
-                             "description": "decision clock: seconds for each decision (a turn's move, a target "
-                                            "choice); when it runs out the turn ends; default none, 0 or null: no clock"},
+                             "default": None, "title": "Turn clock (seconds)",
+                             "description": "Time for each decision (a move, a target); when it runs out the turn "
+                                            "ends. Leave empty or 0 for no clock."},
         },
         "additionalProperties": False,
     }
@@ -133,6 +136,9 @@ class YokaiEngine(EngineBase):
 
     def view_for(self, state, seat) -> dict:
         return views.view_for(state, seat)
+
+    def view_open(self, state) -> dict:
+        return views.view_open(state)
 
     def redact_event(self, ev, seat):
         return views.redact_event(ev, seat)

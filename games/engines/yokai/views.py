@@ -82,6 +82,16 @@ def view_for(state, seat) -> dict:
     return view
 
 
+def view_open(state) -> dict:
+    """Every hand and deck face up (staff review): the spectator's view plus each player's ``hand``
+    and ``deck`` (in drawing order)."""
+    view = view_for(state, None)
+    for pv, pl in zip(view["players"], state["players"]):
+        pv["hand"] = clone(pl["hand"])
+        pv["deck"] = clone(pl["deck"])
+    return view
+
+
 def redact_event(ev, seat):
     t, p = ev["type"], ev["payload"]
     if t == "GameStarted":

@@ -9,6 +9,7 @@ from games.benchmarks import bots as bot_bench
 from games.benchmarks import engines as engine_bench
 from games.benchmarks import load as load_bench
 from games.benchmarks import platform as platform_bench
+from games.benchmarks import tournament_services as tournament_service_bench
 from games.benchmarks import tournaments as tournament_bench
 from games.kernel import registry
 
@@ -20,8 +21,8 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         games = ", ".join(engine.slug for engine in registry.all_engines())
-        parser.add_argument("target", help=f"platform, load, tournament, bots, writepath / writer / loadseed "
-                                           f"(internal), or a game slug ({games})")
+        parser.add_argument("target", help=f"platform, load, tournament, bots, writepath / writer / loadseed / "
+                                           f"tournament-services (internal), or a game slug ({games})")
         parser.add_argument("--commands", type=int, default=2000, help="commands through the write path")
         parser.add_argument("--barrier", help="writer (internal): directory to wait at before submitting")
         parser.add_argument("--samples", type=int, default=200, help="latency samples")
@@ -31,6 +32,12 @@ class Command(BaseCommand):
         parser.add_argument("--entrants", type=int, nargs="+", default=list(tournament_bench.SIZES),
                             help="field sizes (tournament benchmark)")
         parser.add_argument("--late-round", type=int, default=6, help="the later Swiss round timed (tournament benchmark)")
+        parser.add_argument("--service-entrants", type=int, nargs="+", default=list(tournament_service_bench.SIZES),
+                            help="field sizes paired through the services and a database (tournament benchmark; 0: skip)")
+        parser.add_argument("--service-rounds", type=int, default=3,
+                            help="rounds paired through the services (tournament benchmark)")
+        parser.add_argument("--shapes", type=int, nargs="+", default=list(tournament_service_bench.SHAPES),
+                            help="table sizes (tournament-services, internal)")
         load = parser.add_argument_group("load")
         load.add_argument("--matches", type=int, default=500, help="active matches (0: skip that scenario)")
         load.add_argument("--spectators", type=int, default=1, help="spectator sockets per match")
@@ -51,6 +58,16 @@ class Command(BaseCommand):
                                                  pg_admin_url=opts["pg_admin_url"] or None, redis_url=opts["redis_url"] or None)
         elif target == "tournament":
             result = tournament_bench.run(sizes=opts["entrants"], late_round=opts["late_round"])
+            sizes = [n for n in opts["service_entrants"] if n > 0]
+            if sizes:
+                result["services"] = tournament_service_bench.run(sizes=sizes, rounds=opts["service_rounds"],
+                                                                  pg_admin_url=opts["pg_admin_url"] or None)
+        elif target == "tournament-services":  # internal: in this process, on the configured database
+            from django.core.management import call_command
+
+            call_command("migrate", verbosity=0)
+            result = tournament_service_bench.run_services(sizes=opts["entrants"], shapes=opts["shapes"],
+                                                           rounds=opts["late_round"])
         elif target == "bots":
             result = bot_bench.run(registry, games=opts["games"], only=opts["game"])
         elif target == "writepath":

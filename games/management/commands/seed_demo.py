@@ -39,9 +39,6 @@ class Command(BaseCommand):
         for engine in registry.all_engines():
             seats = max(engine.min_seats, min(2, engine.max_seats))
             services.match_create(game=engine.slug, seats=seats, options={}, creator=users["alice"])
-            vs_bot = services.match_create(game=engine.slug, seats=seats, options={}, creator=users["bob"])
-            for seat in range(1, seats):
-                services.match_add_bot(match_id=vs_bot.pk, user=users["bob"], seat=seat)
-            services.match_start(match_id=vs_bot.pk, user=users["bob"])
+            services.match_create_with_bots(game=engine.slug, seats=seats, options={}, creator=users["bob"])
             self.stdout.write(f"demo matches of {engine.name} created")
         self.stdout.write(self.style.SUCCESS("demo users: alice, bob (kamiza-demo-1); staff: admin (kamiza-admin-1)"))

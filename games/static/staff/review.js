@@ -1,13 +1,14 @@
 // The staff log review's board: draws the match at the chosen seq with the game's own board renderer
-// (static/js/boards/<slug>.js, read-only), as the seat the judge picks, or as a spectator. Every seat's
-// document is in the page (#staff-board-boot), so switching seats redraws at once; the choice is kept
-// in the URL (?as=N) and on the page's seq links.
+// (static/js/boards/<slug>.js, read-only), with all hands open (unredacted: the default where the
+// engine draws it), as the seat the judge picks, or as a spectator. Every document is in the page
+// (#staff-board-boot), so switching redraws at once; the choice is kept in the URL (?as=open|N|
+// spectator) and on the page's seq links.
 
 import { drawBoard } from "../js/board_view.js";
 
 const boot = JSON.parse(document.getElementById("staff-board-boot").textContent);
 const container = document.getElementById("staff-board");
-const keyOf = (b) => (b.doc.seat === null || b.doc.seat === undefined ? "spectator" : String(b.doc.seat));
+const keyOf = (b) => b.key;
 
 function withAs(href, as) {
   const url = new URL(href, location.href);
@@ -32,4 +33,4 @@ document.querySelectorAll("a.board-seat").forEach((a) =>
     show(a.dataset.as);
   }),
 );
-show(boot.as || "0");
+show(boot.as || (boot.boards[0] && boot.boards[0].key));

@@ -260,12 +260,20 @@ def test_failure_blacksmith_buys_one_card_of_the_level_sells_for_half_and_repair
     assert s.state["phase"] == "oracle"
 
 
-def test_master_blacksmith_repairs_at_no_cost_in_the_failure_procedure():
-    # rules: Harakiri, "Kami Skills" (Amatsumara), Master Blacksmith: "When interacting with a blacksmith, you can
-    # repair all your armor at no cost"
+def test_master_blacksmith_is_not_used_in_the_failure_procedure():
+    # rules: Harakiri, "Character Skills, Kami Skills, and Enemy Skills": "Remember that during the Exploration Phase,
+    # the first Kami skill cannot be used, except for Izanami's"; Master Blacksmith is Amatsumara's level 1 skill, so
+    # the failure's Blacksmith action repairs for the Adventure Phase's 10 coins ("spend 10 coins to repair all of
+    # their equipped resistance")
     s = _all_down({"hikaru": {"kami": "amatsumara", "affinity": 1, "armor": 0, "coins": 0}})
     s.when(SYSTEM, "activate_enemy", enemy="k")
-    _shop(s, "hikaru", "blacksmith")
+    p = _shop(s, "hikaru", "blacksmith")
+    assert {"repair": True} not in p["options"]  # no coins, no repair
+    _pick(s, {"done": True})
+    s = _all_down({"hikaru": {"kami": "amatsumara", "affinity": 1, "armor": 0, "coins": 10}})
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    p = _shop(s, "hikaru", "blacksmith")
+    assert "repair the armor (10 coins)" in p["prompt"]
     _pick(s, {"repair": True})
     assert (s.state["characters"]["hikaru"]["armor"], s.state["characters"]["hikaru"]["coins"]) == (2, 0)
 

@@ -4,6 +4,7 @@ its own steps awaited from SYSTEM; the party is handed between the phases (``han
 import jsonschema
 import pytest
 
+from games.engines.harakiri import content as exploration_content
 from games.engines.harakiri import handover
 from games.engines.harakiri import views as exploration_views
 from games.engines.harakiri.adventure import steps as adventure_steps
@@ -133,3 +134,30 @@ def test_an_unlocked_kami_and_a_new_skills_trait_go_through_the_hand_over():
     back = handover.sheet_from_party(party, sheet)
     assert back["characters"]["tomoe"]["traits"] == ["leadership"] and back["characters"]["hikaru"]["kami"] == "ryujin"
     _valid({"phase": "adventure", "chapter": 2, "sheet": back})
+
+
+def test_the_chapters_preparation_applies_the_adventure_phases_mission_results_and_marks():
+    # rules: Harakiri, "Ending the Adventure Phase": Additionally, the adventure and Exploration Phase preparation sections of a chapter may specify consequences for meeting certain ending conditions, and succeeding or failing certain missions
+    base = {"phase": "exploration", "scenario": "act1_burning_village", "adventure": "success"}
+    _valid({**base, "missions": {"2": "completed", "5": "failed"}, "marks": ["ch1_unseen"]})
+    plain = fold(ENGINE, ENGINE.setup(base, 1, Rng(b"c", "s")))
+    letter = fold(ENGINE, ENGINE.setup({**base, "missions": {"1": "completed", "2": "completed", "5": "completed"}}, 1, Rng(b"c", "s")))
+    assert plain["adventure_consequences"] == [] and all(ch["conditions"]["blessed"] == 0 for ch in plain["characters"].values())
+    # Jirōbō's letter delivered (mission 2): every companion starts blessed
+    assert [c["when"] for c in letter["adventure_consequences"]] == [{"mission": 2, "status": "completed"}]
+    assert all(ch["conditions"]["blessed"] == 1 for ch in letter["characters"].values())
+    assert len(letter["oracle"]["deck"]) == len(plain["oracle"]["deck"]) == 6
+    # the kachi's supplies left alone (mission 5 failed): one more red oracle card
+    kept = fold(ENGINE, ENGINE.setup({**base, "missions": {"2": "failed", "5": "failed"}}, 1, Rng(b"c", "s")))
+    reds = {c["id"] for c in exploration_content.ORACLE if c["color"] == "red"}
+    assert sum(c in reds for c in kept["oracle"]["deck"]) == sum(c in reds for c in plain["oracle"]["deck"]) + 1
+    view = exploration_views.view(kept)
+    assert view["adventure_consequences"][0]["text"].startswith("The kachi kept their supplies")
+    # a mark on the campaign sheet (chapter 3's Exploration Phase after Nara fell in chapter 2)
+    gates = {"phase": "exploration", "scenario": "act1_kyoto_gates", "adventure": "failure"}
+    fallen = fold(ENGINE, ENGINE.setup({**gates, "marks": ["nara_fallen"]}, 1, Rng(b"g", "s")))
+    assert [c["when"] for c in fallen["adventure_consequences"]] == [{"mark": "nara_fallen"}]
+    assert len(fallen["oracle"]["deck"]) == len(fold(ENGINE, ENGINE.setup(gates, 1, Rng(b"g", "s")))["oracle"]["deck"]) + 1
+    for bad in ({**base, "missions": {"2": "won"}}, {**base, "marks": "nara_fallen"}, {**base, "missions": {"two": "failed"}}):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(bad, ENGINE.options_schema)

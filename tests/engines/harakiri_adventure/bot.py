@@ -1,7 +1,8 @@
 """A bot-like player of the Adventure Phase for the seeded play-to-the-end tests: it reads a seat's
 view (or the state, which has the same shape) and picks one of the listed commands, heading for the
 nearest mission token, clan token, personal token or enemy, interacting and attacking when it can.
-Decisions (events, the party's orders, weapons, Kami) are picked at random, so seeds vary the play."""
+Decisions (events, the party's orders, weapons, Kami, whether to activate a level 1 Kami skill) are
+picked at random, so seeds vary the play."""
 
 from games.engines.harakiri.adventure import board
 from games.engines.harakiri.adventure import queries as q
@@ -75,14 +76,16 @@ def pick(view, legal, rng) -> dict:
     for type_ in FIRST:
         if type_ in types:
             return _of(legal, type_)
-    attacks = sorted((c for c in legal if c["type"] == "attack"), key=lambda c: -len(c["args"]["helpers"]))
-    if attacks:
-        return attacks[0]
+    attacks = [c for c in legal if c["type"] == "attack"]
+    if attacks:  # with the most helpers; with or without a Kami skill, at random
+        most = max(len(c["args"]["helpers"]) for c in attacks)
+        attacks = [c for c in attacks if len(c["args"]["helpers"]) == most]
+        return attacks[rng.below(len(attacks))]
     if ch["health"] <= q.max_health(view, cid) - 4 and "inn" in types:
         return _of(legal, "inn")
     if "travel" in types and _nearest(view, cid)[1] > 0:
         alone = [c for c in legal if c["type"] == "travel" and not c["args"]["group"]]
-        return alone[0]
+        return alone[rng.below(len(alone))]  # with Nine-tailed fox or not
     if ch["ap"] and rng.below(2):
         rest = [c for c in legal if c["type"] in ("camp", "work", "port", "market", "blacksmith")]
         if rest:

@@ -43,7 +43,8 @@ def test_the_content_pack_holds_each_chapter_as_it_stands_before_play():
     assert adventure["influence"]["text"] and adventure["minion_rule"]
     assert adventure["final_section"] == {"outcome": "failure"}
     assert adventure["triggers"] == {"4": {}}  # the trigger token on the round track, not its section
-    assert adventure["ending_conditions"] == [{"when": "mission_completed", "mission": 1, "outcome": "success"}]
+    assert adventure["ending_conditions"] == [{"when": "mission_completed", "mission": 1, "outcome": "success"},
+                                              {"when": "mission_failed", "mission": 1, "outcome": "failure"}]
     # face-down missions: the numbered token where the setup image puts it, nothing of the card
     assert adventure["missions"][0] == {"number": 1, "active_from_start": False, "token": "iga"}
     assert {"number": 5, "available": False, "active_from_start": False} in adventure["missions"]
@@ -92,20 +93,21 @@ def test_a_revealed_mission_shows_its_card_and_each_clan_entry_once_resolved():
     s.when(0, "interact_mission", mission=1)
     card = mission_seen(s.state, 1)
     assert card["title"] == "The burning village" and card["objective"].startswith("Reach Iga")
-    assert card["clan_tokens"] == [{"at": "nara"}, {"at": "kyoto"}]  # where the tokens go, not their entries
+    kyoto = {"at": "kyoto", "requires": {"token": "villagers_testimony"}}  # and what interacting needs
+    assert card["clan_tokens"] == [{"at": "nara"}, kyoto]  # where the tokens go, not their entries
     assert "success" not in card and "failure" not in card
     advance(s)
     s.state["characters"]["tomoe"]["location"] = "nara"
     s.when(0, "interact_clan", mission=1)
     entry = mission_seen(s.state, 1)["clan_tokens"][0]
     assert entry["text"].startswith("A wounded villager") and not entry.get("completes")
-    assert mission_seen(s.state, 1)["clan_tokens"][1] == {"at": "kyoto"}  # Kyoto's entry is still unread
+    assert mission_seen(s.state, 1)["clan_tokens"][1] == kyoto  # Kyoto's entry is still unread
 
 
 def test_a_completed_or_failed_mission_shows_its_section():
     # rules: Harakiri, "Interact with a Mission, Clan or Personal Mission Token": If interacting with a mission or clan token causes a mission to be completed or failed, after resolving the relevant entry in the campaign book
     missions = {"1": {"status": "active", "token": None, "starter": "akira", "clan_tokens": {"akira": ["kyoto"]}}}
-    s = activation("akira", characters={"akira": {"location": "kyoto"}}, missions=missions)
+    s = activation("akira", characters={"akira": {"location": "kyoto", "tokens": ["villagers_testimony"]}}, missions=missions)
     s.when(0, "interact_clan", mission=1)
     assert "success" not in mission_seen(s.state, 1)  # the entry is read; it completes the mission next
     advance(s)
@@ -196,7 +198,8 @@ def test_an_older_match_without_the_books_record_is_read_without_its_entries():
     old = copy.deepcopy(s.state)
     del old["book_read"]
     card = ENGINE.view_for(old, 0)["book"]["chapter"]["adventure"]["missions"][0]
-    assert card["title"] == "The burning village" and card["clan_tokens"] == [{"at": "nara"}, {"at": "kyoto"}]
+    assert card["title"] == "The burning village" and [t["at"] for t in card["clan_tokens"]] == ["nara", "kyoto"]
+    assert all("text" not in t for t in card["clan_tokens"])
     later = fold(ENGINE, [{"type": "ClanTokenResolved", "v": 1, "payload": {
         "mission": 1, "character": "akira", "location": "kyoto", "completes": True}}], old)
     assert later["book_read"]["clan_tokens"] == {"1": ["kyoto"]}  # from now on it records

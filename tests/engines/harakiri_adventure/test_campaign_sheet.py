@@ -5,7 +5,7 @@ import copy
 import jsonschema
 import pytest
 
-from games.engines.harakiri.adventure.content import MARKET
+from games.engines.harakiri.adventure.content import MARKET, chapter
 from games.engines.harakiri.adventure.engine import ENGINE
 from games.kernel import SYSTEM, RuleViolation
 from games.kernel.scenario import Scenario
@@ -17,7 +17,7 @@ def finished_chapter_1():
     """Chapter 1 won: Tomoe resolves her clan token of mission 1 ("The burning village") in Kyoto."""
     missions = {"1": {"status": "active", "token": None, "starter": "tomoe", "clan_tokens": {"tomoe": ["kyoto"]}}}
     s = activation("tomoe", missions=missions, travel_removed=["te_2"],
-                   characters={"tomoe": {"location": "kyoto", "coins": 7, "karma": 2, "heads": 1,
+                   characters={"tomoe": {"location": "kyoto", "coins": 7, "karma": 2, "heads": 1, "tokens": ["villagers_testimony"],
                                          "items": ["jirobo_omamori", "rice_ball"]}})
     s.when(0, "interact_clan", mission=1)
     events = []
@@ -56,6 +56,18 @@ def test_the_market_follows_the_lowest_and_highest_knowledge():
     sheet["characters"]["hikaru"]["attributes"]["knowledge"] = 2
     s = Scenario(ENGINE, {"options": {"chapter": 2, "sheet": sheet}, "seats": 1})
     assert {MARKET[c]["knowledge"] or 0 for c in s.state["decks"]["market"]} == {0, 1, 2}
+
+
+def test_a_lowest_knowledge_of_1_leaves_out_the_cards_with_no_requirement():
+    # rules: Harakiri, "Map Board Setup" step 6: if the lowest knowledge is 1 and highest is 3, take all the market cards of level 1-3, excluding the cards with no knowledge requirement
+    _, sheet = finished_chapter_1()
+    for cid, knowledge in (("akira", 1), ("hattori", 2), ("hikaru", 3), ("tomoe", 1)):
+        sheet["characters"][cid]["attributes"]["knowledge"] = knowledge
+    s = Scenario(ENGINE, {"options": {"chapter": 2, "sheet": sheet}, "seats": 1})
+    deck = s.state["decks"]["market"]
+    assert {MARKET[c]["knowledge"] for c in deck} == {1, 2, 3}
+    assert sorted(deck) == sorted(c for c, card in MARKET.items() if card["knowledge"] in (1, 2, 3))
+    assert "rice_ball" not in deck and "healing_potion" not in deck  # no requirement (null) and 0
 
 
 def test_a_sheet_naming_what_does_not_exist_is_refused():
@@ -144,7 +156,8 @@ def test_the_finished_phase_hands_on_the_market_deck_and_the_uses_tokens_left():
     # Each time it is used, remove 1 token"
     missions = {"1": {"status": "active", "token": None, "starter": "tomoe", "clan_tokens": {"tomoe": ["kyoto"]}}}
     s = activation("tomoe", missions=missions, decks={"market": ["war_fan", "rice_ball"]},
-                   characters={"tomoe": {"location": "kyoto", "health": 5, "items": ["jirobo_omamori", "bandages"]}})
+                   characters={"tomoe": {"location": "kyoto", "health": 5, "items": ["jirobo_omamori", "bandages"],
+                                         "tokens": ["villagers_testimony"]}})
     s.when(0, "use_item", item="bandages")
     advance(s)
     s.when(0, "interact_clan", mission=1)
@@ -157,3 +170,39 @@ def test_the_finished_phase_hands_on_the_market_deck_and_the_uses_tokens_left():
     assert finished["sheet"]["characters"]["akira"]["item_uses"] == {}
     s = Scenario(ENGINE, {"options": {"chapter": 2, "sheet": finished["sheet"]}})
     assert s.state["characters"]["tomoe"]["item_uses"] == {"bandages": 1}
+
+
+def test_the_chapters_preparation_resolves_the_campaign_sheets_marks_before_round_1():
+    # rules: Harakiri, "Ending the Adventure Phase": the adventure and Exploration Phase preparation sections of a chapter may specify consequences for meeting certain ending conditions, and succeeding or failing certain missions
+    # rules: Harakiri, "Campaign Sheet": The campaign book contains a campaign sheet to keep track of marks
+    _, sheet = finished_chapter_1()
+    rules = {r["mark"]: r["text"] for r in chapter(1, 2)["adventure"]["sheet_marks"]}
+    for marks, influence, karma in ((["ch1_exposed"], 4, 0), (["ch1_unseen"], 3, 1), ([], 3, 0)):
+        s = Scenario(ENGINE, {"options": {"chapter": 2, "sheet": {**sheet, "marks": marks}}, "seats": 1})
+        events = advance(s)
+        assert of_type(events, "SheetMarksRead") == [{"marks": [{"mark": m, "text": rules[m]} for m in marks]}]
+        assert ENGINE.view_for(s.state, 0)["sheet_marks_applied"] == [{"mark": m, "text": rules[m]} for m in marks]
+        assert s.state["round"] == 1 and s.state["influence"] == influence
+        assert s.state["characters"]["akira"]["karma"] == sheet["characters"]["akira"]["karma"] + karma
+    # chapter 3 after Nara fell in chapter 2: Nara starts captured (and is recorded for the sheet)
+    s = Scenario(ENGINE, {"options": {"chapter": 3, "sheet": {**sheet, "marks": ["nara_fallen"]}}, "seats": 1})
+    advance(s)
+    assert "nara" in s.state["cities"]["captured"] and {"location": "nara", "status": "captured", "chapter": 3} in s.state["city_log"]
+
+
+def test_a_mark_is_a_condition_of_the_whole_party_decided_once():
+    # rules: Harakiri, "Travel Events": Numbered events are added, or removed, from the travel events deck when directed by missions, decisions, or marks
+    effect = {"do": "if", "has": {"mark": "iga_saved"}, "then": [{"do": "influence", "amount": 1}, {"do": "add_travel_events", "codes": ["2"]}],
+              "else": [{"do": "influence", "amount": -1}]}
+    for marks, influence, codes in ((["iga_saved"], 3, ["2", "A"]), ([], 1, ["A"])):
+        queue = [{"effects": [effect], "ctx": {"character": None, "source": "trigger"}}]
+        s = activation("akira", queue=queue, marks=marks)
+        advance(s)
+        assert s.state["influence"] == influence and s.state["travel_codes"] == codes  # once, not per character
+    # a decision's option may need a mark
+    choice = {"do": "choice", "options": [{"label": "Call on the villagers of Iga", "requires": {"mark": "iga_saved"}, "effects": []},
+                                          {"label": "Go alone", "effects": []}]}
+    for marks, enabled in ((["iga_saved"], True), ([], False)):
+        s = activation("akira", queue=[{"effects": [choice], "ctx": {"character": "akira", "source": "travel_event"}}], marks=marks)
+        advance(s)
+        assert s.state["choice"]["options"][0]["enabled"] is enabled

@@ -87,6 +87,22 @@ def test_market_sells_items_for_half_and_heads_for_10_and_boss_heads_for_30():
     assert s.state["characters"]["akira"]["coins"] == 4 + 20 + 30
 
 
+def test_heads_are_sold_before_or_after_the_market_action_without_its_action_point():
+    # rules: Harakiri, "Market": At any point before, during, or after this action, the active character may sell heads and boss heads in their supply, gaining 10 coins per head sold, and 30 coins per boss head sold
+    s = activation("akira", ap=0, characters={"akira": {"heads": 1, "boss_heads": 1}})  # Osaka: a market
+    events = s.when(0, "sell_heads")
+    assert of_type(events, "HeadsSold") == [{"character": "akira", "heads": 1, "boss_heads": 1, "coins": 40}]
+    assert not of_type(events, "ActionPointsSpent") and s.state["characters"]["akira"]["coins"] == 40
+    assert not [c for c in s.legal(0) if c["type"] == "sell_heads"]  # nothing left to sell
+    s = activation("akira", characters={"akira": {"heads": 1, "location": "tsu"}})  # Tsu: blacksmith and inn
+    assert not [c for c in s.legal(0) if c["type"] == "sell_heads"]
+    s = activation("akira", characters={"akira": {"heads": 1}}, cities={"captured": ["osaka"], "razed": []})
+    assert not [c for c in s.legal(0) if c["type"] == "sell_heads"]  # no city service in a captured city
+    s = activation("akira", characters={"akira": {"heads": 1}})
+    s.when(0, "travel", group=[])
+    assert not [c for c in s.legal(0) if c["type"] == "sell_heads"]  # not in the middle of a travel action
+
+
 def test_item_limits_2_permanent_and_5_market_items():
     # rules: Harakiri, "Item Limit and Special Items": a maximum of 2 permanent items, and a maximum of 5 market items total
     s = activation("akira", characters={"akira": {"coins": 50, "items": ["jirobo_omamori", "war_fan", "travel_papers"]}},

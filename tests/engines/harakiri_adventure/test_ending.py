@@ -17,7 +17,7 @@ def finish(s, answers=None):
 def test_the_chapters_own_ending_condition_ends_the_phase_in_success_and_heals_by_level():
     # rules: Harakiri, "Ending the Adventure Phase": An ending condition specified in the Adventure Phase preparation section is met ... each character regains health equal to their level
     missions = {"1": {"status": "active", "token": None, "starter": "tomoe", "clan_tokens": {"tomoe": ["kyoto"]}}}
-    s = activation("tomoe", missions=missions, characters={"tomoe": {"health": 5, "location": "kyoto"}})
+    s = activation("tomoe", missions=missions, characters={"tomoe": {"health": 5, "location": "kyoto", "tokens": ["villagers_testimony"]}})
     s.when(0, "interact_clan", mission=1)
     events = finish(s)
     assert of_type(events, "PhaseEnded")[0] == {"outcome": "success", "reason": "mission_completed",

@@ -56,7 +56,7 @@ def play(seed: int, seats: int, chapter: int):
 
 
 def test_40_seeded_adventure_phases_end_in_success_and_in_failure():
-    # rules: Harakiri, "Ending the Adventure Phase"
+    # rules: Harakiri, "Ending the Adventure Phase": every chapter is won and lost by some seeds
     outcomes = {}
     for seed in range(40):
         chapter = seed % 3 + 1
@@ -64,8 +64,7 @@ def test_40_seeded_adventure_phases_end_in_success_and_in_failure():
         assert state["flow"]["stage"] == "finished"
         outcomes.setdefault(chapter, set()).add(state["result"]["outcome"])
         assert json.loads(json.dumps(state)) == state
-    assert set().union(*outcomes.values()) == {"success", "failure"}
-    assert all("success" in found for found in outcomes.values()), outcomes  # every chapter can be won
+    assert outcomes == {1: {"success", "failure"}, 2: {"success", "failure"}, 3: {"success", "failure"}}, outcomes
 
 
 def test_system_is_the_only_one_awaited_for_the_shoguns_turn():

@@ -22,7 +22,7 @@ def test_interacting_with_a_mission_token_reveals_it_and_resolves_its_on_reveal_
 def test_akira_completes_a_mission_at_his_clan_token():
     # rules: Harakiri, "Interact with a Mission, Clan or Personal Mission Token" example: Akira previously placed a clan token ... interact with his clan token there ... the mission has been completed, and so Akira removes his clan token
     missions = {"1": {"status": "active", "token": None, "starter": "akira", "clan_tokens": {"akira": ["kyoto"]}}}
-    s = activation("akira", characters={"akira": {"location": "kyoto"}}, missions=missions)
+    s = activation("akira", characters={"akira": {"location": "kyoto", "tokens": ["villagers_testimony"]}}, missions=missions)
     assert {"type": "interact_clan", "args": {"mission": 1}} in s.legal(0)
     s.when(0, "interact_clan", mission=1)
     advance(s)  # the entry of the clan token: "the mission has been completed"
@@ -41,7 +41,7 @@ def test_mission_rewards_go_to_the_character_who_started_it():
     # rules: Harakiri, "Interact with a Mission, Clan or Personal Mission Token": Unless otherwise specified, the rewards for a mission go to the person who started the mission
     missions = {"1": {"status": "active", "token": None, "starter": "tomoe",
                       "clan_tokens": {"tomoe": [], "akira": ["kyoto"]}}}
-    s = activation("akira", characters={"akira": {"location": "kyoto"}}, missions=missions)
+    s = activation("akira", characters={"akira": {"location": "kyoto", "tokens": ["villagers_testimony"]}}, missions=missions)
     s.when(0, "interact_clan", mission=1)
     advance(s)
     assert s.state["characters"]["tomoe"]["coins"] == 5 and s.state["characters"]["akira"]["coins"] == 0
@@ -109,9 +109,14 @@ def test_a_sanctuary_turns_each_3_karma_into_one_step_of_kami_affinity():
 
 def test_the_holy_one():
     # rules: Harakiri, "Amaterasu": The Holy One: When interacting with any sanctuary, regain up to 3 health
+    # rules: Harakiri, "Appendix: Kami Skills": The level 1 Kami skills require spending 1 action point to be activated. They can only be activated once per phase
     s = activation("hikaru", characters={"hikaru": {"location": "amaterasu_shrine", "health": 4, "kami": "amaterasu"}})
+    s.when(0, "interact_sanctuary", karma=0, kami=True)
+    hikaru = s.state["characters"]["hikaru"]
+    assert (hikaru["health"], hikaru["ap"], hikaru["kami_used"]) == (7, 1, True)
+    assert [c["args"] for c in s.legal(0) if c["type"] == "interact_sanctuary"] == [{"karma": 0}]  # once per phase
     s.when(0, "interact_sanctuary", karma=0)
-    assert s.state["characters"]["hikaru"]["health"] == 7
+    assert s.state["characters"]["hikaru"]["health"] == 7  # the sanctuary alone heals nothing
 
 
 def test_a_discovered_special_location_card_can_be_interacted_with():

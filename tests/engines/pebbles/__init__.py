@@ -25,10 +25,13 @@ class Pebbles(EngineBase):
     options_schema = {
         "type": "object",
         "properties": {
-            "target": {"type": "integer", "minimum": 5, "maximum": 99},
-            "bonus_rolls": {"type": "boolean"},
-            "turn_seconds": {"type": "integer", "minimum": 1, "maximum": 3600},
-            "tiles": {"type": "integer", "minimum": 6, "maximum": 60},
+            "target": {"type": "integer", "minimum": 5, "maximum": 99, "default": 30, "title": "Target score",
+                       "description": "The first to reach it wins."},
+            "bonus_rolls": {"type": "boolean", "default": True, "title": "Bonus rolls",
+                            "description": "After every round the lowest score gets a die roll."},
+            "turn_seconds": {"type": "integer", "minimum": 1, "maximum": 3600, "title": "Turn clock (seconds)",
+                             "description": "Leave empty for no clock."},
+            "tiles": {"type": "integer", "minimum": 6, "maximum": 60, "default": 24, "title": "Tiles"},
         },
         "additionalProperties": False,
     }

@@ -327,7 +327,7 @@ function cardName(id) {
 
 function seatName(doc, seat) {
   const s = doc.match && doc.match.seats && doc.match.seats[seat];
-  const name = s ? s.username + (s.bot ? " (bot)" : "") : `Seat ${seat}`;
+  const name = s ? s.username + (s.bot ? " (bot)" : "") : `Seat ${Number(seat) + 1}`;
   return seat === doc.seat ? `${name} (you)` : name;
 }
 
@@ -578,6 +578,12 @@ function renderTop({ view }) {
     h("span", { class: "hk-stat-label" }, "Malice"), String(view.malice), malice), helpText("concept:MALICE")));
   bar.append(help(h("div", { class: "hk-objective" },
     h("span", { class: "hk-stat-label" }, "Objective "), (view.objective && view.objective.text) || ""), `${view.scenario_name || ""}\n${helpText("concept:OBJECTIVE")}`));
+  // the chapter's consequences of the Adventure Phase just played (its missions, the campaign sheet's marks)
+  const after = view.adventure_consequences || [];
+  if (after.length) {
+    bar.append(h("div", { class: "hk-objective", "data-testid": "harakiri-adventure-consequences" },
+      h("span", { class: "hk-stat-label" }, "From the Adventure Phase "), after.map((c) => c.text).join(" ")));
+  }
   return bar;
 }
 

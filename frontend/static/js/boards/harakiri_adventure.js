@@ -19,7 +19,7 @@ import {
   ORDER, SERVICES, content, adv, plural, pretty, locInfo, locName, charName, enemyName, equipment,
   equipmentName, item, itemName, skillName, kami, kamiAbility, seaName, territory, chapterDoc, missionDoc,
   personalDoc, missionTitle, maxHealth, targetText, diceText, effectsText, tokenName, requirementText, servicesText, names,
-  commandLabel, routes, routeKind,
+  commandLabel, routes, routeKind, markName, SELF_ACTING_KAMI,
 } from "./harakiri_adventure_words.js";
 
 
@@ -498,7 +498,7 @@ function pickList(ctx, key, title, cmds, action) {
 
 function renderFree(ctx, used) {
   const { opts, view } = ctx;
-  ["use_item", "swap_weapon", "give", "share_information", "omamori"].forEach((t) => used.add(t));
+  ["use_item", "swap_weapon", "give", "share_information", "omamori", "sell_heads"].forEach((t) => used.add(t));
   const gives = take(opts, "give");
   const pairs = new Map();
   for (const cmd of gives) {
@@ -508,7 +508,7 @@ function renderFree(ctx, used) {
   }
   const exchanges = [...pairs.entries()].map(([other, cmds]) => pickList(ctx, `give-${other}`, `Exchange with ${charName(other)}`, cmds, "Hand over"));
   const nodes = [
-    ...take(opts, "use_item", "swap_weapon", "share_information", "omamori").map((c) => button(ctx, c)),
+    ...take(opts, "use_item", "swap_weapon", "share_information", "omamori", "sell_heads").map((c) => button(ctx, c)),
   ];
   if (!nodes.length && !exchanges.length) return null;
   return h("div", { class: "adv-group" }, h("h4", {}, "Free actions"), h("div", { class: "adv-buttons" }, nodes), exchanges);
@@ -881,6 +881,14 @@ function renderMissions(ctx) {
   goals.append(h("li", { class: "goal-failure" }, h("strong", {}, "Failure: "), `the Shōgun's influence reaches ${(adv().act1 || {}).influence_failure || 12}, or every character is defeated`));
   box.append(h("h4", {}, "How the chapter ends"), goals);
   if (adventure.minion_rule) box.append(h("p", { class: "adv-small muted" }, adventure.minion_rule));
+  // the preparation section's rules on the campaign sheet's marks (those on this campaign's sheet apply)
+  const sheetRules = adventure.sheet_marks || [];
+  if (sheetRules.length) {
+    const marks = new Set(view.marks || []);
+    box.append(h("h4", {}, "From the campaign sheet"), h("ul", { class: "adv-goals", "data-testid": "adv-sheet-marks" },
+      sheetRules.map((r) => h("li", { class: marks.has(r.mark) ? "is-applied" : "muted" },
+        h("strong", {}, `${marks.has(r.mark) ? "Applies" : "Does not apply"}: `), `if the sheet records “${markName(r.mark)}”: ${r.text}`))));
+  }
 
   const list = h("ul", { class: "adv-mission-list" });
   for (const [n, m] of Object.entries(view.missions || {}).sort((a, b) => Number(a[0]) - Number(b[0]))) {
@@ -987,7 +995,13 @@ function digest(ev) {
     case "ItemBought": say(ev, `${c(p.character)} buys ${itemName(p.item)}.`); break;
     case "EquipmentBought": say(ev, `${c(p.character)} buys the ${equipmentName(p.card)}.`); break;
     case "LocationDiscovered": say(ev, `${locName(p.location)} is discovered.`); break;
-    case "MarkRecorded": say(ev, `The campaign sheet records “${pretty(p.mark)}”.`); break;
+    case "MarkRecorded": say(ev, `The campaign sheet records “${markName(p.mark)}”.`); break;
+    case "SheetMarksRead": (p.marks || []).forEach((m) => say(ev, `The campaign sheet records “${markName(m.mark)}”: ${m.text}`, "section")); break;
+    case "KamiSkillActivated": {
+      const ability = kamiAbility(String(p.skill || "").replace(/_l1$/, ""));
+      say(ev, `${c(p.character)} activates ${ability ? ability.name : "a Kami skill"} (1 action point).`);
+      break;
+    }
     case "Sailed": say(ev, `${names(p.characters)} sail${(p.characters || []).length > 1 ? "" : "s"} to ${locName(p.to)}.`); break;
     case "GuidedByTheWaves": say(ev, `${c(p.character)} is guided by the waves to ${locName(p.to)}.`); break;
     case "SectionRead": if (p.text) say(ev, p.text, "section"); break;
@@ -1040,7 +1054,7 @@ function renderParty(ctx) {
       h("div", { class: "adv-small" }, `Armor: ${ch.armor ? `${equipmentName(ch.armor)} (${ch.armor_value}${armorMax !== null ? `/${armorMax}` : ""})` : "none"}`),
       h("div", { class: "adv-small" }, `Items: ${items.join(", ") || "none"}`),
       h("div", { class: "adv-small" }, `Skills: ${(ch.skills || []).map(skillName).join(", ") || "none"}`),
-      h("div", { class: "adv-small", title: ability ? ability.text : "" }, `Kami: ${k ? k.name : pretty(ch.kami)}, affinity ${ch.affinity}/${AFFINITY_MAX}${ability ? ` · ${ability.name}: ${ability.text}` : ""}`),
+      h("div", { class: "adv-small", title: ability ? ability.text : "" }, `Kami: ${k ? k.name : pretty(ch.kami)}, affinity ${ch.affinity}/${AFFINITY_MAX}${ability ? ` · ${ability.name}: ${ability.text}${SELF_ACTING_KAMI.includes(ch.kami) ? "" : ch.kami_used ? " Used this phase." : " Activating it costs 1 action point, once per phase."}` : ""}`),
       (ch.traits || []).length ? h("div", { class: "adv-small" }, `Traits: ${ch.traits.map(pretty).join(", ")}`) : "",
       (ch.tokens || []).length ? h("div", { class: "adv-small" }, `Carries: ${ch.tokens.map((t) => tokenName(t, view)).join(", ")}`) : "",
       ch.blessed ? h("div", { class: "adv-small" }, `${plural(ch.blessed, "blessed token")} (can avoid being delayed)`) : ""));

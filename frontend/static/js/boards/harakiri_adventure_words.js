@@ -168,7 +168,7 @@ export function effectText(e, view) {
     case "spawn": return spawnText(e.enemy || {});
     case "capture": return `${locName(e.location)} is captured`;
     case "raze": return `${locName(e.location)} is razed`;
-    case "mark": return `the campaign sheet records “${pretty(e.mark)}”`;
+    case "mark": return `the campaign sheet records “${markName(e.mark)}”`;
     case "discover": return `${locName(e.location)} is discovered`;
     case "remove_card": return "this card leaves the campaign";
     case "add_travel_events": return (e.codes || []).length > 1 ? `travel events ${e.codes.join(", ")} join the deck` : `travel event ${(e.codes || []).join("")} joins the deck`;
@@ -200,9 +200,16 @@ export function tokenName(id, view) {
   return t ? t.name : pretty(id);
 }
 
+/** A campaign-sheet mark by its name in the act's content. */
+export function markName(id) {
+  const marks = (adv().act1 && adv().act1.marks) || {};
+  return marks[id] || pretty(id);
+}
+
 export function requirementText(req, view) {
   const r = req || {};
   const parts = [];
+  if (r.mark) parts.push(`the campaign sheet records “${markName(r.mark)}”`);
   if (r.token) parts.push(`the character carries ${tokenName(r.token, view)}`);
   if (r.coins) parts.push(`the character has ${plural(r.coins, "coin")}`);
   if (r.trait) parts.push(`the character has the ${pretty(r.trait)} trait`);
@@ -221,15 +228,21 @@ export function servicesText(services) {
 
 // -- the legal commands in words -----------------------------------------------------------------------
 
-export function travelPoints(view, cid, group) {
+export function travelPoints(view, cid, group, fox) {
   const chars = view.characters || {};
   const ch = chars[cid];
   if (!ch) return null;
   const members = [cid, ...(group || [])].map((c) => chars[c]).filter(Boolean);
   if ((group || []).length) return 3 + Math.min(...members.map((m) => (m.attributes || {}).dexterity || 0));
-  const fox = ch.kami === "inari" && ch.affinity >= 1 ? 1 : 0; // Nine-tailed fox
-  return 3 + ((ch.attributes || {}).dexterity || 0) + fox;
+  return 3 + ((ch.attributes || {}).dexterity || 0) + (fox ? 1 : 0); // Nine-tailed fox, when activated
 }
+
+/** The level 1 Kami skills that apply by themselves ("always active", "You always succeed"); the
+ * others are activated for 1 action point, once per phase. */
+export const SELF_ACTING_KAMI = ["amatsumikaboshi", "izanami"];
+
+/** A level 1 Kami skill activated with an action: its own action point, once this phase. */
+const KAMI_COST = "1 more action point, once this phase";
 
 export function names(list) {
   const parts = (list || []).map(charName);
@@ -262,10 +275,9 @@ export function commandLabel(ctx, cmd) {
       const name = k ? k.name : offer.kami ? pretty(offer.kami) : "the unlocked Kami";
       return a.character ? `${charName(a.character)} takes ${name} as Kami (keeping the affinity)` : `Nobody takes ${name}: every character keeps their Kami`;
     }
-    case "port": {
-      const wave = me && me.kami === "ryujin" && me.affinity >= 1;
-      return `Use the port (1 action point${wave ? `; Healing Wave: regain ${me.level} health` : ""})`;
-    }
+    case "port":
+      if (a.kami) return `Use the port with Healing Wave: regain ${me ? me.level : "your level in"} health (2 action points: the port and the Kami skill, once this phase)`;
+      return "Use the port (1 action point)";
     case "activate_enemy": {
       const en = (view.enemies || {})[a.enemy] || {};
       return `Move the ${enemyName(a.enemy).toLowerCase()} next (at ${locName(en.location)}, ${targetText(view, en)})`;
@@ -279,9 +291,10 @@ export function commandLabel(ctx, cmd) {
       return `Activate ${charName(a.character)} (at ${locName(ch.location)})`;
     }
     case "travel": {
-      const mp = travelPoints(view, active, a.group);
+      const mp = travelPoints(view, active, a.group, a.kami);
       const points = mp === null ? "" : ` with ${plural(mp, "movement point")}`;
       if ((a.group || []).length) return `Travel together with ${names(a.group)}${points} (each companion's own activation loses 1 action point)`;
+      if (a.kami) return `Travel with Nine-tailed fox${points} (+1 movement point; ${KAMI_COST})`;
       return `Travel${points}`;
     }
     case "exert": return "Exert: spend 1 action point for 1 more movement point";
@@ -290,14 +303,15 @@ export function commandLabel(ctx, cmd) {
       return `Go to ${locName(a.to)} (${kind === "path" ? "dangerous path" : "imperial road"}, 1 movement point)`;
     }
     case "sail": return `Sail to ${locName(a.to)} (3 movement points and 10 coins)`;
-    case "guided_by_the_waves": return `Guided by the Waves: sail to ${locName(a.to)} (3 movement points, no coins, once this phase)`;
+    case "guided_by_the_waves": return `Guided by the Waves: sail to ${locName(a.to)} (3 movement points and 1 action point, no coins, once this phase)`;
     case "end_travel": return `Stop travelling at ${locName(me && me.location)}`;
     case "attack": {
       const en = (view.enemies || {})[a.enemy] || {};
       const helpers = a.helpers || [];
       const weapon = me && me.equipped ? equipment(me.equipped) : null;
       const roll = weapon ? `roll ${diceText(weapon.strong || weapon.fast)} + power ${(me.attributes || {}).power || 0}` : "no weapon: power only";
-      return `Attack the ${enemyName(a.enemy).toLowerCase()}: combat test ${en.combat ?? "?"}, ${roll}${helpers.length ? `, with ${names(helpers)} joining (each loses 1 action point of their own activation)` : ""}`;
+      const blade = a.kami ? ` + 1 (Sharpened Blade: ${KAMI_COST})` : "";
+      return `Attack the ${enemyName(a.enemy).toLowerCase()}: combat test ${en.combat ?? "?"}, ${roll}${blade}${helpers.length ? `, with ${names(helpers)} joining (each loses 1 action point of their own activation)` : ""}`;
     }
     case "work": return "Work in the city (gain 2 coins)";
     case "camp": return "Camp (regain 1 health)";
@@ -310,7 +324,7 @@ export function commandLabel(ctx, cmd) {
     }
     case "interact_sanctuary": {
       const steps = Math.floor((a.karma || 0) / 3);
-      const holy = me && me.kami === "amaterasu" && me.affinity >= 1 ? ", and regain up to 3 health (The Holy One)" : "";
+      const holy = a.kami ? `, and regain up to 3 health with The Holy One (${KAMI_COST})` : "";
       return a.karma ? `Pray at the sanctuary: spend ${a.karma} karma for +${steps} Kami affinity${holy}` : `Pray at the sanctuary without spending karma${holy}`;
     }
     case "interact_special": return `Explore ${locName(me && me.location)} (special location)`;
@@ -331,10 +345,8 @@ export function commandLabel(ctx, cmd) {
       const coins = card && Number.isInteger(card.cost) ? ` for ${Math.floor(card.cost / 2)} coins` : "";
       return `Sell ${card ? card.name : pretty(a.card)}${coins}`;
     }
-    case "repair": {
-      const free = me && me.kami === "amatsumara" && me.affinity >= 1;
-      return `Repair the armor (${free ? "free: Master Blacksmith" : "10 coins"})`;
-    }
+    case "repair":
+      return a.kami ? "Repair the armor free with Master Blacksmith (1 action point, once this phase)" : "Repair the armor (10 coins)";
     case "sell_heads": {
       const coins = me ? 10 * (me.heads || 0) + 30 * (me.boss_heads || 0) : null;
       return `Sell ${who}'s heads${coins !== null ? ` for ${coins} coins` : ""}`;

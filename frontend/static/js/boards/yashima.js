@@ -200,7 +200,7 @@ function statusChip(name, owners) {
 
 function seatName(doc, seat) {
   const st = doc.match && doc.match.seats && doc.match.seats[seat];
-  const name = st ? st.username + (st.bot ? " (bot)" : "") : `Seat ${seat}`;
+  const name = st ? st.username + (st.bot ? " (bot)" : "") : `Seat ${Number(seat) + 1}`;
   return seat === doc.seat ? `${name} (you)` : name;
 }
 
@@ -365,6 +365,7 @@ function render(container, doc, sendCommand) {
   root.append(h("div", { class: "ys-main" }, renderMap(ctx), renderPlayers(ctx)));
   root.append(renderLegend());
   if (player) root.append(renderHand(ctx));
+  else if (doc.open) view.players.forEach((p, i) => root.append(renderHand(ctx, i))); // staff review: all hands open
   else root.append(h("p", { class: "muted" }, "You are watching this match: hands and destiny choices stay hidden."));
   container.replaceChildren(root);
 }
@@ -1024,11 +1025,15 @@ function patternSvg(d) {
   return svg;
 }
 
-function renderHand(ctx) {
-  const { doc, view, opts, select } = ctx;
-  const me = view.players[doc.seat] || {};
+/** A seat's hand and tome: the viewer's own (playable), or, on the staff's all-hands-open board, any seat's. */
+function renderHand(ctx, seat = ctx.doc.seat) {
+  const { doc, view, select } = ctx;
+  const opts = seat === doc.seat ? ctx.opts : { ...ctx.opts, facing: [] };
+  const me = view.players[seat] || {};
   const hand = me.hand || [];
-  const box = h("div", { class: "ys-section" }, h("h3", {}, `Your hand (${hand.length})`));
+  const whose = seat === doc.seat ? "Your" : `${seatName(doc, seat)}'s`;
+  const title = `${whose} hand`;
+  const box = h("div", { class: "ys-section", dataset: { handSeat: String(seat) } }, h("h3", {}, `${title} (${hand.length})`));
   const row = h("div", { class: "ys-cards", "data-testid": "yashima-hand" });
   const attackBy = new Map();
   for (const c of opts.facing) if (!attackBy.has(c.args.card)) attackBy.set(c.args.card, c.type);
@@ -1037,10 +1042,10 @@ function renderHand(ctx) {
     const can = attackBy.has(c.id) && !ui.busy;
     const selected = ui.sel && ui.sel.kind === "attack" && ui.sel.card === c.id;
     // reach mark: which opponents this card can hit from here, and with how many facings
-    const reach = ctx.reach.get(c.id);
+    const reach = seat === doc.seat ? ctx.reach.get(c.id) : null;
     const facings = reach ? [...reach.entries()].filter(([, hits]) => hits.length) : [];
     const targets = [...new Set(facings.flatMap(([, hits]) => hits))];
-    const keywords = [...(info.attack || []).map((x) => kwChip(x.k, x.k === "ADAPT" ? { ...x, seat: doc.seat } : x)), info.defense ? kwChip(info.defense, { k: info.defense }) : "",
+    const keywords = [...(info.attack || []).map((x) => kwChip(x.k, x.k === "ADAPT" ? { ...x, seat } : x)), info.defense ? kwChip(info.defense, { k: info.defense }) : "",
       info.fate ? help(h("span", { class: "ys-kw" }, "FATE"), `${helpText("marker:FATE")}\n${info.fate.map(itemText).join("; ")}`) : "",
       info.endure ? help(h("span", { class: "ys-kw" }, "ENDURE"), `${helpText("marker:ENDURE")}\n${info.endure.map(itemText).join("; ")}`) : "",
       info.icebreaker ? help(h("span", { class: "ys-kw" }, "ICEBREAKER"), helpText("marker:ICEBREAKER")) : "",
@@ -1058,7 +1063,7 @@ function renderHand(ctx) {
     const node = can
       ? h("button", { type: "button", class: cls, dataset: { cardId: c.id, d: c.d }, onclick: () => select(selected ? null : { kind: "attack", card: c.id, d: c.d, type: attackBy.get(c.id) }) }, body)
       : h("div", { class: cls, dataset: { cardId: c.id, d: c.d } }, body);
-    row.append(help(node, `${can ? "Click to attack with it, then pick a facing.\n" : ""}${cardHelp(c.d, doc.seat)}`, info.name || titleCase(c.d)));
+    row.append(help(node, `${can ? "Click to attack with it, then pick a facing.\n" : ""}${cardHelp(c.d, seat)}`, info.name || titleCase(c.d)));
   }
   if (!hand.length) row.append(h("p", { class: "muted" }, "No cards in hand."));
   box.append(row);
@@ -1068,16 +1073,16 @@ function renderHand(ctx) {
     const shown = (me.tome || {}).pages || [];
     const pages = [];
     (m.tome || []).forEach((t, i) => { for (const face of Object.values(t.faces || {})) if (shown.includes(face.page)) pages.push({ face, i }); });
-    box.append(h("h3", {}, `Your tome (pages ${shown.join(" and ") || "none"})`),
+    box.append(h("h3", {}, `${whose} tome (pages ${shown.join(" and ") || "none"})`),
       h("div", { class: "ys-cards" }, pages.length ? pages.map(({ face }) => help(h("div", { class: "ys-card small", dataset: { page: String(face.page) } },
         h("span", { class: "nm" }, `p.${face.page} ${face.name}`),
         h("span", { class: "row" }, `Cost ${face.cost}`, face.kind ? kwChipTome(face.kind) : ""),
         h("span", { class: "fx" }, (face.effects || []).map((e) => kwChip(e.k, e)),
           face.torn ? help(h("span", { class: "ys-kw" }, "torn half"), `${helpText("tome:TORN")}\n${(face.torn.effects || []).map(itemText).join("; ")}`) : "")),
       tomeHelp(face), face.name)) : h("p", { class: "muted" }, "Avatar page.")));
-    box.append(h("h3", {}, `Your karma pool (${(me.karma || []).length})`),
+    box.append(h("h3", {}, `${whose} karma pool (${(me.karma || []).length})`),
       h("div", { class: "ys-cards" }, (me.karma || []).map((c) => help(h("div", { class: "ys-card small" }, h("span", { class: "nm" }, defName(c.d)), h("span", { class: "row" }, `Karma ${(def(c.d) || {}).karma ?? "?"}`)),
-        `${cardHelp(c.d, doc.seat)}\n${helpText("concept:KARMA_POOL")}`, defName(c.d))),
+        `${cardHelp(c.d, seat)}\n${helpText("concept:KARMA_POOL")}`, defName(c.d))),
         (me.karma || []).length ? "" : h("p", { class: "muted" }, "Empty.")));
   }
   return box;

@@ -114,7 +114,7 @@ function lastMoveCells(doc) {
 
 function seatName(doc, seat) {
   const s = doc.match && doc.match.seats && doc.match.seats[seat];
-  const name = s ? s.username + (s.bot ? " (bot)" : "") : `Seat ${seat}`;
+  const name = s ? s.username + (s.bot ? " (bot)" : "") : `Seat ${Number(seat) + 1}`;
   return seat === doc.seat ? `${name} (you)` : name;
 }
 
@@ -242,6 +242,7 @@ function render(container, doc, sendCommand) {
   root.append(h("div", { class: "yk-main" }, renderGrid(ctx), renderPlayers(ctx)));
   root.append(renderLegend());
   if (player) root.append(renderHand(ctx));
+  else if (doc.open) view.players.forEach((p, i) => root.append(renderHand(ctx, i))); // staff review: all hands open
   else root.append(h("p", { class: "muted yk-spectating" }, "You are watching this match: hands stay hidden."));
   if (player && opts.other.length) root.append(renderOther(ctx));
   container.replaceChildren(root);
@@ -523,13 +524,15 @@ function renderLegend() {
   );
 }
 
-function renderHand(ctx) {
+/** A seat's hand: the viewer's own (playable), or, on the staff's all-hands-open board, any seat's. */
+function renderHand(ctx, seat = ctx.doc.seat) {
   const { doc, view, opts, select } = ctx;
-  const me = view.players[doc.seat] || {};
+  const me = view.players[seat] || {};
   const hand = me.hand || [];
-  const playable = new Set(opts.summons.map((c) => c.args.card));
+  const playable = new Set(seat === doc.seat ? opts.summons.map((c) => c.args.card) : []);
   const s = ui.sel;
-  const box = h("div", { class: "yk-hand-box" }, h("h3", {}, `Your hand (${hand.length})`));
+  const title = seat === doc.seat ? "Your hand" : `${seatName(doc, seat)}'s hand`;
+  const box = h("div", { class: "yk-hand-box", dataset: { handSeat: String(seat) } }, h("h3", {}, `${title} (${hand.length})`));
   const row = h("div", { class: "yk-hand" });
   for (const c of hand) {
     const info = monsterInfo(c.card);

@@ -8,6 +8,7 @@ from . import steps
 from .content import ACT1, BLACKSMITH, CHARACTERS, MARKET
 
 INITIAL_KAMI = ACT1["initial_kami"]
+REPAIR_COST = 10  # "the active character may spend 10 coins to repair all of their equipped resistance"
 
 
 COMMANDS = ("choose", "choose_weapon", "lose_attribute", "activate_enemy", "choose_path", "activate", "travel",
@@ -77,11 +78,18 @@ def _activation_commands(state) -> list[dict]:
             out.append(_cmd("exert"))
         out.append(_cmd("end_travel"))
     elif ch["ap"] >= 1:
+        # a level 1 Kami skill goes with the action it modifies: 1 more action point, once per phase
         if not ch["traveled"]:
             out += [_cmd("travel", group=g) for g in _subsets(q.group_candidates(state, cid))]
+            if q.kami_ready(state, cid, "inari", ap=2):  # Nine-tailed fox
+                out.append(_cmd("travel", group=[], kami=True))
         helpers = [c for c in q.characters_at(state, ch["location"]) if c != cid and not state["characters"][c]["activated"]]
+        sharpened = q.kami_ready(state, cid, "hachiman", ap=2)  # Sharpened Blade
         for enemy in q.enemies_at(state, ch["location"]):
-            out += [_cmd("attack", enemy=enemy, helpers=h) for h in _subsets(helpers)]
+            for h in _subsets(helpers):
+                out.append(_cmd("attack", enemy=enemy, helpers=h))
+                if sharpened:
+                    out.append(_cmd("attack", enemy=enemy, helpers=h, kami=True))
         out += [_cmd("interact_mission", mission=n) for n in q.mission_tokens_here(state, cid)]
         out += [_cmd("interact_clan", mission=n) for n in q.clan_tokens_here(state, cid)]
         if q.personal_token_here(state, cid):
@@ -90,13 +98,23 @@ def _activation_commands(state) -> list[dict]:
         if "inn" in services and ch["coins"] >= 10:
             out.append(_cmd("inn"))
         out += [_cmd(service) for service in ("blacksmith", "market", "port") if service in services]
+        hurt = ch["health"] < q.max_health(state, cid)
+        if "port" in services and hurt and q.kami_ready(state, cid, "ryujin", ap=2):  # Healing Wave
+            out.append(_cmd("port", kami=True))
         if q.special_location_here(state, cid):
             out.append(_cmd("interact_special"))
         if q.is_sanctuary(ch["location"]):
-            out += [_cmd("interact_sanctuary", karma=k) for k in range(0, ch["karma"] + 1, 3)]
+            karma = range(0, ch["karma"] + 1, 3)
+            out += [_cmd("interact_sanctuary", karma=k) for k in karma]
+            if hurt and q.kami_ready(state, cid, "amaterasu", ap=2):  # The Holy One
+                out += [_cmd("interact_sanctuary", karma=k, kami=True) for k in karma]
         out.append(_cmd("work") if board.is_city(ch["location"]) else _cmd("camp"))
     out += _free_actions(state, cid)
     if not travel:
+        # "At any point before, during, or after this action [the market], the active character may
+        # sell heads": at a market it may use, without the interaction's action point
+        if "market" in q.city_services(state, cid) and (ch["heads"] or ch["boss_heads"]):
+            out.append(_cmd("sell_heads"))
         out.append(_cmd("end_activation"))
     return out
 
@@ -142,9 +160,11 @@ def _shop_commands(state, cid) -> list[dict]:
         if not shop["bought"]:
             out += [_cmd("buy", card=c) for c in q.blacksmith_offer(state, cid)]
         out += [_cmd("sell", card=c) for c in q.owned_equipment(state, cid) if q.can_part_with(state, cid, c)]
-        cost = 0 if q.has_ability(state, cid, "amatsumara") else 10
-        if ch["armor"] and ch["armor_value"] < BLACKSMITH[ch["armor"]]["armor"] and ch["coins"] >= cost:
-            out.append(_cmd("repair"))
+        if ch["armor"] and ch["armor_value"] < BLACKSMITH[ch["armor"]]["armor"]:
+            if ch["coins"] >= REPAIR_COST:
+                out.append(_cmd("repair"))
+            if q.kami_ready(state, cid, "amatsumara"):  # Master Blacksmith: no coins, the skill's action point
+                out.append(_cmd("repair", kami=True))
     else:
         out += [_cmd("buy", card=c) for c in shop["revealed"]
                 if MARKET[c]["cost"] <= ch["coins"] and q.can_keep_item(state, cid, c)]
@@ -207,7 +227,7 @@ def _activation_action(em, rng, kind, args):
         if asked:
             em.emit("GroupProposed", {"character": cid, "group": group, "seats": asked})
         else:
-            _start_travel(em, cid, group)
+            _start_travel(em, cid, group, nine_tailed_fox=bool(args.get("kami")))
     elif kind == "exert":
         em.emit("Exerted", {"character": cid})
     elif kind == "move":
@@ -218,12 +238,15 @@ def _activation_action(em, rng, kind, args):
         em.emit("Sailed", {"characters": q.travel_group(state), "from": ch["location"], "to": args["to"],
                            "paid": _sea_fare(state)})
     elif kind == "guided_by_the_waves":
+        _kami_skill(em, cid, "susanoo")
         em.emit("GuidedByTheWaves", {"character": cid, "from": ch["location"], "to": args["to"]})
     elif kind == "end_travel":
         em.emit("TravelEnded", {"character": cid, "event_due": q.travel_event_due(state), "reason": "ended"})
     elif kind == "attack":
         em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "attack"})
-        steps.combat_test(em, rng, cid, args["enemy"], helpers=list(args["helpers"]))
+        if args.get("kami"):
+            _kami_skill(em, cid, "hachiman")
+        steps.combat_test(em, rng, cid, args["enemy"], helpers=list(args["helpers"]), sharpened_blade=bool(args.get("kami")))
     elif kind == "work":
         em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "work"})
         steps.change(em, cid, "coins", 2)
@@ -256,7 +279,8 @@ def _activation_action(em, rng, kind, args):
                    {"character": cid, "source": "personal_mission"})
     elif kind == "port":
         em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "port"})
-        if q.has_ability(em.state, cid, "ryujin"):  # Healing Wave
+        if args.get("kami"):  # Healing Wave
+            _kami_skill(em, cid, "ryujin")
             steps.regain_health(em, cid, ch["level"], "healing_wave")
     elif kind == "inn":
         em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "inn"})
@@ -266,7 +290,8 @@ def _activation_action(em, rng, kind, args):
         em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "sanctuary"})
         affinity = min(q.AFFINITY_MAX, ch["affinity"] + args["karma"] // 3)
         em.emit("AffinityRaised", {"character": cid, "karma": args["karma"], "affinity": affinity})
-        if q.has_ability(em.state, cid, "amaterasu"):
+        if args.get("kami"):  # The Holy One
+            _kami_skill(em, cid, "amaterasu")
             steps.regain_health(em, cid, 3, "the_holy_one")
     elif kind == "blacksmith":
         em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "blacksmith"})
@@ -288,8 +313,10 @@ def _activation_action(em, rng, kind, args):
     elif kind == "sell":
         em.emit("ItemSold", {"character": cid, "item": args["card"], "coins": q.half(MARKET[args["card"]]["cost"])})
     elif kind == "repair":
-        cost = 0 if q.has_ability(state, cid, "amatsumara") else 10
-        em.emit("ArmorRepaired", {"character": cid, "cost": cost, "armor_value": BLACKSMITH[ch["armor"]]["armor"]})
+        if args.get("kami"):  # Master Blacksmith
+            _kami_skill(em, cid, "amatsumara")
+        em.emit("ArmorRepaired", {"character": cid, "cost": 0 if args.get("kami") else REPAIR_COST,
+                                  "armor_value": BLACKSMITH[ch["armor"]]["armor"]})
     elif kind == "sell_heads":
         em.emit("HeadsSold", {"character": cid, "heads": ch["heads"], "boss_heads": ch["boss_heads"],
                               "coins": 10 * ch["heads"] + 30 * ch["boss_heads"]})
@@ -319,15 +346,22 @@ def _activation_action(em, rng, kind, args):
         em.emit("ActivationEnded", {"character": cid, "reason": "ended"})
 
 
-def _start_travel(em, cid, group):
+def _start_travel(em, cid, group, nine_tailed_fox=False):
     state = em.state
     members = [cid, *group]
     if group:
         mp = 3 + min(state["characters"][c]["attributes"]["dexterity"] for c in members)
     else:
-        mp = q.movement_points(state, cid)
+        mp = q.movement_points(state, cid, nine_tailed_fox)
     em.emit("ActionPointsSpent", {"character": cid, "amount": 1, "action": "travel"})
+    if nine_tailed_fox:
+        _kami_skill(em, cid, "inari")
     em.emit("TravelStarted", {"character": cid, "group": group, "mp": mp})
+
+
+def _kami_skill(em, cid, kami):
+    """A level 1 Kami skill activated: its action point, and once per phase."""
+    em.emit("KamiSkillActivated", {"character": cid, "skill": f"{kami}_l1", "ap": q.KAMI_COST})
 
 
 def _sea_fare(state) -> dict:

@@ -30,9 +30,9 @@ from .content import ACTS, BLACKSMITH, INFLUENCE_CARDS, LEVELS, MAP, MARKET, TOK
 # The act's own keys a client may read (the first chapter's figures, the bands...). ``chapters``
 # and ``tokens`` are read through the functions below.
 ACT_PUBLIC = ("provisional", "kind", "act", "name", "note", "characters", "starting", "special_items",
-              "first_chapter_market", "initial_kami", "influence_failure", "influence_bands")
+              "first_chapter_market", "initial_kami", "influence_failure", "influence_bands", "marks")
 # A chapter's preparation section: read before play ("read the preparation section of the chapter").
-ADVENTURE_PUBLIC = ("start", "influence", "final_round", "enemies", "minion_rule", "travel_events")
+ADVENTURE_PUBLIC = ("start", "influence", "final_round", "enemies", "minion_rule", "travel_events", "sheet_marks")
 # Read when the rules say so (each by its own rule in ``known_chapter``).
 ADVENTURE_LATER = ("triggers", "final_section", "missions", "personal_missions", "special_locations",
                    "ending_conditions", "success", "failure")

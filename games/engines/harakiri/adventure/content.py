@@ -81,14 +81,15 @@ def blacksmith_deck(class_: str, level: int) -> list[str]:
 
 
 def market_deck(low: int, high: int) -> list[str]:
-    """Market cards for knowledge ``low``..``high``; "no requirement" (null or 0) always included,
-    special cards never (Setup step 6)."""
+    """Market cards whose knowledge requirement lies in ``low``..``high``, special cards never (Setup
+    step 6). A card with no requirement (null, or 0) counts as 0: it is in only when the lowest
+    knowledge is 0 ("if the lowest knowledge is 1 and highest is 3, take all the market cards of
+    level 1-3, excluding the cards with no knowledge requirement")."""
     out = []
     for card_id, card in sorted(MARKET.items()):
         if card["type"] == "special":
             continue
-        need = card["knowledge"] or 0
-        if need == 0 or low <= need <= high:
+        if low <= (card["knowledge"] or 0) <= high:
             out.append(card_id)
     return out
 

@@ -83,6 +83,11 @@ def _group_answered(s, p):
         proposal["refused"].append(p["seat"])
 
 
+def _sheet_marks_read(s, p):
+    s["sheet_marks_read"] = True
+    s["sheet_marks_applied"] = [dict(m) for m in p["marks"]]
+
+
 def _round_started(s, p):
     chars = s["characters"]
     flow = s["flow"]
@@ -239,10 +244,15 @@ def _guided_by_the_waves(s, p):
     chars = s["characters"]
     flow = s["flow"]
     chars[p["character"]]["location"] = p["to"]
-    chars[p["character"]]["waves_used"] = True
     flow["travel"]["mp"] -= 3
     flow["travel"]["locations"] += 1
     flow["travel"]["waves"] = True
+
+
+def _kami_skill_used(s, p):
+    ch = s["characters"][p["character"]]
+    ch["ap"] -= p["ap"]
+    ch["kami_used"] = True  # "They can only be activated once per phase"
 
 
 def _travel_ended(s, p):
@@ -637,6 +647,7 @@ HANDLERS = {
     "KamiChosen": _kami_chosen,
     "GroupProposed": _group_proposed,
     "GroupAnswered": _group_answered,
+    "SheetMarksRead": _sheet_marks_read,
     "RoundStarted": _round_started,
     "InfluenceMoved": _influence_moved,
     "InfluenceStepSkipped": _influence_step_skipped,
@@ -660,6 +671,7 @@ HANDLERS = {
     "Sailed": _sailed,
     "GuidedByTheWaves": _guided_by_the_waves,
     "TravelEnded": _travel_ended,
+    "KamiSkillActivated": _kami_skill_used,
     "TravelEventDrawn": _travel_event_drawn,
     "TravelCardRemovalMarked": _travel_card_removal_marked,
     "TravelEventReturned": _travel_event_returned,
@@ -718,7 +730,7 @@ HANDLERS = {
 
 
 CHARACTER_DEFAULTS = {"blessed": 0, "tokens": [], "defeated_in_phase": False, "kami_chosen": True}
-STATE_DEFAULTS = {"unlocked_kami": [], "book_read": {"clan_tokens": {}, "ending": None}}
+STATE_DEFAULTS = {"unlocked_kami": [], "book_read": {"clan_tokens": {}, "ending": None}, "sheet_marks_applied": []}
 FLOW_DEFAULTS = {"next_up": [], "group_members": [], "proposal": None}
 
 
@@ -729,6 +741,8 @@ def upgrade(state):
     for ch in state["characters"].values():
         for key, value in CHARACTER_DEFAULTS.items():
             ch.setdefault(key, _copy(value))
+        # before the level 1 Kami skills cost an action point, only Guided by the Waves was once per phase
+        ch.setdefault("kami_used", bool(ch.get("waves_used", False)))
     for key, value in STATE_DEFAULTS.items():
         state.setdefault(key, _copy(value))
     for key, value in FLOW_DEFAULTS.items():

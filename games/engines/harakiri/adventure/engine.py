@@ -31,7 +31,7 @@ def _character(act: dict, cid: str, kami: str, location: str) -> dict:
         "armor": armor, "armor_value": BLACKSMITH[armor]["armor"], "weapons": [], "equipped": None,
         "items": list(act["special_items"]), "item_uses": {}, "blacksmith_level": 1,
         "location": location, "ap": 0, "ap_penalty": 0, "activated": False, "traveled": False,
-        "defeated": False, "waves_used": False, "clan_tokens": [], "specials_used": [],
+        "defeated": False, "kami_used": False, "clan_tokens": [], "specials_used": [],
         "blessed": 0, "tokens": [], "defeated_in_phase": False, "kami_chosen": False,
     }
 
@@ -93,6 +93,7 @@ def initial_state(options: dict, seats: int, decks: dict) -> dict:
         "decks": decks, "discard": {"influence": []}, "influence_card": None,
         "travel_codes": travel_codes(options), "travel_removed": sorted(sheet.get("travel_removed", [])),
         "marks": list(sheet.get("marks", [])),
+        "sheet_marks_read": False, "sheet_marks_applied": [],  # the preparation's rules on the sheet's marks
         "discovered": sorted(set(sheet.get("discovered", []))
                              | {s["location"] for s in adventure.get("special_locations", []) if s["discovered"]}),
         "missions": {str(m["number"]): _mission(m) for m in adventure["missions"]},

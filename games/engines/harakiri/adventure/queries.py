@@ -58,15 +58,30 @@ def has_ability(state, cid, kami: str) -> bool:
     return kami_l1(state, cid) == f"{kami}_l1"
 
 
+# The level 1 Kami skills a character activates: "The level 1 Kami skills require spending 1 action
+# point to be activated. They can only be activated once per phase" (Appendix: Kami Skills). Chaos
+# Unleashed ("always active") and Known Path ("You always succeed") apply by themselves.
+ACTIVATED = ("amaterasu", "amatsumara", "dosojin", "hachiman", "inari", "ryujin", "shinigami", "susanoo")
+KAMI_COST = 1
+
+
+def kami_ready(state, cid, kami: str, ap: int = KAMI_COST) -> bool:
+    """The character has ``kami``'s level 1 skill, has not activated it this phase, is the active
+    character and has ``ap`` action points (the skill's 1 plus what the action it goes with costs)."""
+    ch = character(state, cid)
+    return (has_ability(state, cid, kami) and not ch.get("kami_used", False)
+            and state["flow"].get("active") == cid and ch["ap"] >= ap)
+
+
 def max_health(state, cid) -> int:
     ch = character(state, cid)
     return LEVELS["health_by_class"][CHARACTERS[cid]["class"]][ch["level"] - 1]
 
 
-def movement_points(state, cid) -> int:
-    """"movement points equal to 3 + dexterity + any applicable modifier" (Nine-tailed fox: +1)."""
-    bonus = 1 if has_ability(state, cid, "inari") else 0
-    return 3 + character(state, cid)["attributes"]["dexterity"] + bonus
+def movement_points(state, cid, nine_tailed_fox: bool = False) -> int:
+    """"movement points equal to 3 + dexterity + any applicable modifier" (Nine-tailed fox, when
+    activated: +1)."""
+    return 3 + character(state, cid)["attributes"]["dexterity"] + (1 if nine_tailed_fox else 0)
 
 
 def weapon(state, cid) -> dict | None:
@@ -84,12 +99,13 @@ def combat_dice(state, cid) -> list[str]:
     return [d for d in dice if d != "test"]
 
 
-def combat_modifier(state, cid) -> int:
-    """Power, plus Sharpened Blade's +1, plus permanent items' combat bonus the character can use."""
+def combat_modifier(state, cid, sharpened_blade: bool = False) -> int:
+    """Power, plus permanent items' combat bonus the character can use, plus Sharpened Blade's +1
+    when the character activated it for this test."""
     ch = character(state, cid)
     items = sum(e["amount"] for i in ch["items"] if usable(state, cid, i) and MARKET[i]["type"] == "permanent"
                 for e in MARKET[i]["effects"] if e["do"] == "combat_bonus")
-    return ch["attributes"]["power"] + (1 if has_ability(state, cid, "hachiman") else 0) + items
+    return ch["attributes"]["power"] + (1 if sharpened_blade else 0) + items
 
 
 def usable(state, cid, item) -> bool:
@@ -119,13 +135,25 @@ def holds(state, cid, token) -> bool:
     return token in character(state, cid).get("tokens", [])
 
 
+SHEET_REQUIREMENTS = frozenset({"mark"})  # requirements of the campaign sheet, not of one character
+
+
+def sheet_meets(state, requires: dict | None) -> bool:
+    """The campaign sheet's part of a requirement: a mark recorded on it ("the campaign sheet ...
+    keep[s] track of marks"; numbered events "added, or removed ... when directed by ... marks")."""
+    requires = requires or {}
+    return "mark" not in requires or requires["mark"] in state["marks"]
+
+
 def meets(state, cid, requires: dict | None) -> bool:
-    """A requirement of a decision's option or a clan token: coins, a carried token, a trait."""
+    """A requirement of a decision's option, a clan token or an ``if``: coins, a carried token, a
+    trait, a mark on the campaign sheet."""
     requires = requires or {}
     ch = character(state, cid)
     return (ch["coins"] >= requires.get("coins", 0)
             and ("token" not in requires or holds(state, cid, requires["token"]))
-            and ("trait" not in requires or requires["trait"] in traits(state, cid)))
+            and ("trait" not in requires or requires["trait"] in traits(state, cid))
+            and sheet_meets(state, requires))
 
 
 def token_name(token) -> str:
@@ -212,13 +240,14 @@ def sea_moves(state) -> list[str]:
 
 
 def waves_moves(state) -> list[str]:
-    """Guided by the Waves: once per phase, 3 movement points, from one port to any other."""
+    """Guided by the Waves: once per phase, 3 movement points (and the skill's action point), from
+    one port to any other."""
     travel = state["flow"]["travel"]
     cid = state["flow"]["active"]
-    if not travel or travel["mp"] < 3 or travel["group"] or not has_ability(state, cid, "susanoo"):
+    if not travel or travel["mp"] < 3 or travel["group"] or not kami_ready(state, cid, "susanoo"):
         return []
     ch = character(state, cid)
-    if ch["waves_used"] or not board.is_port(ch["location"]):
+    if not board.is_port(ch["location"]):
         return []
     razed = set(blocked(state))
     return [p for p in board.ports() if p != ch["location"] and p not in razed]

@@ -21,9 +21,9 @@ def roll_attack_die(rng, colour: str) -> int:
     return DICE["attack"][colour][rng.below(6)]["i"]
 
 
-def roll_combat(rng, state, cid) -> dict:
+def roll_combat(rng, state, cid, sharpened_blade=False) -> dict:
     dice = [{"die": colour, "value": roll_attack_die(rng, colour)} for colour in q.combat_dice(state, cid)]
-    modifier = q.combat_modifier(state, cid)
+    modifier = q.combat_modifier(state, cid, sharpened_blade)
     return {"character": cid, "dice": dice, "modifier": modifier, "total": sum(d["value"] for d in dice) + modifier}
 
 
@@ -46,18 +46,46 @@ def regain_health(em, cid, amount: int, cause: str):
     em.emit("HealthChanged", {"character": cid, "delta": health - ch["health"], "health": health, "cause": cause})
 
 
-def take_hits(em, cid, hits: int, source: str):
+def take_hits(em, cid, hits: int, shield: bool = False):
     """"reduce them by the value of the equipped armor. If the result is greater than 0, reduce the
-    character's health by that amount"; Traveler Shield takes 1 off a travel event's health loss."""
+    character's health by that amount"; Traveler Shield, activated, takes 1 off the loss."""
     loss = max(0, hits - q.armor_value(em.state, cid))
     em.emit("HitsTaken", {"character": cid, "hits": hits, "armor": q.armor_value(em.state, cid), "damage": loss})
-    lose_health(em, cid, _shielded(em.state, cid, loss, source), "hits")
+    lose_health(em, cid, _shielded(loss, shield), "hits")
 
 
-def _shielded(state, cid, loss, source):
-    if source == "travel_event" and loss > 0 and q.has_ability(state, cid, "dosojin"):
-        return loss - 1
-    return loss
+def _shielded(loss, shield):
+    return max(0, loss - 1) if shield and loss > 0 else loss
+
+
+def _offer_traveler_shield(em, cid, effect, ctx) -> bool:
+    """"Traveler Shield: When losing health due to travel events, reduce the amount by 1": when a
+    travel event would make the active character lose health and the skill can be activated (its
+    action point, once per phase), the player chooses. True if the choice was offered."""
+    state = em.state
+    if ctx.get("source") != "travel_event" or "shield" in effect or not q.kami_ready(state, cid, "dosojin"):
+        return False
+    loss = effect["amount"] - (q.armor_value(state, cid) if effect["do"] == "hits" else 0)
+    if loss <= 0:
+        return False
+    options = [{"label": "Traveler Shield: spend 1 action point to lose 1 health less (once this phase)", "enabled": True,
+                "effects": [{"do": "kami_skill", "kami": "dosojin"}, {**effect, "shield": True}]},
+               {"label": "Take the full loss", "enabled": True, "effects": [{**effect, "shield": False}]}]
+    em.emit("ChoiceOffered", {"character": cid, "options": options, "ctx": {**ctx, "character": cid}})
+    return True
+
+
+def _offer_vital_absorption(em, cid):
+    """"Vital Absorption: When defeating an enemy through an attack, you regain 2 health": offered
+    to the attacker who can activate it (its action point, once per phase) and has health to regain."""
+    state = em.state
+    if not q.kami_ready(state, cid, "shinigami") or state["characters"][cid]["health"] >= q.max_health(state, cid):
+        return
+    options = [{"label": "Vital Absorption: spend 1 action point to regain 2 health (once this phase)", "enabled": True,
+                "effects": [{"do": "kami_skill", "kami": "shinigami"}, {"do": "heal", "amount": 2}]},
+               {"label": "Not now", "enabled": True, "effects": []}]
+    em.emit("ChoiceOffered", {"character": cid, "options": options,
+                              "ctx": {"character": cid, "source": "vital_absorption"}})
 
 
 def change(em, cid, field: str, amount: int):
@@ -93,11 +121,11 @@ def attribute_test(em, rng, cid, attribute, difficulty, trait=None, trait_bonus=
     return success
 
 
-def combat_test(em, rng, cid, enemy_id, helpers=(), reason="attack") -> bool:
+def combat_test(em, rng, cid, enemy_id, helpers=(), reason="attack", sharpened_blade=False) -> bool:
     """Roll the strong attack's dice plus power (and each joining character's roll); success removes
-    the enemy and gives the active character 1 head."""
+    the enemy and gives the active character 1 head. ``sharpened_blade``: the attacker activated it (+1)."""
     enemy = em.state["enemies"][enemy_id]
-    main = roll_combat(rng, em.state, cid)
+    main = roll_combat(rng, em.state, cid, sharpened_blade)
     joined = [roll_combat(rng, em.state, h) for h in helpers]
     total = main["total"] + sum(j["total"] for j in joined)
     success = total >= enemy["combat"]
@@ -112,8 +140,8 @@ def combat_test(em, rng, cid, enemy_id, helpers=(), reason="attack") -> bool:
             done_by = q.mission_doc(em.state, number).get("completed_by", {})
             if mission["status"] == "active" and done_by.get("enemy") == enemy_id:
                 complete_mission(em, int(number), cid)
-        if reason == "attack" and q.has_ability(em.state, cid, "shinigami"):
-            regain_health(em, cid, 2, "vital_absorption")
+        if reason == "attack":
+            _offer_vital_absorption(em, cid)
     push(em, consequences, {"character": cid, "source": "enemy"})
     return success
 
@@ -217,10 +245,15 @@ def resolve_next(em, rng):
             em.emit("ChoiceOffered", {"character": cid, "options": options, "ctx": {**ctx, "character": cid}})
     elif do == "hits":
         for cid in _targets(state, ctx):
-            take_hits(em, cid, effect["amount"], source)
+            if not _offer_traveler_shield(em, cid, effect, ctx):
+                take_hits(em, cid, effect["amount"], effect.get("shield", False))
     elif do == "damage":
         for cid in _targets(state, ctx):
-            lose_health(em, cid, _shielded(em.state, cid, effect["amount"], source), "damage")
+            if not _offer_traveler_shield(em, cid, effect, ctx):
+                lose_health(em, cid, _shielded(effect["amount"], effect.get("shield", False)), "damage")
+    elif do == "kami_skill":  # a level 1 Kami skill activated from a decision (Traveler Shield, Vital Absorption)
+        for cid in _targets(state, ctx):
+            em.emit("KamiSkillActivated", {"character": cid, "skill": f"{effect['kami']}_l1", "ap": q.KAMI_COST})
     elif do == "heal":
         for cid in _targets(state, ctx):
             regain_health(em, cid, effect["amount"], source or "effect")
@@ -251,9 +284,12 @@ def resolve_next(em, rng):
             if q.holds(em.state, cid, effect["token"]):
                 em.emit("TokenLost", {"character": cid, "token": effect["token"], "name": q.token_name(effect["token"])})
     elif do == "if":
-        for cid in reversed(_targets(state, ctx)):
-            push(em, effect["then"] if q.meets(state, cid, effect["has"]) else effect.get("else", []),
-                 {**ctx, "character": cid})
+        if set(effect["has"]) <= q.SHEET_REQUIREMENTS:  # a mark: the party's, decided once
+            push(em, effect["then"] if q.sheet_meets(state, effect["has"]) else effect.get("else", []), ctx)
+        else:
+            for cid in reversed(_targets(state, ctx)):
+                push(em, effect["then"] if q.meets(state, cid, effect["has"]) else effect.get("else", []),
+                     {**ctx, "character": cid})
     elif do == "place_mission":
         mission = state["missions"][str(effect["mission"])]
         if mission["status"] == "unavailable":
@@ -329,7 +365,13 @@ def _shogun_step(em, rng):
     state = em.state
     sub = state["flow"]["sub"]
     adventure = q.adventure_doc(state)
-    if sub == "round":
+    if sub == "round" and state["round"] == 0 and not state.get("sheet_marks_read"):
+        # the preparation section's consequences of the campaign sheet's marks, before round 1
+        rules = [r for r in adventure.get("sheet_marks", []) if r["mark"] in state["marks"]]
+        em.emit("SheetMarksRead", {"marks": [{"mark": r["mark"], "text": r["text"]} for r in rules]})
+        for rule in reversed(rules):
+            push(em, rule["effects"], {"character": None, "source": "preparation", "mark": rule["mark"]})
+    elif sub == "round":
         number = state["round"] + 1
         trigger = adventure["triggers"].get(str(number))
         em.emit("RoundStarted", {"round": number, "final": number == adventure["final_round"],

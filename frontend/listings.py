@@ -1,0 +1,109 @@
+"""What the home page and the lobby list: the games on offer, matches as rows for the templates,
+and the running matches anyone may watch (with their spectator counts and fair-play delays).
+
+Rows carry names, never ids or seqs a player would see: ``seats`` are labelled ("alice",
+"Bot 2 (bot)") and shown numbered from 1 by the templates."""
+
+from importlib import import_module
+
+from django.conf import settings
+
+from games.application import selectors, watch
+from games.application.identities import deleted_among_seat_lists, seats_display
+from games.kernel import RuleViolation, registry
+from games.projections.models import MatchSummary
+
+LIST_LIMIT = 30
+LIVE_LIMIT = 20  # rows of the "watch a live match" list (the most watched first)
+
+
+def catalog() -> list:
+    """Listed engines, plus the ones this deployment registered explicitly through
+    KAMIZA_EXTRA_ENGINES (the e2e server registers the test-only Pebbles engine that way)."""
+    engines = {e.slug: e for e in registry.all_engines()}
+    for path in settings.KAMIZA_EXTRA_ENGINES:
+        try:
+            engine = registry.get(import_module(path).ENGINE.slug)
+        except (ImportError, AttributeError, RuleViolation):
+            continue
+        engines.setdefault(engine.slug, engine)
+    return sorted(engines.values(), key=lambda e: e.name.lower())
+
+
+def game_name(slug: str) -> str:
+    try:
+        return registry.get(slug).name
+    except RuleViolation:
+        return slug
+
+
+def _summary_row(summary: MatchSummary, user, gone: frozenset) -> dict:
+    seats = seats_display(summary.seats, gone)
+    uid = user.pk if user.is_authenticated else None
+    my_seat = next((i for i, s in enumerate(seats) if s and not s.get("bot") and s.get("user_id") == uid), None)
+    return {
+        "id": summary.match_id,
+        "game": summary.match.game,
+        "game_name": game_name(summary.match.game),
+        "status": summary.status,
+        "phase": summary.phase,
+        "seq": summary.seq,  # for change detection (data-version) only, never shown
+        "seats": [
+            {"index": i, "label": (s["username"] + (" (bot)" if s.get("bot") else "")) if s else None}
+            for i, s in enumerate(seats)
+        ],
+        "filled": sum(1 for s in seats if s),
+        "full": bool(seats) and all(seats),
+        "my_seat": my_seat,
+        "is_creator": uid is not None and summary.match.created_by_id == uid and my_seat is not None,
+        "my_turn": my_seat is not None and my_seat in (summary.awaiting or []),
+        "winners": [seats[w]["username"] for w in summary.winners or [] if isinstance(w, int) and w < len(seats) and seats[w]],
+        "updated_at": summary.updated_at,
+    }
+
+
+def summary_rows(summaries, user) -> list[dict]:
+    summaries = list(summaries)
+    gone = deleted_among_seat_lists(s.seats for s in summaries)  # one lookup for the list
+    return [_summary_row(s, user, gone) for s in summaries]
+
+
+def open_rows(user) -> list[dict]:
+    return summary_rows(
+        MatchSummary.objects.filter(status="open").select_related("match").order_by("-updated_at")[:LIST_LIMIT], user)
+
+
+def version_of(rows: list[dict], *keys) -> str:
+    """A list's change marker for the refreshing script (ids and the given fields)."""
+    return ",".join(":".join(str(r[k]) for k in ("id", *keys)) for r in rows)
+
+
+def delay_text(policy: watch.WatchPolicy) -> str:
+    """'1 turn and 60 s' - how far behind a fair-play policy shows a running match."""
+    parts = []
+    if policy.delay_turns:
+        parts.append(f"{policy.delay_turns} turn{'s' if policy.delay_turns != 1 else ''}")
+    if policy.delay_seconds:
+        parts.append(f"{policy.delay_seconds} s")
+    return " and ".join(parts)
+
+
+def live_rows(user, limit: int = LIVE_LIMIT) -> list[dict]:
+    """The running matches, most watched first (then the latest moves): each row with ``watching``
+    (spectators now, over every server), ``delay`` (a tournament's fair-play delay, in words, or
+    "") and ``refused`` (the viewer plays in that match's tournament: no live view until it ends)."""
+    recent = MatchSummary.objects.filter(status="active").select_related("match").order_by("-updated_at")
+    rows = summary_rows(recent[:LIST_LIMIT * 2], user)
+    ids = [r["id"] for r in rows]
+    policies = watch.policies_of(ids) if ids else {}
+    counts = selectors.spectator_counts(ids) if ids else {}
+    uid = user.pk if user.is_authenticated else None
+    for row in rows:
+        key = str(row["id"])
+        policy = policies.get(key)
+        row["watching"] = counts.get(key, 0)
+        row["refused"] = bool(policy and row["my_seat"] is None and uid is not None and uid in policy.barred)
+        row["delay"] = delay_text(policy) if policy and policy.delayed and row["my_seat"] is None else ""
+        row["players"] = [s["label"] for s in row["seats"] if s["label"]]
+    rows.sort(key=lambda r: (-r["watching"], -r["updated_at"].timestamp()))
+    return rows[:limit]
