@@ -272,7 +272,7 @@ def test_a_judge_opens_a_report_in_the_staff_log_review_at_its_seq(played, clien
     row = html.split('<tr id="seq-6"')[1].split("</tr>")[0]
     assert "reported" in row.split(">")[0] and "the wrong monster attacked" in row and f"report #{report['id']}" in row
     assert "js/boards/yokai.js" in html and "staff/review.js" in html  # the match page's own board renderer
-    assert StaffAccess.objects.filter(match_id=table.match_id, what=f"staff page at=6 report={report['id']}").exists()
+    assert StaffAccess.objects.filter(match_id=table.match_id, what=f"staff page at=6 board=open report={report['id']}").exists()
 
 
 def test_a_judge_cannot_override_a_match_still_being_played(make_user, client_for):
