@@ -42,7 +42,8 @@ def _hero_label(key: str) -> str:
 # ``title``/``description``/``default`` and the ``x-`` annotations (labels of enum values, seat-valued
 # integers, a map keyed by another option's choice) only present the options to players (the lobby's
 # form, docs/engines.md "Options"); validation ignores them. Untitled options (the campaign's
-# hand-over: adventure, party, yomi_*) are set by the campaign pages and the API only.
+# hand-over: adventure, missions, marks, party, market, share, yomi_*) are set by the campaign pages
+# and the API only.
 EXPLORATION_OPTIONS = {
     "type": "object",
     "properties": {
