@@ -60,7 +60,7 @@ def check_control(control, seats: int) -> dict:
 
 def empty() -> dict:
     return {"status": "open", "game": None, "act": None, "seats": [], "control": {}, "creator_id": None,
-            "chapter": None, "phase": "between", "current_match": None, "sheet": None, "aside": {}, "kept": {},
+            "chapter": None, "phase": "between", "current_match": None, "sheet": None, "market": None,
             "characters": {}, "history": [], "outcome": None, "yomi": None, "failure": None}
 
 
@@ -79,13 +79,11 @@ def apply(state: dict | None, record: dict) -> dict:
     elif t == PHASE_STARTED:
         s.update(chapter=p["chapter"], phase=p["phase"], current_match=p["match_id"], failure=None)
         s["history"].append({"chapter": p["chapter"], "phase": p["phase"], "match_id": p["match_id"], "outcome": None})
-        if p["phase"] == "exploration":
-            s["aside"] = p["aside"]
     elif t == PHASE_FINISHED:
         s["history"][-1]["outcome"] = p["outcome"]
         s.update(phase="between", current_match=None, sheet=p["sheet"])
-        if "kept" in p:
-            s["kept"] = p["kept"]
+        if p["phase"] == "adventure":  # the market deck stays on the table for the Exploration Phase
+            s["market"] = p.get("market")
         if "yomi" in p:
             s["yomi"].update(marks=p["yomi"]["marks"], face_shinigami=p["yomi"]["face_shinigami"])
         for cid, case in p["sheet"]["characters"].items():
@@ -132,18 +130,21 @@ def adventure_options(state: dict, chapter: int) -> dict:
     return options
 
 
-def exploration_options(state: dict, chapter: int, outcome: str, missions: dict | None = None) -> tuple[dict, dict]:
-    """(the Exploration Phase's options: the party carried over, the Adventure Phase's outcome, its
-    missions' results (``missions``: the ``AdventureFinished`` statuses) and the campaign sheet's
-    marks, for the chapter's consequences; what is held aside)."""
-    party, aside = handover.party_from_sheet(state["sheet"], state["kept"])
+def exploration_options(state: dict, chapter: int, outcome: str, missions: dict | None = None) -> dict:
+    """The Exploration Phase's options: the party carried over exactly, the Adventure Phase's
+    outcome and market deck, its missions' results (``missions``: the ``AdventureFinished``
+    statuses) and the campaign sheet's marks, for the chapter's consequences, and the exchange of
+    items before it starts (Setup step 2: ``share``)."""
     scenario = chapter_doc(state["act"], chapter)["exploration"]["scenario"]
-    options = {"phase": "exploration", "scenario": scenario, "adventure": outcome, "party": party,
-               "control": dict(state["control"]), "marks": list(state["sheet"].get("marks", [])),
+    options = {"phase": "exploration", "scenario": scenario, "adventure": outcome,
+               "party": handover.party_from_sheet(state["sheet"]), "control": dict(state["control"]), "share": True,
+               "marks": list(state["sheet"].get("marks", [])),
                "missions": {str(n): status for n, status in (missions or {}).items()}}
+    if state.get("market") is not None:
+        options["market"] = list(state["market"])
     if state["yomi"] is not None:  # the Yomi marks so far go on with the party
         options.update(yomi_mode=True, yomi_track={"marks": state["yomi"]["marks"], "bold": state["yomi"]["bold"]})
-    return options, aside
+    return options
 
 
 def sheet_records(chapter: int, before: dict | None, after: dict) -> list[dict]:
@@ -157,15 +158,20 @@ def sheet_records(chapter: int, before: dict | None, after: dict) -> list[dict]:
     return out
 
 
-def level_records(chapter: int, before: dict, after: dict) -> list[dict]:
+def level_records(chapter: int, before: dict, after: dict, levels: dict | None = None) -> list[dict]:
     """Level Increase as the Exploration Phase's aftermath resolved it (the players chose the
-    attribute and the skill there, as decisions): one record per level gained."""
+    attribute and the skill there, as decisions): one record per level gained. ``levels`` is
+    ``PhaseEnded.levels`` (the attribute each player chose); a phase that ended before it existed
+    is compared attribute by attribute."""
     out = []
     for cid, case in after["characters"].items():
         old = before["characters"][cid]
         if case["level"] <= old["level"]:
             continue
-        raised = [a for a in ATTRIBUTES if case["attributes"][a] > old["attributes"][a]]
+        if levels and cid in levels:
+            raised = [levels[cid]["attribute"]] if levels[cid]["attribute"] else []
+        else:
+            raised = [a for a in ATTRIBUTES if case["attributes"][a] > old["attributes"][a]]
         skills = [sk for sk in case["skills"] if sk not in old["skills"]]
         out.append({"type": LEVEL_INCREASED, "payload": {
             "chapter": chapter, "character": cid, "level": case["level"],
@@ -188,6 +194,8 @@ def after_adventure(state: dict, ended: dict) -> list[dict]:
     chapter = state["chapter"]
     payload = {"chapter": chapter, "phase": "adventure", "match_id": state["current_match"],
                "outcome": ended["outcome"], "sheet": ended["sheet"]}
+    if "market" in ended:
+        payload["market"] = list(ended["market"])
     if state["yomi"] is not None:
         payload["yomi"] = yomi_marks(state, ended.get("defeated", []))
     records = [{"type": PHASE_FINISHED, "payload": payload}]
@@ -199,13 +207,12 @@ def after_exploration(state: dict, ended: dict) -> list[dict]:
     """Records for a finished Exploration Phase (``ended``: its ``PhaseEnded`` payload): its
     outcome, the sheet with the party carried back (``handover.sheet_from_party``), the levels gained."""
     chapter, party, result = state["chapter"], ended["party"], ended["result"]
-    rest = {k: v for k, v in state["sheet"].items() if k != "characters"}
-    sheet, kept = handover.sheet_from_party(party, state["aside"], rest)
+    sheet = handover.sheet_from_party(party, state["sheet"])
     outcome = "success" if result == "victory" else "failure"
     payload = {"chapter": chapter, "phase": "exploration", "match_id": state["current_match"], "outcome": outcome,
-               "sheet": sheet, "kept": kept}
+               "sheet": sheet}
     if state["yomi"] is not None and "yomi" in ended:
         payload["yomi"] = ended["yomi"]
     records = [{"type": PHASE_FINISHED, "payload": payload}]
-    records += level_records(chapter, state["sheet"], sheet)
+    records += level_records(chapter, state["sheet"], sheet, ended.get("levels"))
     return records

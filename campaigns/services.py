@@ -227,8 +227,7 @@ def _next_phase(campaign: Campaign, state: dict, chapter: int, phase: str, match
         outcome = state["history"][-1]["outcome"]
         # the missions' results come from the finished match's own log (AdventureFinished.missions)
         missions = (_ended_payload(match, phase) or {}).get("missions", {})
-        options, aside = domain.exploration_options(state, chapter, outcome, missions)
-        _start_phase(campaign, state, chapter, "exploration", options, {"aside": aside})
+        _start_phase(campaign, state, chapter, "exploration", domain.exploration_options(state, chapter, outcome, missions))
         return "exploration_opened"
     last = domain.chapters(state["act"])[-1]["number"]
     if chapter >= last:

@@ -8,6 +8,8 @@ from rest_framework.test import APIClient
 
 from games.application import selectors
 from games.engines.harakiri import handover
+from games.engines.harakiri.adventure.content import BLACKSMITH
+from games.engines.harakiri.content import ITEMS
 from games.eventstore.models import Match
 from games.kernel import SYSTEM, Rng
 from tests.engines.harakiri_adventure import bot
@@ -78,14 +80,47 @@ class Party:
             client.command(self.pick(own["view"], legal), own["seq"])
         raise AssertionError(f"{match_id} did not finish")
 
+    # (character, weapon): in the Adventure Phase the character works at a blacksmith's city until it
+    # can pay for the weapon, buys it and equips it; in the Exploration Phase it attacks whenever it can
+    shopper = None
+
     def pick(self, view, legal):
         if "flow" in view:  # an Adventure Phase view
-            return bot.pick(view, legal, self.rng)
+            return self.shopping(view, legal) or bot.pick(view, legal, self.rng)
+        if view["phase"] == "share":  # the exchanges before the Exploration Phase: play_chapter makes one
+            return {"type": "end_share", "args": {}}
+        turn = view.get("turn") or {}
+        if self.shopper and turn.get("who") == self.shopper[0]:
+            attacks = [c for c in legal if c["type"] == "attack" and c["args"].get("skill") is None]
+            if attacks:
+                return attacks[0]
         eager = [c for c in legal if c["type"] in EAGER]
         pool = eager if eager and self.rng.below(4) else (
             [c for c in legal if c["type"] != "end_activation"] if self.rng.below(4) else legal)
         pool = pool or legal
         return pool[self.rng.below(len(pool))]
+
+    def shopping(self, view, legal):
+        """The shopper's Adventure command, or None to let the bot-like player decide."""
+        flow = view["flow"]
+        if not self.shopper or flow["stage"] != "activation" or flow.get("active") != self.shopper[0] or view.get("choice"):
+            return None
+        cid, card = self.shopper
+        ch, shop = view["characters"][cid], flow.get("shop")
+
+        def of(type_, **args):
+            found = [c for c in legal if c["type"] == type_ and all(c["args"].get(k) == v for k, v in args.items())]
+            return found[0] if found else None
+        if card in ch["weapons"]:
+            return of("swap_weapon") if ch["equipped"] != card else (of("leave") if shop else None)
+        if shop and shop["kind"] == "blacksmith":
+            spare = [w for w in ch["weapons"] if w != ch["equipped"]]
+            return of("buy", card=card) or (of("sell", card=spare[0]) if spare else None) or of("leave")
+        if shop:
+            return None
+        if ch["coins"] >= BLACKSMITH[card]["cost"]:
+            return of("blacksmith")
+        return of("work") if of("blacksmith") else None
 
     def leaked(self, runs) -> list[str]:
         """Deck runs (three cards in their dealt order) found in any response, the campaign's included."""
@@ -121,22 +156,18 @@ def as_set_up(match_id) -> dict:
     return game(match_id, until=match.events.get(type__in=("AdventureStarted", "PhaseStarted")).seq)
 
 
-def assert_exploration_starts_from(sheet, folded, aside):
-    """The Exploration match's folded characters, field by field, against the Adventure sheet."""
+def assert_exploration_starts_from(sheet, folded):
+    """The Exploration match's folded characters, field by field, against the Adventure sheet: every
+    weapon, armor and item exactly as the Adventure Phase left it (one catalogue for both phases)."""
     for cid, case in sheet["characters"].items():
         ch = folded["characters"][cid]
-        held = aside[cid]
         assert ch["level"] == case["level"] and ch["health"] == case["health"], cid
         assert ch["attrs"] == case["attributes"], cid
-        for key in ("skills", "kami", "affinity", "karma", "coins", "heads", "boss_heads"):
+        for key in ("skills", "kami", "affinity", "karma", "coins", "heads", "boss_heads", "weapons", "equipped"):
             assert ch[key] == case[key], (cid, key)
-        assert sorted(ch["weapons"] + held["weapons"]) == sorted(case["weapons"] + ([held["borrowed"]] if "borrowed" in held else []))
-        assert sorted([i["id"] for i in ch["items"]] + held["items"]) == sorted(case["items"]), cid
-        assert held["traits"] == case["traits"], cid
-        if "armor" in held:
-            assert (held["armor"]["card"], held["armor"]["value"]) == (case["armor"], case["armor_value"])
-        else:
-            assert (ch["armor_card"], ch["armor"]) == (case["armor"], case["armor_value"]), cid
+        assert (ch["armor_card"], ch["armor"]) == (case["armor"], case["armor_value"]), cid
+        uses = case.get("item_uses", {})
+        assert ch["items"] == [{"id": i, "uses": uses.get(i, ITEMS[i].get("uses"))} for i in case["items"]], cid
         # "Level Increase" step 5: "the character will gain an extra Ki die, up to their current level"
         assert len(ch["ki"]["supply"]) == case["level"], cid
 
@@ -155,18 +186,25 @@ def assert_adventure_starts_from(sheet, folded):
     assert sorted(c["location"] for c in sheet.get("cities", []) if c["status"] == "razed") == folded["cities"]["razed"]
 
 
-def level_decisions(match_id) -> dict:
-    """{character: {"level", "skill", "decided_attribute", "decided_skill"}} from the Exploration
-    match's aftermath: the level and skill its level increase set, and what the character's player
-    chose where there was a decision (None where a single option was taken without one)."""
+def level_decisions(match_id, before) -> dict:
+    """{character: {"level", "skill", "raised", "decided_attribute", "decided_skill"}} from the
+    Exploration match's aftermath: the level and skill its level increase set, the attribute it
+    raised (against the attributes just before it: a failed resurrection may have lowered one), and
+    what the character's player chose where there was a decision (None where a single option was
+    taken without one)."""
     out, pending = {}, None
+    attrs = {cid: dict(case["attributes"]) for cid, case in before["characters"].items()}
     for ev in selectors.events_unredacted(Match.objects.get(pk=match_id)):
         p = ev["payload"]
         if ev["type"] == "DecisionMade" and p["kind"] in ("level_attribute", "level_skill"):
             pending = p["option"]
-        elif ev["type"] == "AttributesChanged" and p.get("reason") == "level increase":
-            out.setdefault(p["who"], {}).update(level=p["set"]["level"], decided_attribute=(pending or {}).get("attribute"))
-            pending = None
+        elif ev["type"] == "AttributesChanged" and "attrs" in p["set"]:
+            if p.get("reason") == "level increase":
+                raised = [a for a, v in p["set"]["attrs"].items() if v > attrs[p["who"]][a]]
+                out.setdefault(p["who"], {}).update(level=p["set"]["level"], raised=raised,
+                                                    decided_attribute=(pending or {}).get("attribute"))
+                pending = None
+            attrs[p["who"]] = dict(p["set"]["attrs"])
         elif ev["type"] == "SkillsChanged" and p.get("reason") == "level increase":
             out.setdefault(p["who"], {}).update(skill=p["set"]["skills"][-1], decided_skill=(pending or {}).get("skill"))
             pending = None
@@ -179,7 +217,7 @@ def check_level_increase(campaign_doc, records, before, after, exploration_id):
     each level recorded once in the campaign's log and shown in the character's progress."""
     from games.engines.harakiri.adventure.content import CHARACTERS, LEVELS
 
-    gained = level_decisions(exploration_id)
+    gained = level_decisions(exploration_id, before)
     for cid, case in after["characters"].items():
         old = before["characters"][cid]
         if case["level"] == old["level"]:
@@ -187,8 +225,7 @@ def check_level_increase(campaign_doc, records, before, after, exploration_id):
             continue
         record, decided = records[cid], gained[cid]
         assert case["level"] == old["level"] + 1 == record["level"] == decided["level"]
-        raised = [a for a in case["attributes"] if case["attributes"][a] != old["attributes"][a]]
-        assert raised == ([record["attribute"]] if record["attribute"] else [])
+        assert decided["raised"] == ([record["attribute"]] if record["attribute"] else [])
         assert all(v <= 3 for v in case["attributes"].values())
         assert decided["decided_attribute"] in (None, record["attribute"])  # the player's choice, recorded
         assert record["skill"] == decided["skill"] and decided["decided_skill"] in (None, record["skill"])
@@ -201,5 +238,3 @@ def check_level_increase(campaign_doc, records, before, after, exploration_id):
     return sum(1 for d in gained.values() if d.get("decided_attribute") or d.get("decided_skill"))
 
 
-def party_from(sheet, kept):
-    return handover.party_from_sheet(sheet, kept)

@@ -8,14 +8,22 @@ import pytest
 from campaigns import domain
 from campaigns.models import CampaignRecord
 from campaigns.rebuild import check_campaigns
+from games.application import selectors
 from games.engines.harakiri import handover
+from games.engines.harakiri.content import WEAPONS
 from games.eventstore.models import Match
 
 from tests.games.harakiri.adventure_canary import deck_runs
 
+from tests.games.api_client import Client
+
 from .api_play import Party, as_set_up, assert_adventure_starts_from, assert_exploration_starts_from, check_level_increase, ended
 
 pytestmark = pytest.mark.django_db
+
+
+def events_of(match_id) -> list[dict]:
+    return selectors.events_unredacted(Match.objects.get(pk=match_id))
 
 
 def _levels(campaign_id, chapter) -> dict:
@@ -47,19 +55,27 @@ def play_chapter(party, cid, chapter, runs):
     assert doc["phase"] == "exploration" and doc["sheet"] == finished["sheet"] and doc["failure"] is None
     exploration_id = doc["current_match"]
     options = Match.objects.get(pk=exploration_id).options
-    kept = party.kept
-    party_option, aside = handover.party_from_sheet(finished["sheet"], kept)
-    assert options["party"] == party_option and options["adventure"] == finished["outcome"]
+    assert options["party"] == handover.party_from_sheet(finished["sheet"]) and options["adventure"] == finished["outcome"]
     assert options["scenario"] == domain.chapter_doc(1, chapter)["exploration"]["scenario"]
-    assert_exploration_starts_from(finished["sheet"], as_set_up(exploration_id), aside)
+    # "leave the market deck ... in the play area": the Adventure Phase's market deck, its cards in no order
+    assert options["market"] == finished["market"] and options["share"] is True
+    # the missions' results and the sheet's marks, for the chapter's consequences
+    assert options["missions"] == finished["missions"] and options["marks"] == finished["sheet"]["marks"]
+    set_up = as_set_up(exploration_id)
+    assert_exploration_starts_from(finished["sheet"], set_up)
+    assert sorted(set_up["market"]) == finished["market"]
     if doc["yomi"] is not None:
         assert options["yomi_track"] == {"marks": doc["yomi"]["marks"], "bold": doc["yomi"]["bold"]}
+    exchange_before_the_exploration(party, exploration_id)
+    if party.shopper:
+        bought_in_the_adventure_and_equipped(party.shopper, adventure_id, finished["sheet"], set_up)
 
     party.play(exploration_id)
+    if party.shopper:
+        used_in_the_exploration(party.shopper, exploration_id)
     doc = party.campaign(cid)
     phase_ended = ended(exploration_id, "PhaseEnded")
-    sheet, party.kept = handover.sheet_from_party(phase_ended["party"], aside,
-                                                  {k: v for k, v in finished["sheet"].items() if k != "characters"})
+    sheet = handover.sheet_from_party(phase_ended["party"], finished["sheet"])
     assert _entry(doc, exploration_id)["outcome"] == ("success" if phase_ended["result"] == "victory" else "failure")
     assert doc["sheet"] == sheet
     if doc["yomi"] is not None:
@@ -69,6 +85,65 @@ def play_chapter(party, cid, chapter, runs):
         assert (doc["chapter"], doc["phase"]) == (chapter + 1, "adventure")
         assert_adventure_starts_from(sheet, as_set_up(doc["current_match"]))
     return doc
+
+
+def bought_in_the_adventure_and_equipped(shopper, adventure_id, sheet, set_up):
+    """The weapon the Adventure Phase's player bought and equipped is the Exploration Phase's
+    equipped weapon, with the card's own stats (no level 1 weapon standing in)."""
+    # rules: Harakiri, "Level Increase", step 4: "Update the Blacksmith deck, adding the armor and weapon cards for the
+    # character's new level"; "Exploration Phase Setup", step 12: "Gather the attack dice corresponding to the type of
+    # weapon you have equipped"
+    cid, card = shopper
+    bought = [e["payload"] for e in events_of(adventure_id) if e["type"] == "EquipmentBought"]
+    assert {"character": cid, "card": card} in [{k: p[k] for k in ("character", "card")} for p in bought]
+    assert sheet["characters"][cid]["equipped"] == card and sheet["characters"][cid]["level"] >= WEAPONS[card]["level"]
+    ch = set_up["characters"][cid]
+    assert (ch["equipped"], ch["weapons"]) == (card, sheet["characters"][cid]["weapons"])
+    assert WEAPONS[card]["level"] == 2 and WEAPONS[card]["strong"] != WEAPONS[ch["weapons"][0]]["strong"]
+
+
+def used_in_the_exploration(shopper, exploration_id):
+    """The character attacked with it: its dice are the card's fast or strong attack."""
+    cid, card = shopper
+    attacks = [e["payload"]["attack"] for e in events_of(exploration_id) if e["type"] == "AttackRolled"
+               and e["payload"]["attack"]["attacker"] == cid and not e["payload"]["attack"].get("double")]
+    with_it = [a for a in attacks if a["weapon"] == card and a["skill"] is None]
+    assert with_it, f"{cid} never attacked with {card}"
+    for a in with_it:
+        assert sorted(d["die"] for d in a["dice"] if d["die"] != "focus") == sorted(WEAPONS[card][a["mode"]]), a
+
+
+def exchange_before_the_exploration(party, match_id):
+    """Exploration Phase Setup, step 2, through the API: every seat is awaited; the seat playing a
+    character holding Jirōbō's omamori hands it to the next character (a special item: no limit
+    refuses it), which every seat's
+    view then shows; each seat says it is done, and the oracle's round begins."""
+    # rules: Harakiri, "Exploration Phase Setup", step 2: "Characters can exchange items as per the share action
+    # during the Adventure Phase before the Exploration Phase starts"
+    url = f"/api/matches/{match_id}/"
+    clients = [Client(u, i, url, party.record, party.on_commit) for i, u in enumerate(party.users)]
+    doc = clients[0].view()
+    assert doc["view"]["phase"] == "share" and doc["status"]["awaiting"] == list(range(len(clients)))
+    before = {c: [i["id"] for i in ch["items"]] for c, ch in doc["view"]["characters"].items()}
+    order = ["akira", "hattori", "hikaru", "tomoe"]
+    holder = next(c for c in order if "jirobo_omamori" in before[c])
+    taker = order[(order.index(holder) + 1) % 4]
+    giver = clients[doc["view"]["control"][holder]]
+    gift = {"type": "share", "args": {"from": holder, "to": taker, "what": "jirobo_omamori", "amount": 1}}
+    own = giver.view()
+    assert gift in own["legal_commands"]
+    giver.command(gift, own["seq"])
+    left = list(before[holder])
+    left.remove("jirobo_omamori")
+    for client in clients:
+        seen = client.view()["view"]["characters"]
+        assert [i["id"] for i in seen[holder]["items"]] == left
+        assert [i["id"] for i in seen[taker]["items"]] == [*before[taker], "jirobo_omamori"]
+    for client in clients:
+        own = client.view()
+        client.command({"type": "end_share", "args": {}}, own["seq"])
+    doc = clients[0].view()
+    assert doc["view"]["phase"] != "share" and doc["view"]["share"] is None and doc["view"]["round"] == 1
 
 
 FORGED = {  # a record of each kind a finished phase derives, as no phase of the campaign derived it
@@ -111,7 +186,7 @@ def assert_tampering_with_what_the_phases_derive_is_reported(cid):
 
 def _party(make_user, seats, label, on_commit) -> Party:
     party = Party([make_user() for _ in range(seats)], on_commit, label)
-    party.kept, party.decided = {}, 0
+    party.decided = 0
     return party
 
 
@@ -152,6 +227,8 @@ def test_a_whole_act_1_campaign_through_the_api_to_finished(make_user, fixed_mat
     runs = set()
     chapters = [c["number"] for c in domain.chapters(1)]
     for chapter in chapters:
+        # chapter 2: Akira (level 2 after chapter 1) buys the level 2 Nodachi in Kyoto, equips it, and fights with it
+        party.shopper = ("akira", "ronin_nodachi") if chapter == 2 else None
         doc = play_chapter(party, cid, chapter, runs)
     assert (doc["status"], doc["phase"], doc["current_match"]) == ("finished", "finished", None)
     assert [(h["chapter"], h["phase"]) for h in doc["history"]] == [(c, p) for c in chapters for p in ("adventure", "exploration")]

@@ -1,5 +1,7 @@
 """Campaigns through the services: the log, the policy after each phase, the party carried over."""
 
+import copy
+
 import pytest
 
 from campaigns import domain, services
@@ -120,8 +122,8 @@ def test_a_next_phase_the_options_refuse_is_recorded_shown_and_retried_by_staff(
     real = domain.exploration_options
 
     def refused(state, chapter, outcome, missions=None):  # a party the Exploration Phase's option validation refuses
-        options, aside = real(state, chapter, outcome, missions)
-        return {**options, "party": {**options["party"], "akira": {**options["party"]["akira"], "level": 9}}}, aside
+        options = real(state, chapter, outcome, missions)
+        return {**options, "party": {**options["party"], "akira": {**options["party"]["akira"], "level": 9}}}
 
     monkeypatch.setattr(domain, "exploration_options", refused)
     play_to_end(adventure_id, "refused", on_commit)  # the finished listener runs the policy, which is refused
@@ -205,5 +207,57 @@ def test_yomi_marks_one_box_per_defeated_character_and_stop_at_a_bold_square():
         "game": "harakiri", "act": 1, "seats": 1, "control": domain.default_control(1), "creator_id": 1,
         "yomi_mode": True}}), {"type": domain.SEATED, "payload": {"seat": 0, "user_id": 1, "username": "a"}})
     assert state["yomi"] == {"marks": 0, "bold": [5, 10, 15, 20], "face_shinigami": False}
-    options, _ = domain.exploration_options({**state, "sheet": _first_sheet(), "kept": {}}, 1, "success")
+    options = domain.exploration_options({**state, "sheet": _first_sheet()}, 1, "success")
     assert (options["yomi_mode"], options["yomi_track"]) == (True, {"marks": 0, "bold": [5, 10, 15, 20]})
+
+
+def test_the_level_increase_records_the_players_choice_even_when_a_resurrection_took_that_point():
+    # rules: Harakiri, "Level Increase", step 1: "Increase the chosen attribute by 1"; "Defeated Characters": a failed
+    # resurrection test loses an attribute point (Tomoe loses dexterity, then chooses dexterity for her level)
+    before = _first_sheet()
+    after = copy.deepcopy(before)
+    after["characters"]["tomoe"].update(level=2, skills=[*before["characters"]["tomoe"]["skills"], "divine_arrow"])
+    levels = {"tomoe": {"level": 2, "attribute": "dexterity"}}
+    [record] = domain.level_records(1, before, after, levels)
+    assert record["payload"] == {"chapter": 1, "character": "tomoe", "level": 2, "attribute": "dexterity",
+                                 "skill": "divine_arrow"}
+    assert domain.level_records(1, before, after)[0]["payload"]["attribute"] is None  # the attributes alone hide it
+
+
+def test_rebuild_derives_a_levels_attribute_from_the_players_choice_in_the_phase_log(monkeypatch):
+    # rules: Harakiri, "Level Increase", step 1: "Increase the chosen attribute by 1"; "Defeated Characters": a failed
+    # resurrection test loses an attribute point - the chosen attribute is read from PhaseEnded.levels, as the policy
+    # recorded it, not from a comparison of the attributes (Tomoe lost dexterity, then chose dexterity for her level)
+    from types import SimpleNamespace
+
+    from campaigns import rebuild
+    from games.engines.harakiri import handover
+
+    before = _first_sheet()
+    after = copy.deepcopy(before)
+    after["characters"]["tomoe"].update(level=2, skills=[*before["characters"]["tomoe"]["skills"], "divine_arrow"])
+    endings = {"m1": {"outcome": "success", "sheet": before, "market": []},
+               "m2": {"result": "victory", "party": handover.party_from_sheet(after),
+                      "levels": {"tomoe": {"level": 2, "attribute": "dexterity"}}}}
+    monkeypatch.setattr(rebuild, "_ending", lambda p: endings[p["match_id"]])
+    records, state = [], None
+
+    def append(*new):
+        nonlocal state
+        for r in new:
+            records.append(SimpleNamespace(seq=len(records) + 1, type=r["type"], payload=r["payload"]))
+            state = domain.apply(state, r)
+
+    append({"type": domain.CREATED, "payload": {"game": "harakiri", "act": 1, "seats": 1, "control": domain.default_control(1),
+                                                "creator_id": 1}},
+           {"type": domain.SEATED, "payload": {"seat": 0, "user_id": 1, "username": "a"}},
+           {"type": domain.STARTED, "payload": {}},
+           {"type": domain.PHASE_STARTED, "payload": {"chapter": 1, "phase": "adventure", "match_id": "m1"}})
+    append(*domain.after_adventure(state, endings["m1"]))
+    append({"type": domain.PHASE_STARTED, "payload": {"chapter": 1, "phase": "exploration", "match_id": "m2"}})
+    append(*domain.after_exploration(state, endings["m2"]))
+    level = records[-1]
+    assert (level.type, level.payload["attribute"]) == (domain.LEVEL_INCREASED, "dexterity")
+    assert rebuild.phase_differences("c", records) == []
+    level.payload = {**level.payload, "attribute": None}  # what comparing the attributes alone would give
+    assert [d.field for d in rebuild.phase_differences("c", records)] == [f"seq {level.seq} LevelIncreased.attribute"]

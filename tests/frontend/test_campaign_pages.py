@@ -261,8 +261,8 @@ def test_yomi_mode_from_the_form_and_a_next_phase_that_could_not_open(make_user,
     real = domain.exploration_options
 
     def refused(state, chapter, outcome, missions=None):  # a party the Exploration Phase's option validation refuses
-        options, aside = real(state, chapter, outcome, missions)
-        return {**options, "party": {**options["party"], "akira": {**options["party"]["akira"], "level": 9}}}, aside
+        options = real(state, chapter, outcome, missions)
+        return {**options, "party": {**options["party"], "akira": {**options["party"]["akira"], "level": 9}}}
 
     monkeypatch.setattr(domain, "exploration_options", refused)
     play_to_end(services.campaign_get(cid)["current_match"], f"yomi-{cid}", django_capture_on_commit_callbacks)

@@ -6,7 +6,7 @@ engine has already found in that list (so listed == accepted by construction).
 
 from itertools import combinations
 
-from . import act2, act2_values, combat, content, flow, grid, passives, rules, sharing
+from . import act2, act2_values, combat, content, flow, grid, market, passives, rules, sharing
 from .catalogue import IMPLEMENTED, KAMI_MODES
 from .combat import spend, tier
 from .rules import endable, move_points
@@ -268,7 +268,7 @@ def character_commands(s, c):
         for o, och in sorted(s["characters"].items()):
             if o != c and not och["defeated"] and och["sq"] and adjacent_or_same(s, here, och["sq"]):
                 for i, it in enumerate(ch["items"]):
-                    if can_receive(och, it["id"]):
+                    if content.can_receive(och, it["id"]):
                         out.append(cmd("give", to=o, slot=i))
                 for what in ("heads", "boss_heads", "coins"):
                     if ch[what] > 0:
@@ -277,9 +277,8 @@ def character_commands(s, c):
     if len(ch["weapons"]) == 2 and not in_action and sharing.can_swap(ch):
         if free_swap(s, c) or ch["ap"] >= 1:
             out.append(cmd("swap_weapon"))
-    # items
-    if ch["ap"] >= 1:
-        out += item_options(s, c)
+    # items (a permanent item needs no action point)
+    out += item_options(s, c)
     # meditate
     if not in_action and ch["ap"] >= 1 and ch["meditation"] < 1:
         out.append(cmd("meditate"))
@@ -308,18 +307,6 @@ def free_swap(s, c):
     """Military Discipline makes switching weapons a free action, once per activation (further
     swaps cost 1 AP as usual, so a free action can never be repeated endlessly)."""
     return rules.skill_active(s, c, "military_discipline") and not s["turn"].get("swapped_free")
-
-
-def can_receive(ch, item_id):
-    """Rulebook "Equipment and Item Limits": at most 2 permanent and 5 items in all (special
-    items do not count)."""
-    info = content.ITEMS[item_id]
-    if info["type"] == "special":
-        return True
-    mine = [content.ITEMS[i["id"]] for i in ch["items"] if content.ITEMS[i["id"]]["type"] != "special"]
-    if len(mine) >= 5:
-        return False
-    return info["type"] != "permanent" or sum(1 for m in mine if m["type"] == "permanent") < 2
 
 
 def technique_options(s, c):
@@ -383,19 +370,38 @@ def star_rain_groups(s, c):
     return [list(g) for n in (1, 2, 3) for g in combinations(near, n)]
 
 
+PASSIVE_ITEMS = ("none", "attack_bonus", "armor_bonus")  # nothing to use: applied by the rules
+
+
+def item_cost(info):
+    """"spend 1 action point to use an item"; "Permanent items do not require action points to be used"."""
+    return 0 if info["type"] == "permanent" else 1
+
+
 def item_options(s, c):
+    """"Use an Item. If they meet the knowledge requirement, spend 1 action point ... Each item may
+    be used a maximum of once per round" (a movement item only during the movement action, a
+    once-per-phase item once per phase)."""
     ch = s["characters"][c]
+    moving = s["turn"]["moving"]
     out = []
     for i, it in enumerate(ch["items"]):
         info = content.ITEMS[it["id"]]
-        if info["knowledge"] > rules.attr(s, c, "knowledge") or i in ch["items_used"]:
+        fx = info["effect"]
+        if (content.knowledge_needed(it["id"]) > rules.attr(s, c, "knowledge") or i in ch["items_used"]
+                or fx["kind"] in PASSIVE_ITEMS or ch["ap"] < item_cost(info)):
             continue
-        kind = info["effect"]["kind"]
-        if kind == "none":
+        if fx.get("once_per_phase") and it["id"] in ch.get("items_spent", []):
             continue
-        if kind == "damage":
+        if fx["kind"] == "movement" and not moving:
+            continue
+        if fx["kind"] == "damage":
             for e in rules.shogun_creatures(s):
                 if rules.can_attack(s, c, e, info["range"]):
+                    out.append(cmd("use_item", slot=i, target=e))
+        elif fx["kind"] == "condition":
+            for e in rules.shogun_creatures(s):
+                if combat.can_have_conditions(s, e) and rules.can_attack(s, c, e, info["range"]):
                     out.append(cmd("use_item", slot=i, target=e))
         else:
             out.append(cmd("use_item", slot=i))
@@ -689,7 +695,8 @@ def do_item(w, c, a):
     i = a["slot"]
     it = ch["items"][i]
     info = content.ITEMS[it["id"]]
-    spend(w, c, 1, f"use {it['id']}")
+    if item_cost(info):
+        spend(w, c, item_cost(info), f"use {it['id']}")
     w.emit("ItemUsed", who=c, item=it["id"], target=a.get("target"))
     fx = info["effect"]
     if fx["kind"] == "heal":
@@ -702,20 +709,35 @@ def do_item(w, c, a):
         combat.bless(w, c)
     elif fx["kind"] == "damage":
         combat.damage(w, a["target"], fx["amount"] + act2.craft_bonus(s, c), attacker=c, reason=it["id"])
+    elif fx["kind"] == "condition":
+        # "If what provokes the negative condition is not an attack, it may be applied even if it causes no damage."
+        combat.give_condition(w, a["target"], fx["condition"], it["id"])
+    elif fx["kind"] == "karma":
+        w.emit("KarmaChanged", who=c, set={"karma": ch["karma"] + fx["amount"]}, reason=it["id"])
+    elif fx["kind"] == "movement":
+        w.emit("TurnChanged", set={"mp": s["turn"]["mp"] + fx["amount"]})
     ch = w.s["characters"][c]
     items = list(ch["items"])
     used = list(ch["items_used"])
+    spent = False
     if info["type"] == "consumable":
         items.pop(i)
         used = [u if u < i else u - 1 for u in used if u != i]
+        spent = True
     elif info["type"] == "uses":
         left = (items[i]["uses"] or 1) - 1
         if left <= 0:
             items.pop(i)
             used = [u if u < i else u - 1 for u in used if u != i]
+            spent = True
         else:
             items[i] = {"id": it["id"], "uses": left}
             used.append(i)
     else:
         used.append(i)
-    w.emit("ItemsChanged", who=c, set={"items": items, "items_used": used}, reason=f"{it['id']} used")
+    change = {"items": items, "items_used": used}
+    if fx.get("once_per_phase"):
+        change["items_spent"] = ch.get("items_spent", []) + [it["id"]]
+    w.emit("ItemsChanged", who=c, set=change, reason=f"{it['id']} used")
+    if spent:  # "discard it after use by returning it to the market deck, which is then shuffled"
+        market.returned(w, [it["id"]], f"{it['id']} used")

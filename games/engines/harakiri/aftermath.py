@@ -79,7 +79,10 @@ def process(w, item):
         if choice:
             attrs[choice["attribute"]] += 1
         mx = content.CHARACTERS[c]["health_by_level"][level - 1]
-        w.emit("AttributesChanged", who=c, set={"attrs": attrs, "level": level, "max_health": mx, "health": mx},
+        # ``level_raised``: the attribute the player chose (the campaign records it; a point lost to a
+        # failed resurrection in the same phase may hide it from a comparison of the attributes)
+        w.emit("AttributesChanged", who=c, set={"attrs": attrs, "level": level, "max_health": mx, "health": mx,
+                                                "level_raised": choice["attribute"] if choice else None},
                reason="level increase")
         w.emit("WorkDone", op="aftermath")
         return
@@ -112,12 +115,16 @@ def party_export(s):
         out[c] = {"level": ch["level"], "health": max(1, ch["health"]), **ch["attrs"], "skills": list(ch["skills"]),
                   "kami": ch["kami"], "affinity": ch["affinity"], "weapons": list(ch["weapons"]),
                   "equipped": ch["equipped"], "armor": ch["armor_card"], "armor_value": ch["armor"],
-                  "items": [i["id"] for i in ch["items"]], "karma": ch["karma"], "coins": ch["coins"],
+                  "items": [i["id"] for i in ch["items"]],
+                  "item_uses": {i["id"]: i["uses"] for i in ch["items"] if i["uses"] is not None},
+                  "karma": ch["karma"], "coins": ch["coins"],
                   "heads": ch["heads"], "boss_heads": ch["boss_heads"]}
     return out
 
 
 def finish(w):
     reason = w.s.get("aftermath_reason") or "objective achieved"
-    w.emit("PhaseEnded", result="victory", reason=reason,
+    levels = {c: {"level": ch["level"], "attribute": ch["level_raised"]}
+              for c, ch in w.s["characters"].items() if "level_raised" in ch}
+    w.emit("PhaseEnded", result="victory", reason=reason, levels=levels,
            party=yomi.handover(w.s, party_export(w.s)), **yomi.report(w.s))

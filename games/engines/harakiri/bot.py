@@ -54,6 +54,8 @@ def belief(state):
     if "deck" in (state.get("initiative") or {}):
         s["initiative"] = dict(state["initiative"], deck=sorted(state["initiative"]["deck"]))
     s.pop("next_initiative", None)
+    if state.get("market") is not None:
+        s["market"] = sorted(state["market"])
     s.pop("forced", None)
     return s
 
@@ -525,6 +527,9 @@ def choose(state, seat, legal):
     if len(legal) == 1:
         return legal[0]
     s = belief(state)
+    end_share = {"type": "end_share", "args": {}}
+    if end_share in legal:  # before the Exploration Phase: the bot keeps its supplies as they are
+        return end_share
     if s["pending"]:
         cmd = _decision(s, legal)
     elif s["attack"]:

@@ -324,7 +324,8 @@ def start_char_attack(w, c, targets, mode, focus, skill, counter=False, repeat=0
         dice = _deadly(w, dice)
     if concentrated:
         dice.append({"n": 6, "s": "critical", "die": "test", "concentration": True})
-    atk = {"attacker": c, "targets": list(targets), "mode": mode, "skill": skill, "focus": bool(focus),
+    atk = {"attacker": c, "weapon": ch["equipped"], "targets": list(targets), "mode": mode, "skill": skill,
+           "focus": bool(focus),
            "dice": dice, "blind": blind, "counter": counter, "ebisu": [], "meditated": False,
            "relentless": False, "from": ch["sq"], "repeat": repeat}
     atk.update(extra or {})
@@ -444,6 +445,7 @@ def finish_char_attack(w):
         after_attack(w, c, atk, 0, False)
         return
     hits = impacts(dice) + rules.attr(s, c, "power") - (0 if atk.get("double") else ch["conditions"]["poisoned"])
+    hits += 0 if atk.get("double") else rules.item_bonus(s, c, "attack_bonus")  # War Fan, Iron Tessen
     if skill == "divine_arrow" and wpn["range"] >= 3:
         hits += rules.attr(s, c, "power")
     total_damage = 0

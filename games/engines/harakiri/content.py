@@ -48,13 +48,47 @@ def kami_skill(skill_id: str) -> dict:
 
 def wears_armor(ch):
     """Armor protects only a character of the armor card's class; another class's armor received
-    from an ally is only carried in the supply (rulebook "Share")."""
-    return ARMORS[ch["armor_card"]]["class"] == ch["class"]
+    from an ally is only carried in the supply (rulebook "Share"). A character who sold or gave
+    away its armor (Adventure Phase) has none (``armor_card`` None)."""
+    return ch["armor_card"] is not None and ARMORS[ch["armor_card"]]["class"] == ch["class"]
 
 
 def armor_cap(ch):
     """The base armor value of the equipped armor (0 when the carried armor cannot be worn)."""
     return ARMORS[ch["armor_card"]]["armor"] if wears_armor(ch) else 0
+
+
+# -- the market cards (one catalogue with the Adventure Phase: content/items.json) ----------------
+
+MAX_ITEMS, MAX_PERMANENT = 5, 2  # "Equipment and Item Limits"
+MAX_WEAPONS = 2
+
+
+def knowledge_needed(item_id: str) -> int:
+    """An item's knowledge requirement (a card with no requirement: 0)."""
+    return ITEMS[item_id]["knowledge"] or 0
+
+
+def market_cards() -> list[str]:
+    """Every market card of the catalogue (special cards never enter the market deck)."""
+    return sorted(i for i, it in ITEMS.items() if it["type"] != "special")
+
+
+def item_counts(ids) -> tuple[int, int]:
+    """(market items, permanent items) among ``ids``: special items count for neither."""
+    cards = [ITEMS[i] for i in ids if ITEMS[i]["type"] != "special"]
+    return len(cards), sum(1 for it in cards if it["type"] == "permanent")
+
+
+def can_receive(ch, item_id):
+    """Rulebook "Equipment and Item Limits": "a maximum of 2 permanent items with a maximum of 5
+    items in total in their supply"; "Items with the special keyword do not count". Every item
+    the character carries counts, whichever phase it was bought in."""
+    info = ITEMS[item_id]
+    if info["type"] == "special":
+        return True
+    n, perm = item_counts(i["id"] for i in ch["items"])
+    return n < MAX_ITEMS and (info["type"] != "permanent" or perm < MAX_PERMANENT)
 
 
 def can_wield(ch, weapon_id):

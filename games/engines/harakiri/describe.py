@@ -158,6 +158,15 @@ def _changed(label):
     return say
 
 
+def _count(deck) -> int:
+    """A deck's size (never its order, even from an event that was not redacted)."""
+    return len(deck) if isinstance(deck, list) else deck
+
+
+def _cards(n) -> str:
+    return f"{n} card{'' if n == 1 else 's'}"
+
+
 def _value(v) -> str:
     if isinstance(v, bool) or v is None:
         return {True: "yes", False: "no", None: "none"}[v]
@@ -215,10 +224,21 @@ def _decision_opened(p, seat, names):
     return f"{who} must decide: {names_in(prompt)}"
 
 
+SHOP_CHOICES = {"done": "leaves", "sell_heads": "sells the heads", "repair": "repairs the armor"}
+
+
 def _decision_made(p, seat, names):
     opt = p.get("option")
+    kind = str(p.get("kind", ""))
+    if kind in ("market", "blacksmith") and isinstance(opt, dict):  # the failure procedure's shops
+        for key, words in SHOP_CHOICES.items():
+            if opt.get(key):
+                return f"At the {kind}: {words}"
+        for key in ("buy", "sell"):
+            if opt.get(key):
+                return f"At the {kind}: {key}s {name(opt[key])}"
     what = _value(opt) if isinstance(opt, dict) else _value(opt)
-    return f"Decided ({str(p.get('kind', '')).replace('_', ' ')}): {what}"
+    return f"Decided ({kind.replace('_', ' ')}): {what}"
 
 
 def _spawned(p, seat, names):
@@ -338,6 +358,9 @@ SENTENCES = {
     "TechniqueUsed": lambda p, seat, names: f"{name(p.get('who'))} uses {name(p.get('skill'))}",
     "WeaponSwapped": _changed(""),
     "MarketRevealed": lambda p, seat, names: f"{name(p.get('who'))} sees the market: {listing(name(i.get('id') if isinstance(i, dict) else i) for i in p.get('items') or [])}",
+    "MarketDeckSet": lambda p, seat, names: f"The market deck has {_cards(_count(p.get('deck')))}{_why(p)}",
+    "ShareReady": lambda p, seat, names: f"{seat_name(names, p.get('seat'))} is done exchanging items",
+    "ShareEnded": lambda p, seat, names: "The exchanges are over: the Exploration Phase begins",
     "AICardDrawn": lambda p, seat, names: f"{name(p.get('who'))} draws the AI card {name(p.get('card'))}"
     + (" (empowered)" if p.get("empowered") else ""),
     "AICardSetAside": lambda p, seat, names: f"{name(p.get('who'))} sets {name(p.get('card'))} aside{_why(p)}",

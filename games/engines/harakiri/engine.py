@@ -5,7 +5,7 @@ import json
 
 from games.kernel import SYSTEM, EngineBase, Rng, RuleViolation, Status, event, json_member
 
-from . import act2, actions, bot, catalogue, combat, content, describe as narration, flow, views, work_queue
+from . import act2, actions, bot, catalogue, combat, content, describe as narration, flow, sharing, views, work_queue
 from .adventure import engine as adventure_engine
 from .setup import ORDER, build_state, make_enemy, playable, zone_payload
 from .state import W, apply, copy_for
@@ -14,7 +14,9 @@ CHARACTER_COMMANDS = {"move", "exert", "step", "end_move", "attack", "technique"
                       "swap_weapon", "use_item", "meditate", "place_ki", "withdraw_ki", "retrieve_head",
                       "kami_mode", "end_activation"}
 CHARACTER_COMMANDS |= act2.COMMANDS  # Yastun Lad's move, Nemesis' mark
-KNOWN = CHARACTER_COMMANDS | {"choose", "reroll_die", "resolve_attack", "draw_oracle", "activate_enemy", "resume"}
+SHARE_COMMANDS = {"share", "end_share"}  # Exploration Phase Setup, step 2 (option ``share``)
+KNOWN = CHARACTER_COMMANDS | SHARE_COMMANDS | {"choose", "reroll_die", "resolve_attack", "draw_oracle",
+                                               "activate_enemy", "resume"}
 
 
 ADVENTURE = adventure_engine.ENGINE
@@ -40,7 +42,8 @@ def _hero_label(key: str) -> str:
 # ``title``/``description``/``default`` and the ``x-`` annotations (labels of enum values, seat-valued
 # integers, a map keyed by another option's choice) only present the options to players (the lobby's
 # form, docs/engines.md "Options"); validation ignores them. Untitled options (the campaign's
-# hand-over: adventure, party, yomi_*) are set by the campaign pages and the API only.
+# hand-over: adventure, missions, marks, party, market, share, yomi_*) are set by the campaign pages
+# and the API only.
 EXPLORATION_OPTIONS = {
     "type": "object",
     "properties": {
@@ -73,6 +76,8 @@ EXPLORATION_OPTIONS = {
                      "additionalProperties": {"enum": ["completed", "failed", "active", "hidden", "unavailable"]}},
         "marks": {"type": "array", "maxItems": 200, "items": {"type": "string", "pattern": "^[a-z_0-9]{1,64}$"}},
         "party": {"type": "object", "additionalProperties": {"type": "object"}},
+        "market": {"type": "array", "items": {"type": "string"}, "maxItems": 200},
+        "share": {"type": "boolean"},
         "yomi_mode": {"type": "boolean"},
         "yomi_track": {"type": "object"},
     },
@@ -210,6 +215,8 @@ class HarakiriEngine(EngineBase):
             elif t == "activate_enemy":
                 w.emit("WorkPushed", items=[{"op": "enemy", "enemy": a["enemy"], "stage": "start"}], front=True)
             # "resume": the enemies' or the oracle's step a player's decision paused goes on
+        elif t in SHARE_COMMANDS:
+            sharing.share_execute(w, command.seat, wanted)
         elif t == "choose":
             self._choose(w, command.seat, a["option"])
         elif t == "reroll_die":
@@ -255,6 +262,8 @@ class HarakiriEngine(EngineBase):
             won = s["result"] == "victory"
             return Status(phase="ended", awaiting=[], finished=True,
                           winners=list(range(s["seats"])) if won else [])
+        if s["phase"] == "share":
+            return Status(phase="share", awaiting=sharing.share_awaiting(s))
         p = s["pending"]
         if p:
             if p["by"] == "party":
@@ -286,6 +295,8 @@ class HarakiriEngine(EngineBase):
         if seat == SYSTEM:
             sc = self.system_command(state)
             return [sc] if sc else []
+        if s["phase"] == "share":
+            return sharing.share_commands(s, seat)
         if s["pending"]:
             return [{"type": "choose", "args": {"option": i}} for i in range(len(s["pending"]["options"]))]
         if s["attack"]:
@@ -297,7 +308,7 @@ class HarakiriEngine(EngineBase):
         if is_adventure(state):
             return ADVENTURE.system_command(state)
         s = state
-        if s["phase"] == "ended" or s["pending"] or s["attack"]:
+        if s["phase"] in ("ended", "share") or s["pending"] or s["attack"]:
             return None
         if work_queue.automated_work_next(s):
             return {"type": "resume", "args": {}}
@@ -320,7 +331,7 @@ class HarakiriEngine(EngineBase):
         """A timed-out seat ends what it is doing: the activation, the movement, the attack
         roll; a decision takes its first option."""
         legal = self.legal_commands(state, seat)
-        for kind in ("resolve_attack", "end_move", "end_activation"):
+        for kind in ("resolve_attack", "end_move", "end_activation", "end_share"):
             for c in legal:
                 if c["type"] == kind:
                     return c

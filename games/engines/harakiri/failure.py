@@ -2,11 +2,9 @@
 placed next to the last defeat, a new round; a second failure lets the party choose between
 repeating and reading the success section."""
 
-from . import aftermath, combat, content, grid, rules
+from . import aftermath, combat, content, grid, market, rules
 from .work_queue import open_decision, take_choice
 from .setup import ORDER, make_enemy
-
-MAX_ITEMS, MAX_PERMANENT = 5, 2
 
 
 def begin(w, reason):
@@ -34,44 +32,132 @@ def begin(w, reason):
     w.emit("WorkPushed", items=items, front=False)
 
 
-def _market_deck(s):
-    return sorted(i for i, it in content.ITEMS.items() if it["type"] != "special")
+# The Adventure Phase's blacksmith: "spend 10 coins to repair all of their equipped resistance". Never
+# free here: Amatsumara's Master Blacksmith is a level 1 Kami skill, and "during the Exploration Phase,
+# the first Kami skill cannot be used, except for Izanami's" (the failure procedure is part of it).
+REPAIR_COST = 10
 
 
-def _counts(ch):
-    items = [content.ITEMS[i["id"]] for i in ch["items"] if content.ITEMS[i["id"]]["type"] != "special"]
-    return len(items), sum(1 for it in items if it["type"] == "permanent")
+def half(cost):
+    """"gaining half the cost rounded down"."""
+    return cost // 2
+
+
+def keeps_a_weapon(ch, card):
+    """Selling ``card`` leaves the character a weapon of its class to equip (no attack without one)."""
+    if card not in ch["weapons"] or not rules.can_wield(ch, card):
+        return True
+    return any(x != card and rules.can_wield(ch, x) for x in ch["weapons"])
+
+
+def _card(card):
+    return content.WEAPONS.get(card) or content.ARMORS[card]
+
+
+def blacksmith_deck(ch):
+    """"Place the blacksmith cards of each class up to its current level in a facedown pile next
+    to each player board" (Exploration Phase Setup, step 8): the class's cards of the character's
+    level and lower, less those in its supply."""
+    owned = {*ch["weapons"], ch["armor_card"]}
+    cards = [(k, c) for k, c in content.WEAPONS.items()] + [(k, c) for k, c in content.ARMORS.items()]
+    return sorted(k for k, c in cards if c["class"] == ch["class"] and c["level"] <= ch["level"] and k not in owned)
 
 
 def market_options(s, c, revealed):
+    """The Adventure Phase's Market: "The active character may buy any number of the revealed cards
+    ... may also sell items in their supply, gaining half their cost in coins rounded down ...
+    may sell heads and boss heads in their supply, gaining 10 coins per head sold, and 30 coins per
+    boss head sold"; the item limits count every item carried."""
     ch = s["characters"][c]
-    n, perm = _counts(ch)
-    out = []
-    for i in revealed:
-        it = content.ITEMS[i]
-        if ch["coins"] >= it["cost"] and n < MAX_ITEMS and (it["type"] != "permanent" or perm < MAX_PERMANENT):
-            out.append({"buy": i})
+    out = [{"buy": i} for i in revealed if ch["coins"] >= content.ITEMS[i]["cost"] and content.can_receive(ch, i)]
+    out += [{"sell": i} for i in sorted({it["id"] for it in ch["items"]}) if content.ITEMS[i]["type"] != "special"]
     if ch["heads"] or ch["boss_heads"]:
         out.append({"sell_heads": True})
     out.append({"done": True})
     return out
 
 
-def blacksmith_options(s, c):
+def blacksmith_options(s, c, bought=False):
+    """The Adventure Phase's Blacksmith: "purchase 1 card from their blacksmith deck by paying the
+    cost ... may sell equipment in their supply, gaining half the cost rounded down ... may spend 10
+    coins to repair all of their equipped resistance"; at most 2 weapons (a new armor sells the old
+    one: "if a character acquires a new piece of armor, they must sell their previous armor")."""
     ch = s["characters"][c]
     out = []
-    for wid, wpn in sorted(content.WEAPONS.items()):
-        if (wpn["class"] == ch["class"] and wpn["level"] <= ch["level"] and wid not in ch["weapons"]
-                and len(ch["weapons"]) < 2 and ch["coins"] >= wpn.get("cost", 0)):
-            out.append({"buy": wid})
-    for aid, arm in sorted(content.ARMORS.items()):
-        if (arm["class"] == ch["class"] and arm["level"] <= ch["level"] and aid != ch["armor_card"]
-                and ch["coins"] >= arm.get("cost", 0)):
-            out.append({"buy": aid})
-    if ch["armor"] < rules.armor_cap(ch) and ch["coins"] >= 2:
+    if not bought:
+        for card in blacksmith_deck(ch):
+            if ch["coins"] >= _card(card)["cost"] and (card in content.ARMORS or len(ch["weapons"]) < content.MAX_WEAPONS):
+                out.append({"buy": card})
+    owned = ch["weapons"] + ([ch["armor_card"]] if ch["armor_card"] else [])
+    out += [{"sell": card} for card in owned if keeps_a_weapon(ch, card)]
+    if ch["armor"] < rules.armor_cap(ch) and ch["coins"] >= REPAIR_COST:
         out.append({"repair": True})
     out.append({"done": True})
     return out
+
+
+def _prompt(s, c, step):
+    """The decision's question, in words (the options name the cards and their prices)."""
+    if step == "market":
+        return (f"{c}: the failure's Market action: buy any of the revealed cards, sell items (half their cost) "
+                "or heads, then leave")
+    return (f"{c}: the failure's Blacksmith action: buy one card, sell equipment (half its cost), "
+            f"repair the armor ({REPAIR_COST} coins), then leave")
+
+
+def _market_step(w, c, item, choice):
+    s = w.s
+    ch = s["characters"][c]
+    if choice.get("sell_heads"):
+        coins = ch["coins"] + 10 * ch["heads"] + 30 * ch["boss_heads"]
+        w.emit("HeadsChanged", who=c, set={"heads": 0, "boss_heads": 0, "coins": coins}, reason="heads sold")
+    elif "sell" in choice:
+        items = list(ch["items"])
+        slot = next(i for i, it in enumerate(items) if it["id"] == choice["sell"])
+        items.pop(slot)
+        used = [u if u < slot else u - 1 for u in ch["items_used"] if u != slot]  # the other items keep their use
+        w.emit("ItemsChanged", who=c, set={"items": items, "items_used": used,
+                                           "coins": ch["coins"] + half(content.ITEMS[choice["sell"]]["cost"])},
+               reason=f"sold {choice['sell']}")
+        market.to_bottom(w, [choice["sell"]], f"{choice['sell']} sold")
+    else:
+        it = content.ITEMS[choice["buy"]]
+        w.emit("ItemsChanged", who=c, set={"items": ch["items"] + [{"id": choice["buy"], "uses": it.get("uses")}],
+                                           "coins": ch["coins"] - it["cost"]}, reason=f"bought {choice['buy']}")
+        w.emit("WorkUpdated", item={**item, "revealed": [i for i in item["revealed"] if i != choice["buy"]]})
+
+
+def _blacksmith_step(w, c, item, choice):
+    s = w.s
+    ch = s["characters"][c]
+    if choice.get("repair"):
+        w.emit("ArmorChanged", who=c, set={"armor": rules.armor_cap(ch), "coins": ch["coins"] - REPAIR_COST},
+               reason="blacksmith repair")
+    elif "sell" in choice:
+        card = choice["sell"]
+        coins = ch["coins"] + half(_card(card)["cost"])
+        if card == ch["armor_card"]:
+            w.emit("ArmorChanged", who=c, set={"armor_card": None, "armor": 0, "coins": coins}, reason=f"sold {card}")
+        else:
+            weapons = [x for x in ch["weapons"] if x != card]
+            equipped = ch["equipped"] if ch["equipped"] != card else next(x for x in weapons if rules.can_wield(ch, x))
+            w.emit("WeaponSwapped", who=c, set={"weapons": weapons, "equipped": equipped, "coins": coins},
+                   reason=f"sold {card}")
+    else:
+        card = choice["buy"]
+        if card in content.WEAPONS:
+            w.emit("WeaponSwapped", who=c, set={"weapons": ch["weapons"] + [card], "coins": ch["coins"] - content.WEAPONS[card]["cost"]},
+                   reason=f"bought {card}")
+        else:
+            coins = ch["coins"]
+            if ch["armor_card"] is not None:  # the previous armor is sold
+                coins += half(content.ARMORS[ch["armor_card"]]["cost"])
+                w.emit("ArmorChanged", who=c, set={"armor_card": None, "armor": 0, "coins": coins},
+                       reason=f"sold {ch['armor_card']} for the new armor")
+            arm = content.ARMORS[card]
+            w.emit("ArmorChanged", who=c, set={"armor_card": card, "armor": arm["armor"], "coins": coins - arm["cost"]},
+                   reason=f"bought {card}")
+        w.emit("WorkUpdated", item={**item, "bought": True})
 
 
 def process(w, item):
@@ -90,46 +176,33 @@ def process(w, item):
         return
     if step in ("market", "blacksmith"):
         c = item["char"]
-        ch = s["characters"][c]
         if step == "market" and "revealed" not in item:
-            deck = w.shuffled(_market_deck(s))
-            revealed = deck[:3]
+            ch = s["characters"][c]
+            if not (ch["coins"] or ch["heads"] or ch["boss_heads"] or market_options(s, c, [])[:-1]):
+                w.emit("WorkDone", op="failure")  # nothing to pay with and nothing to sell: no market action
+                return
+            revealed = market.reveal(w, 3)
             w.emit("WorkUpdated", item={**item, "revealed": revealed})
             w.emit("MarketRevealed", who=c, items=revealed)
-            item = s["work"][0]
+        item = s["work"][0]
         if choice is None:
-            opts = market_options(s, c, item["revealed"]) if step == "market" else blacksmith_options(s, c)
-            if opts == [{"done": True}]:
-                w.emit("WorkDone", op="failure")
+            opts = (market_options(s, c, item["revealed"]) if step == "market"
+                    else blacksmith_options(s, c, item.get("bought", False)))
+            if opts != [{"done": True}]:
+                open_decision(w, step, s["control"][c], opts, _prompt(s, c, step))
                 return
-            open_decision(w, step, s["control"][c], opts, f"{c}: {step} action (buy, sell heads or done)?")
-            return
+            choice = {"done": True}
         if choice.get("done"):
+            if step == "market" and item["revealed"]:
+                # "Shuffle any unbought cards back into the market deck."
+                market.returned(w, item["revealed"], "unbought market cards shuffled back")
             w.emit("WorkDone", op="failure")
             return
-        if choice.get("sell_heads"):
-            coins = ch["coins"] + 10 * ch["heads"] + 30 * ch["boss_heads"]
-            w.emit("HeadsChanged", who=c, set={"heads": 0, "boss_heads": 0, "coins": coins}, reason="heads sold")
-        elif choice.get("repair"):
-            w.emit("ArmorChanged", who=c, set={"armor": content.ARMORS[ch["armor_card"]]["armor"],
-                                              "coins": ch["coins"] - 2}, reason="blacksmith repair")
-        elif step == "market":
-            it = content.ITEMS[choice["buy"]]
-            w.emit("ItemsChanged", who=c, set={"items": ch["items"] + [{"id": choice["buy"], "uses": it.get("uses")}],
-                                               "coins": ch["coins"] - it["cost"]}, reason=f"bought {choice['buy']}")
-            w.emit("WorkUpdated", item={**s["work"][0], "revealed": [i for i in s["work"][0]["revealed"]
-                                                                    if i != choice["buy"]]})
+        if step == "market":
+            _market_step(w, c, item, choice)
         else:
-            b = choice["buy"]
-            if b in content.WEAPONS:
-                w.emit("WeaponSwapped", who=c, set={"weapons": ch["weapons"] + [b],
-                                                    "coins": ch["coins"] - content.WEAPONS[b].get("cost", 0)},
-                       reason=f"bought {b}")
-            else:
-                arm = content.ARMORS[b]
-                w.emit("ArmorChanged", who=c, set={"armor_card": b, "armor": arm["armor"],
-                                                  "coins": ch["coins"] - arm.get("cost", 0)}, reason=f"bought {b}")
-        return  # the same step again: another purchase or "done"
+            _blacksmith_step(w, c, item, choice)
+        return  # the same step again: another purchase, a sale, or "done"
     if step == "reset":
         reset_zones(w)
         w.emit("WorkDone", op="failure")

@@ -53,7 +53,7 @@ def advance(w, by_player=False):
             else:  # pragma: no cover
                 w.emit("WorkDone", op=op)
             continue
-        if s["phase"] in ("oracle",):
+        if s["phase"] in ("oracle", "share"):  # the SYSTEM's oracle draw; the players' exchanges (setup)
             return
         if s["phase"] == "aftermath":
             aftermath.finish(w)

@@ -56,9 +56,22 @@ def char_defense(s, c):
     return d
 
 
+def item_bonus(s, c, kind):
+    """What the character's permanent items of effect ``kind`` add (``attack_bonus``: hits of its
+    attacks; ``armor_bonus``: armor while it wears an armor of its class), for the items whose
+    knowledge requirement it meets ("Permanent items do not require action points to be used, and
+    their effect can only be applied once each time that their requirements are fulfilled")."""
+    ch = s["characters"][c]
+    know = attr(s, c, "knowledge")
+    return sum(content.ITEMS[it["id"]]["effect"].get("amount", 0) for it in ch["items"]
+               if content.ITEMS[it["id"]]["type"] == "permanent" and content.ITEMS[it["id"]]["effect"]["kind"] == kind
+               and content.knowledge_needed(it["id"]) <= know)
+
+
 def char_armor(s, c):
     ch = s["characters"][c]
-    return (ch["armor"] if wears_armor(ch) else 0) + ch.get("armor_bonus", 0)
+    worn = ch["armor"] + item_bonus(s, c, "armor_bonus") if wears_armor(ch) else 0
+    return worn + ch.get("armor_bonus", 0)
 
 
 # -- enemies ---------------------------------------------------------------------------------

@@ -106,6 +106,14 @@ def default_party(order=ORDER):
     return out
 
 
+def item_uses(spec, item_id):
+    """The "Uses: X" tokens left on an item: as the party hands them on (``item_uses``, the
+    Adventure Phase's tokens), else the card's X ("When obtained, add tokens equal to the number
+    of uses available on the item card")."""
+    full = content.ITEMS[item_id].get("uses")
+    return (spec.get("item_uses") or {}).get(item_id, full) if full is not None else None
+
+
 def make_character(name, spec, roll_ki):
     d = content.CHARACTERS[name]
     level = spec["level"]
@@ -116,7 +124,7 @@ def make_character(name, spec, roll_ki):
         "skills": list(spec["skills"]), "kami": spec["kami"], "affinity": spec["affinity"],
         "weapons": list(spec["weapons"]), "equipped": spec["equipped"], "armor_card": spec["armor"],
         "armor": spec["armor_value"], "armor_bonus": 0,
-        "items": [{"id": i, "uses": content.ITEMS[i].get("uses")} for i in spec["items"]],
+        "items": [{"id": i, "uses": item_uses(spec, i)} for i in spec["items"]], "items_spent": [],
         "karma": spec["karma"], "coins": spec["coins"], "heads": spec["heads"], "boss_heads": spec["boss_heads"],
         "ki": {"supply": [roll_ki() for _ in range(level)], "slots": {}, "exhausted": 0},
         "ap": 4, "conditions": no_conditions(), "meditation": 0, "defeated": False, "sq": None,
@@ -149,13 +157,23 @@ def check_party(party):
                 raise RuleViolation("bad_options", f"unknown weapon {w!r}")
         if len(spec["weapons"]) > 2 or spec["equipped"] not in spec["weapons"]:
             raise RuleViolation("bad_options", "at most 2 weapons, the equipped one among them")
-        if spec["armor"] not in content.ARMORS:
+        if spec["armor"] is not None and spec["armor"] not in content.ARMORS:
             raise RuleViolation("bad_options", f"unknown armor {spec['armor']!r}")
-        if not 0 <= spec["armor_value"] <= content.ARMORS[spec["armor"]]["armor"]:
+        top = content.ARMORS[spec["armor"]]["armor"] if spec["armor"] is not None else 0
+        if not 0 <= spec["armor_value"] <= top:
             raise RuleViolation("bad_options", "armor value above the armor card")
         for i in spec["items"]:
             if i not in content.ITEMS:
                 raise RuleViolation("bad_options", f"unknown item {i!r}")
+        n, permanent = content.item_counts(spec["items"])
+        if n > content.MAX_ITEMS or permanent > content.MAX_PERMANENT:
+            raise RuleViolation("bad_options", f"{name} carries more than {content.MAX_PERMANENT} permanent or "
+                                               f"{content.MAX_ITEMS} market items (special items aside)")
+        uses = spec.get("item_uses") or {}
+        if not isinstance(uses, dict) or any(i not in spec["items"] or content.ITEMS[i]["type"] != "uses"
+                                             or not isinstance(left, int) or not 1 <= left <= content.ITEMS[i]["uses"]
+                                             for i, left in uses.items()):
+            raise RuleViolation("bad_options", "item_uses gives the tokens left (1 to the card's uses) on a carried uses item")
         if not 1 <= spec["health"] <= d["health_by_level"][spec["level"] - 1]:
             raise RuleViolation("bad_options", "health out of range")
 
@@ -175,6 +193,8 @@ def merged_party(option_party, order=ORDER):
             merged["health"] = content.CHARACTERS[name]["health_by_level"][merged["level"] - 1]
         if "armor_value" not in spec and "armor" in spec and spec["armor"] in content.ARMORS:
             merged["armor_value"] = content.ARMORS[spec["armor"]]["armor"]
+        if "armor_value" not in spec and "armor" in spec and spec["armor"] is None:
+            merged["armor_value"] = 0
         if "weapons" in spec and "equipped" not in spec and spec["weapons"]:
             merged["equipped"] = spec["weapons"][0]
         party[name] = merged
@@ -205,8 +225,9 @@ def build_state(scenario_doc, options, seats, shuffled, roll_ki):
         raise RuleViolation("bad_options", "every seat must control at least one character")
     party = merged_party(options.get("party"), order)
     adventure = options.get("adventure", "success")
+    share = options.get("share", False)
     s = {
-        "v": 1, "phase": "oracle", "seats": seats, "leader": options.get("leader", 0),
+        "v": 1, "phase": "share" if share else "oracle", "share": {"ready": []} if share else None, "seats": seats, "leader": options.get("leader", 0),
         "party_vote": bool(options.get("party_vote", False)), "round_cap": options.get("round_cap"),
         "failure_procedure": bool(options.get("failure_procedure", True)),
         "round": 1, "control": dict(control), "roster": list(order), "scenario_id": scenario_doc["id"],
@@ -248,7 +269,18 @@ def build_state(scenario_doc, options, seats, shuffled, roll_ki):
         for color, extra in c.get("oracle", {}).items():
             counts[color] = counts.get(color, 0) + extra
     s["oracle"]["deck"] = shuffled(oracle_cards(counts, []))
+    s["market"] = shuffled(market_option(options))
     return s
+
+
+def market_option(options):
+    """The market deck's cards: the Adventure Phase's (option ``market``), else every market card."""
+    cards = options.get("market")
+    if cards is None:
+        return content.market_cards()
+    if not isinstance(cards, list) or any(c not in content.market_cards() for c in cards):
+        raise RuleViolation("bad_options", "market lists market cards of the content (no special card)")
+    return sorted(cards)
 
 
 def adventure_consequences(scenario_doc, options) -> list[dict]:

@@ -17,9 +17,9 @@ that would leave either character without a weapon of its class to equip is not 
 engine has no unarmed attack), nor one giving a character a second copy of a weapon it holds.
 """
 
-from . import rules
+from . import content, rules
 
-MAX_WEAPONS = 2
+MAX_WEAPONS = content.MAX_WEAPONS
 
 
 def is_equipment_give(args):
@@ -75,22 +75,92 @@ def execute(w, c, a):
     ch, och = s["characters"][c], s["characters"][o]
     w.emit("ActionPointsChanged", who=c, set={"ap": ch["ap"] - 1}, reason="interact with a character")
     if a.get("what") == "armor":
-        mine, theirs = (ch["armor_card"], ch["armor"]), (och["armor_card"], och["armor"])
-        # the armor's resistance travels with the card, so trading back and forth repairs nothing
-        w.emit("ArmorChanged", who=c, set={"armor_card": theirs[0], "armor": theirs[1]},
-               reason=f"exchanged armor with {o}")
-        w.emit("ArmorChanged", who=o, set={"armor_card": mine[0], "armor": mine[1]},
-               reason=f"exchanged armor with {c}")
+        exchange_armor(w, c, o)
         return
-    mine, theirs = a.get("weapon"), a.get("take")
+    move_weapons(w, c, o, a.get("weapon"), a.get("take"))
+
+
+def exchange_armor(w, c, o, why="exchanged armor with"):
+    """The two characters' armor cards change hands (one with none receives the other's)."""
+    s = w.s
+    ch, och = s["characters"][c], s["characters"][o]
+    mine, theirs = (ch["armor_card"], ch["armor"]), (och["armor_card"], och["armor"])
+    # the armor's resistance travels with the card, so trading back and forth repairs nothing
+    w.emit("ArmorChanged", who=c, set={"armor_card": theirs[0], "armor": theirs[1]}, reason=f"{why} {o}")
+    w.emit("ArmorChanged", who=o, set={"armor_card": mine[0], "armor": mine[1]}, reason=f"{why} {c}")
+
+
+def move_weapons(w, c, o, mine, theirs, why="weapons exchanged with"):
+    s = w.s
+    ch, och = s["characters"][c], s["characters"][o]
     (new_mine, eq_mine), (new_theirs, eq_theirs) = weapon_transfer(ch, och, mine, theirs)
     what = " for ".join(x for x in (mine, theirs) if x)
-    w.emit("WeaponSwapped", who=c, set={"weapons": new_mine, "equipped": eq_mine},
-           reason=f"weapons exchanged with {o}: {what}")
-    w.emit("WeaponSwapped", who=o, set={"weapons": new_theirs, "equipped": eq_theirs},
-           reason=f"weapons exchanged with {c}: {what}")
+    w.emit("WeaponSwapped", who=c, set={"weapons": new_mine, "equipped": eq_mine}, reason=f"{why} {o}: {what}")
+    w.emit("WeaponSwapped", who=o, set={"weapons": new_theirs, "equipped": eq_theirs}, reason=f"{why} {c}: {what}")
 
 
 def can_swap(ch):
     """Swap Weapon needs an unequipped weapon the character's class can equip."""
     return any(x != ch["equipped"] and rules.can_wield(ch, x) for x in ch["weapons"])
+
+
+# -- exchanging items before the Exploration Phase starts (Exploration Phase Setup, step 2) ---------
+
+SHARE_REASON = "exchanged before the Exploration Phase"
+
+
+def share_awaiting(s) -> list[int]:
+    """The seats still exchanging: every seat until it says it is done."""
+    return [seat for seat in range(s["seats"]) if seat not in s["share"]["ready"]]
+
+
+def share_commands(s, seat) -> list[dict]:
+    """"Characters can exchange items as per the share action during the Adventure Phase before the
+    Exploration Phase starts": the Adventure Phase's share ("exchange coins, heads, items,
+    equipment"), free, between any two characters (the party is together at the table). A seat
+    hands over what its own characters carry (an exchange is a gift each way), within the
+    receiver's limits; ``end_share`` says it is done."""
+    out = []
+    for c in s["roster"]:
+        if s["control"][c] != seat:
+            continue
+        ch = s["characters"][c]
+        for o in s["roster"]:
+            if o == c:
+                continue
+            och = s["characters"][o]
+
+            def give(what, amount=1, c=c, o=o):
+                return {"type": "share", "args": {"from": c, "to": o, "what": what, "amount": amount}}
+            for what in ("coins", "heads", "boss_heads"):
+                out += [give(what, n) for n in range(1, ch[what] + 1)]
+            out += [give(i) for i in sorted({it["id"] for it in ch["items"]}) if content.can_receive(och, i)]
+            out += [give(x) for x in ch["weapons"] if weapon_transfer(ch, och, x, None) is not None]
+            if ch["armor_card"] is not None and ch["armor_card"] != och["armor_card"]:
+                out.append(give("armor"))
+    out.append({"type": "end_share", "args": {}})
+    return out
+
+
+def share_execute(w, seat, command):
+    s = w.s
+    if command["type"] == "end_share":
+        w.emit("ShareReady", seat=seat)
+        if not share_awaiting(w.s):
+            w.emit("ShareEnded", reason="every player is done exchanging")
+        return
+    a = command["args"]
+    c, o, what, n = a["from"], a["to"], a["what"], a["amount"]
+    ch, och = s["characters"][c], s["characters"][o]
+    if what in ("coins", "heads", "boss_heads"):
+        w.emit("HeadsChanged", who=c, set={what: ch[what] - n}, reason=f"{SHARE_REASON}: {n} {what} to {o}")
+        w.emit("HeadsChanged", who=o, set={what: och[what] + n}, reason=f"{SHARE_REASON}: {n} {what} from {c}")
+    elif what == "armor":
+        exchange_armor(w, c, o, why=f"{SHARE_REASON}: armor with")
+    elif what in ch["weapons"]:
+        move_weapons(w, c, o, what, None, why=f"{SHARE_REASON}: weapons with")
+    else:
+        items = list(ch["items"])
+        it = items.pop(next(i for i, x in enumerate(items) if x["id"] == what))
+        w.emit("ItemsChanged", who=c, set={"items": items}, reason=f"{SHARE_REASON}: {what} to {o}")
+        w.emit("ItemsChanged", who=o, set={"items": och["items"] + [it]}, reason=f"{SHARE_REASON}: {what} from {c}")

@@ -40,6 +40,7 @@ TOUCHES = {
     "EnemyDamaged": _C, "EnemyChanged": _C, "EnemySpawned": _C + ("plus_types",), "AICardDrawn": _C,
     "AICardSetAside": _C, "AIDeckShuffled": _C, "EnemyDefeated": _C + ("heads", "defeated_enemies"), "CreatureRemoved": _C, "HeadRetrieved": _C + ("heads",),
     "DoorOpened": ("doors",), "PointRemoved": ("points",), "ResistanceRemoved": ("resistors",),
+    "MarketDeckSet": (), "ShareReady": ("share",), "ShareEnded": ("share",),
     "ResistorDefeated": ("resistors",), "ForcedRollsUsed": ("forced",), "ObjectiveAchieved": (),
 }
 
@@ -274,6 +275,13 @@ def apply(s, ev):
         s["attack"] = None
         s["work"] = []
         s["pending"] = None
+    elif t == "MarketDeckSet":
+        s["market"] = list(p["deck"])
+    elif t == "ShareReady":  # a seat is done exchanging before the Exploration Phase starts
+        s["share"] = {**s["share"], "ready": sorted(set(s["share"]["ready"]) | {p["seat"]})}
+    elif t == "ShareEnded":
+        s["share"] = None
+        s["phase"] = "oracle"
     elif t == "DistractionSet":
         s["distraction"] = p["by"]
     elif t == "DistractionUsed":

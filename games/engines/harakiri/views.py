@@ -1,5 +1,5 @@
-"""What clients see: hidden deck orders (oracle, chosen AI decks, zone event decks) and the
-campaign book's unrevealed zones never leave the engine."""
+"""What clients see: hidden deck orders (oracle, chosen AI decks, zone event decks, the market
+deck) and the campaign book's unrevealed zones never leave the engine."""
 
 import copy
 
@@ -24,13 +24,15 @@ def _hide_enemy(e):
 def view(state):
     s = state
     out = {k: v for k, v in s.items() if k not in ("zones_def", "forced", "next_initiative", "oracle", "zones",
-                                                    "enemies")}
+                                                    "enemies", "market")}
     out = copy.deepcopy(out)
     if "deck" in s["initiative"]:  # initiative revealed card by card: the face-down cards
         out["initiative"] = {**out["initiative"], "deck": len(s["initiative"]["deck"])}
     out["oracle"] = {"deck": len(s["oracle"]["deck"]), "drawn": list(s["oracle"]["drawn"]),
                      "current": s["oracle"]["current"], "color": s["oracle"]["color"]}
     out["zones"] = {z: _hide_zone_state(zs) for z, zs in s["zones"].items()}
+    if s.get("market") is not None:
+        out["market"] = len(s["market"])
     out["enemies"] = {e: _hide_enemy(copy.deepcopy(en)) for e, en in s["enemies"].items()}
     revealed = {}
     for z in s["zones"]:
@@ -50,6 +52,8 @@ def redact(ev):
         return {**ev, "payload": {"state": view(p["state"])}}
     if t in ("OracleReshuffled", "OracleCardsAdded"):
         return {**ev, "payload": {"deck": len(p["deck"]), **({"added": p["added"]} if "added" in p else {})}}
+    if t == "MarketDeckSet":
+        return {**ev, "payload": {**p, "deck": len(p["deck"])}}
     if t == "InitiativeDeckSet":
         return {**ev, "payload": {**p, "deck": len(p["deck"])}}
     if t == "AIDeckShuffled":

@@ -116,11 +116,19 @@ def _all_down(extra=None, **kw):
                         activate="color:red", oracle={"color": "green"}, forced=[1, 6, 6, 3, 6, 6, 6, 6], **kw))
 
 
+def shopping_done(s):
+    """Each character's Market and Blacksmith actions (Failure, step 2) end without a purchase."""
+    while s.state["pending"] and s.state["pending"]["kind"] in ("market", "blacksmith"):
+        p = s.state["pending"]
+        s.when(p["by"], "choose", option=p["options"].index({"done": True}))
+
+
 def test_failure_procedure_resets_zones_and_places_characters_near_the_last_defeat():
     # rules: Harakiri, "Failure": steps 1 (defeated characters), 4 (reset active zones, no
     # heads there any more), 5 (characters adjacent to the last defeat), 6 (a new round)
     s = _all_down()
     s.when(SYSTEM, "activate_enemy", enemy="k")
+    shopping_done(s)
     st = s.state
     assert st["failures"] == 1 and st["phase"] == "oracle" and st["result"] is None
     assert all(not ch["defeated"] and ch["health"] == ch["max_health"] for ch in st["characters"].values())
@@ -141,6 +149,7 @@ def test_failure_places_characters_adjacent_on_the_same_height_level():
     s = scenario(doc(arena(open_rows(), heights=heights), chars, {"k": {"type": "kachi", "color": "red", "at": "0,0"}},
                      activate="color:red", oracle={"color": "green"}, forced=[1, 6, 6, 3, 6, 6, 6, 6]))
     s.when(SYSTEM, "activate_enemy", enemy="k")
+    shopping_done(s)
     st = s.state
     assert st["failures"] == 1
     assert {ch["sq"] for ch in st["characters"].values()} == {"0,0", "0,1", "1,1", "0,2"}
@@ -154,6 +163,7 @@ def test_failure_respawns_the_zone_setup_enemies_without_heads():
                   "oracle": {"color": "green"}, "forced": [1, 6, 6, 3] + [6] * 8,
                   "enemies": {"gate_kachi_red": {"type": "kachi", "color": "red", "at": "5,1", "health": 1}}})
     s.when(SYSTEM, "activate_enemy", enemy="gate_kachi_red")
+    shopping_done(s)
     st = s.state
     assert st["failures"] == 1
     assert st["enemies"]["gate_kachi_red"]["health"] == 4 and st["enemies"]["gate_kachi_red"]["no_heads"]
@@ -161,25 +171,111 @@ def test_failure_respawns_the_zone_setup_enemies_without_heads():
     assert st["resistors"]["villager"]["tokens"] == 2
 
 
-def test_failure_market_and_blacksmith_actions():
-    # rules: Harakiri, "Failure", step 2: each character may perform a Market and a Blacksmith action
-    s = _all_down({"tomoe": {"coins": 15, "heads": 1}})
+def _shop(s, who, kind):
+    """Answer ``done`` for every other character's shop until ``who``'s ``kind`` action is asked."""
+    for _ in range(20):
+        p = s.state["pending"]
+        if p["kind"] == kind and f"{who}:" in p["prompt"]:
+            return p
+        s.when(p["by"], "choose", option=p["options"].index({"done": True}))
+    raise AssertionError(f"{who} was never asked for the {kind} action")
+
+
+def _pick(s, option):
+    p = s.state["pending"]
+    s.when(p["by"], "choose", option=p["options"].index(option))
+
+
+MARKET = ["bandages", "fire_powder", "ginseng_tea", "healing_potion", "rice_ball", "war_fan"]
+
+
+def test_failure_market_reveals_three_cards_of_the_campaigns_market_deck():
+    # rules: Harakiri, "Failure", step 2: "Each character may perform a Market action and a Blacksmith action"
+    # rules: Harakiri, "Interact with a City" (Market): "Reveal 3 cards from the top of the market deck ... buy any
+    # number of the revealed cards ... sell items in their supply, gaining half their cost in coins rounded down ...
+    # 10 coins per head sold, and 30 coins per boss head sold ... Shuffle any unbought cards back into the market deck."
+    s = _all_down({"tomoe": {"coins": 15, "heads": 1, "items": [{"id": "jirobo_omamori", "uses": None},
+                                                                   {"id": "spirit_incense", "uses": None}]}},
+                  options={"market": MARKET})
+    assert s.state["market"] == MARKET  # the Adventure Phase's market deck (scenario shuffles keep the order)
     s.when(SYSTEM, "activate_enemy", enemy="k")
-    p = s.state["pending"]
-    assert p["kind"] == "market" and p["by"] == s.state["control"]["tomoe"]
-    s.when(0, "choose", option=p["options"].index({"sell_heads": True}))
-    assert s.state["characters"]["tomoe"]["coins"] == 25
-    p = s.state["pending"]
-    buy = [o for o in p["options"] if "buy" in o]
-    s.when(0, "choose", option=p["options"].index(buy[0]))
-    assert s.state["characters"]["tomoe"]["items"][-1]["id"] == buy[0]["buy"]
-    while s.state["pending"] and s.state["pending"]["kind"] == "market":
-        s.when(0, "choose", option=s.state["pending"]["options"].index({"done": True}))
-    p = s.state["pending"]
-    assert p["kind"] == "blacksmith" and {"buy": "samurai_naginata"} in p["options"]
-    s.when(0, "choose", option=p["options"].index({"buy": "samurai_naginata"}))
-    assert s.state["characters"]["tomoe"]["weapons"] == ["samurai_yumi", "samurai_naginata"]
-    assert s.state["phase"] == "oracle"  # nothing else affordable: the procedure went on
+    p = _shop(s, "tomoe", "market")
+    revealed = MARKET[:3]
+    assert s.state["work"][0]["revealed"] == revealed and s.state["market"] == MARKET[3:]
+    assert [o for o in p["options"] if "buy" in o] == [{"buy": "bandages"}, {"buy": "fire_powder"}, {"buy": "ginseng_tea"}]
+    assert {"sell": "spirit_incense"} in p["options"] and {"sell": "jirobo_omamori"} not in p["options"]
+    _pick(s, {"sell_heads": True})
+    _pick(s, {"sell": "spirit_incense"})  # cost 12: 6 coins; the card goes to the bottom of the deck
+    tomoe = s.state["characters"]["tomoe"]
+    assert tomoe["coins"] == 15 + 10 + 6 and tomoe["heads"] == 0
+    assert s.state["market"] == [*MARKET[3:], "spirit_incense"]
+    _pick(s, {"buy": "ginseng_tea"})  # "Uses: 2": its tokens come with it
+    tomoe = s.state["characters"]["tomoe"]
+    assert tomoe["coins"] == 31 - 10 and tomoe["items"][-1] == {"id": "ginseng_tea", "uses": 2}
+    assert s.state["pending"]["options"][:2] == [{"buy": "bandages"}, {"buy": "fire_powder"}]
+    _pick(s, {"done": True})  # the two unbought cards are shuffled back
+    assert sorted(s.state["market"]) == sorted([*MARKET[:2], *MARKET[3:], "spirit_incense"])
+    assert ENGINE.view_for(s.state, 0)["market"] == 6  # the deck's order never leaves the engine
+    decks = [ENGINE.redact_event(e, 0)["payload"]["deck"] for e in s.events if e["type"] == "MarketDeckSet"]
+    assert decks and all(isinstance(n, int) for n in decks)
+
+
+def test_failure_market_counts_every_carried_item_against_the_limits():
+    # rules: Harakiri, "Equipment and Item Limits": "a maximum of 2 permanent items with a maximum of 5 items in
+    # total in their supply ... Items with the special keyword do not count"
+    full = [{"id": i, "uses": None} for i in ("jirobo_omamori", "war_fan", "travel_papers", "rice_ball", "holy_water")]
+    s = _all_down({"tomoe": {"coins": 99, "items": full}},
+                  options={"market": ["iron_tessen", "healing_potion", "straw_sandals"]})
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    p = _shop(s, "tomoe", "market")
+    buys = [o["buy"] for o in p["options"] if "buy" in o]
+    assert buys == ["healing_potion", "straw_sandals"]  # a third permanent item is not offered
+    _pick(s, {"buy": "healing_potion"})  # 5 market items (the omamori is special)
+    assert not [o for o in s.state["pending"]["options"] if "buy" in o]
+
+
+def test_failure_blacksmith_buys_one_card_of_the_level_sells_for_half_and_repairs_for_10_coins():
+    # rules: Harakiri, "Failure", step 2; "Interact with a City" (Blacksmith): "purchase 1 card from their blacksmith
+    # deck ... sell equipment in their supply, gaining half the cost rounded down ... spend 10 coins to repair all of
+    # their equipped resistance"; "if a character acquires a new piece of armor, they must sell their previous armor"
+    # rules: Harakiri, "Exploration Phase Setup", step 8: "the blacksmith cards of each class up to its current level"
+    s = _all_down({"tomoe": {"coins": 30, "level": 2, "max_health": 11}, "hattori": {"coins": 12, "armor": 0}})
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    p = _shop(s, "hattori", "blacksmith")
+    assert {"repair": True} in p["options"] and {"buy": "ninja_shadow_garb"} not in p["options"]  # a level 2 card
+    assert {"sell": "shinobi_armor"} in p["options"] and {"sell": "ninja_kodachi"} not in p["options"]
+    _pick(s, {"repair": True})
+    hattori = s.state["characters"]["hattori"]
+    assert (hattori["armor"], hattori["coins"]) == (1, 2)  # Shinobi Armor's 1, for 10 coins
+    _pick(s, {"done": True})
+    p = _shop(s, "tomoe", "blacksmith")
+    buys = {o["buy"] for o in p["options"] if "buy" in o}
+    assert buys == {"samurai_naginata", "samurai_daikyu", "samurai_dou"}  # levels 1-2 of her class, not owned
+    assert {"sell": "samurai_yumi"} not in p["options"]  # her only weapon: she keeps a weapon to attack with
+    _pick(s, {"buy": "samurai_dou"})  # 20 coins; the Ceremonial Armor is sold for 5
+    tomoe = s.state["characters"]["tomoe"]
+    assert (tomoe["armor_card"], tomoe["armor"], tomoe["coins"]) == ("samurai_dou", 3, 30 + 5 - 20)
+    assert not [o for o in s.state["pending"]["options"] if "buy" in o]  # one card per Blacksmith action
+    _pick(s, {"done": True})
+    assert s.state["phase"] == "oracle"
+
+
+def test_master_blacksmith_is_not_used_in_the_failure_procedure():
+    # rules: Harakiri, "Character Skills, Kami Skills, and Enemy Skills": "Remember that during the Exploration Phase,
+    # the first Kami skill cannot be used, except for Izanami's"; Master Blacksmith is Amatsumara's level 1 skill, so
+    # the failure's Blacksmith action repairs for the Adventure Phase's 10 coins ("spend 10 coins to repair all of
+    # their equipped resistance")
+    s = _all_down({"hikaru": {"kami": "amatsumara", "affinity": 1, "armor": 0, "coins": 0}})
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    p = _shop(s, "hikaru", "blacksmith")
+    assert {"repair": True} not in p["options"]  # no coins, no repair
+    _pick(s, {"done": True})
+    s = _all_down({"hikaru": {"kami": "amatsumara", "affinity": 1, "armor": 0, "coins": 10}})
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    p = _shop(s, "hikaru", "blacksmith")
+    assert "repair the armor (10 coins)" in p["prompt"]
+    _pick(s, {"repair": True})
+    assert (s.state["characters"]["hikaru"]["armor"], s.state["characters"]["hikaru"]["coins"]) == (2, 0)
 
 
 def test_second_failure_lets_the_party_read_the_success_section():
@@ -229,6 +325,7 @@ def test_malice_failure_resets_the_zone_the_characters_stand_in():
     s = scenario(doc(scen, malice=5, oracle={"deck": ["oracle_g1"]}))
     assert not s.state["enemies"]
     s.when(SYSTEM, "draw_oracle")  # no event left: malice 6, a failure
+    shopping_done(s)
     st = s.state
     assert st["failures"] == 1 and st["malice"] == 0
     assert st["enemies"]["k"]["sq"] == "5,5" and st["enemies"]["k"]["no_heads"]

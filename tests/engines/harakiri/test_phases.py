@@ -86,19 +86,40 @@ def handover_sheet(state):
 
 
 def test_the_adventure_sheet_becomes_a_valid_exploration_party_and_comes_back_unchanged():
-    # rules: Harakiri, "Adventure Phase Setup" / "Exploration Phase Setup": the characters keep their health, equipment, items, skills
+    # rules: Harakiri, "Adventure Phase Setup" / "Exploration Phase Setup" (step 10: "Place already acquired items and
+    # equipment into the character's supply"): the characters keep their health, equipment, items, skills
     sheet = handover_sheet(play({"phase": "adventure", "chapter": 1}, 1, 5)[0])
-    sheet["characters"]["akira"]["weapons"] = ["ronin_nodachi"]  # a level 2 card the Exploration content lacks
-    sheet["characters"]["akira"]["equipped"] = "ronin_nodachi"
-    sheet["characters"]["akira"]["items"] = ["jirobo_omamori", "rice_ball"]
+    akira = sheet["characters"]["akira"]
+    akira.update(level=2, weapons=["ronin_katana", "ronin_nodachi"], equipped="ronin_nodachi", armor="ronin_lamellar",
+                 armor_value=2, items=["jirobo_omamori", "rice_ball", "war_fan", "ginseng_tea"], item_uses={"ginseng_tea": 1})
+    sheet["characters"]["hattori"].update(armor=None, armor_value=0)  # sold in the Adventure Phase
     sheet["characters"]["hikaru"]["traits"] = ["pious"]
-    party, aside = handover.party_from_sheet(sheet)
+    party = handover.party_from_sheet(sheet)
     _valid({"scenario": "act1_burning_village", "party": party, "adventure": "success"})
-    assert party["akira"]["equipped"] == "ronin_katana" and party["akira"]["items"] == ["jirobo_omamori"]
-    assert aside["akira"]["weapons"] == ["ronin_nodachi"] and aside["akira"]["items"] == ["rice_ball"]
-    back, kept = handover.sheet_from_party(party, aside, {k: v for k, v in sheet.items() if k != "characters"})
-    assert back == sheet and kept == {}
+    # the level 2 cards bought in the Adventure Phase are the ones the Exploration Phase plays with
+    assert {k: party["akira"][k] for k in ("weapons", "equipped", "armor", "armor_value", "items", "item_uses")} == {
+        "weapons": ["ronin_katana", "ronin_nodachi"], "equipped": "ronin_nodachi", "armor": "ronin_lamellar",
+        "armor_value": 2, "items": ["jirobo_omamori", "rice_ball", "war_fan", "ginseng_tea"], "item_uses": {"ginseng_tea": 1}}
+    assert (party["hattori"]["armor"], party["hattori"]["armor_value"]) == (None, 0)
+    state = fold(ENGINE, ENGINE.setup({"party": party}, 1, Rng(b"handover", "setup")))
+    ch = state["characters"]["akira"]
+    assert (ch["equipped"], ch["armor_card"], ch["armor"]) == ("ronin_nodachi", "ronin_lamellar", 2)
+    assert ch["items"][-1] == {"id": "ginseng_tea", "uses": 1}  # the "Uses: X" tokens left, not a fresh card
+    back = handover.sheet_from_party(party, sheet)
+    assert back == sheet
     _valid({"phase": "adventure", "chapter": 2, "sheet": back})
+
+
+def test_a_party_over_the_item_limits_is_refused():
+    # rules: Harakiri, "Equipment and Item Limits": "a maximum of 2 permanent items with a maximum of 5 items in total"
+    sheet = handover_sheet(play({"phase": "adventure", "chapter": 1}, 1, 5)[0])
+    sheet["characters"]["tomoe"]["items"] = ["jirobo_omamori", "war_fan", "iron_tessen", "dragon_scale"]
+    with pytest.raises(RuleViolation, match="permanent"):
+        _valid({"scenario": "act1_burning_village", "party": handover.party_from_sheet(sheet)})
+    sheet["characters"]["tomoe"]["items"] = ["jirobo_omamori", "rice_ball", "rice_ball", "bandages", "holy_water",
+                                             "healing_potion", "fire_powder"]
+    with pytest.raises(RuleViolation, match="5 market items"):
+        _valid({"scenario": "act1_burning_village", "party": handover.party_from_sheet(sheet)})
 
 
 def test_an_unlocked_kami_and_a_new_skills_trait_go_through_the_hand_over():
@@ -106,11 +127,11 @@ def test_an_unlocked_kami_and_a_new_skills_trait_go_through_the_hand_over():
     # rules: Harakiri, "Travel Events" (Traits): Traits are gained by the characters when acquiring new skills
     sheet = handover_sheet(play({"phase": "adventure", "chapter": 1}, 1, 5)[0])
     sheet["characters"]["hikaru"].update(kami="ryujin", affinity=2)  # taken at the end of the phase
-    party, aside = handover.party_from_sheet(sheet)
+    party = handover.party_from_sheet(sheet)
     _valid({"scenario": "act1_burning_village", "party": party, "adventure": "failure"})
     assert (party["hikaru"]["kami"], party["hikaru"]["affinity"]) == ("ryujin", 2)
     party["tomoe"].update(level=2, skills=[*party["tomoe"]["skills"], "divine_arrow"])  # the level's skill chosen
-    back, _ = handover.sheet_from_party(party, aside, {k: v for k, v in sheet.items() if k != "characters"})
+    back = handover.sheet_from_party(party, sheet)
     assert back["characters"]["tomoe"]["traits"] == ["leadership"] and back["characters"]["hikaru"]["kami"] == "ryujin"
     _valid({"phase": "adventure", "chapter": 2, "sheet": back})
 

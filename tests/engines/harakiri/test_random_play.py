@@ -58,16 +58,21 @@ VETERANS = {
 }
 
 
-VETERANS_2 = {
+VETERANS_2 = {  # with the Adventure Phase's level 2-3 cards and market items (one catalogue for both phases)
     "akira": {"level": 5, "skills": ["sixth_sense", "counter_attack", "dodgy", "crescent_strike", "hachimans_wrath"],
-              "kami": "izanami", "affinity": 6},
+              "kami": "izanami", "affinity": 6, "weapons": ["ronin_masamune", "ronin_katana"], "armor": None,
+              "items": ["jirobo_omamori", "straw_sandals", "war_fan"], "knowledge": 1},
     "hattori": {"level": 5, "skills": ["roll", "elusive", "slaughter", "evade", "energy_alteration"],
-                "kami": "ryujin", "affinity": 6, "attrs": {}},
+                "kami": "ryujin", "affinity": 6, "attrs": {}, "weapons": ["ninja_kusarigama"],
+                "armor": "ninja_night_mail", "items": ["smoke_bomb", "spirit_incense", "ginseng_tea"],
+                "item_uses": {"ginseng_tea": 1}, "knowledge": 2},
     "hikaru": {"level": 5, "skills": ["healing", "menacing_shadow", "kamis_assistance", "healing_wave",
-                                      "spiritual_protection"], "kami": "shinigami", "affinity": 6},
+                                      "spiritual_protection"], "kami": "shinigami", "affinity": 6,
+               "weapons": ["monk_vajra"], "items": ["dragon_scale", "elixir_of_ages", "rice_ball"], "knowledge": 3},
     "tomoe": {"level": 5, "skills": ["military_discipline", "divine_arrow", "escort", "relentless_vengeance",
                                      "arrows_mantle"],
-              "kami": "susanoo", "affinity": 6, "weapons": ["samurai_yumi", "samurai_naginata"]},
+              "kami": "susanoo", "affinity": 6, "weapons": ["samurai_tachi", "samurai_daikyu"],
+              "armor": "samurai_kabuto_set", "items": ["blessed_charm", "iron_tessen", "bandages"], "knowledge": 2},
 }
 for _spec in VETERANS_2.values():
     _spec.pop("attrs", None)

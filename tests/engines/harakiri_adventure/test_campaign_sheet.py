@@ -150,6 +150,28 @@ def test_the_kyoto_razing_example():
     assert "kyoto" in _moves_from_nara(3, sheet)  # open again from the chapter after
 
 
+def test_the_finished_phase_hands_on_the_market_deck_and_the_uses_tokens_left():
+    # rules: Harakiri, "Exploration Phase Setup": "if you just completed an Adventure Phase, leave the market deck ...
+    # in the play area"; "Free Actions": "If the item has the keyword "uses X", when obtained, place X tokens on it.
+    # Each time it is used, remove 1 token"
+    missions = {"1": {"status": "active", "token": None, "starter": "tomoe", "clan_tokens": {"tomoe": ["kyoto"]}}}
+    s = activation("tomoe", missions=missions, decks={"market": ["war_fan", "rice_ball"]},
+                   characters={"tomoe": {"location": "kyoto", "health": 5, "items": ["jirobo_omamori", "bandages"],
+                                         "tokens": ["villagers_testimony"]}})
+    s.when(0, "use_item", item="bandages")
+    advance(s)
+    s.when(0, "interact_clan", mission=1)
+    events = []
+    while s.status.awaiting == [SYSTEM]:
+        events += advance(s)
+    finished = of_type(events, "AdventureFinished")[0]
+    assert finished["market"] == ["rice_ball", "war_fan"]  # its cards, never its order
+    assert finished["sheet"]["characters"]["tomoe"]["item_uses"] == {"bandages": 1}
+    assert finished["sheet"]["characters"]["akira"]["item_uses"] == {}
+    s = Scenario(ENGINE, {"options": {"chapter": 2, "sheet": finished["sheet"]}})
+    assert s.state["characters"]["tomoe"]["item_uses"] == {"bandages": 1}
+
+
 def test_the_chapters_preparation_resolves_the_campaign_sheets_marks_before_round_1():
     # rules: Harakiri, "Ending the Adventure Phase": the adventure and Exploration Phase preparation sections of a chapter may specify consequences for meeting certain ending conditions, and succeeding or failing certain missions
     # rules: Harakiri, "Campaign Sheet": The campaign book contains a campaign sheet to keep track of marks

@@ -142,3 +142,15 @@ def test_over_two_permanent_items_one_permanent_item_must_go():
     advance(s)
     labels = [o["label"] for o in ENGINE.view_for(s.state, 0)["choice"]["options"]]
     assert labels == ["Return Blessed Charm to the market", "Return Travel Papers to the market", "Return War Fan to the market"]
+
+
+def test_the_blacksmith_buys_back_anything_but_the_last_weapon_of_the_class():
+    # rules: Harakiri, "Blacksmith": "The active character may sell equipment in their supply, gaining half the cost
+    # rounded down"; a character keeps a weapon of its class (docs/games/harakiri-adventure.md, "Equipment between
+    # the phases")
+    s = activation("akira", characters={"akira": {"weapons": ["ronin_katana", "samurai_yumi"]}})
+    s.when(0, "blacksmith")
+    sells = sorted(c["args"]["card"] for c in s.legal(0) if c["type"] == "sell")
+    assert sells == ["ronin_robe", "samurai_yumi"]
+    s.when(0, "sell", card="ronin_robe")
+    assert (s.state["characters"]["akira"]["armor"], s.state["characters"]["akira"]["coins"]) == (None, 5)

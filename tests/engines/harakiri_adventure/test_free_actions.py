@@ -98,3 +98,27 @@ def test_hits_on_a_character_carrying_another_class_armor_are_not_reduced():
     s = activation("akira", characters={"hikaru": {"armor": "shinobi_armor", "armor_value": 2}}, queue=queue)
     advance(s)
     assert s.state["characters"]["hikaru"]["health"] == 5
+
+
+def test_a_shared_item_keeps_its_uses_tokens_and_a_character_keeps_a_weapon_of_its_class():
+    # rules: Harakiri, "Share": "exchange coins, heads, items, equipment"; "Free Actions": "If the item has the keyword
+    # "uses X", when obtained, place X tokens on it" (a shared item is not obtained anew: its tokens stay on it)
+    s = activation("hikaru", characters={"hikaru": {"items": ["jirobo_omamori", "bandages"], "item_uses": {"bandages": 1}}})
+    s.when(0, "give", **{"from": "hikaru"}, to="hattori", what="bandages", amount=1)
+    assert s.state["characters"]["hattori"]["item_uses"] == {"bandages": 1} and s.state["characters"]["hikaru"]["item_uses"] == {}
+    # the Exploration Phase has no attack without a weapon: Hikaru's only weapon of his class stays with him
+    gifts = [c["args"]["what"] for c in s.legal(0) if c["type"] == "give" and c["args"]["from"] == "hikaru"]
+    assert "monk_bo" not in gifts
+    s = activation("hikaru", characters={"hikaru": {"weapons": ["monk_bo", "monk_prayer_beads"]}})
+    gifts = [c["args"]["what"] for c in s.legal(0) if c["type"] == "give" and c["args"]["from"] == "hikaru"]
+    assert {"monk_bo", "monk_prayer_beads"} <= set(gifts)
+
+
+def test_swap_weapon_only_equips_a_weapon_of_the_characters_class():
+    # rules: Harakiri, "Swap Weapon": "Exchange your equipped weapon for your unequipped weapon"; "Share": a character
+    # who is not "the required class" carries a piece of equipment in its supply without using it
+    s = activation("akira", characters={"akira": {"weapons": ["ronin_katana", "samurai_yumi"]}})
+    assert not [c for c in s.legal(0) if c["type"] == "swap_weapon"]
+    s = activation("akira", characters={"akira": {"weapons": ["ronin_katana", "ronin_tanto"]}})
+    s.when(0, "swap_weapon")
+    assert s.state["characters"]["akira"]["equipped"] == "ronin_tanto"

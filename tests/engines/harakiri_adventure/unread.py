@@ -21,21 +21,23 @@ Built from the data files and the rulebook's moments, independently of the engin
 
 import json
 
-from games.engines.harakiri.adventure.content import ACTS, ROOT, TOKENS
+from games.engines.harakiri.adventure.content import ACTS, CONTENT, ROOT, TOKENS
 
 NEVER = float("inf")
 
 
-CARDS = ("map", "travel_events", "influence", "market", "blacksmith", "levels")  # public as printed
+# public as printed: the Adventure Phase's cards and the catalogue of market and blacksmith cards
+CARDS = tuple(ROOT / f"{name}.json" for name in ("map", "travel_events", "influence", "levels")) + (
+    CONTENT / "items.json", CONTENT / "equipment.json")
 
 
 def _card_strings() -> str:
-    return "\n".join(s for name in CARDS for s in strings((ROOT / f"{name}.json").read_text()))
+    return "\n".join(s for path in CARDS for s in strings(path.read_text()))
 
 
 def _card_tokens() -> set[str]:
     """Carried tokens the cards themselves name (public with the cards)."""
-    text = "".join((ROOT / f"{name}.json").read_text() for name in ("travel_events", "influence", "market"))
+    text = "".join(path.read_text() for path in (ROOT / "travel_events.json", ROOT / "influence.json", CONTENT / "items.json"))
     return {t for t in TOKENS if f'"{t}"' in text}
 
 

@@ -90,7 +90,9 @@ function lastRoll(doc) {
     } else if (ev.type === "EnemyAttackRolled") {
       roll = { seq: ev.seq, who: p.attacker, targets: [p.target], dice: p.dice || [], skill: p.skill, counter: p.counter, blind: p.blind, outcomes: [], rerolls: 0 };
     } else if (ev.type === "ResurrectionRolled") {
-      roll = { seq: ev.seq, who: p.who, targets: [], dice: [{ die: "test", n: p.die, s: p.passed ? "hit" : "fail" }], outcomes: [`${p.total} against ${p.difficulty}: ${p.passed ? "comes back" : "does not come back"}`], resurrection: true };
+      // the test die's face (none for Izanami's Known Path, which always succeeds)
+      const face = p.die && typeof p.die === "object" ? p.die : { n: p.die, s: p.passed ? "hit" : "fail" };
+      roll = { seq: ev.seq, who: p.who, targets: [], dice: p.die ? [{ die: "test", n: face.n, s: face.s }] : [], outcomes: [p.known_path ? "Known Path: comes back" : `${p.total} against ${p.difficulty}: ${p.passed ? "comes back" : "does not come back"}`], resurrection: true };
     } else if ((ev.type === "AttackResolved" || ev.type === "AttackFinished") && roll && !roll.resurrection) {
       const who = ev.type === "AttackFinished" ? (p.summary || {}).attacker : p.attacker;
       if (who === roll.who) roll.outcomes.push(ev.type === "AttackFinished" ? pretty((p.summary || {}).outcome) : resolvedText(p));
@@ -232,6 +234,7 @@ function weaponName(id) {
 }
 
 function armorName(id) {
+  if (id === null || id === undefined) return "none";
   const a = ui.content && ui.content.armors && ui.content.armors[id];
   return a ? a.name : pretty(id);
 }
@@ -281,14 +284,45 @@ function weaponHelp(id) {
     yy ? `Yin-yang: ${yy.term}: ${yy.short}` : ""].filter(Boolean).join("\n");
 }
 
+const ALWAYS_ON = new Set(["attack_bonus", "armor_bonus", "none"]);
+
+/** What an item does in this phase, in words (the catalogue's Exploration effect). */
+function itemEffect(info) {
+  const eff = info.effect || {};
+  return {
+    heal: `regain ${eff.amount} health${eff.cleanse ? ` and remove ${eff.cleanse.join(", ")}` : ""}`,
+    cleanse: "remove all negative conditions",
+    bless: `gain a blessed token${eff.once_per_phase ? " (once per Exploration Phase)" : ""}`,
+    damage: `${eff.amount} damage to an enemy in range ${info.range} and line of sight (not an attack)`,
+    condition: `${eff.condition} on a minion in range ${info.range} (not an attack)`,
+    karma: `gain ${eff.amount} karma`,
+    movement: `${eff.amount} more movement point${eff.amount === 1 ? "" : "s"} while you move`,
+    attack_bonus: `always on: +${eff.amount} to the hits of your attacks`,
+    armor_bonus: `always on: +${eff.amount} armor while you wear your class's armor`,
+    none: "no use in the Exploration Phase",
+  }[eff.kind] || pretty(eff.kind);
+}
+
 function itemHelp(it) {
   const info = ui.content && ui.content.items && ui.content.items[it.id];
   if (!info) return "";
   const type = entry(`item:${info.type}`);
   const eff = info.effect || {};
-  const what = { heal: `regain ${eff.amount} health`, cleanse: "remove all negative conditions", bless: "gain a blessed token", damage: `${eff.amount} damage to an enemy in range ${info.range} and LOS`, none: "no effect in this phase" }[eff.kind] || pretty(eff.kind);
-  return [`Use (1 AP): ${what}${eff.cleanse ? ` and remove ${eff.cleanse.join(", ")}` : ""}${info.knowledge ? ` (knowledge ${info.knowledge})` : ""}`,
+  const use = ALWAYS_ON.has(eff.kind) ? "" : info.type === "permanent" ? "Use (no AP): " : "Use (1 AP): ";
+  return [`${use}${itemEffect(info)}${info.knowledge ? ` (needs knowledge ${info.knowledge})` : ""}`,
+    info.text ? `Card: ${info.text}` : "",
     type ? `${type.term}: ${type.short}` : "", it.uses !== null && it.uses !== undefined ? `${it.uses} use${it.uses === 1 ? "" : "s"} left` : ""].filter(Boolean).join("\n");
+}
+
+/** A card's name and price, from the content pack (an item, a weapon or an armor). */
+function card(id) {
+  const c = ui.content || {};
+  return (c.items && c.items[id]) || (c.weapons && c.weapons[id]) || (c.armors && c.armors[id]) || null;
+}
+
+function cardName(id) {
+  const found = card(id);
+  return found ? found.name : pretty(id);
 }
 
 function seatName(doc, seat) {
@@ -391,9 +425,22 @@ function optionLabel(view, pending, opt, i) {
   if (opt.card) return cardLabel(view, opt.card);
   if (opt.attribute) return pretty(opt.attribute);
   if (opt.skill) return skillName(opt.skill);
+  if (opt.buy) {
+    const c = card(opt.buy);
+    const pack = ui.content || {};
+    const what = pack.weapons && pack.weapons[opt.buy] ? ` (level ${c.level} weapon, range ${c.range})`
+      : pack.armors && pack.armors[opt.buy] ? ` (level ${c.level} armor ${c.armor})` : "";
+    return `Buy ${cardName(opt.buy)}${what}${c ? ` for ${c.cost} coins` : ""}`;
+  }
+  if (opt.sell) {
+    const c = card(opt.sell);
+    return `Sell ${cardName(opt.sell)}${c ? ` for ${Math.floor(c.cost / 2)} coins` : ""}`;
+  }
+  if (opt.sell_heads) return "Sell heads (10 coins each, boss heads 30)";
+  if (opt.repair) return "Repair the armor";
   if (opt.repeat) return "Repeat the failure procedure";
   if (opt.success) return "Read the success section";
-  if (opt.done) return "Done";
+  if (opt.done) return pending && (pending.kind === "market" || pending.kind === "blacksmith") ? `Leave the ${pending.kind}` : "Done";
   const rest = argsText(opt);
   return rest ? pretty(rest) : `Option ${i + 1}`;
 }
@@ -403,7 +450,7 @@ function optionLabel(view, pending, opt, i) {
 function classify(doc) {
   const view = doc.view;
   const legal = doc.legal_commands || [];
-  const out = { steps: new Map(), attacks: new Map(), choices: [], rerolls: [], resolve: null, actions: [], other: [] };
+  const out = { steps: new Map(), attacks: new Map(), choices: [], rerolls: [], resolve: null, actions: [], other: [], shares: [], endShare: null };
   for (const cmd of legal) {
     const a = cmd.args || {};
     if (cmd.type === "step" && typeof a.to === "string" && view.squares[a.to]) out.steps.set(a.to, cmd);
@@ -413,6 +460,8 @@ function classify(doc) {
     } else if (cmd.type === "choose" && view.pending && Number.isInteger(a.option) && view.pending.options[a.option] !== undefined) out.choices.push(cmd);
     else if (cmd.type === "reroll_die" && view.attack && Number.isInteger(a.die)) out.rerolls.push(cmd);
     else if (cmd.type === "resolve_attack") out.resolve = cmd;
+    else if (cmd.type === "share") out.shares.push(cmd);
+    else if (cmd.type === "end_share") out.endShare = cmd;
     else if (cmd.type in ACTION_LABEL || ["technique", "interact", "give", "use_item", "place_ki", "withdraw_ki", "retrieve_head"].includes(cmd.type)) out.actions.push(cmd);
     else out.other.push(cmd);
   }
@@ -518,7 +567,7 @@ function renderTop({ view }) {
   const bar = h("div", { class: "hk-top" });
   bar.append(h("div", { class: "hk-stat" }, h("span", { class: "hk-stat-label" }, "Round"),
     `${view.round_cap && view.phase === "ended" ? Math.min(view.round, view.round_cap) : view.round}${view.round_cap ? ` / ${view.round_cap}` : ""}`));
-  bar.append(h("div", { class: "hk-stat" }, h("span", { class: "hk-stat-label" }, "Phase"), pretty(view.phase)));
+  bar.append(h("div", { class: "hk-stat" }, h("span", { class: "hk-stat-label" }, "Phase"), view.phase === "share" ? "Exchanging items" : pretty(view.phase)));
   bar.append(help(h("div", { class: "hk-stat", "data-testid": "harakiri-oracle" },
     h("span", { class: "hk-stat-label" }, "Oracle"),
     h("span", { class: `hk-oracle oc-${oracle.color || "none"}` }, oracle.color ? pretty(oracle.color) : "–"),
@@ -545,6 +594,7 @@ function renderPrompt(ctx) {
   const box = h("div", { class: "hk-prompt", role: "status", "aria-live": "polite", "data-testid": "harakiri-prompt" });
   const awaited = st.awaiting || [];
   const mine = player && awaited.includes(doc.seat);
+  if (view.phase === "share") return renderShare(ctx, box, mine, awaited);
   const pending = view.pending;
   if (pending) {
     box.append(h("p", { class: "hk-ask" }, h("strong", {}, pending.by === "party" ? "Party decision: " : "Decision: "), readable(view, pending.prompt) || pretty(pending.kind)));
@@ -600,6 +650,55 @@ function renderPrompt(ctx) {
   const mp = view.turn && (view.turn.moving ? view.turn.mp : view.turn.rolling ? view.turn.roll_mp : null);
   box.append(h("p", { class: "hk-ask" },
     `${who ? `${who.name}'s activation (${who.ap} AP${mp !== null && mp !== undefined ? `, ${mp} MP` : ""})` : "Your move"}: ${hints.join(", ").replace(", or", " or")}.`));
+  return box;
+}
+
+/** A share command in words: "3 coins", "Ginseng Tea", "Katana", "the armor (exchanged)". */
+function shareWhat(view, a) {
+  if (a.what === "coins") return `${a.amount} coin${a.amount === 1 ? "" : "s"}`;
+  if (a.what === "heads") return `${a.amount} head${a.amount === 1 ? "" : "s"}`;
+  if (a.what === "boss_heads") return `${a.amount} boss head${a.amount === 1 ? "" : "s"}`;
+  if (a.what === "armor") {
+    const other = view.characters[a.to];
+    return other && other.armor_card ? `${armorName(view.characters[a.from].armor_card)} (for ${armorName(other.armor_card)})` : armorName(view.characters[a.from].armor_card);
+  }
+  return cardName(a.what);
+}
+
+/** Exploration Phase Setup, step 2: before the first round the players hand over what their
+ * characters carry (one list per giver and receiver), then each says it is ready. */
+function renderShare({ doc, view, opts, send }, box, mine, awaited) {
+  box.classList.add("hk-share");
+  box.append(h("p", { class: "hk-ask" }, "Before the Exploration Phase: the characters may exchange items."),
+    h("p", { class: "hk-small muted" }, "As with the share action of the Adventure Phase: coins, heads, items, weapons and armor, free of action points. "
+      + "Hand over what your characters carry (the receiver's limits apply: 2 weapons, 2 permanent and 5 market items). The first round begins when every player is ready."));
+  if (!mine) {
+    const waiting = awaited.map((s) => seatName(doc, s)).join(", ");
+    box.append(h("p", { class: "muted" }, doc.seat !== null && doc.seat !== undefined && (view.share || {}).ready && view.share.ready.includes(doc.seat)
+      ? `You are ready. Waiting for ${waiting}.` : `Waiting for ${waiting}.`));
+    return box;
+  }
+  const pairs = new Map();
+  for (const cmd of opts.shares) {
+    const key = `${cmd.args.from}>${cmd.args.to}`;
+    if (!pairs.has(key)) pairs.set(key, []);
+    pairs.get(key).push(cmd);
+  }
+  const lists = h("div", { class: "hk-share-lists", "data-testid": "harakiri-share" });
+  for (const [key, cmds] of pairs) {
+    const [from, to] = key.split(">");
+    const id = `hk-share-${from}-${to}`;
+    const select = h("select", { id, dataset: { from, to } }, cmds.map((c, i) => h("option", { value: String(i) }, shareWhat(view, c.args))));
+    lists.append(h("div", { class: "hk-share-pair" },
+      h("label", { for: id }, `${nameOf(from)} gives ${nameOf(to)}`), select,
+      h("button", { type: "button", disabled: ui.busy, dataset: { share: key }, onclick: () => send(cmds[Number(select.value) || 0]) }, "Give")));
+  }
+  if (!pairs.size) lists.append(h("p", { class: "muted hk-small" }, "Your characters have nothing another character can take."));
+  box.append(lists);
+  if (opts.endShare) {
+    box.append(h("button", { type: "button", class: "primary", disabled: ui.busy, "data-action": "end_share", onclick: () => send(opts.endShare) },
+      "Ready: start the Exploration"));
+  }
   return box;
 }
 
@@ -940,7 +1039,7 @@ function renderParty({ doc, view }) {
       h("div", { class: "hk-equip hk-small" },
         help(h("span", {}, `Weapon ${weaponName(c.equipped)}${(c.weapons || []).length > 1 ? ` (+${c.weapons.length - 1})` : ""}`),
           [weaponHelp(c.equipped), (c.weapons || []).length > 1 ? `Also carries: ${c.weapons.filter((w) => w !== c.equipped).map(weaponName).join(", ")}` : ""].filter(Boolean).join("\n"), weaponName(c.equipped)),
-        help(h("span", {}, `Armor ${armorName(c.armor_card)} (${c.armor}${c.armor_bonus ? `+${c.armor_bonus}` : ""})`), explain("concept:ARMOR"), armorName(c.armor_card)),
+        help(h("span", {}, c.armor_card ? `Armor ${armorName(c.armor_card)} (${c.armor}${c.armor_bonus ? `+${c.armor_bonus}` : ""})` : "No armor"), explain("concept:ARMOR"), armorName(c.armor_card)),
         (c.items || []).map((it) => help(h("span", { class: "hk-item" }, itemName(it.id) + (it.uses !== null && it.uses !== undefined ? ` ×${it.uses}` : "")), itemHelp(it), itemName(it.id))),
         c.heads || c.boss_heads || c.coins ? h("span", {}, `Heads ${c.heads} · boss heads ${c.boss_heads} · coins ${c.coins}`) : ""),
       c.defeated ? h("div", { class: "hk-flag" }, "defeated") : ""));

@@ -123,7 +123,7 @@ def _free_actions(state, cid) -> list[dict]:
     """Use an item, swap weapon, share: at any time of the activation, no action point."""
     ch = state["characters"][cid]
     out = [_cmd("use_item", item=i) for i in q.usable_items(state, cid)]
-    if len(ch["weapons"]) == 2:
+    if q.can_swap_weapon(state, cid):
         out.append(_cmd("swap_weapon"))
     for other in q.characters_at(state, ch["location"]):
         if other == cid:
@@ -144,7 +144,7 @@ def _gifts(state, cid, other) -> list[dict]:
     out += [give("heads", n) for n in range(1, ch["heads"] + 1)]
     out += [give(i, 1) for i in sorted(set(ch["items"])) if q.can_keep_item(state, other, i)]
     if len(taker["weapons"]) < 2:
-        out += [give(w, 1) for w in ch["weapons"]]
+        out += [give(w, 1) for w in ch["weapons"] if q.can_part_with(state, cid, w)]
     if ch["armor"]:  # armor: handed over, or exchanged with the other's (1 item of armor each)
         out.append(give("armor", 1))
     out += [give(t, 1) for t in sorted(set(ch["tokens"]))]  # "mission or event tokens"
@@ -159,7 +159,7 @@ def _shop_commands(state, cid) -> list[dict]:
     if shop["kind"] == "blacksmith":
         if not shop["bought"]:
             out += [_cmd("buy", card=c) for c in q.blacksmith_offer(state, cid)]
-        out += [_cmd("sell", card=c) for c in q.owned_equipment(state, cid)]
+        out += [_cmd("sell", card=c) for c in q.owned_equipment(state, cid) if q.can_part_with(state, cid, c)]
         if ch["armor"] and ch["armor_value"] < BLACKSMITH[ch["armor"]]["armor"]:
             if ch["coins"] >= REPAIR_COST:
                 out.append(_cmd("repair"))

@@ -1,7 +1,11 @@
 """Adventure Phase content: the JSON files of ``content/adventure/`` validated by its schema.
 
-Character boards, level 1 equipment, dice and kami come from the Exploration Phase's content files
-(read here as JSON, not through the Exploration engine's modules), so both phases share one card.
+Character boards, dice and kami come from the Exploration Phase's content files (read here as JSON,
+not through the Exploration engine's modules), and so do the blacksmith and market cards: one
+catalogue for both phases, ``content/equipment.json`` (levels 1-3 per class) and ``content/items.json``
+(every market card with its Adventure ``effects`` and its Exploration ``effect``). The Adventure
+fields of those cards are validated here by this schema (kinds ``adventure_blacksmith`` and
+``adventure_market``), the rest by the Exploration Phase's schema.
 """
 
 import json
@@ -12,7 +16,7 @@ import jsonschema
 CONTENT = Path(__file__).resolve().parent.parent / "content"
 ROOT = CONTENT / "adventure"
 SCHEMA = json.loads((ROOT / "schema.json").read_text())
-FILES = ("map", "act1", "travel_events", "influence", "market", "blacksmith", "levels")
+FILES = ("map", "act1", "travel_events", "influence", "levels")
 _VALIDATOR = jsonschema.validators.validator_for(SCHEMA)
 _VALIDATOR.check_schema(SCHEMA)  # once, not for every file
 VALIDATOR = _VALIDATOR(SCHEMA)
@@ -39,28 +43,26 @@ MAP = _load("map")
 ACT1 = _load("act1")
 TRAVEL_EVENTS = {card["id"]: card for card in _load("travel_events")["cards"]}
 INFLUENCE_CARDS = {card["id"]: card for card in _load("influence")["cards"]}
-MARKET = _load("market")["cards"]
-BLACKSMITH_DOC = _load("blacksmith")
 LEVELS = _load("levels")
 
 CHARACTERS = {k: v for k, v in _shared("characters")["characters"].items() if k in ACT1["starting"]}
 DICE = _shared("dice")
 KAMI = {k["id"]: k for k in _shared("kami")["kami"]}
 _EQUIPMENT = _shared("equipment")
+_ITEMS = _shared("items")
 
 
-def _blacksmith() -> dict:
-    cards = {}
-    for card_id in BLACKSMITH_DOC["level_1"]:
-        if card_id in _EQUIPMENT["weapons"]:
-            cards[card_id] = {"slot": "weapon", **_EQUIPMENT["weapons"][card_id]}
-        else:
-            cards[card_id] = {"slot": "armor", **_EQUIPMENT["armors"][card_id]}
-    cards.update(BLACKSMITH_DOC["cards"])
+def _checked(kind: str, cards: dict, note: str) -> dict:
+    validate({"provisional": True, "kind": kind, "note": note, "cards": cards})
     return cards
 
 
-BLACKSMITH = _blacksmith()
+# The blacksmith deck's cards: every weapon and armor of the shared catalogue, with its slot.
+BLACKSMITH = _checked("adventure_blacksmith", {
+    **{k: {"slot": "weapon", **c} for k, c in _EQUIPMENT["weapons"].items()},
+    **{k: {"slot": "armor", **c} for k, c in _EQUIPMENT["armors"].items()}}, _EQUIPMENT["note"])
+# The market cards (and the special Jirōbō's omamori): the shared catalogue's items.
+MARKET = _checked("adventure_market", _ITEMS["items"], _ITEMS["note"])
 ACTS = {1: ACT1}
 TOKENS = ACT1.get("tokens", {})  # mission and event tokens a character carries (and may share)
 SKILL_TRAITS = LEVELS.get("skill_traits", {})  # skill -> the trait it grants ("Traits")

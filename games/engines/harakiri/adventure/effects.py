@@ -501,6 +501,8 @@ def _item_sold(s, p):
     chars = s["characters"]
     chars[p["character"]]["coins"] += p["coins"]
     chars[p["character"]]["items"].remove(p["item"])
+    if p["item"] not in chars[p["character"]]["items"]:
+        chars[p["character"]]["item_uses"].pop(p["item"], None)
     s["decks"]["market"].append(p["item"])
 
 
@@ -549,6 +551,8 @@ def _given(s, p):
     else:
         giver["items"].remove(what)
         taker["items"].append(what)
+        if what not in giver["items"] and what in giver["item_uses"]:  # its "Uses: X" tokens go with it
+            taker["item_uses"][what] = giver["item_uses"].pop(what)
 
 
 def _information_shared(s, p):

@@ -140,7 +140,9 @@ def deck_contents(options: dict) -> dict:
 
 _NAT = {"type": "integer", "minimum": 0, "maximum": 999}
 _IDS = {"type": "array", "items": {"type": "string", "maxLength": 64}, "maxItems": 200}
-_CARRIED = {"type": "object", "additionalProperties": False, "required": list(CARRIED), "properties": {
+# ``item_uses`` is optional: a sheet recorded before it was carried gives every item its full uses
+_CARRIED = {"type": "object", "additionalProperties": False, "required": [k for k in CARRIED if k != "item_uses"],
+            "properties": {
     "level": {"type": "integer", "minimum": 1, "maximum": 5}, "health": {"type": "integer", "minimum": 1, "maximum": 30},
     "attributes": {"type": "object", "additionalProperties": False, "required": list(q.ATTRIBUTES),
                    "properties": {a: {"type": "integer", "minimum": 0, "maximum": 3} for a in q.ATTRIBUTES}},
@@ -148,7 +150,8 @@ _CARRIED = {"type": "object", "additionalProperties": False, "required": list(CA
     "karma": _NAT, "coins": _NAT, "heads": _NAT, "boss_heads": _NAT,
     "armor": {"type": ["string", "null"], "maxLength": 64}, "armor_value": {"type": "integer", "minimum": 0, "maximum": 9},
     "weapons": {**_IDS, "maxItems": 2}, "equipped": {"type": ["string", "null"], "maxLength": 64},
-    "items": {**_IDS, "maxItems": 12}, "skills": _IDS, "traits": _IDS}}
+    "items": {**_IDS, "maxItems": 12}, "skills": _IDS, "traits": _IDS,
+    "item_uses": {"type": "object", "maxProperties": 12, "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 9}}}}
 SHEET_SCHEMA = {"type": "object", "additionalProperties": False, "required": ["characters"], "properties": {
     "characters": {"type": "object", "additionalProperties": False, "required": list(q.ORDER),
                    "properties": {c: _CARRIED for c in q.ORDER}},
@@ -179,6 +182,8 @@ def sheet_problems(sheet: dict) -> list[str]:
         if ch["equipped"] is not None and ch["equipped"] not in ch["weapons"]:
             problems.append(f"{cid}: the equipped weapon must be one of its weapons")
         problems += [f"{cid}: unknown item {i}" for i in ch["items"] if i not in MARKET]
+        problems += [f"{cid}: {i} carries no uses tokens" for i in ch.get("item_uses", {})
+                     if i not in ch["items"] or MARKET.get(i, {}).get("type") != "uses"]
         if ch["kami"] not in KAMI:
             problems.append(f"{cid}: unknown kami {ch['kami']}")
         if ch["health"] > LEVELS["health_by_class"][klass][ch["level"] - 1]:

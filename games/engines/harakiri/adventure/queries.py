@@ -402,6 +402,24 @@ def blacksmith_offer(state, cid) -> list[str]:
                   and c["cost"] <= ch["coins"] and (c["slot"] == "armor" or len(ch["weapons"]) < 2))
 
 
+def can_part_with(state, cid, card) -> bool:
+    """A character keeps a weapon of its class to equip: neither a sale nor a gift takes its last
+    one (the Exploration Phase has no attack without a weapon: docs/games/harakiri-adventure.md,
+    "Equipment between the phases"); armor and another class's weapon may always go."""
+    ch = character(state, cid)
+    if card not in ch["weapons"] or BLACKSMITH[card]["class"] != ch["class"]:
+        return True
+    return any(w != card and BLACKSMITH[w]["class"] == ch["class"] for w in ch["weapons"])
+
+
+def can_swap_weapon(state, cid) -> bool:
+    """"Swap Weapon. Exchange your equipped weapon for your unequipped weapon": only towards a weapon
+    the character's class can equip (another class's weapon is only carried: "Share")."""
+    ch = character(state, cid)
+    return len(ch["weapons"]) == 2 and any(w != ch["equipped"] and BLACKSMITH[w]["class"] == ch["class"]
+                                           for w in ch["weapons"])
+
+
 def half(cost: int) -> int:
     """"gaining half the cost rounded down"."""
     return cost // 2

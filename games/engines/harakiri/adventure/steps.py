@@ -559,6 +559,9 @@ def _ending_step(em, rng):
         em.emit("AdventureFinished", {"outcome": outcome, "reason": state["result"]["reason"],
                                       "health": {c: em.state["characters"][c]["health"] for c in q.alive(em.state)},
                                       "marks": list(em.state["marks"]), "sheet": sheet(em.state),
+                                      # the market deck stays on the table for the Exploration Phase (its
+                                      # cards, in no order: "Exploration Phase Setup")
+                                      "market": sorted(em.state["decks"]["market"]),
                                       "defeated": [c for c in q.ORDER if em.state["characters"][c]["defeated_in_phase"]],
                                       "kami_changes": [{"character": o["taken_by"], "kami": o["kami"]}
                                                        for o in em.state["unlocked_kami"] if o.get("taken_by")],
@@ -611,12 +614,19 @@ def run(em, rng):
 
 
 CARRIED = ("level", "health", "attributes", "kami", "affinity", "karma", "coins", "heads", "boss_heads", "armor",
-           "armor_value", "weapons", "equipped", "items", "skills", "traits")
+           "armor_value", "weapons", "equipped", "items", "item_uses", "skills", "traits")
+
+
+def _case(ch) -> dict:
+    """A character's case: ``item_uses`` names the carried "Uses: X" items with tokens spent."""
+    case = {k: ch[k] for k in CARRIED if k != "item_uses"}
+    case["item_uses"] = {i: n for i, n in sorted(ch["item_uses"].items()) if i in ch["items"]}
+    return case
 
 
 def sheet(state) -> dict:
     """What the campaign carries to the next phase: each character's case and the campaign sheet."""
-    return {"characters": {c: {k: state["characters"][c][k] for k in CARRIED} for c in q.ORDER},
+    return {"characters": {c: _case(state["characters"][c]) for c in q.ORDER},
             "marks": list(state["marks"]), "discovered": list(state["discovered"]),
             "cities": [dict(c) for c in state["city_log"]], "travel_removed": list(state["travel_removed"]),
             "travel_added": sorted(c for c in state["travel_codes"] if c.isdigit())}
