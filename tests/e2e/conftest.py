@@ -5,6 +5,7 @@ Never ``playwright install``: the machine is offline; we launch /usr/bin/chromiu
 """
 
 import contextlib
+import json
 import os
 import shutil
 import socket
@@ -151,6 +152,24 @@ def new_page(browser, live_server_url):
     """new_page() -> a Page in a fresh browser context on the live server (see page_maker)."""
     with page_maker(browser, live_server_url) as make:
         yield make
+
+
+# Staff's "start from a scenario" (services.match_load_scenario), run against the e2e server's database.
+LOAD_SCENARIO_PY = """import json, sys
+import django
+django.setup()
+from django.contrib.auth import get_user_model
+from games.application import services
+user = get_user_model().objects.get(username=sys.argv[2])
+services.match_load_scenario(match_id=sys.argv[1], user=user, document=json.loads(sys.argv[3]))
+"""
+
+
+def load_scenario(server_env, match_id, username, document):
+    """Start the open match ``match_id`` from a scenario document (a prepared position), as staff do."""
+    done = subprocess.run([sys.executable, "-c", LOAD_SCENARIO_PY, match_id, username, json.dumps(document)],
+                          cwd=ROOT, env=server_env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def table_shot(page, name):

@@ -17,7 +17,6 @@ match without reloading; no developer term on the board. Screenshots (var/screen
 the campaign page, the map at the start, a travel with its reachable places highlighted, the board
 at the end, and a 390-px phone screen, fitted and zoomed."""
 
-import json
 import re
 import time
 import uuid

@@ -4,11 +4,8 @@ only by clicking on the board: a party decision button, a highlighted square to 
 enemy then an attack variant, the dice prompt, or a button of the board's action bar. The enemies
 and the oracle are played by the (eager) workers in between."""
 
-import json
 import random
 import re
-import subprocess
-import sys
 import time
 import uuid
 
@@ -17,7 +14,7 @@ from playwright.sync_api import expect
 
 from tests.engines.harakiri.helpers import arena, doc, open_rows
 
-from .conftest import ROOT, SHOTS, assert_fits_width, table_shot
+from .conftest import load_scenario, SHOTS, assert_fits_width, table_shot
 from .test_match_flow import assert_not_reloaded, create_match, mark_no_reload, sign_up, wait_live
 
 pytestmark = pytest.mark.e2e
@@ -217,14 +214,6 @@ def test_solo_harakiri_round_played_by_clicking_the_board(new_page):
     print(f"harakiri round played in {len(done)} clicks, {time.monotonic() - started:.1f}s")
 
 
-LOAD_SCENARIO_PY = """import json, sys
-import django
-django.setup()
-from django.contrib.auth import get_user_model
-from games.application import services
-user = get_user_model().objects.get(username=sys.argv[2])
-services.match_load_scenario(match_id=sys.argv[1], user=user, document=json.loads(sys.argv[3]))
-"""
 
 
 def test_escape_cancels_an_attack_target_on_the_board(new_page, live_server_env):
@@ -237,9 +226,7 @@ def test_escape_cancels_an_attack_target_on_the_board(new_page, live_server_env)
     match_id = create_match(page, {}, game="harakiri", seats=1)
     document = doc(arena(open_rows()), {"akira": {"sq": "2,2", "ap": 3}},
                    {"foe": {"type": "ashigaru", "color": "red", "at": "3,2"}}, activate="char:akira")
-    done = subprocess.run([sys.executable, "-c", LOAD_SCENARIO_PY, match_id, username, json.dumps(document)],
-                          cwd=ROOT, env=live_server_env, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
+    load_scenario(live_server_env, match_id, username, document)
     page.goto(f"/matches/{match_id}/")
     wait_live(page)
     board = page.locator("#board")

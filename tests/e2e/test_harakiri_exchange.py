@@ -2,10 +2,7 @@
 (the share stage a campaign opens with), and the failure procedure's Market and Blacksmith actions,
 every option in words with its price."""
 
-import json
 import re
-import subprocess
-import sys
 import uuid
 
 import pytest
@@ -13,19 +10,11 @@ from playwright.sync_api import expect
 
 from tests.engines.harakiri.helpers import arena, doc, open_rows
 
-from .conftest import ROOT, assert_fits_width, table_shot
+from .conftest import load_scenario, assert_fits_width, table_shot
 from .test_match_flow import sign_up, wait_live
 
 pytestmark = pytest.mark.e2e
 
-LOAD_SCENARIO_PY = """import json, sys
-import django
-django.setup()
-from django.contrib.auth import get_user_model
-from games.application import services
-user = get_user_model().objects.get(username=sys.argv[2])
-services.match_load_scenario(match_id=sys.argv[1], user=user, document=json.loads(sys.argv[3]))
-"""
 
 
 def create_match(page, options: dict) -> str:
@@ -91,9 +80,7 @@ def test_the_failure_procedures_shops_say_what_each_option_does_and_costs(new_pa
                    {"k": {"type": "kachi", "color": "red", "at": "0,0"}}, activate="color:red",
                    oracle={"color": "green"}, forced=[1, 6, 6, 3, 6, 6, 6, 6],
                    options={"market": ["bandages", "rice_ball", "smoke_bomb", "war_fan"]})  # the top 3 are revealed
-    done = subprocess.run([sys.executable, "-c", LOAD_SCENARIO_PY, match_id, username, json.dumps(document)],
-                          cwd=ROOT, env=live_server_env, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
+    load_scenario(live_server_env, match_id, username, document)
     page.goto(f"/matches/{match_id}/")
     wait_live(page)
     prompt = page.get_by_test_id("harakiri-prompt")

@@ -19,15 +19,13 @@ clicking is driven by a seeded random.Random, and the round cap bounds the game.
 import json
 import random
 import re
-import subprocess
-import sys
 import time
 import uuid
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ROOT, SHOTS, assert_fits_width, table_shot
+from .conftest import load_scenario, SHOTS, assert_fits_width, table_shot
 from .test_match_flow import assert_not_reloaded, mark_no_reload, sign_up, wait_live
 from .test_yashima_board import STATE_JS, TAP_JS, create_yashima_match, expect_game_over, play_one
 
@@ -220,24 +218,9 @@ DUEL = {
     ],
     "phase": "battle", "turn": 0, "pool": {"move": 1, "attack": 1},
 }
-# Staff's "start from a scenario" (services.match_load_scenario), run against the e2e server's database.
-LOAD_SCENARIO_PY = """import json, sys
-import django
-django.setup()
-from django.contrib.auth import get_user_model
-from games.application import services
-user = get_user_model().objects.get(username=sys.argv[2])
-services.match_load_scenario(match_id=sys.argv[1], user=user, document=json.loads(sys.argv[3]))
-"""
 CLOCK_JS = """() => { const c = document.querySelector('#board [data-testid=yashima-clock]');
   return c && {text: c.textContent, left: c.querySelector('[data-due-at]').textContent,
                due: c.querySelector('[data-due-at]').dataset.dueAt, mine: c.dataset.mine === '1'}; }"""
-
-
-def load_scenario(server_env, match_id, username, document):
-    done = subprocess.run([sys.executable, "-c", LOAD_SCENARIO_PY, match_id, username, json.dumps(document)],
-                          cwd=ROOT, env=server_env, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def seconds(face):
