@@ -411,13 +411,19 @@ class Fanout:
         self._presence_dirty = asyncio.Event()
 
     async def _start(self):
-        """Open this process's channel and start its loops, once (concurrent callers wait for it)."""
+        """Open this process's channel and start its loops, once (concurrent callers wait for it).
+        A fanout that could not open (Redis is down) is stopped, so the next socket gets a new one
+        instead of the same failure forever."""
         if self._starting is None:
             self._starting = asyncio.get_running_loop().create_task(self._open())
-        await asyncio.shield(self._starting)
+        try:
+            await asyncio.shield(self._starting)
+        except Exception:
+            if not self.stopped:
+                await self.stop()
+            raise
 
     async def _open(self):
-        self._started = True
         loop = asyncio.get_running_loop()
         if self.layer is not None:
             self.channel = await self.layer.new_channel(prefix="kamiza-fanout")
@@ -426,6 +432,7 @@ class Fanout:
                 self._tasks.append(loop.create_task(self._watch_redis()))
         self._tasks.append(loop.create_task(self._recheck()))
         self._tasks.append(loop.create_task(self._report()))
+        self._started = True
 
     async def attach(self, match_id: str, sock) -> Hub:
         """Join ``sock`` to its match's hub here (creating it), and greet it."""

@@ -88,3 +88,24 @@ async def test_the_channel_layer_losing_redis_closes_the_socket_with_1013(starte
     finally:
         monkeypatch.setattr(InMemoryChannelLayer, "receive", real_receive)
     await close_all(comm)
+
+
+async def test_a_fanout_that_could_not_open_is_replaced_on_the_next_connection(started_pebbles, monkeypatch):
+    """Redis is down when the process's first socket arrives: that socket gets ``unavailable`` and
+    1013; once Redis is back the next socket is greeted (the failed start is not kept forever)."""
+    m, (u0, _) = await db(started_pebbles)()
+    real_new_channel = InMemoryChannelLayer.new_channel
+    redis_up = False
+
+    async def new_channel_while_redis_is_down(self, prefix="specific."):
+        if not redis_up:
+            raise redis.exceptions.ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+        return await real_new_channel(self, prefix)
+
+    monkeypatch.setattr(InMemoryChannelLayer, "new_channel", new_channel_while_redis_is_down)
+    first, _ = await open_socket(m.pk, user=u0)
+    await _assert_unavailable_then_1013(first)
+    redis_up = True
+    second, _ = await open_socket(m.pk, user=u0)
+    assert (await recv(second))["type"] == "hello"
+    await close_all(second)
