@@ -4,12 +4,19 @@ The application layer must not import ``workers`` (workers call the application,
 way round), so the workers app registers its scheduler here when Django starts.
 """
 
+import asyncio
 import logging
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
+from .errors import as_unavailable
+
 log = logging.getLogger(__name__)
+
+# A publish waits at most this long: the write it announces is committed, and a hung Redis must
+# not hold the request (clients recover from the log on their next push or sync).
+PUBLISH_TIMEOUT_SECONDS = 2.0
 
 _followup_scheduler = None
 _finished_listeners: list = []
@@ -33,19 +40,31 @@ def match_group(match_id) -> str:
     return f"match.{match_id}"
 
 
-def publish_appended(match_id, seq: int) -> None:
-    """Tell every server with sockets on the match that the log grew. No game data travels: each
-    server reads what its sockets may see from the store, so hidden data never crosses the layer."""
+def send_to_group(group: str, message: dict) -> None:
+    """Send ``message`` to ``group`` at most once, within ``PUBLISH_TIMEOUT_SECONDS``; a failure is
+    logged, never raised (every push names what changed, and readers recover from the store)."""
     layer = get_channel_layer()
     if layer is None:
         return
-    group = match_group(match_id)
     if isinstance(layer, InMemoryChannelLayer) and not layer.groups.get(group):
         return  # nobody is listening in this process: skip the event-loop round trip
     try:
-        async_to_sync(layer.group_send)(group, {"type": "match.appended", "match": str(match_id), "seq": seq})
-    except Exception:  # the layer is at-most-once; clients recover from the log
-        log.exception("publish to %s failed", match_group(match_id))
+        async_to_sync(_send_within)(layer, group, message)
+    except Exception as exc:
+        if as_unavailable(exc) is not None or isinstance(exc, asyncio.TimeoutError):
+            log.warning("publish to %s failed: %s: %s", group, type(exc).__name__, str(exc).strip()[:200])
+        else:
+            log.exception("publish to %s failed", group)
+
+
+async def _send_within(layer, group: str, message: dict) -> None:
+    await asyncio.wait_for(layer.group_send(group, message), timeout=PUBLISH_TIMEOUT_SECONDS)
+
+
+def publish_appended(match_id, seq: int) -> None:
+    """Tell every server with sockets on the match that the log grew. No game data travels: each
+    server reads what its sockets may see from the store, so hidden data never crosses the layer."""
+    send_to_group(match_group(match_id), {"type": "match.appended", "match": str(match_id), "seq": seq})
 
 
 def schedule_followups(match_id, seq: int, awaiting: list, bot_seats: list) -> None:

@@ -5,12 +5,17 @@ expires after ``ttl`` seconds: a server that is killed stops reporting and its c
 its key, so no count outlives its sockets by more than ``ttl``. ``spectators(match_ids)`` sums the
 live reports. With ``REDIS_URL`` the reports live in Redis (one hash per process, and a sorted set
 of the processes by expiry); without it (the embedded default: one server process) in memory.
+The counts are advisory: while Redis is unreachable they read as 0 instead of failing the page
+or the API answer that shows them.
 """
 
+import logging
 import threading
 import time
 
 from django.conf import settings
+
+log = logging.getLogger(__name__)
 
 
 class MemoryPresence:
@@ -62,6 +67,15 @@ class RedisPresence:
         out = {m: 0 for m in match_ids}
         if not out:
             return out
+        import redis
+
+        try:
+            return self._sum(out)
+        except redis.RedisError as exc:  # advisory figures: a page must not fail because Redis is away
+            log.warning("spectator counts unavailable: %s: %s", type(exc).__name__, str(exc).strip()[:200])
+            return {m: 0 for m in match_ids}
+
+    def _sum(self, out: dict) -> dict:
         self.client.zremrangebyscore(self.procs, "-inf", time.time())
         procs = [p.decode() for p in self.client.zrange(self.procs, 0, -1)]
         if not procs:

@@ -14,15 +14,9 @@ as it is on its sockets of that audience. Like every push, this is at-most-once:
 (``GET .../chat/?after=``) and the rematch status after it reconnects.
 """
 
-import logging
-
-from asgiref.sync import async_to_sync
-from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
-from .hooks import match_group
-
-log = logging.getLogger(__name__)
+from .hooks import match_group, send_to_group
 
 SEATED, UNSEATED, ALL = "seated", "unseated", "all"
 AUDIENCES = (SEATED, UNSEATED, ALL)
@@ -44,17 +38,7 @@ def publish(match_id, audience: str, body: dict) -> None:
     """Send ``body`` to the match's sockets of ``audience`` now (at most once)."""
     if audience not in AUDIENCES:
         raise ValueError(f"unknown audience {audience!r}")
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    group = match_group(match_id)
-    if isinstance(layer, InMemoryChannelLayer) and not layer.groups.get(group):
-        return  # nobody listens in this process
-    try:
-        async_to_sync(layer.group_send)(group, {"type": PUSH_TYPE, "match": str(match_id), "audience": audience,
-                                                "body": body})
-    except Exception:  # the layer is at-most-once; clients re-read
-        log.exception("social push to %s failed", group)
+    send_to_group(match_group(match_id), {"type": PUSH_TYPE, "match": str(match_id), "audience": audience, "body": body})
 
 
 def publish_on_commit(match_id, audience: str, body: dict) -> None:

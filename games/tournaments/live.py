@@ -5,13 +5,9 @@ pairings and standings itself through the selectors (``games.realtime.tournament
 at-most-once: a client that misses a push gets the current state on reconnect.
 """
 
-import logging
-
-from asgiref.sync import async_to_sync
-from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
-log = logging.getLogger(__name__)
+from games.application.hooks import send_to_group
 
 
 def tournament_group(tournament_id) -> str:
@@ -19,16 +15,7 @@ def tournament_group(tournament_id) -> str:
 
 
 def publish_changed(tournament_id) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    group = tournament_group(tournament_id)
-    if isinstance(layer, InMemoryChannelLayer) and not layer.groups.get(group):
-        return  # nobody is listening in this process
-    try:
-        async_to_sync(layer.group_send)(group, {"type": "tournament.changed"})
-    except Exception:  # at-most-once: clients recover on reconnect
-        log.exception("publish to %s failed", group)
+    send_to_group(tournament_group(tournament_id), {"type": "tournament.changed"})
 
 
 def publish_on_commit(tournament_id) -> None:
