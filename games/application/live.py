@@ -102,7 +102,8 @@ def _head_state(match: Match, engine, after: int, rows: list[dict]) -> dict:
     cached = cache_behind(match.pk, match.head_seq)
     if cached is not None and cached[0] == match.head_seq:
         return cached[1]
-    if cached is not None and cached[0] == after and (not rows or rows[0]["seq"] == after + 1):
+    reaches_head = (rows[-1]["seq"] if rows else after) == match.head_seq  # not when paged: the rows stop short
+    if cached is not None and cached[0] == after and reaches_head and (not rows or rows[0]["seq"] == after + 1):
         state = canonical(aggregate_fold(engine, rows, cached[1]))
         cache_put(match.pk, match.head_seq, state)
         return state

@@ -1,5 +1,7 @@
 """Live-play plumbing that must not fail a page or a request: advisory spectator counts, publishes."""
 
+import pytest
+
 from games.application.presence import RedisPresence
 from tests.distributed.services import free_port
 
@@ -39,3 +41,29 @@ def test_a_publish_to_a_hung_channel_layer_gives_up_and_is_logged(monkeypatch, c
         channel_layers.backends.pop("default", None)
     # then it returned (no exception, no wait for the hung send) and said why nothing was pushed
     assert any("publish to match.m1 failed: TimeoutError" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.django_db
+def test_a_paged_batch_never_caches_a_page_end_state_as_the_head_state(started_pebbles, settings):
+    """A hub more than a page behind reads one page; the state it keeps for the head must be the
+    head's, not the fold of the cached state plus that page (which stops short of the head)."""
+    from games.application import live, selectors
+
+    from .social_play import play_to_the_end
+
+    # given a finished match, a cached fold at seq 2 and a socket page of 3 events
+    match, users = started_pebbles()
+    play_to_the_end(match, users, seed=3)
+    match.refresh_from_db()
+    head = match.head_seq
+    assert head > 8
+    settings.SOCKET_SYNC_PAGE = 3
+    selectors.cache_clear()
+    selectors.cache_put(match.pk, 2, selectors.state_load(match, until=2, use_cache=False))
+    # when a hub at seq 2 reads its batch
+    out = live.batch(match.pk, after=2, user_ids=[users[0].pk], spectators_after=None, policy=None)
+    # then it got one page that says more follow, and the state used (and cached) is the head's
+    assert (out.until, out.head) == (5, head) and out.seats[0].more
+    assert out.status == "finished"
+    cached = selectors.cache_behind(match.pk, head)
+    assert cached is None or cached[0] < head or cached[1] == selectors.state_load(match, use_cache=False)
