@@ -111,11 +111,13 @@ if DATABASE_URL:
     if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DB_POOL", default=True):
         # Under ASGI every request runs in a thread of its own, so a persistent connection
         # (CONN_MAX_AGE) dies with its thread: each request opened a new connection. A pool per
-        # process lends connections to whichever thread asks (psycopg_pool).
+        # process lends connections to whichever thread asks (psycopg_pool). While the database is
+        # down a request waits DB_POOL_TIMEOUT for a connection, then gets 503: short, so clients
+        # (and socket handshakes) hear "unavailable" quickly and retry.
         DATABASES["default"]["CONN_MAX_AGE"] = 0
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": env.int("DB_POOL_MIN_SIZE", default=2), "max_size": env.int("DB_POOL_MAX_SIZE", default=10),
-            "timeout": env.float("DB_POOL_TIMEOUT", default=10.0)}
+            "timeout": env.float("DB_POOL_TIMEOUT", default=3.0)}
     else:
         DATABASES["default"].setdefault("CONN_MAX_AGE", 60)
 else:

@@ -112,7 +112,7 @@ def still_authorised_many(auths: list) -> list[bool]:
 
 
 def still_authorised(auth: dict | None) -> bool:
-    """Sync (call through database_sync_to_async). ``auth`` is ``scope["kamiza_auth"]``."""
+    """Sync (call through dbthreads.db). ``auth`` is ``scope["kamiza_auth"]``."""
     if not auth or auth.get("user_id") is None:
         return False
     kwargs = {"session_key": auth.get("session_key"), "token_key": auth.get("token_key")}

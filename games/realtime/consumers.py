@@ -56,7 +56,8 @@ from games.application.watch import LiveViewRefused
 
 from .auth import resolve_first_message, still_authorised_many
 from .errors import CLOSE_UNAVAILABLE, close_code_for, error_for_exception, error_message
-from .fanout import Fanout, Outbox, db, encode
+from .dbthreads import db
+from .fanout import Fanout, Outbox, encode
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +110,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def dispatch(self, message):
         """As Channels dispatches, without its database-connection clean-up before every message
-        (a thread hop each): every database call here goes through ``fanout.db``, which cleans up
+        (a thread hop each): every database call here goes through ``dbthreads.db``, which cleans up
         around the call itself."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
@@ -190,7 +191,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     def user_id(self):
         return self.auth["user_id"] if self.authenticated else None
 
-    # -- sync helpers (each runs in database_sync_to_async) -------------------------------------
+    # -- sync helpers (each runs on the socket database threads, dbthreads.db) ------------------
     def _authorised(self) -> bool:
         return still_authorised_many([self.auth])[0]
 

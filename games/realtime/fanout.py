@@ -38,10 +38,8 @@ import time
 import uuid
 import weakref
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 
 import orjson
-from channels.db import DatabaseSyncToAsync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import timezone
@@ -51,6 +49,7 @@ from games.application.errors import as_unavailable
 from games.application.hooks import match_group
 
 from .auth import still_authorised_many
+from .dbthreads import db
 
 log = logging.getLogger(__name__)
 
@@ -63,19 +62,6 @@ def encode(payload: dict) -> str:
         return orjson.dumps(payload).decode()
     except TypeError:  # an integer past 64 bits, or a type orjson does not know
         return json.dumps(payload, separators=(",", ":"), default=str)
-
-
-_executor: ThreadPoolExecutor | None = None
-
-
-def db(fn):
-    """``fn`` on one of this process's socket database threads (SOCKET_DB_THREADS), connection
-    clean-up around it as Channels does: the sockets' reads and commands neither queue behind one
-    thread nor behind the HTTP requests."""
-    global _executor
-    if _executor is None:
-        _executor = ThreadPoolExecutor(max_workers=settings.SOCKET_DB_THREADS, thread_name_prefix="kamiza-socket-db")
-    return DatabaseSyncToAsync(fn, thread_sensitive=False, executor=_executor)
 
 
 # -- one socket's outgoing queue -------------------------------------------------------------------

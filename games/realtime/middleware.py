@@ -30,9 +30,9 @@ import json
 import logging
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
+import channels.auth as channels_auth
 from channels.middleware import BaseMiddleware
-from channels.auth import AuthMiddlewareStack
+from channels.auth import AuthMiddleware, CookieMiddleware, SessionMiddleware
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
@@ -41,6 +41,7 @@ from django.http.request import split_domain_port, validate_host
 from games.application.errors import as_unavailable
 
 from .auth import auth_for_ticket, user_for_token
+from .dbthreads import db
 from .errors import CLOSE_UNAVAILABLE, error_for_exception
 
 log = logging.getLogger(__name__)
@@ -109,17 +110,17 @@ class CredentialMiddleware(BaseMiddleware):
         query_token = (query.get("token") or [None])[-1]
         scope["kamiza_deprecated"] = None
         if ticket:
-            auth, user = await database_sync_to_async(auth_for_ticket)(ticket)
+            auth, user = await db(auth_for_ticket)(ticket)
             self._set(scope, auth, user, "invalid_ticket")
         elif header_token:
-            self._set_token(scope, await database_sync_to_async(user_for_token)(header_token), header_token)
+            self._set_token(scope, await db(user_for_token)(header_token), header_token)
         elif query_token:
             if not settings.SOCKET_QUERY_TOKEN_ALLOWED:
                 self._set(scope, None, None, "query_token_refused")
             else:
                 scope["kamiza_deprecated"] = ("?token= is deprecated: use a ticket from POST /api/auth/socket-ticket/, "
                                               "an Authorization header or an auth message")
-                self._set_token(scope, await database_sync_to_async(user_for_token)(query_token), query_token)
+                self._set_token(scope, await db(user_for_token)(query_token), query_token)
         else:
             user = scope.get("user")
             session = scope.get("session")
@@ -190,5 +191,15 @@ class OutageGuard:
             await send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})
 
 
+class SessionUserMiddleware(AuthMiddleware):
+    """Channels' AuthMiddleware, reading the session's user on the socket database threads
+    (``dbthreads``) instead of Channels' one shared thread."""
+
+    async def resolve_scope(self, scope):
+        get_user = channels_auth.get_user
+        scope["user"]._wrapped = await db(getattr(get_user, "func", get_user))(scope)
+
+
 def KamizaAuthMiddlewareStack(inner):
-    return OutageGuard(AuthMiddlewareStack(CredentialMiddleware(inner)))
+    """Channels' AuthMiddlewareStack (cookie, session, user) with our credential check and outage guard."""
+    return OutageGuard(CookieMiddleware(SessionMiddleware(SessionUserMiddleware(CredentialMiddleware(inner)))))

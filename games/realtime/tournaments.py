@@ -16,12 +16,12 @@ commit); the socket reads the current state itself through the selectors.
 import json
 import logging
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games.tournaments import selectors
 from games.tournaments.live import tournament_group
 
+from .dbthreads import db
 from .errors import error_for_exception, error_message
 
 log = logging.getLogger(__name__)
@@ -44,7 +44,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         await self.accept()
         raw_id = self.scope["url_route"]["kwargs"]["tournament_id"]
         try:
-            tournament = await database_sync_to_async(selectors.tournament_get)(raw_id)
+            tournament = await db(selectors.tournament_get)(raw_id)
         except Exception as exc:  # not_found, or the database is down
             await self.send(text_data=json.dumps(error_for_exception(exc)))
             await self.close(code=CLOSE_NOT_FOUND if getattr(exc, "code", "") == "not_found" else 1011)
@@ -62,7 +62,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
 
     async def _push(self, *, always: bool = False):
         try:
-            doc = await database_sync_to_async(snapshot)(self.tournament_id)
+            doc = await db(snapshot)(self.tournament_id)
         except Exception as exc:
             await self.send(text_data=json.dumps(error_for_exception(exc)))
             return
