@@ -6,6 +6,7 @@ import jsonschema
 import pytest
 
 from games.engines.harakiri.adventure import board, content
+from games.engines.harakiri.adventure.book import strings_under
 
 
 def test_every_adventure_content_file_validates_against_the_schema():
@@ -193,26 +194,13 @@ def test_mission_tokens_kami_traits_and_missions_named_by_effects_exist():
             assert ending["when"] not in ("mission_completed", "mission_failed") or ending["mission"] in numbers
 
 
-def _marks_in(value, out: set) -> set:
-    """Marks a document records (``mark`` effects) or reads (requirements, ``sheet_marks``, consequences)."""
-    if isinstance(value, dict):
-        if isinstance(value.get("mark"), str):
-            out.add(value["mark"])
-        for v in value.values():
-            _marks_in(v, out)
-    elif isinstance(value, list):
-        for v in value:
-            _marks_in(v, out)
-    return out
-
-
 def test_every_mark_the_content_records_or_reads_is_named_and_recorded_somewhere():
     # rules: Harakiri, "Campaign Sheet": The campaign book contains a campaign sheet to keep track of marks
     from games.engines.harakiri.content import SCENARIOS
 
     recorded = set()
     for document in (content.ACT1, list(content.TRAVEL_EVENTS.values()), list(content.INFLUENCE_CARDS.values())):
-        _marks_in(document, recorded)
-    read = _marks_in([s.get("adventure_consequences", []) for s in SCENARIOS.values()], set())
+        strings_under(document, "mark", recorded)  # mark effects, requirements, sheet_marks
+    read = strings_under([s.get("adventure_consequences", []) for s in SCENARIOS.values()], "mark", set())
     assert recorded and set(content.ACT1["marks"]) == recorded  # every mark has a name for the pages
     assert read <= recorded  # a mark that is read is one the content can record

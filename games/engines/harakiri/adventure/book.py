@@ -159,27 +159,32 @@ def known_chapter(chapter: dict, read: Read) -> dict:
     return {**_pick(chapter, ("number", "title", "intro")), "adventure": known, "exploration": exploration}
 
 
-def _tokens_named(value, out: set) -> set:
-    """Carried-token ids a document's effects and requirements name (``gain_token``, ``requires``...)."""
+def strings_under(value, key: str, out: set) -> set:
+    """``out`` with every string a document (dicts and lists, at any depth) gives under ``key``."""
     if isinstance(value, dict):
-        if isinstance(value.get("token"), str) and value["token"] in TOKENS:
-            out.add(value["token"])
+        if isinstance(value.get(key), str):
+            out.add(value[key])
         for v in value.values():
-            _tokens_named(v, out)
+            strings_under(v, key, out)
     elif isinstance(value, list):
         for v in value:
-            _tokens_named(v, out)
+            strings_under(v, key, out)
     return out
 
 
+def _tokens_named(value) -> set:
+    """Carried-token ids a document's effects and requirements name (``gain_token``, ``requires``...)."""
+    return {t for t in strings_under(value, "token", set()) if t in TOKENS}
+
+
 # Tokens the cards themselves name (a travel event's smuggler's map): as public as the cards.
-CARD_TOKENS = frozenset(_tokens_named([list(TRAVEL_EVENTS.values()), list(INFLUENCE_CARDS.values()), MARKET], set()))
+CARD_TOKENS = frozenset(_tokens_named([list(TRAVEL_EVENTS.values()), list(INFLUENCE_CARDS.values()), MARKET]))
 
 
 def known_tokens(known_doc: dict, read: Read) -> dict:
     """The carried mission and event tokens a client may name: those the cards name, those some
     character carries, and those the chapter as read names."""
-    ids = CARD_TOKENS | read.carried | _tokens_named(known_doc, set())
+    ids = CARD_TOKENS | read.carried | _tokens_named(known_doc)
     return {t: TOKENS[t] for t in sorted(ids) if t in TOKENS}
 
 
