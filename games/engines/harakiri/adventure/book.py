@@ -25,6 +25,8 @@ decision is left out (``tests/engines/harakiri_adventure/test_campaign_book.py``
 
 from dataclasses import dataclass, field
 
+from games.kernel.canonical import dicts_in
+
 from .content import ACTS, BLACKSMITH, INFLUENCE_CARDS, LEVELS, MAP, MARKET, TOKENS, TRAVEL_EVENTS
 
 # The act's own keys a client may read (the first chapter's figures, the bands...). ``chapters``
@@ -159,22 +161,14 @@ def known_chapter(chapter: dict, read: Read) -> dict:
     return {**_pick(chapter, ("number", "title", "intro")), "adventure": known, "exploration": exploration}
 
 
-def strings_under(value, key: str, out: set) -> set:
-    """``out`` with every string a document (dicts and lists, at any depth) gives under ``key``."""
-    if isinstance(value, dict):
-        if isinstance(value.get(key), str):
-            out.add(value[key])
-        for v in value.values():
-            strings_under(v, key, out)
-    elif isinstance(value, list):
-        for v in value:
-            strings_under(v, key, out)
-    return out
+def strings_under(value, key: str) -> set:
+    """Every string a document (dicts and lists, at any depth) gives under ``key``."""
+    return {d[key] for d in dicts_in(value) if isinstance(d.get(key), str)}
 
 
 def _tokens_named(value) -> set:
     """Carried-token ids a document's effects and requirements name (``gain_token``, ``requires``...)."""
-    return {t for t in strings_under(value, "token", set()) if t in TOKENS}
+    return {t for t in strings_under(value, "token") if t in TOKENS}
 
 
 # Tokens the cards themselves name (a travel event's smuggler's map): as public as the cards.
