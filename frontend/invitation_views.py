@@ -39,6 +39,20 @@ def _say(err, **words) -> str:
     return _WORDS.get(err.code, err.message[:1].upper() + err.message[1:]).format(**words)
 
 
+def _attempt(request, step, words=None, **kwargs):
+    """Run an invitation step; a refusal becomes an error message for the player and None."""
+    try:
+        return step(**kwargs)
+    except (PlatformError, RuleViolation) as err:
+        messages.error(request, _say(err, **(words or {})))
+        return None
+
+
+def _to_the_seat(request, seated: dict):
+    messages.success(request, f"You took a seat at {seated['inviter']}'s {seated['game_name']} table.")
+    return redirect(_table(seated["match_id"]))
+
+
 def _too_quick(request, throttle, what: str):
     wait = allow(throttle, request)
     if wait is None:
@@ -72,8 +86,7 @@ def invite_link(request, token):
     except (PlatformError, RuleViolation) as err:  # taken a moment ago
         messages.error(request, _say(err))
         return render(request, "frontend/invite.html", context, status=getattr(err, "status", 409))
-    messages.success(request, f"You took a seat at {seated['inviter']}'s {seated['game_name']} table.")
-    return redirect(_table(seated["match_id"]))
+    return _to_the_seat(request, seated)
 
 
 @login_required
@@ -81,23 +94,15 @@ def invite_link(request, token):
 def invitation_accept(request, invitation_id):
     if _too_quick(request, MatchJoinThrottle, "joining matches"):
         return redirect(_lobby())
-    try:
-        seated = invitations.invitation_accept(invitation_id=invitation_id, user=request.user)
-    except (PlatformError, RuleViolation) as err:
-        messages.error(request, _say(err))
-        return redirect(_lobby())
-    messages.success(request, f"You took a seat at {seated['inviter']}'s {seated['game_name']} table.")
-    return redirect(_table(seated["match_id"]))
+    seated = _attempt(request, invitations.invitation_accept, invitation_id=invitation_id, user=request.user)
+    return redirect(_lobby()) if seated is None else _to_the_seat(request, seated)
 
 
 @login_required
 @require_POST
 def invitation_decline(request, invitation_id):
-    try:
-        doc = invitations.invitation_decline(invitation_id=invitation_id, user=request.user)
-    except (PlatformError, RuleViolation) as err:
-        messages.error(request, _say(err))
-    else:
+    doc = _attempt(request, invitations.invitation_decline, invitation_id=invitation_id, user=request.user)
+    if doc is not None:
         messages.info(request, f"You declined {doc['inviter']}'s invitation.")
     return redirect(_lobby())
 
@@ -114,11 +119,11 @@ def match_invite(request, match_id):
     username = (request.POST.get("username") or "").strip() or None
     if _too_quick(request, InvitationThrottle, "sending invitations"):
         return redirect(_table(match.pk))
-    try:
-        doc, _ = invitations.invitation_create(match_id=match.pk, user=request.user, username=username)
-    except (PlatformError, RuleViolation) as err:
-        messages.error(request, _say(err, username=username))
+    created = _attempt(request, invitations.invitation_create, words={"username": username},
+                       match_id=match.pk, user=request.user, username=username)
+    if created is None:
         return redirect(_table(match.pk))
+    doc, _ = created
     if doc["kind"] == "user":
         messages.success(request, f"Invitation sent to {doc['invitee']}: it shows in their lobby.")
     else:
@@ -129,10 +134,8 @@ def match_invite(request, match_id):
 @login_required
 @require_POST
 def invitation_revoke(request, invitation_id):
-    try:
-        doc = invitations.invitation_revoke(invitation_id=invitation_id, user=request.user)
-    except (PlatformError, RuleViolation) as err:
-        messages.error(request, _say(err))
+    doc = _attempt(request, invitations.invitation_revoke, invitation_id=invitation_id, user=request.user)
+    if doc is None:
         return redirect(_lobby())
     messages.info(request, "Invitation withdrawn." if doc["kind"] == "user" else "Invite link withdrawn.")
     return redirect(_table(doc["match_id"]) + "#invite")

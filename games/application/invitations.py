@@ -279,30 +279,34 @@ def _seat(inv: Invitation, user) -> dict:
     return doc
 
 
-def _locked(inv: Invitation) -> Invitation:
-    return Invitation.objects.select_for_update().select_related("match").get(pk=inv.pk)
-
-
-def _require_unanswered(inv: Invitation) -> None:
+def _locked_unanswered(inv: Invitation) -> Invitation:
+    """The invitation re-read under a row lock (inside the caller's transaction); one already
+    accepted, declined or revoked is refused (``invitation_closed``, 409)."""
+    inv = Invitation.objects.select_for_update().select_related("match").get(pk=inv.pk)
     closing = _closing_answer(inv, list(inv.answers.all()))
     if closing is not None:
         _refuse("invitation_closed", STATUS_WORDS[closing.outcome], 409)
+    return inv
+
+
+def _addressed_to(invitation_id, user, link_words: str) -> Invitation:
+    """The invitation sent to ``user``: a link's own inviter is told ``link_words`` (``not_invitee``,
+    403); anyone else's invitation is ``not_found`` (404)."""
+    inv = _find(pk=invitation_id)
+    if inv.invitee_id is None and inv.inviter_id == user.pk:
+        _refuse("not_invitee", link_words, 403)
+    if inv.invitee_id != user.pk:
+        _refuse("not_found", "no such invitation", 404)
+    return inv
 
 
 def invitation_accept(*, invitation_id, user) -> dict:
     """The invitee accepts: they take a free seat (the first). Refusals: ``not_found`` (404; also
     someone else's invitation), ``not_invitee`` (403: a link is opened by its token),
     ``invitation_closed``, ``match_not_open``, ``already_seated``, ``match_full`` (409)."""
-    inv = _find(pk=invitation_id)
-    if inv.invitee_id is None:
-        if inv.inviter_id != user.pk:
-            _refuse("not_found", "no such invitation", 404)
-        _refuse("not_invitee", "a link invites whoever opens it: open its link to take a seat", 403)
-    if inv.invitee_id != user.pk:
-        _refuse("not_found", "no such invitation", 404)
+    inv = _addressed_to(invitation_id, user, "a link invites whoever opens it: open its link to take a seat")
     with transaction.atomic():
-        inv = _locked(inv)
-        _require_unanswered(inv)
+        inv = _locked_unanswered(inv)
         return _seat(inv, user)
 
 
@@ -314,22 +318,16 @@ def invitation_join(*, token: str, user) -> dict:
     if inv.invitee_id is not None and inv.invitee_id != user.pk:
         _refuse("not_invitee", "this invitation is for another player", 403)
     with transaction.atomic():
-        inv = _locked(inv)
-        _require_unanswered(inv)
+        inv = _locked_unanswered(inv)
         return _seat(inv, user)
 
 
 def invitation_decline(*, invitation_id, user) -> dict:
     """The invitee declines (recorded; it leaves their lobby). ``not_found`` (404),
     ``not_invitee`` (403: a link), ``invitation_closed`` (409)."""
-    inv = _find(pk=invitation_id)
-    if inv.invitee_id is None and inv.inviter_id == user.pk:
-        _refuse("not_invitee", "a link has no one to decline it: revoke it instead", 403)
-    if inv.invitee_id != user.pk:
-        _refuse("not_found", "no such invitation", 404)
+    inv = _addressed_to(invitation_id, user, "a link has no one to decline it: revoke it instead")
     with transaction.atomic():
-        inv = _locked(inv)
-        _require_unanswered(inv)
+        inv = _locked_unanswered(inv)
         InvitationAnswer.objects.create(invitation=inv, user=user, outcome=DECLINED, at=_now())
     return _docs([inv])[0]
 
@@ -343,8 +341,7 @@ def invitation_revoke(*, invitation_id, user) -> dict:
             _refuse("not_inviter", "only the player who sent an invitation can withdraw it", 403)
         _refuse("not_found", "no such invitation", 404)
     with transaction.atomic():
-        inv = _locked(inv)
-        _require_unanswered(inv)
+        inv = _locked_unanswered(inv)
         InvitationAnswer.objects.create(invitation=inv, user=user, outcome=REVOKED, at=_now())
     return _docs([inv])[0]
 

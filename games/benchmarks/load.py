@@ -203,21 +203,17 @@ async def _settle(stack: Stack, socks: list, most: float) -> tuple[dict, float]:
     return heads, time.perf_counter() - t0
 
 
-async def _matches_scenario(stack: Stack, seeds: list, spectators: int, rate: float, seconds: float, settle: float,
-                            rng: random.Random) -> dict:
-    load = Load(stack.ports)
-    socks_of, targets, socks = {}, [], []
-    for row in seeds:
-        seated = [Sock(row["match"], token) for token in row["tokens"]]
-        watching = [Sock(row["match"], None) for _ in range(spectators)]
-        socks_of[row["match"]] = seated + watching
-        socks.extend(seated + watching)
-        targets.append((row["match"], list(zip(seated, row["tokens"]))))
+async def _drive_and_measure(stack: Stack, load: Load, socks_of: dict, targets: list, rate: float, seconds: float,
+                             settle: float, rng: random.Random, socket_share: float) -> dict:
+    """Connect every socket of ``socks_of`` ({match: sockets}), drive ``targets`` at ``rate`` for
+    ``seconds``, wait (at most ``settle``) for the sockets to catch up, close everything and return
+    what every scenario reports."""
+    socks = [s for group in socks_of.values() for s in group]
     t0 = time.perf_counter()
     readers = await load.connect(socks)
     connect_s = time.perf_counter() - t0
     cpu0 = await asyncio.to_thread(stack.cpu, stack.database)
-    took = await load.drive(targets, rate, seconds, rng)
+    took = await load.drive(targets, rate, seconds, rng, socket_share=socket_share)
     heads, settled = await _settle(stack, socks, settle)
     cpu = _cpu_per_command(cpu0, await asyncio.to_thread(stack.cpu, stack.database), load.sent, took + settled)
     load.measure(socks_of)
@@ -230,7 +226,7 @@ async def _matches_scenario(stack: Stack, seeds: list, spectators: int, rate: fl
     for http in load.http:
         http.close()
     return {
-        "matches": len(seeds), "sockets": len(socks), "connect_s": round(connect_s, 1),
+        "sockets": len(socks), "connect_s": round(connect_s, 1),
         "commands_sent": load.sent, "commands_per_s": round(load.sent / took, 1), "not_sent_seat_busy": load.skipped,
         "accepted": len(load.pending), "conflicts": load.conflicts,
         "errors": sum(load.errors.values()) + socket_errors, "error_codes": dict(load.errors),
@@ -238,45 +234,30 @@ async def _matches_scenario(stack: Stack, seeds: list, spectators: int, rate: fl
         **lost,
         "command_to_last_socket_ms": _percentiles(load.latencies),
         "command_to_each_socket_ms": _percentiles(load.deliveries),
-        "own_socket_command_ms": _percentiles(load.own),
         "cpu": cpu,
     }
+
+
+async def _matches_scenario(stack: Stack, seeds: list, spectators: int, rate: float, seconds: float, settle: float,
+                            rng: random.Random) -> dict:
+    load = Load(stack.ports)
+    socks_of, targets = {}, []
+    for row in seeds:
+        seated = [Sock(row["match"], token) for token in row["tokens"]]
+        socks_of[row["match"]] = seated + [Sock(row["match"], None) for _ in range(spectators)]
+        targets.append((row["match"], list(zip(seated, row["tokens"]))))
+    measured = await _drive_and_measure(stack, load, socks_of, targets, rate, seconds, settle, rng, socket_share=0.5)
+    return {"matches": len(seeds), **measured, "own_socket_command_ms": _percentiles(load.own)}
 
 
 async def _fanout_scenario(stack: Stack, seed: dict, spectators: int, rate: float, seconds: float, settle: float,
                            rng: random.Random) -> dict:
-    load = Load(stack.ports)
     seated = [Sock(seed["match"], token) for token in seed["tokens"]]
-    watching = [Sock(seed["match"], None) for _ in range(spectators)]
-    socks = seated + watching
-    t0 = time.perf_counter()
-    readers = await load.connect(socks)
-    connect_s = time.perf_counter() - t0
+    socks_of = {seed["match"]: seated + [Sock(seed["match"], None) for _ in range(spectators)]}
     targets = [(seed["match"], list(zip(seated, seed["tokens"])))]
-    cpu0 = await asyncio.to_thread(stack.cpu, stack.database)
-    took = await load.drive(targets, rate, seconds, rng, socket_share=0.0)
-    heads, settled = await _settle(stack, socks, settle)
-    cpu = _cpu_per_command(cpu0, await asyncio.to_thread(stack.cpu, stack.database), load.sent, took + settled)
-    load.measure({seed["match"]: socks})
-    lost = lost_events(socks, heads)
-    socket_errors = sum(len(s.errors) for s in socks)
-    for s in socks:
-        await s.ws.close()
-    for task in readers:
-        task.cancel()
-    for http in load.http:
-        http.close()
-    return {
-        "spectators": spectators, "sockets": len(socks), "connect_s": round(connect_s, 1),
-        "commands_sent": load.sent, "commands_per_s": round(load.sent / took, 1), "not_sent_seat_busy": load.skipped,
-        "accepted": len(load.pending),
-        "conflicts": load.conflicts, "errors": sum(load.errors.values()) + socket_errors,
-        "error_codes": dict(load.errors), "error_samples": (load.samples + [e for s in socks for e in s.errors])[:5],
-        **lost,
-        "command_to_each_socket_ms": _percentiles(load.deliveries),
-        "command_to_last_socket_ms": _percentiles(load.latencies),
-        "cpu": cpu,
-    }
+    measured = await _drive_and_measure(stack, Load(stack.ports), socks_of, targets, rate, seconds, settle, rng,
+                                        socket_share=0.0)
+    return {"spectators": spectators, **measured}
 
 
 def _cpu_per_command(before: dict, after: dict, commands: int, wall: float) -> dict:

@@ -15,6 +15,18 @@ def canonical(value):
     return value
 
 
+def dicts_in(value):
+    """Every object inside a JSON value (itself included), each before the objects inside it, in
+    document order."""
+    if isinstance(value, dict):
+        yield value
+        for v in value.values():
+            yield from dicts_in(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from dicts_in(v)
+
+
 def normalise(value):
     """JSON round trip: what a JSONField would store (tuples become lists, keys become strings)."""
     return json.loads(json.dumps(value, sort_keys=True, default=str))

@@ -27,72 +27,48 @@ from pathlib import Path
 
 import jsonschema
 
-_ENTRY = {
-    "type": "object",
-    "required": ["term", "text"],
-    "additionalProperties": False,
-    "properties": {
-        "term": {"type": "string", "minLength": 1},
-        "short": {"type": "string", "minLength": 1},
-        "text": {"type": "string", "minLength": 1},
-        "source": {"type": "string", "minLength": 1},
-        "provisional": {"type": "boolean"},
-    },
-}
+_TEXT = {"type": "string", "minLength": 1}
 
-_GUIDE = {
-    "type": "object",
-    "required": ["summary", "steps"],
-    "additionalProperties": False,
-    "properties": {
-        "summary": {"type": "string", "minLength": 1},
-        "steps": {
-            "type": "array",
-            "minItems": 1,
-            "items": {
-                "type": "object",
-                "required": ["title", "text"],
-                "additionalProperties": False,
-                "properties": {
-                    "title": {"type": "string", "minLength": 1},
-                    "text": {"type": "string", "minLength": 1},
-                    "see": {"type": "array", "items": {"type": "string", "pattern": "^[a-z_]+(:[A-Za-z0-9_+-]+)?$"}},
-                },
-            },
-        },
+
+def _record(required: list, **properties) -> dict:
+    """A JSON object with exactly these properties, the ``required`` ones present."""
+    return {"type": "object", "required": required, "additionalProperties": False, "properties": properties}
+
+
+_ENTRY = _record(["term", "text"], term=_TEXT, short=_TEXT, text=_TEXT, source=_TEXT, provisional={"type": "boolean"})
+
+_GUIDE = _record(
+    ["summary", "steps"],
+    summary=_TEXT,
+    steps={
+        "type": "array",
+        "minItems": 1,
+        "items": _record(["title", "text"], title=_TEXT, text=_TEXT,
+                         see={"type": "array", "items": {"type": "string", "pattern": "^[a-z_]+(:[A-Za-z0-9_+-]+)?$"}}),
     },
-}
+)
 
 SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "A game's rules glossary",
-    "type": "object",
-    "required": ["provisional", "groups"],
-    "additionalProperties": False,
-    "properties": {
-        "provisional": {"const": True},
-        "note": {"type": "string"},
-        "guide": _GUIDE,
-        "groups": {
+    **_record(
+        ["provisional", "groups"],
+        provisional={"const": True},
+        note={"type": "string"},
+        guide=_GUIDE,
+        groups={
             "type": "object",
             "minProperties": 1,
             "additionalProperties": False,
             "patternProperties": {
-                "^[a-z_]+$": {
-                    "type": "object",
-                    "required": ["title", "entries"],
-                    "additionalProperties": False,
-                    "properties": {
-                        "title": {"type": "string", "minLength": 1},
-                        "entries": {"type": "object", "minProperties": 1,
-                                    "additionalProperties": False,
-                                    "patternProperties": {"^[A-Za-z0-9_+-]+$": _ENTRY}},
-                    },
-                },
+                "^[a-z_]+$": _record(["title", "entries"], title=_TEXT,
+                                     entries={"type": "object", "minProperties": 1, "additionalProperties": False,
+                                              "patternProperties": {"^[A-Za-z0-9_+-]+$": _ENTRY}}),
             },
         },
-    },
+    ),
 }
+
 
 def empty() -> dict:
     """The glossary of a game without one."""

@@ -24,11 +24,17 @@ def _campaign(make_user, seats, on_commit):
     return campaign, users
 
 
+def _solo_adventure(make_user, fixed_match_seed, on_commit, seed: str):
+    """A started one-player campaign whose Adventure Phase match has the fixed seed ``seed``:
+    (campaign, users, the adventure's match id)."""
+    fixed_match_seed(seed)
+    campaign, users = _campaign(make_user, 1, on_commit)
+    return campaign, users, services.campaign_get(campaign.pk)["current_match"]
+
+
 def test_the_policy_run_twice_opens_one_next_match(make_user, fixed_match_seed, django_capture_on_commit_callbacks):
     on_commit = django_capture_on_commit_callbacks
-    fixed_match_seed("campaign-twice")
-    campaign, _ = _campaign(make_user, 1, on_commit)
-    adventure_id = services.campaign_get(campaign.pk)["current_match"]
+    campaign, _, adventure_id = _solo_adventure(make_user, fixed_match_seed, on_commit, "campaign-twice")
     assert services.policy_run(adventure_id) == "not_finished"
     play_to_end(adventure_id, "twice", on_commit)
     for _ in range(3):
@@ -74,9 +80,7 @@ def test_control_follows_the_rulebook_for_1_to_4_players(make_user):
 def test_the_sweep_reruns_the_policy_of_a_phase_whose_task_was_lost(make_user, fixed_match_seed,
                                                                     django_capture_on_commit_callbacks, monkeypatch):
     on_commit = django_capture_on_commit_callbacks
-    fixed_match_seed("campaign-sweep")
-    campaign, _ = _campaign(make_user, 1, on_commit)
-    adventure_id = services.campaign_get(campaign.pk)["current_match"]
+    campaign, _, adventure_id = _solo_adventure(make_user, fixed_match_seed, on_commit, "campaign-sweep")
     assert services.pending_policies() == []
     from campaigns import tasks
     monkeypatch.setattr(tasks, "schedule_policy", lambda match_id: None)  # the worker died with the task
@@ -116,9 +120,7 @@ def test_a_next_phase_the_options_refuse_is_recorded_shown_and_retried_by_staff(
     from campaigns import tasks
 
     on_commit = django_capture_on_commit_callbacks
-    fixed_match_seed("campaign-refused")
-    campaign, users = _campaign(make_user, 1, on_commit)
-    adventure_id = services.campaign_get(campaign.pk)["current_match"]
+    campaign, users, adventure_id = _solo_adventure(make_user, fixed_match_seed, on_commit, "campaign-refused")
     real = domain.exploration_options
 
     def refused(state, chapter, outcome, missions=None):  # a party the Exploration Phase's option validation refuses
@@ -165,9 +167,7 @@ def test_an_integrity_error_opening_the_next_phase_is_recorded_not_rolled_back_a
     from django.db import IntegrityError
 
     on_commit = django_capture_on_commit_callbacks
-    fixed_match_seed("campaign-integrity")
-    campaign, _ = _campaign(make_user, 1, on_commit)
-    adventure_id = services.campaign_get(campaign.pk)["current_match"]
+    campaign, _, adventure_id = _solo_adventure(make_user, fixed_match_seed, on_commit, "campaign-integrity")
     real = services._open_match
 
     def broken(state, options):  # a constraint the next match's creation breaks (not a concurrent run)

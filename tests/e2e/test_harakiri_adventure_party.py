@@ -19,7 +19,6 @@ at the end, and a 390-px phone screen, fitted and zoomed."""
 
 import re
 import time
-import uuid
 
 import pytest
 from playwright.sync_api import expect
@@ -27,8 +26,8 @@ from playwright.sync_api import expect
 from tests.engines.harakiri_adventure import unread
 
 from .conftest import SHOTS, assert_fits_width
-from .test_harakiri_party import all_events, assert_sent_were_legal, record_sent_commands
-from .test_match_flow import assert_not_reloaded, mark_no_reload, sign_up, wait_live
+from .test_harakiri_party import all_events, assert_sent_were_legal, two_recorded_players
+from .test_match_flow import assert_not_reloaded, mark_no_reload, wait_live
 
 pytestmark = pytest.mark.e2e
 
@@ -155,15 +154,7 @@ def assert_nothing_unread_shown(pages, match_id):
 
 def test_a_party_of_two_plays_an_adventure_round_on_the_map(new_page):
     a, b = new_page(), new_page()
-    for page in (a, b):
-        page.set_viewport_size({"width": 1440, "height": 1000})
-        page.add_init_script("window.KamizaCampaignRefreshMs = 600")
-    sent = [[], []]
-    record_sent_commands(a, sent[0])
-    record_sent_commands(b, sent[1])
-    names = [f"ronin-{uuid.uuid4().hex[:6]}", f"monk-{uuid.uuid4().hex[:6]}"]
-    sign_up(a, names[0])
-    sign_up(b, names[1])
+    sent, names = two_recorded_players(a, b, ("ronin", "monk"), 1000, "window.KamizaCampaignRefreshMs = 600")
 
     # A sets up the campaign with real fields; B joins from the open list.
     a.get_by_test_id("nav-campaigns").click()

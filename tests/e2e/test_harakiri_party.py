@@ -66,6 +66,21 @@ def record_sent_commands(page, sent):
     page.on("websocket", on_socket)
 
 
+def two_recorded_players(a, b, prefixes, height: int, init_script: str):
+    """A and B's pages at 1440 x ``height`` px running ``init_script``, each recording the commands it
+    sends (``record_sent_commands``), signed up as new players named after ``prefixes``: (sent, names)."""
+    for page in (a, b):
+        page.set_viewport_size({"width": 1440, "height": height})
+        page.add_init_script(init_script)
+    sent = [[], []]
+    record_sent_commands(a, sent[0])
+    record_sent_commands(b, sent[1])
+    names = [f"{prefix}-{uuid.uuid4().hex[:6]}" for prefix in prefixes]
+    sign_up(a, names[0])
+    sign_up(b, names[1])
+    return sent, names
+
+
 def assert_sent_were_legal(sent, played, legal_at):
     """Every command each seat's page sent (``record_sent_commands``) was one of the legal commands
     that page held at that seq, one per click."""
@@ -141,15 +156,7 @@ def play_party_rounds(a, b):
     """The whole scenario above, with A and B's pages open on whichever server(s) the caller chose
     (the distributed suite puts them on two servers with a real Celery worker)."""
     pages = [a, b]
-    for page in pages:
-        page.set_viewport_size({"width": 1440, "height": 900})
-        page.add_init_script(FEED_OBSERVER)
-    sent = [[], []]
-    record_sent_commands(a, sent[0])
-    record_sent_commands(b, sent[1])
-    names = [f"leader-{uuid.uuid4().hex[:6]}", f"ally-{uuid.uuid4().hex[:6]}"]
-    sign_up(a, names[0])
-    sign_up(b, names[1])
+    sent, names = two_recorded_players(a, b, ("leader", "ally"), 900, FEED_OBSERVER)
 
     # "Who plays each hero" in the lobby's form: one choice of player per hero in play
     match_id = create_match(a, {"round_cap": ROUND_CAP, "control": CONTROL}, game="harakiri", seats=2)

@@ -20,22 +20,12 @@ from games.engines.yashima.queries import ATTACK_MODS
 from games.engines.yokai import ENGINE as YOKAI
 from games.engines.yokai.content import PACK as YK
 from games.kernel import glossary
-
-
-def walk(value):
-    """Every dict inside ``value`` (itself included)."""
-    if isinstance(value, dict):
-        yield value
-        for v in value.values():
-            yield from walk(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from walk(v)
+from games.kernel.canonical import dicts_in
 
 
 def yashima_terms() -> set:
     out = set()
-    for d in walk(YS["masters"] + YS["kami"]):
+    for d in dicts_in(YS["masters"] + YS["kami"]):
         if "k" in d:
             out.add(f"keyword:{d['k']}")
         if isinstance(d.get("status"), str):
@@ -63,7 +53,7 @@ def yashima_terms() -> set:
     out.update(f"status:{name}" for name in YS["statuses"])
     out.update(f"pattern:{name}" for name in YS["patterns"])
     out.add("terrain:blank")
-    for d in walk(YS["boards"]):
+    for d in dicts_in(YS["boards"]):
         out.update(f"terrain:{t}" for t in d.values() if isinstance(t, str) and t != d.get("name") and "," not in t
                    and t not in (d.get("id"), d.get("set")))
     # what the engine itself can resolve (scenario cards may use any of it)
@@ -76,7 +66,7 @@ def harakiri_terms() -> set:
     out = {f"condition:{c}" for c in no_conditions()}
     out.update(f"terrain:{t}" for t in HK_TERRAIN.values())
     out.update({"terrain:wall", "terrain:height", "terrain:spawn", "terrain:point"})
-    for d in walk([hk.ENEMIES_DOC, hk.SKILLS_DOC, hk.KAMI_DOC, hk.ITEMS, hk.SCENARIOS]):
+    for d in dicts_in([hk.ENEMIES_DOC, hk.SKILLS_DOC, hk.KAMI_DOC, hk.ITEMS, hk.SCENARIOS]):
         if d.get("condition") in no_conditions():
             out.add(f"condition:{d['condition']}")
         if isinstance(d.get("kind"), str) and d["kind"] in ("passive", "technique", "attack", "move"):

@@ -11,11 +11,10 @@ import pytest
 from django.test import Client
 
 from games.application import selectors
-from games.application.services import Actor, match_submit_system_command
 from games.eventstore.models import MatchEvent
-from games.tournaments import services as tournaments
 from games.tournaments.models import MatchReport, TournamentRecord, TournamentTable
 from games.tournaments.policies import tournament_match_finished, tournament_start_and_play
+from tests.tournaments.play import end_by_time_limit, yokai_cup
 
 pytestmark = pytest.mark.django_db
 
@@ -58,16 +57,10 @@ def test_a_running_match_has_no_replay_yet(started_pebbles):
 
 
 def test_a_tournament_player_reports_the_moment_the_replay_shows(make_user):
-    organizer = make_user(is_staff=True)
-    t = tournaments.tournament_create(creator=organizer, name="Cup", game="yokai", format="swiss", table_size=2,
-                                      rounds=1, round_minutes=20, match_options={"turn_seconds": 60})
-    alice, bob = make_user(), make_user()
-    for p in (alice, bob):
-        tournaments.tournament_register(tournament_id=t.pk, user=p)
+    organizer, t, (alice, _bob) = yokai_cup(make_user, players=2, rounds=1)
     tournament_start_and_play(tournament_id=t.pk, user=organizer)
     table = TournamentTable.objects.get(tournament=t, round=1)
-    match_submit_system_command(match_id=table.match_id, actor=Actor(kind="worker", extra={"purpose": "time_limit"}),
-                                command_id=uuid.uuid4(), type_="time_limit", args={})
+    end_by_time_limit(table.match_id)
     tournament_match_finished(match_id=table.match_id)
     as_alice = Client()
     as_alice.force_login(alice)

@@ -11,7 +11,6 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 
-from games.application.services import Actor, match_submit_system_command
 from games.eventstore.models import Match, StaffAccess
 from games.tournaments import rebuild, selectors, services
 from games.tournaments.models import (
@@ -25,22 +24,18 @@ from games.tournaments.models import (
 )
 from games.tournaments.policies import tournament_match_finished, tournament_start_and_play
 
+from .play import end_by_time_limit, yokai_cup
+
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def played(make_user):
     """A 2-entrant Yokai event whose one match ended (the time limit) and was counted."""
-    organizer = make_user(is_staff=True)
-    t = services.tournament_create(creator=organizer, name="Cup", game="yokai", format="swiss", table_size=2,
-                                   rounds=1, round_minutes=20, match_options={"turn_seconds": 60})
-    players = [make_user(), make_user()]
-    for p in players:
-        services.tournament_register(tournament_id=t.pk, user=p)
+    organizer, t, players = yokai_cup(make_user, players=2, rounds=1)
     tournament_start_and_play(tournament_id=t.pk, user=organizer)
     table = TournamentTable.objects.get(tournament=t, round=1)
-    match_submit_system_command(match_id=table.match_id, actor=Actor(kind="worker", extra={"purpose": "time_limit"}),
-                                command_id=uuid.uuid4(), type_="time_limit", args={})
+    end_by_time_limit(table.match_id)
     tournament_match_finished(match_id=table.match_id)  # the test database never commits: react by hand
     return t, table, players
 
@@ -279,12 +274,7 @@ def test_a_judge_cannot_override_a_match_still_being_played(make_user, client_fo
     """BUG-1: an override of a table whose match is still running is refused (409 match_in_progress),
     so the round does not complete under the players' feet; once the match has ended (here by the
     round's time limit) the judge decides as usual."""
-    organizer = make_user(is_staff=True)
-    t = services.tournament_create(creator=organizer, name="Cup", game="yokai", format="swiss", table_size=2,
-                                   rounds=2, round_minutes=20, match_options={"turn_seconds": 60})
-    alice, bob = make_user(), make_user()
-    for p in (alice, bob):
-        services.tournament_register(tournament_id=t.pk, user=p)
+    organizer, t, (alice, _bob) = yokai_cup(make_user, players=2, rounds=2)
     tournament_start_and_play(tournament_id=t.pk, user=organizer)
     table = TournamentTable.objects.get(tournament=t, round=1)
     report = _report(client_for, alice, table.match_id, seq=1, text="he is stalling").json()  # mid-match: allowed
@@ -302,8 +292,7 @@ def test_a_judge_cannot_override_a_match_still_being_played(make_user, client_fo
     assert services.state_of(t.pk).rounds[0].results == {}  # round 1 is still being played
     assert list(TournamentRecord.objects.filter(tournament=t, kind="paired").values_list("round", flat=True)) == [1]
 
-    match_submit_system_command(match_id=table.match_id, actor=Actor(kind="worker", extra={"purpose": "time_limit"}),
-                                command_id=uuid.uuid4(), type_="time_limit", args={})
+    end_by_time_limit(table.match_id)
     tournament_match_finished(match_id=table.match_id)
     assert 'value="override" disabled' not in staff_page.get("/staff/reports/").content.decode()
     r = judge.post(f"/api/admin/reports/{report['id']}/resolve/",

@@ -20,16 +20,6 @@ from .play import round_matches
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def event(make_user):
-    organizer = make_user(is_staff=True)
-    t = services.tournament_create(creator=organizer, name="Cup", game="yokai", format="swiss", table_size=2,
-                                   rounds=2, round_minutes=20, match_options={"turn_seconds": 60})
-    for _ in range(4):
-        services.tournament_register(tournament_id=t.pk, user=make_user())
-    return organizer, t
-
-
 def _counts(t):
     rows = TournamentRecord.objects.filter(tournament=t)
     paired = Counter(rows.filter(kind="paired").values_list("round", flat=True))
@@ -42,8 +32,8 @@ def _expire(t):
     RoundDeadline.objects.filter(tournament=t).update(due_at=timezone.now() - timedelta(seconds=1))
 
 
-def test_duplicated_deliveries_change_nothing(event):
-    organizer, t = event
+def test_duplicated_deliveries_change_nothing(four_player_cup):
+    organizer, t = four_player_cup
     policies.tournament_start_and_play(tournament_id=t.pk, user=organizer)
     first_round = round_matches(t.pk, 1)
     _expire(t)
@@ -62,8 +52,8 @@ def test_duplicated_deliveries_change_nothing(event):
         assert MatchEvent.objects.filter(match_id=match_id, type="MatchFinished").count() == 1
 
 
-def test_a_worker_killed_inside_the_pairing_transaction_leaves_no_half_round(event, monkeypatch):
-    organizer, t = event
+def test_a_worker_killed_inside_the_pairing_transaction_leaves_no_half_round(four_player_cup, monkeypatch):
+    organizer, t = four_player_cup
     real = TournamentTable.objects.bulk_create
     dead = {"on": False}
 
@@ -87,8 +77,8 @@ def test_a_worker_killed_inside_the_pairing_transaction_leaves_no_half_round(eve
     assert len(round_matches(t.pk, 2)) == 2
 
 
-def test_a_worker_killed_between_pairing_and_match_creation_is_finished_by_the_next_delivery(event, monkeypatch):
-    organizer, t = event
+def test_a_worker_killed_between_pairing_and_match_creation_is_finished_by_the_next_delivery(four_player_cup, monkeypatch):
+    organizer, t = four_player_cup
     real = policies.tournament_create_matches
     dead = {"on": False}
 
@@ -112,10 +102,10 @@ def test_a_worker_killed_between_pairing_and_match_creation_is_finished_by_the_n
     assert len(round_matches(t.pk, 2)) == 2
 
 
-def test_a_redelivered_match_finished_after_an_override_is_a_no_op_not_a_dead_letter(event, make_user):
+def test_a_redelivered_match_finished_after_an_override_is_a_no_op_not_a_dead_letter(four_player_cup, make_user):
     """BUG-2: after a judge overrode a table, every later delivery of that match's MatchFinished
     reaction is a repeat (the judge's decision stands), never a refusal parked as a dead letter."""
-    organizer, t = event
+    organizer, t = four_player_cup
     policies.tournament_start_and_play(tournament_id=t.pk, user=organizer)
     _expire(t)
     tasks.tournament_round_time_task.apply(args=(str(t.pk), 1))  # round 1 ends by time, round 2 is paired

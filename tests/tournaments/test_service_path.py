@@ -2,57 +2,38 @@
 it completes the round and the next one is paired), the log's records are parsed once per process (the
 committed prefix is kept, only later rows are read), and a rolled-back append never enters what is kept."""
 
-import uuid
-
 import pytest
 from django.db import transaction
 
-from games.application.services import Actor, match_submit_system_command
 from games.tournaments import policies, services
 from games.tournaments.models import TournamentRecord
 
-from .play import round_matches
+from .play import end_by_time_limit, round_matches
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def event(make_user):
-    organizer = make_user(is_staff=True)
-    t = services.tournament_create(creator=organizer, name="Cup", game="yokai", format="swiss", table_size=2,
-                                   rounds=2, round_minutes=20, match_options={"turn_seconds": 60})
-    for _ in range(4):
-        services.tournament_register(tournament_id=t.pk, user=make_user())
-    return organizer, t
-
-
-def _end(match_id):
-    """End a match now (the engine's SYSTEM time_limit), without its reaction (run by the test)."""
-    match_submit_system_command(match_id=match_id, actor=Actor(kind="worker", extra={"purpose": "time_limit"}),
-                                command_id=uuid.uuid4(), type_="time_limit", args={})
-
-
-def test_a_finished_match_folds_the_log_once_and_the_round_end_once_more(event, monkeypatch):
-    organizer, t = event
+def test_a_finished_match_folds_the_log_once_and_the_round_end_once_more(four_player_cup, monkeypatch):
+    organizer, t = four_player_cup
     policies.tournament_start_and_play(tournament_id=t.pk, user=organizer)
     for match_id in round_matches(t.pk, 1):
-        _end(match_id)  # each reaction runs on commit (eager, embedded mode): round 2 is paired
+        end_by_time_limit(match_id)  # each reaction runs on commit (eager, embedded mode): round 2 is paired
     folds = []
     real = services.fold
     monkeypatch.setattr(services, "fold", lambda records, state=None: folds.append(1) or real(records, state))
 
     # round 2 is being played: a first match ends, the other plays on
     third, fourth = round_matches(t.pk, 2)
-    _end(third)
+    end_by_time_limit(third)
     assert len(folds) == 1  # counting its result; no pairing attempt folded anything
-    _end(fourth)
+    end_by_time_limit(fourth)
     assert len(folds) == 3  # its result, then the round's end under the lock (and the event finishes)
     t.refresh_from_db()
     assert t.status == "finished"
 
 
-def test_records_are_parsed_once_and_a_rolled_back_append_is_never_kept(event, make_user, monkeypatch):
-    _organizer, t = event
+def test_records_are_parsed_once_and_a_rolled_back_append_is_never_kept(four_player_cup, make_user, monkeypatch):
+    _organizer, t = four_player_cup
     parsed = []
     real = services.record_from_dict
     monkeypatch.setattr(services, "record_from_dict", lambda data: parsed.append(data["kind"]) or real(data))

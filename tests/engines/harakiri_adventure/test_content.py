@@ -6,6 +6,8 @@ import jsonschema
 import pytest
 
 from games.engines.harakiri.adventure import board, content
+from games.engines.harakiri.adventure.book import strings_under
+from games.kernel.canonical import dicts_in
 
 
 def test_every_adventure_content_file_validates_against_the_schema():
@@ -128,14 +130,7 @@ def test_level_tables_match_the_character_boards_and_the_skill_appendix():
 
 def _effects(value):
     """Every effect object nested anywhere in a content document."""
-    if isinstance(value, dict):
-        if "do" in value:
-            yield value
-        for inner in value.values():
-            yield from _effects(inner)
-    elif isinstance(value, list):
-        for inner in value:
-            yield from _effects(inner)
+    return (d for d in dicts_in(value) if "do" in d)
 
 
 def test_every_place_an_effect_names_is_on_the_map_and_captures_name_cities():
@@ -193,26 +188,13 @@ def test_mission_tokens_kami_traits_and_missions_named_by_effects_exist():
             assert ending["when"] not in ("mission_completed", "mission_failed") or ending["mission"] in numbers
 
 
-def _marks_in(value, out: set) -> set:
-    """Marks a document records (``mark`` effects) or reads (requirements, ``sheet_marks``, consequences)."""
-    if isinstance(value, dict):
-        if isinstance(value.get("mark"), str):
-            out.add(value["mark"])
-        for v in value.values():
-            _marks_in(v, out)
-    elif isinstance(value, list):
-        for v in value:
-            _marks_in(v, out)
-    return out
-
-
 def test_every_mark_the_content_records_or_reads_is_named_and_recorded_somewhere():
     # rules: Harakiri, "Campaign Sheet": The campaign book contains a campaign sheet to keep track of marks
     from games.engines.harakiri.content import SCENARIOS
 
-    recorded = set()
-    for document in (content.ACT1, list(content.TRAVEL_EVENTS.values()), list(content.INFLUENCE_CARDS.values())):
-        _marks_in(document, recorded)
-    read = _marks_in([s.get("adventure_consequences", []) for s in SCENARIOS.values()], set())
+    # mark effects, requirements, sheet_marks
+    recorded = strings_under([content.ACT1, list(content.TRAVEL_EVENTS.values()), list(content.INFLUENCE_CARDS.values())],
+                             "mark")
+    read = strings_under([s.get("adventure_consequences", []) for s in SCENARIOS.values()], "mark")
     assert recorded and set(content.ACT1["marks"]) == recorded  # every mark has a name for the pages
     assert read <= recorded  # a mark that is read is one the content can record

@@ -25,6 +25,8 @@ decision is left out (``tests/engines/harakiri_adventure/test_campaign_book.py``
 
 from dataclasses import dataclass, field
 
+from games.kernel.canonical import dicts_in
+
 from .content import ACTS, BLACKSMITH, INFLUENCE_CARDS, LEVELS, MAP, MARKET, TOKENS, TRAVEL_EVENTS
 
 # The act's own keys a client may read (the first chapter's figures, the bands...). ``chapters``
@@ -159,27 +161,24 @@ def known_chapter(chapter: dict, read: Read) -> dict:
     return {**_pick(chapter, ("number", "title", "intro")), "adventure": known, "exploration": exploration}
 
 
-def _tokens_named(value, out: set) -> set:
+def strings_under(value, key: str) -> set:
+    """Every string a document (dicts and lists, at any depth) gives under ``key``."""
+    return {d[key] for d in dicts_in(value) if isinstance(d.get(key), str)}
+
+
+def _tokens_named(value) -> set:
     """Carried-token ids a document's effects and requirements name (``gain_token``, ``requires``...)."""
-    if isinstance(value, dict):
-        if isinstance(value.get("token"), str) and value["token"] in TOKENS:
-            out.add(value["token"])
-        for v in value.values():
-            _tokens_named(v, out)
-    elif isinstance(value, list):
-        for v in value:
-            _tokens_named(v, out)
-    return out
+    return {t for t in strings_under(value, "token") if t in TOKENS}
 
 
 # Tokens the cards themselves name (a travel event's smuggler's map): as public as the cards.
-CARD_TOKENS = frozenset(_tokens_named([list(TRAVEL_EVENTS.values()), list(INFLUENCE_CARDS.values()), MARKET], set()))
+CARD_TOKENS = frozenset(_tokens_named([list(TRAVEL_EVENTS.values()), list(INFLUENCE_CARDS.values()), MARKET]))
 
 
 def known_tokens(known_doc: dict, read: Read) -> dict:
     """The carried mission and event tokens a client may name: those the cards name, those some
     character carries, and those the chapter as read names."""
-    ids = CARD_TOKENS | read.carried | _tokens_named(known_doc, set())
+    ids = CARD_TOKENS | read.carried | _tokens_named(known_doc)
     return {t: TOKENS[t] for t in sorted(ids) if t in TOKENS}
 
 
