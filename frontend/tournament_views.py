@@ -15,6 +15,7 @@ from games.tournaments.models import FORMATS, GAMES, STATUSES, TeamInvitation
 from games.tournaments.watch import tournament_players
 
 from .tournament_forms import TournamentCreateForm
+from .wording import form_refusal, refusal
 
 LABELS = {"format": dict(FORMATS), "game": dict(GAMES), "status": dict(STATUSES)}
 # a player's report (dispute) on a table, as the page says it
@@ -22,11 +23,6 @@ REPORT_LABELS = {"open": "under review", "upheld": "reviewed: the result stands"
                  "overridden": "result corrected by a judge"}
 TIEBREAK_LABELS = {"buchholz_cut1": "Buchholz cut-1", "sonneborn_berger": "Sonneborn-Berger",
                    "head_to_head": "Head-to-head", "omw": "Opponents' match-win %", "seed_draw": "Seed draw"}
-
-
-def _refusal(request, err) -> None:
-    """A refusal in words; its stable code only as a class (for tests and styling), never shown."""
-    messages.error(request, err.message, extra_tags=f"code-{err.code}")
 
 
 def tournament_list(request):
@@ -163,7 +159,7 @@ def tournament_create(request):
         try:
             tournament = services.tournament_create(creator=request.user, **form.service_arguments())
         except TournamentServiceError as err:
-            form.add_error(None, f"{err.message} ({err.code})")
+            form_refusal(form, err)
         else:
             messages.success(request, f"{tournament.name} is open for registration.")
             return redirect("frontend:tournament", tournament_id=tournament.pk)
@@ -174,7 +170,7 @@ def _action(request, tournament_id, run, done: str):
     try:
         run()
     except TournamentServiceError as err:
-        _refusal(request, err)
+        refusal(request, err)
     else:
         messages.success(request, done)
     return redirect(reverse("frontend:tournament", args=[tournament_id]))
@@ -189,7 +185,7 @@ def tournament_register(request, tournament_id):
         partner = selectors.partner_by_username(name) if name else None
         outcome = services.tournament_register(tournament_id=tournament_id, user=request.user, partner=partner)
     except TournamentServiceError as err:
-        _refusal(request, err)
+        refusal(request, err)
     else:
         if isinstance(outcome, TeamInvitation):
             messages.success(request, f"We asked {outcome.partner.get_username()} to be your partner. Your team "
@@ -219,7 +215,7 @@ def tournament_invitation_decline(request, tournament_id, invitation_id):
     try:
         status = run()
     except TournamentServiceError as err:
-        _refusal(request, err)
+        refusal(request, err)
     else:
         messages.success(request, "You declined the invitation." if status == TeamInvitation.DECLINED
                          else "Your invitation is cancelled.")
@@ -255,13 +251,13 @@ def tournament_start(request, tournament_id):
     try:
         services.tournament_start(tournament_id=tournament_id, user=request.user)
     except TournamentServiceError as err:
-        _refusal(request, err)
+        refusal(request, err)
     else:
         messages.success(request, "The tournament has started: round 1 is paired.")
         try:  # as the API's start: create round 1's matches (idempotent; the beat's sweep retries)
             policies.tournament_advance(tournament_id=tournament_id)
         except TournamentServiceError as err:  # the start stands; the workers retry the matches
-            _refusal(request, err)
+            refusal(request, err)
     return redirect(reverse("frontend:tournament", args=[tournament_id]))
 
 
