@@ -23,6 +23,7 @@ from accounts.services import user_authenticate, user_logout, user_register
 from games.api.throttles import MatchCreateThrottle, MatchJoinThrottle, allow
 from games.application import selectors, services, watch
 from games.application.errors import MatchNotFound, PlatformError
+from games.application.identities import seat_label
 from games.application.lobby import OPEN
 from games.kernel import RuleViolation
 from games.projections.models import MatchSummary
@@ -304,7 +305,7 @@ def profile_page(request, username):
     ]
     recent = [
         {**m, "game_name": game_name(m["game"]),
-         "players": [(s["username"] + (" (bot)" if s.get("bot") else "")) if s else None for s in m["seat_list"]],
+         "players": [seat_label(s) for s in m["seat_list"]],
          "delta": None if m["rating_after"] is None else m["rating_after"] - m["rating_before"]}
         for m in doc["recent_matches"]
     ]

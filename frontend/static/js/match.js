@@ -16,6 +16,7 @@
 import { boardFor } from "./boards/registry.js";
 import { entriesOf, help, helpText, loadGlossary } from "./boards/help.js";
 import { ReconnectingSocket } from "./socket.js";
+import { seatLabel } from "./names.js";
 
 const boot = JSON.parse(document.getElementById("match-boot").textContent);
 // The channel layer is at-most-once: if the last push of a quiet spell was lost, nothing else
@@ -72,7 +73,7 @@ function uuid4() {
 function seatName(seat, doc = app.doc) {
   if (seat === "system") return "the game";
   const s = (doc.match && doc.match.seats && doc.match.seats[seat]) || null;
-  const name = s ? s.username + (s.bot ? " (bot)" : "") : `seat ${Number(seat) + 1}`; // seats count from 1 for people
+  const name = s ? seatLabel(s) : `seat ${Number(seat) + 1}`; // seats count from 1 for people
   return seat === doc.seat ? `${name} (you)` : name;
 }
 
