@@ -21,6 +21,8 @@ LABELS = {"format": dict(FORMATS), "game": dict(GAMES), "status": dict(STATUSES)
 # a player's report (dispute) on a table, as the page says it
 REPORT_LABELS = {"open": "under review", "upheld": "reviewed: the result stands",
                  "overridden": "result corrected by a judge"}
+# the page's regions tournament.js refreshes: the shared live part, and the viewer's own entry box
+FRAGMENTS = {"live": "frontend/_tournament_live.html", "entry": "frontend/_tournament_entry.html"}
 TIEBREAK_LABELS = {"buchholz_cut1": "Buchholz cut-1", "sonneborn_berger": "Sonneborn-Berger",
                    "head_to_head": "Head-to-head", "omw": "Opponents' match-win %", "seed_draw": "Seed draw"}
 
@@ -144,8 +146,9 @@ def tournament_page(request, tournament_id):
     except TournamentServiceError:
         return render(request, "frontend/tournament_missing.html", status=404)
     context = _page_context(request, tournament)
-    if request.GET.get("fragment") == "live":  # tournament.js swaps this in when the socket says so
-        return render(request, "frontend/_tournament_live.html", context)
+    fragment = FRAGMENTS.get(request.GET.get("fragment"))
+    if fragment:  # tournament.js swaps these in when the socket says the tournament changed
+        return render(request, fragment, context)
     return render(request, "frontend/tournament.html", context)
 
 

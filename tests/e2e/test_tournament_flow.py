@@ -1,7 +1,9 @@
 """A Swiss tournament in real browsers, the whole of its scenario in one test: an organizer creates
 it through the form (real fields, Yokai Battle's decision clock among its match options), four players
-register from four browser contexts, the organizer starts it, and every player's match is created and
-started for them (each opens it from the watch link on their own row and holds a seat there). Then one
+register from four browser contexts, the organizer starts it (the open pages' entry boxes follow it:
+registration closed, "Drop out", the report form), the standings fit at 1280 px and scroll inside their
+card on a phone, and every player's match is created and started for them (each opens it from the
+watch link on their own row and holds a seat there). Then one
 table is played to its end by fast bot-like moves through the REST API (each player with their own
 token), and an anonymous tournament page, open since before the registrations and never reloaded,
 shows the result and the new standings live, pushed over /ws/tournaments/{id}/. A player reports a
@@ -43,6 +45,14 @@ from games.tournaments.models import RoundDeadline
 RoundDeadline.objects.filter(tournament_id=sys.argv[1]).update(due_at=timezone.now() - timedelta(seconds=1))
 call_command("run_clocks", "--once")
 """
+# wrap: the standings need no scrolling; last_in_view: the last column's header is inside the visible part
+# of its card; page: nothing scrolls the page sideways
+STANDINGS_FIT_JS = """() => {
+  const wrap = document.querySelector('[data-testid=standings]').closest('.table-wrap');
+  const box = wrap.getBoundingClientRect(), last = wrap.querySelector('thead th:last-child').getBoundingClientRect();
+  return {wrap: wrap.scrollWidth <= wrap.clientWidth, last_in_view: last.left >= box.left - 1 && last.right <= box.right + 1,
+          page: document.documentElement.scrollWidth <= window.innerWidth};
+}"""
 
 
 def server_side(server_env, script, *args):
@@ -101,10 +111,26 @@ def test_a_swiss_event_from_the_form_to_live_standings_and_a_report(new_page, li
         expect(watcher.get_by_test_id("entrants").locator("li")).to_have_count(i + 1)
     expect(watcher.get_by_test_id("entrants")).to_contain_text(names[3])
     shot(watcher, "2-registered")
+    late = new_page()  # signed up too late, the page open since registration; never reloaded either
+    sign_up(late, f"late-{tag}")
+    late.goto(url)
+    expect(late.get_by_test_id("register")).to_be_visible()
+    expect(players[3].get_by_test_id("withdraw")).to_have_text("Withdraw")
+    mark_no_reload(late)
+    mark_no_reload(players[3])
 
     org.reload()
     org.get_by_test_id("start").click()
     expect(org.locator(".messages")).to_contain_text("round 1 is paired")
+
+    # the entry boxes follow the start live: registration closes, withdrawing becomes dropping out, and
+    # a player's page offers to report a problem with their match
+    expect(late.get_by_test_id("entry")).to_contain_text("Registration is closed.")
+    expect(late.get_by_test_id("register")).to_have_count(0)
+    expect(players[3].get_by_test_id("withdraw")).to_have_text("Drop out")
+    expect(players[3].get_by_test_id("report-problem")).to_be_visible()
+    assert_not_reloaded(late)
+    assert_not_reloaded(players[3])
 
     round1 = watcher.get_by_test_id("pairings-round-1")
     expect(round1.locator("tbody tr")).to_have_count(2)
@@ -115,6 +141,17 @@ def test_a_swiss_event_from_the_form_to_live_standings_and_a_report(new_page, li
     table_text = round1.locator("tbody").inner_text()
     assert all(name in table_text for name in names)
     shot(watcher, "3-paired-live")
+    # the standings fit their card at 1280 px, every tiebreak column in view; on a phone they scroll
+    # inside the card and the page never scrolls sideways
+    expect(standings.locator("th").last).to_have_text("Head-to-head")
+    assert watcher.evaluate(STANDINGS_FIT_JS) == {"wrap": True, "last_in_view": True, "page": True}
+    watcher.set_viewport_size({"width": 390, "height": 844})
+    fit = watcher.evaluate(STANDINGS_FIT_JS)
+    assert fit["page"], fit
+    watcher.locator(".table-wrap").first.evaluate("(w) => { w.scrollLeft = w.scrollWidth; }")
+    assert watcher.evaluate(STANDINGS_FIT_JS)["last_in_view"]
+    shot(watcher, "3-paired-phone")
+    watcher.set_viewport_size({"width": 1280, "height": 900})
 
     # each player's match was created and started for them: the watch link on their own row
     match_of = {}

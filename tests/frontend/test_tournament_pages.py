@@ -11,7 +11,7 @@ from django.test import Client
 
 from games.tournaments import selectors, services
 from games.tournaments.models import TeamInvitation, Tournament
-from games.tournaments.policies import tournament_match_finished
+from games.tournaments.policies import tournament_advance, tournament_match_finished
 
 from .test_account_pages import messages_shown, no_inline_scripts
 
@@ -132,8 +132,8 @@ def test_register_start_pairings_results_and_withdraw(organizer, make_user):
     assert f'href="/matches/{other["match_id"]}/"' not in html and html.count('data-testid="watch-closed"') == 1
     assert "players of this tournament can watch the other matches only once they have ended" in html
     for name in ("Buchholz cut-1", "Sonneborn-Berger", "Head-to-head"):
-        assert f"<th>{name}</th>" in html
-    assert "<th>Seed draw</th>" not in html and "draw from the published seed hash" in html
+        assert f'<th class="num">{name}</th>' in html
+    assert ">Seed draw</th>" not in html and "draw from the published seed hash" in html
     tournament_match_finished(match_id=other["match_id"], winners=[0])
     fragment = browser().get(f"{url}?fragment=live").content.decode()
     assert "by play" in fragment and 'class="winner' in fragment and "<html" not in fragment
@@ -222,3 +222,51 @@ def test_the_organizer_changes_the_spectator_delay_on_the_page(organizer, make_u
     assert Tournament.objects.get(pk=t.pk).spectator_delay_seconds == 150
     res = browser(make_user()).post(f"{url}spectator-delay/", {"seconds": "90"}, follow=True).content.decode()
     assert "code-not_organizer" in _messages(res) and Tournament.objects.get(pk=t.pk).spectator_delay_seconds == 150
+
+
+def test_the_entry_box_is_its_own_fragment_for_the_live_page(organizer, make_user):
+    """tournament.js refreshes the entry box from ``?fragment=entry`` when the socket says the tournament
+    changed: what it offers follows the tournament (register -> closed, withdraw -> drop out, the report
+    form once a match is played)."""
+    t = services.tournament_create(creator=organizer, name="Live Entry", game="yashima", format="swiss",
+                                   table_size=2, round_minutes=30, match_options={"turn_seconds": 60})
+    url = f"/tournaments/{t.pk}/"
+    entered, late = make_user(), make_user()
+    page = browser(entered).get(url).content.decode()
+    assert f'<div id="tournament-entry" data-refresh-url="{url}?fragment=entry">' in page
+    entry = browser(entered).get(f"{url}?fragment=entry").content.decode()
+    assert "<html" not in entry and 'data-testid="entry"' in entry and 'data-testid="register"' in entry
+    assert 'data-testid="standings"' not in entry and "data-poll" not in entry  # no team invitations to wait for
+    services.tournament_register(tournament_id=t.pk, user=entered)
+    services.tournament_register(tournament_id=t.pk, user=make_user())
+    entry = browser(entered).get(f"{url}?fragment=entry").content.decode()
+    assert ">Withdraw</button>" in entry and 'data-testid="report-problem"' not in entry
+    assert 'data-testid="start"' in browser(organizer).get(f"{url}?fragment=entry").content.decode()
+
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    tournament_advance(tournament_id=t.pk)
+    entry = browser(entered).get(f"{url}?fragment=entry").content.decode()
+    assert ">Drop out</button>" in entry and 'data-testid="report-problem"' in entry
+    closed = browser(late).get(f"{url}?fragment=entry").content.decode()
+    assert "Registration is closed." in closed and 'data-testid="register"' not in closed
+    assert 'data-testid="start"' not in browser(organizer).get(f"{url}?fragment=entry").content.decode()
+
+
+def test_a_team_events_entry_box_asks_to_be_polled_while_registering(organizer, make_user):
+    t = services.tournament_create(creator=organizer, name="Pairs Poll", game="yashima", format="swiss",
+                                   table_size=4, teams=True, round_minutes=30, match_options={"turn_seconds": 60})
+    entry = browser(make_user()).get(f"/tournaments/{t.pk}/?fragment=entry").content.decode()
+    assert "data-poll" in entry  # an invitation changes nothing the tournament socket sends
+    assert "data-poll" not in browser().get(f"/tournaments/{t.pk}/?fragment=entry").content.decode()  # anonymous
+
+
+def test_the_standings_scroll_inside_their_card_with_numbers_compact(organizer, make_user):
+    t = services.tournament_create(creator=organizer, name="Wide Table", game="yashima", format="swiss",
+                                   table_size=2, round_minutes=30, match_options={"turn_seconds": 60})
+    for _ in range(2):
+        services.tournament_register(tournament_id=t.pk, user=make_user())
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    html = browser().get(f"/tournaments/{t.pk}/").content.decode()
+    assert '<div class="table-wrap" tabindex="0" role="region" aria-labelledby="standings-heading">' \
+           '<table class="matches standings"' in html
+    assert '<th class="num">Head-to-head</th>' in html and 'aria-label="Round 1 pairings"' in html
