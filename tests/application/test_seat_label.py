@@ -1,10 +1,6 @@
-"""A seat's name as the pages say it (games.application.identities.seat_label, and frontend/static/js/
-names.js's seatLabel for the table): a bot's name said once."""
-
-import json
-import shutil
-import subprocess
-from pathlib import Path
+"""A seat's name as the pages say it (games.application.identities.seat_label; the table's twin in
+frontend/static/js/words.js is checked against it in tests/frontend/test_words_js.py): a bot's name
+said once."""
 
 import pytest
 
@@ -22,12 +18,3 @@ SEATS = [
 @pytest.mark.parametrize(("seat", "label"), SEATS)
 def test_a_bots_name_is_said_once(seat, label):
     assert seat_label(seat) == label
-
-
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
-def test_the_table_names_seats_as_the_server_does():
-    names = Path(__file__).resolve().parents[2] / "frontend" / "static" / "js" / "names.js"
-    script = (f"import {{ seatLabel }} from {json.dumps(names.as_uri())};\n"
-              f"console.log(JSON.stringify({json.dumps([s for s, _ in SEATS])}.map(seatLabel)));")
-    out = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
-    assert json.loads(out.stdout) == [label for _, label in SEATS]

@@ -4,7 +4,7 @@
 //   "kamiza:render"  detail = the view document just rendered (after every render);
 //   "kamiza:message" detail = each socket message, before match.js handles it.
 
-import { seatLabel } from "./names.js";
+import { seatLabel } from "./words.js";
 
 export const boot = JSON.parse(document.getElementById("match-boot").textContent);
 

@@ -18,7 +18,7 @@
 import { renderAdventure } from "./harakiri_adventure.js";
 import { entry, explain, help, helpText, loadGlossary, onEscape } from "./help.js";
 import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
-import { seatLabel } from "../names.js";
+import { seatLabel } from "../words.js";
 
 const CSS_URL = new URL("../../css/boards/harakiri.css", import.meta.url).href;
 const TERRAINS = ["open", "difficult", "obstacle", "inaccessible", "special", "stairs", "door"];

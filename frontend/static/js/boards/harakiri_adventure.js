@@ -15,7 +15,7 @@
 // The DOM is built with textContent / SVG attributes only.
 
 import { ensureStylesheet, fetchContent, h } from "./registry.js";
-import { seatLabel } from "../names.js";
+import { seatLabel } from "../words.js";
 import {
   ORDER, SERVICES, content, adv, plural, pretty, locInfo, locName, charName, enemyName, equipment,
   equipmentName, item, itemName, skillName, kami, kamiAbility, seaName, territory, chapterDoc, missionDoc,

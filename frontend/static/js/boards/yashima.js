@@ -15,7 +15,7 @@
 
 import { entry, explain, help, helpText, loadGlossary, onEscape } from "./help.js";
 import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
-import { seatLabel } from "../names.js";
+import { seatLabel } from "../words.js";
 
 const CSS_URL = new URL("../../css/boards/yashima.css", import.meta.url).href;
 const SVG = "http://www.w3.org/2000/svg";
