@@ -216,3 +216,73 @@ def test_a_swiss_event_from_the_form_to_live_standings_and_a_report(new_page, li
     assert_not_reloaded(watcher)
     shot(watcher, "7-round-2-live")
     assert watcher.console_errors == []
+
+
+CREATE_TEAM_EVENT_PY = """
+import sys, django
+django.setup()
+from django.contrib.auth import get_user_model
+from games.tournaments import services
+organizer = get_user_model().objects.get(username=sys.argv[1])
+t = services.tournament_create(creator=organizer, name=sys.argv[2], game="yashima", format="swiss", table_size=4,
+                               teams=True, round_minutes=30, match_options={"turn_seconds": 60})
+print(t.pk)
+"""
+
+
+def test_a_team_invitation_and_the_start_reach_open_pages_without_a_reload(new_page, live_server_env):
+    """The entry box is live: the invited partner's open page shows the invitation (which the tournament
+    socket does not carry: the page's idle resync refreshes a team event's box), and the start closes
+    registration on a page that was offering it, both without a reload."""
+    tag = uuid.uuid4().hex[:6]
+    org = new_page()
+    sign_up(org, f"torg-{tag}")
+    promote(live_server_env, f"torg-{tag}")
+    done = subprocess.run([sys.executable, "-c", CREATE_TEAM_EVENT_PY, f"torg-{tag}", f"Pairs {tag}"], cwd=ROOT,
+                          env=live_server_env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    url = f"/tournaments/{done.stdout.strip().splitlines()[-1]}/"
+
+    inviter, partner = new_page(), new_page()
+    partner.add_init_script("window.KamizaSyncIntervalMs = 1000")
+    sign_up(inviter, f"ta-{tag}")
+    sign_up(partner, f"tb-{tag}")
+    partner.goto(url)
+    expect(partner.locator("#tournament-connection")).to_have_text("live")
+    expect(partner.get_by_test_id("invitation-received")).to_have_count(0)
+    mark_no_reload(partner)
+
+    inviter.goto(url)
+    inviter.get_by_label("Partner's username").fill(f"tb-{tag}")
+    inviter.get_by_test_id("register").click()
+    expect(inviter.get_by_test_id("invitation-sent")).to_contain_text(f"tb-{tag}")
+    expect(partner.get_by_test_id("invitation-received")).to_contain_text(f"ta-{tag}")
+    assert_not_reloaded(partner)
+    partner.get_by_test_id("accept-invitation").click()
+    expect(partner.locator(".messages")).to_contain_text("Your team is registered.")
+
+    # a watcher signed in but not entered keeps the page open; two more teams register; the start
+    # closes the registration the page was offering
+    late = new_page()
+    late.add_init_script("window.KamizaSyncIntervalMs = 1000")
+    sign_up(late, f"tl-{tag}")
+    late.goto(url)
+    expect(late.get_by_test_id("register")).to_be_visible()
+    mark_no_reload(late)
+    for i in range(2):
+        a, b = new_page(), new_page()
+        sign_up(a, f"t{i}a-{tag}")
+        sign_up(b, f"t{i}b-{tag}")
+        a.goto(url)
+        a.get_by_label("Partner's username").fill(f"t{i}b-{tag}")
+        a.get_by_test_id("register").click()
+        b.goto(url)
+        b.get_by_test_id("accept-invitation").click()
+        expect(b.locator(".messages")).to_contain_text("Your team is registered.")
+    org.goto(url)
+    org.get_by_test_id("start").click()
+    expect(org.locator(".messages")).to_contain_text("round 1 is paired")
+    expect(late.get_by_test_id("entry")).to_contain_text("Registration is closed.")
+    expect(late.get_by_test_id("register")).to_have_count(0)
+    assert_not_reloaded(late)
+    assert late.console_errors == [] and partner.console_errors == []
