@@ -1,7 +1,9 @@
 """How refusals read on the pages: a sentence for a person. The stable code (``not_your_turn``,
 ``match_full``...) stays in the API's answers; a page carries it at most as a ``code-...`` class on the
-message (for tests and styling), never in the words shown. Every page that shows a refusal goes through
-``error_text`` (or ``refusal`` / ``form_refusal``, which use it)."""
+message (for tests and styling), never in the words shown. The account, tournament, campaign, replay,
+home and lobby pages word their refusals through ``error_text`` (or ``refusal`` / ``form_refusal``, which
+use it); the table's script has its twin, ``static/js/words.js``. (The match invitations' views still keep
+their own few words, ``invitation_views._WORDS``.)"""
 
 import re
 
