@@ -45,12 +45,15 @@ from games.tournaments.models import RoundDeadline
 RoundDeadline.objects.filter(tournament_id=sys.argv[1]).update(due_at=timezone.now() - timedelta(seconds=1))
 call_command("run_clocks", "--once")
 """
-# wrap: the standings need no scrolling; last_in_view: the last column's header is inside the visible part
-# of its card; page: nothing scrolls the page sideways
+# wrap: the standings need no scrolling; last_in_view / name_in_view: the last column's header / the first
+# row's name is inside the visible part of its card; page: nothing scrolls the page sideways
 STANDINGS_FIT_JS = """() => {
   const wrap = document.querySelector('[data-testid=standings]').closest('.table-wrap');
-  const box = wrap.getBoundingClientRect(), last = wrap.querySelector('thead th:last-child').getBoundingClientRect();
-  return {wrap: wrap.scrollWidth <= wrap.clientWidth, last_in_view: last.left >= box.left - 1 && last.right <= box.right + 1,
+  const box = wrap.getBoundingClientRect();
+  const inView = (r) => r.left >= box.left - 1 && r.right <= box.right + 1;
+  return {wrap: wrap.scrollWidth <= wrap.clientWidth,
+          last_in_view: inView(wrap.querySelector('thead th:last-child').getBoundingClientRect()),
+          name_in_view: inView(wrap.querySelector('tbody td.entrant').getBoundingClientRect()),
           page: document.documentElement.scrollWidth <= window.innerWidth};
 }"""
 
@@ -144,12 +147,13 @@ def test_a_swiss_event_from_the_form_to_live_standings_and_a_report(new_page, li
     # the standings fit their card at 1280 px, every tiebreak column in view; on a phone they scroll
     # inside the card and the page never scrolls sideways
     expect(standings.locator("th").last).to_have_text("Head-to-head")
-    assert watcher.evaluate(STANDINGS_FIT_JS) == {"wrap": True, "last_in_view": True, "page": True}
+    assert watcher.evaluate(STANDINGS_FIT_JS) == {"wrap": True, "last_in_view": True, "name_in_view": True, "page": True}
     watcher.set_viewport_size({"width": 390, "height": 844})
     fit = watcher.evaluate(STANDINGS_FIT_JS)
     assert fit["page"], fit
     watcher.locator(".table-wrap").first.evaluate("(w) => { w.scrollLeft = w.scrollWidth; }")
-    assert watcher.evaluate(STANDINGS_FIT_JS)["last_in_view"]
+    fit = watcher.evaluate(STANDINGS_FIT_JS)
+    assert fit["last_in_view"] and fit["name_in_view"], fit  # the names stay beside their numbers
     shot(watcher, "3-paired-phone")
     watcher.set_viewport_size({"width": 1280, "height": 900})
 
