@@ -21,6 +21,8 @@ LABELS = {"format": dict(FORMATS), "game": dict(GAMES), "status": dict(STATUSES)
 # a player's report (dispute) on a table, as the page says it
 REPORT_LABELS = {"open": "under review", "upheld": "reviewed: the result stands",
                  "overridden": "result corrected by a judge"}
+# the service names the entrant by its id, which the page never shows
+DROP_WORDS = {"not_registered": "That entrant is no longer in this tournament."}
 # the page's regions tournament.js refreshes: the shared live part, and the viewer's own entry box
 FRAGMENTS = {"live": "frontend/_tournament_live.html", "entry": "frontend/_tournament_entry.html"}
 TIEBREAK_LABELS = {"buchholz_cut1": "Buchholz cut-1", "sonneborn_berger": "Sonneborn-Berger",
@@ -169,11 +171,11 @@ def tournament_create(request):
     return render(request, "frontend/tournament_create.html", {"form": form}, status=400 if form.errors else 200)
 
 
-def _action(request, tournament_id, run, done: str):
+def _action(request, tournament_id, run, done: str, words: dict | None = None):
     try:
         run()
     except TournamentServiceError as err:
-        refusal(request, err)
+        refusal(request, err, words=words)
     else:
         messages.success(request, done)
     return redirect(reverse("frontend:tournament", args=[tournament_id]))
@@ -298,4 +300,4 @@ def tournament_drop(request, tournament_id):
     entrant_id = request.POST.get("entrant_id", "")
     return _action(request, tournament_id,
                    lambda: services.tournament_drop(tournament_id=tournament_id, user=request.user, entrant_id=entrant_id),
-                   "The entrant was dropped.")
+                   "The entrant was dropped.", words=DROP_WORDS)

@@ -153,6 +153,10 @@ def test_register_start_pairings_results_and_withdraw(organizer, make_user):
     drop = next(e for e in selectors.tournament_detail(t)["entrants"] if players[3].pk in e["user_ids"])
     res = browser(organizer).post(f"{url}drop/", {"entrant_id": drop["entrant_id"]}, follow=True).content.decode()
     assert "The entrant was dropped." in _messages(res) and "(dropped)" in res
+    unknown = str(uuid.uuid4())  # an entrant no longer there: said in words, never by its id
+    res = browser(organizer).post(f"{url}drop/", {"entrant_id": unknown}, follow=True).content.decode()
+    shown = _messages(res)
+    assert "That entrant is no longer in this tournament." in shown and unknown not in shown
     res = browser(players[2]).post(f"{url}withdraw/", follow=True).content.decode()
     assert "You have withdrawn." in _messages(res)
 
