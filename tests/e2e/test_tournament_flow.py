@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .api_play import api, play_to_the_end
-from .conftest import ROOT
+from .conftest import ROOT, assert_fits_width
 from .test_match_flow import PASSWORD, assert_not_reloaded, mark_no_reload, sign_up
 
 pytestmark = pytest.mark.e2e
@@ -220,6 +220,12 @@ def test_a_swiss_event_from_the_form_to_live_standings_and_a_report(new_page, li
     assert_not_reloaded(watcher)
     shot(watcher, "7-round-2-live")
     assert watcher.console_errors == []
+
+    # on a phone the organizer's list, account and tournament pages never scroll sideways
+    org.set_viewport_size({"width": 390, "height": 844})
+    for path in ("/tournaments/", "/account/", url):
+        org.goto(path)
+        assert_fits_width(org)
 
 
 CREATE_TEAM_EVENT_PY = """

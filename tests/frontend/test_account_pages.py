@@ -58,6 +58,9 @@ def test_the_account_page_lists_sessions_and_the_token_without_their_secrets(mak
     assert key not in html and here.session.session_key not in html and there.session.session_key not in html
     assert 'href="/account/export/"' in html and 'href="/account/delete/"' in html and 'href="/account/password/"' in html
     assert no_inline_scripts(html)
+    # on a phone the long browser names wrap and the table scrolls inside its card, not the page
+    assert '<div class="table-wrap" tabindex="0" role="region" aria-labelledby="sessions-heading">' \
+           '<table class="matches" data-testid="sessions">' in html and 'class="small wrap-anywhere">Here/1<' in html
     assert 'href="/account/"' in here.get("/").content.decode()  # the header links it
 
 

@@ -47,6 +47,7 @@ def test_header_links_to_the_list_and_the_list_shows_events(organizer):
     page = browser().get("/tournaments/")
     html = page.content.decode()
     assert page.status_code == 200 and "Listed Open" in html and "Round robin" in html and no_inline_scripts(html)
+    assert '<div class="table-wrap" tabindex="0" role="region" aria-label="Tournaments"><table' in html  # phones scroll it
     assert "Create a tournament" not in html
     assert "Create a tournament" in browser(organizer).get("/tournaments/").content.decode()
     assert "Listed Open" not in browser().get("/tournaments/?status=running").content.decode()
