@@ -19,6 +19,7 @@ from accounts.services import profile_get
 from games.application.errors import PlatformError
 
 from .forms import PasswordConfirmForm, TurnAlertsForm
+from .wording import form_refusal, refusal
 
 
 @login_required
@@ -40,7 +41,7 @@ def session_end(request, session_id):
     try:
         selfservice.session_end(request.user, session_id)
     except PlatformError as err:
-        messages.error(request, f"{err.message} ({err.code})")
+        refusal(request, err)
     else:
         messages.success(request, "That session is signed out.")
     return redirect("frontend:account")
@@ -52,7 +53,7 @@ def token_revoke(request, token_id):
     try:
         selfservice.token_revoke(request.user, token_id)
     except PlatformError as err:
-        messages.error(request, f"{err.message} ({err.code})")
+        refusal(request, err)
     else:
         messages.success(request, "The API token is revoked.")
     return redirect("frontend:account")
@@ -75,7 +76,7 @@ def account_delete(request):
         try:
             selfservice.account_delete(request.user, password=form.cleaned_data["password"])
         except PlatformError as err:
-            form.add_error(None if err.code != "wrong_password" else "password", err.message)
+            form_refusal(form, err, field="password" if err.code == "wrong_password" else None)
             status = err.status
         else:
             logout(request)

@@ -14,6 +14,7 @@ from games.application.errors import PlatformError
 from games.kernel import RuleViolation
 
 from .campaign_forms import CampaignCreateForm
+from .wording import code_tag, error_text, form_refusal, refusal
 
 PHASE_NAMES = {"adventure": "Adventure Phase", "exploration": "Exploration Phase"}
 REFUSALS = {  # what a player reads for each refusal of campaigns.services
@@ -59,10 +60,6 @@ def standing_words(st: dict) -> str:
     return f"{where}."
 
 
-def _refusal(request, err) -> None:
-    messages.error(request, REFUSALS.get(getattr(err, "code", ""), err.message))
-
-
 def campaign_list(request, form=None):
     lists = selectors.campaign_lists(request.user)
     for row in lists["mine"] + lists["open"]:
@@ -84,7 +81,7 @@ def campaign_create(request):
                                             seats=form.cleaned_data["seats"], control=form.cleaned_data["control"],
                                             yomi_mode=form.cleaned_data["yomi_mode"])
     except CampaignRefused as err:
-        form.add_error(None, REFUSALS.get(err.code, err.message))
+        form_refusal(form, err, words=REFUSALS)
         return campaign_list(request, form=form)
     if form.cleaned_data["seats"] > 1:
         messages.success(request, "Your campaign is open: the other players join it from the campaign list, "
@@ -112,9 +109,9 @@ def _action(request, campaign_id, run, done: str):
     try:
         run()
     except CampaignRefused as err:
-        _refusal(request, err)
+        refusal(request, err, words=REFUSALS)
     except (RuleViolation, PlatformError) as err:  # a phase match could not be opened
-        messages.error(request, f"The first chapter could not be opened: {err.message}")
+        messages.error(request, f"The first chapter could not be opened. {error_text(err)}", extra_tags=code_tag(err))
     else:
         messages.success(request, done)
     return redirect("frontend:campaign", campaign_id=campaign_id)

@@ -2,14 +2,14 @@
 and the running matches anyone may watch (with their spectator counts and fair-play delays).
 
 Rows carry names, never ids or seqs a player would see: ``seats`` are labelled ("alice",
-"Bot 2 (bot)") and shown numbered from 1 by the templates."""
+"Bot 2", ``identities.seat_label``) and shown numbered from 1 by the templates."""
 
 from importlib import import_module
 
 from django.conf import settings
 
 from games.application import selectors, watch
-from games.application.identities import deleted_among_seat_lists, seats_display
+from games.application.identities import deleted_among_seat_lists, seat_label, seats_display
 from games.kernel import RuleViolation, registry
 from games.projections.models import MatchSummary
 
@@ -49,7 +49,7 @@ def _summary_row(summary: MatchSummary, user, gone: frozenset) -> dict:
         "phase": summary.phase,
         "seq": summary.seq,  # for change detection (data-version) only, never shown
         "seats": [
-            {"index": i, "label": (s["username"] + (" (bot)" if s.get("bot") else "")) if s else None}
+            {"index": i, "label": seat_label(s)}
             for i, s in enumerate(seats)
         ],
         "filled": sum(1 for s in seats if s),

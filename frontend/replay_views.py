@@ -25,6 +25,8 @@ from games.kernel import RuleViolation
 from games.tournaments import reports
 from games.tournaments.errors import TournamentServiceError
 
+from .wording import refusal
+
 _SLUG = re.compile(r"^[a-z0-9_-]{1,40}$")
 
 
@@ -76,7 +78,7 @@ def replay_report(request, match_id):
         reports.report_file(match_id=match.pk, user=request.user, seq=int(raw) if raw.isdigit() else raw,
                             text=request.POST.get("text", ""))
     except TournamentServiceError as err:
-        messages.error(request, err.message, extra_tags=f"code-{err.code}")
+        refusal(request, err)
     else:
         messages.success(request, "Your report was sent to the judges, pinned to this moment of the match.")
     url = reverse("frontend:match-replay", args=[match.pk])

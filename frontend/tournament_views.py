@@ -15,18 +15,18 @@ from games.tournaments.models import FORMATS, GAMES, STATUSES, TeamInvitation
 from games.tournaments.watch import tournament_players
 
 from .tournament_forms import TournamentCreateForm
+from .wording import form_refusal, refusal
 
 LABELS = {"format": dict(FORMATS), "game": dict(GAMES), "status": dict(STATUSES)}
 # a player's report (dispute) on a table, as the page says it
 REPORT_LABELS = {"open": "under review", "upheld": "reviewed: the result stands",
                  "overridden": "result corrected by a judge"}
+# the service names the entrant by its id, which the page never shows
+DROP_WORDS = {"not_registered": "That entrant is no longer in this tournament."}
+# the page's regions tournament.js refreshes: the shared live part, and the viewer's own entry box
+FRAGMENTS = {"live": "frontend/_tournament_live.html", "entry": "frontend/_tournament_entry.html"}
 TIEBREAK_LABELS = {"buchholz_cut1": "Buchholz cut-1", "sonneborn_berger": "Sonneborn-Berger",
                    "head_to_head": "Head-to-head", "omw": "Opponents' match-win %", "seed_draw": "Seed draw"}
-
-
-def _refusal(request, err) -> None:
-    """A refusal in words; its stable code only as a class (for tests and styling), never shown."""
-    messages.error(request, err.message, extra_tags=f"code-{err.code}")
 
 
 def tournament_list(request):
@@ -148,8 +148,9 @@ def tournament_page(request, tournament_id):
     except TournamentServiceError:
         return render(request, "frontend/tournament_missing.html", status=404)
     context = _page_context(request, tournament)
-    if request.GET.get("fragment") == "live":  # tournament.js swaps this in when the socket says so
-        return render(request, "frontend/_tournament_live.html", context)
+    fragment = FRAGMENTS.get(request.GET.get("fragment"))
+    if fragment:  # tournament.js swaps these in when the socket says the tournament changed
+        return render(request, fragment, context)
     return render(request, "frontend/tournament.html", context)
 
 
@@ -163,18 +164,18 @@ def tournament_create(request):
         try:
             tournament = services.tournament_create(creator=request.user, **form.service_arguments())
         except TournamentServiceError as err:
-            form.add_error(None, f"{err.message} ({err.code})")
+            form_refusal(form, err)
         else:
             messages.success(request, f"{tournament.name} is open for registration.")
             return redirect("frontend:tournament", tournament_id=tournament.pk)
     return render(request, "frontend/tournament_create.html", {"form": form}, status=400 if form.errors else 200)
 
 
-def _action(request, tournament_id, run, done: str):
+def _action(request, tournament_id, run, done: str, words: dict | None = None):
     try:
         run()
     except TournamentServiceError as err:
-        _refusal(request, err)
+        refusal(request, err, words=words)
     else:
         messages.success(request, done)
     return redirect(reverse("frontend:tournament", args=[tournament_id]))
@@ -189,7 +190,7 @@ def tournament_register(request, tournament_id):
         partner = selectors.partner_by_username(name) if name else None
         outcome = services.tournament_register(tournament_id=tournament_id, user=request.user, partner=partner)
     except TournamentServiceError as err:
-        _refusal(request, err)
+        refusal(request, err)
     else:
         if isinstance(outcome, TeamInvitation):
             messages.success(request, f"We asked {outcome.partner.get_username()} to be your partner. Your team "
@@ -219,7 +220,7 @@ def tournament_invitation_decline(request, tournament_id, invitation_id):
     try:
         status = run()
     except TournamentServiceError as err:
-        _refusal(request, err)
+        refusal(request, err)
     else:
         messages.success(request, "You declined the invitation." if status == TeamInvitation.DECLINED
                          else "Your invitation is cancelled.")
@@ -255,13 +256,13 @@ def tournament_start(request, tournament_id):
     try:
         services.tournament_start(tournament_id=tournament_id, user=request.user)
     except TournamentServiceError as err:
-        _refusal(request, err)
+        refusal(request, err)
     else:
         messages.success(request, "The tournament has started: round 1 is paired.")
         try:  # as the API's start: create round 1's matches (idempotent; the beat's sweep retries)
             policies.tournament_advance(tournament_id=tournament_id)
         except TournamentServiceError as err:  # the start stands; the workers retry the matches
-            _refusal(request, err)
+            refusal(request, err)
     return redirect(reverse("frontend:tournament", args=[tournament_id]))
 
 
@@ -299,4 +300,4 @@ def tournament_drop(request, tournament_id):
     entrant_id = request.POST.get("entrant_id", "")
     return _action(request, tournament_id,
                    lambda: services.tournament_drop(tournament_id=tournament_id, user=request.user, entrant_id=entrant_id),
-                   "The entrant was dropped.")
+                   "The entrant was dropped.", words=DROP_WORDS)

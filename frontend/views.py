@@ -23,6 +23,7 @@ from accounts.services import user_authenticate, user_logout, user_register
 from games.api.throttles import MatchCreateThrottle, MatchJoinThrottle, allow
 from games.application import selectors, services, watch
 from games.application.errors import MatchNotFound, PlatformError
+from games.application.identities import seat_label
 from games.application.lobby import OPEN
 from games.kernel import RuleViolation
 from games.projections.models import MatchSummary
@@ -34,7 +35,7 @@ from games.tournaments import reports as tournament_reports
 from .charts import rating_chart
 from .forms import LoginForm, MatchCreateForm, SeatForm, SignUpForm
 from .listings import LIST_LIMIT, catalog, game_name, live_rows, open_rows, summary_rows, version_of
-from .wording import refusal, sentence
+from .wording import form_refusal, refusal
 
 LOG_TAIL = 200  # events rendered into the page; older ones are fetched over the socket on demand
 _SLUG = re.compile(r"^[a-z0-9_-]{1,40}$")
@@ -90,7 +91,7 @@ def login_view(request):
         try:
             user = _do_login(request, form.cleaned_data["username"], form.cleaned_data["password"])
         except (PlatformError, RuleViolation) as err:  # e.g. rate limited
-            form.add_error(None, err.message)
+            form_refusal(form, err)
             status = getattr(err, "status", 429)
         else:
             if user is not None:
@@ -163,7 +164,7 @@ def match_create(request):
             options=form.cleaned_data["options"], creator=request.user, rated=form.cleaned_data["rated"],
         )
     except (RuleViolation, PlatformError) as err:
-        form.add_error(None, sentence(err.message))
+        form_refusal(form, err)
         return lobby(request, create_form=form)
     return redirect("frontend:match", match_id=match.pk)
 
@@ -304,7 +305,7 @@ def profile_page(request, username):
     ]
     recent = [
         {**m, "game_name": game_name(m["game"]),
-         "players": [(s["username"] + (" (bot)" if s.get("bot") else "")) if s else None for s in m["seat_list"]],
+         "players": [seat_label(s) for s in m["seat_list"]],
          "delta": None if m["rating_after"] is None else m["rating_after"] - m["rating_before"]}
         for m in doc["recent_matches"]
     ]

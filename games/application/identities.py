@@ -35,6 +35,17 @@ def seat_display(seat, gone: frozenset):
     return seat
 
 
+def seat_label(seat) -> str | None:
+    """A seat's name as people read it, said once: a bot's own name ("Bot 2") already says it is a bot,
+    so " (bot)" is added only to a bot whose name does not. ``None`` for a free seat."""
+    if not isinstance(seat, dict):
+        return None
+    name = str(seat.get("username") or "")
+    if seat.get("bot") and "bot" not in name.lower():
+        return f"{name} (bot)"
+    return name
+
+
 def seats_display(seats, gone: frozenset | None = None) -> list:
     """``seats`` as clients see them; ``gone`` may be passed when a caller shows many matches."""
     seats = list(seats or [])

@@ -35,7 +35,7 @@ from games.kernel import RuleViolation, registry
 
 from . import services
 from .errors import InvitationRefused
-from .identities import DELETED_PLAYER, deleted_among, seats_display
+from .identities import DELETED_PLAYER, deleted_among, seat_label, seats_display
 from .lobby import ABANDONED_STATUS, ACTIVE, DONE, OPEN, SEAT_TAKEN, seat_of_user
 from .selectors import match_get, state_load
 
@@ -162,7 +162,7 @@ def _doc(inv: Invitation, lobby: dict, status: str, names: dict) -> dict:
         "status": status,
         "status_text": STATUS_WORDS.get(status, ""),
         "seats": len(seats),
-        "players": [s["username"] + (" (bot)" if s.get("bot") else "") for s in seats if s],
+        "players": [seat_label(s) for s in seats if s],
         "free_seats": sum(1 for s in seats if s is None),
         "at": inv.at.isoformat(),
     }

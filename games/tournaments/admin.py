@@ -4,7 +4,8 @@ from django.contrib import admin
 
 from games.eventstore.admin import ReadOnlyStaffAdmin
 
-from .models import Entrant, MatchReport, ReportResolution, RoundDeadline, Tournament, TournamentRecord, TournamentTable
+from .models import (Entrant, MatchReport, ReportResolution, RoundDeadline, TeamInvitation, Tournament, TournamentRecord,
+                     TournamentTable)
 
 
 class RecordInline(admin.TabularInline):
@@ -40,6 +41,13 @@ class TournamentAdmin(ReadOnlyStaffAdmin):
 class EntrantAdmin(ReadOnlyStaffAdmin):
     list_display = ("name", "tournament", "status", "rating")
     list_filter = ("status",)
+
+
+@admin.register(TeamInvitation)
+class TeamInvitationAdmin(ReadOnlyStaffAdmin):
+    list_display = ("tournament", "inviter", "partner", "status", "entrant", "created_at", "decided_at")
+    list_filter = ("status",)
+    search_fields = ("tournament__name", "inviter__username", "partner__username")
 
 
 @admin.register(TournamentTable)

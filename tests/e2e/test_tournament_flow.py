@@ -1,7 +1,9 @@
 """A Swiss tournament in real browsers, the whole of its scenario in one test: an organizer creates
 it through the form (real fields, Yokai Battle's decision clock among its match options), four players
-register from four browser contexts, the organizer starts it, and every player's match is created and
-started for them (each opens it from the watch link on their own row and holds a seat there). Then one
+register from four browser contexts, the organizer starts it (the open pages' entry boxes follow it:
+registration closed, "Drop out", the report form), the standings fit at 1280 px and scroll inside their
+card on a phone, and every player's match is created and started for them (each opens it from the
+watch link on their own row and holds a seat there). Then one
 table is played to its end by fast bot-like moves through the REST API (each player with their own
 token), and an anonymous tournament page, open since before the registrations and never reloaded,
 shows the result and the new standings live, pushed over /ws/tournaments/{id}/. A player reports a
@@ -20,7 +22,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .api_play import api, play_to_the_end
-from .conftest import ROOT
+from .conftest import ROOT, assert_fits_width
 from .test_match_flow import PASSWORD, assert_not_reloaded, mark_no_reload, sign_up
 
 pytestmark = pytest.mark.e2e
@@ -43,6 +45,17 @@ from games.tournaments.models import RoundDeadline
 RoundDeadline.objects.filter(tournament_id=sys.argv[1]).update(due_at=timezone.now() - timedelta(seconds=1))
 call_command("run_clocks", "--once")
 """
+# wrap: the standings need no scrolling; last_in_view / name_in_view: the last column's header / the first
+# row's name is inside the visible part of its card; page: nothing scrolls the page sideways
+STANDINGS_FIT_JS = """() => {
+  const wrap = document.querySelector('[data-testid=standings]').closest('.table-wrap');
+  const box = wrap.getBoundingClientRect();
+  const inView = (r) => r.left >= box.left - 1 && r.right <= box.right + 1;
+  return {wrap: wrap.scrollWidth <= wrap.clientWidth,
+          last_in_view: inView(wrap.querySelector('thead th:last-child').getBoundingClientRect()),
+          name_in_view: inView(wrap.querySelector('tbody td.entrant').getBoundingClientRect()),
+          page: document.documentElement.scrollWidth <= window.innerWidth};
+}"""
 
 
 def server_side(server_env, script, *args):
@@ -101,10 +114,26 @@ def test_a_swiss_event_from_the_form_to_live_standings_and_a_report(new_page, li
         expect(watcher.get_by_test_id("entrants").locator("li")).to_have_count(i + 1)
     expect(watcher.get_by_test_id("entrants")).to_contain_text(names[3])
     shot(watcher, "2-registered")
+    late = new_page()  # signed up too late, the page open since registration; never reloaded either
+    sign_up(late, f"late-{tag}")
+    late.goto(url)
+    expect(late.get_by_test_id("register")).to_be_visible()
+    expect(players[3].get_by_test_id("withdraw")).to_have_text("Withdraw")
+    mark_no_reload(late)
+    mark_no_reload(players[3])
 
     org.reload()
     org.get_by_test_id("start").click()
     expect(org.locator(".messages")).to_contain_text("round 1 is paired")
+
+    # the entry boxes follow the start live: registration closes, withdrawing becomes dropping out, and
+    # a player's page offers to report a problem with their match
+    expect(late.get_by_test_id("entry")).to_contain_text("Registration is closed.")
+    expect(late.get_by_test_id("register")).to_have_count(0)
+    expect(players[3].get_by_test_id("withdraw")).to_have_text("Drop out")
+    expect(players[3].get_by_test_id("report-problem")).to_be_visible()
+    assert_not_reloaded(late)
+    assert_not_reloaded(players[3])
 
     round1 = watcher.get_by_test_id("pairings-round-1")
     expect(round1.locator("tbody tr")).to_have_count(2)
@@ -115,6 +144,18 @@ def test_a_swiss_event_from_the_form_to_live_standings_and_a_report(new_page, li
     table_text = round1.locator("tbody").inner_text()
     assert all(name in table_text for name in names)
     shot(watcher, "3-paired-live")
+    # the standings fit their card at 1280 px, every tiebreak column in view; on a phone they scroll
+    # inside the card and the page never scrolls sideways
+    expect(standings.locator("th").last).to_have_text("Head-to-head")
+    assert watcher.evaluate(STANDINGS_FIT_JS) == {"wrap": True, "last_in_view": True, "name_in_view": True, "page": True}
+    watcher.set_viewport_size({"width": 390, "height": 844})
+    fit = watcher.evaluate(STANDINGS_FIT_JS)
+    assert fit["page"], fit
+    watcher.locator(".table-wrap").first.evaluate("(w) => { w.scrollLeft = w.scrollWidth; }")
+    fit = watcher.evaluate(STANDINGS_FIT_JS)
+    assert fit["last_in_view"] and fit["name_in_view"], fit  # the names stay beside their numbers
+    shot(watcher, "3-paired-phone")
+    watcher.set_viewport_size({"width": 1280, "height": 900})
 
     # each player's match was created and started for them: the watch link on their own row
     match_of = {}
@@ -179,3 +220,79 @@ def test_a_swiss_event_from_the_form_to_live_standings_and_a_report(new_page, li
     assert_not_reloaded(watcher)
     shot(watcher, "7-round-2-live")
     assert watcher.console_errors == []
+
+    # on a phone the organizer's list, account and tournament pages never scroll sideways
+    org.set_viewport_size({"width": 390, "height": 844})
+    for path in ("/tournaments/", "/account/", url):
+        org.goto(path)
+        assert_fits_width(org)
+
+
+CREATE_TEAM_EVENT_PY = """
+import sys, django
+django.setup()
+from django.contrib.auth import get_user_model
+from games.tournaments import services
+organizer = get_user_model().objects.get(username=sys.argv[1])
+t = services.tournament_create(creator=organizer, name=sys.argv[2], game="yashima", format="swiss", table_size=4,
+                               teams=True, round_minutes=30, match_options={"turn_seconds": 60})
+print(t.pk)
+"""
+
+
+def test_a_team_invitation_and_the_start_reach_open_pages_without_a_reload(new_page, live_server_env):
+    """The entry box is live: the invited partner's open page shows the invitation (which the tournament
+    socket does not carry: the page's idle resync refreshes a team event's box), and the start closes
+    registration on a page that was offering it, both without a reload."""
+    tag = uuid.uuid4().hex[:6]
+    org = new_page()
+    sign_up(org, f"torg-{tag}")
+    promote(live_server_env, f"torg-{tag}")
+    done = subprocess.run([sys.executable, "-c", CREATE_TEAM_EVENT_PY, f"torg-{tag}", f"Pairs {tag}"], cwd=ROOT,
+                          env=live_server_env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    url = f"/tournaments/{done.stdout.strip().splitlines()[-1]}/"
+
+    inviter, partner = new_page(), new_page()
+    partner.add_init_script("window.KamizaSyncIntervalMs = 1000")
+    sign_up(inviter, f"ta-{tag}")
+    sign_up(partner, f"tb-{tag}")
+    partner.goto(url)
+    expect(partner.locator("#tournament-connection")).to_have_text("live")
+    expect(partner.get_by_test_id("invitation-received")).to_have_count(0)
+    mark_no_reload(partner)
+
+    inviter.goto(url)
+    inviter.get_by_label("Partner's username").fill(f"tb-{tag}")
+    inviter.get_by_test_id("register").click()
+    expect(inviter.get_by_test_id("invitation-sent")).to_contain_text(f"tb-{tag}")
+    expect(partner.get_by_test_id("invitation-received")).to_contain_text(f"ta-{tag}")
+    assert_not_reloaded(partner)
+    partner.get_by_test_id("accept-invitation").click()
+    expect(partner.locator(".messages")).to_contain_text("Your team is registered.")
+
+    # a watcher signed in but not entered keeps the page open; two more teams register; the start
+    # closes the registration the page was offering
+    late = new_page()
+    late.add_init_script("window.KamizaSyncIntervalMs = 1000")
+    sign_up(late, f"tl-{tag}")
+    late.goto(url)
+    expect(late.get_by_test_id("register")).to_be_visible()
+    mark_no_reload(late)
+    for i in range(2):
+        a, b = new_page(), new_page()
+        sign_up(a, f"t{i}a-{tag}")
+        sign_up(b, f"t{i}b-{tag}")
+        a.goto(url)
+        a.get_by_label("Partner's username").fill(f"t{i}b-{tag}")
+        a.get_by_test_id("register").click()
+        b.goto(url)
+        b.get_by_test_id("accept-invitation").click()
+        expect(b.locator(".messages")).to_contain_text("Your team is registered.")
+    org.goto(url)
+    org.get_by_test_id("start").click()
+    expect(org.locator(".messages")).to_contain_text("round 1 is paired")
+    expect(late.get_by_test_id("entry")).to_contain_text("Registration is closed.")
+    expect(late.get_by_test_id("register")).to_have_count(0)
+    assert_not_reloaded(late)
+    assert late.console_errors == [] and partner.console_errors == []

@@ -32,6 +32,15 @@ def no_inline_scripts(html: str) -> bool:
     return all(re.search(r"\bsrc=", tag) for tag in re.findall(r"<script\b[^>]*>", html))
 
 
+def messages_shown(html: str) -> str:
+    """The messages shown, each with its classes (a refusal's stable code is a ``code-...`` class, never
+    in the words a player reads)."""
+    found = re.findall(r'<li class="message([^"]*)">(.*?)</li>', html, re.S)
+    for classes, text in found:
+        assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), f"a raw code shown to a player: {text}"
+    return " ".join(f"{classes} {text}" for classes, text in found)
+
+
 @pytest.mark.parametrize("path", ["/account/", "/account/password/", "/account/delete/", "/account/export/"])
 def test_account_pages_need_a_login(client, path):
     res = client.get(path)
@@ -49,6 +58,9 @@ def test_the_account_page_lists_sessions_and_the_token_without_their_secrets(mak
     assert key not in html and here.session.session_key not in html and there.session.session_key not in html
     assert 'href="/account/export/"' in html and 'href="/account/delete/"' in html and 'href="/account/password/"' in html
     assert no_inline_scripts(html)
+    # on a phone the long browser names wrap and the table scrolls inside its card, not the page
+    assert '<div class="table-wrap" tabindex="0" role="region" aria-labelledby="sessions-heading">' \
+           '<table class="matches" data-testid="sessions">' in html and 'class="small wrap-anywhere">Here/1<' in html
     assert 'href="/account/"' in here.get("/").content.decode()  # the header links it
 
 
@@ -61,7 +73,8 @@ def test_sign_out_another_browser_from_the_account_page(make_user):
     assert signed_in(here) and not signed_in(there)
     assert here.get(f"/account/sessions/{other.pk}/end/").status_code == 405  # POST only
     res = here.post("/account/sessions/999999/end/", follow=True)
-    assert "no such session" in res.content.decode()
+    shown = messages_shown(res.content.decode())
+    assert "No such session of this account." in shown and "code-not_found" in shown and "(not_found)" not in shown
 
 
 def test_revoke_the_api_token_from_the_account_page(make_user, client_for):
@@ -72,6 +85,8 @@ def test_revoke_the_api_token_from_the_account_page(make_user, client_for):
     res = here.post(f"/account/tokens/{token_id}/revoke/", follow=True)
     assert "The API token is revoked." in res.content.decode()
     assert api.get("/api/auth/me/").status_code == 401 and not Token.objects.filter(user=user).exists()
+    again = messages_shown(here.post(f"/account/tokens/{token_id}/revoke/", follow=True).content.decode())
+    assert "No such token of this account." in again and "(not_found)" not in again
 
 
 def test_change_password_page(make_user, client_for):
@@ -154,5 +169,6 @@ def test_delete_account_page_refuses_while_in_a_running_match(started_pebbles):
     match, (me, _) = started_pebbles()
     c = browser(me)
     res = c.post("/account/delete/", {"password": PASSWORD})
-    assert res.status_code == 409 and "running matches" in res.content.decode()
+    html = res.content.decode()
+    assert res.status_code == 409 and "Finish or resign your running matches" in html and "in_active_match" not in html
     assert signed_in(c)

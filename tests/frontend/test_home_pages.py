@@ -183,7 +183,7 @@ def test_the_demo_matches_are_in_the_list(monkeypatch):
     assert running.count() == len(registry.all_engines())
     for summary in running:
         assert f"/matches/{summary.match_id}/" in live.links
-    assert "bob, Bot 2 (bot)" in live.text
+    assert "bob, Bot 2" in live.text and "(bot)" not in live.text  # a bot's name said once
 
 
 # -- developer terms -------------------------------------------------------------------------------

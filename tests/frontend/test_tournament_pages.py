@@ -11,9 +11,9 @@ from django.test import Client
 
 from games.tournaments import selectors, services
 from games.tournaments.models import TeamInvitation, Tournament
-from games.tournaments.policies import tournament_match_finished
+from games.tournaments.policies import tournament_advance, tournament_match_finished
 
-from .test_account_pages import no_inline_scripts
+from .test_account_pages import messages_shown, no_inline_scripts
 
 pytestmark = pytest.mark.django_db
 
@@ -36,13 +36,7 @@ def browser(user=None) -> Client:
     return c
 
 
-def _messages(html: str) -> str:
-    """The messages shown, each with its classes (a refusal's stable code is a ``code-...`` class, never
-    in the words a player reads)."""
-    found = re.findall(r'<li class="message([^"]*)">(.*?)</li>', html, re.S)
-    for classes, text in found:
-        assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), f"a raw code shown to a player: {text}"
-    return " ".join(f"{classes} {text}" for classes, text in found)
+_messages = messages_shown
 
 
 def test_header_links_to_the_list_and_the_list_shows_events(organizer):
@@ -53,6 +47,7 @@ def test_header_links_to_the_list_and_the_list_shows_events(organizer):
     page = browser().get("/tournaments/")
     html = page.content.decode()
     assert page.status_code == 200 and "Listed Open" in html and "Round robin" in html and no_inline_scripts(html)
+    assert '<div class="table-wrap" tabindex="0" role="region" aria-label="Tournaments"><table' in html  # phones scroll it
     assert "Create a tournament" not in html
     assert "Create a tournament" in browser(organizer).get("/tournaments/").content.decode()
     assert "Listed Open" not in browser().get("/tournaments/?status=running").content.decode()
@@ -88,12 +83,14 @@ def test_the_create_form_sets_the_provisional_scoring(organizer):
                                                          "tiebreaks": ["omw", "head_to_head", "seed_draw"]}
     res = browser(organizer).post("/tournaments/new/", {**FORM, "name": "Twice", "tiebreak_1": "omw",
                                                         "tiebreak_2": "omw"})
-    assert res.status_code == 400 and "invalid_tiebreaks" in res.content.decode()
+    html = res.content.decode()
+    assert res.status_code == 400 and "Each tiebreak is listed once." in html and "invalid_tiebreaks" not in html
 
 
 def test_the_create_form_shows_refusals_and_keeps_players_out(organizer, make_user):
     res = browser(organizer).post("/tournaments/new/", {**FORM, "yashima__turn_seconds": ""})
-    assert res.status_code == 400 and "clock_required" in res.content.decode()
+    html = res.content.decode()
+    assert res.status_code == 400 and "set the seconds per turn" in html and "clock_required" not in html
     res = browser(organizer).post("/tournaments/new/", {**FORM, "round_minutes": "0"})
     assert res.status_code == 400
     assert browser(make_user()).get("/tournaments/new/").status_code == 403
@@ -136,8 +133,8 @@ def test_register_start_pairings_results_and_withdraw(organizer, make_user):
     assert f'href="/matches/{other["match_id"]}/"' not in html and html.count('data-testid="watch-closed"') == 1
     assert "players of this tournament can watch the other matches only once they have ended" in html
     for name in ("Buchholz cut-1", "Sonneborn-Berger", "Head-to-head"):
-        assert f"<th>{name}</th>" in html
-    assert "<th>Seed draw</th>" not in html and "draw from the published seed hash" in html
+        assert f'<th class="num">{name}</th>' in html
+    assert ">Seed draw</th>" not in html and "draw from the published seed hash" in html
     tournament_match_finished(match_id=other["match_id"], winners=[0])
     fragment = browser().get(f"{url}?fragment=live").content.decode()
     assert "by play" in fragment and 'class="winner' in fragment and "<html" not in fragment
@@ -157,6 +154,10 @@ def test_register_start_pairings_results_and_withdraw(organizer, make_user):
     drop = next(e for e in selectors.tournament_detail(t)["entrants"] if players[3].pk in e["user_ids"])
     res = browser(organizer).post(f"{url}drop/", {"entrant_id": drop["entrant_id"]}, follow=True).content.decode()
     assert "The entrant was dropped." in _messages(res) and "(dropped)" in res
+    unknown = str(uuid.uuid4())  # an entrant no longer there: said in words, never by its id
+    res = browser(organizer).post(f"{url}drop/", {"entrant_id": unknown}, follow=True).content.decode()
+    shown = _messages(res)
+    assert "That entrant is no longer in this tournament." in shown and unknown not in shown
     res = browser(players[2]).post(f"{url}withdraw/", follow=True).content.decode()
     assert "You have withdrawn." in _messages(res)
 
@@ -226,3 +227,51 @@ def test_the_organizer_changes_the_spectator_delay_on_the_page(organizer, make_u
     assert Tournament.objects.get(pk=t.pk).spectator_delay_seconds == 150
     res = browser(make_user()).post(f"{url}spectator-delay/", {"seconds": "90"}, follow=True).content.decode()
     assert "code-not_organizer" in _messages(res) and Tournament.objects.get(pk=t.pk).spectator_delay_seconds == 150
+
+
+def test_the_entry_box_is_its_own_fragment_for_the_live_page(organizer, make_user):
+    """tournament.js refreshes the entry box from ``?fragment=entry`` when the socket says the tournament
+    changed: what it offers follows the tournament (register -> closed, withdraw -> drop out, the report
+    form once a match is played)."""
+    t = services.tournament_create(creator=organizer, name="Live Entry", game="yashima", format="swiss",
+                                   table_size=2, round_minutes=30, match_options={"turn_seconds": 60})
+    url = f"/tournaments/{t.pk}/"
+    entered, late = make_user(), make_user()
+    page = browser(entered).get(url).content.decode()
+    assert f'<div id="tournament-entry" data-refresh-url="{url}?fragment=entry">' in page
+    entry = browser(entered).get(f"{url}?fragment=entry").content.decode()
+    assert "<html" not in entry and 'data-testid="entry"' in entry and 'data-testid="register"' in entry
+    assert 'data-testid="standings"' not in entry and "data-poll" not in entry  # no team invitations to wait for
+    services.tournament_register(tournament_id=t.pk, user=entered)
+    services.tournament_register(tournament_id=t.pk, user=make_user())
+    entry = browser(entered).get(f"{url}?fragment=entry").content.decode()
+    assert ">Withdraw</button>" in entry and 'data-testid="report-problem"' not in entry
+    assert 'data-testid="start"' in browser(organizer).get(f"{url}?fragment=entry").content.decode()
+
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    tournament_advance(tournament_id=t.pk)
+    entry = browser(entered).get(f"{url}?fragment=entry").content.decode()
+    assert ">Drop out</button>" in entry and 'data-testid="report-problem"' in entry
+    closed = browser(late).get(f"{url}?fragment=entry").content.decode()
+    assert "Registration is closed." in closed and 'data-testid="register"' not in closed
+    assert 'data-testid="start"' not in browser(organizer).get(f"{url}?fragment=entry").content.decode()
+
+
+def test_a_team_events_entry_box_asks_to_be_polled_while_registering(organizer, make_user):
+    t = services.tournament_create(creator=organizer, name="Pairs Poll", game="yashima", format="swiss",
+                                   table_size=4, teams=True, round_minutes=30, match_options={"turn_seconds": 60})
+    entry = browser(make_user()).get(f"/tournaments/{t.pk}/?fragment=entry").content.decode()
+    assert "data-poll" in entry  # an invitation changes nothing the tournament socket sends
+    assert "data-poll" not in browser().get(f"/tournaments/{t.pk}/?fragment=entry").content.decode()  # anonymous
+
+
+def test_the_standings_scroll_inside_their_card_with_numbers_compact(organizer, make_user):
+    t = services.tournament_create(creator=organizer, name="Wide Table", game="yashima", format="swiss",
+                                   table_size=2, round_minutes=30, match_options={"turn_seconds": 60})
+    for _ in range(2):
+        services.tournament_register(tournament_id=t.pk, user=make_user())
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    html = browser().get(f"/tournaments/{t.pk}/").content.decode()
+    assert '<div class="table-wrap" tabindex="0" role="region" aria-labelledby="standings-heading">' \
+           '<table class="matches standings"' in html
+    assert '<th class="num">Head-to-head</th>' in html and 'aria-label="Round 1 pairings"' in html

@@ -25,3 +25,23 @@ def test_staff_read_the_record_log_and_nobody_edits_it(client, make_user):
     assert client.get(reverse("admin:tournaments_tournament_add")).status_code == 403
     client.force_login(make_user())
     assert client.get(url).status_code == 302  # to the admin login: not staff
+
+
+def test_staff_review_team_invitations_like_the_other_records(client, make_user):
+    staff = make_user(is_staff=True)
+    t = services.tournament_create(creator=staff, name="Pairs Review", game="yashima", format="swiss", table_size=4,
+                                   teams=True, round_minutes=30, match_options={"turn_seconds": 60})
+    inviter, partner = make_user(username="tsubame"), make_user(username="kawasemi")
+    invitation = services.tournament_register(tournament_id=t.pk, user=inviter, partner=partner)
+    client.force_login(staff)
+    listing = client.get(reverse("admin:tournaments_teaminvitation_changelist"))
+    body = listing.content.decode()
+    assert listing.status_code == 200 and "Pairs Review" in body and "tsubame" in body and "kawasemi" in body
+    assert "Waiting for the partner" in body
+    assert "tsubame" in client.get(reverse("admin:tournaments_teaminvitation_changelist") + "?q=kawasemi").content.decode()
+    url = reverse("admin:tournaments_teaminvitation_change", args=[invitation.pk])
+    assert client.get(url).status_code == 200
+    assert client.post(url, {"status": "accepted"}).status_code == 403  # read-only, like its neighbours
+    assert client.get(reverse("admin:tournaments_teaminvitation_add")).status_code == 403
+    client.force_login(make_user())
+    assert client.get(url).status_code == 302  # to the admin login: not staff

@@ -7,6 +7,7 @@
 // sockets allowed to read them. After every (re)connect the chat is read again from the last id.
 
 import { api, boot, currentDoc, el, isOver, onRender, onSocket } from "./social.js";
+import { errorText } from "./words.js";
 
 const root = document.getElementById("chat");
 const CHANNELS = ["players", "spectators"];
@@ -182,9 +183,9 @@ async function send(event) {
   if (code === "throttled") showError(`You are sending messages too quickly: wait ${res.retryAfter || "a few"} seconds.`);
   else if (code === "message_too_long") showError(`A message has at most ${chat.maxChars} characters.`);
   else if (code === "chat_forbidden") {
-    showError((res.body && res.body.message) || "You cannot write here.");
+    showError(errorText(res.body, {}, "You cannot write here."));
     refresh();
-  } else showError((res.body && res.body.message) || "The message could not be sent.");
+  } else showError(errorText(res.body, {}, "The message could not be sent."));
 }
 
 function start() {

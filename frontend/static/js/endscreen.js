@@ -4,6 +4,7 @@
 // every (re)connect the status is read again from GET .../rematch/.
 
 import { api, boot, currentDoc, el, isOver, isSeated, onRender, onSocket, playerName } from "./social.js";
+import { errorText } from "./words.js";
 
 const root = document.getElementById("end-screen");
 const $ = (id) => document.getElementById(id);
@@ -108,7 +109,7 @@ async function accept() {
   const res = await api("rematch/", { method: "POST" });
   end.sending = false;
   if (res.ok) end.rematch = res.body;
-  else end.error = (res.body && res.body.message) || "The rematch could not be accepted.";
+  else end.error = errorText(res.body, {}, "The rematch could not be accepted.");
   render();
 }
 

@@ -16,6 +16,7 @@
 import { boardFor } from "./boards/registry.js";
 import { entriesOf, help, helpText, loadGlossary } from "./boards/help.js";
 import { ReconnectingSocket } from "./socket.js";
+import { errorText, seatLabel } from "./words.js";
 
 const boot = JSON.parse(document.getElementById("match-boot").textContent);
 // The channel layer is at-most-once: if the last push of a quiet spell was lost, nothing else
@@ -72,14 +73,8 @@ function uuid4() {
 function seatName(seat, doc = app.doc) {
   if (seat === "system") return "the game";
   const s = (doc.match && doc.match.seats && doc.match.seats[seat]) || null;
-  const name = s ? s.username + (s.bot ? " (bot)" : "") : `seat ${Number(seat) + 1}`; // seats count from 1 for people
+  const name = s ? seatLabel(s) : `seat ${Number(seat) + 1}`; // seats count from 1 for people
   return seat === doc.seat ? `${name} (you)` : name;
-}
-
-/** A refusal's message as a sentence ("wait for your turn" -> "Wait for your turn."). */
-function sentence(message) {
-  const text = String(message || "That did not work").trim();
-  return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".");
 }
 
 function commandLabel(cmd) {
@@ -523,7 +518,7 @@ function sendCommand(type, args) {
   return new Promise((resolve, reject) => {
     if (!app.socket || !app.socket.isOpen) {
       const err = { code: "offline", message: "not connected: reconnecting…" };
-      showError(sentence(err.message));
+      showError(errorText(err));
       reject(err);
       return;
     }
@@ -592,7 +587,7 @@ function onMessage(msg) {
         render();
         break;
       }
-      showError(sentence(msg.message)); // the message in words; its code is for the client, not the player
+      showError(errorText(msg)); // the message in words; its code is for the client, not the player
       settle(msg.command_id, false, msg);
       if (msg.resync || msg.code === "version_conflict") {
         requestSync("conflict");

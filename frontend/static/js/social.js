@@ -4,6 +4,8 @@
 //   "kamiza:render"  detail = the view document just rendered (after every render);
 //   "kamiza:message" detail = each socket message, before match.js handles it.
 
+import { seatLabel } from "./words.js";
+
 export const boot = JSON.parse(document.getElementById("match-boot").textContent);
 
 export function el(tag, props = {}, ...children) {
@@ -72,5 +74,5 @@ export function isSeated(doc) {
 export function playerName(doc, seat) {
   const s = doc && doc.match && doc.match.seats && doc.match.seats[seat];
   if (!s) return `player ${seat + 1}`;
-  return s.bot ? `${s.username} (bot)` : s.username;
+  return seatLabel(s);
 }

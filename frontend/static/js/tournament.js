@@ -1,6 +1,8 @@
 // Keeps a tournament page live: the socket /ws/tournaments/{id}/ pushes a snapshot whenever the
-// pairings, results or standings change; the page then fetches its own server-rendered fragment
-// (one rendering path, escaped by the templates) and swaps it in.
+// pairings, results or standings change; the page then fetches its own server-rendered fragments
+// (one rendering path, escaped by the templates) and swaps them in: the shared live part, and the
+// viewer's entry box (register / withdraw / team invitations / organizer actions / report form), so
+// closing registration or starting a round changes what it offers without a reload.
 
 import { ReconnectingSocket } from "./socket.js";
 
@@ -33,6 +35,46 @@ async function refresh() {
   }
 }
 
+// The entry box holds forms: never swapped under a player's hands (focus inside, something typed);
+// it is refreshed on a later snapshot instead. A team event in registration (data-poll) is refreshed on
+// every snapshot, the idle resync's too: an invitation changes nothing the socket sends.
+const entry = document.getElementById("tournament-entry");
+let entryHtml = null;
+let entryStale = false;
+const withoutTokens = (html) => html.replace(/name="csrfmiddlewaretoken" value="[^"]*"/g, "");
+
+function entryBusy() {
+  const focused = document.activeElement;
+  if (focused && focused !== document.body && entry.contains(focused)) return true;
+  return [...entry.querySelectorAll("input:not([type=hidden]), textarea")].some((f) => f.value !== f.defaultValue);
+}
+
+async function refreshEntry() {
+  if (!entry) return;
+  if (entryBusy()) {
+    entryStale = true;
+    return;
+  }
+  try {
+    const resp = await fetch(entry.dataset.refreshUrl, { credentials: "same-origin", headers: { Accept: "text/html" } });
+    if (!resp.ok) return;
+    const html = await resp.text();
+    entryStale = false;
+    const same = withoutTokens(html);
+    if (same === entryHtml || entryBusy()) return;
+    entryHtml = same;
+    const tpl = document.createElement("template");
+    tpl.innerHTML = html; // our own server's escaped template output
+    for (const open of entry.querySelectorAll("details[open][data-testid]")) {
+      const again = tpl.content.querySelector(`details[data-testid="${open.dataset.testid}"]`);
+      if (again) again.open = true;
+    }
+    entry.replaceChildren(tpl.content);
+  } catch {
+    /* offline for a moment: the next snapshot refreshes */
+  }
+}
+
 if (region) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const socket = new ReconnectingSocket(`${scheme}//${location.host}${region.dataset.wsPath}`, {
@@ -42,9 +84,12 @@ if (region) {
       lastMessageAt = Date.now();
       if (msg.type !== "snapshot") return;
       const text = JSON.stringify([msg.tournament, msg.pairings, msg.standings]);
-      if (text === lastSnapshot) return; // e.g. the same state again after a reconnect
+      if (text === lastSnapshot) { // e.g. the same state again after a reconnect or an idle resync
+        if (entry && (entryStale || entry.querySelector("[data-poll]"))) fetching = fetching.then(refreshEntry);
+        return;
+      }
       lastSnapshot = text;
-      fetching = fetching.then(refresh); // in order, one at a time
+      fetching = fetching.then(refresh).then(refreshEntry); // in order, one at a time
     },
   });
   socket.connect();

@@ -18,6 +18,7 @@
 import { renderAdventure } from "./harakiri_adventure.js";
 import { entry, explain, help, helpText, loadGlossary, onEscape } from "./help.js";
 import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
+import { seatLabel } from "../words.js";
 
 const CSS_URL = new URL("../../css/boards/harakiri.css", import.meta.url).href;
 const TERRAINS = ["open", "difficult", "obstacle", "inaccessible", "special", "stairs", "door"];
@@ -327,7 +328,7 @@ function cardName(id) {
 
 function seatName(doc, seat) {
   const s = doc.match && doc.match.seats && doc.match.seats[seat];
-  const name = s ? s.username + (s.bot ? " (bot)" : "") : `Seat ${Number(seat) + 1}`;
+  const name = s ? seatLabel(s) : `Seat ${Number(seat) + 1}`;
   return seat === doc.seat ? `${name} (you)` : name;
 }
 

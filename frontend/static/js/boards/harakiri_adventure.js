@@ -15,6 +15,7 @@
 // The DOM is built with textContent / SVG attributes only.
 
 import { ensureStylesheet, fetchContent, h } from "./registry.js";
+import { seatLabel } from "../words.js";
 import {
   ORDER, SERVICES, content, adv, plural, pretty, locInfo, locName, charName, enemyName, equipment,
   equipmentName, item, itemName, skillName, kami, kamiAbility, seaName, territory, chapterDoc, missionDoc,
@@ -80,7 +81,7 @@ function readLog(doc) {
 
 function seatName(doc, seat) {
   const s = doc.match && doc.match.seats && doc.match.seats[seat];
-  const name = s ? s.username + (s.bot ? " (bot)" : "") : `Player ${Number(seat) + 1}`;
+  const name = s ? seatLabel(s) : `Player ${Number(seat) + 1}`;
   return seat === doc.seat ? `${name} (you)` : name;
 }
 

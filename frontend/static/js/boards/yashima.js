@@ -15,6 +15,7 @@
 
 import { entry, explain, help, helpText, loadGlossary, onEscape } from "./help.js";
 import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
+import { seatLabel } from "../words.js";
 
 const CSS_URL = new URL("../../css/boards/yashima.css", import.meta.url).href;
 const SVG = "http://www.w3.org/2000/svg";
@@ -200,7 +201,7 @@ function statusChip(name, owners) {
 
 function seatName(doc, seat) {
   const st = doc.match && doc.match.seats && doc.match.seats[seat];
-  const name = st ? st.username + (st.bot ? " (bot)" : "") : `Seat ${Number(seat) + 1}`;
+  const name = st ? seatLabel(st) : `Seat ${Number(seat) + 1}`;
   return seat === doc.seat ? `${name} (you)` : name;
 }
 

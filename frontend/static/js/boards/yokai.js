@@ -13,6 +13,7 @@
 
 import { entry, explain, help, helpText, loadGlossary, onEscape } from "./help.js";
 import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
+import { seatLabel } from "../words.js";
 
 const CSS_URL = new URL("../../css/boards/yokai.css", import.meta.url).href;
 const ELEMENTS = ["fire", "water", "earth", "wood", "metal"];
@@ -114,7 +115,7 @@ function lastMoveCells(doc) {
 
 function seatName(doc, seat) {
   const s = doc.match && doc.match.seats && doc.match.seats[seat];
-  const name = s ? s.username + (s.bot ? " (bot)" : "") : `Seat ${Number(seat) + 1}`;
+  const name = s ? seatLabel(s) : `Seat ${Number(seat) + 1}`;
   return seat === doc.seat ? `${name} (you)` : name;
 }
 

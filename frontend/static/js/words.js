@@ -1,0 +1,40 @@
+// How pages word things, shared by the table, its boards and panels (the server's twin is
+// frontend/wording.py and games/application/identities.seat_label).
+
+/** A seat's player name, said once: a bot's own name ("Bot 2") already says it is a bot, so " (bot)"
+ * is added only to a bot whose name does not. */
+export function seatLabel(s) {
+  if (!s) return null;
+  const name = String(s.username || "");
+  return s.bot && !/bot/i.test(name) ? `${name} (bot)` : name;
+}
+
+/** A message as a sentence ("wait for your turn" -> "Wait for your turn."). */
+export function sentence(message, fallback = "That did not work.") {
+  const text = String(message || "").trim();
+  if (!text) return fallback;
+  return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".");
+}
+
+// Refusals whose API message is written for programs (a seq, a rate): what a player reads instead
+// (as WORDS in frontend/wording.py).
+export const WORDS = {
+  throttled: "You are doing that too quickly: wait a moment and try again.",
+  conflict: "Someone did this at the same moment: the page now shows where things stand.",
+  version_conflict: "The match moved on meanwhile: look at the table again and retry.",
+  unavailable: "The service is busy for a moment: try again shortly.",
+  offline: "Not connected: reconnecting…",
+  disconnected: "The connection was lost: reconnecting…",
+};
+const CODE = /^[a-z]+(_[a-z]+)+$/;
+
+/** What a player reads for an API or socket error ({code, message}): the caller's words for its code,
+ * then ours, then its message as a sentence; never the code itself. */
+export function errorText(body, words = {}, fallback = "That did not work.") {
+  const code = (body && body.code) || "";
+  if (words[code]) return words[code];
+  if (WORDS[code]) return WORDS[code];
+  const message = String((body && body.message) || "").trim();
+  if (!message || message === code || CODE.test(message)) return fallback;
+  return sentence(message);
+}

@@ -1,0 +1,49 @@
+"""The table's wording helpers (frontend/static/js/words.js) say what the server's do: a bot's name once
+(identities.seat_label) and a refusal in words, never its code (frontend/wording.error_text)."""
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from frontend.wording import error_text
+from games.application.identities import seat_label
+
+from ..application.test_seat_label import SEATS
+
+WORDS_JS = Path(__file__).resolve().parents[2] / "frontend" / "static" / "js" / "words.js"
+pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+
+ERRORS = [
+    {"code": "throttled", "message": "Request was throttled. Expected available in 3 seconds."},
+    {"code": "version_conflict", "message": "the match has moved on to seq 12"},
+    {"code": "not_your_turn", "message": "wait for your turn"},
+    {"code": "match_in_progress", "message": "match_in_progress"},
+    {"code": "odd", "message": ""},
+    {"code": "", "message": "some_code_here"},
+]
+
+
+def run_js(expression: str):
+    script = f"import * as words from {json.dumps(WORDS_JS.as_uri())};\nconsole.log(JSON.stringify({expression}));"
+    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def test_seat_labels_match_the_server():
+    seats = [s for s, _ in SEATS]
+    assert run_js(f"{json.dumps(seats)}.map(words.seatLabel)") == [seat_label(s) for s in seats]
+
+
+def test_refusals_read_as_the_server_words_them():
+    shown = run_js(f"{json.dumps(ERRORS)}.map((b) => words.errorText(b))")
+    assert shown == [error_text(b) for b in ERRORS]
+    assert not any(b["code"] and b["code"] in text for b, text in zip(ERRORS, shown))
+    assert "seq" not in shown[1]
+
+
+def test_a_caller_words_its_own_codes_and_fallback():
+    assert run_js('words.errorText({code: "throttled"}, {throttled: "Slow down."})') == "Slow down."
+    assert run_js('words.errorText(null, {}, "The rematch could not be accepted.")') == "The rematch could not be accepted."
