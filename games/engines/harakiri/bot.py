@@ -455,13 +455,13 @@ def _healing(s, c, legal, least=HEAL_AT_LEAST):
 
 def _wounded_ally(s, c):
     """For a character with a healing technique in effect: the most wounded other character (at
-    least ``HEAL_AT_LEAST`` health missing) it does not stand beside, or None."""
+    least ``HEAL_AT_LEAST`` health missing), or None. One it already stands beside counts too, so
+    that the healer stays there rather than stepping off and back."""
     if not (rules.skill_active(s, c, "healing") or rules.skill_active(s, c, "healing_wave")):
         return None
-    here = s["characters"][c]["sq"]
     best, best_missing = None, HEAL_AT_LEAST - 1
     for o, och in sorted(s["characters"].items()):
-        if o == c or och["defeated"] or not och["sq"] or grid.adjacent(s, here, och["sq"]):
+        if o == c or och["defeated"] or not och["sq"]:
             continue
         missing = och["max_health"] - och["health"] + och["conditions"]["bleeding"]
         if missing > best_missing:
