@@ -34,6 +34,9 @@ from itertools import product
 from . import actions, combat, content, grid, rules
 
 SPARE_AP_FOR_MEDITATION = 2
+OBJECTIVE_WEIGHT = 3.0  # damage to the objective enemy against damage to any other
+ARMOR_BREAK = 1.2
+ARMOR_BREAK_ON_OBJECTIVE = 3.0
 HEAL_AT_LEAST = 2  # health a healing technique must restore to be worth an action point
 
 
@@ -202,7 +205,9 @@ def attack_value(s, c, e, mode, focus, skill):
     en = s["enemies"][e]
     health = en["health"]
     objective = (s.get("objective") or {}).get("enemy") == e
-    weight = 1.5 if objective else 1.0
+    weight = OBJECTIVE_WEIGHT if objective else 1.0
+    # an armor point broken on the objective enemy adds to every later attack on it
+    armor_break = ARMOR_BREAK_ON_OBJECTIVE if objective else ARMOR_BREAK
     kill_bonus = 50.0 if objective else 4.0
     hits0 = rules.attr(s, c, "power") - ch["conditions"]["poisoned"]
     if grid.height(s, ch["sq"]) > grid.height(s, en["sq"]):
@@ -226,7 +231,7 @@ def attack_value(s, c, e, mode, focus, skill):
         for pf, f in focuses:
             p = pt * pf
             if t in ("fail", "critical") and a > 0:
-                value += p * 1.2  # "-1 armor on fail or critical success", even without damage
+                value += p * armor_break  # "-1 armor on fail or critical success", even without damage
             if t == "fail" or f == "fail":
                 crit_fail += p
                 continue
