@@ -128,6 +128,24 @@ def _nearest(options, around):
     return best
 
 
+def _blocker(s, c, options, fights, around):
+    """Among the enemies ``c`` can reach (``fights``), the one least out of the way to the walled-off
+    goal ``options``: the least path cost from ``c`` to a square it can attack it from plus the cost
+    from its square on to the goal with the enemies gone (so the one that blocks the way, rather
+    than the nearest). None if none lies on any way there."""
+    through = distance_map(s, c, [q for o in options for q in o[2]], through_foes=True)
+    best, best_key = None, None
+    for opt in fights:
+        on_way = through.get(s["enemies"][opt[1]]["sq"])
+        reach = min((around[q] for q in opt[2] if q in around), default=None)
+        if on_way is None or reach is None:
+            continue
+        key = (reach + on_way, opt[1])
+        if best_key is None or key < best_key:
+            best, best_key = opt, key
+    return best
+
+
 def goal(s, c):
     """(kind, id, squares to reach, distance map to them) of character ``c``'s goal (see the module
     doc), or None. A goal that enemies wall off gives way to the nearest enemy it can fight; with
@@ -159,7 +177,8 @@ def goal(s, c):
     best = _nearest(options, around)
     if best is not None:
         return best + (distance_map(s, c, best[2]),)
-    best = _nearest([o for o in _enemy_options(s, c) if o[1] != options[0][1]], around)
+    fights = [o for o in _enemy_options(s, c) if o[1] != options[0][1]]
+    best = _blocker(s, c, options, fights, around) or _nearest(fights, around)
     if best is not None:
         return best + (distance_map(s, c, best[2]),)
     best = _nearest(options, distance_map(s, c, [here], through_foes=True))
