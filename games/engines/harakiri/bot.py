@@ -9,16 +9,19 @@ What it does with a character's activation (docs/games/harakiri.md, "Bot"), one 
 
 1. Free actions first: a Ki die into an empty skill slot it meets (the highest die), a head token
    within reach.
-2. The party's goal: the objective enemy once it is on the table; otherwise the nearest closed door
-   or interaction point (surveying a zone, travelling on: rounds cost Malice, so the party presses
-   on); otherwise the nearest enemy. Distances are path costs over the grid (walls, obstacles,
-   closed doors, enemies and resistors block; allies are passed).
-3. Interact with the goal when it is within reach; attack the best target in range (the expected
-   damage of every listed attack option is computed from the dice faces, the target's defense and
-   armor, the test and focus dice, the chance to defeat it, and the risk of a counter attack on a
-   critical fail); move (exerting when the goal or an attack square is only reachable so) to the
-   square that brings it nearest its goal, or from which it can attack, keeping the action points
-   the attack needs; heal a wounded character with a healing technique; meditate with spare points.
+2. The goal: for a healer (a healing technique in effect), the most wounded other character;
+   otherwise the objective enemy once it is on the table; otherwise the nearest closed door or
+   interaction point (surveying a zone, travelling on: rounds cost Malice, so the party presses on);
+   otherwise the nearest enemy. Distances are path costs over the grid (walls, obstacles, closed
+   doors, enemies and resistors block; allies are passed). A goal that enemies wall off makes the
+   character fight the enemy least out of its way there.
+3. Interact with the goal when it is within reach; heal when a healing technique restores 2 or more;
+   attack the best target in range (the expected damage of every listed attack option is computed
+   from the dice faces, the target's defense and armor, the test and focus dice, the damage bonuses,
+   the chance to defeat it, the armor a test die breaks, and the risk of a counter attack on a
+   critical fail; the objective enemy weighs most); move (exerting when the goal or an attack square
+   is only reachable so) to the square that brings it nearest its goal, or from which it can attack,
+   keeping the action points the attack needs; meditate with spare points.
 4. Rerolls after an attack roll: a meditation token rerolls the lowest attack die when the damage so
    far would not defeat the target. Decisions: the enemy targets the sturdiest character, counter
    attacks are taken, the Failure's second choice reads the success section, level-ups raise power.
@@ -284,7 +287,7 @@ def best_attack(s, c, legal, ap_reserve=0):
         if cmd["type"] != "attack":
             continue
         a = cmd["args"]
-        if "target" not in a or a["target"] not in s["enemies"] or a.get("roll") == "before":
+        if "target" not in a or a["target"] not in s["enemies"]:
             continue
         if ap - _attack_cost(a) < ap_reserve and a["mode"] == "strong":
             continue
