@@ -180,3 +180,17 @@ def test_bot_attacks_the_objective_enemy_rather_than_an_easier_minion():
     # then
     assert any(c["type"] == "attack" and c["args"]["target"] == "kachi" for c in s.legal(0))
     assert choice["type"] == "attack" and choice["args"]["target"] == "hunter"
+
+
+# rules: Harakiri, "Roll" (move before or after the attack) and "Attack"
+def test_bot_rolls_into_reach_and_attacks_rather_than_walking_first():
+    # given: Hattori with Roll in effect (Ki 3: 2 movement points), a kachi two squares away
+    s = scenario(doc(arena(open_rows()),
+                     {"hattori": {"sq": "2,2", "ap": 3, "ki": {"supply": [], "slots": {"roll": 3}, "exhausted": 0}}},
+                     {"foe": {"type": "kachi", "color": "red", "at": "4,2"}}, activate="char:hattori"))
+    assert not any(c["type"] == "attack" and c["args"].get("roll") != "before" for c in s.legal(0))
+    # when
+    choice = ENGINE.bot_command(s.state, 0, Rng(b"t", "roll"))
+    # then: the attack with its free Roll, keeping the action point a walk would have cost
+    assert choice["type"] == "attack" and choice["args"]["skill"] == "roll"
+    assert choice["args"]["roll"] == "before" and choice["args"]["target"] == "foe"
