@@ -9,16 +9,19 @@ What it does with a character's activation (docs/games/harakiri.md, "Bot"), one 
 
 1. Free actions first: a Ki die into an empty skill slot it meets (the highest die), a head token
    within reach.
-2. The party's goal: the objective enemy once it is on the table; otherwise the nearest closed door
-   or interaction point (surveying a zone, travelling on: rounds cost Malice, so the party presses
-   on); otherwise the nearest enemy. Distances are path costs over the grid (walls, obstacles,
-   closed doors, enemies and resistors block; allies are passed).
-3. Interact with the goal when it is within reach; attack the best target in range (the expected
-   damage of every listed attack option is computed from the dice faces, the target's defense and
-   armor, the test and focus dice, the chance to defeat it, and the risk of a counter attack on a
-   critical fail); move (exerting when the goal or an attack square is only reachable so) to the
-   square that brings it nearest its goal, or from which it can attack, keeping the action points
-   the attack needs; heal a wounded character with a healing technique; meditate with spare points.
+2. The goal: for a healer (a healing technique in effect), the most wounded other character;
+   otherwise the objective enemy once it is on the table; otherwise the nearest closed door or
+   interaction point (surveying a zone, travelling on: rounds cost Malice, so the party presses on);
+   otherwise the nearest enemy. Distances are path costs over the grid (walls, obstacles, closed
+   doors, enemies and resistors block; allies are passed). A goal that enemies wall off makes the
+   character fight the enemy least out of its way there.
+3. Interact with the goal when it is within reach; heal when a healing technique restores 2 or more;
+   attack the best target in range (the expected damage of every listed attack option is computed
+   from the dice faces, the target's defense and armor, the test and focus dice, the damage bonuses,
+   the chance to defeat it, the armor a test die breaks, and the risk of a counter attack on a
+   critical fail; the objective enemy weighs most); move (exerting when the goal or an attack square
+   is only reachable so) to the square that brings it nearest its goal, or from which it can attack,
+   keeping the action points the attack needs; meditate with spare points.
 4. Rerolls after an attack roll: a meditation token rerolls the lowest attack die when the damage so
    far would not defeat the target. Decisions: the enemy targets the sturdiest character, counter
    attacks are taken, the Failure's second choice reads the success section, level-ups raise power.
@@ -31,9 +34,13 @@ decision (bounded by the table's size: well under 50 ms on the scenarios shipped
 import heapq
 from itertools import product
 
-from . import combat, content, grid, rules
+from . import actions, combat, content, grid, rules
 
 SPARE_AP_FOR_MEDITATION = 2
+OBJECTIVE_WEIGHT = 3.0  # damage to the objective enemy against damage to any other
+ARMOR_BREAK = 1.2
+ARMOR_BREAK_ON_OBJECTIVE = 3.0
+HEAL_AT_LEAST = 2  # health a healing technique must restore to be worth an action point
 
 
 # -- what the seat may know ------------------------------------------------------------------
@@ -124,12 +131,37 @@ def _nearest(options, around):
     return best
 
 
+def _blocker(s, c, options, fights, around):
+    """Among the enemies ``c`` can reach (``fights``), the one least out of the way to the walled-off
+    goal ``options``: the least path cost from ``c`` to a square it can attack it from plus the cost
+    from its square on to the goal with the enemies gone (so the one that blocks the way, rather
+    than the nearest). None if none lies on any way there."""
+    through = distance_map(s, c, [q for o in options for q in o[2]], through_foes=True)
+    best, best_key = None, None
+    for opt in fights:
+        on_way = through.get(s["enemies"][opt[1]]["sq"])
+        reach = min((around[q] for q in opt[2] if q in around), default=None)
+        if on_way is None or reach is None:
+            continue
+        key = (reach + on_way, opt[1])
+        if best_key is None or key < best_key:
+            best, best_key = opt, key
+    return best
+
+
 def goal(s, c):
     """(kind, id, squares to reach, distance map to them) of character ``c``'s goal (see the module
     doc), or None. A goal that enemies wall off gives way to the nearest enemy it can fight; with
     none either, the character heads for the goal as if the enemies were not there."""
     obj = s.get("objective") or {}
     here = s["characters"][c]["sq"]
+    ally = _wounded_ally(s, c)
+    if ally:
+        asq = s["characters"][ally]["sq"]
+        squares = [q for q in grid.neighbours(asq) if q in s["squares"] and grid.adjacent(s, q, asq)]
+        dist = distance_map(s, c, squares)
+        if here in dist:
+            return ("ally", ally, squares, dist)
     if obj.get("type") == "defeat" and obj.get("enemy") in s["enemies"]:
         e = obj["enemy"]
         options = [("enemy", e, _attack_squares(s, c, e, rules.weapon(s, c)["range"]))]
@@ -148,7 +180,8 @@ def goal(s, c):
     best = _nearest(options, around)
     if best is not None:
         return best + (distance_map(s, c, best[2]),)
-    best = _nearest([o for o in _enemy_options(s, c) if o[1] != options[0][1]], around)
+    fights = [o for o in _enemy_options(s, c) if o[1] != options[0][1]]
+    best = _blocker(s, c, options, fights, around) or _nearest(fights, around)
     if best is not None:
         return best + (distance_map(s, c, best[2]),)
     best = _nearest(options, distance_map(s, c, [here], through_foes=True))
@@ -194,7 +227,9 @@ def attack_value(s, c, e, mode, focus, skill):
     en = s["enemies"][e]
     health = en["health"]
     objective = (s.get("objective") or {}).get("enemy") == e
-    weight = 1.5 if objective else 1.0
+    weight = OBJECTIVE_WEIGHT if objective else 1.0
+    # an armor point broken on the objective enemy adds to every later attack on it
+    armor_break = ARMOR_BREAK_ON_OBJECTIVE if objective else ARMOR_BREAK
     kill_bonus = 50.0 if objective else 4.0
     hits0 = rules.attr(s, c, "power") - ch["conditions"]["poisoned"]
     if grid.height(s, ch["sq"]) > grid.height(s, en["sq"]):
@@ -204,6 +239,7 @@ def attack_value(s, c, e, mode, focus, skill):
         d = 0
     if skill == "piercing" and grid.adjacent(s, ch["sq"], en["sq"]):
         d, a = 0, 0
+    bonus = combat.char_damage_bonus(s, c, e, {"skill": skill})  # Military Discipline and the like
     impacts = {}
     for combo in product(*[_faces(x) for x in dice]):
         n = sum(f.get("i", 0) for f in combo)
@@ -217,7 +253,7 @@ def attack_value(s, c, e, mode, focus, skill):
         for pf, f in focuses:
             p = pt * pf
             if t in ("fail", "critical") and a > 0:
-                value += p * 1.2  # "-1 armor on fail or critical success", even without damage
+                value += p * armor_break  # "-1 armor on fail or critical success", even without damage
             if t == "fail" or f == "fail":
                 crit_fail += p
                 continue
@@ -226,10 +262,10 @@ def attack_value(s, c, e, mode, focus, skill):
             for n, k in impacts.items():
                 hits = n + hits0
                 if t == "critical":
-                    dmg = hits
+                    dmg = hits + bonus
                 else:
                     prot = d + a - (1 if f == "minus1" else 0)
-                    dmg = max(0, hits - max(0, prot))
+                    dmg = max(0, hits - max(0, prot)) + bonus
                 q = p * k / total
                 value += q * (weight * min(dmg, health) + (kill_bonus if dmg >= health else 0.0))
     return value - crit_fail * counter_risk(s, e, c)
@@ -251,7 +287,7 @@ def best_attack(s, c, legal, ap_reserve=0):
         if cmd["type"] != "attack":
             continue
         a = cmd["args"]
-        if "target" not in a or a["target"] not in s["enemies"] or a.get("roll") == "before":
+        if "target" not in a or a["target"] not in s["enemies"]:
             continue
         if ap - _attack_cost(a) < ap_reserve and a["mode"] == "strong":
             continue
@@ -314,12 +350,20 @@ def _next_step(s, c, target, mp):
     return sq
 
 
+def _movement_budget(s, c):
+    """(whether a movement is under way, its movement points left, or those a new one would get)."""
+    turn = s["turn"]
+    if turn["moving"]:
+        return True, turn["mp"]
+    if turn["rolling"]:
+        return True, turn["roll_mp"]
+    return False, rules.move_points(s, c)
+
+
 def _move_plan(s, c, g):
     """(destination, whether an exert is wanted) for the movement under way or about to start."""
     ch = s["characters"][c]
-    turn = s["turn"]
-    moving = turn["moving"] or turn["rolling"]
-    mp = (turn["mp"] if turn["moving"] else turn["roll_mp"]) if moving else rules.move_points(s, c)
+    moving, mp = _movement_budget(s, c)
     dist = g[3] if g else {}
     dest = _destination(s, c, mp, dist)
     exert = False
@@ -343,7 +387,7 @@ def _find(legal, type_, **args):
 def _activation(s, c, legal):
     ch = s["characters"][c]
     turn = s["turn"]
-    moving = turn["moving"] or turn["rolling"]
+    moving, mp = _movement_budget(s, c)
     # 1. free actions
     kis = [x for x in legal if x["type"] == "place_ki"]
     if kis:
@@ -364,7 +408,6 @@ def _activation(s, c, legal):
         if exert and _find(legal, "exert"):
             return _find(legal, "exert")
         if dest != ch["sq"]:
-            mp = turn["mp"] if turn["moving"] else turn["roll_mp"]
             nxt = _next_step(s, c, dest, mp)
             step = _find(legal, "step", to=nxt) if nxt else None
             if step:
@@ -374,21 +417,23 @@ def _activation(s, c, legal):
             return end
         steps = [x for x in legal if x["type"] == "step"]
         return steps[0] if steps else legal[-1]
-    # 4. attack, keeping a point to move when the goal is still away
+    # 4. heal first when it restores enough
+    heal = _healing(s, c, legal)
+    if heal:
+        return heal
+    # 5. attack, keeping a point to move when the goal is still away
     need_move = bool(g) and not turn["moved"] and g[3].get(ch["sq"], 1 << 30) > 0
     attack = best_attack(s, c, legal, ap_reserve=1 if need_move else 0)
-    if attack and not (g and g[0] in ("door", "point") and need_move and _reaches_goal_now(s, c, g)):
+    goes_first = g and need_move and (g[0] == "ally" or (g[0] in ("door", "point") and _reaches_goal_now(s, c, g)))
+    if attack and not goes_first:
         return attack
-    # 5. move towards the goal (or an attack square)
+    # 6. move towards the goal (or an attack square)
     move = _find(legal, "move")
     if move and g:
         dest, exert = _move_plan(s, c, g)
         if dest != ch["sq"] or exert:
             return move
-    # 6. heal, meditate, end
-    heal = _healing(s, c, legal)
-    if heal:
-        return heal
+    # 7. meditate, end
     if ch["ap"] >= SPARE_AP_FOR_MEDITATION and _find(legal, "meditate"):
         return _find(legal, "meditate")
     end = _find(legal, "end_activation")
@@ -404,19 +449,50 @@ def _reaches_goal_now(s, c, g):
     return dist.get(_destination(s, c, budget, dist), 1 << 30) == 0
 
 
-def _healing(s, c, legal):
-    best, best_missing = None, 2
+def _restored(s, who, amount):
+    """What a healing of ``amount`` gives ``who``: the health it regains (up to its maximum) and the
+    bleeding it loses (that much damage at each of its next activations)."""
+    och = s["characters"][who]
+    if och["defeated"]:
+        return 0
+    return min(amount, och["max_health"] - och["health"]) + och["conditions"]["bleeding"]
+
+
+def heal_worth(s, c, cmd):
+    """Health (and bleeding) a listed healing technique restores over the characters it reaches."""
+    skill = cmd["args"]["skill"]
+    amount = combat.tier(rules.ki_in(s, c, skill), actions.HEAL_TABLE)
+    if skill == "healing_wave":
+        here = s["characters"][c]["sq"]
+        return sum(_restored(s, o, amount) for o, och in s["characters"].items()
+                   if not och["defeated"] and och["sq"] and grid.range_between(och["sq"], here) <= 2)
+    return sum(_restored(s, o, amount) for o in {c, cmd["args"].get("ally") or c})
+
+
+def _healing(s, c, legal, least=HEAL_AT_LEAST):
+    """The listed healing technique that restores the most (at least ``least``), or None."""
+    best, best_worth = None, least - 1
     for x in legal:
-        if x["type"] != "technique" or x["args"].get("skill") not in ("healing", "healing_wave"):
+        if x["type"] == "technique" and x["args"].get("skill") in ("healing", "healing_wave"):
+            worth = heal_worth(s, c, x)
+            if worth > best_worth:
+                best, best_worth = x, worth
+    return best
+
+
+def _wounded_ally(s, c):
+    """For a character with a healing technique in effect: the most wounded other character (at
+    least ``HEAL_AT_LEAST`` health missing), or None. One it already stands beside counts too, so
+    that the healer stays there rather than stepping off and back."""
+    if not (rules.skill_active(s, c, "healing") or rules.skill_active(s, c, "healing_wave")):
+        return None
+    best, best_missing = None, HEAL_AT_LEAST - 1
+    for o, och in sorted(s["characters"].items()):
+        if o == c or och["defeated"] or not och["sq"]:
             continue
-        who = x["args"].get("ally") or c
-        if x["args"]["skill"] == "healing_wave":
-            missing = sum(och["max_health"] - och["health"] for och in s["characters"].values() if not och["defeated"])
-        else:
-            och = s["characters"][who]
-            missing = och["max_health"] - och["health"]
+        missing = och["max_health"] - och["health"] + och["conditions"]["bleeding"]
         if missing > best_missing:
-            best, best_missing = x, missing
+            best, best_missing = o, missing
     return best
 
 
