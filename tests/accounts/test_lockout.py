@@ -110,7 +110,7 @@ def test_web_login_form_follows_the_same_policy(client, make_user):
     for _ in range(11):
         client.post("/login/", {"username": "miko", "password": "wrong"}, REMOTE_ADDR="192.0.2.9")
     res = client.post("/login/", {"username": "miko", "password": PASSWORD}, REMOTE_ADDR="192.0.2.9")
-    assert res.status_code == 429 and b"too many failed login attempts" in res.content
+    assert res.status_code == 429 and b"Too many failed login attempts" in res.content  # the page words it as a sentence
     res = client.post("/login/", {"username": "yuki", "password": PASSWORD}, REMOTE_ADDR="192.0.2.9")
     assert res.status_code == 302
 
