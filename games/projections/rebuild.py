@@ -386,7 +386,7 @@ def _read(pk, fix: bool, snapshot: bool = False) -> tuple[Match, Stored, list]:
         store.events_query(mid),
     ]
     if snapshot:
-        # The first statement of the transaction (psycopg's BEGIN goes before it); read-only, the
+        # The first statement of the transaction (psycopg sends its BEGIN just before); read-only, the
         # transaction takes no transaction id and its commit writes nothing.
         statements.insert(0, ("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", []))
     found, players, snapshots, events = sql.fetch_many(statements, db=db)[-4:]
