@@ -7,9 +7,17 @@ users are deleted is the accounts app's business: it registers the lookup when D
 application layer must not import it, as with the follow-up scheduler in ``hooks``).
 """
 
+import threading
+from collections import OrderedDict
+
 DELETED_PLAYER = "deleted player"
 
 _deleted_lookup = None
+
+# deleted_among's answers for running matches, by (match id, user ids): see deleted_in_running.
+_running: "OrderedDict[tuple, frozenset]" = OrderedDict()
+_running_lock = threading.Lock()
+_RUNNING_SIZE = 4096
 
 
 def set_deleted_users_lookup(fn) -> None:
@@ -18,7 +26,7 @@ def set_deleted_users_lookup(fn) -> None:
     _deleted_lookup = fn
 
 
-def _human_ids(seats) -> set:
+def human_ids(seats) -> set:
     return {s["user_id"] for s in seats or [] if isinstance(s, dict) and s.get("user_id") and not s.get("bot")}
 
 
@@ -27,6 +35,32 @@ def deleted_among(user_ids) -> frozenset:
     if not ids or _deleted_lookup is None:
         return frozenset()
     return frozenset(_deleted_lookup(ids))
+
+
+def deleted_in_running(match_id, user_ids, running: bool) -> frozenset:
+    """``deleted_among(user_ids)`` for the players of a match, kept while it is ``running``: none
+    of a running match's players can delete their account (``account_anonymize`` refuses), so the
+    answer holds until the match ends. Every command's answer and every live push names the seats:
+    this saves them a look-up each."""
+    ids = frozenset(i for i in user_ids if i)
+    if not running:
+        return deleted_among(ids)
+    key = (str(match_id), ids)
+    with _running_lock:
+        gone = _running.get(key)
+    if gone is None:
+        gone = deleted_among(ids)
+        with _running_lock:
+            _running[key] = gone
+            _running.move_to_end(key)
+            while len(_running) > _RUNNING_SIZE:
+                _running.popitem(last=False)
+    return gone
+
+
+def running_clear() -> None:
+    with _running_lock:
+        _running.clear()
 
 
 def seat_display(seat, gone: frozenset):
@@ -50,7 +84,7 @@ def seats_display(seats, gone: frozenset | None = None) -> list:
     """``seats`` as clients see them; ``gone`` may be passed when a caller shows many matches."""
     seats = list(seats or [])
     if gone is None:
-        gone = deleted_among(_human_ids(seats))
+        gone = deleted_among(human_ids(seats))
     return [seat_display(s, gone) for s in seats] if gone else seats
 
 
@@ -58,5 +92,5 @@ def deleted_among_seat_lists(seat_lists) -> frozenset:
     """One lookup for a page of matches."""
     ids = set()
     for seats in seat_lists:
-        ids |= _human_ids(seats)
+        ids |= human_ids(seats)
     return deleted_among(ids)

@@ -23,7 +23,7 @@ from games.eventstore.models import Match
 from games.kernel import canonical
 
 from . import watch
-from .identities import deleted_among
+from .identities import deleted_in_running
 from .lobby import ACTIVE, SEAT_TAKEN, aggregate_fold, seat_of_user
 from .selectors import (
     cache_behind, cache_put, engine_of, match_get, redact_rows, seat_names, spectator_view_at, state_load,
@@ -59,7 +59,6 @@ class Batch:
 
 _lock = threading.Lock()
 _matches: "OrderedDict[str, Match]" = OrderedDict()  # the fields a batch uses never change but the head
-_gone_active: "OrderedDict[tuple, frozenset]" = OrderedDict()
 _LRU = 4096
 
 
@@ -81,19 +80,11 @@ def _match(match_id) -> Match:
 
 
 def _gone(match_id, lobby: dict, rows: list[dict]) -> frozenset:
-    """One look-up of the deleted accounts among the seats and the users the rows seat. While a match
-    is active none of its players can delete their account, so the answer is kept for it."""
+    """One look-up of the deleted accounts among the seats and the users the rows seat (kept while
+    the match is active: ``deleted_in_running``)."""
     ids = {s.get("user_id") for s in lobby["seats"] if isinstance(s, dict) and not s.get("bot")}
     ids |= {ev["payload"].get("user_id") for ev in rows if ev["type"] == SEAT_TAKEN and not ev["payload"].get("bot")}
-    key = (str(match_id), frozenset(i for i in ids if i))
-    if lobby["status"] == ACTIVE:
-        with _lock:
-            if key in _gone_active:
-                return _gone_active[key]
-    gone = deleted_among(ids)
-    if lobby["status"] == ACTIVE:
-        _remember(_gone_active, key, gone)
-    return gone
+    return deleted_in_running(match_id, ids, lobby["status"] == ACTIVE)
 
 
 def _head_state(match: Match, engine, after: int, rows: list[dict]) -> dict:

@@ -11,7 +11,7 @@ from games.kernel import SYSTEM, RuleViolation, canonical, registry
 
 from . import presence, readmodels, watch
 from .errors import MatchNotFound, ReplayRefused
-from .identities import deleted_among, deleted_among_seat_lists, seats_display
+from .identities import deleted_among, deleted_among_seat_lists, deleted_in_running, human_ids, running_clear, seats_display
 from .lobby import (
     ABANDONED, ACTIVE, CREATED, DONE, FINISHED, OPEN, PLATFORM_EVENTS, SEAT_LEFT, SEAT_TAKEN, STARTED, aggregate_fold,
     bot_seats, seat_of_user,
@@ -36,6 +36,7 @@ def cache_put(match_id, seq: int, state: dict) -> None:
 def cache_clear() -> None:
     with _cache_lock:
         _cache.clear()
+    running_clear()
 
 
 def _cache_get(match_id, seq: int):
@@ -277,6 +278,12 @@ def platform_text(type_: str, payload: dict) -> str:
 def seat_names(lobby: dict, gone: frozenset | None = None) -> list:
     """Display names by seat for ``describe`` (a deleted account shows as such)."""
     return [s.get("username") if isinstance(s, dict) else None for s in seats_display(lobby.get("seats"), gone)]
+
+
+def seat_names_running(match_id, lobby: dict) -> list:
+    """``seat_names`` of a match's lobby, the deleted-account look-up kept while the match is active
+    (``deleted_in_running``): the write path names the seats in every command's answer."""
+    return seat_names(lobby, deleted_in_running(match_id, human_ids(lobby.get("seats")), lobby["status"] == ACTIVE))
 
 
 def deleted_seated(lobby: dict) -> frozenset:

@@ -26,8 +26,8 @@ from . import hooks, lobby as L
 from .errors import CommandIdReused, LobbyError, MatchNotFound, VersionConflict
 from .readmodels import projections_update
 from .selectors import (
-    awaiting_automation, cache_put, engine_of, events_for_seat, open_matches_created, redact_for_seat, seat_names,
-    state_load,
+    awaiting_automation, cache_put, engine_of, events_for_seat, open_matches_created, redact_for_seat,
+    seat_names_running, state_load,
 )
 
 MAX_LOBBY_RETRIES = 5
@@ -135,7 +135,7 @@ def _write_once(match_id, *, actor: Actor, command_id, expected_seq, fp: str, re
         stamp = at.isoformat()
         stored = [{**ev, "seq": seq, "v": ev.get("v", 1), "actor": event_actor, "at": stamp}
                   for seq, ev in enumerate(events, start=first)]
-        names = seat_names(new_state["lobby"])  # the same sentences a replay or /events/ gives
+        names = seat_names_running(match_id, new_state["lobby"])  # the same sentences a replay or /events/ gives
         return CommandResult(seq=head, events=[redact_for_seat(engine, ev, seat, names) for ev in stored])
 
 

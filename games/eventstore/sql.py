@@ -79,8 +79,8 @@ def _prepared_cursor(raw):
 def fetch_many(statements, *, db=None) -> list[list]:
     """Run each ``(query, params)`` and return its rows ([] for a statement without rows). On
     PostgreSQL they are sent together and answered together: one round trip for all (a pipeline;
-    an open transaction's BEGIN goes along), which counts when every round trip waits its turn on a
-    busy machine. Elsewhere one after the other. Only for statements whose row counts nobody reads
+    psycopg still sends a transaction's BEGIN, when this opens one, in a round trip of its own),
+    which counts when every round trip waits its turn on a busy machine. Elsewhere one after the other. Only for statements whose row counts nobody reads
     (in a pipeline they come with the answers)."""
     db = db or database()
     if db.vendor != "postgresql" or len(statements) < 2:

@@ -13,6 +13,7 @@ what differs). ``manage.py rebuild_projections`` is a thin wrapper around ``chec
 
 import json
 import uuid
+from bisect import bisect_left
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -208,11 +209,14 @@ def fold_from_scratch(match: Match, engine, checkpoints=(), rows=None) -> Fold:
         events = store.events_for_fold(match, engine_upcasters=engine.upcasters)
     else:
         events = store.events_from_rows(rows, engine.upcasters)
-    position = {ev["seq"]: i + 1 for i, ev in enumerate(events)} if checkpoints else {}
+    seqs = [ev["seq"] for ev in events] if checkpoints else []  # ascending (the log's order)
     folded, state, done = {}, None, 0
-    for seq in sorted(s for s in set(checkpoints) if s in position):
-        state = aggregate_fold(engine, events[done:position[seq]], state)
-        done = position[seq]
+    for seq in sorted(set(checkpoints)):
+        end = bisect_left(seqs, seq)
+        if end == len(seqs) or seqs[end] != seq:
+            continue
+        state = aggregate_fold(engine, events[done:end + 1], state)
+        done = end + 1
         folded[seq] = state_text(state)
     state = aggregate_fold(engine, events[done:], state)
     seated, finished = set(), False
@@ -354,32 +358,37 @@ class Stored(NamedTuple):
     snapshots: dict
 
 
-def _read(pk, fix: bool) -> tuple[Match, Stored, list]:
-    """The match row under this transaction's lock with its summary and clock rows, its players,
-    its snapshots and its log: one round trip on PostgreSQL (``sql.fetch_many``). Returns the match,
-    its stored projections and the rows of its log."""
+def _read(pk, fix: bool, snapshot: bool = False) -> tuple[Match, Stored, list]:
+    """The match row with its summary and clock rows, its players, its snapshots and its log, all
+    as of one moment: one round trip on PostgreSQL (``sql.fetch_many``). With ``snapshot`` (a check
+    on PostgreSQL in a transaction of its own) they are read from one REPEATABLE READ, READ ONLY
+    snapshot: every command commits its events and projections together, so any snapshot is a
+    consistent one, and writers are not held up. Otherwise the match row is locked for the
+    transaction (a fix rewrites what differs under it; SQLite's IMMEDIATE transaction is its lock).
+    Returns the match, its stored projections and the rows of its log."""
     try:
         mid = pk if isinstance(pk, uuid.UUID) else uuid.UUID(str(pk))
     except ValueError:
         raise MatchNotFound("no such match")
     db = sql.database()
     through = MatchSummary.players.through._meta
+    lock = db.features.has_select_for_update and not snapshot
     statements = [
         ("SELECT m.game, m.engine_version, m.seed, m.head_seq, s.match_id, s.status, s.phase, s.seq, s.seats,"
          " s.awaiting, s.winners, d.match_id, d.seq, d.seats, d.due_at FROM eventstore_match m"
          f" LEFT JOIN {MatchSummary._meta.db_table} s ON s.match_id = m.id"
          f" LEFT JOIN {MatchDeadline._meta.db_table} d ON d.match_id = m.id"
-         " WHERE m.id = %s" + (" FOR UPDATE OF m" if db.features.has_select_for_update else ""),
+         " WHERE m.id = %s" + (" FOR UPDATE OF m" if lock else ""),
          [sql.uuid_param(mid, db)]),
         (f"SELECT {through.get_field('user').column} FROM {through.db_table}"
          f" WHERE {through.get_field('matchsummary').column} = %s", [sql.uuid_param(mid, db)]),
         store.snapshots_query(mid),
         store.events_query(mid),
     ]
-    if not fix and db.vendor == "postgresql":
-        # A check writes nothing, but its row lock (which keeps writers out while it reads the log
-        # and the projections) makes PostgreSQL flush the WAL at commit: no need to wait for that.
-        statements.insert(0, ("SET LOCAL synchronous_commit TO OFF", []))
+    if snapshot:
+        # The first statement of the transaction (psycopg sends its BEGIN just before); read-only, the
+        # transaction takes no transaction id and its commit writes nothing.
+        statements.insert(0, ("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", []))
     found, players, snapshots, events = sql.fetch_many(statements, db=db)[-4:]
     if not found:
         raise MatchNotFound("no such match")
@@ -395,8 +404,12 @@ def _read(pk, fix: bool) -> tuple[Match, Stored, list]:
 
 
 def _match_check(pk, fix: bool, report: Report) -> MatchRebuild:
+    db = sql.database()
+    # Inside a caller's transaction the check takes the row lock instead: a transaction's
+    # isolation level is set before its first statement, and which that was is the caller's.
+    snapshot = not fix and db.vendor == "postgresql" and not db.in_atomic_block
     with transaction.atomic():
-        match, stored, rows = _read(pk, fix)
+        match, stored, rows = _read(pk, fix, snapshot)
         rebuilt = match_rebuild(match, stored.snapshots, rows)
         diffs = match_differences(match, rebuilt, stored)
         if fix and diffs:
