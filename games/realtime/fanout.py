@@ -291,7 +291,13 @@ class Hub:
                     seat = b.seat_of.get(sock.user_id) if sock.user_id is not None else None
                     page, shared = (b.seats.get(seat), texts.get(seat)) if seat is not None else (b.spectators, spec_texts)
                     sock.seat = seat
-                    await self._deliver(sock, page, shared)
+                    try:
+                        await self._deliver(sock, page, shared)
+                    except Exception as exc:  # one socket's own read failed: close it alone (it reconnects and syncs)
+                        if as_unavailable(exc) is not None:
+                            raise
+                        log.exception("push to a socket on match %s failed; closing that socket", self.match_id)
+                        sock.fail(exc)
                 self.seq = b.until
                 if b.spectators is not None:
                     self.spec_seq = b.spectators.until

@@ -134,3 +134,38 @@ async def test_a_lost_publish_is_healed_by_the_next_one(started_pebbles, monkeyp
     events = _check_stream(msgs, start)
     assert [e["seq"] for e in events] == list(range(start + 1, head + 1))
     await comm.disconnect()
+
+
+async def test_a_push_that_fails_for_one_socket_closes_that_socket_only(started_pebbles, monkeypatch, settings):
+    """A socket that is not where the hub is gets a page read for it alone; when that read fails
+    (a bug, not an outage), that socket is told and closed (1011: it reconnects and syncs), and the
+    others still get the push."""
+    from games.realtime import fanout
+
+    # given a player's socket and a spectator's socket that synced back to an old page
+    settings.SOCKET_SYNC_PAGE = 1
+    m, (u0, u1) = await db(started_pebbles)()
+    player, _ = await open_socket(m.pk, user=u0)
+    spectator, _ = await open_socket(m.pk)
+    start = (await recv(player))["seq"]
+    assert (await recv(spectator))["type"] == "hello"
+    await send(spectator, {"type": "sync", "after": 0})
+    assert (await recv(spectator))["more"] is True  # it now stands at seq 1, behind the hub
+    real_page_read = fanout._page_read
+
+    def failing_for_spectators(match_id, sock, after):
+        if not sock.authenticated and after is not None:
+            raise RuntimeError("a bug in one socket's read")
+        return real_page_read(match_id, sock, after)
+
+    monkeypatch.setattr(fanout, "_page_read", failing_for_spectators)
+    # when the player moves (one event)
+    play = (await db(seat_view)(m.pk, 0))["legal_commands"][0]
+    await db(submit)(m.pk, u0, 0, play, start)
+    # then the spectator is told and closed, and the player still gets the push
+    error = await recv(spectator)
+    assert error["type"] == "error" and error["code"] == "server_error", error
+    assert await recv(spectator) == {"type": "__close__", "code": 1011}
+    msgs = await collect_until(player, start + 1)
+    assert [e["seq"] for e in _check_stream(msgs, start)] == [start + 1]
+    await close_all(player, spectator)
