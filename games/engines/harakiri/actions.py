@@ -8,11 +8,10 @@ from itertools import combinations
 
 from . import act2, act2_values, combat, content, flow, grid, market, passives, rules, sharing
 from .catalogue import IMPLEMENTED, KAMI_MODES
-from .combat import spend, tier
+from .combat import HEAL_TABLE, spend, tier
 from .rules import endable, move_points
 
 ROLL_TABLE = [(1, 2, 1), (3, 4, 2), (5, 6, 3)]
-HEAL_TABLE = [(1, 2, 1), (3, 4, 2), (5, 5, 3), (6, 6, 4)]
 DIVINE_FIRE_RANGE = 10
 
 ATTACK_KAMI = {"inari_l3", "amatsumikaboshi_l3", "ryujin_l3", "susanoo_l3"}

@@ -34,7 +34,7 @@ decision (bounded by the table's size: well under 50 ms on the scenarios shipped
 import heapq
 from itertools import product
 
-from . import actions, combat, content, grid, rules
+from . import combat, content, grid, rules
 
 SPARE_AP_FOR_MEDITATION = 2
 OBJECTIVE_WEIGHT = 3.0  # damage to the objective enemy against damage to any other
@@ -461,7 +461,7 @@ def _restored(s, who, amount):
 def heal_worth(s, c, cmd):
     """Health (and bleeding) a listed healing technique restores over the characters it reaches."""
     skill = cmd["args"]["skill"]
-    amount = combat.tier(rules.ki_in(s, c, skill), actions.HEAL_TABLE)
+    amount = combat.tier(rules.ki_in(s, c, skill), combat.HEAL_TABLE)
     if skill == "healing_wave":
         here = s["characters"][c]["sq"]
         return sum(_restored(s, o, amount) for o, och in s["characters"].items()

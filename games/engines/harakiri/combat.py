@@ -9,6 +9,8 @@ from . import act2_values, content, grid, passives, rules
 from .setup import enemy_stats
 
 NEGATIVE = ("bleeding", "poisoned", "blinded", "downed")
+# healing techniques (Healing, Healing Wave): Ki die value range -> health restored
+HEAL_TABLE = [(1, 2, 1), (3, 4, 2), (5, 5, 3), (6, 6, 4)]
 
 
 def tier(value, table):
