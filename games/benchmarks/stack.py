@@ -4,6 +4,7 @@ asyncio client for them (keep-alive HTTP/1.1 and WebSockets, orjson)."""
 
 import asyncio
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -66,6 +67,22 @@ def _wait(predicate, timeout=60):
             pass
         time.sleep(0.3)
     raise RuntimeError("server did not come up")
+
+
+def stop_process_groups(procs, timeout: float) -> None:
+    """SIGTERM each process's group (each was started in a session of its own), then SIGKILL any
+    group whose leader has not exited within ``timeout`` seconds."""
+    procs = list(procs)
+    for proc in procs:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    for proc in procs:
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
 
 
 def peak_rss_mib(pid: int) -> float | None:
@@ -263,18 +280,7 @@ class Stack:
         return out
 
     def stop(self):
-        import signal
-
-        for proc in self.procs.values():
-            try:
-                os.killpg(proc.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-        for proc in self.procs.values():
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
+        stop_process_groups(self.procs.values(), timeout=15)
         try:
             import redis
 

@@ -20,6 +20,8 @@ import pytest
 import redis
 import requests
 
+from games.benchmarks.stack import stop_process_groups
+
 from .scoreboard import pytest_terminal_summary  # noqa: F401  (the fault scoreboard, a pytest hook)
 from .services import free_port
 
@@ -167,16 +169,7 @@ class Stack:
         self._supervising.clear()
         with self._lock:
             pass  # a restart under way has finished
-        for proc in self.procs.values():
-            try:
-                os.killpg(proc.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-        for proc in self.procs.values():
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
+        stop_process_groups(self.procs.values(), timeout=10)
         with psycopg.connect(self.pg_admin_url, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')
 
