@@ -67,11 +67,17 @@ def _result(cursor, fetch):
 # server, which a prepared statement needs); made once, as making a cursor costs as much as a
 # statement. A connection is only ever used by one thread.
 _prepared_cursors: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+PREPARE_ONLY_WHEN_ASKED = 2**31 - 1  # a threshold no unasked statement reaches
 
 
 def _prepared_cursor(raw):
     cursor = _prepared_cursors.get(raw)
     if cursor is None or cursor.closed:
+        if raw.prepare_threshold is None:
+            # Django turns psycopg's preparing off for the connection (``prepare_threshold=None``),
+            # which silently ignores ``prepare=True`` too. Its own cursors bind on the client and
+            # never prepare, so a threshold only enables the statements asked for here.
+            raw.prepare_threshold = PREPARE_ONLY_WHEN_ASKED
         cursor = _prepared_cursors[raw] = _psycopg().Cursor(raw)
     return cursor
 

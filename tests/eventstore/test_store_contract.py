@@ -201,6 +201,21 @@ def test_postgresql_refuses_update_and_delete_of_events(make_user, statement):
     assert MatchEvent.objects.filter(match=match).count() == Match.objects.get(pk=match.pk).head_seq
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="prepared statements are PostgreSQL's")
+def test_the_write_paths_statements_are_prepared_on_the_server_once_per_connection(make_user):
+    # Django switches psycopg's preparing off for its connections; the write path's plain SQL asks
+    # for it (games.eventstore.sql, prepare=True) and must get it.
+    match, user = _counter_match(make_user)
+    submit = dict(match_id=match.pk, seat=0, actor=services.Actor.user(user), type_="add", args={"n": 1})
+    for _ in range(3):
+        services.match_submit_command(command_id=uuid.uuid4(), expected_seq=None, **submit)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any("FOR UPDATE OF m" in text for text in prepared), prepared
+    assert any(text.startswith("WITH e AS (INSERT INTO eventstore_matchevent") for text in prepared), prepared
+
+
 def test_the_live_page_read_gives_exactly_what_events_load_gives(started_pebbles):
     """store.events_page (one plain SELECT, what every push reads) against the ORM read."""
     from games.eventstore import store
