@@ -114,6 +114,9 @@ if DATABASE_URL:
         # process lends connections to whichever thread asks (psycopg_pool). While the database is
         # down a request waits DB_POOL_TIMEOUT for a connection, then gets 503: short, so clients
         # (and socket handshakes) hear "unavailable" quickly and retry.
+        # The pool checks a connection before lending it unless it was lent a moment ago
+        # (config.postgresql: Django's own check costs a round trip every time).
+        DATABASES["default"]["ENGINE"] = "config.postgresql"
         DATABASES["default"]["CONN_MAX_AGE"] = 0
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": env.int("DB_POOL_MIN_SIZE", default=2), "max_size": env.int("DB_POOL_MAX_SIZE", default=10),
@@ -261,6 +264,10 @@ SOCKET_RATE_SECONDS = env.float("SOCKET_RATE_SECONDS", default=10.0)
 SOCKET_SYNC_PAGE = env.int("SOCKET_SYNC_PAGE", default=100)
 # Threads per server process for the sockets' database work (pushes, commands, syncs).
 SOCKET_DB_THREADS = env.int("SOCKET_DB_THREADS", default=4)
+# Folded match states kept per process (games.application.selectors): at least the number of
+# matches live at once, or commands and pushes read snapshots and tails again. A state takes 2 KB
+# (Yashima) to about 90 KB (a Harakiri table) of memory, so at most about 90 MB.
+FOLD_CACHE_MATCHES = env.int("FOLD_CACHE_MATCHES", default=1024)
 # Spectator counts (games.application.presence): each server reports its own every this many
 # seconds; a report expires after three intervals (a killed server's counts go with it).
 SPECTATOR_REPORT_SECONDS = env.float("SPECTATOR_REPORT_SECONDS", default=5.0)

@@ -3,6 +3,7 @@
 import threading
 from collections import OrderedDict
 
+from django.conf import settings
 from django.db import transaction
 
 from games.eventstore import store
@@ -19,7 +20,8 @@ from .lobby import (
 
 # Folded states by match id, keyed on the seq they were folded to. Events are immutable, so a
 # state cached at the store's head seq is exactly the fold; entries are only added on commit.
-_CACHE_SIZE = 256
+# It holds FOLD_CACHE_MATCHES matches: when more matches are live than that, every command and
+# push misses and reads the snapshot and the tail again.
 _CACHE_FOLD_AHEAD = 50  # fold on from a cached state at most this many events behind the head (SNAPSHOT_EVERY)
 _cache: "OrderedDict[str, tuple[int, dict]]" = OrderedDict()
 _cache_lock = threading.Lock()
@@ -29,7 +31,7 @@ def cache_put(match_id, seq: int, state: dict) -> None:
     with _cache_lock:
         _cache[str(match_id)] = (seq, state)
         _cache.move_to_end(str(match_id))
-        while len(_cache) > _CACHE_SIZE:
+        while len(_cache) > settings.FOLD_CACHE_MATCHES:
             _cache.popitem(last=False)
 
 
