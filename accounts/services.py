@@ -18,6 +18,8 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from rest_framework.authtoken.models import Token
 
+from games.eventstore import sql as plain_sql
+
 from . import lockout
 from .errors import TooManyAttempts
 from .identity import TAKEN, username_clean, username_normalize, username_taken
@@ -222,9 +224,8 @@ def _fresh_tokens(keys: list[str]) -> dict:
            f" JOIN {quote(meta.db_table)} u ON u.{quote(meta.pk.column)} = t.user_id"
            f" WHERE t.{quote('key')} IN ({placeholders}) AND u.{quote(meta.get_field('is_active').column)}"
            f" AND t.created > %s")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*keys, connection.ops.adapt_datetimefield_value(timezone.now() - token_ttl())])
-        return dict(cursor.fetchall())
+    return dict(plain_sql.run(sql, [*keys, connection.ops.adapt_datetimefield_value(timezone.now() - token_ttl())],
+                              fetch="all", prepare=True))
 
 
 def logins_active(logins: list[dict]) -> list[bool]:

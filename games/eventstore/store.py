@@ -138,7 +138,8 @@ def events_append(match: Match, events: list[dict], *, actor: dict, command_id=N
 def events_for_fold(match: Match, *, after: int = 0, until: int | None = None, engine_upcasters=None) -> list[dict]:
     """The events after ``after`` up to ``until`` as a fold needs them: ``{seq, type, v, payload}``,
     upcast (no actor, command id nor time: folds never read them). One plain SELECT."""
-    return events_from_rows(sql.run(*events_query(match.pk, after=after, until=until), fetch="all"), engine_upcasters)
+    return events_from_rows(sql.run(*events_query(match.pk, after=after, until=until), fetch="all", prepare=True),
+                            engine_upcasters)
 
 
 def events_query(match_id, *, after: int = 0, until: int | None = None) -> tuple[str, list]:
@@ -171,11 +172,9 @@ def events_from_rows(rows, engine_upcasters=None) -> list[dict]:
 def events_page(match: Match, *, after: int, until: int, engine_upcasters=None) -> list[dict]:
     """``events_load`` for seqs after ``after`` up to ``until``, in one plain SELECT (the live
     sockets read every append this way)."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT seq, type, version, payload, actor, command_id, at FROM eventstore_matchevent"
-                       " WHERE match_id = %s AND seq > %s AND seq <= %s ORDER BY seq",
-                       [sql.uuid_param(match.pk), after, until])
-        rows = cursor.fetchall()
+    rows = sql.run("SELECT seq, type, version, payload, actor, command_id, at FROM eventstore_matchevent"
+                   " WHERE match_id = %s AND seq > %s AND seq <= %s ORDER BY seq",
+                   [sql.uuid_param(match.pk), after, until], fetch="all", prepare=True)
     convert = connection.ops.convert_datetimefield_value if connection.vendor == "sqlite" else None
     out = []
     for seq, type_, version, payload, actor, command_id, at in rows:
