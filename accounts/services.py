@@ -11,7 +11,6 @@ from importlib import import_module
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, authenticate, get_user_model, logout
 from django.contrib.auth.password_validation import validate_password
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
