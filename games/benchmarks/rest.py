@@ -4,8 +4,8 @@ One uvicorn server (the stack's command line, no Celery worker) on a fresh Postg
 a Redis database; one started 2-seat counter match with its players' tokens (``bench loadseed``).
 One client POSTs ``/api/matches/<id>/commands/`` one at a time over a keep-alive connection, the
 two seats in turn, each with the seq of the last answer; ``--rounds`` rounds of ``--commands``
-POSTs after a warm-up. Per round: the server process's CPU (user + system, /proc/<pid>/stat) per
-POST, the database backends' CPU per POST, and the latency p50 / p95 seen by the client. With
+POSTs after a warm-up. Per round: the server process's CPU (user + system, /proc/<pid>/stat; the
+system part too) per POST, the database backends' CPU per POST, and the latency p50 / p95 seen by the client. With
 ``--profile FILE``, py-spy (when on the PATH or given by ``--py-spy``) samples the server during
 the rounds and writes a flame graph or, for a ``.txt`` FILE, its collapsed stacks.
 """
@@ -21,12 +21,20 @@ import time
 import uuid
 from pathlib import Path
 
-from .stack import Http, Stack, _pct, _TempPostgres, cpu_seconds
+from .stack import Http, Stack, _pct, _TempPostgres
 
 
-def _round_figures(cpu_s: float, db_cpu_s: float | None, latencies: list[float]) -> dict:
+def _user_system_seconds(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds ``pid`` has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+def _round_figures(cpu_s: float, system_s: float, db_cpu_s: float | None, latencies: list[float]) -> dict:
     n = max(len(latencies), 1)
     return {"posts": len(latencies), "server_cpu_ms_per_post": round(1000 * cpu_s / n, 3),
+            "of_which_system_ms": round(1000 * system_s / n, 3),
             "db_cpu_ms_per_post": None if db_cpu_s is None else round(1000 * db_cpu_s / n, 3),
             "latency_ms_p50": round(statistics.median(latencies), 2) if latencies else None,
             "latency_ms_p95": round(_pct(latencies, 0.95), 2) if latencies else None}
@@ -48,7 +56,7 @@ async def _post_commands(http: Http, match: str, tokens: list[str], seq: int, co
 
 def _start_py_spy(py_spy: str, pid: int, out: str) -> subprocess.Popen:
     fmt = "raw" if out.endswith(".txt") else "flamegraph"
-    return subprocess.Popen([py_spy, "record", "--pid", str(pid), "--rate", "250", "--format", fmt, "--output", out,
+    return subprocess.Popen([py_spy, "record", "--pid", str(pid), "--rate", "250", "--gil", "--format", fmt, "--output", out,
                              "--nonblocking"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
@@ -73,10 +81,11 @@ async def _measure(stack: Stack, seed: dict, seq: int, commands: int, rounds: in
     out = []
     try:
         for _ in range(rounds):
-            db0, cpu0 = _backends_cpu(stack), cpu_seconds(pid)
+            db0, (user0, sys0) = _backends_cpu(stack), _user_system_seconds(pid)
             seq, latencies = await _post_commands(http, seed["match"], tokens, seq, commands)
-            cpu1, db1 = cpu_seconds(pid), _backends_cpu(stack)
-            out.append(_round_figures(cpu1 - cpu0, None if db0 is None or db1 is None else db1 - db0, latencies))
+            (user1, sys1), db1 = _user_system_seconds(pid), _backends_cpu(stack)
+            out.append(_round_figures(user1 - user0 + sys1 - sys0, sys1 - sys0,
+                                      None if db0 is None or db1 is None else db1 - db0, latencies))
     finally:
         http.close()
     return out
