@@ -8,7 +8,7 @@ from config.handlers import http_application  # noqa: E402
 
 # Build the Django app (and so django.setup()) before importing anything that touches models.
 # Django's ASGI handler with its middleware run as one sync chain (config.handlers: one thread
-# crossing per request instead of fourteen).
+# crossing for the whole chain instead of fifteen).
 django_asgi_app = http_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

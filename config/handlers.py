@@ -2,14 +2,15 @@
 
 Every view here is sync, and so are most middlewares: Django's own (``MiddlewareMixin``) run each
 hook through ``sync_to_async`` when the chain is async, and a sync-only one (WhiteNoise) makes
-Django adapt the chain around it both ways. Under Django's ``ASGIHandler`` a REST command went from
-the event loop to a thread and back 14 times: the chain into a thread, back to the loop below
-WhiteNoise, then once for each hook of the five middlewares under it (request and response), for
-CSRF's ``process_view`` and for the view. Here the chain is built in sync mode, as under WSGI, and
-all of it (middlewares, URL resolution, the view, exception handling) runs in one ``sync_to_async``
-call on the request's thread. Reading the body, sending the response, disconnects, the request
-signals and the request's own thread (``ThreadSensitiveContext``: its database connection is
-taken, used and given back on that one thread) stay Django's. An async view would still work (run
+Django adapt the chain around it both ways. Under Django's ``ASGIHandler`` a request crossed
+between the event loop and a thread 17 times (counted): the chain into a thread, back to the loop
+below WhiteNoise, then once for each of the ten request and response hooks of the six middlewares
+under it, for CSRF's ``process_view``, the view and the rendering of its response; plus the
+``request_started`` signal and closing the response. Now 3: the chain is built in sync mode, as
+under WSGI, and all of it (middlewares, URL resolution, the view, exception handling) runs in one
+``sync_to_async`` call on the request's thread. Reading the body, sending the response,
+disconnects, the request signals and the request's own thread (``ThreadSensitiveContext``: its
+database connection is taken, used and given back on that one thread) stay Django's. An async view would still work (run
 by ``async_to_sync``, as under WSGI); there is none.
 """
 

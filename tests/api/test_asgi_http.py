@@ -67,6 +67,28 @@ def test_the_middleware_chain_is_built_sync():
     assert not iscoroutinefunction(django_asgi_app._middleware_chain)
 
 
+async def test_a_request_crosses_threads_three_times(monkeypatch):
+    """The request_started signal, the chain (middlewares, view, rendering) and closing the response:
+    one sync_to_async call each (Django's own handler made 17 crossings here)."""
+    from asgiref import sync
+
+    crossings = []
+    to_async, to_sync = sync.SyncToAsync.__call__, sync.AsyncToSync.__call__
+
+    async def counted_to_async(self, *args, **kwargs):
+        crossings.append(self.func)
+        return await to_async(self, *args, **kwargs)
+
+    def counted_to_sync(self, *args, **kwargs):
+        crossings.append(self.awaitable)
+        return to_sync(self, *args, **kwargs)
+
+    monkeypatch.setattr(sync.SyncToAsync, "__call__", counted_to_async)
+    monkeypatch.setattr(sync.AsyncToSync, "__call__", counted_to_sync)
+    status, _, _ = await request("GET", "/api/games/")
+    assert status == 200 and len(crossings) == 3, crossings
+
+
 async def test_a_command_runs_on_one_thread_from_request_started_to_request_finished(make_user, monkeypatch):
     match, token = await started_counter(make_user)
     threads = {}
