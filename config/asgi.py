@@ -4,10 +4,12 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from django.core.asgi import get_asgi_application  # noqa: E402
+from config.handlers import http_application  # noqa: E402
 
 # Build the Django app (and so django.setup()) before importing anything that touches models.
-django_asgi_app = get_asgi_application()
+# Django's ASGI handler with its middleware run as one sync chain (config.handlers: one thread
+# crossing for the whole chain instead of fifteen).
+django_asgi_app = http_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 

@@ -12,6 +12,7 @@ import logging
 import re
 import sys
 
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpResponse, JsonResponse
@@ -48,24 +49,58 @@ def _declared_length(request) -> int | None:
         return None
 
 
+def _too_large(request) -> JsonResponse | None:
+    """The 413 for a request whose declared length is over its path's limit, else None."""
+    limit = body_limit(request.path_info)
+    if limit is not None:
+        declared = _declared_length(request)
+        if declared is not None and declared > limit:
+            return payload_too_large(limit)
+    return None
+
+
+def _measured_needed(request) -> bool:
+    """A body sent without a length (chunked) is measured once read; multipart is left to Django's
+    upload handlers, and bodiless methods have nothing to measure."""
+    return (body_limit(request.path_info) is not None and _declared_length(request) is None
+            and not request.content_type.startswith("multipart/")
+            and request.method not in ("GET", "HEAD", "OPTIONS"))
+
+
+def _too_large_once_read(request) -> JsonResponse | None:
+    limit = body_limit(request.path_info)
+    try:
+        if len(request.body) > limit:
+            return payload_too_large(limit)
+    except RequestDataTooBig:
+        return payload_too_large(limit)
+    return None
+
+
 class BodySizeLimitMiddleware:
+    """Sync and async capable, so it never makes Django adapt the chain around it."""
+
+    sync_capable = True
+    async_capable = True
+
     def __init__(self, get_response):
         self.get_response = get_response
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
 
     def __call__(self, request):
-        limit = body_limit(request.path_info)
-        if limit is not None:
-            declared = _declared_length(request)
-            if declared is not None and declared > limit:
-                return payload_too_large(limit)
-            multipart = request.content_type.startswith("multipart/")
-            if declared is None and not multipart and request.method not in ("GET", "HEAD", "OPTIONS"):
-                try:
-                    if len(request.body) > limit:
-                        return payload_too_large(limit)
-                except RequestDataTooBig:
-                    return payload_too_large(limit)
-        return self.get_response(request)
+        if self.is_async:
+            return self.__acall__(request)
+        refusal = _too_large(request) or (_too_large_once_read(request) if _measured_needed(request) else None)
+        return refusal or self.get_response(request)
+
+    async def __acall__(self, request):
+        refusal = _too_large(request)
+        if refusal is None and _measured_needed(request):
+            # Reading the body may read a spooled file from disk: not on the event loop.
+            refusal = await sync_to_async(_too_large_once_read)(request)
+        return refusal or await self.get_response(request)
 
 
 # -- an unreachable database or Redis ------------------------------------------------------------
@@ -107,12 +142,24 @@ def unavailable_response(request, exc: Unavailable):
 class ServiceUnavailableMiddleware:
     """A view (or its template) that meets an unreachable database or Redis answers 503."""
 
+    sync_capable = True
+    async_capable = True
+
     def __init__(self, get_response):
         self.get_response = get_response
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
 
     def __call__(self, request):
+        if self.is_async:
+            return self.__acall__(request)
         return self.get_response(request)
 
+    async def __acall__(self, request):
+        return await self.get_response(request)
+
+    # Django always calls process_exception synchronously (adapting it in an async chain).
     def process_exception(self, request, exception):
         unavailable = as_unavailable(exception)
         if unavailable is None:

@@ -238,17 +238,20 @@ class Stack:
             raise RuntimeError(f"manage.py {' '.join(args)} failed: {out.stderr[-2000:]}")
         return out.stdout
 
-    def start(self):
+    def start(self, servers: int = 2, worker: bool = True):
+        """Migrate, then start ``servers`` uvicorn servers (at most 2) and, with ``worker``, the Celery worker."""
         import requests
 
+        self.ports = self.ports[:servers]
         self.manage("migrate", "--noinput", "-v", "0")
         for i, port in enumerate(self.ports):
             self._spawn(f"asgi{i}", [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
                                      "--port", str(port), "--log-level", "warning", "--no-access-log",
                                      "--loop", "uvloop", "--http", "httptools", "--ws", "websockets-sansio",
                                      "--backlog", "4096", "--timeout-keep-alive", "60", "--ws-per-message-deflate", "false"])
-        self._spawn("worker", [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "warning", "-c", "1",
-                               "--without-gossip", "--without-mingle", "-n", f"{self.prefix}@%h"])
+        if worker:
+            self._spawn("worker", [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "warning", "-c", "1",
+                                   "--without-gossip", "--without-mingle", "-n", f"{self.prefix}@%h"])
         for port in self.ports:
             _wait(lambda port=port: requests.get(f"http://127.0.0.1:{port}/api/games/", timeout=2).ok)
 

@@ -109,3 +109,29 @@ def test_socket_tickets_are_throttled_per_user(make_user, settings):
     codes = [c.post("/api/auth/socket-ticket/").status_code for _ in range(3)]
     assert codes == [200, 200, 429]
     assert c.post("/api/auth/socket-ticket/").json()["code"] == "throttled"
+
+
+def test_the_token_look_up_reads_what_the_orm_reads(make_user):
+    user = make_user()
+    user.last_login = timezone.now()
+    user.save()
+    token = Token.objects.create(user=user)
+    orm = Token.objects.select_related("user").get(key=token.key)
+    found = tokens.token_with_user(token.key)
+    assert (found.key, found.user_id, found.created) == (orm.key, orm.user_id, orm.created)
+    fields = [f.attname for f in type(user)._meta.concrete_fields]
+    assert [getattr(found.user, f) for f in fields] == [getattr(orm.user, f) for f in fields]
+    assert found.user.is_active is True and found.user.is_staff is False  # booleans, not SQLite's 1 / 0
+    assert tokens.token_with_user("no-such-key") is None
+
+
+def test_a_token_of_an_inactive_user_authenticates_nothing(make_user):
+    user = make_user()
+    key = Token.objects.create(user=user).key
+    type(user).objects.filter(pk=user.pk).update(is_active=False)
+    res = token_client(key).get("/api/auth/me/")
+    assert res.status_code == 401 and res.json()["code"] == "authentication_failed"
+    assert "inactive" in res.json()["message"]
+    assert tokens.user_for_token_key(key) is None
+    res = token_client("not-a-token").get("/api/auth/me/")
+    assert res.status_code == 401 and res.json()["message"] == "Invalid token."

@@ -87,3 +87,22 @@ def test_an_outage_outside_any_view_still_gets_503_and_anything_else_a_plain_500
         page, api = server_error(rf.get("/")), server_error(rf.get("/api/matches/"))
     assert page.status_code == api.status_code == 500
     assert json.loads(api.content) == {"code": "server_error", "message": "internal server error"}
+
+
+async def test_the_unavailable_middleware_is_sync_and_async_capable():
+    from asgiref.sync import iscoroutinefunction
+
+    from config.middleware import ServiceUnavailableMiddleware
+
+    async def inner(request):
+        return "reached"
+
+    rf = RequestFactory()
+    in_async = ServiceUnavailableMiddleware(inner)
+    in_sync = ServiceUnavailableMiddleware(lambda request: "reached")
+    assert iscoroutinefunction(in_async) and not iscoroutinefunction(in_sync)
+    assert await in_async(rf.get("/")) == "reached" and in_sync(rf.get("/")) == "reached"
+    for middleware in (in_async, in_sync):
+        res = middleware.process_exception(rf.get("/api/matches/"), DOWN)
+        assert res.status_code == 503 and json.loads(res.content)["code"] == "unavailable"
+        assert middleware.process_exception(rf.get("/api/matches/"), ValueError("a bug")) is None

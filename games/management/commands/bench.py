@@ -9,6 +9,7 @@ from games.benchmarks import bots as bot_bench
 from games.benchmarks import engines as engine_bench
 from games.benchmarks import load as load_bench
 from games.benchmarks import platform as platform_bench
+from games.benchmarks import rest as rest_bench
 from games.benchmarks import tournament_services as tournament_service_bench
 from games.benchmarks import tournaments as tournament_bench
 from games.kernel import registry
@@ -16,12 +17,12 @@ from games.kernel import registry
 
 class Command(BaseCommand):
     help = ("Benchmarks: 'platform' (write path, rebuild, live latency vs bare baselines), 'load' (the distributed "
-            "stack under many live matches), 'tournament' (pairing, standings), 'bots' (the engines' bots against "
-            "the random player) or a game slug.")
+            "stack under many live matches), 'rest' (the server CPU of a REST command POST), 'tournament' (pairing, "
+            "standings), 'bots' (the engines' bots against the random player) or a game slug.")
 
     def add_arguments(self, parser):
         games = ", ".join(engine.slug for engine in registry.all_engines())
-        parser.add_argument("target", help=f"platform, load, tournament, bots, writepath / writer / loadseed / "
+        parser.add_argument("target", help=f"platform, load, rest, tournament, bots, writepath / writer / loadseed / "
                                            f"tournament-services (internal), or a game slug ({games})")
         parser.add_argument("--commands", type=int, default=2000, help="commands through the write path")
         parser.add_argument("--barrier", help="writer (internal): directory to wait at before submitting")
@@ -48,6 +49,11 @@ class Command(BaseCommand):
         load.add_argument("--fanout-seconds", type=float, default=20.0)
         load.add_argument("--settle", type=float, default=30.0,
                           help="at most this many seconds for the last deliveries to land; what has not is lost")
+        rest = parser.add_argument_group("rest")
+        rest.add_argument("--rounds", type=int, default=5, help="rest: rounds of --commands POSTs")
+        rest.add_argument("--warmup", type=int, default=100, help="rest: POSTs before the rounds, not measured")
+        rest.add_argument("--profile", help="rest: py-spy output (a flame graph; collapsed stacks for .txt)")
+        rest.add_argument("--py-spy", help="rest: the py-spy executable (default: from the PATH)")
         load.add_argument("--out", help="loadseed (internal): where to write the seeded matches")
         parser.add_argument("--pg-admin-url", default=os.environ.get("KAMIZA_PG_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres"))
         parser.add_argument("--redis-url", default=os.environ.get("KAMIZA_REDIS_TEST_URL", "redis://127.0.0.1:6379/8"))
@@ -80,6 +86,10 @@ class Command(BaseCommand):
                 spectators=opts["spectators"], rate=opts["rate"], seconds=opts["seconds"],
                 fanout_spectators=opts["fanout_spectators"], fanout_rate=opts["fanout_rate"],
                 fanout_seconds=opts["fanout_seconds"], settle=opts["settle"])
+        elif target == "rest":
+            result = rest_bench.run_rest(pg_admin_url=opts["pg_admin_url"], redis_url=opts["redis_url"],
+                                         commands=opts["commands"], rounds=opts["rounds"], warmup=opts["warmup"],
+                                         profile=opts["profile"], py_spy=opts["py_spy"])
         elif target == "loadseed":
             result = load_bench.run_seed(opts["matches"], opts["out"])
         else:
