@@ -67,3 +67,28 @@ def test_a_paged_batch_never_caches_a_page_end_state_as_the_head_state(started_p
     assert out.status == "finished"
     cached = selectors.cache_behind(match.pk, head)
     assert cached is None or cached[0] < head or cached[1] == selectors.state_load(match, use_cache=False)
+
+
+def test_the_fold_cache_keeps_as_many_matches_as_configured_the_least_recent_going_first(settings):
+    from games.application import selectors
+
+    selectors.cache_clear()
+    # given a cache sized for two matches
+    settings.FOLD_CACHE_MATCHES = 2
+    try:
+        # when three matches' folds are cached, the first one used again before the third
+        selectors.cache_put("m1", 5, {"n": 1})
+        selectors.cache_put("m2", 6, {"n": 2})
+        selectors.cache_put("m1", 7, {"n": 3})
+        selectors.cache_put("m3", 8, {"n": 4})
+        # then the least recently stored (m2) is gone and the other two answer at their seqs
+        assert selectors.cache_behind("m2", 100) is None
+        assert selectors.cache_behind("m1", 7) == (7, {"n": 3})
+        assert selectors.cache_behind("m3", 8) == (8, {"n": 4})
+        # and a size of a thousand live matches keeps them all
+        settings.FOLD_CACHE_MATCHES = 1024
+        for i in range(600):
+            selectors.cache_put(f"live{i}", i, {"n": i})
+        assert all(selectors.cache_behind(f"live{i}", i) is not None for i in range(600))
+    finally:
+        selectors.cache_clear()
