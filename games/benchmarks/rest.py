@@ -21,14 +21,7 @@ import time
 import uuid
 from pathlib import Path
 
-from .stack import Http, Stack, _pct, _TempPostgres
-
-
-def _user_system_seconds(pid: int) -> tuple[float, float]:
-    """(user, system) CPU seconds ``pid`` has used so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    tick = os.sysconf("SC_CLK_TCK")
-    return int(fields[11]) / tick, int(fields[12]) / tick
+from .stack import Http, Stack, _pct, _TempPostgres, user_system_seconds
 
 
 def _round_figures(cpu_s: float, system_s: float, db_cpu_s: float | None, latencies: list[float]) -> dict:
@@ -81,9 +74,9 @@ async def _measure(stack: Stack, seed: dict, seq: int, commands: int, rounds: in
     out = []
     try:
         for _ in range(rounds):
-            db0, (user0, sys0) = _backends_cpu(stack), _user_system_seconds(pid)
+            db0, (user0, sys0) = _backends_cpu(stack), user_system_seconds(pid)
             seq, latencies = await _post_commands(http, seed["match"], tokens, seq, commands)
-            (user1, sys1), db1 = _user_system_seconds(pid), _backends_cpu(stack)
+            (user1, sys1), db1 = user_system_seconds(pid), _backends_cpu(stack)
             out.append(_round_figures(user1 - user0 + sys1 - sys0, sys1 - sys0,
                                       None if db0 is None or db1 is None else db1 - db0, latencies))
     finally:

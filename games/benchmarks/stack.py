@@ -96,13 +96,19 @@ def peak_rss_mib(pid: int) -> float | None:
     return None
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time ``pid`` has used so far."""
+def user_system_seconds(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds ``pid`` has used so far ((0, 0) once it is gone)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return 0.0, 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time ``pid`` has used so far."""
+    return sum(user_system_seconds(pid))
 
 
 def _children(pid: int) -> list[int]:

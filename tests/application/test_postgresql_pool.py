@@ -1,4 +1,5 @@
-"""The pool's check before lending a connection (config.postgresql)."""
+"""The pool's check before lending a connection (config.postgresql). Here so that CI's PostgreSQL run
+(tests/eventstore and tests/application) checks the pool really uses it."""
 
 import pytest
 
