@@ -8,6 +8,10 @@
   the events were decided on, when the caller has it, so a projector can skip unchanged rows): the write path calls
   ``projections_update`` inside the very transaction that appends the events, so a command and the
   read-model rows it changes commit (or roll back) together;
+- its **writes planner**, ``fn(engine, match, state, events, at, before, head) -> [store.Write] | None``:
+  the same updates as statements the write path puts into the append's own statement
+  (``store.command_append_if_head``), or None when they need more than that (a read first, a
+  players' list to sync): the write path then takes the locked path and its projectors;
 - its **clock reader**, ``fn(match) -> row | None``: the decision clock of a match (the row the
   sweeper fires), which the ``/view/`` document shows;
 - its **open-match counter**, ``fn(user) -> int``: how many open matches a user created and still
@@ -20,6 +24,7 @@ leave read models that disagree with the log.
 from django.core.exceptions import ImproperlyConfigured
 
 _projectors: list = []
+_writes_planner = None
 _clock_reader = None
 _open_matches_counter = None
 
@@ -29,6 +34,11 @@ def projector_register(fn) -> None:
     often it is registered)."""
     if fn not in _projectors:
         _projectors.append(fn)
+
+
+def writes_planner_register(fn) -> None:
+    global _writes_planner
+    _writes_planner = fn
 
 
 def clock_reader_register(fn) -> None:
@@ -49,6 +59,15 @@ def projections_update(engine, match, state: dict, events: list[dict], at=None, 
     extra = {} if before is None else {"before": before}  # projectors that don't diff need not take it
     for fn in _projectors:
         fn(engine, match, state, events, at, **extra)
+
+
+def projection_writes(engine, match, state: dict, events: list[dict], at, before: dict, head: int):
+    """What ``projections_update`` would write for ``events`` (decided on ``before``, folding to
+    ``state``, the head to be ``head``), as ``store.Write`` statements; None when that cannot be
+    said without the locked path (or no planner is registered: the locked path still projects)."""
+    if _writes_planner is None:
+        return None
+    return _writes_planner(engine, match, state, events, at, before, head)
 
 
 def clock_row(match):

@@ -24,20 +24,29 @@ from .lobby import (
 # push misses and reads the snapshot and the tail again.
 _CACHE_FOLD_AHEAD = 50  # fold on from a cached state at most this many events behind the head (SNAPSHOT_EVERY)
 _cache: "OrderedDict[str, tuple[int, dict]]" = OrderedDict()
+_statics: dict = {}  # match id -> store.match_static(match), for the cached matches this process wrote to
 _cache_lock = threading.Lock()
 
 
-def cache_put(match_id, seq: int, state: dict) -> None:
+def cache_put(match_id, seq: int, state: dict, *, match: Match | None = None) -> None:
+    """Cache the fold of ``match_id`` at ``seq``; with ``match`` (the write path's), also what a
+    command needs of the match row (``match_cached``)."""
+    key = str(match_id)
     with _cache_lock:
-        _cache[str(match_id)] = (seq, state)
-        _cache.move_to_end(str(match_id))
+        _cache[key] = (seq, state)
+        _cache.move_to_end(key)
+        static = None if match is None else store.match_static(match)
+        if static is not None:
+            _statics[key] = static
         while len(_cache) > settings.FOLD_CACHE_MATCHES:
-            _cache.popitem(last=False)
+            gone, _ = _cache.popitem(last=False)
+            _statics.pop(gone, None)
 
 
 def cache_clear() -> None:
     with _cache_lock:
         _cache.clear()
+        _statics.clear()
     running_clear()
 
 
@@ -52,6 +61,18 @@ def cache_behind(match_id, seq: int):
     with _cache_lock:
         hit = _cache.get(str(match_id))
     return hit if hit and hit[0] <= seq else None
+
+
+def match_cached(match_id) -> tuple[Match, dict] | None:
+    """(the match as ``store.match_lock`` loads it, its fold) at the head this process last wrote
+    or folded, or None. Another process may have appended since: whoever writes on it must check
+    the head (``store.command_append_if_head``)."""
+    key = str(match_id)
+    with _cache_lock:
+        hit, static = _cache.get(key), _statics.get(key)
+    if hit is None or static is None:
+        return None
+    return store.match_at(static, hit[0]), hit[1]
 
 
 def match_get(match_id) -> Match:
@@ -96,7 +117,7 @@ def state_load(match: Match, *, until: int | None = None, use_snapshots: bool = 
     # Outside a transaction every event up to the head read is committed (immutable), so the fold
     # may be cached; inside one it could still roll back.
     if at_head and not transaction.get_connection().in_atomic_block:
-        cache_put(match.pk, head, state)
+        cache_put(match.pk, head, state, match=match)
     return state
 
 
@@ -247,17 +268,19 @@ def redact_for_seat(engine, ev: dict, seat, names=()) -> dict:
     """One stored event as ``seat`` may see it; hidden payloads become None with ``hidden: true``.
 
     ``text`` is one sentence about it for that seat, made from the redacted event only (``""`` for
-    bookkeeping and hidden events); ``names`` are the seats' display names."""
+    bookkeeping and hidden events); ``names`` are the seats' display names. Payloads come with
+    their keys sorted (``canonical``), so an event reads the same whether it was just decided or
+    loaded (PostgreSQL's jsonb reorders keys): a replayed command's answer is byte for byte the first."""
     out = {"seq": ev["seq"], "type": ev["type"], "actor": _public_actor(ev["actor"]), "at": ev["at"]}
     if ev["type"] in PLATFORM_EVENTS:
-        out["payload"] = ev["payload"]
+        out["payload"] = canonical(ev["payload"])
         out["text"] = platform_text(ev["type"], ev["payload"] or {})
         return out
     seen = engine.redact_event({"type": ev["type"], "v": ev["v"], "payload": ev["payload"]}, seat)
     if seen is None:
         out["payload"], out["hidden"], out["text"] = None, True, ""
     else:
-        out["type"], out["payload"] = seen["type"], seen["payload"]
+        out["type"], out["payload"] = seen["type"], canonical(seen["payload"])
         out["text"] = engine.describe(seen, seat, names)
     return out
 

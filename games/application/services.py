@@ -5,6 +5,14 @@ workers all end here, and so do the lobby services below (they are commands too)
 match row lock it checks idempotency and the expected seq, folds snapshot + tail, decides
 (``decisions.outcome``), appends the events with the command itself, updates projections, and on
 commit publishes and schedules follow-up work.
+
+On PostgreSQL a game command on a match this process last wrote to is first tried without the
+lock's transaction (``_write_unlocked``): decided on the fold this process holds, and appended,
+with its projections, in one statement that only applies if the head is still that fold's (a
+compare-and-set on the match row, which takes the same row lock). Every check stays: the unique
+(match, command_id) and (match, seq), the expected seq, the projections in the same transaction.
+Whatever that path cannot settle (the head moved, a refusal, a replay) goes to the locked path,
+which decides it as before.
 """
 
 import hashlib
@@ -16,6 +24,7 @@ from dataclasses import dataclass, field
 import jsonschema
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from games.eventstore import store
 from games.eventstore.models import Match
@@ -23,10 +32,10 @@ from games.kernel import SYSTEM, RuleViolation, registry, seed_commitment
 
 from . import decisions as D
 from . import hooks, lobby as L
-from .errors import CommandIdReused, LobbyError, MatchNotFound, VersionConflict
-from .readmodels import projections_update
+from .errors import CommandIdReused, LobbyError, MatchNotFound, PlatformError, VersionConflict
+from .readmodels import projection_writes, projections_update
 from .selectors import (
-    awaiting_automation, cache_put, engine_of, events_for_seat, open_matches_created, redact_for_seat,
+    awaiting_automation, cache_put, engine_of, events_for_seat, match_cached, open_matches_created, redact_for_seat,
     seat_names_running, state_load,
 )
 
@@ -76,14 +85,19 @@ def _normalise_command_id(command_id) -> uuid.UUID:
 
 
 def _write(match_id, *, actor: Actor, command_id, expected_seq, fp: str, request: D.Request) -> CommandResult:
-    """Lock, check, decide, append (the command with its events), project; publish and schedule
-    on commit.
+    """Decide and append, by the unlocked path when it can (``_write_unlocked``), else by the
+    locked one: lock, check, decide, append (the command with its events), project; publish and
+    schedule on commit.
 
     ``request`` is decided by ``decisions.outcome``, which may raise RuleViolation / PlatformError.
     The unique (match, command_id) and (match, seq) are the last word: if the append hits one (a
     writer that got there first), the whole transaction rolls back and is tried once more, which
     then sees that writer's command (a replay) or its head (a version conflict).
     """
+    done = _write_unlocked(match_id, actor=actor, command_id=command_id, expected_seq=expected_seq, fp=fp,
+                           request=request)
+    if done is not None:
+        return done
     try:
         return _write_once(match_id, actor=actor, command_id=command_id, expected_seq=expected_seq, fp=fp,
                            request=request)
@@ -94,6 +108,44 @@ def _write(match_id, *, actor: Actor, command_id, expected_seq, fp: str, request
                            request=request)
     except IntegrityError:
         raise VersionConflict(Match.objects.get(pk=match_id).head_seq)
+
+
+def _write_unlocked(match_id, *, actor: Actor, command_id, expected_seq, fp: str, request: D.Request):
+    """The common case in one statement: a game command on a match whose fold this process holds
+    from its own last write (``match_cached``), on PostgreSQL, outside any transaction. It is decided
+    on that fold and appended with its projections only if the match's head is still where the
+    fold is (``store.command_append_if_head``). None, having written nothing, whenever the locked
+    path must decide instead: nothing cached, a lobby command, another expected seq, a refusal (the
+    locked path looks for a replay of the command id first), read models that need more than
+    blind writes, or an append that failed (the head moved, the command id exists)."""
+    if request.kind == D.LOBBY or not store.appends_unlocked():
+        return None
+    cached = match_cached(match_id)
+    if cached is None:
+        return None
+    match, state = cached
+    if expected_seq is not None and expected_seq != match.head_seq:
+        return None
+    engine = engine_of(match)
+    try:
+        events, new_state = D.outcome(match, engine, state, request, D.rng_for(match, match.head_seq))
+    except (RuleViolation, PlatformError):
+        return None
+    before, at = match.head_seq, timezone.now()
+    head = before + len(events)
+    writes = projection_writes(engine, match, new_state, events, at, state, head)
+    if writes is None:
+        return None
+    if store.snapshot_due(before, head):
+        writes.append(store.snapshot_write(match, head, new_state))
+    event_actor = actor.as_dict(request.seat)
+    try:
+        first = store.command_append_if_head(
+            match, events, actor=event_actor, command_id=command_id, seat=request.seat, fingerprint=fp,
+            body=store.CommandBody(request.kind, request.type, request.args, expected_seq), at=at, writes=writes)
+    except IntegrityError:
+        return None
+    return _appended(match, engine, new_state, events, first=first, at=at, event_actor=event_actor, seat=request.seat)
 
 
 def _write_once(match_id, *, actor: Actor, command_id, expected_seq, fp: str, request: D.Request) -> CommandResult:
@@ -122,21 +174,28 @@ def _write_once(match_id, *, actor: Actor, command_id, expected_seq, fp: str, re
         projections_update(engine, match, new_state, events, at=at, before=state)
         if store.snapshot_due(before, match.head_seq):
             store.snapshot_save(match, match.head_seq, new_state)
-        head = match.head_seq
-        awaiting, bots = awaiting_automation(new_state)
-        transaction.on_commit(lambda: cache_put(match_id, head, new_state))
-        transaction.on_commit(lambda: hooks.publish_appended(match_id, head))
-        if SYSTEM in awaiting or bots:
-            transaction.on_commit(lambda: hooks.schedule_followups(match_id, head, awaiting, bots))
-        finished_by = [ev for ev in events if ev["type"] == L.FINISHED]
-        if finished_by:
-            winners = list(finished_by[0]["payload"]["winners"])
-            transaction.on_commit(lambda: hooks.match_finished(match_id, winners, event_actor))
-        stamp = at.isoformat()
-        stored = [{**ev, "seq": seq, "v": ev.get("v", 1), "actor": event_actor, "at": stamp}
-                  for seq, ev in enumerate(events, start=first)]
-        names = seat_names_running(match_id, new_state["lobby"])  # the same sentences a replay or /events/ gives
-        return CommandResult(seq=head, events=[redact_for_seat(engine, ev, seat, names) for ev in stored])
+        return _appended(match, engine, new_state, events, first=first, at=at, event_actor=event_actor, seat=seat)
+
+
+def _appended(match: Match, engine, new_state: dict, events: list, *, first: int, at, event_actor: dict,
+              seat) -> CommandResult:
+    """After an append (in its transaction, or committed already): cache the fold, publish and
+    schedule follow-ups once committed; the answer, redacted for ``seat``."""
+    match_id, head = match.pk, match.head_seq
+    awaiting, bots = awaiting_automation(new_state)
+    transaction.on_commit(lambda: cache_put(match_id, head, new_state, match=match))
+    transaction.on_commit(lambda: hooks.publish_appended(match_id, head))
+    if SYSTEM in awaiting or bots:
+        transaction.on_commit(lambda: hooks.schedule_followups(match_id, head, awaiting, bots))
+    finished_by = [ev for ev in events if ev["type"] == L.FINISHED]
+    if finished_by:
+        winners = list(finished_by[0]["payload"]["winners"])
+        transaction.on_commit(lambda: hooks.match_finished(match_id, winners, event_actor))
+    stamp = at.isoformat()
+    stored = [{**ev, "seq": seq, "v": ev.get("v", 1), "actor": event_actor, "at": stamp}
+              for seq, ev in enumerate(events, start=first)]
+    names = seat_names_running(match_id, new_state["lobby"])  # the same sentences a replay or /events/ gives
+    return CommandResult(seq=head, events=[redact_for_seat(engine, ev, seat, names) for ev in stored])
 
 
 def _replay(match: Match, existing, seat) -> CommandResult:

@@ -76,6 +76,34 @@ def match_lock(match_id, command_id: uuid.UUID) -> tuple[Match, CommandRecord | 
     return match, (CommandRecord(row[5], row[6], row[7]) if row[5] is not None else None)
 
 
+_COMMAND_INSERT = ("INSERT INTO eventstore_matchcommand (match_id, command_id, seat, fingerprint, first_seq, last_seq, at,"
+                   " kind, type, args, actor, expected_seq) VALUES ")
+_EVENTS_INSERT = "INSERT INTO eventstore_matchevent (match_id, seq, type, version, payload, actor, command_id, at) VALUES "
+
+
+def _append_rows(match: Match, events: list[dict], *, actor: dict, command_id: uuid.UUID, seat, fingerprint: str,
+                 body: CommandBody, at, db, command_match: str = "%s", event_match: str = "%s"):
+    """The INSERTs of the command row and of ``events`` after ``match.head_seq``: (command SQL, its
+    params, events SQL, their params). ``command_match`` / ``event_match``: the SQL of the match id
+    in those rows (default: a parameter)."""
+    json_value = db.ops.adapt_json_value
+    stamp = db.ops.adapt_datetimefield_value(at)
+    mid, cid = sql.uuid_param(match.pk, db), sql.uuid_param(command_id, db)
+    first, last = match.head_seq + 1, match.head_seq + len(events)
+    actor_json = json_value(actor, None)
+    event_lead = [mid] if event_match == "%s" else []
+    event_params = []
+    for seq, ev in enumerate(events, start=first):
+        event_params += [*event_lead, seq, ev["type"], ev.get("v", 1), json_value(ev.get("payload", {}), None),
+                         actor_json, cid, stamp]
+    event_sql = _EVENTS_INSERT + ", ".join([f"({event_match}, %s, %s, %s, %s, %s, %s, %s)"] * len(events))
+    command_sql = _COMMAND_INSERT + f"({command_match}, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+    command_params = [*([mid] if command_match == "%s" else []), cid, None if seat is None else json_value(seat, None),
+                      fingerprint, first, last, stamp, body.kind, body.type, json_value(body.args, None), actor_json,
+                      body.expected_seq]
+    return command_sql, command_params, event_sql, event_params
+
+
 def command_append(match: Match, events: list[dict], *, actor: dict, command_id: uuid.UUID, seat,
                    fingerprint: str, body: CommandBody) -> tuple[int, object]:
     """Append ``events`` after ``match.head_seq`` (gapless), record the command (its ``body`` too)
@@ -84,21 +112,11 @@ def command_append(match: Match, events: list[dict], *, actor: dict, command_id:
     (match, seq) or (match, command_id) and the whole transaction raises IntegrityError. Returns
     (first seq, the events' time)."""
     db = sql.database()
-    json_value = db.ops.adapt_json_value
     now = timezone.now()
-    at = db.ops.adapt_datetimefield_value(now)
-    mid, cid = sql.uuid_param(match.pk, db), sql.uuid_param(command_id, db)
+    command_sql, command_params, event_sql, event_params = _append_rows(
+        match, events, actor=actor, command_id=command_id, seat=seat, fingerprint=fingerprint, body=body, at=now, db=db)
     first, last = match.head_seq + 1, match.head_seq + len(events)
-    actor_json = json_value(actor, None)
-    event_params = []
-    for seq, ev in enumerate(events, start=first):
-        event_params += [mid, seq, ev["type"], ev.get("v", 1), json_value(ev.get("payload", {}), None), actor_json, cid, at]
-    event_sql = ("INSERT INTO eventstore_matchevent (match_id, seq, type, version, payload, actor, command_id, at)"
-                 " VALUES " + ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"] * len(events)))
-    command_sql = ("INSERT INTO eventstore_matchcommand (match_id, command_id, seat, fingerprint, first_seq, last_seq, at,"
-                   " kind, type, args, actor, expected_seq) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)")
-    command_params = [mid, cid, None if seat is None else json_value(seat, None), fingerprint, first, last, at,
-                      body.kind, body.type, json_value(body.args, None), actor_json, body.expected_seq]
+    mid = sql.uuid_param(match.pk, db)
     head_sql = "UPDATE eventstore_match SET head_seq = %s WHERE id = %s"
     if db.vendor == "postgresql":  # one round trip
         sql.run(f"WITH e AS ({event_sql}), c AS ({command_sql}) {head_sql}",
@@ -109,6 +127,81 @@ def command_append(match: Match, events: list[dict], *, actor: dict, command_id:
         sql.run(head_sql, [last, mid], db=db)
     match.head_seq = last
     return first, now
+
+
+@dataclass(frozen=True)
+class Write:
+    """A read model's write, made part of ``command_append_if_head``'s one statement: a
+    data-modifying statement in which ``{match}`` stands for the appended match's id, NULL when the
+    head had moved (so it must pick its rows by it: that also makes it wait for the match row's
+    lock, which every writer takes first). ``one_row``: it ends in ``RETURNING 1`` and must change
+    exactly one row, or the whole append fails (IntegrityError) and the locked path writes it."""
+
+    sql: str
+    params: list
+    one_row: bool = False
+
+
+MATCH_ROW = "(SELECT id FROM h)"
+
+
+def appends_unlocked() -> bool:
+    """Whether ``command_append_if_head`` can run here: PostgreSQL, outside any transaction."""
+    db = sql.database()
+    return db.vendor == "postgresql" and not db.in_atomic_block and db.get_autocommit()
+
+
+def command_append_if_head(match: Match, events: list[dict], *, actor: dict, command_id: uuid.UUID, seat,
+                           fingerprint: str, body: CommandBody, at, writes=()) -> int:
+    """``command_append`` without a transaction around it, for a command decided on a fold this
+    process already holds: one statement, which is its own transaction (one round trip, no BEGIN
+    nor COMMIT), with the read models' ``writes`` in it. The match row's head moves from
+    ``match.head_seq`` only if it is still there (and the engine version too): a compare-and-set,
+    whose row lock orders it with every other writer of the match. If the head had moved, the
+    command row's match id is NULL; that, a ``one_row`` write that changed no row, or an existing
+    (match, command_id) or (match, seq) fails the whole statement with IntegrityError, and nothing
+    is written. Returns the first seq. PostgreSQL only (``appends_unlocked``)."""
+    db = sql.database()
+    guards = "".join(f" AND (SELECT count(*) FROM w{i}) = 1" for i, w in enumerate(writes) if w.one_row)
+    command_sql, command_params, event_sql, event_params = _append_rows(
+        match, events, actor=actor, command_id=command_id, seat=seat, fingerprint=fingerprint, body=body, at=at, db=db,
+        command_match=f"(SELECT id FROM h WHERE TRUE{guards})", event_match="(SELECT match_id FROM c)")
+    first, last = match.head_seq + 1, match.head_seq + len(events)
+    parts = ["h AS (UPDATE eventstore_match SET head_seq = %s WHERE id = %s AND head_seq = %s AND engine_version = %s"
+             " RETURNING id)"]
+    params = [last, sql.uuid_param(match.pk, db), match.head_seq, match.engine_version]
+    for i, write in enumerate(writes):
+        parts.append(f"w{i} AS ({write.sql.replace('{match}', MATCH_ROW)})")
+        params += write.params
+    parts.append(f"c AS ({command_sql} RETURNING match_id)")
+    inserted = sql.run(f"WITH {', '.join(parts)} {event_sql}", [*params, *command_params, *event_params],
+                       prepare=True, db=db)
+    if inserted != len(events):  # cannot happen: the command row and the events stand or fall together
+        raise RuntimeError(f"appended {inserted} of {len(events)} events")
+    match.head_seq = last
+    return first
+
+
+def snapshot_write(match: Match, seq: int, state) -> Write:
+    """``snapshot_save`` as a ``Write`` of ``command_append_if_head``."""
+    return Write("INSERT INTO eventstore_snapshot (match_id, seq, engine_version, state)"
+                 " SELECT id, %s, %s, %s FROM h ON CONFLICT (match_id, seq) DO UPDATE"
+                 " SET engine_version = excluded.engine_version, state = excluded.state",
+                 [seq, match.engine_version, sql.json_param(state)])
+
+
+def match_static(match: Match) -> tuple | None:
+    """What ``match_at`` needs besides a head: the match row's fields that commands never change
+    (None when one of them was not loaded: it is not worth a query)."""
+    loaded = match.__dict__
+    if not all(name in loaded for name in _LOCK_FIELDS[1:4]):
+        return None
+    return (match.pk, loaded["game"], loaded["engine_version"], loaded["seed"])
+
+
+def match_at(static: tuple, head_seq: int) -> Match:
+    """A match as ``match_lock`` loads it, from ``match_static``'s tuple and a head."""
+    return Match.from_db(sql.database().alias, _LOCK_FIELDS, (*static, head_seq))
 
 
 def events_append(match: Match, events: list[dict], *, actor: dict, command_id=None) -> list[MatchEvent]:

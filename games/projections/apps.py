@@ -11,8 +11,9 @@ class ProjectionsConfig(AppConfig):
     def ready(self):
         # The application layer sits below this app: it reaches the read models only through the
         # ports it exposes (games.application.readmodels), filled in here once the models are loaded.
-        from .updaters import clock_row, open_matches_created, projections_update
+        from .updaters import clock_row, open_matches_created, projection_writes, projections_update
 
         readmodels.projector_register(projections_update)
+        readmodels.writes_planner_register(projection_writes)
         readmodels.clock_reader_register(clock_row)
         readmodels.open_matches_counter_register(open_matches_created)

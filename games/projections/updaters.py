@@ -14,7 +14,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.application.lobby import ACTIVE, FINISHED, OPEN
-from games.eventstore import sql
+from games.eventstore import sql, store
 from games.eventstore.models import Match
 from games.kernel import SYSTEM
 
@@ -141,3 +141,33 @@ def projections_update(engine, match: Match, state: dict, events: list[dict], at
     records_apply(records_delta(state, events))
     had_clock = deadline_values(engine, before, previous_seq, at) is not None if before is not None else None
     deadline_write(match, deadline_values(engine, state, match.head_seq, at), stored=had_clock)
+
+
+def projection_writes(engine, match: Match, state: dict, events: list[dict], at, before: dict, head: int):
+    """``projections_update``'s writes as ``store.Write`` statements for the append's own statement,
+    or None when they need the locked path: a finished match (players' records), seats that changed
+    (the players' list). The summary's UPDATE must find its row (``one_row``), as ``summary_write``
+    creates a missing one; the clock is an upsert or a delete either way."""
+    previous_seq = head - len(events)
+    values = summary_values(engine, state, head)
+    changed = summary_changes(summary_values(engine, before, previous_seq), values)
+    if "seats" in changed or records_delta(state, events):
+        return None
+    db = sql.database()
+    writes = []
+    if changed:
+        columns = ", ".join(f"{k} = %s" for k in changed)  # keys are summary_values' own field names
+        params = [db.ops.adapt_json_value(v, None) if k in _SUMMARY_JSON else v for k, v in changed.items()]
+        writes.append(store.Write(f"UPDATE projections_matchsummary SET {columns}, updated_at = %s"
+                                  " WHERE match_id = {match} RETURNING 1",
+                                  [*params, db.ops.adapt_datetimefield_value(at)], one_row=True))
+    clock = deadline_values(engine, state, head, at)
+    if clock is not None:
+        writes.append(store.Write("INSERT INTO projections_matchdeadline (match_id, seq, seats, due_at)"
+                                  " SELECT id, %s, %s, %s FROM h ON CONFLICT (match_id) DO UPDATE"
+                                  " SET seq = excluded.seq, seats = excluded.seats, due_at = excluded.due_at",
+                                  [clock["seq"], db.ops.adapt_json_value(clock["seats"], None),
+                                   db.ops.adapt_datetimefield_value(clock["due_at"])]))
+    elif deadline_values(engine, before, previous_seq, at) is not None:
+        writes.append(store.Write("DELETE FROM projections_matchdeadline WHERE match_id = {match}", []))
+    return writes
