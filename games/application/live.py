@@ -96,7 +96,7 @@ def _head_state(match: Match, engine, after: int, rows: list[dict]) -> dict:
     reaches_head = (rows[-1]["seq"] if rows else after) == match.head_seq  # not when paged: the rows stop short
     if cached is not None and cached[0] == after and reaches_head and (not rows or rows[0]["seq"] == after + 1):
         state = canonical(aggregate_fold(engine, rows, cached[1]))
-        cache_put(match.pk, match.head_seq, state)
+        cache_put(match.pk, match.head_seq, state, match=match)
         return state
     return state_load(match)
 
