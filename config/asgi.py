@@ -13,6 +13,7 @@ django_asgi_app = http_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from config.garbage import tune_for_server  # noqa: E402
 from config.logging import redact_server_logs  # noqa: E402
 from games.realtime.middleware import ExactOriginValidator, KamizaAuthMiddlewareStack  # noqa: E402
 from games.realtime.routing import websocket_urlpatterns  # noqa: E402
@@ -25,3 +26,7 @@ application = ProtocolTypeRouter({
 # uvicorn configured its loggers before importing this module: make its access lines carry no query
 # string (a socket URL may hold a ticket, or a deprecated ?token=).
 redact_server_logs()
+
+# Everything loaded so far lives as long as the process: take it out of the collector's way, and
+# space the full collections that pause a busy server (config.garbage).
+tune_for_server()
