@@ -8,10 +8,11 @@
   the events were decided on, when the caller has it, so a projector can skip unchanged rows): the write path calls
   ``projections_update`` inside the very transaction that appends the events, so a command and the
   read-model rows it changes commit (or roll back) together;
-- its **writes planner**, ``fn(engine, match, state, events, at, before, head) -> [store.Write] | None``:
-  the same updates as statements the write path puts into the append's own statement
-  (``store.command_append_if_head``), or None when they need more than that (a read first, a
-  players' list to sync): the write path then takes the locked path and its projectors;
+  Each projector may come with its **writes planner**, ``fn(engine, match, state, events, at, before,
+  head) -> [store.Write] | None``: the same updates as statements, which the write path puts into
+  the append's own statement (``store.command_append_if_head``), or None when this command needs
+  more than that (a read first, a list to sync). A command takes that unlocked path only when every
+  registered projector has a planner and none says None; otherwise the locked path runs the projectors;
 - its **clock reader**, ``fn(match) -> row | None``: the decision clock of a match (the row the
   sweeper fires), which the ``/view/`` document shows;
 - its **open-match counter**, ``fn(user) -> int``: how many open matches a user created and still
@@ -24,21 +25,18 @@ leave read models that disagree with the log.
 from django.core.exceptions import ImproperlyConfigured
 
 _projectors: list = []
-_writes_planner = None
+_planners: dict = {}  # projector -> its writes planner
 _clock_reader = None
 _open_matches_counter = None
 
 
-def projector_register(fn) -> None:
+def projector_register(fn, *, writes=None) -> None:
     """Run ``fn(engine, match, state, events, at)`` inside every write transaction (once, however
-    often it is registered)."""
+    often it is registered); ``writes``: its writes planner, if it has one."""
     if fn not in _projectors:
         _projectors.append(fn)
-
-
-def writes_planner_register(fn) -> None:
-    global _writes_planner
-    _writes_planner = fn
+    if writes is not None:
+        _planners[fn] = writes
 
 
 def clock_reader_register(fn) -> None:
@@ -63,11 +61,18 @@ def projections_update(engine, match, state: dict, events: list[dict], at=None, 
 
 def projection_writes(engine, match, state: dict, events: list[dict], at, before: dict, head: int):
     """What ``projections_update`` would write for ``events`` (decided on ``before``, folding to
-    ``state``, the head to be ``head``), as ``store.Write`` statements; None when that cannot be
-    said without the locked path (or no planner is registered: the locked path still projects)."""
-    if _writes_planner is None:
+    ``state``, the head to be ``head``), as ``store.Write`` statements from every projector's
+    planner; None when one of them has no planner or says the locked path must project."""
+    if not _projectors:
         return None
-    return _writes_planner(engine, match, state, events, at, before, head)
+    writes = []
+    for fn in _projectors:
+        planner = _planners.get(fn)
+        planned = None if planner is None else planner(engine, match, state, events, at, before, head)
+        if planned is None:
+            return None
+        writes += planned
+    return writes
 
 
 def clock_row(match):

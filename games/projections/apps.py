@@ -13,7 +13,6 @@ class ProjectionsConfig(AppConfig):
         # ports it exposes (games.application.readmodels), filled in here once the models are loaded.
         from .updaters import clock_row, open_matches_created, projection_writes, projections_update
 
-        readmodels.projector_register(projections_update)
-        readmodels.writes_planner_register(projection_writes)
+        readmodels.projector_register(projections_update, writes=projection_writes)
         readmodels.clock_reader_register(clock_row)
         readmodels.open_matches_counter_register(open_matches_created)

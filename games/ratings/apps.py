@@ -11,6 +11,6 @@ class RatingsConfig(AppConfig):
     def ready(self):
         # The ratings policy runs inside the write transaction that appends MatchFinished, through
         # the application's projector port (the application never imports this app).
-        from .policy import ratings_project
+        from .policy import ratings_project, ratings_writes
 
-        readmodels.projector_register(ratings_project)
+        readmodels.projector_register(ratings_project, writes=ratings_writes)

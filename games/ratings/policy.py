@@ -86,6 +86,12 @@ def applied_later(match: Match, game: str, user_ids, at) -> bool:
     return RatingChange.objects.filter(game=game, user_id__in=list(user_ids)).filter(later).exists()
 
 
+def ratings_writes(engine, match: Match, state: dict, events: list[dict], at, before: dict, head: int):
+    """``ratings_project``'s writes planner: nothing to write unless the events finish the match,
+    and then None (the ratings need reads: the locked path projects)."""
+    return None if any(ev["type"] == L.FINISHED for ev in events) else []
+
+
 def ratings_project(engine, match: Match, state: dict, events: list[dict], at=None, before: dict | None = None) -> None:
     """Projector: react to MatchFinished among the events just appended."""
     if not any(ev["type"] == L.FINISHED for ev in events):

@@ -6,12 +6,11 @@ replays, projections in the same transaction, and the locked path deciding whate
 
 PostgreSQL only (SQLite always takes the locked path); CI runs this file on PostgreSQL."""
 
-import threading
 import uuid
 
 import orjson
 import pytest
-from django.db import connection, connections
+from django.db import connection
 from django.test import override_settings
 
 from games.application import selectors, services
@@ -21,6 +20,7 @@ from games.eventstore.models import Match, MatchCommand, MatchEvent, Snapshot
 from games.projections import rebuild
 from games.projections.models import MatchDeadline, MatchSummary
 from games.projections.updaters import deadline_values
+from tests.concurrency import run_threads
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -165,23 +165,12 @@ def test_concurrent_writers_on_one_cached_match_stay_gapless(counter, paths):
     # rules: unique (match, seq) and the match row's lock order every writer, whichever path it takes
     match, actor = counter
     writers, each = 4, 40
-    errors = []
 
     def write(_):
-        try:
-            for _ in range(each):
-                _add(match, actor)
-        except Exception as exc:  # surfaced below
-            errors.append(exc)
-        finally:
-            connections.close_all()
+        for _ in range(each):
+            _add(match, actor)
 
-    threads = [threading.Thread(target=write, args=(i,)) for i in range(writers)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    run_threads(writers, write)
     assert paths["unlocked"] > 0  # the race is real: some commands went through unlocked
     done = _assert_log_consistent(match.pk, commands=writers * each)
     assert selectors.state_load(done, use_cache=False)["game"]["total"] == writers * each

@@ -5,7 +5,7 @@ import threading
 import uuid
 
 import pytest
-from django.db import IntegrityError, connection, connections, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.utils import DatabaseError
 
 from games.application import services
@@ -14,6 +14,7 @@ from games.application.verify import SAME, logs_verify
 from games.eventstore import store
 from games.eventstore.models import Match, MatchCommand, MatchEvent
 from games.kernel import event
+from tests.concurrency import run_threads
 
 WRITERS = 8
 ROUNDS = 500
@@ -27,25 +28,6 @@ def _counter_match(make_user):
     services.match_start(match_id=match.pk, user=user)
     match.refresh_from_db()
     return match, user
-
-
-def _run_threads(n, target):
-    errors = []
-
-    def wrapped(i):
-        try:
-            target(i)
-        except Exception as exc:  # surfaced below; a thread must not die silently
-            errors.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=wrapped, args=(i,)) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
 
 
 def test_barrier_started_writers_commit_exactly_once_per_round(make_user):
@@ -67,7 +49,7 @@ def test_barrier_started_writers_commit_exactly_once_per_round(make_user):
                 assert conflict.current_seq == start + r + 1
                 outcomes[r][i] = "conflict"
 
-    _run_threads(WRITERS, writer)
+    run_threads(WRITERS, writer)
 
     for r, row in enumerate(outcomes):
         assert row.count("commit") == 1, f"round {r}: {row}"
@@ -117,7 +99,7 @@ def test_duplicate_command_id_yields_one_set_of_events_and_identical_responses(m
         )
         responses[i] = result.as_dict()
 
-    _run_threads(WRITERS, writer)
+    run_threads(WRITERS, writer)
 
     assert all(r == responses[0] for r in responses)
     assert responses[0]["seq"] == start + 1
@@ -143,7 +125,7 @@ def test_duplicate_command_id_without_expected_seq_yields_one_set_of_events(make
         )
         responses[i] = (result.as_dict(), result.replayed)
 
-    _run_threads(WRITERS, writer)
+    run_threads(WRITERS, writer)
 
     assert all(r[0] == responses[0][0] for r in responses)
     assert sorted(r[1] for r in responses) == [False] + [True] * (WRITERS - 1)
@@ -171,7 +153,7 @@ def test_reused_command_id_racing_other_content_is_refused(make_user):
         except CommandIdReused:
             outcomes[i] = "refused"
 
-    _run_threads(WRITERS, writer)
+    run_threads(WRITERS, writer)
 
     assert sorted(outcomes) == ["commit"] + ["refused"] * (WRITERS - 1)
     assert MatchEvent.objects.filter(match=match).count() == start + 1
