@@ -145,6 +145,8 @@ def _write_unlocked(match_id, *, actor: Actor, command_id, expected_seq, fp: str
             body=store.CommandBody(request.kind, request.type, request.args, expected_seq), at=at, writes=writes)
     except IntegrityError:
         return None
+    if first is None:  # another writer moved the head
+        return None
     return _appended(match, engine, new_state, events, first=first, at=at, event_actor=event_actor, seat=request.seat)
 
 

@@ -77,31 +77,26 @@ def match_lock(match_id, command_id: uuid.UUID) -> tuple[Match, CommandRecord | 
 
 
 _COMMAND_INSERT = ("INSERT INTO eventstore_matchcommand (match_id, command_id, seat, fingerprint, first_seq, last_seq, at,"
-                   " kind, type, args, actor, expected_seq) VALUES ")
-_EVENTS_INSERT = "INSERT INTO eventstore_matchevent (match_id, seq, type, version, payload, actor, command_id, at) VALUES "
+                   " kind, type, args, actor, expected_seq) ")
+_EVENTS_INSERT = "INSERT INTO eventstore_matchevent (match_id, seq, type, version, payload, actor, command_id, at) "
+_COMMAND_VALUES = "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s"  # a command row after its match id
+_EVENT_VALUES = "%s, %s, %s, %s, %s, %s, %s"  # an event row after its match id
 
 
-def _append_rows(match: Match, events: list[dict], *, actor: dict, command_id: uuid.UUID, seat, fingerprint: str,
-                 body: CommandBody, at, db, command_match: str = "%s", event_match: str = "%s"):
-    """The INSERTs of the command row and of ``events`` after ``match.head_seq``: (command SQL, its
-    params, events SQL, their params). ``command_match`` / ``event_match``: the SQL of the match id
-    in those rows (default: a parameter)."""
+def _append_params(match: Match, events: list[dict], *, actor: dict, command_id: uuid.UUID, seat, fingerprint: str,
+                   body: CommandBody, at, db) -> tuple[list, list[list]]:
+    """The values of the command row and of each event row after ``match.head_seq``, all but their
+    match id (``_COMMAND_VALUES``, ``_EVENT_VALUES``)."""
     json_value = db.ops.adapt_json_value
     stamp = db.ops.adapt_datetimefield_value(at)
-    mid, cid = sql.uuid_param(match.pk, db), sql.uuid_param(command_id, db)
+    cid = sql.uuid_param(command_id, db)
     first, last = match.head_seq + 1, match.head_seq + len(events)
     actor_json = json_value(actor, None)
-    event_lead = [mid] if event_match == "%s" else []
-    event_params = []
-    for seq, ev in enumerate(events, start=first):
-        event_params += [*event_lead, seq, ev["type"], ev.get("v", 1), json_value(ev.get("payload", {}), None),
-                         actor_json, cid, stamp]
-    event_sql = _EVENTS_INSERT + ", ".join([f"({event_match}, %s, %s, %s, %s, %s, %s, %s)"] * len(events))
-    command_sql = _COMMAND_INSERT + f"({command_match}, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
-    command_params = [*([mid] if command_match == "%s" else []), cid, None if seat is None else json_value(seat, None),
-                      fingerprint, first, last, stamp, body.kind, body.type, json_value(body.args, None), actor_json,
-                      body.expected_seq]
-    return command_sql, command_params, event_sql, event_params
+    event_rows = [[seq, ev["type"], ev.get("v", 1), json_value(ev.get("payload", {}), None), actor_json, cid, stamp]
+                  for seq, ev in enumerate(events, start=first)]
+    command_row = [cid, None if seat is None else json_value(seat, None), fingerprint, first, last, stamp, body.kind,
+                   body.type, json_value(body.args, None), actor_json, body.expected_seq]
+    return command_row, event_rows
 
 
 def command_append(match: Match, events: list[dict], *, actor: dict, command_id: uuid.UUID, seat,
@@ -113,17 +108,20 @@ def command_append(match: Match, events: list[dict], *, actor: dict, command_id:
     (first seq, the events' time)."""
     db = sql.database()
     now = timezone.now()
-    command_sql, command_params, event_sql, event_params = _append_rows(
-        match, events, actor=actor, command_id=command_id, seat=seat, fingerprint=fingerprint, body=body, at=now, db=db)
+    command_row, event_rows = _append_params(match, events, actor=actor, command_id=command_id, seat=seat,
+                                             fingerprint=fingerprint, body=body, at=now, db=db)
     first, last = match.head_seq + 1, match.head_seq + len(events)
     mid = sql.uuid_param(match.pk, db)
+    event_sql = _EVENTS_INSERT + "VALUES " + ", ".join([f"(%s, {_EVENT_VALUES})"] * len(events))
+    event_params = [value for row in event_rows for value in (mid, *row)]
+    command_sql = _COMMAND_INSERT + f"VALUES (%s, {_COMMAND_VALUES})"
     head_sql = "UPDATE eventstore_match SET head_seq = %s WHERE id = %s"
     if db.vendor == "postgresql":  # one round trip
         sql.run(f"WITH e AS ({event_sql}), c AS ({command_sql}) {head_sql}",
-                [*event_params, *command_params, last, mid], prepare=True, db=db)
+                [*event_params, mid, *command_row, last, mid], prepare=True, db=db)
     else:
         sql.run(event_sql, event_params, db=db)
-        sql.run(command_sql, command_params, db=db)
+        sql.run(command_sql, [mid, *command_row], db=db)
         sql.run(head_sql, [last, mid], db=db)
     match.head_seq = last
     return first, now
@@ -133,9 +131,10 @@ def command_append(match: Match, events: list[dict], *, actor: dict, command_id:
 class Write:
     """A read model's write, made part of ``command_append_if_head``'s one statement: a
     data-modifying statement in which ``{match}`` stands for the appended match's id, NULL when the
-    head had moved (so it must pick its rows by it: that also makes it wait for the match row's
-    lock, which every writer takes first). ``one_row``: it ends in ``RETURNING 1`` and must change
-    exactly one row, or the whole append fails (IntegrityError) and the locked path writes it."""
+    head had moved (so it must pick its rows by it, or select from ``h``, the compare-and-set's
+    row: then it writes nothing when the head had moved, and it runs after the match row's lock,
+    which every writer takes first). ``one_row``: it ends in ``RETURNING 1`` and must change exactly
+    one row, or the whole append fails (IntegrityError) and the locked path writes it."""
 
     sql: str
     params: list
@@ -152,20 +151,19 @@ def appends_unlocked() -> bool:
 
 
 def command_append_if_head(match: Match, events: list[dict], *, actor: dict, command_id: uuid.UUID, seat,
-                           fingerprint: str, body: CommandBody, at, writes=()) -> int:
+                           fingerprint: str, body: CommandBody, at, writes=()) -> int | None:
     """``command_append`` without a transaction around it, for a command decided on a fold this
     process already holds: one statement, which is its own transaction (one round trip, no BEGIN
     nor COMMIT), with the read models' ``writes`` in it. The match row's head moves from
     ``match.head_seq`` only if it is still there (and the engine version too): a compare-and-set,
-    whose row lock orders it with every other writer of the match. If the head had moved, the
-    command row's match id is NULL; that, a ``one_row`` write that changed no row, or an existing
-    (match, command_id) or (match, seq) fails the whole statement with IntegrityError, and nothing
-    is written. Returns the first seq. PostgreSQL only (``appends_unlocked``)."""
+    whose row lock orders it with every other writer of the match, and on which every other write
+    hangs. Returns the first seq, or None when the head had moved: then nothing was written. A
+    ``one_row`` write that changed no row (the command row's match id is NULL then), or an existing
+    (match, command_id) or (match, seq), fails the whole statement with IntegrityError, and nothing
+    is written either. PostgreSQL only (``appends_unlocked``)."""
     db = sql.database()
-    guards = "".join(f" AND (SELECT count(*) FROM w{i}) = 1" for i, w in enumerate(writes) if w.one_row)
-    command_sql, command_params, event_sql, event_params = _append_rows(
-        match, events, actor=actor, command_id=command_id, seat=seat, fingerprint=fingerprint, body=body, at=at, db=db,
-        command_match=f"(SELECT id FROM h WHERE TRUE{guards})", event_match="(SELECT match_id FROM c)")
+    command_row, event_rows = _append_params(match, events, actor=actor, command_id=command_id, seat=seat,
+                                             fingerprint=fingerprint, body=body, at=at, db=db)
     first, last = match.head_seq + 1, match.head_seq + len(events)
     parts = ["h AS (UPDATE eventstore_match SET head_seq = %s WHERE id = %s AND head_seq = %s AND engine_version = %s"
              " RETURNING id)"]
@@ -173,9 +171,14 @@ def command_append_if_head(match: Match, events: list[dict], *, actor: dict, com
     for i, write in enumerate(writes):
         parts.append(f"w{i} AS ({write.sql.replace('{match}', MATCH_ROW)})")
         params += write.params
-    parts.append(f"c AS ({command_sql} RETURNING match_id)")
-    inserted = sql.run(f"WITH {', '.join(parts)} {event_sql}", [*params, *command_params, *event_params],
-                       prepare=True, db=db)
+    guards = "".join(f" AND (SELECT count(*) FROM w{i}) = 1" for i, w in enumerate(writes) if w.one_row)
+    parts.append(f"c AS ({_COMMAND_INSERT}SELECT (SELECT id FROM h WHERE TRUE{guards}), {_COMMAND_VALUES}"
+                 " WHERE EXISTS (SELECT 1 FROM h) RETURNING match_id)")
+    event_sql = _EVENTS_INSERT + " UNION ALL ".join([f"SELECT match_id, {_EVENT_VALUES} FROM c"] * len(events))
+    inserted = sql.run(f"WITH {', '.join(parts)} {event_sql}",
+                       [*params, *command_row, *(value for row in event_rows for value in row)], prepare=True, db=db)
+    if inserted == 0:
+        return None
     if inserted != len(events):  # cannot happen: the command row and the events stand or fall together
         raise RuntimeError(f"appended {inserted} of {len(events)} events")
     match.head_seq = last

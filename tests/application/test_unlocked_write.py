@@ -30,14 +30,14 @@ pytestmark = [
 
 @pytest.fixture
 def paths(monkeypatch):
-    """Counts of commands appended by each path: ``unlocked`` (the one statement went through)
-    and ``locked`` (``_write_once`` ran)."""
-    counts = {"unlocked": 0, "locked": 0}
+    """Counts of commands appended by each path: ``unlocked`` (the one statement went through),
+    ``moved`` (it found the head moved, and wrote nothing) and ``locked`` (``_write_once`` ran)."""
+    counts = {"unlocked": 0, "moved": 0, "locked": 0}
     append, once = store.command_append_if_head, services._write_once
 
     def counted_append(*args, **kwargs):
         first = append(*args, **kwargs)
-        counts["unlocked"] += 1
+        counts["unlocked" if first is not None else "moved"] += 1
         return first
 
     def counted_once(*args, **kwargs):
@@ -92,7 +92,7 @@ def test_a_game_command_on_a_match_this_process_holds_is_one_statement(counter, 
     # when a player adds
     result = _add(match, actor, expected=match.head_seq, n=3)
     # then one statement appended the event, the command, the head and the summary, with no lock taken first
-    assert paths == {"unlocked": 1, "locked": 0}
+    assert paths == {"unlocked": 1, "moved": 0, "locked": 0}
     assert [q.split(" AS ")[0] for q in statements] == ["WITH h"]
     assert result.seq == match.head_seq + 1 and result.events[0]["payload"] == {"seat": 0, "n": 3}
     done = _assert_log_consistent(match.pk, commands=1)
@@ -108,8 +108,9 @@ def test_a_head_another_process_moved_is_decided_again_under_the_lock(counter, p
     selectors.cache_put(match.pk, *stale)  # as if another server had appended the last command
     # when a command without an expected seq comes in, decided first on the stale fold
     result = _add(match, actor, n=5)
-    # then its one statement found the head moved, wrote nothing, and the locked path appended it after the other
-    assert paths == {"unlocked": 1, "locked": 1}
+    # then its one statement found the head moved and wrote nothing (no error either), and the locked path
+    # appended it after the other
+    assert paths == {"unlocked": 1, "moved": 1, "locked": 1}
     assert result.seq == stale_head + 2
     done = _assert_log_consistent(match.pk, commands=2)
     assert selectors.state_load(done, use_cache=False)["game"]["total"] == 7
@@ -128,7 +129,7 @@ def test_a_repeated_command_id_is_replayed_byte_for_byte(counter, paths):
     # when the same command comes again, without an expected seq: it is legal on the new head too
     again = _add(match, actor, command_id=command_id, n=4)
     # then the unique (match, command_id) failed the unlocked append and the locked path replayed it
-    assert paths == {"unlocked": 1, "locked": 1}
+    assert paths == {"unlocked": 1, "moved": 0, "locked": 1}
     assert again.replayed and orjson.dumps(again.as_dict()) == orjson.dumps(first.as_dict())
     _assert_log_consistent(match.pk, commands=1)
     # and the same id for another command is refused, appending nothing
@@ -143,7 +144,7 @@ def test_a_missing_summary_row_fails_the_one_statement_and_the_locked_path_write
     # when a command comes in
     result = _add(match, actor, expected=match.head_seq)
     # then nothing of the unlocked attempt stayed, and the locked path appended it and created the summary
-    assert paths == {"unlocked": 0, "locked": 1}
+    assert paths == {"unlocked": 0, "moved": 0, "locked": 1}
     assert result.seq == match.head_seq + 1
     _assert_log_consistent(match.pk, commands=1)
 
@@ -153,7 +154,7 @@ def test_snapshots_fall_due_inside_the_one_statement(counter, paths):
     match, actor = counter
     for _ in range(12):
         _add(match, actor)
-    assert paths == {"unlocked": 12, "locked": 0}
+    assert paths == {"unlocked": 12, "moved": 0, "locked": 0}
     done = _assert_log_consistent(match.pk, commands=12)
     snaps = dict(Snapshot.objects.filter(match=done).values_list("seq", "state"))
     assert sorted(snaps) == [s for s in range(1, done.head_seq + 1) if s % 5 == 0 and s > match.head_seq]
