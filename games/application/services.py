@@ -6,7 +6,7 @@ match row lock it checks idempotency and the expected seq, folds snapshot + tail
 (``decisions.outcome``), appends the events with the command itself, updates projections, and on
 commit publishes and schedules follow-up work.
 
-On PostgreSQL a game command on a match this process last wrote to is first tried without the
+On PostgreSQL a game command on a match whose fold this process holds is first tried without the
 lock's transaction (``_write_unlocked``): decided on the fold this process holds, and appended,
 with its projections, in one statement that only applies if the head is still that fold's (a
 compare-and-set on the match row, which takes the same row lock). Every check stays: the unique
@@ -112,12 +112,13 @@ def _write(match_id, *, actor: Actor, command_id, expected_seq, fp: str, request
 
 def _write_unlocked(match_id, *, actor: Actor, command_id, expected_seq, fp: str, request: D.Request):
     """The common case in one statement: a game command on a match whose fold this process holds
-    from its own last write (``match_cached``), on PostgreSQL, outside any transaction. It is decided
+    (``match_cached``: its own last write, or a push it folded), on PostgreSQL, outside any
+    transaction. It is decided
     on that fold and appended with its projections only if the match's head is still where the
     fold is (``store.command_append_if_head``). None, having written nothing, whenever the locked
     path must decide instead: nothing cached, a lobby command, another expected seq, a refusal (the
     locked path looks for a replay of the command id first), read models that need more than
-    blind writes, or an append that failed (the head moved, the command id exists)."""
+    blind writes, a head another writer moved, or an append that failed (the command id exists)."""
     if request.kind == D.LOBBY or not store.appends_unlocked():
         return None
     cached = match_cached(match_id)
