@@ -24,7 +24,7 @@ from .lobby import (
 # push misses and reads the snapshot and the tail again.
 _CACHE_FOLD_AHEAD = 50  # fold on from a cached state at most this many events behind the head (SNAPSHOT_EVERY)
 _cache: "OrderedDict[str, tuple[int, dict]]" = OrderedDict()
-_statics: dict = {}  # match id -> store.match_static(match), for the cached matches this process wrote to
+_statics: dict = {}  # match id -> store.match_static(match), for cached matches whose fields were at hand
 _cache_lock = threading.Lock()
 
 

@@ -127,21 +127,22 @@ def command_append(match: Match, events: list[dict], *, actor: dict, command_id:
     return first, now
 
 
+# The compare-and-set's row in ``command_append_if_head``'s statement: ``id``, the match's, or no
+# row at all when the head had moved.
+CHECKED_HEAD = "h"
+
+
 @dataclass(frozen=True)
 class Write:
     """A read model's write, made part of ``command_append_if_head``'s one statement: a
-    data-modifying statement in which ``{match}`` stands for the appended match's id, NULL when the
-    head had moved (so it must pick its rows by it, or select from ``h``, the compare-and-set's
-    row: then it writes nothing when the head had moved, and it runs after the match row's lock,
-    which every writer takes first). ``one_row``: it ends in ``RETURNING 1`` and must change exactly
-    one row, or the whole append fails (IntegrityError) and the locked path writes it."""
+    data-modifying statement that takes the match id from ``CHECKED_HEAD`` (``SELECT id FROM h``),
+    so that it writes nothing when the head had moved, and runs after the match row's lock, which
+    every writer takes first. ``one_row``: it ends in ``RETURNING 1`` and must change exactly one
+    row, or the whole append fails (IntegrityError) and the locked path writes it."""
 
     sql: str
     params: list
     one_row: bool = False
-
-
-MATCH_ROW = "(SELECT id FROM h)"
 
 
 def appends_unlocked() -> bool:
@@ -165,15 +166,16 @@ def command_append_if_head(match: Match, events: list[dict], *, actor: dict, com
     command_row, event_rows = _append_params(match, events, actor=actor, command_id=command_id, seat=seat,
                                              fingerprint=fingerprint, body=body, at=at, db=db)
     first, last = match.head_seq + 1, match.head_seq + len(events)
-    parts = ["h AS (UPDATE eventstore_match SET head_seq = %s WHERE id = %s AND head_seq = %s AND engine_version = %s"
-             " RETURNING id)"]
+    h = CHECKED_HEAD
+    parts = [f"{h} AS (UPDATE eventstore_match SET head_seq = %s WHERE id = %s AND head_seq = %s"
+             " AND engine_version = %s RETURNING id)"]
     params = [last, sql.uuid_param(match.pk, db), match.head_seq, match.engine_version]
     for i, write in enumerate(writes):
-        parts.append(f"w{i} AS ({write.sql.replace('{match}', MATCH_ROW)})")
+        parts.append(f"w{i} AS ({write.sql})")
         params += write.params
     guards = "".join(f" AND (SELECT count(*) FROM w{i}) = 1" for i, w in enumerate(writes) if w.one_row)
-    parts.append(f"c AS ({_COMMAND_INSERT}SELECT (SELECT id FROM h WHERE TRUE{guards}), {_COMMAND_VALUES}"
-                 " WHERE EXISTS (SELECT 1 FROM h) RETURNING match_id)")
+    parts.append(f"c AS ({_COMMAND_INSERT}SELECT (SELECT id FROM {h} WHERE TRUE{guards}), {_COMMAND_VALUES}"
+                 f" WHERE EXISTS (SELECT 1 FROM {h}) RETURNING match_id)")
     event_sql = _EVENTS_INSERT + " UNION ALL ".join([f"SELECT match_id, {_EVENT_VALUES} FROM c"] * len(events))
     inserted = sql.run(f"WITH {', '.join(parts)} {event_sql}",
                        [*params, *command_row, *(value for row in event_rows for value in row)], prepare=True, db=db)
@@ -188,7 +190,7 @@ def command_append_if_head(match: Match, events: list[dict], *, actor: dict, com
 def snapshot_write(match: Match, seq: int, state) -> Write:
     """``snapshot_save`` as a ``Write`` of ``command_append_if_head``."""
     return Write("INSERT INTO eventstore_snapshot (match_id, seq, engine_version, state)"
-                 " SELECT id, %s, %s, %s FROM h ON CONFLICT (match_id, seq) DO UPDATE"
+                 f" SELECT id, %s, %s, %s FROM {CHECKED_HEAD} ON CONFLICT (match_id, seq) DO UPDATE"
                  " SET engine_version = excluded.engine_version, state = excluded.state",
                  [seq, match.engine_version, sql.json_param(state)])
 

@@ -48,6 +48,14 @@ def summary_changes(previous: dict | None, values: dict) -> dict | None:
     return {k: v for k, v in values.items() if k not in previous or previous[k] != v or type(previous[k]) is not type(v)}
 
 
+def _summary_update(changed: dict, at, db) -> tuple[str, list]:
+    """The UPDATE of the summary's ``changed`` fields (without its WHERE) and its params."""
+    columns = ", ".join(f"{k} = %s" for k in changed)  # keys are summary_values' own field names
+    params = [db.ops.adapt_json_value(v, None) if k in _SUMMARY_JSON else v for k, v in changed.items()]
+    return (f"UPDATE projections_matchsummary SET {columns}, updated_at = %s",
+            [*params, db.ops.adapt_datetimefield_value(at)])
+
+
 def summary_write(match: Match, values: dict, at, previous: dict | None = None) -> None:
     """Store the summary. With ``previous``, the values stored now, only the changed fields are
     written in one UPDATE, and players are synced only when the seats changed."""
@@ -55,11 +63,9 @@ def summary_write(match: Match, values: dict, at, previous: dict | None = None) 
     if changed is not None:
         if not changed:
             return
-        columns = ", ".join(f"{k} = %s" for k in changed)  # keys are summary_values' own field names
         db = sql.database()
-        params = [db.ops.adapt_json_value(v, None) if k in _SUMMARY_JSON else v for k, v in changed.items()]
-        found = sql.run(f"UPDATE projections_matchsummary SET {columns}, updated_at = %s WHERE match_id = %s",
-                        [*params, db.ops.adapt_datetimefield_value(at), sql.uuid_param(match.pk, db)],
+        update, params = _summary_update(changed, at, db)
+        found = sql.run(f"{update} WHERE match_id = %s", [*params, sql.uuid_param(match.pk, db)],
                         prepare=True, db=db) == 1
         if found:
             if "seats" in changed:
@@ -155,19 +161,17 @@ def projection_writes(engine, match: Match, state: dict, events: list[dict], at,
         return None
     db = sql.database()
     writes = []
+    matched = f"(SELECT id FROM {store.CHECKED_HEAD})"
     if changed:
-        columns = ", ".join(f"{k} = %s" for k in changed)  # keys are summary_values' own field names
-        params = [db.ops.adapt_json_value(v, None) if k in _SUMMARY_JSON else v for k, v in changed.items()]
-        writes.append(store.Write(f"UPDATE projections_matchsummary SET {columns}, updated_at = %s"
-                                  " WHERE match_id = {match} RETURNING 1",
-                                  [*params, db.ops.adapt_datetimefield_value(at)], one_row=True))
+        update, params = _summary_update(changed, at, db)
+        writes.append(store.Write(f"{update} WHERE match_id = {matched} RETURNING 1", params, one_row=True))
     clock = deadline_values(engine, state, head, at)
     if clock is not None:
         writes.append(store.Write("INSERT INTO projections_matchdeadline (match_id, seq, seats, due_at)"
-                                  " SELECT id, %s, %s, %s FROM h ON CONFLICT (match_id) DO UPDATE"
+                                  f" SELECT id, %s, %s, %s FROM {store.CHECKED_HEAD} ON CONFLICT (match_id) DO UPDATE"
                                   " SET seq = excluded.seq, seats = excluded.seats, due_at = excluded.due_at",
                                   [clock["seq"], db.ops.adapt_json_value(clock["seats"], None),
                                    db.ops.adapt_datetimefield_value(clock["due_at"])]))
     elif deadline_values(engine, before, previous_seq, at) is not None:
-        writes.append(store.Write("DELETE FROM projections_matchdeadline WHERE match_id = {match}", []))
+        writes.append(store.Write(f"DELETE FROM projections_matchdeadline WHERE match_id = {matched}", []))
     return writes
