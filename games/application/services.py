@@ -186,14 +186,17 @@ def _appended(match: Match, engine, new_state: dict, events: list, *, first: int
     schedule follow-ups once committed; the answer, redacted for ``seat``."""
     match_id, head = match.pk, match.head_seq
     awaiting, bots = awaiting_automation(new_state)
-    transaction.on_commit(lambda: cache_put(match_id, head, new_state, match=match))
-    transaction.on_commit(lambda: hooks.publish_appended(match_id, head))
-    if SYSTEM in awaiting or bots:
-        transaction.on_commit(lambda: hooks.schedule_followups(match_id, head, awaiting, bots))
     finished_by = [ev for ev in events if ev["type"] == L.FINISHED]
-    if finished_by:
-        winners = list(finished_by[0]["payload"]["winners"])
-        transaction.on_commit(lambda: hooks.match_finished(match_id, winners, event_actor))
+
+    def committed():
+        cache_put(match_id, head, new_state, match=match)
+        hooks.publish_appended(match_id, head)
+        if SYSTEM in awaiting or bots:
+            hooks.schedule_followups(match_id, head, awaiting, bots)
+        if finished_by:
+            hooks.match_finished(match_id, list(finished_by[0]["payload"]["winners"]), event_actor)
+
+    transaction.on_commit(committed)
     stamp = at.isoformat()
     stored = [{**ev, "seq": seq, "v": ev.get("v", 1), "actor": event_actor, "at": stamp}
               for seq, ev in enumerate(events, start=first)]

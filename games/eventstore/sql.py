@@ -14,9 +14,12 @@ every later call; the default, as with Django's own cursors, binds on the client
 nothing (connection poolers in transaction mode need that).
 """
 
+import json
 import uuid
 import weakref
 from functools import lru_cache
+
+import orjson
 
 from django.db import DEFAULT_DB_ALIAS, connections
 
@@ -118,8 +121,29 @@ def uuid_param(value: uuid.UUID, db=None):
 
 
 def json_param(value, db=None):
-    """A JSON value as this backend's JSONField stores it."""
-    return (db or database()).ops.adapt_json_value(value, None)
+    """A JSON value as this backend's JSONField stores it. On PostgreSQL the column is jsonb, which
+    keeps no text, so the value is written by orjson (``json_bytes``) rather than by Django's
+    json.dumps, several times slower on the write path's handful of JSON values per command."""
+    db = db or database()
+    if db.vendor == "postgresql":
+        return _psycopg_jsonb()(value, dumps=json_bytes)
+    return db.ops.adapt_json_value(value, None)
+
+
+def json_bytes(value) -> bytes | str:
+    """``value`` as JSON text: orjson (dict keys that are not strings become strings, as in
+    json.dumps), or the standard library for what orjson refuses (integers past 64 bits)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+    except orjson.JSONEncodeError:
+        return json.dumps(value)
+
+
+@lru_cache(maxsize=1)
+def _psycopg_jsonb():
+    from psycopg.types.json import Jsonb  # only installed where PostgreSQL is used
+
+    return Jsonb
 
 
 def json_value(value):

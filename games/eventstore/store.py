@@ -87,15 +87,14 @@ def _append_params(match: Match, events: list[dict], *, actor: dict, command_id:
                    body: CommandBody, at, db) -> tuple[list, list[list]]:
     """The values of the command row and of each event row after ``match.head_seq``, all but their
     match id (``_COMMAND_VALUES``, ``_EVENT_VALUES``)."""
-    json_value = db.ops.adapt_json_value
     stamp = db.ops.adapt_datetimefield_value(at)
     cid = sql.uuid_param(command_id, db)
     first, last = match.head_seq + 1, match.head_seq + len(events)
-    actor_json = json_value(actor, None)
-    event_rows = [[seq, ev["type"], ev.get("v", 1), json_value(ev.get("payload", {}), None), actor_json, cid, stamp]
+    actor_json = sql.json_param(actor, db)
+    event_rows = [[seq, ev["type"], ev.get("v", 1), sql.json_param(ev.get("payload", {}), db), actor_json, cid, stamp]
                   for seq, ev in enumerate(events, start=first)]
-    command_row = [cid, None if seat is None else json_value(seat, None), fingerprint, first, last, stamp, body.kind,
-                   body.type, json_value(body.args, None), actor_json, body.expected_seq]
+    command_row = [cid, None if seat is None else sql.json_param(seat, db), fingerprint, first, last, stamp, body.kind,
+                   body.type, sql.json_param(body.args, db), actor_json, body.expected_seq]
     return command_row, event_rows
 
 

@@ -51,7 +51,7 @@ def summary_changes(previous: dict | None, values: dict) -> dict | None:
 def _summary_update(changed: dict, at, db) -> tuple[str, list]:
     """The UPDATE of the summary's ``changed`` fields (without its WHERE) and its params."""
     columns = ", ".join(f"{k} = %s" for k in changed)  # keys are summary_values' own field names
-    params = [db.ops.adapt_json_value(v, None) if k in _SUMMARY_JSON else v for k, v in changed.items()]
+    params = [sql.json_param(v, db) if k in _SUMMARY_JSON else v for k, v in changed.items()]
     return (f"UPDATE projections_matchsummary SET {columns}, updated_at = %s",
             [*params, db.ops.adapt_datetimefield_value(at)])
 
@@ -170,7 +170,7 @@ def projection_writes(engine, match: Match, state: dict, events: list[dict], at,
         writes.append(store.Write("INSERT INTO projections_matchdeadline (match_id, seq, seats, due_at)"
                                   f" SELECT id, %s, %s, %s FROM {store.CHECKED_HEAD} ON CONFLICT (match_id) DO UPDATE"
                                   " SET seq = excluded.seq, seats = excluded.seats, due_at = excluded.due_at",
-                                  [clock["seq"], db.ops.adapt_json_value(clock["seats"], None),
+                                  [clock["seq"], sql.json_param(clock["seats"], db),
                                    db.ops.adapt_datetimefield_value(clock["due_at"])]))
     elif deadline_values(engine, before, previous_seq, at) is not None:
         writes.append(store.Write(f"DELETE FROM projections_matchdeadline WHERE match_id = {matched}", []))

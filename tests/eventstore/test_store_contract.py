@@ -84,6 +84,22 @@ def test_an_append_past_a_stale_head_is_an_integrity_error_and_leaves_nothing(ma
     assert Match.objects.get(pk=match.pk).head_seq == match.head_seq
 
 
+def test_json_the_append_writes_reads_back_as_the_orm_stores_it(make_user):
+    """The append writes its JSON values itself (orjson on PostgreSQL): what orjson cannot write
+    (an integer past 64 bits) falls back to the standard library, and keys that are not strings
+    become strings, as Django's JSONField makes them."""
+    match, user = _counter_match(make_user)
+    payload = {"seat": 0, "n": 1, "huge": 2**70, 7: ["x", {"é": None}]}
+    args = {"n": 1, 2: True}
+    with transaction.atomic():
+        first, _ = store.command_append(match, [event("Added", payload)], actor={"kind": "user", "user_id": user.pk},
+                                        command_id=uuid.uuid4(), seat=0, fingerprint="x",
+                                        body=store.CommandBody("game", "add", args, None))
+    stored = MatchEvent.objects.get(match=match, seq=first)
+    assert stored.payload == {"seat": 0, "n": 1, "huge": 2**70, "7": ["x", {"é": None}]}
+    assert MatchCommand.objects.get(match=match, first_seq=first).args == {"n": 1, "2": True}
+
+
 def test_duplicate_command_id_yields_one_set_of_events_and_identical_responses(make_user):
     match, user = _counter_match(make_user)
     start = match.head_seq
