@@ -25,7 +25,9 @@ from rest_framework.authtoken.models import Token
 from games.application import chat, invitations, selectors
 from games.application import services as match_services
 from games.application.identities import DELETED_PLAYER, seats_display
+from games.application.lobby import ACTIVE, OPEN
 from games.eventstore import sql as plain_sql
+from games.eventstore.models import Match
 from games.projections.models import MatchSummary, PlayerRecord
 
 from .errors import InActiveMatch, InvalidResetLink, NotFound, WrongPassword
@@ -218,16 +220,21 @@ def account_anonymize(user) -> None:
     """Delete an account the only way that keeps the match logs whole: refused while it sits in a
     running match; leaves its open matches; then anonymizes the user row (it stays: match logs
     refer to its id and are never rewritten), ends every login, and from then on its seats show
-    "deleted player". Also the admin's "delete" (a hard delete is switched off there)."""
-    mine = MatchSummary.objects.filter(players=user)
-    running = [str(m) for m in mine.filter(status="active").values_list("match_id", flat=True)]
-    if running:
-        raise InActiveMatch(sorted(running))
-    for match_id in mine.filter(status="open").values_list("match_id", flat=True):
-        match_services.match_leave(match_id=match_id, user=user)
+    "deleted player". Also the admin's "delete" (a hard delete is switched off there).
+
+    All in one transaction, the seats read under their matches' locks (``_seated_locked``): a match
+    that starts meanwhile has either started (refused) or waits, and then starts without this
+    player. So a running match never seats a deleted account, which the names of running matches
+    rely on (``identities.deleted_in_running``)."""
     User = get_user_model()
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user.pk)
+        seated = _seated_locked(user)
+        running = sorted(str(match_id) for match_id, status in seated.items() if status == ACTIVE)
+        if running:
+            raise InActiveMatch(running)
+        for match_id in seated:
+            match_services.match_leave(match_id=match_id, user=user)
         setattr(user, User.USERNAME_FIELD, f"deleted-{uuid.uuid4().hex[:16]}")
         user.email = ""
         user.first_name = user.last_name = ""
@@ -239,6 +246,20 @@ def account_anonymize(user) -> None:
         Profile.objects.filter(user=user).update(display_name=DELETED_PLAYER, deleted_at=timezone.now())
         Token.objects.filter(user=user).delete()
         sessions_end_all(user)
+
+
+def _seated_locked(user) -> dict:
+    """{match id: status} of the open and running matches ``user`` sits in, read once their match
+    rows are locked (in id order, so that two deletions never wait for each other in a circle): a
+    lobby command on one of them (a start) has committed by then, and shows, or waits for this
+    transaction."""
+    ids = list(MatchSummary.objects.filter(players=user, status__in=(OPEN, ACTIVE))
+               .values_list("match_id", flat=True))
+    if not ids:
+        return {}
+    list(Match.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk", flat=True))
+    return dict(MatchSummary.objects.filter(players=user, match_id__in=ids, status__in=(OPEN, ACTIVE))
+                .order_by("match_id").values_list("match_id", "status"))
 
 
 def deleted_user_ids(user_ids) -> set:

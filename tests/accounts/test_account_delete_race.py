@@ -1,0 +1,64 @@
+"""Deleting an account while one of its matches starts: the two meet on the match's row lock."""
+
+import threading
+import time
+
+import pytest
+from django.db import connection, transaction
+
+from accounts import selfservice
+from accounts.errors import InActiveMatch
+from games.application import services as match_services
+from games.eventstore.models import Match
+from games.projections.models import MatchSummary
+from tests.concurrency import run_threads
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite runs one writer at a time"),
+]
+
+
+def _waiting_on_a_lock(timeout: float = 10.0) -> bool:
+    """Whether another backend of this database is waiting for a row lock (polled)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                           " AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()")
+            if cursor.fetchone()[0]:
+                return True
+        time.sleep(0.02)
+    return False
+
+
+def test_a_deletion_waiting_for_a_match_that_starts_is_refused_and_the_account_stays(make_user):
+    # rules: the platform's account deletion: refused while the account plays a running match
+    # given a full open match whose start is under way (its row locked by the starting transaction)
+    host, player = make_user(), make_user()
+    match = match_services.match_create(game="pebbles", seats=2, options={}, creator=host)
+    match_services.match_join(match_id=match.pk, user=player)
+    locked = threading.Event()
+    outcome = {}
+
+    def start():
+        with transaction.atomic():
+            Match.objects.select_for_update().get(pk=match.pk)
+            locked.set()
+            assert _waiting_on_a_lock()  # the deletion, below
+            match_services.match_start(match_id=match.pk, user=host)
+
+    # when the player deletes their account meanwhile
+    def delete():
+        assert locked.wait(10)
+        try:
+            selfservice.account_anonymize(player)
+        except InActiveMatch as exc:
+            outcome["refused"] = exc
+
+    run_threads(2, lambda i: (start, delete)[i]())
+    # then the match started with the player, and the deletion was refused for it
+    assert MatchSummary.objects.get(match_id=match.pk).status == "active"
+    assert outcome["refused"].extra == {"matches": [str(match.pk)]}
+    player.refresh_from_db()
+    assert player.is_active and MatchSummary.objects.filter(players=player, match_id=match.pk).exists()
