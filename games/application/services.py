@@ -113,12 +113,12 @@ def _write(match_id, *, actor: Actor, command_id, expected_seq, fp: str, request
 def _write_unlocked(match_id, *, actor: Actor, command_id, expected_seq, fp: str, request: D.Request):
     """The common case in one statement: a game command on a match whose fold this process holds
     (``match_cached``: its own last write, or a push it folded), on PostgreSQL, outside any
-    transaction. It is decided
-    on that fold and appended with its projections only if the match's head is still where the
-    fold is (``store.command_append_if_head``). None, having written nothing, whenever the locked
-    path must decide instead: nothing cached, a lobby command, another expected seq, a refusal (the
-    locked path looks for a replay of the command id first), read models that need more than
-    blind writes, a head another writer moved, or an append that failed (the command id exists)."""
+    transaction. It is decided on that fold and appended with its projections only if the match's
+    head is still where the fold is (``store.command_append_if_head``). None, having written
+    nothing, whenever the locked path must decide instead: nothing cached, a lobby command, another
+    expected seq, a refusal (the locked path looks for a replay of the command id first), read
+    models that need more than blind writes, a head another writer moved or a command id the match
+    has (a retry), or an append that failed (a concurrent writer's command id or seq)."""
     if request.kind == D.LOBBY or not store.appends_unlocked():
         return None
     cached = match_cached(match_id)

@@ -157,18 +157,22 @@ def command_append_if_head(match: Match, events: list[dict], *, actor: dict, com
     nor COMMIT), with the read models' ``writes`` in it. The match row's head moves from
     ``match.head_seq`` only if it is still there (and the engine version too): a compare-and-set,
     whose row lock orders it with every other writer of the match, and on which every other write
-    hangs. Returns the first seq, or None when the head had moved: then nothing was written. A
-    ``one_row`` write that changed no row (the command row's match id is NULL then), or an existing
-    (match, command_id) or (match, seq), fails the whole statement with IntegrityError, and nothing
-    is written either. PostgreSQL only (``appends_unlocked``)."""
+    hangs. The set also requires that the match has no command ``command_id`` yet (a client's or a
+    worker's retry, which the locked path answers with a replay). Returns the first seq, or None
+    when the head had moved or the command id was taken: then nothing was written. A ``one_row``
+    write that changed no row (the command row's match id is NULL then), or an existing
+    (match, command_id) or (match, seq) all the same (a writer that committed since the statement
+    began), fails the whole statement with IntegrityError, and nothing is written either.
+    PostgreSQL only (``appends_unlocked``)."""
     db = sql.database()
     command_row, event_rows = _append_params(match, events, actor=actor, command_id=command_id, seat=seat,
                                              fingerprint=fingerprint, body=body, at=at, db=db)
     first, last = match.head_seq + 1, match.head_seq + len(events)
     h = CHECKED_HEAD
-    parts = [f"{h} AS (UPDATE eventstore_match SET head_seq = %s WHERE id = %s AND head_seq = %s"
-             " AND engine_version = %s RETURNING id)"]
-    params = [last, sql.uuid_param(match.pk, db), match.head_seq, match.engine_version]
+    parts = [f"{h} AS (UPDATE eventstore_match m SET head_seq = %s WHERE id = %s AND head_seq = %s"
+             " AND engine_version = %s AND NOT EXISTS (SELECT 1 FROM eventstore_matchcommand"
+             " WHERE match_id = m.id AND command_id = %s) RETURNING id)"]
+    params = [last, sql.uuid_param(match.pk, db), match.head_seq, match.engine_version, command_row[0]]
     for i, write in enumerate(writes):
         parts.append(f"w{i} AS ({write.sql})")
         params += write.params

@@ -31,7 +31,8 @@ pytestmark = [
 @pytest.fixture
 def paths(monkeypatch):
     """Counts of commands appended by each path: ``unlocked`` (the one statement went through),
-    ``moved`` (it found the head moved, and wrote nothing) and ``locked`` (``_write_once`` ran)."""
+    ``moved`` (it found the head moved or the command id taken, and wrote nothing) and ``locked``
+    (``_write_once`` ran). A statement that failed (IntegrityError) counts in none of them."""
     counts = {"unlocked": 0, "moved": 0, "locked": 0}
     append, once = store.command_append_if_head, services._write_once
 
@@ -128,8 +129,9 @@ def test_a_repeated_command_id_is_replayed_byte_for_byte(counter, paths):
     first = _add(match, actor, expected=match.head_seq, command_id=command_id, n=4)
     # when the same command comes again, without an expected seq: it is legal on the new head too
     again = _add(match, actor, command_id=command_id, n=4)
-    # then the unique (match, command_id) failed the unlocked append and the locked path replayed it
-    assert paths == {"unlocked": 1, "moved": 0, "locked": 1}
+    # then the unlocked append found the id taken and wrote nothing, without failing (no database
+    # error, no rolled-back transaction), and the locked path replayed it
+    assert paths == {"unlocked": 1, "moved": 1, "locked": 1}
     assert again.replayed and orjson.dumps(again.as_dict()) == orjson.dumps(first.as_dict())
     _assert_log_consistent(match.pk, commands=1)
     # and the same id for another command is refused, appending nothing
