@@ -60,17 +60,22 @@ def aggregate_evolve(engine, state: dict | None, ev: dict) -> dict:
 def aggregate_fold(engine, events, state=None) -> dict:
     """``aggregate_evolve`` over ``events`` in turn. The lobby and the game evolve independently (a
     lobby event leaves the game as it is, a game event the lobby), so the pair is built once at the
-    end rather than at every event: a long log folds at the speed of its game's ``evolve``."""
+    end rather than at every event, and each run of game events goes to the engine's
+    ``evolve_all`` at once: a long log folds at the speed of its game's ``evolve``."""
     lobby, game = (state["lobby"], state["game"]) if state else (None, None)
-    evolve = engine.evolve
+    run = []  # game events not folded yet
     for ev in events:
         t = ev["type"]
         if t in PLATFORM_EVENTS:
+            if run:
+                game, run = engine.evolve_all(game, run), []
             lobby = lobby_evolve(lobby, ev)
         elif lobby is None:
             raise ValueError(f"a game event ({t}) before the match was created")
         else:
-            game = evolve(game, {"type": t, "v": ev.get("v", 1), "payload": ev["payload"]})
+            run.append({"type": t, "v": ev.get("v", 1), "payload": ev["payload"]})
+    if run:
+        game = engine.evolve_all(game, run)
     return state if lobby is None else {"lobby": lobby, "game": game}
 
 

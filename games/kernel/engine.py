@@ -62,6 +62,13 @@ class EngineBase:
     def evolve(self, state, event: Event):
         raise NotImplementedError
 
+    def evolve_all(self, state, events: list[Event]):
+        """``evolve`` over ``events`` in turn, never mutating ``state``. An engine whose ``evolve``
+        copies the whole state may override it to copy once and apply every event to that copy."""
+        for event in events:
+            state = self.evolve(state, event)
+        return state
+
     # -- reading ------------------------------------------------------------------------
     def status(self, state) -> Status:
         raise NotImplementedError

@@ -3,9 +3,7 @@ from .types import Command
 
 def fold(engine, events, state=None):
     """The state after ``events``, starting from ``state`` (None = before the first event)."""
-    for ev in events:
-        state = engine.evolve(state, ev)
-    return state
+    return engine.evolve_all(state, events)
 
 
 def apply_command(engine, state, command: Command, rng):

@@ -74,6 +74,24 @@ def test_states_and_events_are_json_shaped_and_evolve_is_pure(engine):
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)
+def test_evolving_a_run_of_events_at_once_is_evolving_them_one_by_one(engine):
+    """``evolve_all`` (which ``fold`` and the platform's fold use) may copy the state once for many
+    events; it must give what ``evolve`` gives event by event, and leave its input alone."""
+    seats = _seat_counts(engine)[0]
+    log = engine.setup({}, seats, Rng(b"contract-9", "setup"))
+    for step, state, command in _walk(engine, seats, 9):
+        log += engine.decide(state, command, Rng(b"contract", f"step-{step}"))
+    one_by_one = None
+    for ev in log:
+        one_by_one = engine.evolve(one_by_one, ev)
+    assert engine.evolve_all(None, log) == one_by_one
+    halfway = engine.evolve_all(None, log[: len(log) // 2])
+    frozen = copy.deepcopy(halfway)
+    assert engine.evolve_all(halfway, log[len(log) // 2:]) == one_by_one
+    assert halfway == frozen, "evolve_all must not mutate its input"
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)
 def test_every_redacted_event_reads_as_a_sentence_for_every_viewer(engine):
     """``describe`` (the kernel's generic sentence for a game without its own) answers a string for
     each event as each seat and a spectator see it; a seat's name is used when known."""

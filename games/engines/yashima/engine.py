@@ -8,7 +8,7 @@ from .bots import choose
 from .content import GLOSSARY, PACK
 from .scenario import build
 from .stack import run
-from .state import Sim, clone, evolve
+from .state import Sim, clone, evolve, evolve_all
 
 
 # a SYSTEM-only command: a tournament round's time ran out (docs/games/yashima.md, "Time limit")
@@ -96,6 +96,9 @@ class YashimaEngine(EngineBase):
 
     def evolve(self, state, ev):
         return evolve(state, ev)
+
+    def evolve_all(self, state, events):
+        return evolve_all(state, events)
 
     # -- reading --------------------------------------------------------------------------
     def _system_due(self, state) -> bool:

@@ -27,6 +27,14 @@ def evolve(state, ev):
     return apply(clone(state) if state is not None else None, ev)
 
 
+def evolve_all(state, events):
+    """``evolve`` over ``events``, copying the state once (a whole copy costs more than most events)."""
+    s = clone(state) if state is not None else None
+    for ev in events:
+        s = apply(s, ev)
+    return s
+
+
 def _take(zone: list, cid: str):
     for i, c in enumerate(zone):
         if c["id"] == cid:
