@@ -49,16 +49,14 @@ def expect_game_over(page):
 
 
 def click_option(page, index):
-    """Click the labelled button of legal command number ``index`` (its data-cmd is that command)."""
-    marked = page.evaluate(
-        """(i) => { const want = JSON.stringify(window.KamizaMatch.doc.legal_commands[i]);
-                    const b = [...document.querySelectorAll('#board [data-testid=yashima-options] button')]
-                      .find((x) => x.dataset.cmd === want);
-                    if (!b) return false; b.setAttribute('data-e2e-click', '1'); return true; }""",
-        index,
-    )
-    assert marked, f"no button for legal command #{index}"
-    page.locator('[data-e2e-click="1"]').click()
+    """Click the labelled button of legal command number ``index`` (its data-cmd is that command).
+    Found by that attribute at each try, so that a live update redrawing the board between finding
+    and clicking (it happened under a loaded machine) makes the click find the new button."""
+    want = page.evaluate("(i) => JSON.stringify(window.KamizaMatch.doc.legal_commands[i])", index)
+    quoted = want.replace("\\", "\\\\").replace('"', '\\"')
+    button = page.locator(f'#board [data-testid=yashima-options] button[data-cmd="{quoted}"]')
+    assert button.count(), f"no button for legal command #{index}"
+    button.first.click()
 
 
 # Where the board offers legal command number i: on a hex (its own classify() puts a command there
