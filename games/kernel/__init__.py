@@ -9,7 +9,7 @@ from .rng import Rng, seed_commitment
 from .types import SYSTEM, Command, Event, Status, event
 from .engine import EngineBase
 from .fold import fold, apply_command
-from .canonical import canonical, json_member
+from .canonical import canonical, json_copy, json_member
 
 __all__ = [
     "RuleViolation",
@@ -24,5 +24,6 @@ __all__ = [
     "fold",
     "apply_command",
     "canonical",
+    "json_copy",
     "json_member",
 ]

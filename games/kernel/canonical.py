@@ -1,11 +1,11 @@
+import copy
 import json
 
 import orjson
 
 # orjson hands these to ``_not_plain_json`` instead of writing them its own way (a str or int
-# subclass, a dataclass, a datetime), so that only JSON values take the fast road.
-_PLAIN_JSON_ONLY = (orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS
-                    | orjson.OPT_PASSTHROUGH_DATETIME)
+# subclass, a dataclass, a datetime), so that only JSON values take orjson's road.
+_JSON_ONLY = orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
 
 
 def canonical(value):
@@ -23,13 +23,26 @@ def canonical(value):
     cannot hold) as None.
     """
     try:
-        return orjson.loads(orjson.dumps(value, default=_not_plain_json, option=_PLAIN_JSON_ONLY))
+        return orjson.loads(orjson.dumps(value, default=_not_plain_json, option=_JSON_ONLY | orjson.OPT_SORT_KEYS))
     except orjson.JSONEncodeError:
         return sorted_keys(value)
 
 
 def _not_plain_json(value):
     raise TypeError(f"not plain JSON: {type(value).__name__}")
+
+
+def json_copy(value):
+    """A deep copy of a JSON value, keys in the same order: orjson writes it and reads it back,
+    several times faster than ``copy.deepcopy`` or a recursive copy on a game's state; what orjson
+    refuses (keys that are not strings, integers past 64 bits, other objects) goes to
+    ``copy.deepcopy``. As in ``canonical``, tuples come back as lists and NaN as None."""
+    if not isinstance(value, (dict, list)):
+        return copy.deepcopy(value)
+    try:
+        return orjson.loads(orjson.dumps(value, default=_not_plain_json, option=_JSON_ONLY))
+    except orjson.JSONEncodeError:
+        return copy.deepcopy(value)
 
 
 def sorted_keys(value):

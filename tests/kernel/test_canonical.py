@@ -5,7 +5,7 @@ import enum
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.kernel import canonical
+from games.kernel import canonical, json_copy
 from games.kernel.canonical import sorted_keys
 
 JSON = st.recursive(
@@ -56,3 +56,28 @@ def test_a_canonical_state_is_a_copy():
     out = canonical(state)
     out["b"]["deck"].append(3)
     assert state == {"b": {"deck": [1, 2]}, "a": []}
+
+
+@settings(max_examples=200, deadline=None)
+@given(JSON)
+def test_a_json_copy_is_equal_in_the_same_key_order_and_shares_nothing(value):
+    copied = json_copy(value)
+    assert _shape(copied) == _shape(value)
+    if isinstance(value, (dict, list)):
+        assert copied is not value
+        copied_containers = {id(c) for c in _containers(copied)}
+        assert not copied_containers & {id(c) for c in _containers(value)}
+
+
+def _containers(value):
+    if isinstance(value, (dict, list)):
+        yield value
+        for v in value.values() if isinstance(value, dict) else value:
+            yield from _containers(v)
+
+
+def test_a_json_copy_of_what_orjson_refuses_is_a_deep_copy_of_it_as_it_is():
+    for value in ({2: ["b"], 1: "a"}, {"b": [2**70]}, [Name("x"), {"a": (1, 2)}]):
+        copied = json_copy(value)
+        assert _shape(copied) == _shape(value) and copied is not value
+    assert type(json_copy([Name("x")])[0]) is Name

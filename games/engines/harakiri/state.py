@@ -5,9 +5,8 @@ draws randomness. ``W`` is the working copy ``decide`` builds: each emitted even
 at once so later rules read the up-to-date state, and the list of events is what decide returns.
 """
 
-import json
 
-from games.kernel import event
+from games.kernel import event, json_copy
 
 from . import content
 
@@ -21,12 +20,12 @@ def fastcopy(state):
         if k in SHARED or not isinstance(v, (dict, list)):
             out[k] = v
         else:
-            out[k] = json.loads(json.dumps(v))
+            out[k] = json_copy(v)
     return out
 
 
 def _deep(v):
-    return json.loads(json.dumps(v)) if isinstance(v, (dict, list)) else v
+    return json_copy(v) if isinstance(v, (dict, list)) else v
 
 
 _C = ("characters", "enemies")
@@ -117,7 +116,7 @@ def apply(s, ev):
         pass
     elif t in ("PhaseStarted", "ScenarioLoaded"):
         s.clear()
-        s.update(json.loads(json.dumps(p["state"])))
+        s.update(json_copy(p["state"]))
     elif t == "ForcedRollsUsed":
         s["forced"] = s["forced"][p["n"]:]
     elif t == "OracleReshuffled":

@@ -1,7 +1,7 @@
 """What clients see: hidden deck orders (oracle, chosen AI decks, zone event decks, the market
 deck) and the campaign book's unrevealed zones never leave the engine."""
 
-import copy
+from games.kernel import json_copy
 
 from .act2_values import lad_square, lad_target
 
@@ -25,7 +25,7 @@ def view(state):
     s = state
     out = {k: v for k, v in s.items() if k not in ("zones_def", "forced", "next_initiative", "oracle", "zones",
                                                     "enemies", "market")}
-    out = copy.deepcopy(out)
+    out = json_copy(out)
     if "deck" in s["initiative"]:  # initiative revealed card by card: the face-down cards
         out["initiative"] = {**out["initiative"], "deck": len(s["initiative"]["deck"])}
     out["oracle"] = {"deck": len(s["oracle"]["deck"]), "drawn": list(s["oracle"]["drawn"]),
@@ -33,7 +33,7 @@ def view(state):
     out["zones"] = {z: _hide_zone_state(zs) for z, zs in s["zones"].items()}
     if s.get("market") is not None:
         out["market"] = len(s["market"])
-    out["enemies"] = {e: _hide_enemy(copy.deepcopy(en)) for e, en in s["enemies"].items()}
+    out["enemies"] = {e: _hide_enemy(json_copy(en)) for e, en in s["enemies"].items()}
     revealed = {}
     for z in s["zones"]:
         zd = s["zones_def"][z]

@@ -9,18 +9,14 @@ equip, aside (a revealed attack or an imprinted card being resolved). Decks and 
 while ``decide`` runs, so the rules code reads the state exactly as replay will rebuild it.
 """
 
-from games.kernel import event
+from games.kernel import event, json_copy
 
 CONTROL_KEYS = ["phase", "round", "pool", "turn", "stacks", "recon", "setup", "last_init", "cells", "boards", "result"]
 ZONES = ["deck", "hand", "discard", "karma", "equip", "aside"]
 
 
 def clone(x):
-    if isinstance(x, dict):
-        return {k: clone(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [clone(v) for v in x]
-    return x
+    return json_copy(x) if isinstance(x, (dict, list)) else x
 
 
 def evolve(state, ev):

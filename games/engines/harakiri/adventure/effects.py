@@ -5,16 +5,10 @@ Every outcome (a die face, a drawn card, a shuffled order) is already in the eve
 draws or validates.
 """
 
-import orjson
-
 from games.kernel import event as make_event
+from games.kernel import json_copy
 
 from . import queries as q
-
-
-def _copy(value):
-    """A deep copy of a JSON-shaped value (faster than copy.deepcopy for these states)."""
-    return orjson.loads(orjson.dumps(value))
 
 
 def _remaining_activations(state) -> bool:
@@ -740,21 +734,21 @@ def upgrade(state):
     (``book_read``) existed lacks is filled in."""
     for ch in state["characters"].values():
         for key, value in CHARACTER_DEFAULTS.items():
-            ch.setdefault(key, _copy(value))
+            ch.setdefault(key, json_copy(value))
         # before the level 1 Kami skills cost an action point, only Guided by the Waves was once per phase
         ch.setdefault("kami_used", bool(ch.get("waves_used", False)))
     for key, value in STATE_DEFAULTS.items():
-        state.setdefault(key, _copy(value))
+        state.setdefault(key, json_copy(value))
     for key, value in FLOW_DEFAULTS.items():
-        state["flow"].setdefault(key, _copy(value))
+        state["flow"].setdefault(key, json_copy(value))
     return state
 
 
 def apply(state, ev):
     """The state after ``ev`` (a new value; ``state`` is left alone)."""
     if ev["type"] == "AdventureStarted":
-        return upgrade(_copy(ev["payload"]["state"]))
-    s = _copy(state)
+        return upgrade(json_copy(ev["payload"]["state"]))
+    s = json_copy(state)
     handler = HANDLERS.get(ev["type"])
     if handler:
         handler(s, ev["payload"])
