@@ -33,7 +33,8 @@ def _waiting_on_a_lock(timeout: float = 10.0) -> bool:
 
 
 def test_a_deletion_waiting_for_a_match_that_starts_is_refused_and_the_account_stays(make_user):
-    # rules: the platform's account deletion: refused while the account plays a running match
+    # the platform's deletion policy (docs/platform.md, "Accounts and the log"): refused while the
+    # account plays a running match
     # given a full open match whose start is under way (its row locked by the starting transaction)
     host, player = make_user(), make_user()
     match = match_services.match_create(game="pebbles", seats=2, options={}, creator=host)

@@ -5,7 +5,6 @@ draws randomness. ``W`` is the working copy ``decide`` builds: each emitted even
 at once so later rules read the up-to-date state, and the list of events is what decide returns.
 """
 
-
 from games.kernel import event, json_copy
 
 from . import content
