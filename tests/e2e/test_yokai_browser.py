@@ -154,7 +154,7 @@ def test_two_players_play_yokai_to_the_end_by_clicking(new_page):
     pages = {0: a, 1: b}
     rng = random.Random(20261129)
     done = []
-    shot_taken = False
+    shot_taken = square_named = False
     for _ in range(MAX_ACTIONS):
         s = state(a)
         if s["finished"]:
@@ -177,6 +177,13 @@ def test_two_players_play_yokai_to_the_end_by_clicking(new_page):
             entry = other.locator(f'#log li.event[data-seq="{summoned["seq"]}"]')
             expect(entry).to_have_text(re.compile(rf"^{name} summons .+ on \({summoned['payload']['at']}\) for \d+ chakra, \d+ LP"))
             expect(other.get_by_test_id("last-move")).to_contain_text(f"Last move: {name}")
+            if not square_named:  # pointing at the square the sentence names outlines it on the board
+                entry.locator(".kz-square").hover()
+                expect(other.locator(f'#board [data-pos="{summoned["payload"]["at"]}"]')).to_have_class(re.compile(r"\bis-named\b"))
+                expect(other.locator("#board .is-named")).to_have_count(1)
+                other.mouse.move(0, 0)
+                expect(other.locator("#board .is-named")).to_have_count(0)
+                square_named = True
         if not shot_taken and after["monsters"] >= 4 and not after["finished"]:
             wait_settled(carol, after["seq"])
             expect(carol.locator("#board .yk-monster")).to_have_count(after["monsters"])

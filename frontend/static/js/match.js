@@ -106,9 +106,23 @@ function buildTerms() {
   return { re, byTerm };
 }
 
-/** A sentence as nodes: glossary terms inside it carry their rules text. */
+/** A sentence as nodes: glossary terms inside it carry their rules text, and the squares it names
+ * ("(2,3)", as the engines narrate a board position) light up on the board while pointed at. */
 function sentenceNodes(text) {
-  if (!app.terms || !text) return [text];
+  if (!text) return [text];
+  const out = [];
+  let last = 0;
+  for (const m of text.matchAll(SQUARE_NAME)) {
+    if (m.index > last) out.push(...termNodes(text.slice(last, m.index)));
+    out.push(squareName(m[0], `${m[1]},${m[2]}`));
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) out.push(...termNodes(text.slice(last)));
+  return out;
+}
+
+function termNodes(text) {
+  if (!app.terms) return [text];
   const out = [];
   let last = 0;
   for (const m of text.matchAll(app.terms.re)) {
@@ -120,6 +134,32 @@ function sentenceNodes(text) {
   }
   if (last < text.length) out.push(text.slice(last));
   return out;
+}
+
+const SQUARE_NAME = /\((-?\d+),(-?\d+)\)/g;
+// The boards key their squares by the same "x,y" the engines narrate: Harakiri data-sq, Yashima's
+// hexes data-cell, Yokai Battle data-pos.
+const SQUARE_KEYS = ["sq", "cell", "pos"];
+
+function squareName(label, key) {
+  const span = el("span", { class: "kz-square", dataset: { sq: key } }, label);
+  const show = () => lightSquare(key);
+  const hide = () => lightSquare(null);
+  span.addEventListener("mouseenter", show);
+  span.addEventListener("focus", show);
+  span.addEventListener("mouseleave", hide);
+  span.addEventListener("blur", hide);
+  return help(span, "This square is outlined on the board while you point at it.");
+}
+
+/** Outline the board's square ``key`` (none: clear). */
+function lightSquare(key) {
+  const board = $("board");
+  if (!board) return;
+  for (const node of board.querySelectorAll(".is-named")) node.classList.remove("is-named");
+  if (key === null) return;
+  const selector = SQUARE_KEYS.map((attr) => `[data-${attr}="${CSS.escape(key)}"]`).join(", ");
+  for (const node of board.querySelectorAll(selector)) node.classList.add("is-named");
 }
 
 function logEntry(ev) {
