@@ -8,6 +8,7 @@ orchestrates subprocesses for SQLite, PostgreSQL and two uvicorn servers on Redi
 import asyncio
 import json
 import os
+import shutil
 import sqlite3
 import statistics
 import subprocess
@@ -46,17 +47,31 @@ def _submit_loop(match, actor, commands: int) -> int:
     return seq
 
 
-def run_writer(commands: int, barrier: str) -> dict:
+def run_writer(commands: int, barrier: str, *, bare: bool = False) -> dict:
     """One of N concurrent writers on its own match: set up, wait at the ``barrier`` directory
-    (write ``<pid>.ready``, wait for ``go``), submit, report wall-clock start and end."""
+    (write ``<pid>.ready``, wait for ``go``), submit, report wall-clock start and end. ``bare``:
+    the same number of bare one-row commits instead, on a logged table of its own (the baseline
+    of ``writers_8_vs_1``)."""
+    if bare:
+        from django.db import connection
+
+        with _Baseline(connection, table=f"bench_rows_{os.getpid()}") as baseline:
+            start = _wait_at(barrier)
+            baseline.commits(commands, temp=False)
+            return {"commands": commands, "start": start, "end": time.time()}
     match, actor = _bench_match()
+    start = _wait_at(barrier)
+    _submit_loop(match, actor, commands)
+    return {"commands": commands, "start": start, "end": time.time()}
+
+
+def _wait_at(barrier: str) -> float:
+    """Say ready (``<pid>.ready``) and wait for ``go``; the time it came."""
     Path(barrier, f"{os.getpid()}.ready").touch()
     go = Path(barrier, "go")
     while not go.exists():
         time.sleep(0.005)
-    start = time.time()
-    _submit_loop(match, actor, commands)
-    return {"commands": commands, "start": start, "end": time.time()}
+    return time.time()
 
 
 ROUNDS = 4  # write path and baseline alternate in rounds, so a noisy neighbour slows both alike
@@ -135,9 +150,10 @@ class _Baseline:
     PAYLOAD = json.dumps({"seat": 0, "n": 1})
     TABLE = "(seq int primary key, type text, payload {json}, at {ts})"
 
-    def __init__(self, connection):
+    def __init__(self, connection, table: str = "bench_rows"):
         self.vendor = connection.vendor
         self.connection = connection
+        self.table = table
         self.next = 0
 
     def __enter__(self):
@@ -148,21 +164,23 @@ class _Baseline:
             dsn = {k: v for k, v in params.items() if k in ("dbname", "user", "host", "port", "password")}
             self.conn = psycopg.connect(**dsn, autocommit=True)
             table = self.TABLE.format(json="jsonb", ts="timestamptz")
-            self.conn.execute("DROP TABLE IF EXISTS bench_rows")
-            self.conn.execute(f"CREATE TABLE bench_rows {table}")
+            self.conn.execute(f"DROP TABLE IF EXISTS {self.table}")
+            self.conn.execute(f"CREATE TABLE {self.table} {table}")
             self.conn.execute(f"CREATE TEMP TABLE bench_temp_rows {table}")
         else:
             self.dir = tempfile.mkdtemp()
             self.conn = sqlite3.connect(Path(self.dir) / "baseline.sqlite3", isolation_level=None)
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
-            self.conn.execute(f"CREATE TABLE bench_rows {self.TABLE.format(json='text', ts='text')}")
+            self.conn.execute(f"CREATE TABLE {self.table} {self.TABLE.format(json='text', ts='text')}")
         return self
 
     def __exit__(self, *exc):
         if self.vendor == "postgresql":
-            self.conn.execute("DROP TABLE IF EXISTS bench_rows")
+            self.conn.execute(f"DROP TABLE IF EXISTS {self.table}")
         self.conn.close()
+        if self.vendor != "postgresql":
+            shutil.rmtree(self.dir, ignore_errors=True)
 
     def _insert(self, table: str, rows: int) -> float:
         start, self.next = self.next, self.next + rows
@@ -181,16 +199,16 @@ class _Baseline:
         self.conn.execute("COMMIT")
         return time.perf_counter() - t0
 
-    def commits(self, n: int) -> dict:
-        """Seconds for ``n`` one-row transactions (per table)."""
-        out = {"commit_s": sum(self._insert("bench_rows", 1) for _ in range(n))}
-        if self.vendor == "postgresql":
+    def commits(self, n: int, *, temp: bool = True) -> dict:
+        """Seconds for ``n`` one-row transactions (per table; ``temp``: on the TEMP table too)."""
+        out = {"commit_s": sum(self._insert(self.table, 1) for _ in range(n))}
+        if self.vendor == "postgresql" and temp:
             out["temp_commit_s"] = sum(self._insert("bench_temp_rows", 1) for _ in range(n))
         return out
 
     def multirow(self, n: int, rows: int = 500) -> float:
         batches = n // rows or 1
-        return round(batches * rows / sum(self._insert("bench_rows", rows) for _ in range(batches)), 1)
+        return round(batches * rows / sum(self._insert(self.table, rows) for _ in range(batches)), 1)
 
 
 # -- orchestration -----------------------------------------------------------------------------
@@ -204,11 +222,13 @@ def _subprocess_writepath(env: dict, commands: int) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def _concurrent_writers(env: dict, writers: int, commands: int) -> dict:
-    """``writers`` processes, each on its own match, started together: aggregate commands/s."""
+def _concurrent_writers(env: dict, writers: int, commands: int, *, bare: bool = False) -> dict:
+    """``writers`` processes, each on its own match (``bare``: each committing bare rows to its own
+    table), started together: aggregate commands/s."""
+    extra = ["--bare"] if bare else []
     with tempfile.TemporaryDirectory() as barrier:
         procs = [subprocess.Popen([sys.executable, "manage.py", "bench", "writer", "--commands", str(commands),
-                                   "--barrier", barrier], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                                   "--barrier", barrier, *extra], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True) for _ in range(writers)]
         deadline = time.monotonic() + 300
         while len(list(Path(barrier).glob("*.ready"))) < writers:
@@ -233,21 +253,26 @@ WRITER_ROUNDS = 2
 def _writers_scaling(env: dict, commands: int) -> dict:
     """8 writers on 8 matches against 1 writer: the same ``bench writer`` processes with the same
     number of commands each, measured in turn (1, 8, 1, 8, ...) so that the machine's load falls on
-    both alike. Each figure is total commands over total time."""
-    runs = {1: [], 8: []}
+    both alike. Each figure is total commands over total time. Beside it, in the same rounds, the
+    same for bare one-row commits (8 processes on 8 tables against 1): how far this machine lets
+    durable commits alone scale, the ceiling of the write path's ratio."""
+    runs = {(bare, writers): [] for bare in (False, True) for writers in (1, 8)}
     for _ in range(WRITER_ROUNDS):
-        for writers in (1, 8):
-            run = _concurrent_writers(env, writers, commands)
+        for bare, writers in runs:
+            run = _concurrent_writers(env, writers, commands, bare=bare)
             if "error" in run:
                 return {"writers_8": run}
-            runs[writers].append(run)
+            runs[bare, writers].append(run)
 
     def rate(of):
         return round(sum(r["commands"] for r in of) / sum(r["commands"] / r["commands_per_s"] for r in of), 1)
 
-    one, eight = rate(runs[1]), rate(runs[8])
-    return {"writers_8": {"writers": 8, "commands": sum(r["commands"] for r in runs[8]), "commands_per_s": eight},
-            "writers_1_commands_per_s": one, "writers_8_vs_1": round(eight / one, 4)}
+    one, eight = rate(runs[False, 1]), rate(runs[False, 8])
+    bare_one, bare_eight = rate(runs[True, 1]), rate(runs[True, 8])
+    return {"writers_8": {"writers": 8, "commands": sum(r["commands"] for r in runs[False, 8]), "commands_per_s": eight},
+            "writers_1_commands_per_s": one, "writers_8_vs_1": round(eight / one, 4),
+            "baseline_commit_writers_1_per_s": bare_one, "baseline_commit_writers_8_per_s": bare_eight,
+            "baseline_commit_writers_8_vs_1": round(bare_eight / bare_one, 4)}
 
 
 def run_platform(*, commands: int, latency_samples: int, pg_admin_url: str | None, redis_url: str | None) -> dict:
