@@ -1,6 +1,7 @@
 """HTTP through the real ``config.asgi.application`` (uvicorn's entry point): Django's middleware run as
 one sync chain on the request's thread (config.handlers), with every answer it gave before."""
 
+import asyncio
 import json
 import threading
 import uuid
@@ -136,3 +137,27 @@ async def test_errors_keep_their_answers(make_user, monkeypatch, settings):
 async def test_static_files_are_served():
     status, headers, body = await request("GET", "/static/css/kamiza.css")
     assert status == 200 and headers[b"Content-Type"].startswith(b"text/css") and len(body) > 100
+
+
+async def test_requests_at_once_get_a_thread_each_and_later_ones_reuse_them(monkeypatch):
+    """config.handlers.RequestThreads: a thread per request for as long as it runs, lent again to the
+    requests after it instead of a new thread started (and joined) for every one."""
+    ran = []
+    both_inside = threading.Barrier(2, timeout=10)  # two requests sharing one thread would never meet here
+    get_response = django_asgi_app.get_response
+
+    def recorded(request):
+        ran.append(threading.get_ident())
+        if request.GET.get("together"):
+            both_inside.wait()
+        return get_response(request)
+
+    monkeypatch.setattr(django_asgi_app, "get_response", recorded)
+    answers = await asyncio.gather(request("GET", "/api/games/?together=1"), request("GET", "/api/games/?together=1"))
+    assert [status for status, _, _ in answers] == [200, 200]
+    lent = set(ran)
+    assert len(lent) == 2 and threading.get_ident() not in lent
+    ran.clear()
+    for _ in range(3):
+        assert (await request("GET", "/api/games/"))[0] == 200
+    assert len(set(ran)) == 1 and set(ran) <= lent
