@@ -58,6 +58,13 @@ def test_scrub_a_replay_follow_a_seat_and_review_it_as_staff(new_page, live_serv
     assert 1 < start < head
     expect(page.get_by_test_id("replay-log").locator("li.current")).to_have_count(1)
     shot(page, "1-start")
+    # pointing at a step that names a square outlines that square on the board
+    named = page.get_by_test_id("replay-log").locator("li button", has_text=re.compile(r"\(\d+,\d+\)")).first
+    square = re.search(r"\((\d+,\d+)\)", named.inner_text())[1]
+    named.hover()
+    expect(board.locator(f'[data-pos="{square}"]')).to_have_class(re.compile(r"\bis-named\b"))
+    page.mouse.move(0, 0)
+    expect(board.locator(".is-named")).to_have_count(0)
 
     page.keyboard.press("ArrowRight")  # the next move
     expect(board).not_to_have_attribute("data-seq", str(start))

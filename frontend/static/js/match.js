@@ -16,6 +16,7 @@
 import { boardFor } from "./boards/registry.js";
 import { entriesOf, help, helpText, loadGlossary } from "./boards/help.js";
 import { ReconnectingSocket } from "./socket.js";
+import { SQUARE_NAME, lightSquares } from "./squares.js";
 import { errorText, seatLabel } from "./words.js";
 
 const boot = JSON.parse(document.getElementById("match-boot").textContent);
@@ -136,30 +137,15 @@ function termNodes(text) {
   return out;
 }
 
-const SQUARE_NAME = /\((-?\d+),(-?\d+)\)/g;
-// The boards key their squares by the same "x,y" the engines narrate: Harakiri data-sq, Yashima's
-// hexes data-cell, Yokai Battle data-pos.
-const SQUARE_KEYS = ["sq", "cell", "pos"];
-
 function squareName(label, key) {
   const span = el("span", { class: "kz-square", dataset: { sq: key } }, label);
-  const show = () => lightSquare(key);
-  const hide = () => lightSquare(null);
+  const show = () => lightSquares($("board"), [key]);
+  const hide = () => lightSquares($("board"), []);
   span.addEventListener("mouseenter", show);
   span.addEventListener("focus", show);
   span.addEventListener("mouseleave", hide);
   span.addEventListener("blur", hide);
   return help(span, "This square is outlined on the board while you point at it.");
-}
-
-/** Outline the board's square ``key`` (none: clear). */
-function lightSquare(key) {
-  const board = $("board");
-  if (!board) return;
-  for (const node of board.querySelectorAll(".is-named")) node.classList.remove("is-named");
-  if (key === null) return;
-  const selector = SQUARE_KEYS.map((attr) => `[data-${attr}="${CSS.escape(key)}"]`).join(", ");
-  for (const node of board.querySelectorAll(selector)) node.classList.add("is-named");
 }
 
 function logEntry(ev) {
