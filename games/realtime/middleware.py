@@ -146,6 +146,9 @@ class CredentialMiddleware(BaseMiddleware):
         cls._set(scope, {"user_id": user.pk, "token_key": key} if user is not None else None, user, "invalid_token")
 
 
+FRAME_SEND = "kamiza_frame_send"  # scope key: the server's own ``send``, for the consumer's text frames
+
+
 class OutageGuard:
     """Answer an unreachable database or Redis below it with ``unavailable`` and close 1013: before
     the handshake is answered, by accepting it first (a refused handshake would read as 403); on
@@ -174,6 +177,9 @@ class OutageGuard:
                 seen["closed"] = True
             await send(message)
 
+        # Text frames need none of the layers between here and the consumer (the session wrapper
+        # acts on the handshake's answer only): a push's frames go straight to the server's send.
+        scope = {**scope, FRAME_SEND: send}
         try:
             return await self.application(scope, tracked_receive, tracked_send)
         except Exception as exc:

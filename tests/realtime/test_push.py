@@ -169,3 +169,27 @@ async def test_a_push_that_fails_for_one_socket_closes_that_socket_only(started_
     msgs = await collect_until(player, start + 1)
     assert [e["seq"] for e in _check_stream(msgs, start)] == [start + 1]
     await close_all(player, spectator)
+
+
+async def test_pushed_frames_skip_the_session_layer(started_pebbles, monkeypatch):
+    """Text frames go from the consumer straight to the server's send (games.realtime.middleware
+    FRAME_SEND): Channels' session wrapper, which only acts on the handshake's answer, sees the
+    accept and nothing after it, and every frame still arrives."""
+    from channels.sessions import InstanceSessionWrapper
+
+    wrapped = []
+    session_send = InstanceSessionWrapper.send
+
+    async def counted(self, message):
+        wrapped.append(message["type"])
+        return await session_send(self, message)
+
+    monkeypatch.setattr(InstanceSessionWrapper, "send", counted)
+    m, (u0, _) = await db(started_pebbles)()
+    comm, _ = await open_socket(m.pk, user=u0, via="session")
+    hello = await recv(comm)
+    await db(submit)(m.pk, u0, 0, hello["state"]["legal_commands"][0], hello["seq"])
+    head = await db(head_of)(m.pk)
+    _check_stream(await collect_until(comm, head), hello["seq"])
+    assert wrapped == ["websocket.accept"]
+    await comm.disconnect()
