@@ -1,7 +1,5 @@
 """Live push after appends, contiguity, hidden events, seat changes, and catch-up with sync."""
 
-import uuid
-
 import pytest
 
 from games.application import hooks, services
