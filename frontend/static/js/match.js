@@ -16,7 +16,7 @@
 import { boardFor } from "./boards/registry.js";
 import { entriesOf, help, helpText, loadGlossary } from "./boards/help.js";
 import { ReconnectingSocket } from "./socket.js";
-import { SQUARE_NAME, lightSquares } from "./squares.js";
+import { SQUARE_NAME, outlineWhilePointed } from "./squares.js";
 import { errorText, seatLabel } from "./words.js";
 
 const boot = JSON.parse(document.getElementById("match-boot").textContent);
@@ -139,12 +139,7 @@ function termNodes(text) {
 
 function squareName(label, key) {
   const span = el("span", { class: "kz-square", dataset: { sq: key } }, label);
-  const show = () => lightSquares($("board"), [key]);
-  const hide = () => lightSquares($("board"), []);
-  span.addEventListener("mouseenter", show);
-  span.addEventListener("focus", show);
-  span.addEventListener("mouseleave", hide);
-  span.addEventListener("blur", hide);
+  outlineWhilePointed(span, () => $("board"), [key]);
   return help(span, "This square is outlined on the board while you point at it.");
 }
 

@@ -7,7 +7,7 @@
 // bookkeeping), Home / End, and the seat whose view to follow.
 
 import { drawBoard } from "./board_view.js";
-import { lightSquares, squaresNamed } from "./squares.js";
+import { outlineWhilePointed, squaresNamed } from "./squares.js";
 
 const boot = JSON.parse(document.getElementById("replay-boot").textContent);
 const $ = (id) => document.getElementById(id);
@@ -82,14 +82,7 @@ function renderLog() {
       button.textContent = ev.text;
       button.addEventListener("click", () => go(ev.seq));
       const named = squaresNamed(ev.text);
-      if (named.length) {  // the squares the step names, outlined on the board while it is pointed at
-        const show = () => lightSquares($("replay-board"), named);
-        const hide = () => lightSquares($("replay-board"), []);
-        button.addEventListener("mouseenter", show);
-        button.addEventListener("focus", show);
-        button.addEventListener("mouseleave", hide);
-        button.addEventListener("blur", hide);
-      }
+      if (named.length) outlineWhilePointed(button, () => $("replay-board"), named);
       const li = document.createElement("li");
       li.className = `event${ev.seq > app.at ? " future" : ""}${current && ev.seq === current.seq ? " current" : ""}`;
       li.dataset.seq = String(ev.seq);

@@ -10,8 +10,18 @@ export function squaresNamed(text) {
   return [...String(text || "").matchAll(SQUARE_NAME)].map((m) => `${m[1]},${m[2]}`);
 }
 
+/** Outline the squares ``keys`` on ``board`` while ``node`` is pointed at or focused. ``board``:
+ * a function giving the board's container (boards are redrawn, the container stays). */
+export function outlineWhilePointed(node, board, keys) {
+  const show = () => lightSquares(board(), keys);
+  const hide = () => lightSquares(board(), []);
+  for (const type of ["mouseenter", "focus"]) node.addEventListener(type, show);
+  for (const type of ["mouseleave", "blur"]) node.addEventListener(type, hide);
+  return node;
+}
+
 /** Outline the squares ``keys`` on ``board`` (none: clear every outline). */
-export function lightSquares(board, keys) {
+function lightSquares(board, keys) {
   if (!board) return;
   for (const node of board.querySelectorAll(".is-named")) node.classList.remove("is-named");
   if (!keys.length) return;
