@@ -212,7 +212,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def _send_text(self, text: str) -> None:
         frame_send = self.scope.get(FRAME_SEND)
-        if frame_send is None:  # mounted without OutageGuard (as some tests do)
+        if frame_send is None:  # a stack without OutageGuard, which config.asgi never builds
             await self.send(text_data=text)
         else:
             await frame_send({"type": "websocket.send", "text": text})
