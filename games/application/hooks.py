@@ -6,8 +6,9 @@ way round), so the workers app registers its scheduler here when Django starts.
 
 import asyncio
 import logging
+import os
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from .errors import as_unavailable
@@ -42,19 +43,56 @@ def match_group(match_id) -> str:
 
 def send_to_group(group: str, message: dict) -> None:
     """Send ``message`` to ``group`` at most once, within ``PUBLISH_TIMEOUT_SECONDS``; a failure is
-    logged, never raised (every push names what changed, and readers recover from the store)."""
+    logged, never raised (every push names what changed, and readers recover from the store).
+
+    On a server's thread (a request's or a socket's database call) the send is handed to the
+    server's event loop without waiting for it: the thread's work is committed and answered, and
+    the loop starts the sends in the order it was handed them. Elsewhere (a worker, a shell) it waits."""
     layer = get_channel_layer()
     if layer is None:
         return
     if isinstance(layer, InMemoryChannelLayer) and not layer.groups.get(group):
         return  # nobody is listening in this process: skip the event-loop round trip
+    loop = _serving_loop()
+    if loop is not None:
+        loop.call_soon_threadsafe(_send_soon, layer, group, message)
+        return
     try:
         async_to_sync(_send_within)(layer, group, message)
     except Exception as exc:
-        if as_unavailable(exc) is not None or isinstance(exc, asyncio.TimeoutError):
-            log.warning("publish to %s failed: %s: %s", group, type(exc).__name__, str(exc).strip()[:200])
-        else:
-            log.exception("publish to %s failed", group)
+        _send_failed(group, exc)
+
+
+def _serving_loop():
+    """The running event loop this thread does sync work for (asgiref's ``sync_to_async`` records
+    it on the thread, as its ``async_to_sync`` uses it), else None."""
+    local = SyncToAsync.threadlocal
+    if getattr(local, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop = getattr(local, "main_event_loop", None)
+    return loop if loop is not None and loop.is_running() else None
+
+
+_sending: set = set()  # the loop keeps only weak references to its tasks
+
+
+def _send_soon(layer, group: str, message: dict) -> None:
+    task = asyncio.get_running_loop().create_task(_send_within(layer, group, message))
+    _sending.add(task)
+    task.add_done_callback(lambda done: _sent(done, group))
+
+
+def _sent(task, group: str) -> None:
+    _sending.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        _send_failed(group, task.exception())
+
+
+def _send_failed(group: str, exc: BaseException) -> None:
+    if as_unavailable(exc) is not None or isinstance(exc, asyncio.TimeoutError):
+        log.warning("publish to %s failed: %s: %s", group, type(exc).__name__, str(exc).strip()[:200])
+    else:
+        log.error("publish to %s failed", group, exc_info=exc)
 
 
 async def _send_within(layer, group: str, message: dict) -> None:
