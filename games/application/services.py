@@ -126,6 +126,8 @@ def _write_unlocked(match_id, *, actor: Actor, command_id, expected_seq, fp: str
         return None
     match, state = cached
     if expected_seq is not None and expected_seq != match.head_seq:
+        if expected_seq < match.head_seq:
+            _refuse_unless_replay(match_id, command_id)
         return None
     engine = engine_of(match)
     try:
@@ -149,6 +151,19 @@ def _write_unlocked(match_id, *, actor: Actor, command_id, expected_seq, fp: str
     if first is None:  # another writer moved the head
         return None
     return _appended(match, engine, new_state, events, first=first, at=at, event_actor=event_actor, seat=request.seat)
+
+
+def _refuse_unless_replay(match_id, command_id) -> None:
+    """A command expecting a seq behind a head this process saw committed (heads only grow) is a
+    version conflict, unless its id is a command the match has, which the locked path replays:
+    told apart by one read, without a transaction or the match's lock. Raises VersionConflict with
+    the head as read; returns for a replay (or a match that is not there: the locked path says so)."""
+    try:
+        match, existing = store.match_peek(match_id, command_id)
+    except Match.DoesNotExist:
+        return
+    if existing is None:
+        raise VersionConflict(match.head_seq)
 
 
 def _write_once(match_id, *, actor: Actor, command_id, expected_seq, fp: str, request: D.Request) -> CommandResult:

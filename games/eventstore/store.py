@@ -63,8 +63,18 @@ def match_lock(match_id, command_id: uuid.UUID) -> tuple[Match, CommandRecord | 
     """Lock the match row for this transaction and find ``command_id`` among its commands, in one
     statement. Raises ``Match.DoesNotExist``. On SQLite the transaction's IMMEDIATE write lock is
     the lock. The match's other fields load on first access."""
+    return _match_with_command(match_id, command_id, lock=True)
+
+
+def match_peek(match_id, command_id: uuid.UUID) -> tuple[Match, CommandRecord | None]:
+    """``match_lock`` without the lock: the match and its command ``command_id`` as committed now,
+    in one statement that needs no transaction. Raises ``Match.DoesNotExist``."""
+    return _match_with_command(match_id, command_id, lock=False)
+
+
+def _match_with_command(match_id, command_id: uuid.UUID, *, lock: bool) -> tuple[Match, CommandRecord | None]:
     db = sql.database()
-    query = _LOCK_SQL + (" FOR UPDATE OF m" if db.features.has_select_for_update else "")
+    query = _LOCK_SQL + (" FOR UPDATE OF m" if lock and db.features.has_select_for_update else "")
     try:
         mid = match_id if isinstance(match_id, uuid.UUID) else uuid.UUID(str(match_id))
     except ValueError:

@@ -140,6 +140,44 @@ def test_a_repeated_command_id_is_replayed_byte_for_byte(counter, paths):
     _assert_log_consistent(match.pk, commands=1)
 
 
+def test_a_command_behind_a_head_this_process_saw_is_refused_by_one_read_without_a_lock(counter, paths, monkeypatch):
+    # rules: a stale expected seq is a version conflict unless the command id is one the match has (a replay)
+    match, actor = counter
+    stale = match.head_seq
+    _add(match, actor, expected=stale)
+    head = _add(match, actor).seq
+    statements = []
+    run = sql.run
+
+    def recorded(query, *args, **kwargs):
+        statements.append(query)
+        return run(query, *args, **kwargs)
+
+    monkeypatch.setattr(sql, "run", recorded)
+    # when a client that saw only the start sends a new command
+    with pytest.raises(VersionConflict) as conflict:
+        _add(match, actor, expected=stale)
+    # then it is told the head after one plain read: no transaction, no lock, no append tried
+    assert conflict.value.current_seq == head
+    assert paths == {"unlocked": 2, "moved": 0, "locked": 0}
+    assert len(statements) == 1 and statements[0].startswith("SELECT") and "FOR UPDATE" not in statements[0]
+    assert connection.get_autocommit()
+    _assert_log_consistent(match.pk, commands=2)
+
+
+def test_a_retry_behind_the_head_is_still_replayed_byte_for_byte(counter, paths):
+    match, actor = counter
+    command_id, expected = uuid.uuid4(), match.head_seq
+    first = _add(match, actor, expected=expected, command_id=command_id, n=6)
+    _add(match, actor)
+    # when the first command comes again with the expected seq it was sent with, now behind the head
+    again = _add(match, actor, expected=expected, command_id=command_id, n=6)
+    # then the read found its id, and the locked path replayed it unchanged
+    assert paths == {"unlocked": 2, "moved": 0, "locked": 1}
+    assert again.replayed and orjson.dumps(again.as_dict()) == orjson.dumps(first.as_dict())
+    _assert_log_consistent(match.pk, commands=2)
+
+
 def test_a_missing_summary_row_fails_the_one_statement_and_the_locked_path_writes_it(counter, paths):
     match, actor = counter
     MatchSummary.objects.filter(match=match).delete()
