@@ -1,4 +1,5 @@
-"""The HTTP side of the ASGI application: Django's ASGI handler, its middleware run as one sync chain.
+"""The HTTP side of the ASGI application: Django's ASGI handler, its middleware run as one sync chain,
+and a whole request's sync work in one thread crossing.
 
 Every view here is sync, and so are most middlewares: Django's own (``MiddlewareMixin``) run each
 hook through ``sync_to_async`` when the chain is async, and a sync-only one (WhiteNoise) makes
@@ -6,11 +7,13 @@ Django adapt the chain around it both ways. Under Django's ``ASGIHandler`` a req
 between the event loop and a thread 17 times (counted): the chain into a thread, back to the loop
 below WhiteNoise, then once for each of the ten request and response hooks of the six middlewares
 under it, for CSRF's ``process_view``, the view and the rendering of its response; plus the
-``request_started`` signal and closing the response. Now 3: the chain is built in sync mode, as
-under WSGI, and all of it (middlewares, URL resolution, the view, exception handling) runs in one
-``sync_to_async`` call on the request's thread. Reading the body, sending the response,
-disconnects and the request signals stay Django's. An async view would still work (run by
-``async_to_sync``, as under WSGI); there is none.
+``request_started`` signal and closing the response. The chain is built in sync mode, as under
+WSGI, and a request now crosses once (``handle``): the ``request_started`` signal, the chain
+(middlewares, URL resolution, the view, exception handling) and closing the response (the
+``request_finished`` signal) run in one ``sync_to_async`` call on the request's thread. A streamed
+response (a static file) is closed after it has been sent, in a second call. Reading the body and
+sending the response stay Django's. An async view would still work (run by ``async_to_sync``, as
+under WSGI); there is none.
 
 Each request still runs its sync work on one thread of its own (``ThreadSensitiveContext``: its
 database connection is taken, used and given back on that one thread), but the thread is lent
@@ -22,8 +25,12 @@ every request and joined it at the end (about 0.1 ms of CPU each; 4 % of a serve
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
-from django.core.handlers.asgi import ASGIHandler
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.base import BaseHandler
+from django.http import FileResponse
+from django.urls import set_script_prefix
 
 
 class RequestThreads:
@@ -65,8 +72,36 @@ class SyncChainASGIHandler(ASGIHandler):
             # thread queues behind it, as it would behind a busy thread of its own.
             self.threads.give_back(executor)
 
-    async def get_response_async(self, request):
-        return await sync_to_async(self.get_response, thread_sensitive=True)(request)
+    async def handle(self, scope, receive, send):
+        """Django's ``ASGIHandler.handle`` with one thread crossing (``respond``) where it made three.
+        The client going away mid-request does not cancel anything here: a sync view runs to its
+        end either way, and the server drops what is sent after a disconnect."""
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        set_script_prefix(get_script_prefix(scope))
+        try:
+            response = await sync_to_async(self.respond, thread_sensitive=True)(scope, body_file)
+            await self.send_response(response, send)
+            if response.streaming:
+                await sync_to_async(response.close, thread_sensitive=True)()
+        finally:
+            body_file.close()
+
+    def respond(self, scope, body_file):
+        """On the request's thread: ``request_started``, the request's response and, unless it is
+        streamed, its closing (``request_finished``: the database connection is given back here)."""
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, response = self.create_request(scope, body_file)
+        if request is not None:
+            response = self.get_response(request)
+            response._handler_class = self.__class__
+            if isinstance(response, FileResponse):
+                response.block_size = self.chunk_size  # the server chunks for itself
+        if not response.streaming:
+            response.close()
+        return response
 
 
 def http_application() -> SyncChainASGIHandler:
