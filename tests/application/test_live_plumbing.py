@@ -43,6 +43,51 @@ def test_a_publish_to_a_hung_channel_layer_gives_up_and_is_logged(monkeypatch, c
     assert any("publish to match.m1 failed: TimeoutError" in r.getMessage() for r in caplog.records)
 
 
+async def test_a_publish_from_a_servers_thread_is_handed_to_its_loop_without_waiting(monkeypatch, caplog):
+    """A request's or a socket's thread does not wait for Redis: the loop it serves sends, in order."""
+    import asyncio
+
+    from asgiref.sync import sync_to_async
+    from channels.layers import InMemoryChannelLayer, channel_layers, get_channel_layer
+
+    from games.application import hooks
+
+    # given a listener on two matches' groups, and sends that take a while (a slow Redis); the second fails
+    channel_layers.backends.pop("default", None)
+    layer = get_channel_layer()
+    await layer.group_add(hooks.match_group("m1"), "listener")
+    await layer.group_add(hooks.match_group("m2"), "listener")
+    sent, send = [], InMemoryChannelLayer.group_send
+
+    async def slow(self, group, message):
+        await asyncio.sleep(0.2)
+        if group.endswith("m2"):
+            raise ConnectionError("Redis went away")
+        sent.append(message["seq"])
+        await send(self, group, message)
+
+    monkeypatch.setattr(InMemoryChannelLayer, "group_send", slow)
+    loop = asyncio.get_running_loop()
+    try:
+        # when a thread that does this loop's sync work announces three appends
+        def announce():
+            t0 = loop.time()
+            for seq in (7, 8):
+                hooks.publish_appended("m1", seq)
+            hooks.publish_appended("m2", 1)
+            return loop.time() - t0
+
+        took = await sync_to_async(announce, thread_sensitive=False)()
+        # then it did not wait for any of them, and the loop sent them in the order given
+        assert took < 0.2 and sent == []
+        got = [await asyncio.wait_for(layer.receive("listener"), 2) for _ in range(2)]
+        assert [m["seq"] for m in got] == [7, 8] == sent
+        await asyncio.sleep(0.05)
+        assert any("publish to match.m2 failed" in r.getMessage() for r in caplog.records)
+    finally:
+        channel_layers.backends.pop("default", None)
+
+
 @pytest.mark.django_db
 def test_a_paged_batch_never_caches_a_page_end_state_as_the_head_state(started_pebbles, settings):
     """A hub more than a page behind reads one page; the state it keeps for the head must be the
