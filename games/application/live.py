@@ -23,6 +23,7 @@ from games.eventstore.models import Match
 from games.kernel import canonical
 
 from . import watch
+from .errors import as_unavailable
 from .identities import deleted_in_running
 from .lobby import ACTIVE, SEAT_TAKEN, aggregate_fold, seat_of_user
 from .selectors import (
@@ -101,16 +102,50 @@ def _head_state(match: Match, engine, after: int, rows: list[dict]) -> dict:
     return state_load(match)
 
 
-def batch(match_id, *, after: int, user_ids, spectators_after: int | None, policy: watch.WatchPolicy | None) -> Batch:
+def batches(reads: list[dict]) -> list:
+    """``batch(**read)`` for each of ``reads`` (several hubs' pushes at once), their first queries
+    made as one (``store.events_pages``). Each gets its Batch, or the exception its own batch
+    raised; an unreachable store raises for all."""
+    matches, pages, upcasters = [], [], []
+    for read in reads:
+        try:
+            match = _match(read["match_id"])
+        except Exception as exc:
+            if as_unavailable(exc) is not None:
+                raise
+            match = exc
+        matches.append(match)
+        if not isinstance(match, Exception):
+            pages.append((match, read["after"], read["after"] + settings.SOCKET_SYNC_PAGE + 1))
+            upcasters.append(engine_of(match).upcasters)
+    rows = iter(store.events_pages(pages, upcasters))
+    out = []
+    for read, match in zip(reads, matches):
+        if isinstance(match, Exception):
+            out.append(match)
+            continue
+        try:
+            out.append(batch(**read, rows=next(rows)))
+        except Exception as exc:
+            if as_unavailable(exc) is not None:
+                raise
+            out.append(exc)
+    return out
+
+
+def batch(match_id, *, after: int, user_ids, spectators_after: int | None, policy: watch.WatchPolicy | None,
+          rows: list[dict] | None = None) -> Batch:
     """Everything a hub's sockets need after the hub's last seq ``after`` (``spectators_after``: its
     spectators' last seq, or None when it has none). Seats come from the head, as a push always did.
 
     Usually one query: the events after ``after`` (a page, and one more to know whether more follow),
-    whose last seq is the head (the log is gapless); the match's other fields are kept per process."""
+    whose last seq is the head (the log is gapless); the match's other fields are kept per process.
+    ``rows``: those events, when ``batches`` read them already."""
     match = _match(match_id)
     engine = engine_of(match)
     page = settings.SOCKET_SYNC_PAGE
-    rows = store.events_page(match, after=after, until=after + page + 1, engine_upcasters=engine.upcasters)
+    if rows is None:
+        rows = store.events_page(match, after=after, until=after + page + 1, engine_upcasters=engine.upcasters)
     if len(rows) > page:  # more than a page behind: the head is further on
         match = match_get(match_id)
         rows = rows[:page]

@@ -286,6 +286,34 @@ def events_page(match: Match, *, after: int, until: int, engine_upcasters=None) 
     rows = sql.run("SELECT seq, type, version, payload, actor, command_id, at FROM eventstore_matchevent"
                    " WHERE match_id = %s AND seq > %s AND seq <= %s ORDER BY seq",
                    [sql.uuid_param(match.pk), after, until], fetch="all", prepare=True)
+    return _page_events(rows, engine_upcasters)
+
+
+# Each (match, after, until) of an array, and its events by the (match, seq) index (LATERAL: one
+# index range per page, never a join over the whole table).
+_PAGES_SQL = (
+    "SELECT r.i, e.seq, e.type, e.version, e.payload, e.actor, e.command_id, e.at"
+    " FROM unnest(%s::uuid[], %s::integer[], %s::integer[]) WITH ORDINALITY AS r(match_id, after, until, i)"
+    " CROSS JOIN LATERAL (SELECT seq, type, version, payload, actor, command_id, at FROM eventstore_matchevent"
+    " WHERE match_id = r.match_id AND seq > r.after AND seq <= r.until) e ORDER BY r.i, e.seq"
+)
+
+
+def events_pages(pages: list[tuple], upcasters: list) -> list[list[dict]]:
+    """``events_page`` for each ``(match, after, until)`` of ``pages`` (its engine's upcasters at
+    the same place in ``upcasters``): one SELECT for all of them on PostgreSQL, one each elsewhere."""
+    if sql.database().vendor != "postgresql" or len(pages) < 2:
+        return [events_page(match, after=after, until=until, engine_upcasters=up)
+                for (match, after, until), up in zip(pages, upcasters)]
+    rows = sql.run(_PAGES_SQL, [[m.pk for m, _, _ in pages], [a for _, a, _ in pages], [u for _, _, u in pages]],
+                   fetch="all", prepare=True)
+    grouped = [[] for _ in pages]
+    for row in rows:
+        grouped[row[0] - 1].append(row[1:])
+    return [_page_events(page_rows, up) for page_rows, up in zip(grouped, upcasters)]
+
+
+def _page_events(rows, engine_upcasters) -> list[dict]:
     convert = connection.ops.convert_datetimefield_value if connection.vendor == "sqlite" else None
     out = []
     for seq, type_, version, payload, actor, command_id, at in rows:

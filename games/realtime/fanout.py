@@ -8,9 +8,12 @@ publish costs one message per server, not one per socket. The message carries no
 On a publish the match's ``Hub`` makes one store read for all its sockets
 (``games.application.live.batch``): the new events, redacted once per seat that has sockets here
 and once for all spectators, and one ``/view/`` document each; every message is encoded once and
-the same text is queued on every socket of that viewer. Nothing a socket receives ever crossed the
-channel layer, and each seat's text only goes to the sockets of that seat (the seat is resolved
-from the head's lobby for every batch, as a push always did).
+the same text is queued on every socket of that viewer. A busy server gathers its hubs' reads
+(``PushReads``): those asked while a read runs go together in the next one, one hop to a database
+thread, one query for all their logins and one for all their new events (``live.batches``).
+Nothing a socket receives ever crossed the channel layer, and each seat's text only goes to the
+sockets of that seat (the seat is resolved from the head's lobby for every batch, as a push always
+did).
 
 Delivery is in order and gapless per socket: the hub sends a shared page only to a socket whose
 last sent seq is where the page starts; any other socket (it synced, joined or changed seat in
@@ -279,9 +282,9 @@ class Hub:
                 spec_after = self.spec_seq if spectators else None
                 policy = await self._policy_now() if spectators else None
                 signed_in = [s for s in self.sockets if s.authenticated and not s.ended]
-                ok, b = await db(_batch_read)(self.match_id, [s.auth for s in signed_in], after=self.seq,
-                                              user_ids={s.user_id for s in signed_in},
-                                              spectators_after=spec_after, policy=policy)
+                ok, b = await self.fanout.reads.read(self.match_id, [s.auth for s in signed_in], after=self.seq,
+                                                     user_ids={s.user_id for s in signed_in},
+                                                     spectators_after=spec_after, policy=policy)
                 for sock, fine in zip(signed_in, ok):
                     if not fine:  # its login ended: no more pushes, even before the timer sees it
                         await sock.end_session()
@@ -355,9 +358,57 @@ def _page_texts(page) -> list[str]:
     return out
 
 
-def _batch_read(match_id, auths, **kwargs):
-    """The logins' checks (one query for all token logins) and the hub's batch, in one hop."""
-    return still_authorised_many(auths), live.batch(match_id, **kwargs)
+class PushReads:
+    """The hubs' reads for their pushes, gathered: while a database call reads for some hubs, the
+    reads other hubs ask for meanwhile wait, then go together in the next call, so a busy server
+    makes one hop to a database thread and one login query for many pushes. At most ``parallel``
+    calls run at once; when the server is idle a read goes alone, at once."""
+
+    def __init__(self, parallel: int = 2):
+        self.parallel = parallel
+        self.running = 0
+        self.waiting: list = []
+
+    async def read(self, match_id, auths: list, **kwargs):
+        """(each login in ``auths`` still valid?, ``live.batch(match_id, **kwargs)``)."""
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        self.waiting.append((match_id, auths, kwargs, future))
+        if self.running < self.parallel:
+            self.running += 1
+            loop.create_task(self._run())
+        return await future
+
+    async def _run(self):
+        try:
+            while self.waiting:
+                reads, self.waiting = self.waiting, []
+                try:
+                    results = await db(_push_reads)([read[:3] for read in reads])
+                except Exception as exc:  # the database is down, say: every hub of the call hears it
+                    results = [exc] * len(reads)
+                for (*_, future), result in zip(reads, results):
+                    if future.done():  # its hub stopped waiting
+                        continue
+                    if isinstance(result, Exception):
+                        future.set_exception(result)
+                    else:
+                        future.set_result(result)
+        finally:
+            self.running -= 1
+
+
+def _push_reads(reads: list) -> list:
+    """For each ``(match_id, auths, batch kwargs)``: its logins' checks and its hub's batch, or the
+    error its batch raised (one hub's failure is that hub's). Every login of every read is checked
+    in one query (for token logins), and the new events of all are read in one more."""
+    checked = still_authorised_many([auth for _, auths, _ in reads for auth in auths])
+    batches = live.batches([{"match_id": match_id, **kwargs} for match_id, _, kwargs in reads])
+    out, at = [], 0
+    for (_, auths, _), batch in zip(reads, batches):
+        ok, at = checked[at:at + len(auths)], at + len(auths)
+        out.append(batch if isinstance(batch, Exception) else (ok, batch))
+    return out
 
 
 def _page_read(match_id, sock, after):
@@ -401,6 +452,7 @@ class Fanout:
         self._started = False
         self._starting: asyncio.Task | None = None
         self._presence_dirty = asyncio.Event()
+        self.reads = PushReads()
 
     async def _start(self):
         """Open this process's channel and start its loops, once (concurrent callers wait for it).
