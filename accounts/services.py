@@ -6,6 +6,7 @@ usernames are normalized and checked for lookalikes by ``accounts.identity``.
 """
 
 import logging
+from functools import lru_cache
 from importlib import import_module
 
 from django.conf import settings
@@ -216,15 +217,23 @@ def user_is_active_session(user_id, session_key: str | None = None, token_key: s
 
 def _fresh_tokens(keys: list[str]) -> dict:
     """{key: user_id} of the unexpired tokens among ``keys`` whose user is active: one plain SELECT
-    (a server asks this for all its sockets on every push)."""
+    (a server asks this for all its sockets on every push), prepared once on PostgreSQL."""
+    postgresql = connection.vendor == "postgresql"
+    cutoff = connection.ops.adapt_datetimefield_value(timezone.now() - token_ttl())
+    params = [list(keys), cutoff] if postgresql else [*keys, cutoff]
+    return dict(plain_sql.run(_fresh_tokens_sql(None if postgresql else len(keys)), params, fetch="all", prepare=True))
+
+
+@lru_cache(maxsize=64)
+def _fresh_tokens_sql(count: int | None) -> str:
+    """``_fresh_tokens``'s SELECT: for an array of keys (``count`` None: one text for any number,
+    PostgreSQL) or for ``count`` placeholders."""
     meta, quote = get_user_model()._meta, connection.ops.quote_name
-    placeholders = ", ".join(["%s"] * len(keys))
-    sql = (f"SELECT t.{quote('key')}, t.user_id FROM {quote(Token._meta.db_table)} t"
-           f" JOIN {quote(meta.db_table)} u ON u.{quote(meta.pk.column)} = t.user_id"
-           f" WHERE t.{quote('key')} IN ({placeholders}) AND u.{quote(meta.get_field('is_active').column)}"
-           f" AND t.created > %s")
-    return dict(plain_sql.run(sql, [*keys, connection.ops.adapt_datetimefield_value(timezone.now() - token_ttl())],
-                              fetch="all", prepare=True))
+    keys = "= ANY(%s)" if count is None else f"IN ({', '.join(['%s'] * count)})"
+    return (f"SELECT t.{quote('key')}, t.user_id FROM {quote(Token._meta.db_table)} t"
+            f" JOIN {quote(meta.db_table)} u ON u.{quote(meta.pk.column)} = t.user_id"
+            f" WHERE t.{quote('key')} {keys} AND u.{quote(meta.get_field('is_active').column)}"
+            f" AND t.created > %s")
 
 
 def logins_active(logins: list[dict]) -> list[bool]:
