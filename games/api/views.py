@@ -369,7 +369,7 @@ class MatchCommandApi(APIView):
     )
     def post(self, request, id):
         seat = selectors.seat_now(id, request.user)
-        data = _body(s.CommandSerializer, request)
+        data = s.command_body(request.data) or _body(s.CommandSerializer, request)
         if seat is None:
             raise NotYourDecision("you have no seat in this match")
         result = services.match_submit_command(
