@@ -50,6 +50,23 @@ def paths(monkeypatch):
     return counts
 
 
+def _record_statements(monkeypatch) -> list:
+    """The text of every statement ``sql.run`` runs from now on."""
+    statements, run = [], sql.run
+
+    def recorded(query, *args, **kwargs):
+        statements.append(query)
+        return run(query, *args, **kwargs)
+
+    monkeypatch.setattr(sql, "run", recorded)
+    return statements
+
+
+@pytest.fixture
+def statements(monkeypatch):
+    return _record_statements(monkeypatch)
+
+
 @pytest.fixture
 def counter(make_user):
     """A started one-seat Counter match (its start, a lobby command, cached the fold): (match, actor)."""
@@ -79,17 +96,9 @@ def _assert_log_consistent(match_id, commands: int):
     return match
 
 
-def test_a_game_command_on_a_match_this_process_holds_is_one_statement(counter, paths, monkeypatch):
+def test_a_game_command_on_a_match_this_process_holds_is_one_statement(counter, paths, statements):
     # given a started match whose fold this process cached when it wrote the start
     match, actor = counter
-    statements = []
-    run = sql.run
-
-    def recorded(query, *args, **kwargs):
-        statements.append(query)
-        return run(query, *args, **kwargs)
-
-    monkeypatch.setattr(sql, "run", recorded)
     # when a player adds
     result = _add(match, actor, expected=match.head_seq, n=3)
     # then one statement appended the event, the command, the head and the summary, with no lock taken first
@@ -146,14 +155,7 @@ def test_a_command_behind_a_head_this_process_saw_is_refused_by_one_read_without
     stale = match.head_seq
     _add(match, actor, expected=stale)
     head = _add(match, actor).seq
-    statements = []
-    run = sql.run
-
-    def recorded(query, *args, **kwargs):
-        statements.append(query)
-        return run(query, *args, **kwargs)
-
-    monkeypatch.setattr(sql, "run", recorded)
+    statements = _record_statements(monkeypatch)
     # when a client that saw only the start sends a new command
     with pytest.raises(VersionConflict) as conflict:
         _add(match, actor, expected=stale)
