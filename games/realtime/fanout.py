@@ -9,7 +9,7 @@ On a publish the match's ``Hub`` makes one store read for all its sockets
 (``games.application.live.batch``): the new events, redacted once per seat that has sockets here
 and once for all spectators, and one ``/view/`` document each; every message is encoded once and
 the same text is queued on every socket of that viewer. A busy server gathers its hubs' reads
-(``PushReads``): those asked while a read runs go together in the next one, one hop to a database
+(``Gathered``): those asked while a read runs go together in the next one, one hop to a database
 thread, one query for all their logins and one for all their new events (``live.batches``).
 Nothing a socket receives ever crossed the channel layer, and each seat's text only goes to the
 sockets of that seat (the seat is resolved from the head's lobby for every batch, as a push always
@@ -268,7 +268,7 @@ class Hub:
     async def _policy_now(self):
         now = time.monotonic()
         if now - self._policy_at > self.POLICY_SECONDS:
-            self._policy = await db(_policy_read)(self.match_id)
+            self._policy = await self.fanout.policies(self.match_id)
             self._policy_at = now
         return self._policy
 
@@ -282,9 +282,9 @@ class Hub:
                 spec_after = self.spec_seq if spectators else None
                 policy = await self._policy_now() if spectators else None
                 signed_in = [s for s in self.sockets if s.authenticated and not s.ended]
-                ok, b = await self.fanout.reads.read(self.match_id, [s.auth for s in signed_in], after=self.seq,
-                                                     user_ids={s.user_id for s in signed_in},
-                                                     spectators_after=spec_after, policy=policy)
+                ok, b = await self.fanout.reads(self.match_id, [s.auth for s in signed_in], {
+                    "after": self.seq, "user_ids": {s.user_id for s in signed_in}, "spectators_after": spec_after,
+                    "policy": policy})
                 for sock, fine in zip(signed_in, ok):
                     if not fine:  # its login ended: no more pushes, even before the timer sees it
                         await sock.end_session()
@@ -358,22 +358,23 @@ def _page_texts(page) -> list[str]:
     return out
 
 
-class PushReads:
-    """The hubs' reads for their pushes, gathered: while a database call reads for some hubs, the
-    reads other hubs ask for meanwhile wait, then go together in the next call, so a busy server
-    makes one hop to a database thread and one login query for many pushes. At most ``parallel``
-    calls run at once; when the server is idle a read goes alone, at once."""
+class Gathered:
+    """A sync database read ``many`` that hubs ask for one at a time, gathered: while a call runs
+    for some of them (on a socket database thread), those asked meanwhile wait, then go together in
+    the next call, so a busy server makes one hop and one query for many. At most ``parallel``
+    calls run at once; when the server is idle a read goes alone, at once. ``many`` takes each
+    read's arguments (a tuple) and returns each one's result, or the exception that is that read's
+    alone; an exception it raises (the database is down, say) is every read's of the call."""
 
-    def __init__(self, parallel: int = 2):
-        self.parallel = parallel
+    def __init__(self, many, parallel: int = 2):
+        self.many, self.parallel = many, parallel
         self.running = 0
         self.waiting: list = []
 
-    async def read(self, match_id, auths: list, **kwargs):
-        """(each login in ``auths`` still valid?, ``live.batch(match_id, **kwargs)``)."""
+    async def __call__(self, *args):
         loop = asyncio.get_running_loop()
         future = loop.create_future()
-        self.waiting.append((match_id, auths, kwargs, future))
+        self.waiting.append((args, future))
         if self.running < self.parallel:
             self.running += 1
             loop.create_task(self._run())
@@ -384,10 +385,10 @@ class PushReads:
             while self.waiting:
                 reads, self.waiting = self.waiting, []
                 try:
-                    results = await db(_push_reads)([read[:3] for read in reads])
-                except Exception as exc:  # the database is down, say: every hub of the call hears it
+                    results = await db(self.many)([args for args, _ in reads])
+                except Exception as exc:
                     results = [exc] * len(reads)
-                for (*_, future), result in zip(reads, results):
+                for (_, future), result in zip(reads, results):
                     if future.done():  # its hub stopped waiting
                         continue
                     if isinstance(result, Exception):
@@ -399,9 +400,10 @@ class PushReads:
 
 
 def _push_reads(reads: list) -> list:
-    """For each ``(match_id, auths, batch kwargs)``: its logins' checks and its hub's batch, or the
-    error its batch raised (one hub's failure is that hub's). Every login of every read is checked
-    in one query (for token logins), and the new events of all are read in one more."""
+    """For each ``(match_id, auths, batch kwargs)``: (each login in ``auths`` still valid?, its hub's
+    ``live.batch``), or the error its batch raised (one hub's failure is that hub's). Every login of
+    every read is checked in one query (for token logins), and the new events of all are read in
+    one more."""
     checked = still_authorised_many([auth for _, auths, _ in reads for auth in auths])
     batches = live.batches([{"match_id": match_id, **kwargs} for match_id, _, kwargs in reads])
     out, at = [], 0
@@ -418,8 +420,10 @@ def _page_read(match_id, sock, after):
     return live.page_for(match_id, sock.user if sock.authenticated else None, after)
 
 
-def _policy_read(match_id):
-    return watch.policies_of([match_id]).get(str(match_id))
+def _policy_reads(reads: list) -> list:
+    """For each ``(match_id,)``: its watch policy (None: it has none), all read at once."""
+    policies = watch.policies_of([match_id for match_id, in reads])
+    return [policies.get(str(match_id)) for match_id, in reads]
 
 
 # -- one process --------------------------------------------------------------------------------
@@ -452,7 +456,8 @@ class Fanout:
         self._started = False
         self._starting: asyncio.Task | None = None
         self._presence_dirty = asyncio.Event()
-        self.reads = PushReads()
+        self.reads = Gathered(_push_reads)  # the hubs' reads for their pushes
+        self.policies = Gathered(_policy_reads)  # and for their spectators' watch policies
 
     async def _start(self):
         """Open this process's channel and start its loops, once (concurrent callers wait for it).
