@@ -370,6 +370,7 @@ class Gathered:
         self.many, self.parallel = many, parallel
         self.running = 0
         self.waiting: list = []
+        self.tasks: set = set()  # the loop keeps only weak references to tasks
 
     async def __call__(self, *args):
         loop = asyncio.get_running_loop()
@@ -377,7 +378,9 @@ class Gathered:
         self.waiting.append((args, future))
         if self.running < self.parallel:
             self.running += 1
-            loop.create_task(self._run())
+            task = loop.create_task(self._run())
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
         return await future
 
     async def _run(self):
