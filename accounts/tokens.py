@@ -13,6 +13,7 @@
 
 import hashlib
 import secrets
+import weakref
 from datetime import timedelta
 
 from django.conf import settings
@@ -24,6 +25,8 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
+
+from games.eventstore import sql as plain_sql
 
 # -- expiring API tokens ------------------------------------------------------------------------
 
@@ -79,30 +82,44 @@ def _token_query(User) -> tuple[str, list, list]:
     return _token_queries[cache_key]
 
 
-def _instance(model, cols, values):
+# Each connection's converters per column list: asking the backend and the columns for them cost
+# more than the conversions. Keyed by the connection (each thread has its own, and its backend's
+# converters are bound to it).
+_converters: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _column_converters(db, cols) -> list:
+    """[(position, [converter, ...])] for the columns of ``cols`` that have converters on ``db``."""
+    per_db = _converters.setdefault(db, {})
+    key = id(cols)
+    if key not in per_db:
+        found = [(i, db.ops.get_db_converters(col) + col.get_db_converters(db)) for i, (_field, col) in enumerate(cols)]
+        per_db[key] = [(i, converters) for i, converters in found if converters]
+    return per_db[key]
+
+
+def _instance(model, cols, values, db):
     """``model`` from its raw column values, converted as the ORM converts them (SQLite's text
     datetimes and integer booleans, fields' own ``from_db_value``)."""
-    converted = []
-    for (_field, col), value in zip(cols, values):
-        for convert in connection.ops.get_db_converters(col) + col.get_db_converters(connection):
-            value = convert(value, col, connection)
-        converted.append(value)
-    return model.from_db(connection.alias, [field.attname for field, _col in cols], converted)
+    values = list(values)
+    for i, converters in _column_converters(db, cols):
+        for convert in converters:
+            values[i] = convert(values[i], cols[i][1], db)
+    return model.from_db(db.alias, [field.attname for field, _col in cols], values)
 
 
 def token_with_user(key: str) -> Token | None:
     """The token ``key`` with its user loaded (``token.user``), whatever their state; None if there
     is no such token. One plain SELECT, as the ORM's ``select_related("user").get(key=key)`` reads
-    it, without building that query on every API request (it cost more than running it)."""
+    it, prepared once per connection on PostgreSQL (every API request asks it)."""
     User = get_user_model()
-    sql, token_cols, user_cols = _token_query(User)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [key])
-        row = cursor.fetchone()
+    query, token_cols, user_cols = _token_query(User)
+    db = plain_sql.database()
+    row = plain_sql.run(query, [key], fetch="one", prepare=True, db=db)
     if row is None:
         return None
-    token = _instance(Token, token_cols, row[:len(token_cols)])
-    token.user = _instance(User, user_cols, row[len(token_cols):])
+    token = _instance(Token, token_cols, row[:len(token_cols)], db)
+    token.user = _instance(User, user_cols, row[len(token_cols):], db)
     return token
 
 

@@ -214,6 +214,21 @@ def test_the_write_paths_statements_are_prepared_on_the_server_once_per_connecti
     assert any(text.startswith("WITH e AS (INSERT INTO eventstore_matchevent") for text in prepared), prepared
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="prepared statements are PostgreSQL's")
+def test_the_api_token_look_up_is_prepared_too(make_user):
+    # Every API request with a token asks it (accounts.tokens.token_with_user).
+    from rest_framework.authtoken.models import Token
+
+    from accounts.tokens import token_with_user
+
+    token = Token.objects.create(user=make_user())
+    assert token_with_user(token.key).user_id == token.user_id
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any(text.startswith("SELECT t.") and "authtoken_token" in text for text in prepared), prepared
+
+
 def test_the_live_page_read_gives_exactly_what_events_load_gives(started_pebbles):
     """store.events_page (one plain SELECT, what every push reads) against the ORM read."""
     from games.eventstore import store
