@@ -220,20 +220,24 @@ def _fresh_tokens(keys: list[str]) -> dict:
     (a server asks this for all its sockets on every push), prepared once on PostgreSQL."""
     postgresql = connection.vendor == "postgresql"
     cutoff = connection.ops.adapt_datetimefield_value(timezone.now() - token_ttl())
-    params = [list(keys), cutoff] if postgresql else [*keys, cutoff]
+    params = [list(keys), cutoff] if postgresql else [cutoff, *keys]
     return dict(plain_sql.run(_fresh_tokens_sql(None if postgresql else len(keys)), params, fetch="all", prepare=True))
 
 
 @lru_cache(maxsize=64)
 def _fresh_tokens_sql(count: int | None) -> str:
     """``_fresh_tokens``'s SELECT: for an array of keys (``count`` None: one text for any number,
-    PostgreSQL) or for ``count`` placeholders."""
+    PostgreSQL; each key looked up by its index, whatever plan the statement is given) or for
+    ``count`` placeholders."""
     meta, quote = get_user_model()._meta, connection.ops.quote_name
-    keys = "= ANY(%s)" if count is None else f"IN ({', '.join(['%s'] * count)})"
-    return (f"SELECT t.{quote('key')}, t.user_id FROM {quote(Token._meta.db_table)} t"
-            f" JOIN {quote(meta.db_table)} u ON u.{quote(meta.pk.column)} = t.user_id"
-            f" WHERE t.{quote('key')} {keys} AND u.{quote(meta.get_field('is_active').column)}"
-            f" AND t.created > %s")
+    key = quote("key")
+    select = (f"SELECT t.{key}, t.user_id FROM {quote(Token._meta.db_table)} t"
+              f" JOIN {quote(meta.db_table)} u ON u.{quote(meta.pk.column)} = t.user_id"
+              f" WHERE u.{quote(meta.get_field('is_active').column)} AND t.created > %s AND t.{key}")
+    if count is None:  # the keys' array comes first, then the cut-off
+        return (f"SELECT f.{key}, f.user_id FROM unnest(%s::text[]) AS k(wanted)"
+                f" CROSS JOIN LATERAL ({select} = k.wanted LIMIT 1) f")
+    return f"{select} IN ({', '.join(['%s'] * count)})"
 
 
 def logins_active(logins: list[dict]) -> list[bool]:

@@ -108,6 +108,15 @@ DATABASE_URL = env.str("DATABASE_URL", default="")
 if DATABASE_URL:
     DATABASES = {"default": env.db_url_config(DATABASE_URL)}
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        # The statements the store prepares on the server (games.eventstore.sql, prepare=True) are
+        # planned once per connection: PostgreSQL's default re-plans one that takes an array on
+        # every call (a custom plan for an array of known length always looks cheaper), which cost
+        # more than running it. Each of them is written so that its generic plan is the index
+        # plan (tests/eventstore/test_store_contract.py checks). Django's own queries bind on the
+        # client and prepare nothing, so this setting does not touch them.
+        options = DATABASES["default"].setdefault("OPTIONS", {})
+        options["options"] = f"{options.get('options', '')} -c plan_cache_mode=force_generic_plan".strip()
     if DATABASES["default"]["ENGINE"].endswith("postgresql") and env.bool("DB_POOL", default=True):
         # Under ASGI every request runs in a thread of its own, so a persistent connection
         # (CONN_MAX_AGE) dies with its thread: each request opened a new connection. A pool per

@@ -229,6 +229,47 @@ def test_the_api_token_look_up_is_prepared_too(make_user):
     assert any(text.startswith("SELECT t.") and "authtoken_token" in text for text in prepared), prepared
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="prepared statements are PostgreSQL's")
+def test_the_statements_that_take_arrays_are_planned_once_by_their_indexes(make_user):
+    # PostgreSQL would re-plan a prepared statement taking an array on every call, and its generic
+    # plan of a join on "= ANY(array)" scans whole tables (config.settings: DATABASES; a push asks
+    # both statements on every append).
+    from rest_framework.authtoken.models import Token
+
+    from accounts.services import _fresh_tokens
+    from games.eventstore import store
+
+    # given two matches with events, two tokens, and tables too small for an index to look cheaper
+    matches = [_counter_match(make_user)[0] for _ in range(2)]
+    keys = [Token.objects.create(user=make_user()).key for _ in range(2)]
+    def plans():  # {is the token statement: (its name, generic plans, custom plans)} on this connection
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT name, statement, generic_plans, custom_plans FROM pg_prepared_statements"
+                           " WHERE statement LIKE %s", ["%unnest(%"])
+            return {"authtoken_token" in text: (name, generic, custom) for name, text, generic, custom in cursor.fetchall()}
+
+    before = plans()
+    # when each statement runs more often than PostgreSQL's custom-plan trials (5)
+    for _ in range(7):
+        assert set(_fresh_tokens(keys)) == set(keys)
+        pages = store.events_pages([(m, 0, m.head_seq) for m in matches], [None, None])
+        assert [len(p) for p in pages] == [m.head_seq for m in matches]
+    # then each was planned once, generically, and that plan reads by index only
+    after = plans()
+    assert set(after) == {True, False}, after
+    for token_statement, (_name, generic, custom) in after.items():
+        _, generic_before, custom_before = before.get(token_statement, (None, 0, 0))
+        assert (generic - generic_before, custom - custom_before) == (7, 0)
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN EXECUTE {after[True][0]}(%s, now())", [keys])
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+        assert "Seq Scan" not in plan and "Index Scan" in plan, plan
+        cursor.execute(f"EXPLAIN EXECUTE {after[False][0]}(%s::uuid[], %s::integer[], %s::integer[])",
+                       [[m.pk for m in matches], [0, 0], [m.head_seq for m in matches]])
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+        assert "Seq Scan" not in plan and "Index Scan" in plan, plan
+
+
 def test_the_live_page_read_gives_exactly_what_events_load_gives(started_pebbles):
     """store.events_page (one plain SELECT, what every push reads) against the ORM read."""
     from games.eventstore import store
