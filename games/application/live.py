@@ -125,7 +125,7 @@ def batches(reads: list[dict]) -> list:
             out.append(match)
             continue
         try:
-            out.append(batch(**read, rows=next(rows)))
+            out.append(batch(**read, rows=next(rows), match=match))
         except Exception as exc:
             if as_unavailable(exc) is not None:
                 raise
@@ -134,14 +134,14 @@ def batches(reads: list[dict]) -> list:
 
 
 def batch(match_id, *, after: int, user_ids, spectators_after: int | None, policy: watch.WatchPolicy | None,
-          rows: list[dict] | None = None) -> Batch:
+          rows: list[dict] | None = None, match: Match | None = None) -> Batch:
     """Everything a hub's sockets need after the hub's last seq ``after`` (``spectators_after``: its
     spectators' last seq, or None when it has none). Seats come from the head, as a push always did.
 
     Usually one query: the events after ``after`` (a page, and one more to know whether more follow),
     whose last seq is the head (the log is gapless); the match's other fields are kept per process.
-    ``rows``: those events, when ``batches`` read them already."""
-    match = _match(match_id)
+    ``rows``: those events, and ``match`` this process's copy of the match, when ``batches`` has them."""
+    match = _match(match_id) if match is None else match
     engine = engine_of(match)
     page = settings.SOCKET_SYNC_PAGE
     if rows is None:
