@@ -271,8 +271,10 @@ SOCKET_ALLOWED_ORIGINS = env.list("SOCKET_ALLOWED_ORIGINS", default=[])
 SOCKET_RATE_MESSAGES = env.int("SOCKET_RATE_MESSAGES", default=60)
 SOCKET_RATE_SECONDS = env.float("SOCKET_RATE_SECONDS", default=10.0)
 SOCKET_SYNC_PAGE = env.int("SOCKET_SYNC_PAGE", default=100)
-# Threads per server process for the sockets' database work (pushes, commands, syncs).
-SOCKET_DB_THREADS = env.int("SOCKET_DB_THREADS", default=4)
+# Threads per server process for the sockets' database work (pushes, commands, syncs). More
+# threads than cores only contend for the GIL: under `manage.py bench load` on 2 cores, 2 threads
+# gave a lower p95 than 4 in 5 of 6 alternating runs, at 5 % less CPU (docs/performance.md).
+SOCKET_DB_THREADS = env.int("SOCKET_DB_THREADS", default=2)
 # Folded match states kept per process (games.application.selectors): at least the number of
 # matches live at once, or commands and pushes read snapshots and tails again. A state takes 2 KB
 # (Yashima) to about 90 KB (a Harakiri table) of memory, so at most about 90 MB.
