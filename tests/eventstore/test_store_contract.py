@@ -242,6 +242,7 @@ def test_the_statements_that_take_arrays_are_planned_once_by_their_indexes(make_
     # given two matches with events, two tokens, and tables too small for an index to look cheaper
     matches = [_counter_match(make_user)[0] for _ in range(2)]
     keys = [Token.objects.create(user=make_user()).key for _ in range(2)]
+
     def plans():  # {is the token statement: (its name, generic plans, custom plans)} on this connection
         with connection.cursor() as cursor:
             cursor.execute("SELECT name, statement, generic_plans, custom_plans FROM pg_prepared_statements"
@@ -260,13 +261,13 @@ def test_the_statements_that_take_arrays_are_planned_once_by_their_indexes(make_
     for token_statement, (_name, generic, custom) in after.items():
         _, generic_before, custom_before = before.get(token_statement, (None, 0, 0))
         assert (generic - generic_before, custom - custom_before) == (7, 0)
-    with connection.cursor() as cursor:
-        cursor.execute(f"EXPLAIN EXECUTE {after[True][0]}(%s, now())", [keys])
-        plan = "\n".join(row[0] for row in cursor.fetchall())
-        assert "Seq Scan" not in plan and "Index Scan" in plan, plan
-        cursor.execute(f"EXPLAIN EXECUTE {after[False][0]}(%s::uuid[], %s::integer[], %s::integer[])",
-                       [[m.pk for m in matches], [0, 0], [m.head_seq for m in matches]])
-        plan = "\n".join(row[0] for row in cursor.fetchall())
+    plan_arguments = {True: ("(%s, now())", [keys]),
+                      False: ("(%s::uuid[], %s::integer[], %s::integer[])",
+                              [[m.pk for m in matches], [0, 0], [m.head_seq for m in matches]])}
+    for token_statement, (arguments, params) in plan_arguments.items():
+        with connection.cursor() as cursor:
+            cursor.execute(f"EXPLAIN EXECUTE {after[token_statement][0]}{arguments}", params)
+            plan = "\n".join(row[0] for row in cursor.fetchall())
         assert "Seq Scan" not in plan and "Index Scan" in plan, plan
 
 
