@@ -37,41 +37,67 @@ def _bench_match():
     return match, services.Actor.user(user)
 
 
-def _submit_loop(match, actor, commands: int) -> int:
+def _submit(match_id, actor, seq: int) -> int:
+    """One command on the bench match at head ``seq``; the new head."""
     from games.application import services
 
+    return services.match_submit_command(match_id=match_id, seat=0, actor=actor, command_id=uuid.uuid4(),
+                                         expected_seq=seq, type_="add", args={"n": 1}).seq
+
+
+def _submit_loop(match, actor, commands: int) -> int:
     seq = match.head_seq
     for _ in range(commands):
-        seq = services.match_submit_command(match_id=match.pk, seat=0, actor=actor, command_id=uuid.uuid4(),
-                                            expected_seq=seq, type_="add", args={"n": 1}).seq
+        seq = _submit(match.pk, actor, seq)
     return seq
 
 
-def run_writer(commands: int, barrier: str, *, bare: bool = False) -> dict:
-    """One of N concurrent writers on its own match: set up, wait at the ``barrier`` directory
-    (write ``<pid>.ready``, wait for ``go``), submit, report wall-clock start and end. ``bare``:
-    the same number of bare one-row commits instead, on a logged table of its own (the baseline
-    of ``writers_8_vs_1``)."""
+def run_writer(barrier: str, *, bare: bool = False) -> dict:
+    """One of N concurrent writers on its own match: set up, say ready at the ``barrier``
+    directory, and submit one command after another through the window the ``go`` file names
+    (``bare``: one-row commits to a logged table of its own instead, the baseline of
+    ``writers_8_vs_1``). The report goes to ``<pid>.json``; the writer then waits for ``release``
+    before tearing down, so that one finishing first does not spend the others' window on closing
+    its connection, dropping its table and unloading Django."""
     if bare:
         from django.db import connection
 
         with _Baseline(connection, table=f"bench_rows_{os.getpid()}") as baseline:
-            start = _wait_at(barrier)
-            baseline.commits(commands, temp=False)
-            return {"commands": commands, "start": start, "end": time.time()}
+            return _write_through_window(barrier, lambda: baseline.commits(1, temp=False))
     match, actor = _bench_match()
-    start = _wait_at(barrier)
-    _submit_loop(match, actor, commands)
-    return {"commands": commands, "start": start, "end": time.time()}
+    seq = match.head_seq
+
+    def command():
+        nonlocal seq
+        seq = _submit(match.pk, actor, seq)
+
+    return _write_through_window(barrier, command)
 
 
-def _wait_at(barrier: str) -> float:
-    """Say ready (``<pid>.ready``) and wait for ``go``; the time it came."""
+def _write_through_window(barrier: str, write) -> dict:
+    window = _wait_at(barrier)
+    commands = 0
+    while time.time() < window["stop"]:
+        write()
+        commands += 1
+    report = {"commands": commands, "start": window["start"], "end": time.time()}
+    _write_whole(Path(barrier, f"{os.getpid()}.json"), report)
+    release = Path(barrier, "release")
+    while not release.exists():
+        time.sleep(0.005)
+    return report
+
+
+def _wait_at(barrier: str) -> dict:
+    """Say ready (``<pid>.ready``), wait for ``go`` and then for the start of the window it names
+    (``{"start": ..., "stop": ...}``, seconds since the epoch)."""
     Path(barrier, f"{os.getpid()}.ready").touch()
     go = Path(barrier, "go")
     while not go.exists():
         time.sleep(0.005)
-    return time.time()
+    window = json.loads(go.read_text())
+    time.sleep(max(window["start"] - time.time(), 0))
+    return window
 
 
 ROUNDS = 4  # write path and baseline alternate in rounds, so a noisy neighbour slows both alike
@@ -222,44 +248,73 @@ def _subprocess_writepath(env: dict, commands: int) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def _concurrent_writers(env: dict, writers: int, commands: int, *, bare: bool = False) -> dict:
+def _concurrent_writers(env: dict, writers: int, seconds: float, *, bare: bool = False) -> dict:
     """``writers`` processes, each on its own match (``bare``: each committing bare rows to its own
-    table), started together: aggregate commands/s."""
+    table), all writing through the same window of ``seconds``: aggregate commands/s."""
     extra = ["--bare"] if bare else []
     with tempfile.TemporaryDirectory() as barrier:
-        procs = [subprocess.Popen([sys.executable, "manage.py", "bench", "writer", "--commands", str(commands),
-                                   "--barrier", barrier, *extra], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True) for _ in range(writers)]
-        deadline = time.monotonic() + 300
-        while len(list(Path(barrier).glob("*.ready"))) < writers:
-            if time.monotonic() > deadline or any(p.poll() not in (None, 0) for p in procs):
-                for p in procs:
-                    p.kill()
-                return {"error": "a writer did not get ready: " + "".join(p.communicate()[1][-500:] for p in procs)}
-            time.sleep(0.05)
-        Path(barrier, "go").touch()
-        outs = [p.communicate(timeout=1800) for p in procs]
-    if any(p.returncode for p in procs):
-        return {"error": "".join(err[-1000:] for _, err in outs)}
-    runs = [json.loads(out.strip().splitlines()[-1]) for out, _ in outs]
+        procs = [subprocess.Popen([sys.executable, "manage.py", "bench", "writer", "--barrier", barrier, *extra],
+                                  cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                 for _ in range(writers)]
+        try:
+            error, runs = _run_window(procs, barrier, seconds), []
+            if error is None:
+                runs = [json.loads(path.read_text()) for path in Path(barrier).glob("*.json")]
+        finally:
+            Path(barrier, "release").touch()
+            outs = [p.communicate(timeout=300) for p in procs]
+    if error or any(p.returncode for p in procs):
+        return {"error": (error or "a writer failed") + ": " + "".join(err[-500:] for _, err in outs)}
     wall = max(r["end"] for r in runs) - min(r["start"] for r in runs)
     return {"writers": writers, "commands": sum(r["commands"] for r in runs),
             "commands_per_s": round(sum(r["commands"] for r in runs) / wall, 1)}
 
 
+def _run_window(procs, barrier: str, seconds: float) -> str | None:
+    """Wait for every writer to be ready, open the window, wait for every report; what went wrong."""
+    if not _all_wrote(procs, barrier, "ready", deadline=time.monotonic() + 300):
+        return "a writer did not get ready"
+    start = time.time() + WINDOW_LEAD_S
+    _write_whole(Path(barrier, "go"), {"start": start, "stop": start + seconds})
+    if not _all_wrote(procs, barrier, "json", deadline=time.monotonic() + WINDOW_LEAD_S + seconds + 300):
+        return "a writer did not report"
+    return None
+
+
+def _all_wrote(procs, barrier: str, suffix: str, *, deadline: float) -> bool:
+    """Whether every writer left its ``<pid>.<suffix>`` before the deadline and without failing
+    (else they are killed)."""
+    while len(list(Path(barrier).glob(f"*.{suffix}"))) < len(procs):
+        if time.monotonic() > deadline or any(p.poll() not in (None, 0) for p in procs):
+            for p in procs:
+                p.kill()
+            return False
+        time.sleep(0.005)
+    return True
+
+
+def _write_whole(path: Path, value) -> None:
+    """Write JSON that a reader polling for ``path`` never sees half-written."""
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(value))
+    partial.rename(path)
+
+
 WRITER_ROUNDS = 2
+WRITER_WINDOW_S = 1.5  # each of the rounds' eight runs
+WINDOW_LEAD_S = 0.1  # from the go to the window's start: every writer is waiting for it by then
 
 
-def _writers_scaling(env: dict, commands: int) -> dict:
-    """8 writers on 8 matches against 1 writer: the same ``bench writer`` processes with the same
-    number of commands each, measured in turn (1, 8, 1, 8, ...) so that the machine's load falls on
-    both alike. Each figure is total commands over total time. Beside it, in the same rounds, the
-    same for bare one-row commits (8 processes on 8 tables against 1): how far this machine lets
-    durable commits alone scale, the ceiling of the write path's ratio."""
+def _writers_scaling(env: dict, seconds: float = WRITER_WINDOW_S) -> dict:
+    """8 writers on 8 matches against 1 writer: the same ``bench writer`` processes writing through
+    windows of the same length, in turn (1, 8, 1, 8, ...) so that the machine's load falls on both
+    alike. Each figure is total commands over total time. Beside it, in the same rounds, the same
+    for bare one-row commits (8 processes on 8 tables against 1): how far this machine lets durable
+    commits alone scale, the ceiling of the write path's ratio."""
     runs = {(bare, writers): [] for bare in (False, True) for writers in (1, 8)}
     for _ in range(WRITER_ROUNDS):
         for bare, writers in runs:
-            run = _concurrent_writers(env, writers, commands, bare=bare)
+            run = _concurrent_writers(env, writers, seconds, bare=bare)
             if "error" in run:
                 return {"writers_8": run}
             runs[bare, writers].append(run)
@@ -286,7 +341,7 @@ def run_platform(*, commands: int, latency_samples: int, pg_admin_url: str | Non
                 pg_env = {**_base_env(), "DATABASE_URL": pg.url}
                 result["postgresql"] = single = _subprocess_writepath(pg_env, commands)
                 if "error" not in single:
-                    single.update(_writers_scaling(pg_env, max(commands // 4, 1)))
+                    single.update(_writers_scaling(pg_env))
                 if redis_url:
                     result["latency"] = _latency(pg.url, redis_url, latency_samples)
         except Exception as exc:  # report, don't crash: a missing service is a finding

@@ -1,8 +1,12 @@
 """The writers of ``bench platform``'s ``writers_8_vs_1`` and of its bare baseline, in this process
-(the benchmark starts them as ``manage.py bench writer`` processes): each waits at the barrier,
-does its work, and reports when it started and ended. Figures are printed, never asserted."""
+(the benchmark starts them as ``manage.py bench writer`` processes): each says it is ready, waits
+for the window the ``go`` file names, writes through it, reports, and tears down only once
+released. Figures are printed, never asserted."""
 
+import json
 import os
+import threading
+import time
 
 import pytest
 from django.db import connection
@@ -10,17 +14,46 @@ from django.db import connection
 from games.benchmarks import platform
 from games.eventstore.models import Match
 
+WINDOW_S = 0.3
 
-def _ready(barrier) -> bool:
-    return (barrier / f"{os.getpid()}.ready").exists()
+
+def _open_window(barrier, seconds=WINDOW_S) -> dict:
+    start = time.time() + 0.05
+    window = {"start": start, "stop": start + seconds}
+    (barrier / "go").write_text(json.dumps(window))
+    return window
+
+
+def _release_once_reported(barrier):
+    """The orchestrator's part: release the writer once its report is there, and not before."""
+    report = barrier / f"{os.getpid()}.json"
+    seen = {}
+
+    def release():
+        while not report.exists():
+            time.sleep(0.005)
+        seen["report"] = json.loads(report.read_text())
+        (barrier / "release").touch()
+
+    thread = threading.Thread(target=release)
+    thread.start()
+    return thread, seen
+
+
+def _assert_wrote_through(report, window, seen):
+    assert (report["start"], report["commands"]) == (window["start"], seen["report"]["commands"])
+    assert report["commands"] > 0
+    assert window["stop"] <= report["end"] < window["stop"] + 5
 
 
 @pytest.mark.django_db
 def test_a_bare_writer_commits_one_row_at_a_time_to_a_table_of_its_own(tmp_path):
-    (tmp_path / "go").touch()
-    report = platform.run_writer(25, str(tmp_path), bare=True)
-    assert _ready(tmp_path)
-    assert report["commands"] == 25 and report["start"] <= report["end"]
+    window = _open_window(tmp_path)
+    thread, seen = _release_once_reported(tmp_path)
+    report = platform.run_writer(str(tmp_path), bare=True)
+    thread.join()
+    assert (tmp_path / f"{os.getpid()}.ready").exists()
+    _assert_wrote_through(report, window, seen)
     if connection.vendor == "postgresql":  # dropped with the baseline's connection
         with connection.cursor() as cursor:
             cursor.execute("SELECT to_regclass(%s)", [f"bench_rows_{os.getpid()}"])
@@ -28,10 +61,25 @@ def test_a_bare_writer_commits_one_row_at_a_time_to_a_table_of_its_own(tmp_path)
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_writer_submits_its_commands_to_a_match_of_its_own(tmp_path):
-    (tmp_path / "go").touch()
-    report = platform.run_writer(12, str(tmp_path))
-    assert _ready(tmp_path)
-    assert report["commands"] == 12 and report["start"] <= report["end"]
+def test_a_writer_submits_commands_to_a_match_of_its_own_until_its_window_closes(tmp_path):
+    window = _open_window(tmp_path)
+    thread, seen = _release_once_reported(tmp_path)
+    report = platform.run_writer(str(tmp_path))
+    thread.join()
     (match,) = Match.objects.filter(game="counter")
-    assert match.head_seq >= 12
+    _assert_wrote_through(report, window, seen)
+    assert match.head_seq >= report["commands"]
+
+
+@pytest.mark.django_db
+def test_a_writer_waits_for_its_release_before_tearing_down(tmp_path):
+    _open_window(tmp_path, seconds=0.05)
+    done = threading.Event()
+    writer = threading.Thread(target=lambda: (platform.run_writer(str(tmp_path), bare=True), done.set()))
+    writer.start()
+    while not (tmp_path / f"{os.getpid()}.json").exists():
+        time.sleep(0.005)
+    assert not done.wait(0.2)  # reported, and still holding its table and connection
+    (tmp_path / "release").touch()
+    writer.join()
+    assert done.is_set()

@@ -80,7 +80,7 @@ class Command(BaseCommand):
         elif target == "writepath":
             result = platform_bench.run_writepath(opts["commands"])
         elif target == "writer":
-            result = platform_bench.run_writer(opts["commands"], opts["barrier"], bare=opts["bare"])
+            result = platform_bench.run_writer(opts["barrier"], bare=opts["bare"])
         elif target == "load":
             result = load_bench.run_load(
                 pg_admin_url=opts["pg_admin_url"], redis_url=opts["redis_url"], matches=opts["matches"],
