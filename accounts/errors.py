@@ -46,6 +46,8 @@ class InActiveMatch(PlatformError):
     code = "in_active_match"
     status = 409
 
-    def __init__(self, match_ids: list[str]):
-        super().__init__("finish or resign your running matches before deleting the account",
-                         {"matches": match_ids})
+    def __init__(self, match_ids: list[str], *, tournaments: list[str] = ()):
+        """``tournaments``: those where the account sits at a table of the round being played."""
+        detail = {"matches": match_ids, **({"tournaments": list(tournaments)} if tournaments else {})}
+        super().__init__("finish or resign your running matches before deleting the account" if match_ids else
+                         "your tournament match is starting: finish or resign it before deleting the account", detail)

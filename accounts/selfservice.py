@@ -29,6 +29,7 @@ from games.application.lobby import ACTIVE, OPEN
 from games.eventstore import sql as plain_sql
 from games.eventstore.models import Match
 from games.projections.models import MatchSummary, PlayerRecord
+from games.tournaments.services import tournaments_leave_deleted_account
 
 from .errors import InActiveMatch, InvalidResetLink, NotFound, WrongPassword
 from .models import LoginSession, Profile
@@ -222,17 +223,20 @@ def account_anonymize(user) -> None:
     refer to its id and are never rewritten), ends every login, and from then on its seats show
     "deleted player". Also the admin's "delete" (a hard delete is switched off there).
 
-    All in one transaction, the seats read under their matches' locks (``_seated_locked``): a match
-    that starts meanwhile has either started (refused) or waits, and then starts without this
-    player. So a running match never seats a deleted account, which the names of running matches
-    rely on (``identities.deleted_in_running``)."""
+    All in one transaction. First the account leaves its tournaments under their locks
+    (``tournaments_leave_deleted_account``): refused while it sits at a table of a round being
+    played, whose match may not be created yet; else no later pairing seats it. Then its seats are
+    read under their matches' locks (``_seated_locked``): a match that starts meanwhile has either
+    started (refused) or waits, and then starts without this player. So a running match never seats
+    a deleted account, which the names of running matches rely on (``identities.deleted_in_running``)."""
     User = get_user_model()
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user.pk)
+        in_round = tournaments_leave_deleted_account(user)
         seated = _seated_locked(user)
         running = sorted(str(match_id) for match_id, status in seated.items() if status == ACTIVE)
-        if running:
-            raise InActiveMatch(running)
+        if running or in_round:
+            raise InActiveMatch(running, tournaments=in_round)
         for match_id in seated:
             match_services.match_leave(match_id=match_id, user=user)
         setattr(user, User.USERNAME_FIELD, f"deleted-{uuid.uuid4().hex[:16]}")

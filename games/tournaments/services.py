@@ -455,18 +455,71 @@ def tournament_withdraw(*, tournament_id, user) -> Entrant:
         entrant = member.entrant
         if tournament.status == FINISHED:
             raise TournamentServiceError("tournament_finished", "the tournament is over: there is nothing to leave")
-        state = state_of(tournament.pk)
-        if tournament.status == REGISTERING:
-            _append(tournament, state, Withdrawn(str(entrant.pk)), Actor.of(user), entrant=entrant)
-            entrant.status = Entrant.WITHDRAWN
-            EntrantMember.objects.filter(entrant=entrant).update(active=False)
-        elif entrant.status == Entrant.DROPPED:
+        if tournament.status != REGISTERING and entrant.status == Entrant.DROPPED:
             raise TournamentServiceError("already_dropped", "you have already left this tournament")
-        else:
-            _append(tournament, state, Dropped(str(entrant.pk), reason="withdrew"), Actor.of(user), entrant=entrant)
-            entrant.status = Entrant.DROPPED
-        entrant.save(update_fields=["status"])
+        _leave(tournament, state_of(tournament.pk), entrant, Actor.of(user), reason="withdrew")
         return entrant
+
+
+def _leave(tournament: Tournament, state: State, entrant: Entrant, actor: Actor, *, reason: str) -> None:
+    """Before the start the entrant leaves the field (its members may enter again); after it, it is
+    dropped with ``reason`` and keeps its results. The caller holds the tournament's lock."""
+    if tournament.status == REGISTERING:
+        _append(tournament, state, Withdrawn(str(entrant.pk)), actor, entrant=entrant)
+        entrant.status = Entrant.WITHDRAWN
+        EntrantMember.objects.filter(entrant=entrant).update(active=False)
+    else:
+        _append(tournament, state, Dropped(str(entrant.pk), reason=reason), actor, entrant=entrant)
+        entrant.status = Entrant.DROPPED
+    entrant.save(update_fields=["status"])
+
+
+# -- an account being deleted ---------------------------------------------------------------------
+
+ACCOUNT_DELETED = "account_deleted"  # the reason of a drop, and the actor's task
+
+
+def tournaments_leave_deleted_account(user) -> list[str]:
+    """An account being deleted (``accounts.selfservice.account_anonymize``, in its transaction)
+    leaves every tournament it has not finished, each under its lock, taken in id order: before the
+    start its entrant withdraws (a team's too, which cannot play without it), after the start its
+    entrant is dropped (``account_deleted``; its results stay), and its pending team invitations
+    are cancelled. So no later round, and no match a round creates, seats a deleted account.
+
+    Returns the tournaments it cannot leave yet, having written nothing: those where its entrant sits
+    at a table of the round being played that has no result, whose match is running or is about to
+    be created. The caller refuses the deletion then, as it does during a running match."""
+    invited = Q(inviter=user) | Q(partner=user)
+    ids = sorted(set(EntrantMember.objects.filter(user=user, active=True, tournament__status__in=(REGISTERING, RUNNING))
+                     .values_list("tournament_id", flat=True))
+                 | set(TeamInvitation.objects.filter(invited, status=TeamInvitation.PENDING)
+                       .values_list("tournament_id", flat=True)))
+    held = []
+    for tournament_id in ids:
+        tournament = _locked(tournament_id)
+        member = (EntrantMember.objects.select_related("entrant")
+                  .filter(tournament=tournament, user=user, active=True).first())
+        playing = tournament.status in (REGISTERING, RUNNING) and member is not None
+        held.append((tournament, state_of(tournament.pk), member.entrant if playing else None))
+    seated = [str(t.pk) for t, state, entrant in held if entrant is not None and _at_open_table(state, str(entrant.pk))]
+    if seated:
+        return seated
+    actor = Actor("system", user.pk, task=ACCOUNT_DELETED)
+    for tournament, state, entrant in held:
+        if entrant is not None and entrant.status != Entrant.DROPPED:
+            _leave(tournament, state, entrant, actor, reason=ACCOUNT_DELETED)
+        TeamInvitation.objects.filter(invited, tournament=tournament, status=TeamInvitation.PENDING).update(
+            status=TeamInvitation.CANCELLED, decided_at=timezone.now())
+    return []
+
+
+def _at_open_table(state: State, entrant_id: str) -> bool:
+    """Whether the entrant sits at a table of the round being played that has no result yet."""
+    if not state.rounds:
+        return False
+    current = state.rounds[-1]
+    return any(entrant_id in table.entrant_ids and not table.is_bye and number not in current.results
+               for number, table in current.tables.items())
 
 
 # -- running --------------------------------------------------------------------------------------

@@ -1,0 +1,142 @@
+"""An account deleted while it is in a tournament (``accounts.selfservice.account_anonymize``):
+it leaves the field before the start, is dropped after it, and is refused while it sits at a table
+of the round being played. No pairing and no match a round creates seats a deleted account.
+(docs/tournaments.md, "An account deleted mid-tournament")"""
+
+import pytest
+from django.contrib.auth.models import Group
+
+from accounts.errors import InActiveMatch
+from accounts.selfservice import account_anonymize
+from games.tournaments import services
+from games.tournaments.models import Entrant, EntrantMember, TeamInvitation, TournamentRecord, TournamentTable
+
+from .helpers import register_team
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "correct-horse-battery-9"
+WORKER = services.Actor("worker", task="test")
+
+
+@pytest.fixture
+def organizer(make_user):
+    user = make_user()
+    user.groups.add(Group.objects.get_or_create(name="organizers")[0])
+    return user
+
+
+@pytest.fixture
+def swiss(organizer, make_user):
+    """A registering two-round Swiss of yashima, and a way to fill it."""
+    t = services.tournament_create(creator=organizer, name="Winter Open", game="yashima", format="swiss",
+                                   table_size=2, rounds=2, round_minutes=50,
+                                   match_options={"turn_seconds": 90, "defense_seconds": 60})
+    players = [make_user() for _ in range(5)]
+    entrants = {u.pk: services.tournament_register(tournament_id=t.pk, user=u) for u in players}
+    return t, players, entrants
+
+
+def _table_of(t, entrant, round_no=1):
+    return next(tt for tt in TournamentTable.objects.filter(tournament=t, round=round_no)
+                if str(entrant.pk) in tt.entrant_ids)
+
+
+def _decide(t, table, round_no=1):
+    first, *rest = table.entrant_ids
+    services.tournament_record_result(tournament_id=t.pk, round=round_no, table=table.table,
+                                      places={first: 1, **{e: 2 for e in rest}}, by="play", actor=WORKER)
+
+
+def _records(t, kind):
+    return [r.payload for r in TournamentRecord.objects.filter(tournament=t, kind=kind).order_by("seq")]
+
+
+def test_before_the_start_a_deleted_account_leaves_the_field(swiss, organizer):
+    # given a registering tournament with five entrants
+    t, players, entrants = swiss
+    leaving = players[0]
+    # when one of them deletes the account
+    account_anonymize(leaving)
+    # then its entrant has withdrawn, and the start seats the other four only
+    assert Entrant.objects.get(pk=entrants[leaving.pk].pk).status == Entrant.WITHDRAWN
+    assert _records(t, "withdrawn") == [{"kind": "withdrawn", "entrant_id": str(entrants[leaving.pk].pk)}]
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    seated = {e for tt in TournamentTable.objects.filter(tournament=t) for e in tt.entrant_ids}
+    assert seated == {str(entrants[u.pk].pk) for u in players[1:]}
+
+
+def test_a_deleted_account_at_a_table_of_the_round_being_played_is_refused(swiss, organizer):
+    # given a started tournament whose first round is paired; the tables' matches are not created yet
+    t, players, entrants = swiss
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    at_table = next(u for u in players if len(_table_of(t, entrants[u.pk]).entrant_ids) == 2)
+    before = TournamentRecord.objects.filter(tournament=t).count()
+    # when a player at an undecided table deletes the account
+    with pytest.raises(InActiveMatch) as refused:
+        account_anonymize(at_table)
+    # then it is refused, naming the tournament, and nothing was written
+    assert refused.value.extra == {"matches": [], "tournaments": [str(t.pk)]}
+    assert "tournament match" in refused.value.message
+    at_table.refresh_from_db()
+    assert at_table.is_active
+    assert TournamentRecord.objects.filter(tournament=t).count() == before
+    assert Entrant.objects.get(pk=entrants[at_table.pk].pk).status == Entrant.REGISTERED
+
+
+def test_once_its_table_is_decided_a_deleted_account_is_dropped_and_never_paired_again(swiss, organizer):
+    # given round 1 of a started tournament, where one player's table has its result
+    t, players, entrants = swiss
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    leaving = next(u for u in players if len(_table_of(t, entrants[u.pk]).entrant_ids) == 2)
+    _decide(t, _table_of(t, entrants[leaving.pk]))
+    # when that player deletes the account while the other tables still play
+    account_anonymize(leaving)
+    # then the entrant is dropped for that reason, keeps its result, and round 2 does not seat it
+    entrant_id = str(entrants[leaving.pk].pk)
+    assert {"kind": "dropped", "entrant_id": entrant_id, "reason": "account_deleted"} in _records(t, "dropped")
+    assert any(entrant_id in r["places"] for r in _records(t, "result"))
+    for table in TournamentTable.objects.filter(tournament=t, round=1):
+        if len(table.entrant_ids) == 2 and entrant_id not in table.entrant_ids:
+            _decide(t, table)
+    services.tournament_pair_next_round(tournament_id=t.pk, actor=WORKER)
+    round_two = TournamentTable.objects.filter(tournament=t, round=2)
+    assert round_two.exists() and all(entrant_id not in tt.entrant_ids for tt in round_two)
+
+
+def test_a_bye_does_not_hold_a_deletion_up(swiss, organizer):
+    # given round 1 of a started tournament of five: one entrant has the bye
+    t, players, entrants = swiss
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    bye = next(u for u in players if len(_table_of(t, entrants[u.pk]).entrant_ids) == 1)
+    # when the player with the bye deletes the account
+    account_anonymize(bye)
+    # then the entrant is dropped at once
+    assert Entrant.objects.get(pk=entrants[bye.pk].pk).status == Entrant.DROPPED
+
+
+def test_a_deleted_account_takes_its_team_out_and_its_invitations_with_it(organizer, make_user):
+    # given a registering 2v2 event: a team of a and b, and c's pending invitation to d
+    t = services.tournament_create(creator=organizer, name="Pairs", game="yokai", format="swiss", table_size=4,
+                                   teams=True, round_minutes=40, match_options={"turn_seconds": 60})
+    a, b, c, d = (make_user() for _ in range(4))
+    team = register_team(t.pk, a, b)
+    asked = services.tournament_register(tournament_id=t.pk, user=c, partner=d)
+    # when a and d delete their accounts
+    account_anonymize(a)
+    account_anonymize(d)
+    # then the team has withdrawn (b may enter again) and the invitation is cancelled
+    assert Entrant.objects.get(pk=team.pk).status == Entrant.WITHDRAWN
+    assert not EntrantMember.objects.filter(tournament=t, active=True).exists()
+    assert TeamInvitation.objects.get(pk=asked.pk).status == TeamInvitation.CANCELLED
+    assert isinstance(services.tournament_register(tournament_id=t.pk, user=b, partner=c), TeamInvitation)
+
+
+def test_the_api_refuses_it_with_the_tournament_named(swiss, organizer, client_for):
+    t, players, entrants = swiss
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    at_table = next(u for u in players if len(_table_of(t, entrants[u.pk]).entrant_ids) == 2)
+    res = client_for(at_table).post("/api/account/delete/", {"password": PASSWORD}, format="json")
+    assert res.status_code == 409
+    body = res.json()
+    assert body["code"] == "in_active_match" and body["extra"] == {"matches": [], "tournaments": [str(t.pk)]}
