@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from games.eventstore.models import Match
 from games.tournaments import services
 from games.tournaments.errors import TournamentServiceError
+from games.tournaments.names import members_of, names_shown
 from games.tournaments.models import Entrant, EntrantMember, MatchReport, ReportResolution, Tournament, TournamentTable
 
 MAX_TEXT = 4000
@@ -163,8 +164,10 @@ def judge_queue() -> list[dict]:
     """The open reports as the staff queue shows them: each with its table's entrants (id, name) and the
     result now standing (places), so a judge can uphold or override it in place."""
     rows = list(reports_open())
-    names = {str(pk): name for pk, name in Entrant.objects.filter(
-        tournament_id__in={r.tournament_id for r in rows}).values_list("pk", "name")}
+    tournament_ids = {r.tournament_id for r in rows}
+    entered = [{"entrant_id": str(pk), "name": name}
+               for pk, name in Entrant.objects.filter(tournament_id__in=tournament_ids).values_list("pk", "name")]
+    names = {row["entrant_id"]: row["name"] for row in names_shown(entered, members_of(tournament_ids))}
     tables = {(t.tournament_id, t.round, t.table): t for t in TournamentTable.objects.filter(
         tournament_id__in={r.tournament_id for r in rows})}
     out, states = [], {}

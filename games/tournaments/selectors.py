@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 
 from games.tournaments import rounds, standings
+from games.tournaments.names import members_of, names_shown
 from games.tournaments.clock import round_clock
 from games.tournaments.errors import TournamentServiceError
 from games.tournaments.models import (
@@ -27,11 +28,11 @@ from games.tournaments.services import settings_of, state_of
 def tournament_detail(tournament: Tournament) -> dict:
     """``{id, name, game, format, status, round, rounds, entrants: [{entrant_id, user_ids, name}], seed_hash}``
     plus the settings (table_size, teams, top_cut, round_minutes, rated, starts_at, spectator delay)."""
-    members: dict[int, list[int]] = {}
-    for m in EntrantMember.objects.filter(tournament=tournament).order_by("entrant", "id"):
-        members.setdefault(m.entrant_id, []).append(m.user_id)
-    entrants = [{"entrant_id": str(e.pk), "user_ids": members.get(e.pk, []), "name": e.name, "status": e.status}
-                for e in Entrant.objects.filter(tournament=tournament).exclude(status=Entrant.WITHDRAWN)]
+    members = members_of([tournament.pk])
+    entrants = names_shown([{"entrant_id": str(e.pk), "user_ids": members.get(str(e.pk), []), "name": e.name,
+                             "status": e.status}
+                            for e in Entrant.objects.filter(tournament=tournament).exclude(status=Entrant.WITHDRAWN)],
+                           members)
     settings = settings_of(tournament)
     field = len(entrants)
     return {
@@ -148,11 +149,15 @@ def standings_at(tournament: Tournament, seq: int) -> list[dict]:
 
 def tournament_standings(tournament: Tournament) -> list[dict]:
     """``[{rank, entrant_id, name, points, played, tiebreaks: {name: value}, dropped, reports}]``
-    (``reports``: ``[{round, table, status}]`` for each report on a table the entrant sat at).
+    (``reports``: ``[{round, table, status}]`` for each report on a table the entrant sat at), each
+    name as shown (``names``: a deleted account's part reads "deleted player")."""
+    return names_shown(_standings_stored(tournament), members_of([tournament.pk]))
 
-    Served from the ``StandingsView`` projection while the log's head has not moved; otherwise folded
-    again (from the records up to the head read first, so the stored seq never claims more than was
-    folded) and stored for the next reader."""
+
+def _standings_stored(tournament: Tournament) -> list[dict]:
+    """The standings with the names entered. Served from the ``StandingsView`` projection while the
+    log's head has not moved; otherwise folded again (from the records up to the head read first, so
+    the stored seq never claims more than was folded) and stored for the next reader."""
     head = Tournament.objects.filter(pk=tournament.pk).values_list("head_seq", flat=True).first() or 0
     view = StandingsView.objects.filter(tournament_id=tournament.pk).first()
     if view is not None and view.seq == head:

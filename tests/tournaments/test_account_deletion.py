@@ -8,8 +8,10 @@ from django.contrib.auth.models import Group
 
 from accounts.errors import InActiveMatch
 from accounts.selfservice import account_anonymize
-from games.tournaments import services
+from games.application.identities import DELETED_PLAYER
+from games.tournaments import selectors, services
 from games.tournaments.models import Entrant, EntrantMember, TeamInvitation, TournamentRecord, TournamentTable
+from games.tournaments.names import name_shown
 
 from .helpers import register_team
 
@@ -140,3 +142,32 @@ def test_the_api_refuses_it_with_the_tournament_named(swiss, organizer, client_f
     assert res.status_code == 409
     body = res.json()
     assert body["code"] == "in_active_match" and body["extra"] == {"matches": [], "tournaments": [str(t.pk)]}
+
+
+def test_every_read_shows_a_deleted_entrant_as_deleted_player_and_the_log_keeps_its_name(swiss, organizer, client):
+    # given a started tournament in which one player's table is decided
+    t, players, entrants = swiss
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    leaving = next(u for u in players if len(_table_of(t, entrants[u.pk]).entrant_ids) == 2)
+    old_name, entrant_id = leaving.get_username(), str(entrants[leaving.pk].pk)
+    _decide(t, _table_of(t, entrants[leaving.pk]))
+    selectors.tournament_standings(t)  # the standings projection, stored with the names entered
+    # when that player deletes the account
+    account_anonymize(leaving)
+    # then the detail, the standings and the page say "deleted player"; the log is not rewritten
+    detail = selectors.tournament_detail(t)
+    assert next(e for e in detail["entrants"] if e["entrant_id"] == entrant_id)["name"] == DELETED_PLAYER
+    assert next(r for r in selectors.tournament_standings(t) if r["entrant_id"] == entrant_id)["name"] == DELETED_PLAYER
+    page = client.get(f"/tournaments/{t.pk}/").content.decode()
+    assert DELETED_PLAYER in page and old_name not in page
+    registered = next(p for p in _records(t, "registered") if p["entrant_id"] == entrant_id)
+    assert registered["name"] == old_name
+
+
+def test_a_team_shows_only_its_deleted_player_as_deleted():
+    # rules: the team's name is its players' usernames joined in entry order
+    assert name_shown("aiko & ren", [7, 9], frozenset({9})) == f"aiko & {DELETED_PLAYER}"
+    assert name_shown("aiko & ren", [7, 9], frozenset({7, 9})) == f"{DELETED_PLAYER} & {DELETED_PLAYER}"
+    assert name_shown("aiko", [7], frozenset({7})) == DELETED_PLAYER
+    assert name_shown("aiko & ren", [7, 9], frozenset({3})) == "aiko & ren"
+    assert name_shown("odd name", [7, 9], frozenset({7})) == DELETED_PLAYER  # cannot be taken apart: hidden whole
