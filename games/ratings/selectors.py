@@ -35,7 +35,8 @@ def busiest_game() -> str | None:
 
 
 def user_by_name(username: str):
-    user = get_user_model().objects.filter(username=username).first()
+    """An account's public page: none for a deleted (or deactivated) account."""
+    user = get_user_model().objects.filter(username=username, is_active=True).first()
     if user is None:
         raise NotFound("unknown_user", f"no user called {username!r}")
     return user
@@ -48,13 +49,14 @@ def _entry(row: Rating, rank: int) -> dict:
 
 def leaderboard(game: str, limit: int = 100) -> list[dict]:
     rated_engine(game)
-    rows = Rating.objects.filter(game=game).select_related("user").order_by(*LEADERBOARD_ORDER)[:limit]
+    rows = Rating.objects.filter(game=game, user__is_active=True).select_related("user").order_by(*LEADERBOARD_ORDER)[:limit]
     return [_entry(row, i) for i, row in enumerate(rows, start=1)]
 
 
 def rank_of(row: Rating) -> int:
-    """1 + how many ratings of the game sort before ``row`` on the leaderboard."""
-    ahead = Rating.objects.filter(game=row.game).filter(
+    """1 + how many ratings of the game sort before ``row`` on the leaderboard (which shows no deleted
+    or deactivated account)."""
+    ahead = Rating.objects.filter(game=row.game, user__is_active=True).filter(
         Q(display__gt=row.display) | Q(display=row.display, mu__gt=row.mu)
         | Q(display=row.display, mu=row.mu, user_id__lt=row.user_id)
     ).count()

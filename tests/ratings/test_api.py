@@ -2,6 +2,7 @@
 
 import pytest
 
+from accounts.selfservice import account_anonymize
 from games.ratings import skill
 from games.ratings.models import Rating, RatingChange
 
@@ -85,4 +86,24 @@ def test_profile_of_someone_without_matches_and_of_nobody(make_user, api):
     assert api.get(f"/api/users/{quiet.username}/").json() == {
         "username": quiet.username, "ratings": {}, "recent_matches": [], "tournaments": []}
     res = api.get("/api/users/no-such-person/")
+    assert res.status_code == 404 and res.json()["code"] == "unknown_user"
+
+
+def test_a_deleted_account_leaves_the_leaderboard_and_has_no_profile(make_user, finish, api):
+    # given three rated players, the best of them about to delete the account
+    a, b, c = make_user(), make_user(), make_user()
+    finish([a, b], seed=1)
+    finish([b, c], seed=2)
+    best = api.get("/api/ratings/pebbles/").json()[0]
+    leaving = next(u for u in (a, b, c) if u.pk == best["user_id"])
+    # when it is deleted
+    account_anonymize(leaving)
+    # then the leaderboard ranks the other two only, their profiles agree, and it has no profile page
+    board = api.get("/api/ratings/pebbles/").json()
+    assert [e["rank"] for e in board] == [1, 2] and leaving.pk not in {e["user_id"] for e in board}
+    for entry in board:
+        profile = api.get(f"/api/users/{entry['username']}/").json()
+        assert profile["ratings"]["pebbles"]["rank"] == entry["rank"]
+    leaving.refresh_from_db()
+    res = api.get(f"/api/users/{leaving.username}/")
     assert res.status_code == 404 and res.json()["code"] == "unknown_user"
