@@ -50,4 +50,4 @@ class InActiveMatch(PlatformError):
         """``tournaments``: those where the account sits at a table of the round being played."""
         detail = {"matches": match_ids, **({"tournaments": list(tournaments)} if tournaments else {})}
         super().__init__("finish or resign your running matches before deleting the account" if match_ids else
-                         "your tournament match is starting: finish or resign it before deleting the account", detail)
+                         "your tournament table is still being played: finish or resign your match there before deleting the account", detail)

@@ -79,7 +79,7 @@ def test_a_deleted_account_at_a_table_of_the_round_being_played_is_refused(swiss
         account_anonymize(at_table)
     # then it is refused, naming the tournament, and nothing was written
     assert refused.value.extra == {"matches": [], "tournaments": [str(t.pk)]}
-    assert "tournament match" in refused.value.message
+    assert "tournament table" in refused.value.message
     at_table.refresh_from_db()
     assert at_table.is_active
     assert TournamentRecord.objects.filter(tournament=t).count() == before
