@@ -217,6 +217,18 @@ def account_delete(user, *, password: str) -> None:
     account_anonymize(user)
 
 
+# Other apps' steps of a deletion (``add_deletion_step``): each ``step(user)`` runs in the deletion's
+# transaction, after the account's row and its tournaments are locked and before its matches are.
+_deletion_steps: list = []
+
+
+def add_deletion_step(step) -> None:
+    """Register ``step(user)``: what an app (one that accounts must not import, such as campaigns)
+    does when an account is deleted. A deletion refused later rolls the step's writes back."""
+    if step not in _deletion_steps:
+        _deletion_steps.append(step)
+
+
 def account_anonymize(user) -> None:
     """Delete an account the only way that keeps the match logs whole: refused while it sits in a
     running match; leaves its open matches; then anonymizes the user row (it stays: match logs
@@ -225,7 +237,8 @@ def account_anonymize(user) -> None:
 
     All in one transaction. First the account leaves its tournaments under their locks
     (``tournaments_leave_deleted_account``): refused while it sits at a table of a round being
-    played, whose match may not be created yet; else no later pairing seats it. Then its seats are
+    played, whose match may not be created yet; else no later pairing seats it. Then the other
+    apps' steps run (``add_deletion_step``: campaigns leave it the same way). Then its seats are
     read under their matches' locks (``_seated_locked``): a match that starts meanwhile has either
     started (refused) or waits, and then starts without this player. So a running match never seats
     a deleted account, which the names of running matches rely on (``identities.deleted_in_running``)."""
@@ -233,6 +246,8 @@ def account_anonymize(user) -> None:
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user.pk)
         in_round = tournaments_leave_deleted_account(user)
+        for step in _deletion_steps:
+            step(user)
         seated = _seated_locked(user)
         running = sorted(str(match_id) for match_id, status in seated.items() if status == ACTIVE)
         if running or in_round:

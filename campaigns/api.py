@@ -39,10 +39,14 @@ class HistorySerializer(serializers.Serializer):
 
 class CampaignSerializer(serializers.Serializer):
     id = serializers.UUIDField()
-    status = serializers.CharField(help_text="open / active / finished")
+    status = serializers.CharField(help_text="open / active / finished / abandoned")
     game = serializers.CharField()
     act = serializers.IntegerField()
-    seats = serializers.ListField(child=serializers.DictField(allow_null=True))
+    seats = serializers.ListField(child=serializers.DictField(allow_null=True),
+                                  help_text="{user_id, username} by seat (null: free); a deleted account's username "
+                                            "reads \"deleted player\"")
+    creator_id = serializers.IntegerField(allow_null=True, help_text="who starts the campaign (and may retry it): its "
+                                                                     "creator, or the first player left after they left")
     control = serializers.DictField(child=serializers.IntegerField())
     chapter = serializers.IntegerField(allow_null=True)
     phase = serializers.ChoiceField(choices=["adventure", "exploration", "between", "finished"])

@@ -5,12 +5,15 @@ class CampaignsConfig(AppConfig):
     name = "campaigns"
 
     def ready(self):
+        from accounts.selfservice import add_deletion_step
         from games.application import hooks, rematch
         from games.projections import rebuild
 
         from .rebuild import check_campaigns
+        from .services import campaigns_leave_deleted_account
         from .tasks import schedule_policy
 
+        add_deletion_step(campaigns_leave_deleted_account)
         hooks.add_finished_listener(schedule_policy)
         rebuild.add_checker(check_campaigns)
         rematch.rematch_guard_register(no_rematch_of_a_chapter)

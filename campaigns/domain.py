@@ -25,6 +25,9 @@ KAMI_CHANGED = "KamiChanged"
 POLICY_FAILED = "PolicyFailed"
 POLICY_RETRIED = "PolicyRetried"
 FINISHED = "CampaignFinished"
+LEFT = "PlayerLeft"
+
+ABANDONED = "abandoned"  # a status: every player has left
 
 CHARACTERS = ("akira", "hattori", "hikaru", "tomoe")
 ATTRIBUTES = ("power", "dexterity", "spirit", "knowledge")
@@ -101,7 +104,27 @@ def apply(state: dict | None, record: dict) -> dict:
         s["failure"] = None
     elif t == FINISHED:
         s.update(status="finished", phase="finished", outcome=p["outcome"])
+    elif t == LEFT:
+        _player_left(s, p["seat"])
     return s
+
+
+def _player_left(s: dict, seat: int) -> None:
+    """A player's account was deleted. Before the start the seat is free again; after it the seat
+    goes, the seats after it move up one, and its characters pass to the first seat left (fewer
+    players divide the four characters between them, as the rulebook lets them). The creator's
+    part passes to the first player left; with nobody left the campaign is abandoned."""
+    gone = s["seats"][seat]
+    if s["status"] == "open":
+        s["seats"][seat] = None
+    else:
+        del s["seats"][seat]
+        s["control"] = {c: 0 if v == seat else v - (v > seat) for c, v in s["control"].items()}
+    remaining = [player for player in s["seats"] if player]
+    if gone and gone["user_id"] == s["creator_id"]:
+        s["creator_id"] = remaining[0]["user_id"] if remaining else None
+    if not remaining:
+        s["status"] = ABANDONED
 
 
 def fold(records) -> dict:
@@ -114,7 +137,8 @@ def fold(records) -> dict:
 def public(campaign_id, state: dict) -> dict:
     """The ``GET /api/campaigns/{id}/`` document."""
     return {"id": str(campaign_id), "status": state["status"], "game": state["game"], "act": state["act"],
-            "seats": state["seats"], "control": state["control"], "chapter": state["chapter"],
+            "seats": state["seats"], "creator_id": state["creator_id"], "control": state["control"],
+            "chapter": state["chapter"],
             "phase": state["phase"], "current_match": state["current_match"], "sheet": state["sheet"],
             "characters": state["characters"], "history": state["history"], "yomi": state["yomi"],
             "failure": state["failure"]}

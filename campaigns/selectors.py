@@ -227,7 +227,7 @@ def campaign_page(campaign_id, user=None) -> dict:
     act = pack.get("adventure", {}).get(f"act{doc['act']}") or {}
     return {
         "campaign": doc, "act_name": act.get("name", f"Act {doc['act']}"), "standing": standing(doc, user, current),
-        "your_seat": seat, "is_creator": seat == 0,  # the creator takes seat 0
+        "your_seat": seat, "is_creator": seat is not None and doc["seats"][seat]["user_id"] == doc["creator_id"],
         "can_join": doc["status"] == "open" and seat is None and any(s is None for s in doc["seats"]),
         "full": all(doc["seats"]), "party_source": source, "party": party, "chapters": _chapters(doc),
         "sheet": _sheet(doc, names),
@@ -237,10 +237,13 @@ def campaign_page(campaign_id, user=None) -> dict:
     }
 
 
-def _row(view: CampaignView, user) -> dict:
-    doc = domain.public(view.campaign_id, view.state)
-    return {"campaign": doc, "standing": standing(doc, user), "creator": doc["seats"][0]["username"] if doc["seats"][0] else None,
+def _row(doc: dict, user) -> dict:
+    return {"campaign": doc, "standing": standing(doc, user), "creator": _creator_name(doc),
             "players": [s["username"] for s in doc["seats"] if s]}
+
+
+def _creator_name(doc: dict) -> str | None:
+    return next((s["username"] for s in doc["seats"] if s and s["user_id"] == doc["creator_id"]), None)
 
 
 def campaign_lists(user=None) -> dict:
@@ -249,11 +252,11 @@ def campaign_lists(user=None) -> dict:
     views = CampaignView.objects.select_related("campaign").order_by("-campaign__created_at")
     mine = []
     if getattr(user, "is_authenticated", False):
-        mine = [_row(v, user) for v in views.filter(players=user)[:LIST_LIMIT]]
+        mine = [_row(doc, user) for doc in services.public_docs(views.filter(players=user)[:LIST_LIMIT])]
     open_ = views.filter(state__status="open")
     if getattr(user, "is_authenticated", False):
         open_ = open_.exclude(players=user)
-    return {"mine": mine, "open": [_row(v, user) for v in open_[:LIST_LIMIT]]}
+    return {"mine": mine, "open": [_row(doc, user) for doc in services.public_docs(open_[:LIST_LIMIT])]}
 
 
 def create_choices(game: str = "harakiri") -> dict:

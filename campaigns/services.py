@@ -13,6 +13,7 @@ from django.db import IntegrityError, OperationalError, transaction
 from games.application import selectors
 from games.application import services as matches
 from games.application.errors import MatchNotFound, PlatformError
+from games.application.identities import deleted_among, seat_display
 from games.application.lobby import ACTIVE
 from games.kernel import RuleViolation
 
@@ -72,6 +73,21 @@ def campaign_create(*, user, game, act, seats, control=None, yomi_mode=False) ->
             {"type": domain.SEATED, "payload": {"seat": 0, "user_id": user.pk, "username": user.get_username()}},
         ])
     return campaign
+
+
+def campaigns_leave_deleted_account(user) -> None:
+    """An account being deleted (``accounts.selfservice.account_anonymize``, in its transaction)
+    leaves every campaign it plays that is open or under way (``PlayerLeft``, ``domain``), each
+    under its lock, in id order, so that no later phase match seats it. While one of its phase
+    matches is running the deletion is refused anyway, and all of this is rolled back."""
+    for campaign_id in sorted(CampaignView.objects.filter(players=user).values_list("campaign_id", flat=True)):
+        campaign = _locked(campaign_id)
+        state = campaign.view.state
+        seat = next((i for i, s in enumerate(state["seats"]) if s and s["user_id"] == user.pk), None)
+        if seat is None or state["status"] not in ("open", "active"):
+            continue
+        _append(campaign, [{"type": domain.LEFT, "payload": {"seat": seat, "user_id": user.pk,
+                                                             "reason": "account_deleted"}}])
 
 
 def campaign_join(*, campaign_id, user) -> dict:
@@ -181,6 +197,8 @@ def policy_run(match_id, *, retry: bool = False, between=None) -> str:
                 state = _append(campaign, records, keys={0: f"finished:{chapter}:{phase}"})
             if between is not None:
                 between()
+            if state["status"] == domain.ABANDONED:
+                return "abandoned"  # every player has left: no next phase to open
             try:
                 with transaction.atomic():  # a savepoint: a refused next match leaves nothing behind
                     return _next_phase(campaign, state, chapter, phase, match)
@@ -261,11 +279,22 @@ def campaign_get(campaign_id) -> dict:
         view = CampaignView.objects.get(campaign_id=campaign_id)
     except (CampaignView.DoesNotExist, ValueError, TypeError, ValidationError):
         raise CampaignRefused("not_found", "no such campaign", 404)
-    return domain.public(view.campaign_id, view.state)
+    return public_docs([view])[0]
 
 
 def campaign_list(user=None) -> list[dict]:
     views = CampaignView.objects.order_by("-campaign__created_at")
     if user is not None:
         views = views.filter(players=user)
-    return [domain.public(v.campaign_id, v.state) for v in views[:200]]
+    return public_docs(views[:200])
+
+
+def public_docs(views) -> list[dict]:
+    """The campaigns' documents (``domain.public``), a deleted account's seat named "deleted
+    player" (the log keeps the name it was seated with), as match seats are."""
+    docs = [domain.public(v.campaign_id, v.state) for v in views]
+    gone = deleted_among({s["user_id"] for doc in docs for s in doc["seats"] if s})
+    if gone:
+        for doc in docs:
+            doc["seats"] = [seat_display(s, gone) for s in doc["seats"]]
+    return docs

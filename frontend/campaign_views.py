@@ -41,6 +41,8 @@ def standing_words(st: dict) -> str:
         if st["seats_taken"] < st["seats"]:
             return f"Gathering the party: {st['seats_taken']} of {st['seats']} players have joined."
         return "Everyone has joined: waiting for the campaign to start."
+    if st["status"] == "abandoned":
+        return "Every player has left: the campaign was abandoned."
     if st["status"] == "finished":
         return f"The campaign is over: its last phase ended in {st['outcome'] or 'its final section'}."
     if st.get("failed"):
