@@ -43,6 +43,16 @@ def make_user(django_user_model):
 
 
 @pytest.fixture
+def organizer(make_user):
+    """A user in the organizers group (which may create and run tournaments)."""
+    from django.contrib.auth.models import Group
+
+    user = make_user()
+    user.groups.add(Group.objects.get_or_create(name="organizers")[0])
+    return user
+
+
+@pytest.fixture
 def started_pebbles(make_user):
     """A started 2-seat Pebbles match: (match, [user0, user1])."""
 

@@ -3,7 +3,6 @@
 import uuid
 
 import pytest
-from django.contrib.auth.models import Group
 
 from games.tournaments.models import Tournament, TournamentRecord, TournamentTable
 
@@ -11,13 +10,6 @@ pytestmark = pytest.mark.django_db
 
 YASHIMA = {"turn_seconds": 90, "defense_seconds": 60}
 BASE = "/api/tournaments/"
-
-
-@pytest.fixture
-def organizer(make_user):
-    user = make_user()
-    user.groups.add(Group.objects.get(name="organizers"))  # created by the data migration
-    return user
 
 
 @pytest.fixture

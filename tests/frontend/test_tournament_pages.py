@@ -2,11 +2,9 @@
 options), the tournament page (register/withdraw/start/drop, pairings with watch links, standings with
 tiebreaks, the bracket), and the refusals shown as messages."""
 
-import re
 import uuid
 
 import pytest
-from django.contrib.auth.models import Group
 from django.test import Client
 
 from games.tournaments import selectors, services
@@ -20,13 +18,6 @@ pytestmark = pytest.mark.django_db
 FORM = {"name": "Harbour Cup", "game": "yashima", "format": "swiss", "table_size": "2", "round_minutes": "40",
         "rated": "on", "yashima__turn_seconds": "75", "yashima__defense_seconds": "45",
         "yashima__restore_shuffle": "no"}
-
-
-@pytest.fixture
-def organizer(make_user):
-    user = make_user()
-    user.groups.add(Group.objects.get(name="organizers"))
-    return user
 
 
 def browser(user=None) -> Client:

@@ -4,7 +4,6 @@ of the round being played. No pairing and no match a round creates seats a delet
 (docs/tournaments.md, "An account deleted mid-tournament")"""
 
 import pytest
-from django.contrib.auth.models import Group
 
 from accounts.errors import InActiveMatch
 from accounts.selfservice import account_anonymize
@@ -19,13 +18,6 @@ pytestmark = pytest.mark.django_db
 
 PASSWORD = "correct-horse-battery-9"
 WORKER = services.Actor("worker", task="test")
-
-
-@pytest.fixture
-def organizer(make_user):
-    user = make_user()
-    user.groups.add(Group.objects.get_or_create(name="organizers")[0])
-    return user
 
 
 @pytest.fixture

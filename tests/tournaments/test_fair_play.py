@@ -7,7 +7,6 @@ import uuid
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import Group
 from django.test import Client
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
@@ -31,13 +30,6 @@ def _client(user=None) -> APIClient:
     if user is not None:
         c.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
     return c
-
-
-@pytest.fixture
-def organizer(make_user):
-    user = make_user()
-    user.groups.add(Group.objects.get_or_create(name="organizers")[0])
-    return user
 
 
 def test_the_organizer_sets_the_delay_and_the_default_is_a_full_turn_and_a_minute(organizer):

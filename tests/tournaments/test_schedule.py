@@ -9,7 +9,6 @@ from collections import Counter
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.utils import timezone
 
@@ -26,13 +25,6 @@ from .play import play, round_matches
 pytestmark = pytest.mark.django_db(transaction=True)
 
 YASHIMA = {"turn_seconds": 60, "defense_seconds": 30}
-
-
-@pytest.fixture
-def organizer(make_user):
-    user = make_user()
-    user.groups.add(Group.objects.get_or_create(name="organizers")[0])
-    return user
 
 
 def _create(organizer, make_user, entrants: int, **fields):

@@ -20,13 +20,6 @@ YASHIMA = {"turn_seconds": 90, "defense_seconds": 60}
 
 
 @pytest.fixture
-def organizer(make_user):
-    user = make_user()
-    user.groups.add(Group.objects.get_or_create(name="organizers")[0])
-    return user
-
-
-@pytest.fixture
 def make_tournament(organizer):
     def make(**overrides):
         fields = dict(creator=organizer, name="Spring Open", game="yashima", format="swiss", table_size=2,
