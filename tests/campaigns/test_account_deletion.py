@@ -141,3 +141,15 @@ def test_a_finished_campaign_names_a_deleted_player_as_deleted(make_user):
     assert services.campaign_list(creator)[0]["seats"][1]["username"] == DELETED_PLAYER
     seated = CampaignRecord.objects.get(campaign=campaign, type=domain.SEATED, payload__seat=1)
     assert seated.payload["username"] == old_name
+
+
+def test_the_page_of_a_campaign_everyone_left_says_it_was_abandoned(make_user, client):
+    # given an open solo campaign
+    alone = make_user()
+    campaign = services.campaign_create(user=alone, game="harakiri", act=1, seats=1)
+    # when its only player deletes the account
+    account_anonymize(alone)
+    # then its page says it was abandoned, offers no seat, and it is not listed as open to join
+    page = client.get(f"/campaigns/{campaign.pk}/").content.decode()
+    assert "the campaign was abandoned" in page and "nobody (every player left)" in page and "a free seat" not in page
+    assert str(campaign.pk) not in client.get("/campaigns/").content.decode()
