@@ -63,3 +63,50 @@ def test_a_deletion_waiting_for_a_match_that_starts_is_refused_and_the_account_s
     assert outcome["refused"].extra == {"matches": [str(match.pk)]}
     player.refresh_from_db()
     assert player.is_active and MatchSummary.objects.filter(players=player, match_id=match.pk).exists()
+
+
+def test_a_deletion_waiting_for_a_tournament_pairing_sees_the_new_table_and_is_refused(make_user, organizer):
+    # docs/tournaments.md, "An account deleted mid-tournament": the deletion and a pairing meet on
+    # the tournament's row lock
+    # given a Swiss whose round 1 is decided, and round 2's pairing under way (the tournament locked)
+    from games.tournaments import services as tournaments
+    from games.tournaments.models import Entrant, Tournament, TournamentTable
+
+    t = tournaments.tournament_create(creator=organizer, name="Race Cup", game="yashima", format="swiss",
+                                      table_size=2, rounds=2, round_minutes=30,
+                                      match_options={"turn_seconds": 90, "defense_seconds": 60})
+    players = [make_user() for _ in range(4)]
+    for user in players:
+        tournaments.tournament_register(tournament_id=t.pk, user=user)
+    tournaments.tournament_start(tournament_id=t.pk, user=organizer)
+    worker = tournaments.Actor("worker", task="test")
+    for table in TournamentTable.objects.filter(tournament=t, round=1):
+        first, second = table.entrant_ids
+        tournaments.tournament_record_result(tournament_id=t.pk, round=1, table=table.table,
+                                             places={first: 1, second: 2}, by="play", actor=worker)
+    leaving = players[0]
+    locked = threading.Event()
+    outcome = {}
+
+    def pair():
+        with transaction.atomic():
+            Tournament.objects.select_for_update().get(pk=t.pk)
+            locked.set()
+            assert _waiting_on_a_lock()  # the deletion, below
+            assert tournaments.tournament_pair_next_round(tournament_id=t.pk, actor=worker) is not None
+
+    # when a player deletes their account meanwhile
+    def delete():
+        assert locked.wait(10)
+        try:
+            selfservice.account_anonymize(leaving)
+        except InActiveMatch as exc:
+            outcome["refused"] = exc
+
+    run_threads(2, lambda i: (pair, delete)[i]())
+    # then round 2 seats the player, and the deletion was refused for its table
+    entrant = Entrant.objects.get(tournament=t, members__user=leaving)
+    assert any(str(entrant.pk) in tt.entrant_ids for tt in TournamentTable.objects.filter(tournament=t, round=2))
+    assert outcome["refused"].extra == {"matches": [], "tournaments": [str(t.pk)]}
+    leaving.refresh_from_db()
+    assert leaving.is_active and entrant.status == Entrant.REGISTERED
