@@ -32,6 +32,30 @@ def _waiting_on_a_lock(timeout: float = 10.0) -> bool:
     return False
 
 
+def _deletion_meets(lock_row, then, user) -> dict:
+    """In one thread, a transaction that takes ``lock_row()``'s row lock, waits until the deletion of
+    ``user`` (the other thread) waits for it, then runs ``then()`` and commits. ``{"refused": the
+    deletion's InActiveMatch}`` if it was refused, else ``{}``."""
+    locked, outcome = threading.Event(), {}
+
+    def holder():
+        with transaction.atomic():
+            lock_row()
+            locked.set()
+            assert _waiting_on_a_lock()  # the deletion, below
+            then()
+
+    def delete():
+        assert locked.wait(10)
+        try:
+            selfservice.account_anonymize(user)
+        except InActiveMatch as exc:
+            outcome["refused"] = exc
+
+    run_threads(2, lambda i: (holder, delete)[i]())
+    return outcome
+
+
 def test_a_deletion_waiting_for_a_match_that_starts_is_refused_and_the_account_stays(make_user):
     # the platform's deletion policy (docs/platform.md, "Accounts and the log"): refused while the
     # account plays a running match
@@ -39,25 +63,9 @@ def test_a_deletion_waiting_for_a_match_that_starts_is_refused_and_the_account_s
     host, player = make_user(), make_user()
     match = match_services.match_create(game="pebbles", seats=2, options={}, creator=host)
     match_services.match_join(match_id=match.pk, user=player)
-    locked = threading.Event()
-    outcome = {}
-
-    def start():
-        with transaction.atomic():
-            Match.objects.select_for_update().get(pk=match.pk)
-            locked.set()
-            assert _waiting_on_a_lock()  # the deletion, below
-            match_services.match_start(match_id=match.pk, user=host)
-
     # when the player deletes their account meanwhile
-    def delete():
-        assert locked.wait(10)
-        try:
-            selfservice.account_anonymize(player)
-        except InActiveMatch as exc:
-            outcome["refused"] = exc
-
-    run_threads(2, lambda i: (start, delete)[i]())
+    outcome = _deletion_meets(lambda: Match.objects.select_for_update().get(pk=match.pk),
+                              lambda: match_services.match_start(match_id=match.pk, user=host), player)
     # then the match started with the player, and the deletion was refused for it
     assert MatchSummary.objects.get(match_id=match.pk).status == "active"
     assert outcome["refused"].extra == {"matches": [str(match.pk)]}
@@ -85,25 +93,9 @@ def test_a_deletion_waiting_for_a_tournament_pairing_sees_the_new_table_and_is_r
         tournaments.tournament_record_result(tournament_id=t.pk, round=1, table=table.table,
                                              places={first: 1, second: 2}, by="play", actor=worker)
     leaving = players[0]
-    locked = threading.Event()
-    outcome = {}
-
-    def pair():
-        with transaction.atomic():
-            Tournament.objects.select_for_update().get(pk=t.pk)
-            locked.set()
-            assert _waiting_on_a_lock()  # the deletion, below
-            assert tournaments.tournament_pair_next_round(tournament_id=t.pk, actor=worker) is not None
-
     # when a player deletes their account meanwhile
-    def delete():
-        assert locked.wait(10)
-        try:
-            selfservice.account_anonymize(leaving)
-        except InActiveMatch as exc:
-            outcome["refused"] = exc
-
-    run_threads(2, lambda i: (pair, delete)[i]())
+    outcome = _deletion_meets(lambda: Tournament.objects.select_for_update().get(pk=t.pk),
+                              lambda: tournaments.tournament_pair_next_round(tournament_id=t.pk, actor=worker), leaving)
     # then round 2 seats the player, and the deletion was refused for its table
     entrant = Entrant.objects.get(tournament=t, members__user=leaving)
     assert any(str(entrant.pk) in tt.entrant_ids for tt in TournamentTable.objects.filter(tournament=t, round=2))
