@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, OperationalError, transaction
 
 from games.application import selectors
+from games.application.accounts_lock import lock_accounts
 from games.application import services as matches
 from games.application.errors import MatchNotFound, PlatformError
 from games.application.identities import deleted_among, seat_display
@@ -65,6 +66,7 @@ def campaign_create(*, user, game, act, seats, control=None, yomi_mode=False) ->
     if not isinstance(yomi_mode, bool):
         raise CampaignRefused("bad_yomi_mode", "yomi_mode is true or false", 400)
     with transaction.atomic():
+        _check_account(user)
         campaign = Campaign.objects.create(game=game, created_by=user)
         CampaignView.objects.create(campaign=campaign, state=domain.empty())
         _append(campaign, [
@@ -90,8 +92,16 @@ def campaigns_leave_deleted_account(user) -> None:
                                                              "reason": "account_deleted"}}])
 
 
+def _check_account(user) -> None:
+    """Lock the account about to take a seat, before the campaign (``accounts_lock``): refused if it
+    has been deleted meanwhile."""
+    if lock_accounts([user]):
+        raise CampaignRefused("account_inactive", "this account has been deleted or deactivated", 403)
+
+
 def campaign_join(*, campaign_id, user) -> dict:
     with transaction.atomic():
+        _check_account(user)
         campaign = _locked(campaign_id)
         state = campaign.view.state
         if state["status"] != "open":

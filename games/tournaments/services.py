@@ -22,6 +22,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.application import lobby
+from games.application.accounts_lock import lock_accounts
 from games.eventstore.models import MatchEvent
 from games.kernel import RuleViolation, registry
 from games.ratings.selectors import seeding_ratings
@@ -324,6 +325,7 @@ def tournament_register(*, tournament_id, user, partner=None) -> Entrant | TeamI
     ``user``, which enters the team (the ``Entrant``, returned). Asking someone else replaces the
     player's earlier pending invitation."""
     with transaction.atomic():
+        _check_accounts(user, partner)
         tournament = _locked(tournament_id)
         _check_open(tournament)
         if tournament.teams and partner is None:
@@ -352,6 +354,7 @@ def tournament_register(*, tournament_id, user, partner=None) -> Entrant | TeamI
 def tournament_invitation_accept(*, tournament_id, invitation_id, user) -> Entrant:
     """The invited partner says yes: the team (inviter and partner) is entered as one entrant."""
     with transaction.atomic():
+        _check_accounts(user)  # the inviter's deletion cancels the invitation (checked below)
         tournament = _locked(tournament_id)
         invitation = _invitation(tournament, invitation_id)
         if invitation.partner_id != user.pk:
@@ -383,6 +386,16 @@ def _invitation(tournament: Tournament, invitation_id) -> TeamInvitation:
                 .get(tournament=tournament, pk=int(invitation_id)))
     except (TeamInvitation.DoesNotExist, ValueError, TypeError):
         raise TournamentServiceError("not_found", "no such team invitation in this tournament") from None
+
+
+def _check_accounts(user, partner=None) -> None:
+    """Lock the accounts about to be entered, before the tournament (``accounts_lock``): refused
+    if one has been deleted meanwhile."""
+    gone = lock_accounts([user, partner])
+    if user.pk in gone:
+        raise TournamentServiceError("account_inactive", "this account has been deleted or deactivated", 403)
+    if partner is not None and partner.pk in gone:
+        raise TournamentServiceError("unknown_partner", "your partner's account no longer exists")
 
 
 def _check_pending(invitation: TeamInvitation) -> None:

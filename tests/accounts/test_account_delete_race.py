@@ -102,3 +102,41 @@ def test_a_deletion_waiting_for_a_tournament_pairing_sees_the_new_table_and_is_r
     assert outcome["refused"].extra == {"matches": [], "tournaments": [str(t.pk)]}
     leaving.refresh_from_db()
     assert leaving.is_active and entrant.status == Entrant.REGISTERED
+
+
+def test_a_registration_waiting_for_the_accounts_deletion_is_refused(make_user, organizer):
+    # docs/tournaments.md, "An account deleted mid-tournament": entering takes the account's row lock
+    # before the tournament's, as the deletion does
+    # given a registering tournament, and the account's deletion under way (its row locked)
+    from django.contrib.auth import get_user_model
+
+    from games.tournaments import services as tournaments
+    from games.tournaments.errors import TournamentServiceError
+    from games.tournaments.models import EntrantMember
+
+    t = tournaments.tournament_create(creator=organizer, name="Late Cup", game="yashima", format="swiss",
+                                      table_size=2, rounds=2, round_minutes=30,
+                                      match_options={"turn_seconds": 90, "defense_seconds": 60})
+    player = make_user()
+    locked = threading.Event()
+    outcome = {}
+
+    def deletion():
+        with transaction.atomic():
+            get_user_model().objects.select_for_update().get(pk=player.pk)
+            locked.set()
+            assert _waiting_on_a_lock()  # the registration, below
+            selfservice.account_anonymize(player)
+
+    # when the player registers meanwhile
+    def register():
+        assert locked.wait(10)
+        try:
+            tournaments.tournament_register(tournament_id=t.pk, user=player)
+        except TournamentServiceError as exc:
+            outcome["refused"] = exc
+
+    run_threads(2, lambda i: (deletion, register)[i]())
+    # then the registration waited for the deletion and was refused: nobody deleted is entered
+    assert (outcome["refused"].code, outcome["refused"].status) == ("account_inactive", 403)
+    assert not EntrantMember.objects.filter(tournament=t).exists()

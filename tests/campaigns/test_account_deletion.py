@@ -153,3 +153,14 @@ def test_the_page_of_a_campaign_everyone_left_says_it_was_abandoned(make_user, c
     page = client.get(f"/campaigns/{campaign.pk}/").content.decode()
     assert "the campaign was abandoned" in page and "nobody (every player left)" in page and "a free seat" not in page
     assert str(campaign.pk) not in client.get("/campaigns/").content.decode()
+
+
+def test_a_deactivated_account_takes_no_seat(make_user):
+    creator, inactive = make_user(), make_user(is_active=False)
+    campaign = services.campaign_create(user=creator, game="harakiri", act=1, seats=2)
+    for attempt in (lambda: services.campaign_join(campaign_id=campaign.pk, user=inactive),
+                    lambda: services.campaign_create(user=inactive, game="harakiri", act=1, seats=1)):
+        with pytest.raises(domain.CampaignRefused) as refused:
+            attempt()
+        assert (refused.value.code, refused.value.status) == ("account_inactive", 403)
+    assert services.campaign_get(campaign.pk)["seats"][1] is None

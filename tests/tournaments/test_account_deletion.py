@@ -163,3 +163,18 @@ def test_a_team_shows_only_its_deleted_player_as_deleted():
     assert name_shown("aiko", [7], frozenset({7})) == DELETED_PLAYER
     assert name_shown("aiko & ren", [7, 9], frozenset({3})) == "aiko & ren"
     assert name_shown("odd name", [7, 9], frozenset({7})) == DELETED_PLAYER  # cannot be taken apart: hidden whole
+
+
+def test_a_deleted_or_deactivated_account_cannot_enter(organizer, make_user):
+    # given a registering team event, a deactivated player and a deleted one
+    t = services.tournament_create(creator=organizer, name="Pairs", game="yokai", format="swiss", table_size=4,
+                                   teams=True, round_minutes=40, match_options={"turn_seconds": 60})
+    active, inactive, deleted = make_user(), make_user(is_active=False), make_user()
+    account_anonymize(deleted)
+    # when they try to enter, then an inactive account is refused, and so is a team naming one
+    for user, partner, expected in ((inactive, active, ("account_inactive", 403)),
+                                    (active, deleted, ("unknown_partner", 422))):
+        with pytest.raises(services.TournamentServiceError) as refused:
+            services.tournament_register(tournament_id=t.pk, user=user, partner=partner)
+        assert (refused.value.code, refused.value.status) == expected
+    assert not TeamInvitation.objects.filter(tournament=t).exists()
