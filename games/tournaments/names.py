@@ -35,10 +35,10 @@ def members_of(tournament_ids) -> dict[str, list[int]]:
     return members
 
 
-def names_shown(rows: list[dict], members: dict[str, list[int]], *, id_key: str = "entrant_id") -> list[dict]:
-    """``rows`` (dicts with ``name`` and the entrant's id under ``id_key``) with each name as shown:
-    copies of the rows whose name changes, the rows themselves otherwise."""
-    gone = deleted_among({uid for row in rows for uid in members.get(str(row[id_key]), ())})
+def names_shown(rows: list[dict], members: dict[str, list[int]]) -> list[dict]:
+    """``rows`` (dicts with ``entrant_id`` and ``name``) with each name as shown: copies of the rows
+    whose name changes, the rows themselves otherwise."""
+    gone = deleted_among({uid for row in rows for uid in members.get(row["entrant_id"], ())})
     if not gone:
         return rows
-    return [{**row, "name": name_shown(row["name"], members.get(str(row[id_key]), ()), gone)} for row in rows]
+    return [{**row, "name": name_shown(row["name"], members.get(row["entrant_id"], ()), gone)} for row in rows]
