@@ -129,7 +129,7 @@ def match_quick(request):
         if mode == "bot":
             match = services.match_create_with_bots(game=engine.slug, seats=seats, options={}, creator=request.user)
         else:
-            match = services.match_create(game=engine.slug, seats=seats, options={}, creator=request.user)
+            match = services.player_create(game=engine.slug, seats=seats, options={}, creator=request.user)
     except (RuleViolation, PlatformError) as err:
         refusal(request, err)
         return redirect("frontend:home")

@@ -159,7 +159,7 @@ def match_create(request):
         response["Retry-After"] = str(int(wait) + 1)
         return response
     try:
-        match = services.match_create(
+        match = services.player_create(
             game=form.cleaned_data["game"], seats=form.cleaned_data["seats"],
             options=form.cleaned_data["options"], creator=request.user, rated=form.cleaned_data["rated"],
         )
@@ -190,7 +190,7 @@ def match_join(request, match_id):
     if wait is not None:
         messages.error(request, f"You are joining matches too quickly; try again in {int(wait) + 1} s.")
         return redirect(_next_or(request, reverse("frontend:match", kwargs={"match_id": match_id})))
-    return _lobby_action(request, match_id, lambda m, seat: services.match_join(match_id=m.pk, user=request.user, seat=seat))
+    return _lobby_action(request, match_id, lambda m, seat: services.player_join(match_id=m.pk, user=request.user, seat=seat))
 
 
 @login_required

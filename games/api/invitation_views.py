@@ -77,7 +77,8 @@ class InvitationAcceptApi(APIView):
 
     @extend_schema(tags=["social"], operation_id="invitations_accept", parameters=[INVITATION_ID], request=None,
                    responses={200: s.InvitationSeatedSerializer, 401: UNAUTH,
-                              403: E("not_invitee: a link is opened with POST /api/invitations/join/"),
+                              403: E("not_invitee: a link is opened with POST /api/invitations/join/ / "
+                                     "account_inactive: the account was deleted or deactivated meanwhile"),
                               404: NO_INVITATION, 409: SEATING, 429: E("throttled (Retry-After): scope match_join")},
                    description="Accept an invitation addressed to you: take a free seat in its match.")
     def post(self, request, id):
@@ -90,7 +91,9 @@ class InvitationJoinApi(APIView):
 
     @extend_schema(tags=["social"], operation_id="invitations_join", request=s.InvitationJoinSerializer,
                    responses={200: s.InvitationSeatedSerializer, 400: E("malformed"), 401: UNAUTH,
-                              403: E("not_invitee: another player's invitation"), 404: NO_INVITATION,
+                              403: E("not_invitee: another player's invitation / "
+                                     "account_inactive: the account was deleted or deactivated meanwhile"),
+                              404: NO_INVITATION,
                               409: SEATING, 429: E("throttled (Retry-After): scope match_join")},
                    description="Open an invite link: take a free seat in its match (what /invite/<token>/ does "
                                "for a signed-in browser).")

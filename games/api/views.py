@@ -38,6 +38,7 @@ E = lambda text: OpenApiResponse(s.ErrorSerializer, description=text)  # noqa: E
 MATCH_ID = OpenApiParameter("id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="match id")
 NOT_FOUND = E("not_found: no such match")
 UNAUTH = E("not_authenticated / authentication_failed")
+INACTIVE = E("account_inactive: the account was deleted or deactivated while the request was on its way in")
 REFUSED = E("live_view_refused: the caller plays in this running match's tournament (fair play; it opens "
             "when the match ends)")
 
@@ -251,7 +252,7 @@ class MatchListCreateApi(mixins.ListModelMixin, generics.GenericAPIView):
 
     @extend_schema(
         tags=["matches"], operation_id="matches_create", request=s.MatchCreateSerializer,
-        responses={201: s.MatchSerializer, 400: E("malformed"), 401: UNAUTH,
+        responses={201: s.MatchSerializer, 400: E("malformed"), 401: UNAUTH, 403: INACTIVE,
                    409: E("too_many_open_matches: the caller already has MAX_OPEN_MATCHES_PER_USER open matches"),
                    422: E("unknown_game / bad_seats / bad_options"), 429: E("throttled (Retry-After)")},
         description="Create a match; the creator takes seat 0. Throttled per user (scope match_create).",
@@ -261,7 +262,7 @@ class MatchListCreateApi(mixins.ListModelMixin, generics.GenericAPIView):
         seats = data.get("seats")
         if seats is None:
             seats = registry.get(data["game"]).min_seats
-        match = services.match_create(game=data["game"], seats=seats, options=data["options"], creator=request.user,
+        match = services.player_create(game=data["game"], seats=seats, options=data["options"], creator=request.user,
                                       rated=data["rated"])
         return Response(match_detail(match, request.user), status=status.HTTP_201_CREATED)
 
@@ -291,12 +292,12 @@ _LOBBY_ERRORS = {400: E("malformed / bad_seat"), 401: UNAUTH, 404: NOT_FOUND}
 
 
 class MatchJoinApi(_LobbyActionApi):
-    service = staticmethod(services.match_join)
+    service = staticmethod(services.player_join)
     takes_seat = True
     throttle_classes = [MatchJoinThrottle]
 
     @extend_schema(tags=["matches"], operation_id="matches_join", parameters=[MATCH_ID], request=s.SeatRequestSerializer,
-                   responses={200: s.MatchSerializer, **_LOBBY_ERRORS,
+                   responses={200: s.MatchSerializer, **_LOBBY_ERRORS, 403: INACTIVE,
                               409: E("match_not_open / already_seated / match_full / seat_taken"),
                               429: E("throttled (Retry-After)")},
                    description="Take a seat. Throttled per user (scope match_join).")

@@ -8,13 +8,36 @@ finds the account inactive, or it waits for the write to commit, and then finds 
 entered and takes it out again.
 """
 
+from contextlib import contextmanager
+
 from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from .errors import AccountInactive
 
 
 def lock_accounts(users) -> set:
     """Lock the rows of ``users`` (None ignored) in id order; the ids among them that are no longer
     active (deleted or deactivated). Call inside the write's transaction."""
-    ids = sorted({user.pk for user in users if user is not None})
+    return lock_account_ids(user.pk for user in users if user is not None)
+
+
+def lock_account_ids(user_ids) -> set:
+    """``lock_accounts`` by the accounts' ids."""
+    ids = sorted(set(user_ids))
     rows = (get_user_model().objects.select_for_update().filter(pk__in=ids).order_by("pk")
             .values_list("pk", "is_active"))
     return {pk for pk, active in rows if not active}
+
+
+@contextmanager
+def accounts_entering(users):
+    """A transaction whose first statement locks ``users``' rows (``lock_accounts``): for a player's
+    own way in (taking a seat, opening a match, accepting a rematch), which must not commit after
+    that account's deletion has looked where it sits. Raises AccountInactive if one is no longer
+    active. Never around a write that already holds a tournament's or a campaign's lock: a deletion
+    takes the account's row before those, so the order would be inverted."""
+    with transaction.atomic():
+        if lock_accounts(users):
+            raise AccountInactive()
+        yield

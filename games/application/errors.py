@@ -95,6 +95,16 @@ class InvitationRefused(PlatformError):
         self.status = status
 
 
+class AccountInactive(PlatformError):
+    """The account was deleted or deactivated while its request was on the way in (403)."""
+
+    code = "account_inactive"
+    status = 403
+
+    def __init__(self, message: str = "this account has been deleted or deactivated"):
+        super().__init__(message)
+
+
 def rule_violation_body(violation: RuleViolation) -> dict:
     return violation.as_dict()
 

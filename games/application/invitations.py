@@ -34,6 +34,7 @@ from games.eventstore.models import Invitation, InvitationAnswer, Match
 from games.kernel import RuleViolation, registry
 
 from . import services
+from .accounts_lock import accounts_entering
 from .errors import InvitationRefused
 from .identities import DELETED_PLAYER, deleted_among, seat_label, seats_display
 from .lobby import ABANDONED_STATUS, ACTIVE, DONE, OPEN, SEAT_TAKEN, seat_of_user
@@ -305,7 +306,7 @@ def invitation_accept(*, invitation_id, user) -> dict:
     someone else's invitation), ``not_invitee`` (403: a link is opened by its token),
     ``invitation_closed``, ``match_not_open``, ``already_seated``, ``match_full`` (409)."""
     inv = _addressed_to(invitation_id, user, "a link invites whoever opens it: open its link to take a seat")
-    with transaction.atomic():
+    with accounts_entering([user]):
         inv = _locked_unanswered(inv)
         return _seat(inv, user)
 
@@ -317,7 +318,7 @@ def invitation_join(*, token: str, user) -> dict:
     inv = _find(token=token)
     if inv.invitee_id is not None and inv.invitee_id != user.pk:
         _refuse("not_invitee", "this invitation is for another player", 403)
-    with transaction.atomic():
+    with accounts_entering([user]):
         inv = _locked_unanswered(inv)
         return _seat(inv, user)
 

@@ -20,6 +20,7 @@ from django.utils import timezone
 from games.eventstore.models import Match, Rematch, RematchVote
 
 from . import services, social
+from .accounts_lock import lock_account_ids
 from .errors import MatchNotFound, SocialRefused
 from .identities import deleted_among
 from .lobby import DONE, seat_of_user
@@ -96,6 +97,10 @@ def rematch_accept(*, match_id, user) -> dict:
             raise SocialRefused("not_a_player", "only the match's players accept a rematch", 403)
         if Rematch.objects.filter(match=match).exists():
             return rematch_status(match, state)
+        # The players' accounts are locked before their activity is read: an account's deletion
+        # locks its row before looking where it sits, so it either committed before (and this
+        # refuses) or sees the new match once this commits (and is refused itself).
+        lock_account_ids(uid for uid in _humans(lobby).values() if uid is not None)
         reason = unavailable_reason(match, lobby)
         if reason:
             raise SocialRefused("rematch_unavailable", reason, 409)

@@ -31,6 +31,7 @@ from games.eventstore.models import Match
 from games.kernel import SYSTEM, RuleViolation, registry, seed_commitment
 
 from . import decisions as D
+from .accounts_lock import accounts_entering
 from . import hooks, lobby as L
 from .errors import CommandIdReused, LobbyError, MatchNotFound, PlatformError, VersionConflict
 from .readmodels import projection_writes, projections_update
@@ -313,6 +314,24 @@ def match_join(*, match_id, user, seat: int | None = None) -> CommandResult:
                         args={"user_id": user.pk, "username": user.get_username(), "seat": seat})
 
 
+def player_join(*, match_id, user, seat: int | None = None) -> CommandResult:
+    """``match_join`` for a player taking a seat themself (the API, the pages, an invitation):
+    the account's row is locked first, as its deletion locks it before looking where it sits, so a
+    join under way when the account is deleted either commits first (and the deletion leaves the
+    seat again) or waits and is refused (``account_inactive``, 403). Workers seating players (a
+    tournament's table, a campaign's phase) hold their own lock, which a deletion takes after the
+    account's, and call ``match_join``."""
+    with accounts_entering([user]):
+        return match_join(match_id=match_id, user=user, seat=seat)
+
+
+def player_create(*, game: str, seats: int, options: dict | None, creator, rated: bool = RATED_DEFAULT) -> Match:
+    """``match_create`` for a player opening a match and taking its first seat, with the creator's
+    account locked first (see ``player_join``)."""
+    with accounts_entering([creator]):
+        return match_create(game=game, seats=seats, options=options, creator=creator, rated=rated)
+
+
 def match_add_bot(*, match_id, user, seat: int | None = None) -> CommandResult:
     return _lobby_write(match_id, actor=Actor.user(user), type_="add_bot", args={"user_id": user.pk, "seat": seat})
 
@@ -327,11 +346,13 @@ def match_start(*, match_id, user) -> CommandResult:
 
 def match_create_with_bots(*, game: str, seats: int, options: dict | None, creator) -> Match:
     """A match against bots in one step (the home page's "Play against a bot"): ``creator`` takes
-    the first seat, a bot each other one, and the match starts. Bots make a match unrated."""
-    match = match_create(game=game, seats=seats, options=options, creator=creator, rated=False)
-    for seat in range(1, seats):
-        match_add_bot(match_id=match.pk, user=creator, seat=seat)
-    match_start(match_id=match.pk, user=creator)
+    the first seat, a bot each other one, and the match starts, all in one transaction with the
+    creator's account locked first (see ``player_join``). Bots make a match unrated."""
+    with accounts_entering([creator]):
+        match = match_create(game=game, seats=seats, options=options, creator=creator, rated=False)
+        for seat in range(1, seats):
+            match_add_bot(match_id=match.pk, user=creator, seat=seat)
+        match_start(match_id=match.pk, user=creator)
     match.refresh_from_db()
     return match
 

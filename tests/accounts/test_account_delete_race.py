@@ -1,14 +1,17 @@
-"""Deleting an account while one of its matches starts: the two meet on the match's row lock."""
+"""Deleting an account while one of its matches starts, or while it enters a tournament or a match: the
+two meet on a row lock (the match's, the tournament's or the account's)."""
 
 import threading
 import time
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 
 from accounts import selfservice
 from accounts.errors import InActiveMatch
 from games.application import services as match_services
+from games.application.errors import AccountInactive
 from games.eventstore.models import Match
 from games.projections.models import MatchSummary
 from tests.concurrency import run_threads
@@ -104,12 +107,33 @@ def test_a_deletion_waiting_for_a_tournament_pairing_sees_the_new_table_and_is_r
     assert leaving.is_active and entrant.status == Entrant.REGISTERED
 
 
+def _entering_meets_deletion(user, enter, refused_as) -> Exception | None:
+    """In one thread, the deletion of ``user`` under way: its row locked, until ``enter()`` (the other
+    thread) waits for that lock. The ``refused_as`` exception ``enter()`` raised, or None."""
+    locked, outcome = threading.Event(), {}
+
+    def deletion():
+        with transaction.atomic():
+            get_user_model().objects.select_for_update().get(pk=user.pk)
+            locked.set()
+            assert _waiting_on_a_lock()  # the entering, below
+            selfservice.account_anonymize(user)
+
+    def entering():
+        assert locked.wait(10)
+        try:
+            enter()
+        except refused_as as exc:
+            outcome["refused"] = exc
+
+    run_threads(2, lambda i: (deletion, entering)[i]())
+    return outcome.get("refused")
+
+
 def test_a_registration_waiting_for_the_accounts_deletion_is_refused(make_user, organizer):
     # docs/tournaments.md, "An account deleted mid-tournament": entering takes the account's row lock
     # before the tournament's, as the deletion does
     # given a registering tournament, and the account's deletion under way (its row locked)
-    from django.contrib.auth import get_user_model
-
     from games.tournaments import services as tournaments
     from games.tournaments.errors import TournamentServiceError
     from games.tournaments.models import EntrantMember
@@ -118,25 +142,60 @@ def test_a_registration_waiting_for_the_accounts_deletion_is_refused(make_user, 
                                       table_size=2, rounds=2, round_minutes=30,
                                       match_options={"turn_seconds": 90, "defense_seconds": 60})
     player = make_user()
-    locked = threading.Event()
-    outcome = {}
-
-    def deletion():
-        with transaction.atomic():
-            get_user_model().objects.select_for_update().get(pk=player.pk)
-            locked.set()
-            assert _waiting_on_a_lock()  # the registration, below
-            selfservice.account_anonymize(player)
-
     # when the player registers meanwhile
-    def register():
-        assert locked.wait(10)
-        try:
-            tournaments.tournament_register(tournament_id=t.pk, user=player)
-        except TournamentServiceError as exc:
-            outcome["refused"] = exc
-
-    run_threads(2, lambda i: (deletion, register)[i]())
+    refused = _entering_meets_deletion(
+        player, lambda: tournaments.tournament_register(tournament_id=t.pk, user=player), TournamentServiceError)
     # then the registration waited for the deletion and was refused: nobody deleted is entered
-    assert (outcome["refused"].code, outcome["refused"].status) == ("account_inactive", 403)
+    assert (refused.code, refused.status) == ("account_inactive", 403)
     assert not EntrantMember.objects.filter(tournament=t).exists()
+
+
+def test_a_join_waiting_for_the_accounts_deletion_is_refused(make_user):
+    # docs/platform.md, "Accounts and the log": a player's own join locks the account first
+    # given an open match, and a player's account deletion under way
+    host, player = make_user(), make_user()
+    match = match_services.match_create(game="pebbles", seats=2, options={}, creator=host)
+    # when the player takes a seat meanwhile
+    refused = _entering_meets_deletion(
+        player, lambda: match_services.player_join(match_id=match.pk, user=player), AccountInactive)
+    # then the join waited and was refused: the seat stays free, so no start can seat the deleted account
+    assert (refused.code, refused.status) == ("account_inactive", 403)
+    assert not MatchSummary.objects.filter(players=player).exists()
+    assert MatchSummary.objects.get(match_id=match.pk).status == "open"
+
+
+def test_opening_a_match_or_accepting_an_invitation_during_the_deletion_is_refused(make_user):
+    # docs/platform.md, "Accounts and the log": creating a match seats its creator, and an accepted
+    # invitation seats its invitee; both lock the account first
+    from games.application import invitations
+
+    host, player = make_user(), make_user()
+    match = match_services.match_create(game="pebbles", seats=3, options={}, creator=host)
+    link, _ = invitations.invitation_create(match_id=match.pk, user=host)
+    # given the player's deletion under way, when they open a match, then accept the link
+    opened = _entering_meets_deletion(
+        player, lambda: match_services.player_create(game="pebbles", seats=2, options={}, creator=player),
+        AccountInactive)
+    other = make_user()
+    joined = _entering_meets_deletion(
+        other, lambda: invitations.invitation_join(token=link["token"], user=other), AccountInactive)
+    # then both were refused and neither account sits anywhere
+    assert (opened.code, joined.code) == ("account_inactive", "account_inactive")
+    assert not MatchSummary.objects.filter(players__in=[player, other]).exists()
+    assert Match.objects.count() == 1
+
+
+def test_a_rematch_accepted_during_a_players_deletion_is_refused(finished_pebbles):
+    # docs/platform.md, "Accounts and the log": the last acceptance locks every player's account
+    # before it creates the new match
+    from games.application import rematch
+    from games.application.errors import SocialRefused
+
+    match, (first, second) = finished_pebbles()
+    rematch.rematch_accept(match_id=match.pk, user=second)
+    # given the second player's deletion under way, when the first accepts (the last acceptance)
+    refused = _entering_meets_deletion(
+        second, lambda: rematch.rematch_accept(match_id=match.pk, user=first), SocialRefused)
+    # then no rematch is created with the deleted account in it
+    assert refused.code == "rematch_unavailable"
+    assert Match.objects.count() == 1
