@@ -159,6 +159,9 @@ class LobbySerializer(serializers.Serializer):
     seed_hash = serializers.CharField()
     seed = serializers.CharField(allow_null=True)
     winners = serializers.ListField(child=serializers.JSONField())
+    creator_id = serializers.IntegerField(allow_null=True, help_text="user id of the player who may start the "
+                                                                     "match while it is open (a creator who leaves "
+                                                                     "hands it to the next seated player)")
 
 
 class LegalCommandSerializer(serializers.Serializer):

@@ -164,6 +164,7 @@ def lobby_public(lobby: dict, match: Match, gone: frozenset | None = None) -> di
         "seed_hash": lobby["seed_hash"],
         "seed": lobby["seed"],
         "winners": lobby["winners"],
+        "creator_id": lobby.get("creator_id"),  # who may start an open match (a creator who leaves hands it on)
     }
 
 

@@ -47,3 +47,24 @@ def test_refusals_read_as_the_server_words_them():
 def test_a_caller_words_its_own_codes_and_fallback():
     assert run_js('words.errorText({code: "throttled"}, {throttled: "Slow down."})') == "Slow down."
     assert run_js('words.errorText(null, {}, "The rematch could not be accepted.")') == "The rematch could not be accepted."
+
+
+def test_an_open_tables_waiting_words_say_who_it_waits_for():
+    # given an open two-seat match created by aiko (user 1), seen by each reader in turn
+    def doc(seats, seat, creator=1, status="open"):
+        return {"seat": seat, "match": {"status": status, "creator_id": creator, "seats": seats}}
+
+    aiko, ren = {"user_id": 1, "username": "aiko", "bot": False}, {"user_id": 2, "username": "ren", "bot": False}
+    docs = [doc([aiko, None], 0), doc([aiko, None], None), doc([aiko, ren], 0), doc([aiko, ren], 1),
+            doc([aiko, ren], None, creator=None), doc([aiko, ren], 1, status="active")]
+    # when the table words its wait
+    said = run_js(f"{json.dumps(docs)}.map(words.waitingWords)")
+    # then the creator is told what to do, the others who they wait for
+    assert said == [
+        "Waiting for players: 1 of 2 seats taken. Invite players or add bots, then start the match.",
+        "Waiting for players: 1 of 2 seats taken.",
+        "Every seat is taken: start the match when you are ready.",
+        "Every seat is taken: waiting for aiko to start the match.",
+        "Every seat is taken: waiting for the match to start.",
+        "Nothing to show yet.",
+    ]

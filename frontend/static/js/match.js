@@ -17,7 +17,7 @@ import { boardFor } from "./boards/registry.js";
 import { entriesOf, help, helpText, loadGlossary } from "./boards/help.js";
 import { ReconnectingSocket } from "./socket.js";
 import { SQUARE_NAME, outlineWhilePointed } from "./squares.js";
-import { errorText, seatLabel } from "./words.js";
+import { errorText, seatLabel, waitingWords } from "./words.js";
 
 const boot = JSON.parse(document.getElementById("match-boot").textContent);
 // The channel layer is at-most-once: if the last push of a quiet spell was lost, nothing else
@@ -449,12 +449,13 @@ function renderSeats() {
     const full = seats.length > 0 && seats.every(Boolean);
     lobby.querySelectorAll("[data-needs-full]").forEach((b) => (b.disabled = !full));
     lobby.querySelectorAll("[data-needs-free-seat]").forEach((b) => (b.disabled = full));
+    lobby.querySelectorAll("[data-when-full]").forEach((p) => (p.hidden = !full));
   }
 }
 
 function genericBoard(container, doc) {
   if (doc.view === null || doc.view === undefined) {
-    container.replaceChildren(el("p", { class: "muted" }, doc.match && doc.match.status === "open" ? "Waiting for the match to start." : "Nothing to show."));
+    container.replaceChildren(el("p", { class: "muted", dataset: { testid: "waiting" } }, waitingWords(doc)));
     return;
   }
   container.replaceChildren(el("pre", { class: "json-view", tabindex: "0", "aria-label": "Game state (your view)" }, JSON.stringify(doc.view, null, 2)));

@@ -9,6 +9,24 @@ export function seatLabel(s) {
   return s.bot && !/bot/i.test(name) ? `${name} (bot)` : name;
 }
 
+/** What the table says before the match starts (or when there is nothing to show): who or what an
+ * open match waits for, worded for the one reading it (``doc``: the view document). */
+export function waitingWords(doc) {
+  const match = (doc && doc.match) || {};
+  if (match.status !== "open") return "Nothing to show yet.";
+  const seats = match.seats || [];
+  const taken = seats.filter(Boolean).length;
+  const mine = Number.isInteger(doc.seat) ? seats[doc.seat] : null;
+  const startsIt = Boolean(mine && mine.user_id != null && mine.user_id === match.creator_id);
+  if (taken < seats.length) {
+    const waiting = `Waiting for players: ${taken} of ${seats.length} seats taken.`;
+    return startsIt ? `${waiting} Invite players or add bots, then start the match.` : waiting;
+  }
+  if (startsIt) return "Every seat is taken: start the match when you are ready.";
+  const starter = seats.find((s) => s && s.user_id != null && s.user_id === match.creator_id);
+  return starter ? `Every seat is taken: waiting for ${seatLabel(starter)} to start the match.` : "Every seat is taken: waiting for the match to start.";
+}
+
 /** A message as a sentence ("wait for your turn" -> "Wait for your turn."). */
 export function sentence(message, fallback = "That did not work.") {
   const text = String(message || "").trim();

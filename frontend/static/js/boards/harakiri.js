@@ -18,7 +18,7 @@
 import { renderAdventure } from "./harakiri_adventure.js";
 import { entry, explain, help, helpText, loadGlossary, onEscape } from "./help.js";
 import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
-import { seatLabel } from "../words.js";
+import { seatLabel, waitingWords } from "../words.js";
 
 const CSS_URL = new URL("../../css/boards/harakiri.css", import.meta.url).href;
 const TERRAINS = ["open", "difficult", "obstacle", "inaccessible", "special", "stairs", "door"];
@@ -484,7 +484,7 @@ function render(container, doc, sendCommand) {
   currentView = view;
   if (!view || !view.squares) {
     container.replaceChildren(
-      h("p", { class: "muted" }, doc.match && doc.match.status === "open" ? "Waiting for the match to start." : "Nothing to show yet."),
+      h("p", { class: "muted", dataset: { testid: "waiting" } }, waitingWords(doc)),
     );
     return;
   }

@@ -15,7 +15,7 @@
 
 import { entry, explain, help, helpText, loadGlossary, onEscape } from "./help.js";
 import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
-import { seatLabel } from "../words.js";
+import { seatLabel, waitingWords } from "../words.js";
 
 const CSS_URL = new URL("../../css/boards/yashima.css", import.meta.url).href;
 const SVG = "http://www.w3.org/2000/svg";
@@ -335,7 +335,7 @@ function render(container, doc, sendCommand) {
   loadContent();
   const view = doc.view;
   if (!view || !view.players) {
-    container.replaceChildren(h("p", { class: "muted" }, doc.match && doc.match.status === "open" ? "Waiting for the match to start." : "Nothing to show yet."));
+    container.replaceChildren(h("p", { class: "muted", dataset: { testid: "waiting" } }, waitingWords(doc)));
     return;
   }
   const player = isSeat(doc.seat) && doc.seat !== "system";

@@ -13,7 +13,7 @@
 
 import { entry, explain, help, helpText, loadGlossary, onEscape } from "./help.js";
 import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
-import { seatLabel } from "../words.js";
+import { seatLabel, waitingWords } from "../words.js";
 
 const CSS_URL = new URL("../../css/boards/yokai.css", import.meta.url).href;
 const ELEMENTS = ["fire", "water", "earth", "wood", "metal"];
@@ -206,7 +206,7 @@ function render(container, doc, sendCommand) {
   const view = doc.view;
   if (!view || !view.terrain) {
     container.replaceChildren(
-      h("p", { class: "muted" }, doc.match && doc.match.status === "open" ? "Waiting for the match to start." : "Nothing to show yet."),
+      h("p", { class: "muted", dataset: { testid: "waiting" } }, waitingWords(doc)),
     );
     return;
   }
