@@ -244,7 +244,10 @@ def account_anonymize(user) -> None:
     a deleted account, which the names of running matches rely on (``identities.deleted_in_running``)."""
     User = get_user_model()
     with transaction.atomic():
-        user = User.objects.select_for_update().get(pk=user.pk)
+        # FOR NO KEY UPDATE: it orders this with every other account lock (``accounts_lock``) but
+        # not with a foreign key's check, so a worker that seats the account under a campaign's or a
+        # tournament's lock while this waits for that lock is not waited for in turn (a deadlock).
+        user = User.objects.select_for_update(no_key=True).get(pk=user.pk)
         in_round = tournaments_leave_deleted_account(user)
         for step in _deletion_steps:
             step(user)

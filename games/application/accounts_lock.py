@@ -18,14 +18,16 @@ from .errors import AccountInactive
 
 def lock_accounts(users) -> set:
     """Lock the rows of ``users`` (None ignored) in id order; the ids among them that are no longer
-    active (deleted or deactivated). Call inside the write's transaction."""
+    active (deleted or deactivated). Call inside the write's transaction. The lock is PostgreSQL's
+    FOR NO KEY UPDATE, as the deletion's: the two exclude each other, while rows that merely refer
+    to the account (a seat, an entry) are written without waiting for either."""
     return lock_account_ids(user.pk for user in users if user is not None)
 
 
 def lock_account_ids(user_ids) -> set:
     """``lock_accounts`` by the accounts' ids."""
     ids = sorted(set(user_ids))
-    rows = (get_user_model().objects.select_for_update().filter(pk__in=ids).order_by("pk")
+    rows = (get_user_model().objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk")
             .values_list("pk", "is_active"))
     return {pk for pk, active in rows if not active}
 

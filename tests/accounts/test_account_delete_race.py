@@ -114,7 +114,7 @@ def _entering_meets_deletion(user, enter, refused_as) -> Exception | None:
 
     def deletion():
         with transaction.atomic():
-            get_user_model().objects.select_for_update().get(pk=user.pk)
+            get_user_model().objects.select_for_update(no_key=True).get(pk=user.pk)  # as the deletion locks it
             locked.set()
             assert _waiting_on_a_lock()  # the entering, below
             selfservice.account_anonymize(user)
@@ -199,3 +199,22 @@ def test_a_rematch_accepted_during_a_players_deletion_is_refused(finished_pebble
     # then no rematch is created with the deleted account in it
     assert refused.code == "rematch_unavailable"
     assert Match.objects.count() == 1
+
+
+def test_a_deletion_meeting_a_campaign_start_waits_for_it_and_is_refused(make_user):
+    # docs/campaigns.md, "Seats": the deletion and the campaign's start meet on the campaign's lock;
+    # the start seats the player in its first match (a row that refers to the account) meanwhile
+    from campaigns import services as campaigns
+    from campaigns.models import Campaign
+
+    creator, player = make_user(), make_user()
+    campaign = campaigns.campaign_create(user=creator, game="harakiri", act=1, seats=2)
+    campaigns.campaign_join(campaign_id=campaign.pk, user=player)
+    # when the player deletes their account while the creator starts the campaign
+    outcome = _deletion_meets(lambda: Campaign.objects.select_for_update().get(pk=campaign.pk),
+                              lambda: campaigns.campaign_start(campaign_id=campaign.pk, user=creator), player)
+    # then the start committed with the player seated, and the deletion was refused for its match
+    started = MatchSummary.objects.get(players=player, status="active")
+    assert outcome["refused"].extra["matches"] == [str(started.match_id)]
+    player.refresh_from_db()
+    assert player.is_active
