@@ -31,8 +31,8 @@ from games.eventstore.models import Match
 from games.kernel import SYSTEM, RuleViolation, registry, seed_commitment
 
 from . import decisions as D
-from .accounts_lock import accounts_entering
 from . import hooks, lobby as L
+from .accounts_lock import accounts_entering
 from .errors import CommandIdReused, LobbyError, MatchNotFound, PlatformError, VersionConflict
 from .readmodels import projection_writes, projections_update
 from .selectors import (
