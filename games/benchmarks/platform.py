@@ -276,6 +276,7 @@ def _run_window(procs, barrier: str, seconds: float) -> str | None:
         return "a writer did not get ready"
     start = time.time() + WINDOW_LEAD_S
     _write_whole(Path(barrier, "go"), {"start": start, "stop": start + seconds})
+    time.sleep(WINDOW_LEAD_S + seconds)  # no polling while the writers write: it would take their CPU
     if not _all_wrote(procs, barrier, "json", deadline=time.monotonic() + WINDOW_LEAD_S + seconds + 300):
         return "a writer did not report"
     return None
