@@ -319,8 +319,9 @@ def player_join(*, match_id, user, seat: int | None = None) -> CommandResult:
     the account's row is locked first, as its deletion locks it before looking where it sits, so a
     join under way when the account is deleted either commits first (and the deletion leaves the
     seat again) or waits and is refused (``account_inactive``, 403). Workers seating players (a
-    tournament's table, a campaign's phase) hold their own lock, which a deletion takes after the
-    account's, and call ``match_join``."""
+    tournament's table, a campaign's phase) call ``match_join``: the deletion meets them on the
+    tournament's or the campaign's own lock, which it takes after the account's (docs/platform.md,
+    "Accounts and the log")."""
     with accounts_entering([user]):
         return match_join(match_id=match_id, user=user, seat=seat)
 
