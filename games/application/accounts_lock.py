@@ -35,7 +35,7 @@ def lock_account_ids(user_ids) -> set:
 @contextmanager
 def accounts_entering(users):
     """A transaction whose first statement locks ``users``' rows (``lock_accounts``): for a player's
-    own way in (taking a seat, opening a match, accepting a rematch), which must not commit after
+    own way in (taking a seat, opening a match, accepting an invitation), which must not commit after
     that account's deletion has looked where it sits. Raises AccountInactive if one is no longer
     active. Never around a write that already holds a tournament's or a campaign's lock: a deletion
     takes the account's row before those, so the order would be inverted."""
