@@ -77,8 +77,8 @@ def _too_large_once_read(request) -> JsonResponse | None:
     return None
 
 
-class BodySizeLimitMiddleware:
-    """Sync and async capable, so it never makes Django adapt the chain around it."""
+class _SyncAndAsync:
+    """A middleware both sync and async capable, so Django never adapts the chain around it."""
 
     sync_capable = True
     async_capable = True
@@ -88,6 +88,18 @@ class BodySizeLimitMiddleware:
         self.is_async = iscoroutinefunction(get_response)
         if self.is_async:
             markcoroutinefunction(self)
+
+    def __call__(self, request):
+        if self.is_async:
+            return self.__acall__(request)
+        return self.get_response(request)
+
+    async def __acall__(self, request):
+        return await self.get_response(request)
+
+
+class BodySizeLimitMiddleware(_SyncAndAsync):
+    """Answers 413 before anything reads an oversized body."""
 
     def __call__(self, request):
         if self.is_async:
@@ -139,25 +151,8 @@ def unavailable_response(request, exc: Unavailable):
     return HttpResponse(page, status=503, content_type="text/html; charset=utf-8", headers=headers)
 
 
-class ServiceUnavailableMiddleware:
+class ServiceUnavailableMiddleware(_SyncAndAsync):
     """A view (or its template) that meets an unreachable database or Redis answers 503."""
-
-    sync_capable = True
-    async_capable = True
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-        self.is_async = iscoroutinefunction(get_response)
-        if self.is_async:
-            markcoroutinefunction(self)
-
-    def __call__(self, request):
-        if self.is_async:
-            return self.__acall__(request)
-        return self.get_response(request)
-
-    async def __acall__(self, request):
-        return await self.get_response(request)
 
     # Django always calls process_exception synchronously (adapting it in an async chain).
     def process_exception(self, request, exception):

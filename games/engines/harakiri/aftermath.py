@@ -6,18 +6,24 @@ from .setup import ATTRS
 from . import yomi
 
 
-def begin(w, reason="objective achieved"):
-    """The Victory section; ``reason`` says why it is read (the objective, or the party's choice
-    after a second failure) and is what ``PhaseEnded`` reports."""
-    s = w.s
-    for c, ch in s["characters"].items():
+def close_exploration(w):
+    """The Exploration Phase ends, won or lost: characters in Kami Mode are defeated; conditions
+    and meditation tokens are discarded."""
+    for c, ch in w.s["characters"].items():
         if ch.get("kami_mode") and not ch["defeated"]:
             combat.defeat_character(w, c, "Kami Mode ends with the chapter")
-    for c, ch in s["characters"].items():
+    for c, ch in w.s["characters"].items():
         conds = {k: 0 for k in ch["conditions"]}
         if ch["conditions"] != conds or ch["meditation"]:
             w.emit("ConditionsChanged", who=c, set={"conditions": conds, "meditation": 0},
                    reason="end of the Exploration Phase")
+
+
+def begin(w, reason="objective achieved"):
+    """The Victory section; ``reason`` says why it is read (the objective, or the party's choice
+    after a second failure) and is what ``PhaseEnded`` reports."""
+    s = w.s
+    close_exploration(w)
     w.emit("AftermathBegan", result="victory", reason=reason)
     items = [{"op": "aftermath", "step": "resurrect", "char": c}
              for c, ch in s["characters"].items() if ch["defeated"]]

@@ -127,14 +127,7 @@ def end_phase(w, result, reason):
     """The Exploration Phase ends: conditions and meditation tokens are discarded; characters
     in Kami Mode are defeated."""
     s = w.s
-    for c, ch in s["characters"].items():
-        if ch.get("kami_mode") and not ch["defeated"]:
-            combat.defeat_character(w, c, "Kami Mode ends with the chapter")
-    for c, ch in s["characters"].items():
-        conds = {k: 0 for k in ch["conditions"]}
-        if ch["conditions"] != conds or ch["meditation"]:
-            w.emit("ConditionsChanged", who=c, set={"conditions": conds, "meditation": 0},
-                   reason="end of the Exploration Phase")
+    aftermath.close_exploration(w)
     w.emit("PhaseEnded", result=result, reason=reason, party=yomi.handover(s, aftermath.party_export(s)), **yomi.report(s))
 
 

@@ -1,7 +1,7 @@
 """How each event changes the state: ``evolve(state, event)``, never validating, never drawing and
 never mutating its input (copy-on-write: a shallow copy, then fresh copies of exactly what changes)."""
 
-from .state import clone, own_monsters, own_player, set_lp
+from .state import clone, opening_counters, own_monsters, own_player, set_lp
 
 
 def evolve(state, ev):
@@ -27,15 +27,7 @@ def evolve(state, ev):
                 for s in range(n)
             ],
             "chakra": [0] * n,
-            "meter": 0,
-            "round": 0,
-            "turn": 0,
-            "summons": 0,
-            "next_uid": 0,
-            "pending": [],
-            "finished": False,
-            "winners": [],
-            "result": None,
+            **opening_counters(),
         }
     if t == "ScenarioLoaded":
         return clone(p["state"])

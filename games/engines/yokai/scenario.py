@@ -5,6 +5,7 @@ from games.kernel import RuleViolation
 from . import rules as R
 from .board import LAYOUTS, ORIENTATIONS, squares
 from .content import MONSTERS, PACK
+from .state import opening_counters
 
 DOC_KEYS = {
     "seats", "teams", "board", "monsters", "hands", "decks", "discards", "chakra", "round", "meter",
@@ -87,15 +88,7 @@ def build_state(doc) -> dict:
         "monsters": {},
         "players": [],
         "chakra": [],
-        "meter": 0,
-        "round": 0,
-        "turn": 0,
-        "summons": 0,
-        "next_uid": 0,
-        "pending": [],
-        "finished": False,
-        "winners": [],
-        "result": None,
+        **opening_counters(),
     }
     rnd = _int(doc.get("round", 1), "round", 1, 10_000)
     state["round"] = rnd

@@ -10,6 +10,12 @@ def clone(x):
     return x
 
 
+def opening_counters() -> dict:
+    """The counters and flags of a state that has not played a turn yet."""
+    return {"meter": 0, "round": 0, "turn": 0, "summons": 0, "next_uid": 0, "pending": [],
+            "finished": False, "winners": [], "result": None}
+
+
 def is_int(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
