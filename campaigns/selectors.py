@@ -139,7 +139,9 @@ def _progress(doc: dict, cid: str, case: dict, names: dict, pack: dict) -> dict:
     seat = doc["control"].get(cid)
     player = doc["seats"][seat] if seat is not None and seat < len(doc["seats"]) else None
     level = case.get("level", 1)
-    ability = names["ability"](case.get("kami")) if case.get("affinity", 0) >= 1 else None
+    # A first chapter's Preparation has each character choose a Kami; until then none is theirs.
+    kami = case.get("kami") if case.get("kami_chosen", True) else None
+    ability = names["ability"](kami) if kami and case.get("affinity", 0) >= 1 else None
     item_uses = case.get("item_uses") or {}
     return {
         "id": cid, "name": _character_name(doc["game"], cid),
@@ -154,7 +156,8 @@ def _progress(doc: dict, cid: str, case: dict, names: dict, pack: dict) -> dict:
         "armor_value": case.get("armor_value"), "armor_max": names["armor_max"](case["armor"]) if case.get("armor") else None,
         "items": [names["item"](i) + (f" ({item_uses[i]} uses left)" if i in item_uses else "") for i in case.get("items") or []],
         "skills": [names["skill"](s) for s in case.get("skills") or []],
-        "kami": names["kami"](case.get("kami")) if case.get("kami") else None, "affinity": case.get("affinity", 0),
+        "kami": names["kami"](kami) if kami else None, "kami_pending": case.get("kami_chosen", True) is False,
+        "affinity": case.get("affinity", 0),
         "ability": {"name": ability["name"], "text": ability.get("text", "")} if ability else None,
         "traits": [names["pretty"](t) for t in case.get("traits") or []],
         "location": names["location"](case["location"]) if case.get("location") else None,

@@ -111,6 +111,10 @@ def play_one(page, s, shots):
     for kind in ("choose_weapon", "choose_kami", "answer_group", "activate_enemy", "choose_path", "activate",
                  "lose_attribute", "change_kami", "leave"):
         if kind in types:
+            if kind == "choose_kami":  # the character's own Kami stands first in the list, never another
+                cid = next(c["args"]["character"] for c in legal if c["type"] == kind)
+                shown = actions.locator(f"#adv-pick-kami-{cid}").evaluate("(s) => s.options[s.selectedIndex].text")
+                assert view["characters"][cid]["kami"].replace("_", " ") in shown.lower(), shown
             button = actions.locator(f'button[data-type="{kind}"]').first
             label = button.inner_text()
             button.click()

@@ -151,6 +151,8 @@ def test_join_and_start_from_the_page_and_their_refusals(make_user, django_captu
     assert "Chapter 1, Adventure Phase: your move (Akira, Hikaru)." in words(html)
     assert f'href="/matches/{doc["current_match"]}/"' in html and "Continue: it is your move" in html
     assert "Chapter 1, Adventure Phase: your move (Hattori, Tomoe)." in words(browser(bob).get(page).content.decode())
+    # rules: Harakiri Adventure, "Character's Setup" step 3: a first chapter's Kami is chosen, not given
+    assert "chosen in the Preparation" in words(html)
     spectator = browser(carol).get(page).content.decode()
     assert "Watch the current phase" in spectator and "your move" not in words(spectator)
     assert_readable(html)

@@ -397,7 +397,10 @@ function renderActions(ctx) {
     const weapons = take(opts, "choose_weapon").filter((c) => c.args.character === cid);
     if (weapons.length) add(group(`${charName(cid)}'s weapon`, weapons.map((c) => button(ctx, c))));
     const kamis = take(opts, "choose_kami").filter((c) => c.args.character === cid);
-    if (kamis.length) add(h("div", { class: "adv-group" }, pickList(ctx, `kami-${cid}`, `${charName(cid)}'s Kami`, kamis, "Choose")));
+    // The character's own Kami (its card in the box) comes first, never an arbitrary one.
+    const suggested = (view.characters[cid] || {}).kami;
+    if (kamis.length) add(h("div", { class: "adv-group" }, pickList(ctx, `kami-${cid}`, `${charName(cid)}'s Kami`, kamis, "Choose",
+      Math.max(0, kamis.findIndex((c) => c.args.kami === suggested)))));
   }
   add(group(flow.proposal ? `Travel together with ${charName(flow.proposal.character)}?` : "", use("answer_group")));
   add(group("An unlocked Kami", use("change_kami")));
@@ -488,10 +491,10 @@ function renderShop(ctx, used) {
 
 /** A labelled list of legal commands (each option one of them, in words) and the button that sends
  * the one picked: for long lists (exchanges, a Kami among eight). */
-function pickList(ctx, key, title, cmds, action) {
+function pickList(ctx, key, title, cmds, action, selected = 0) {
   const id = `adv-pick-${key}`;
   const select = h("select", { id, dataset: { fkey: `pick-select:${key}` } },
-    cmds.map((c, i) => h("option", { value: String(i) }, commandLabel(ctx, c))));
+    cmds.map((c, i) => h("option", { value: String(i), selected: i === selected }, commandLabel(ctx, c))));
   return h("div", { class: "adv-give" }, h("label", { for: id }, title), select,
     h("button", { type: "button", class: "adv-btn", disabled: ui.busy, dataset: { type: cmds[0].type, fkey: `pick:${key}` },
       onclick: () => ctx.send(cmds[Number(select.value) || 0]) }, action));
