@@ -41,12 +41,13 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         self.tournament_id = None
         self.group = None
         self.last_text = None
+        self.gone = False
         await self.accept()
         raw_id = self.scope["url_route"]["kwargs"]["tournament_id"]
         try:
             tournament = await db(selectors.tournament_get)(raw_id)
         except Exception as exc:  # not_found, or the database is down
-            await self.send(text_data=json.dumps(error_for_exception(exc)))
+            await self._send_text(json.dumps(error_for_exception(exc)))
             await self.close(code=CLOSE_NOT_FOUND if getattr(exc, "code", "") == "not_found" else 1011)
             return
         self.tournament_id = str(tournament.pk)
@@ -64,15 +65,26 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         try:
             doc = await db(snapshot)(self.tournament_id)
         except Exception as exc:
-            await self.send(text_data=json.dumps(error_for_exception(exc)))
+            await self._send_text(json.dumps(error_for_exception(exc)))
             return
         text = json.dumps(doc, separators=(",", ":"), default=str)
         if always or text != self.last_text:
             self.last_text = text
+            await self._send_text(text)
+
+    async def _send_text(self, text: str) -> None:
+        """A push can race the client's leaving: the server then refuses the frame (Daphne raises,
+        uvicorn too), and nothing more can reach that client, so it is not an error."""
+        if self.gone:
+            return
+        try:
             await self.send(text_data=text)
+        except Exception as exc:
+            self.gone = True
+            log.debug("tournament socket gone mid-send: %s: %s", type(exc).__name__, exc)
 
     async def tournament_changed(self, message):
-        if self.tournament_id is not None:
+        if self.tournament_id is not None and not self.gone:
             await self._push()
 
     async def receive(self, text_data=None, bytes_data=None):
@@ -84,8 +96,8 @@ class TournamentConsumer(AsyncWebsocketConsumer):
             msg = None
         kind = msg.get("type") if isinstance(msg, dict) else None
         if kind == "ping":
-            await self.send(text_data=json.dumps({"type": "pong"}))
+            await self._send_text(json.dumps({"type": "pong"}))
         elif kind == "sync":
             await self._push(always=True)
         else:
-            await self.send(text_data=json.dumps(error_message("malformed", 'send {"type": "ping"} or {"type": "sync"}')))
+            await self._send_text(json.dumps(error_message("malformed", 'send {"type": "ping"} or {"type": "sync"}')))

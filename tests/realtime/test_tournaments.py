@@ -111,3 +111,26 @@ async def test_unknown_tournament_is_refused_with_4404(make_user):
         assert msg["type"] == "error" and msg["code"] == "not_found"
         assert (await recv(comm)) == {"type": "__close__", "code": 4404}
         await close_all(comm)
+
+
+async def test_a_change_pushed_as_the_client_leaves_is_not_an_error(make_user):
+    """The server refuses a frame for a client that has just gone (Daphne raises "Attempt to send on
+    a closed protocol"): the push ends there, quietly, and no later change reads the tournament for it."""
+    from games.realtime.tournaments import TournamentConsumer
+
+    t, _, players = await db(_tournament)(make_user)
+    consumer = TournamentConsumer()
+    consumer.tournament_id, consumer.last_text, consumer.gone = str(t.pk), None, False
+    frames = []
+
+    async def refused(text_data=None, **_):
+        frames.append(text_data)
+        raise RuntimeError("Attempt to send on a closed protocol")
+
+    consumer.send = refused
+    await db(_register)(t, players[0])
+    await consumer.tournament_changed({"type": "tournament.changed"})
+    assert consumer.gone and len(frames) == 1
+    await db(_register)(t, players[1])
+    await consumer.tournament_changed({"type": "tournament.changed"})
+    assert len(frames) == 1, "nothing more is sent to a client that has gone"
