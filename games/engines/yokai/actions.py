@@ -294,6 +294,9 @@ def _fight(tx, apos, dpos, summoning):
             "seat": a["owner"],
             "attacker": apos,
             "defender": dpos,
+            "attacker_card": a["card"],  # public (face up on the board): named in the history
+            "defender_card": d["card"],
+            "defender_seat": d["owner"],
             "summoning": summoning,
             "cost": 0 if summoning else values["cost"],
             "attacker_deals": values["attacker_deals"],

@@ -52,9 +52,15 @@ def _summoned(p, seat, names):
 
 def _fought(p, seat, names):
     verb = "summons and attacks" if p.get("summoning") else "attacks"
-    return (f"{_who(names, p['seat'])}'s monster on {coords(p.get('attacker'))} {verb} the monster on "
-            f"{coords(p.get('defender'))}: deals {p.get('attacker_deals')}, takes {p.get('defender_deals')} "
-            f"(LP {p.get('attacker_lp')} and {p.get('defender_lp')})")
+    if "attacker_card" not in p:  # logs recorded before fights named their monsters
+        return (f"{_who(names, p['seat'])}'s monster on {coords(p.get('attacker'))} {verb} the monster on "
+                f"{coords(p.get('defender'))}: deals {p.get('attacker_deals')}, takes {p.get('defender_deals')} "
+                f"(LP {p.get('attacker_lp')} and {p.get('defender_lp')})")
+    attacker, defender = monster(p["attacker_card"]), monster(p.get("defender_card"))
+    return (f"{_who(names, p['seat'])}'s {attacker} on {coords(p.get('attacker'))} {verb} "
+            f"{_who(names, p.get('defender_seat'))}'s {defender} on {coords(p.get('defender'))}: deals "
+            f"{p.get('attacker_deals')}, takes {p.get('defender_deals')}; {attacker} is left with "
+            f"{p.get('attacker_lp')} LP, {defender} with {p.get('defender_lp')}")
 
 
 def _life(p, seat, names):

@@ -1,5 +1,7 @@
 """Summoning attacks, retaliation and paid attacks."""
 
+from games.engines.yokai import ENGINE
+
 from .helpers import ap, grid, lp, mon, scene, types
 
 
@@ -39,6 +41,11 @@ def test_attack_and_immediate_retaliation_on_touching_sides():
     assert lp(s, "1,0") == onibi_lp - ap("momonji", "left")
     assert "Fought" in types(events) and s.state["chakra"][0] == 10 - 3
     assert s.status.phase == "combat"
+    # and the history names both monsters and says whose LP is whose
+    fought = next(e for e in events if e["type"] == "Fought")
+    assert ENGINE.describe(fought, 1, ["Miko", "Kenji"]) == (
+        f"Miko's Onibi on (1,0) summons and attacks Kenji's Momonji on (1,1): deals {ap('onibi', 'right')}, "
+        f"takes {ap('momonji', 'left')}; Onibi is left with {lp(s, '1,0')} LP, Momonji with {lp(s, '1,1')}")
 
 
 # rules: Yokai Battle, "Summoning of monster cards" ("placed ... either horizontally or vertically in order to direct its most powerful attack against its target")
