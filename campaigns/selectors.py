@@ -15,7 +15,7 @@ from games.kernel import SYSTEM, RuleViolation, registry
 
 from . import domain, services
 from .domain import CampaignRefused
-from .models import CampaignView
+from .models import CampaignRecord, CampaignView
 
 LIST_LIMIT = 30
 PHASES = ("adventure", "exploration")
@@ -274,3 +274,12 @@ def create_choices(game: str = "harakiri") -> dict:
 
 
 __all__ = ["CampaignRefused", "campaign_lists", "campaign_page", "create_choices", "standing"]
+
+
+def phases_of_matches(match_ids) -> dict[str, dict]:
+    """{match_id: {"campaign_id", "chapter", "phase"}} for the matches among ``match_ids`` that a
+    campaign opened as one of its phases (one query)."""
+    rows = (CampaignRecord.objects.filter(match_id__in=list(match_ids), type=domain.PHASE_STARTED)
+            .values_list("match_id", "campaign_id", "payload"))
+    return {str(match_id): {"campaign_id": campaign_id, "chapter": payload.get("chapter"), "phase": payload.get("phase")}
+            for match_id, campaign_id, payload in rows}

@@ -7,11 +7,14 @@ Rows carry names, never ids or seqs a player would see: ``seats`` are labelled (
 from importlib import import_module
 
 from django.conf import settings
+from django.urls import reverse
 
+from campaigns import selectors as campaigns
 from games.application import selectors, watch
 from games.application.identities import deleted_among_seat_lists, seat_label, seats_display
 from games.kernel import RuleViolation, registry
 from games.projections.models import MatchSummary
+from games.tournaments import selectors as tournaments
 
 LIST_LIMIT = 30
 LIVE_LIMIT = 20  # rows of the "watch a live match" list (the most watched first)
@@ -62,10 +65,32 @@ def _summary_row(summary: MatchSummary, user, gone: frozenset) -> dict:
     }
 
 
+def part_of(match_ids) -> dict[str, dict]:
+    """{match_id: {"article", "name", "detail", "url"}} for the matches among ``match_ids`` that belong
+    to a tournament (its table) or a campaign (one of its phases), so a player can tell them apart
+    from casual matches and find the way back."""
+    ids = [str(i) for i in match_ids]
+    if not ids:
+        return {}
+    out = {
+        match_id: {"article": "", "name": t["name"], "detail": f"round {t['round']}, table {t['table']}",
+                   "url": reverse("frontend:tournament", args=[t["tournament_id"]])}
+        for match_id, t in tournaments.tables_of_matches(ids).items()
+    }
+    for match_id, c in campaigns.phases_of_matches(ids).items():
+        out[match_id] = {"article": "a ", "name": "campaign", "detail": f"chapter {c['chapter']}, {str(c['phase']).title()} Phase",
+                         "url": reverse("frontend:campaign", args=[c["campaign_id"]])}
+    return out
+
+
 def summary_rows(summaries, user) -> list[dict]:
     summaries = list(summaries)
     gone = deleted_among_seat_lists(s.seats for s in summaries)  # one lookup for the list
-    return [_summary_row(s, user, gone) for s in summaries]
+    rows = [_summary_row(s, user, gone) for s in summaries]
+    belongs = part_of(r["id"] for r in rows)
+    for row in rows:
+        row["part_of"] = belongs.get(str(row["id"]))
+    return rows
 
 
 def open_rows(user) -> list[dict]:

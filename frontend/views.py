@@ -34,7 +34,7 @@ from games.tournaments import reports as tournament_reports
 
 from .charts import rating_chart
 from .forms import LoginForm, MatchCreateForm, SeatForm, SignUpForm
-from .listings import LIST_LIMIT, catalog, game_name, live_rows, open_rows, summary_rows, version_of
+from .listings import LIST_LIMIT, catalog, game_name, live_rows, open_rows, part_of, summary_rows, version_of
 from .wording import form_refusal, refusal
 
 LOG_TAIL = 200  # events rendered into the page; older ones are fetched over the socket on demand
@@ -257,6 +257,7 @@ def match_page(request, match_id):
         delay = {"seconds": policy.delay_seconds, "turns": policy.delay_turns} if policy else None
     return render(request, "frontend/match.html", {
         "match": match,
+        "part_of": part_of([match.pk]).get(str(match.pk)),
         "spectator_delay": delay,
         # a player of a tournament match may report a moment of it to the judges (once it has begun)
         "can_report": state["lobby"]["status"] != OPEN and tournament_reports.can_report(match.pk, request.user),

@@ -76,6 +76,15 @@ def tournaments_of(user, limit: int = 20) -> list[dict]:
              "entrant_status": m.entrant.status} for m in rows]
 
 
+def tables_of_matches(match_ids) -> dict[str, dict]:
+    """{match_id: {"tournament_id", "name", "round", "table"}} for the matches among ``match_ids``
+    that a tournament created for one of its tables (one query)."""
+    rows = (TournamentTable.objects.filter(match_id__in=list(match_ids))
+            .values_list("match_id", "tournament_id", "tournament__name", "round", "table"))
+    return {str(match_id): {"tournament_id": tournament_id, "name": name, "round": round_no, "table": table}
+            for match_id, tournament_id, name, round_no, table in rows}
+
+
 def tournament_get(tournament_id) -> Tournament:
     try:
         return Tournament.objects.get(pk=tournament_id)

@@ -153,6 +153,10 @@ def test_join_and_start_from_the_page_and_their_refusals(make_user, django_captu
     assert "Chapter 1, Adventure Phase: your move (Hattori, Tomoe)." in words(browser(bob).get(page).content.decode())
     # rules: Harakiri Adventure, "Character's Setup" step 3: a first chapter's Kami is chosen, not given
     assert "chosen in the Preparation" in words(html)
+    back = f'<a href="{page}">campaign</a>'
+    match_page = browser(alice).get(f'/matches/{doc["current_match"]}/').content.decode()
+    assert f"This match is part of a {back}: chapter 1, Adventure Phase." in match_page
+    assert f"· {back}, chapter 1, Adventure Phase</span>" in browser(alice).get("/lobby/").content.decode()
     spectator = browser(carol).get(page).content.decode()
     assert "Watch the current phase" in spectator and "your move" not in words(spectator)
     assert_readable(html)

@@ -126,6 +126,12 @@ def test_register_start_pairings_results_and_withdraw(organizer, make_user):
     for name in ("Buchholz cut-1", "Sonneborn-Berger", "Head-to-head"):
         assert f'<th class="num">{name}</th>' in html
     assert ">Seed draw</th>" not in html and "draw from the published seed hash" in html
+    # the table's match and the lobby's row both say which tournament (and round, table) it belongs to
+    back = f'<a href="{url}">Page Open</a>'
+    match_page = browser(players[0]).get(f'/matches/{own["match_id"]}/').content.decode()
+    assert f"This match is part of {back}: round 1, table {own['table']}." in match_page
+    lobby = browser(players[0]).get("/lobby/").content.decode()
+    assert f"· {back}, round 1, table {own['table']}</span>" in lobby
     tournament_match_finished(match_id=other["match_id"], winners=[0])
     fragment = browser().get(f"{url}?fragment=live").content.decode()
     assert "by play" in fragment and 'class="winner' in fragment and "<html" not in fragment
