@@ -31,7 +31,8 @@ TIEBREAK_LABELS = {"buchholz_cut1": "Buchholz cut-1", "sonneborn_berger": "Sonne
 
 def tournament_list(request):
     status = request.GET.get("status")
-    rows = selectors.tournament_list(status=status if status in LABELS["status"] else None)
+    status = status if status in LABELS["status"] else None
+    rows = selectors.tournament_list(status=status)
     for row in rows:
         row["format_label"] = LABELS["format"].get(row["format"], row["format"])
         row["game_label"] = LABELS["game"].get(row["game"], row["game"])
@@ -118,7 +119,7 @@ def _page_context(request, tournament) -> dict:
             "mine_running": seated and p["result"] is None and p["match_id"] is not None,
             "seats": [{"entrant_id": e, "name": names.get(e, e), "won": e in winners, "points": points.get(e),
                        "me": mine is not None and e == mine["entrant_id"]} for e in p["entrant_ids"]]})
-    if detail["status"] == "registering":
+    if detail["status"] == "registering" or not any(row["played"] for row in standings):
         standings = []  # nobody has played: the seeding is not a standing
     # the seed draw (a large number) is the last resort: named below the table, not a column
     tiebreaks = [k for k in standings[0]["tiebreaks"] if k != "seed_draw"] if standings else []

@@ -311,5 +311,6 @@ def profile_page(request, username):
         for m in doc["recent_matches"]
     ]
     return render(request, "frontend/profile.html", {
-        "username": doc["username"], "games": games, "recent": recent, "tournaments": doc["tournaments"],
+        "username": doc["username"], "games": games, "recent": recent,
+        "tournaments": [{**t, "game_name": game_name(t["game"])} for t in doc["tournaments"]],
     })

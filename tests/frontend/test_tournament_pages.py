@@ -41,7 +41,11 @@ def test_header_links_to_the_list_and_the_list_shows_events(organizer):
     assert '<div class="table-wrap" tabindex="0" role="region" aria-label="Tournaments"><table' in html  # phones scroll it
     assert "Create a tournament" not in html
     assert "Create a tournament" in browser(organizer).get("/tournaments/").content.decode()
-    assert "Listed Open" not in browser().get("/tournaments/?status=running").content.decode()
+    running = browser().get("/tournaments/?status=running").content.decode()
+    assert "Listed Open" not in running and "No tournament is running now." in running
+    # a player who cannot create one learns who does
+    assert "Tournaments are set up by the site's organizers" in running
+    assert "set up by the site's organizers" not in browser(organizer).get("/tournaments/?status=running").content.decode()
 
 
 def test_the_create_form_has_real_fields_and_creates(organizer):
@@ -123,9 +127,8 @@ def test_register_start_pairings_results_and_withdraw(organizer, make_user):
     # fair play: a player's page does not offer the live view it would refuse, and says why
     assert f'href="/matches/{other["match_id"]}/"' not in html and html.count('data-testid="watch-closed"') == 1
     assert "players of this tournament can watch the other matches only once they have ended" in html
-    for name in ("Buchholz cut-1", "Sonneborn-Berger", "Head-to-head"):
-        assert f'<th class="num">{name}</th>' in html
-    assert ">Seed draw</th>" not in html and "draw from the published seed hash" in html
+    # running, but no match has a result: the seeding is not a standing yet
+    assert 'data-testid="standings"' not in html and 'data-testid="no-standings"' in html
     # the table's match and the lobby's row both say which tournament (and round, table) it belongs to
     back = f'<a href="{url}">Page Open</a>'
     match_page = browser(players[0]).get(f'/matches/{own["match_id"]}/').content.decode()
@@ -135,6 +138,10 @@ def test_register_start_pairings_results_and_withdraw(organizer, make_user):
     tournament_match_finished(match_id=other["match_id"], winners=[0])
     fragment = browser().get(f"{url}?fragment=live").content.decode()
     assert "by play" in fragment and 'class="winner' in fragment and "<html" not in fragment
+    assert 'data-testid="standings"' in fragment
+    for name in ("Buchholz cut-1", "Sonneborn-Berger", "Head-to-head"):
+        assert f'<th class="num">{name}</th>' in fragment
+    assert ">Seed draw</th>" not in fragment and "draw from the published seed hash" in fragment
     mine = browser(players[0]).get(f"{url}?fragment=live").content.decode()  # once it has ended: open to all
     assert f'href="/matches/{other["match_id"]}/"' in mine and 'data-testid="watch-closed"' not in mine
 
@@ -268,6 +275,9 @@ def test_the_standings_scroll_inside_their_card_with_numbers_compact(organizer, 
     for _ in range(2):
         services.tournament_register(tournament_id=t.pk, user=make_user())
     services.tournament_start(tournament_id=t.pk, user=organizer)
+    tournament_advance(tournament_id=t.pk)
+    match_id = selectors.tournament_pairings(selectors.tournament_get(t.pk))[0]["match_id"]
+    tournament_match_finished(match_id=match_id, winners=[0])
     html = browser().get(f"/tournaments/{t.pk}/").content.decode()
     assert '<div class="table-wrap" tabindex="0" role="region" aria-labelledby="standings-heading">' \
            '<table class="matches standings"' in html

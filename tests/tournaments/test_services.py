@@ -6,6 +6,7 @@ from django.contrib.auth.models import Group
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games.kernel import registry
 from games.ratings.models import Rating
 from games.tournaments import selectors, services
 from games.tournaments.errors import TournamentServiceError
@@ -383,3 +384,4 @@ def test_a_players_profile_lists_the_tournaments_they_entered(make_user, make_to
     assert client.get(f"/api/users/{other.username}/").json()["tournaments"] == []
     page = client.get(f"/users/{player.username}/")
     assert page.status_code == 200 and f"/tournaments/{t.pk}/" in page.content.decode()
+    assert f"· {registry.get(t.game).name} · registering" in page.content.decode()  # the game's name, not its slug
