@@ -7,6 +7,7 @@ line), and as a last resort anything else (logged, 500 with a JSON body).
 """
 
 import logging
+import re
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -60,6 +61,22 @@ def _first_message(detail) -> str:
     return str(detail)
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _encodable(value):
+    """``value`` with every lone UTF-16 surrogate (which no UTF-8 response can carry) replaced by
+    U+FFFD. Error texts may repeat the input (DRF's '"\\ud800" is not a valid choice.'); a JSON
+    body may hold such an escape, and its echo must not turn a 400 into a 500."""
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {_encodable(k): _encodable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_encodable(v) for v in value]
+    return value
+
+
 def error_body(code: str, message: str, extra: dict | None = None) -> dict:
     body = {"code": code, "message": message}
     if extra:
@@ -81,7 +98,7 @@ def _drf_response(exc: drf.APIException) -> Response:
         message = _first_message(detail) or "invalid input"
     else:
         message = _first_message(exc.detail) or str(exc.default_detail)
-    return Response(error_body(code, message, extra), status=exc.status_code, headers=headers)
+    return Response(_encodable(error_body(code, message, extra)), status=exc.status_code, headers=headers)
 
 
 def exception_handler(exc, context):
@@ -115,10 +132,10 @@ def exception_handler(exc, context):
         retry_after = getattr(exc, "retry_after", None)
         if retry_after:
             headers["Retry-After"] = str(int(retry_after))
-        return Response(body, status=exc.status, headers=headers)
+        return Response(_encodable(body), status=exc.status, headers=headers)
     if isinstance(exc, RuleViolation):
         set_rollback()
-        return Response(exc.as_dict(), status=422)
+        return Response(_encodable(exc.as_dict()), status=422)
 
     log.exception("unhandled error in %s", _where(context), exc_info=exc)
     set_rollback()

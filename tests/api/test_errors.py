@@ -91,3 +91,26 @@ def test_missing_trailing_slash(api, make_user, client_for):
     assert res.status_code == 301 and res["Location"] == "/api/games/?x=1"
     res = client_for(make_user()).post("/api/matches", {"game": "pebbles"}, format="json")
     assert res.status_code == 404 and res.json()["code"] == "not_found" and "/api/matches/" in res.json()["message"]
+
+
+# A JSON body may escape a lone UTF-16 surrogate ("\ud800"), which no UTF-8 response can carry. DRF's
+# choice fields repeat a refused value in their message: the refusal must stay a 400, never a 500.
+@pytest.mark.django_db
+@pytest.mark.parametrize("path, body", [
+    ("/api/matches/{match}/chat/", '{"text": "hi", "channel": "\\ud800"}'),
+    ("/api/tournaments/", '{"name": "Cup", "game": "\\ud800", "format": "\\udfff", "table_size": 2}'),
+    ("/api/campaigns/", '{"game": "\\ud800", "act": 1, "seats": 2}'),
+])
+def test_a_refused_lone_surrogate_is_a_400_with_a_readable_message(path, body, started_pebbles, make_user, client_for):
+    match, _ = started_pebbles()
+    res = client_for(make_user()).post(path.format(match=match.pk), data=body, content_type="application/json")
+    assert res.status_code in (400, 403), res.content
+    doc = res.json()
+    assert doc["code"] in ("malformed", "permission_denied") and doc["message"], doc
+    if res.status_code == 400:
+        assert "\ufffd" in res.content.decode(), "the refused value is shown, replaced by U+FFFD"
+
+
+def test_every_error_body_is_encodable():
+    res = exception_handler(RuleViolation("bad_options", "unknown kami '\ud800'", {"kami": ["\udc00", "ok"]}), {})
+    assert res.data == {"code": "bad_options", "message": "unknown kami '\ufffd'", "extra": {"kami": ["\ufffd", "ok"]}}
