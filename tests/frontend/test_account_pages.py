@@ -3,6 +3,7 @@ forgotten-password flow on Django's token views (mail through the e-mail backend
 
 import json
 import re
+from datetime import timezone
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -62,6 +63,20 @@ def test_the_account_page_lists_sessions_and_the_token_without_their_secrets(mak
     assert '<div class="table-wrap" tabindex="0" role="region" aria-labelledby="sessions-heading">' \
            '<table class="matches" data-testid="sessions">' in html and 'class="small wrap-anywhere">Here/1<' in html
     assert 'href="/account/"' in here.get("/").content.decode()  # the header links it
+    # moments as a player reads them, not ISO text
+    session = LoginSession.objects.filter(session_key=here.session.session_key).get()
+    started = session.created_at.astimezone(timezone.utc)
+    assert f"<td>{started.day} {started:%b %Y, %H:%M} UTC</td>" in html and f"{started:%Y-%m-%dT}" not in html
+    Token.objects.filter(user=user).delete()
+    html = here.get("/account/").content.decode()
+    assert "You have no API token." in html and 'href="/api/docs/"' in html and "POST /api/" not in html
+
+
+def test_the_header_links_the_staff_pages_for_staff_only(make_user):
+    assert 'data-testid="nav-staff"' not in browser(make_user()).get("/").content.decode()
+    staff = make_user(is_staff=True)
+    assert '<a href="/staff/" data-testid="nav-staff">Staff</a>' in browser(staff).get("/").content.decode()
+    assert '<a href="/">Kamiza</a>' in browser(staff).get("/staff/").content.decode()  # and back
 
 
 def test_sign_out_another_browser_from_the_account_page(make_user):

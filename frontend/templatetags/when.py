@@ -1,0 +1,19 @@
+"""``{{ value|when }}``: a moment as a player reads it ("6 Dec 2026, 17:36 UTC"), from a datetime or
+the ISO text the account services return; anything else is shown as it is."""
+
+from datetime import datetime, timezone
+
+from django import template
+from django.utils.dateparse import parse_datetime
+
+register = template.Library()
+
+
+@register.filter
+def when(value) -> str:
+    moment = value if isinstance(value, datetime) else parse_datetime(value) if isinstance(value, str) else None
+    if moment is None:
+        return "" if value is None else str(value)
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(timezone.utc)
+    return f"{moment.day} {moment:%b %Y, %H:%M} UTC"
