@@ -90,6 +90,9 @@ def test_invite_by_name_and_by_link_seats_both_at_the_table(new_page):
     expect(c.locator("#seats li").nth(2)).to_contain_text(carol)
     expect(a.locator("#seats li").nth(2)).to_contain_text(carol)
     expect(a.get_by_role("button", name="Start")).to_be_enabled()
+    # the table moved on and is full: "You took a seat…" and "Link copied…" are old news, and go
+    expect(b.locator(".messages")).to_have_count(0)
+    expect(panel.locator("#invite-status")).to_have_text("")
     a.set_viewport_size({"width": 390, "height": 844})
     table_shot(a, "invite-match-seated-390")
 

@@ -126,6 +126,8 @@ def test_a_swiss_event_from_the_form_to_live_standings_and_a_report(new_page, li
     org.get_by_test_id("start").click()
     expect(org.locator(".messages")).to_contain_text("round 1 is paired")
 
+    # "You are registered." is old news once the tournament has started
+    expect(players[3].locator(".messages")).to_have_count(0)
     # the entry boxes follow the start live: registration closes, withdrawing becomes dropping out, and
     # a player's page offers to report a problem with their match
     expect(late.get_by_test_id("entry")).to_contain_text("Registration is closed.")

@@ -4,6 +4,7 @@
 // it in; when the fragment names a new current match (the next phase opened), it follows that one.
 // A small self-refresh also runs (players joining an open campaign, a phase being prepared).
 
+import { retireFlash } from "./flash.js";
 import { ReconnectingSocket } from "./socket.js";
 
 const region = document.getElementById("campaign-live");
@@ -24,6 +25,7 @@ function setConnection(state, text) {
 
 function follow(id) {
   if (id === matchId) return;
+  if (matchId !== undefined) retireFlash(); // the campaign moved on: "You have joined…" is old news
   if (socket) socket.stop();
   socket = null;
   matchId = id;

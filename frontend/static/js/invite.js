@@ -87,6 +87,12 @@ function dropSeated(doc) {
   sentList.hidden = !sentList.querySelector("li");
 }
 
+function quietWhenFull(doc) {
+  const seats = (doc && doc.match && doc.match.seats) || [];
+  if (statusLine && seats.length && seats.every(Boolean) && !statusLine.classList.contains("error")) say("");
+}
+
 if (sentList) onRender(dropSeated);
+onRender(quietWhenFull);
 if (linkForm) linkForm.addEventListener("submit", makeLink);
 if (userForm) userForm.addEventListener("submit", invite);

@@ -18,6 +18,7 @@ import { entriesOf, help, helpText, loadGlossary } from "./boards/help.js";
 import { ReconnectingSocket } from "./socket.js";
 import { SQUARE_NAME, outlineWhilePointed } from "./squares.js";
 import { errorText, seatLabel, waitingWords } from "./words.js";
+import { retireFlash } from "./flash.js";
 
 const boot = JSON.parse(document.getElementById("match-boot").textContent);
 // The channel layer is at-most-once: if the last push of a quiet spell was lost, nothing else
@@ -513,6 +514,7 @@ function renderCommands(board) {
 }
 
 function render() {
+  if (app.doc.seq > boot.doc.seq) retireFlash(); // "You took a seat…" is old news once the table moves
   renderStatus();
   renderSeats();
   renderLastMove();

@@ -4,6 +4,7 @@
 // viewer's entry box (register / withdraw / team invitations / organizer actions / report form), so
 // closing registration or starting a round changes what it offers without a reload.
 
+import { retireFlash } from "./flash.js";
 import { ReconnectingSocket } from "./socket.js";
 
 const region = document.getElementById("tournament-live");
@@ -83,6 +84,8 @@ if (region) {
     onMessage: (msg) => {
       lastMessageAt = Date.now();
       if (msg.type !== "snapshot") return;
+      const t = msg.tournament || {};
+      if (t.status !== region.dataset.status || String(t.round ?? "") !== region.dataset.round) retireFlash();
       const text = JSON.stringify([msg.tournament, msg.pairings, msg.standings]);
       if (text === lastSnapshot) { // e.g. the same state again after a reconnect or an idle resync
         if (entry && (entryStale || entry.querySelector("[data-poll]"))) fetching = fetching.then(refreshEntry);
