@@ -8,7 +8,7 @@ never named. Cards, masters, kami and statuses are named from the content pack, 
 
 from games.kernel.narration import coords, listing, seat_name, sentence
 
-from .content import CARDS, KAMI, MASTERS
+from .content import BOARDS, CARDS, KAMI, MASTERS
 
 BOOKKEEPING = frozenset({"ControlSet"})
 DIRECTIONS = ["up", "upper right", "lower right", "down", "lower left", "upper left"]
@@ -94,6 +94,30 @@ def _initiative(p, seat, names):
             f"{p.get('karma')}, attack {p.get('atk')}{tired}")
 
 
+def _moved(p, seat, names):
+    who = _who(names, p.get("seat"))
+    if p.get("pos") is None:
+        return f"{who}'s master leaves the board"
+    if "from" in p and p["from"] is None:
+        return f"{who} places their master on {coords(p.get('pos'))} facing {_facing(p.get('facing'))}"
+    if "from" in p and p["from"] == p.get("pos"):
+        return f"{who}'s master turns to face {_facing(p.get('facing'))}"
+    return f"{who}'s master moves to {coords(p.get('pos'))} facing {_facing(p.get('facing'))}"
+
+
+def _board(p) -> str:
+    name = BOARDS.get(p.get("board"), {}).get("name")
+    side = str(p.get("side") or "?").upper()
+    return f"the {name} board, side {side}" if name else f"a terrain board, side {side}"
+
+
+def _board_placed(p, seat, names):
+    slot, rotation = p.get("slot"), p.get("rotation")
+    where = f", in slot {slot + 1}" if isinstance(slot, int) else ""
+    turned = f", turned {rotation * 60}°" if isinstance(rotation, int) and rotation else ""
+    return f"{_who(names, p.get('seat'))} places {_board(p)}{where}{turned}"
+
+
 def _destiny_chosen(p, seat, names):
     token = p.get("token")
     return f"{_who(names, p.get('seat'))} chooses the {token} token" if token else \
@@ -125,9 +149,9 @@ SENTENCES = {
     "InitiativeWon": lambda p, seat, names: f"{_who(names, p.get('seat'))} wins the initiative",
     "DestinyChosen": _destiny_chosen,
     "DestinyRevealed": _destiny_revealed,
-    "MasterMoved": lambda p, seat, names: (
-        f"{_who(names, p.get('seat'))}'s master leaves the board" if p.get("pos") is None else
-        f"{_who(names, p.get('seat'))}'s master moves to {coords(p.get('pos'))} facing {_facing(p.get('facing'))}"),
+    "MasterMoved": _moved,
+    "BoardChosen": lambda p, seat, names: f"{_who(names, p.get('seat'))} chooses {_board(p)}",
+    "BoardPlaced": _board_placed,
     "AttackDeclared": _attack,
     "CardRevealed": lambda p, seat, names: f"{_who(names, p.get('seat'))} reveals {card_name(p.get('card'))}",
     "CardMoved": _card_moved,

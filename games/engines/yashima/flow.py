@@ -80,6 +80,7 @@ def setup_exec(sim, seat, cmd):
             st.update(step="board", i=0)
     elif cmd["type"] == "choose_board":
         st["choice"] = [a["board"], a["side"]]
+        sim.emit("BoardChosen", {"seat": seat, "board": a["board"], "side": a["side"]})
     elif cmd["type"] == "place_board":
         board, side = st["choice"]
         layout = BOARDS[board]["sides"][side]
@@ -87,12 +88,13 @@ def setup_exec(sim, seat, cmd):
         s["cells"].update(cells)
         s["boards"].append({"seat": seat, "board": board, "side": side, "slot": a["slot"], "rotation": a["rotation"],
                             "cells": sorted(cells)})
+        sim.emit("BoardPlaced", {"seat": seat, "board": board, "side": side, "slot": a["slot"], "rotation": a["rotation"]})
         st["choice"] = None
         st["i"] += 1
         if st["i"] >= n:
             st.update(step="mini", i=0)
     elif cmd["type"] == "place_miniature":
-        sim.emit("MasterMoved", {"seat": seat, "pos": a["cell"], "facing": a["facing"]})
+        sim.emit("MasterMoved", {"seat": seat, "pos": a["cell"], "facing": a["facing"], "from": None})
         st["i"] += 1
         if st["i"] >= n:
             st["step"] = "done"
@@ -221,10 +223,11 @@ def karma_total(s, seat) -> int:
     return sum(q.card_def(s, c["d"])["karma"] for c in q.player(s, seat)["karma"])
 
 
-def pay(sim, seat, cost) -> None:
-    """Karma cost: push the payment task (the player picks the cards, see ``h_pay``)."""
+def pay(sim, seat, cost, src) -> None:
+    """Karma cost of ``src`` (an ability source such as ``"page:3"``, or ``"frost"``): push the
+    payment task (the player picks the cards, see ``h_pay``)."""
     if cost > 0:
-        ops.push(sim, {"k": "pay", "seat": seat, "cost": cost, "chosen": []})
+        ops.push(sim, {"k": "pay", "seat": seat, "cost": cost, "chosen": [], "src": src})
 
 
 def _val(s, c) -> int:
@@ -265,7 +268,10 @@ def h_pay(sim, t):
         if paid + _val(s, c) + sum(others) >= cost and c["d"] not in seen:
             seen.add(c["d"])
             cmds.append(C("pay_card", card=c["id"]))
-    ask(t, seat, "pay", cmds, {"cost": cost, "cards": t["n"]})
+    info = {"cost": cost, "cards": t["n"], "left": need}
+    if t.get("src"):  # a payment queued before the source was recorded has none
+        info["src"] = t["src"]
+    ask(t, seat, "pay", cmds, info)
 
 
 @handler("initiative")
@@ -278,7 +284,7 @@ def h_initiative(sim, t):
             t["fi"] += 1
             if a["type"] == "pay_frost":
                 ops.lose_master(sim, who, "FROST")
-                pay(sim, who, 4)
+                pay(sim, who, 4, "frost")
             return
         while t["fi"] < len(t["cont"]):
             who = t["cont"][t["fi"]]
@@ -633,7 +639,7 @@ def turn_exec(sim, seat, cmd):
     elif typ == "quick":
         ab = q.MASTERS[q.player(s, seat)["master"]]["abilities"][int(a["src"].split(":")[1])]
         main.append({"k": "effects", "seat": seat, "items": ab["effects"], "i": 0, "ctx": {"src": "quick"}, "optional": False})
-        pay(sim, seat, ab.get("cost", 0))
+        pay(sim, seat, ab.get("cost", 0), a["src"])
         exert_later(sim, seat, ab.get("exert", 0), "main")  # resolves first: the EXERT cost is paid before the effects
     elif typ == "wind":
         ops.lose_master(sim, seat, "WIND")
@@ -677,7 +683,7 @@ def ability_cost(s, seat, src) -> int:
 def karma_ability(sim, seat, src):
     """Karma ability: pay first (the payment task sits on top), then the ability resolves."""
     sim.s["stacks"]["main"].append({"k": "ability", "seat": seat, "src": src})
-    pay(sim, seat, ability_cost(sim.s, seat, src))
+    pay(sim, seat, ability_cost(sim.s, seat, src), src)
 
 
 @handler("ability")

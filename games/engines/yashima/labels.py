@@ -42,30 +42,40 @@ def own(s, seat, cid, zones=("hand", "karma", "equip", "aside", "discard")) -> s
     return card_name(s, c["d"]) if c else "an unknown card"
 
 
-def ability_name(s, seat, src) -> str:
+def _source(s, seat, src):
+    """(name, details) of an ability source: ``page:N``, ``avatar:I`` or ``equip:ID``."""
     kind, _, ref = str(src).partition(":")
     m = MASTERS.get(s["players"][seat]["master"], {})
+    if kind == "page":
+        page = int(ref)
+        face = m["tome"][(page - 1) // 2]["faces"]["front" if page % 2 else "back"]
+        return face["name"], f"tome page {page}, cost {face['cost']}"
+    if kind == "avatar":
+        ab = m["abilities"][int(ref)]
+        cost = f", cost {ab['cost']}" if ab.get("cost") else ""
+        exert = f", EXERT {ab['exert']}" if ab.get("exert") else ""
+        return ab["name"], f"{m['name']}'s ability{cost}{exert}"
+    return own(s, seat, ref, ("equip",)), "equipment"
+
+
+def ability_name(s, seat, src) -> str:
     try:
-        if kind == "page":
-            page = int(ref)
-            face = m["tome"][(page - 1) // 2]["faces"]["front" if page % 2 else "back"]
-            return f"{face['name']} (tome page {page}, cost {face['cost']})"
-        if kind == "avatar":
-            ab = m["abilities"][int(ref)]
-            cost = f", cost {ab['cost']}" if ab.get("cost") else ""
-            exert = f", EXERT {ab['exert']}" if ab.get("exert") else ""
-            return f"{ab['name']} ({m['name']}'s ability{cost}{exert})"
+        name, details = _source(s, seat, src)
     except (KeyError, ValueError, IndexError):
         return str(src)
-    return f"{own(s, seat, ref, ('equip',))} (equipment)"
+    return f"{name} ({details})"
 
 
 def _space(cell) -> str:
-    return f"space {cell}"
+    return f"space ({cell})"  # the history's coordinates (narration.coords)
+
+
+def plural(n, word) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _pages(n) -> str:
-    return f"{abs(n)} page{'s' if abs(n) != 1 else ''} {'forward' if n > 0 else 'back'}"
+    return f"{plural(abs(n), 'page')} {'forward' if n > 0 else 'back'}"
 
 
 def _open_pages(s, seat, spread) -> str:
@@ -115,6 +125,29 @@ def _place_status(s, seat, a, pr):
     return f"Give {name} to {on} first"
 
 
+def _pay_card(s, seat, a, pr):
+    c = _own_card(s, seat, a["card"], ("karma",))
+    if not c:
+        return "Pay with an unknown card"
+    return f"Pay with {card_name(s, c['d'])} (karma {q.card_def(s, c['d'])['karma']})"
+
+
+def paid_for(s, seat, src) -> str | None:
+    """What a karma payment is for: the ability's name, "removing FROST", or None when unknown."""
+    if src == "frost":
+        return "removing FROST"
+    try:
+        return _source(s, seat, src)[0] if src else None
+    except (KeyError, ValueError, IndexError):
+        return None
+
+
+def _place_board(s, seat, a, pr):
+    board = (s["setup"].get("choice") or [None])[0]
+    name = f"the {BOARDS[board]['name']} board" if board in BOARDS else "the board"
+    return f"Place {name} in slot {a['slot'] + 1}, turned {a['rotation'] * 60}°"
+
+
 def _choose_space(s, seat, a, pr):
     name = ((pr or {}).get("info") or {}).get("status")
     return f"{name} on {_space(a['cell'])}" if name else f"Choose {_space(a['cell'])}"
@@ -124,7 +157,7 @@ LABELS = {
     # setup
     "pick": lambda s, seat, a, pr: f"{MASTERS[a['master']]['name']} with the {KAMI[a['kami']]['name']} kami",
     "choose_board": lambda s, seat, a, pr: f"{BOARDS[a['board']]['name']}, side {a['side'].upper()}",
-    "place_board": lambda s, seat, a, pr: f"Place the board at slot {a['slot']}, rotation {a['rotation']}",
+    "place_board": _place_board,
     "place_miniature": lambda s, seat, a, pr: f"Place your miniature on {_space(a['cell'])}, {facing(a['facing'])}",
     # destiny and reconcile
     "choose_token": lambda s, seat, a, pr: f"Add a {a['token']} token to the action pool",
@@ -146,7 +179,7 @@ LABELS = {
     "defend": _defend,
     "no_defense": lambda s, seat, a, pr: "No defense",
     "lose_card": _lose,
-    "pay_card": lambda s, seat, a, pr: f"Pay with {own(s, seat, a['card'], ('karma',))}",
+    "pay_card": _pay_card,
     "dodge_to": lambda s, seat, a, pr: f"Dodge to {_space(a['to'])}",
     "step": lambda s, seat, a, pr: f"Step to {_space(a['to'])}",
     "end_move": lambda s, seat, a, pr: f"End the move {facing(a['facing'])}",
@@ -199,6 +232,14 @@ def _info(pr):
     return pr.get("info") or {}
 
 
+def _pay_title(s, pr):
+    info = _info(pr)
+    what = paid_for(s, pr["seat"], info.get("src"))
+    cards, left = info.get("cards"), info.get("left", info.get("cards"))
+    more = f" ({left} more to choose)" if isinstance(left, int) and left != cards else ""
+    return f"Pay {info.get('cost')} karma{f' for {what}' if what else ''} with {plural(cards, 'card')}{more}"
+
+
 # A prompt kind's title: a fixed text, a text with fields of the prompt's ``info`` (a missing one reads
 # None), or a function of the state and the prompt.
 TITLES = {
@@ -206,7 +247,7 @@ TITLES = {
                              f"{card_name(s, _info(pr).get('card'))} for {_info(pr).get('atk')}: defend?",
     "lose": lambda s, pr: (f"LOSE {_info(pr)['remaining']}: choose a card to lose" if "remaining" in _info(pr)
                            else "LOSE: choose a karma pool card to lose"),
-    "pay": "Pay {cost} karma with {cards} card(s)",
+    "pay": _pay_title,
     "move": "Move: {speed_left} speed left",
     "optional_effect": "Use this effect of the card?",
     "chain_followup": "Follow up with another attack?",

@@ -137,7 +137,7 @@ def place_saru_later(sim, seat, key=None) -> None:
 def enter(sim, seat, cell, facing=None) -> None:
     """Put a master on ``cell`` (a move step or a relocation) and apply BURN pickup."""
     pl = q.player(sim.s, seat)
-    sim.emit("MasterMoved", {"seat": seat, "pos": cell, "facing": pl["facing"] if facing is None else facing})
+    sim.emit("MasterMoved", {"seat": seat, "pos": cell, "facing": pl["facing"] if facing is None else facing, "from": pl["pos"]})
     if "BURN" in q.space_status(sim.s, cell) and q.status_count(sim.s, seat, "BURN") == 0:
         owner = q.space_status(sim.s, cell)["BURN"][-1]
         lose_space(sim, cell, "BURN")
@@ -147,7 +147,7 @@ def enter(sim, seat, cell, facing=None) -> None:
 def face(sim, seat, facing) -> None:
     pl = q.player(sim.s, seat)
     if pl["facing"] != facing:
-        sim.emit("MasterMoved", {"seat": seat, "pos": pl["pos"], "facing": facing})
+        sim.emit("MasterMoved", {"seat": seat, "pos": pl["pos"], "facing": facing, "from": pl["pos"]})
 
 
 def damage(sim, seat, n, src="damage", karma_first=False, by=None) -> None:
@@ -221,7 +221,7 @@ def kill(sim, seat) -> None:
         while lose_master(sim, seat, name):
             pass
     sim.emit("PlayerSet", {"seat": seat, "set": {"dead": True, "pending": False}})
-    sim.emit("MasterMoved", {"seat": seat, "pos": None, "facing": pl["facing"]})
+    sim.emit("MasterMoved", {"seat": seat, "pos": None, "facing": pl["facing"], "from": pl["pos"]})
 
 
 # -- queued steps and returning cards (the steps themselves: tasks.py, attack.py, effects.py, saru.py) --

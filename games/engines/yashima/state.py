@@ -115,7 +115,7 @@ def apply(s, ev):
         s["result"] = {"winners": p["winners"], "reason": p["reason"]}
         s["phase"] = "over"
         s["stacks"] = {"main": []}
-    elif t in ("CardRevealed", "InitiativeRevealed", "InitiativeWon", "AttackDeclared", "Note"):
+    elif t in ("CardRevealed", "InitiativeRevealed", "InitiativeWon", "AttackDeclared", "Note", "BoardChosen", "BoardPlaced"):
         pass  # informational only
     else:
         raise ValueError(f"unknown event {t}")

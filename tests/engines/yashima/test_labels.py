@@ -93,7 +93,9 @@ def test_labels_in_random_play_are_plain_text_and_never_change_the_commands(seed
 
 
 @pytest.mark.parametrize("kind,info,expected", [
-    ("pay", {"cost": 5, "cards": 2}, "Pay 5 karma with 2 card(s)"),
+    ("pay", {"cost": 5, "cards": 2}, "Pay 5 karma with 2 cards"),
+    ("pay", {"cost": 2, "cards": 1, "left": 1, "src": "page:1"}, "Pay 2 karma for Rain of Fire with 1 card"),
+    ("pay", {"cost": 4, "cards": 1, "left": 1, "src": "frost"}, "Pay 4 karma for removing FROST with 1 card"),
     ("move", {"speed_left": 3}, "Move: 3 speed left"),
     ("explode", {"status": "BLAZE"}, "EXPLODE: choose the BLAZE to explode"),
     ("relic", {}, "Relic: turn a master's tome up to two pages?"),
@@ -102,3 +104,30 @@ def test_labels_in_random_play_are_plain_text_and_never_change_the_commands(seed
 def test_prompt_titles_fill_in_the_prompts_info(kind, info, expected):
     s = scene(pl(pos=A), pl(master="rosamu", kami="dragon", pos="3,-3"))
     assert labels.title(s.state, {"seat": 0, "kind": kind, "cmds": [], "info": info}) == expected
+
+
+# rules: Yashima core, "Tome Actions" Karma Ability ("pay the karma cost and then follow the instructions"; rules decision 5)
+def test_a_payment_names_its_ability_and_each_cards_karma_and_offers_no_way_back():
+    s = scene(pl(master="kenta", pos=A, karma=["mid", "high", "low"]), pl(master="rosamu", kami="dragon", pos="3,-3"))
+    s.when(0, "ability", src="page:1")  # Spite, cost 2: one card, any of karma 2 or more
+    pr = ENGINE.view_for(s.state, 0)["prompts"]["main"]
+    assert pr["kind"] == "pay" and pr["info"] == {"cost": 2, "cards": 1, "left": 1, "src": "page:1"}
+    assert pr["title"] == "Pay 2 karma for Spite with 1 card"
+    assert pr["labels"] == ["Pay with mid (karma 4)", "Pay with high (karma 7)"]
+    assert {c["type"] for c in s.legal(0)} == {"pay_card"}  # the ability is played: nothing takes it back
+
+
+def test_a_two_card_payment_counts_down_the_cards_left():
+    s = scene(pl(master="rosamu", pos=A, spread=3, karma=["plain", "mid", "block", "clash"]),
+              pl(master="kenta", kami="dragon", pos="3,-3"))
+    s.when(0, "ability", src="page:7")  # Prayer Beads, cost 5: two cards
+    assert ENGINE.view_for(s.state, 0)["prompts"]["main"]["title"] == "Pay 5 karma for Prayer Beads with 2 cards"
+    s.when(0, "pay_card", card=hid(s, 0, "block", "karma"))
+    pr = ENGINE.view_for(s.state, 0)["prompts"]["main"]
+    assert pr["title"] == "Pay 5 karma for Prayer Beads with 2 cards (1 more to choose)"
+    assert pr["labels"] == ["Pay with plain (karma 3)", "Pay with mid (karma 4)"]
+
+
+def test_spaces_are_written_as_the_history_writes_them():
+    s = scene(pl(pos=A), pl(master="rosamu", kami="dragon", pos="3,-3"))
+    assert labels.label(s.state, 0, {"type": "step", "args": {"to": "2,-1"}}) == "Step to space (2,-1)"

@@ -79,6 +79,17 @@ const hexPoints = (cx, cy, size = S) => Array.from({ length: 6 }, (_, i) => {
   return `${(cx + size * Math.cos(a)).toFixed(2)},${(cy + size * Math.sin(a)).toFixed(2)}`;
 }).join(" ");
 const isSeat = (x) => x !== null && x !== undefined;
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const at = (cell) => `(${cell})`; // a space as the history writes it
+const towards = (f) => FACING_NAMES[f] || "an unknown direction";
+
+/** A title followed by more text, as sentences: a full stop after the title unless it has one. */
+export function joinSentences(first, ...rest) {
+  const head = String(first || "").trim();
+  const tail = rest.filter(Boolean).join(" ");
+  if (!head) return tail;
+  return `${/[.!?…]$/.test(head) ? head : `${head}.`}${tail ? ` ${tail}` : ""}`;
+}
 
 function masterInfo(id) { return ((ui.content && ui.content.masters) || []).find((m) => m.id === id) || null; }
 function kamiInfo(id) { return ((ui.content && ui.content.kami) || []).find((k) => k.id === id) || null; }
@@ -237,52 +248,165 @@ function srcLabel(view, seat, src) {
   return src;
 }
 
-function commandLabel(doc, cmd) {
+/** A master named with the seat playing it: "Akiko (hanzo)". */
+function masterOf(doc, seat) {
+  const m = masterInfo(((doc.view.players || [])[seat] || {}).master);
+  return m ? `${m.name} (${seatName(doc, seat)})` : seatName(doc, seat);
+}
+
+/** The name alone of an ability source (page:N, avatar:I, equip:ID). */
+function srcName(view, seat, src) {
+  const [kind, ref] = String(src).split(":");
+  const p = view.players[seat] || {};
+  const m = masterInfo(p.master);
+  if (kind === "page") {
+    for (const t of (m && m.tome) || []) for (const face of Object.values(t.faces || {})) if (face.page === Number(ref)) return face.name;
+    return `tome page ${ref}`;
+  }
+  if (kind === "avatar") {
+    const ab = m && m.abilities && m.abilities[Number(ref)];
+    return ab ? ab.name : "your master's ability";
+  }
+  if (kind === "equip") return cardLabel(view, String(src).slice(6));
+  return null;
+}
+
+/** The terrain board by name, from the content pack. */
+function boardName(id) {
+  const b = ((ui.content && ui.content.boards && ui.content.boards.terrain) || []).find((x) => x.id === id);
+  return b ? b.name : titleCase(id);
+}
+
+const pages = (n) => `${plural(Math.abs(n), "page")} ${n > 0 ? "forward" : "back"}`;
+const ZONE_WORDS = { hand: "your hand", karma: "your karma pool", deck: "your battle deck" };
+
+/** The label the engine gives a listed command (view.choices), if it is there. */
+function engineLabel(doc, cmd) {
+  const key = JSON.stringify(cmd);
+  const opt = ((doc.view.choices || {}).options || []).find((o) => JSON.stringify(o.command) === key);
+  return opt ? opt.label : null;
+}
+
+/** Every command type the engine lists, as a player's sentence. */
+export function commandLabel(doc, cmd) {
   const view = doc.view;
   const a = cmd.args || {};
   const card = (id) => cardLabel(view, id);
+  const mine = Object.values(view.prompts || {}).find((pr) => pr.seat === doc.seat && pr.cmds) || {};
+  const info = mine.info || {};
   switch (cmd.type) {
+    // setup
     case "pick": return `${titleCase((masterInfo(a.master) || {}).name || a.master)} + ${(kamiInfo(a.kami) || {}).name || titleCase(a.kami)}`;
-    case "choose_board": {
-      const b = ((ui.content && ui.content.boards && ui.content.boards.terrain) || []).find((x) => x.id === a.board);
-      return `${b ? b.name : titleCase(a.board)} (side ${a.side})`;
+    case "choose_board": return `${boardName(a.board)}, side ${String(a.side).toUpperCase()}`;
+    case "place_board": {
+      const choice = (view.setup && view.setup.choice) || [];
+      return `Place ${choice[0] ? boardName(choice[0]) : "the board"} in slot ${a.slot + 1}, turned ${a.rotation * 60}°`;
     }
-    case "place_board": return `Slot ${a.slot}, rotation ${a.rotation}`;
-    case "place_miniature": return `Place at ${a.cell} facing ${FACING_NAMES[a.facing] || a.facing}`;
+    case "place_miniature": return `Place your miniature on ${at(a.cell)} facing ${towards(a.facing)}`;
+    // destiny, reconcile
     case "choose_token": return a.token === "attack" ? "Add an Attack token" : "Add a Move token";
-    case "tuck": return `Tuck ${card(a.card)} under the deck`;
+    case "tuck": return `Tuck ${card(a.card)} beneath your battle deck`;
     case "draw": return "Draw a card";
     case "end_reconcile": return "Done (end reconcile)";
+    // the turn
     case "focus": return "Focus (tome action)";
     case "delve": return a.dir === 1 ? "Delve: next spread" : "Delve: previous spread";
     case "ability": return `Use ${srcLabel(view, doc.seat, a.src)}`;
     case "quick": return `Quick: ${srcLabel(view, doc.seat, a.src)}`;
+    case "attack": return `Attack with ${card(a.card)} facing ${towards(a.facing)}`;
     case "move_action": return "Move (use a move token)";
     case "take_token": return `Take ${a.token === "attack" ? "an" : "a"} ${a.token} token without acting`;
     case "end_turn": return "End turn";
     case "wind": return "Use WIND (move up to 2)";
-    case "dash": return `Dash: discard ${card(a.card)}, move to ${a.to}`;
-    case "pay_card": return `Pay with ${card(a.card)}`;
+    case "dash": return `Dash: discard ${card(a.card)}, move to ${at(a.to)}`;
+    // prompts
+    case "pay_card": {
+      const c = visibleCards(view)[a.card];
+      const karma = c && def(c.d) ? def(c.d).karma : null;
+      return `Pay with ${card(a.card)}${karma !== null && karma !== undefined ? ` (karma ${karma})` : ""}`;
+    }
     case "defend": return `Defend with ${card(a.card)}`;
     case "no_defense": return "No defense";
-    case "lose_card": return a.card ? `Lose ${card(a.card)} from ${a.zone}` : `Lose the top card of the ${a.zone}`;
+    case "lose_card": return a.card ? `Lose ${card(a.card)} from ${ZONE_WORDS[a.zone] || a.zone}` : "Lose the top card of the deck";
+    case "dodge_to": return `Dodge to ${at(a.to)}`;
+    case "step": return `Step to ${at(a.to)}`;
+    case "end_move": return `End move facing ${towards(a.facing)}`;
     case "use_effect": return `Use ${titleCase(a.effect)}`;
     case "skip_effect": return `Skip ${titleCase(a.effect)}`;
-    case "end_move": return `End move facing ${FACING_NAMES[a.facing] || a.facing}`;
+    case "choose_space": return `Choose space ${at(a.cell)}${info.status ? ` for ${info.status}` : ""}`;
+    case "done": return mine.kind === "saru_move" ? "Keep SARU where it is" : "Done: choose no more";
+    case "choose_master": return `Choose ${masterOf(doc, a.master)}`;
+    case "relocate_master": return `Relocate ${masterOf(doc, a.master)} to ${at(a.to)}`;
+    case "relocate_to": return `Relocate to ${at(a.to)}`;
+    case "stay": return "Stay where you are";
+    case "remove_status": return `Remove ${a.status} from ${a.on === "master" ? masterOf(doc, a.who) : `space ${at(a.who)}`}`;
+    case "explode": return `EXPLODE the ${info.status || "status"} on ${at(a.cell)}`;
+    case "grow": return `GROW the PLANT from ${at(a.frm)} to ${at(a.to)}`;
+    case "discard_karma": return `Discard ${card(a.card)} from your karma pool`;
+    case "discard_card": return `Discard ${card(a.card)} from your hand`;
+    case "destroy_equipment": return `DESTROY ${card(a.card)}, equipped by ${masterOf(doc, a.master)}`;
+    case "place_status": return `Give ${info.status || "the status"} to ${a.on === "master" ? masterOf(doc, a.who) : `space ${at(a.who)}`} first`;
+    case "turn_page": return `Turn your tome ${pages(a.dir)}`;
+    case "turn_to": return engineLabel(doc, cmd) || `Open your tome at spread ${a.spread}`; // the engine knows which pages show
+    case "reorder": {
+      const names = new Map((info.cards || []).map((c) => [c.id, defName(c.d)]));
+      return `Top to bottom: ${(a.order || []).map((id) => names.get(id) || card(id)).join(", ")}`;
+    }
+    case "put_on_top": return `Put ${card(a.card)} on top of your battle deck`;
     case "empower": return { karma: "Empower: to karma pool", top: "Empower: top of deck", bottom: "Empower: bottom of deck" }[a.to] || `Empower: ${a.to}`;
+    case "chain_attack": return `Follow up with ${card(a.card)} facing ${towards(a.facing)}`;
     case "decline_chain": return "Decline the chained attack";
-    case "discard_karma": return `Discard ${card(a.card)} from karma`;
-    case "put_on_top": return `Put ${card(a.card)} on top`;
-    case "restore_unequip": return `Unequip ${card(a.card)}`;
-    case "choose_master": return `Choose ${seatName(doc, a.master)}`;
-    default: break;
+    case "relic_turn": return `Turn the tome of ${masterOf(doc, a.master)} ${pages(a.delta)}`;
+    case "relic_skip": return "Turn no tome";
+    case "rejuvenate": return "HEAL (rejuvenating terrain)";
+    case "no_rejuvenate": return "Do not heal";
+    case "pay_frost": return "Pay 4 karma to remove FROST";
+    case "keep_frost": return "Keep FROST";
+    case "restore_remove_status": return `Remove ${a.status}`;
+    case "restore_keep_statuses": return "Keep the remaining statuses";
+    case "restore_unequip": return `Return ${card(a.card)} to your tome`;
+    case "restore_keep_equipment": return "Keep the remaining equipment";
+    default: return engineLabel(doc, cmd) || titleCase(cmd.type); // a type this board does not know yet
   }
-  const parts = Object.entries(a).map(([k, v]) => {
-    if ((k === "card") && typeof v === "string") return `${k}: ${card(v)}`;
-    if ((k === "master" || k === "on" || k === "who") && Number.isInteger(v)) return `${k}: ${seatName(doc, v)}`;
-    return `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`;
-  });
-  return [titleCase(cmd.type), ...parts].join(" · ");
+}
+
+/** A facing arrow's label: the attack, then whom that facing hits. */
+export function arrowLabel(doc, cmd, hits) {
+  const label = commandLabel(doc, cmd);
+  if (!hits) return label;
+  return `${label}: ${hits.length ? `hits ${hits.map((x) => seatName(doc, x)).join(", ")}` : "no opponent in the pattern"}`;
+}
+
+/** A kami choice: its own cards, and the battle deck they make with the master's (core setup step 2). */
+export function kamiChoiceLabel(kamiId, masterId) {
+  const k = kamiInfo(kamiId);
+  if (!k) return titleCase(kamiId);
+  const m = masterInfo(masterId);
+  const own = (m && m.cards) ? m.cards.length : 0;
+  return own ? `${k.name} (${k.deck_size} kami cards; deck ${k.deck_size + own} with ${m.name}'s ${own})` : `${k.name} (${k.deck_size} kami cards)`;
+}
+
+/** Whether an ability source is played as the tome action (a quick ability is not). */
+function usesTomeAction(view, seat, src) {
+  const [kind, ref] = String(src).split(":");
+  if (kind !== "avatar") return kind === "page" || kind === "equip";
+  const m = masterInfo((view.players[seat] || {}).master);
+  const ab = m && m.abilities && m.abilities[Number(ref)];
+  return Boolean(ab) && ab.kind !== "quick";
+}
+
+/** The karma payment prompt: what for, how many cards, and why it cannot be called off (the
+ * engine lists no way back: the ability is already played, rules decision 5). */
+export function payText(doc, info) {
+  const src = info.src;
+  const what = src === "frost" ? "removing FROST" : src ? srcName(doc.view, doc.seat, src) : null;
+  const left = Number.isInteger(info.left) ? info.left : info.cards;
+  let count = "cards";
+  if (Number.isInteger(left)) count = left !== info.cards ? `${left} more ${left === 1 ? "card" : "cards"} (${info.cards} in all)` : plural(left, "card");
+  let why = "This cost must be paid now.";
+  if (src === "frost") why = "You chose to remove FROST, so its cost is due now.";
+  else if (what) why = `${what} is already played${usesTomeAction(doc.view, doc.seat, src) ? " as your tome action" : ""}, so its cost must be paid now: a karma ability cannot be taken back.`;
+  return `Pay ${info.cost ?? "the"} karma${what ? ` for ${what}` : ""}: choose ${count} from your karma pool (each button shows its karma; karma above the cost is lost). ${why}`;
 }
 
 // -- the legal commands, sorted by what the board can click ------------------------------------
@@ -426,7 +550,7 @@ function renderTop({ doc, view }) {
   return bar;
 }
 
-function promptText(ctx) {
+export function promptText(ctx) {
   const { doc, view, opts } = ctx;
   const me = doc.seat;
   const mine = (view.prompts || {}).main && view.prompts.main.seat === me ? view.prompts.main : null;
@@ -454,8 +578,8 @@ function promptText(ctx) {
   if (mine) {
     const info = mine.info || {};
     if (mine.kind === "move") return `Moving: click a highlighted space (speed left ${info.speed_left ?? "?"}) or click an arrow around your miniature to end the move facing that way.`;
-    if (mine.kind === "pay") return `Pay ${info.cost ?? "the"} karma: choose ${info.cards ?? ""} card(s) from your karma pool with the buttons below.`;
-    return `${mine.title || titleCase(mine.kind)} Choose with the buttons below${opts.cells.size ? " or a highlighted space" : ""}.`;
+    if (mine.kind === "pay") return payText(doc, info);
+    return joinSentences(mine.title || titleCase(mine.kind), `Choose with the buttons below${opts.cells.size ? " or a highlighted space" : ""}.`);
   }
   if (ui.sel && ui.sel.kind === "attack") {
     const reach = ctx.reach.get(ui.sel.card);
@@ -551,13 +675,13 @@ function renderPrompt(ctx) {
         opts.picks.filter((c) => c.args.master === ui.sel.master).map((c) => {
           const k = kamiInfo(c.args.kami);
           return help(h("button", { type: "button", class: "primary", "data-kami": c.args.kami, disabled: ui.busy, onclick: () => send(c) },
-            k ? `${k.name} (deck ${k.deck_size})` : titleCase(c.args.kami)), kamiSummary(c.args.kami), k && k.name);
+            kamiChoiceLabel(c.args.kami, c.args.master)), kamiSummary(c.args.kami, c.args.master), k && k.name);
         })));
     }
   }
   if (opts.boards.length) box.append(renderBoardChoice(ctx));
   if (opts.placeBoard.length) box.append(renderBoardPlacement(ctx));
-  if (ui.sel && ui.sel.kind === "place") box.append(h("p", {}, `Placing at ${ui.sel.cell}: click an arrow around it for the facing. `, h("button", { type: "button", class: "link-button", onclick: () => select(null) }, "Cancel")));
+  if (ui.sel && ui.sel.kind === "place") box.append(h("p", {}, `Placing at ${at(ui.sel.cell)}: click an arrow around it for the facing. `, h("button", { type: "button", class: "link-button", onclick: () => select(null) }, "Cancel")));
   if (ui.sel && ui.sel.kind === "attack") box.append(h("button", { type: "button", class: "link-button", onclick: () => select(null) }, "Cancel the attack"));
   if (opts.other.length) {
     const loses = opts.other.filter((c) => c.type === "lose_card");
@@ -759,10 +883,12 @@ function masterSummary(id) {
   ].filter(Boolean).join("\n");
 }
 
-function kamiSummary(id) {
+function kamiSummary(id, master) {
   const k = kamiInfo(id);
   if (!k) return "";
-  return [`Deck ${k.deck_size} cards, average karma ${k.average_karma}, average attack ${k.average_attack}`,
+  const m = masterInfo(master);
+  const deck = m && m.cards ? `, shuffled with ${m.name}'s ${m.cards.length} battle cards into a battle deck of ${k.deck_size + m.cards.length}` : ", shuffled with the master's battle cards into the battle deck";
+  return [`${k.deck_size} kami battle cards${deck}; average karma ${k.average_karma}, average attack ${k.average_attack}`,
     `Keywords: ${(k.abilities || []).map((x) => { const e = entry(kwKey(x.replace(/ /g, "_"))); return e ? `${e.term} (${e.short.replace(/\s?\{\w+\}/g, "")})` : x; }).join(", ")}`,
     `Defenses: ${(k.defenses || []).map((x) => { const e = entry(`defense:${x.replace(/ /g, "_")}`); return e ? `${e.term} (${e.short})` : x; }).join(", ")}`].join("\n");
 }
@@ -837,6 +963,7 @@ function lastMoveMarks(doc) {
     if (ev.type === "MasterMoved" && p.pos) { cells.add(p.pos); seats.add(p.seat); }
     if (ev.type === "AttackDeclared") { for (const c of p.cells || []) cells.add(c); seats.add(p.seat); }
     if (ev.type === "StatusChanged" && p.on === "space" && p.who) cells.add(p.who);
+    if (ev.type === "BoardPlaced") for (const c of ((doc.view.boards || []).find((x) => x.slot === p.slot) || {}).cells || []) cells.add(c);
   }
   return { cells, seats };
 }
@@ -951,7 +1078,7 @@ function renderMap(ctx) {
       const r0 = S * 0.66, neck = S * 1.12, tip = S * 1.62, shaft = 2.2, head = 5.5;
       const pts = [along(r0, -shaft), along(neck, -shaft), along(neck, -head), along(tip), along(neck, head), along(neck, shaft), along(r0, shaft)];
       const hits = reach ? reach.get(f) || [] : [];
-      const label = `${commandLabel(doc, cmd)}${reach ? (hits.length ? ` — hits ${hits.map((x2) => seatName(doc, x2)).join(", ")}` : " — no enemy in the pattern") : ""}`;
+      const label = arrowLabel(doc, cmd, reach ? hits : null);
       const [hx_, hy_] = along(S * 1.3);
       const g = s("g", { class: `ys-arrow${ui.hoverFacing === f ? " is-hover" : ""}${hits.length ? " is-reach" : ""}`, role: "button", tabindex: "0", "data-facing": f, "data-cmd-type": cmd.type, "aria-label": label },
         s("circle", { class: "hit-area", cx: hx_.toFixed(1), cy: hy_.toFixed(1), r: 8 }),
@@ -994,7 +1121,7 @@ function renderPlayers({ doc, view }) {
     side.append(h("div", { class: `ys-player seat-${seat}${awaited.has(seat) ? " is-awaited" : ""}`, dataset: { seat: String(seat) } },
       h("div", { class: "ys-pname" }, h("span", { class: "ys-swatch" }), seatName(doc, seat), awaited.has(seat) ? h("span", { class: "badge" }, "to play") : ""),
       h("div", {}, m ? help(h("span", { class: "ys-master" }, m.name), masterSummary(p.master), m.name) : "no master yet",
-        k ? [" + ", help(h("span", { class: "ys-master" }, k.name), kamiSummary(p.kami), k.name)] : "", p.restored ? " (restored)" : ""),
+        k ? [" + ", help(h("span", { class: "ys-master" }, k.name), kamiSummary(p.kami, p.master), k.name)] : "", p.restored ? " (restored)" : ""),
       dealt ? h("div", { class: "ys-pstats" },
         help(h("span", { class: `ys-life${life <= 3 ? " is-low" : ""}`, "data-testid": "yashima-life" }, `Life ${life}`), helpText("concept:LIFE")),
         help(h("span", {}, `Hand ${p.hand_count || 0}`), helpText("concept:HAND_SIZE")),
@@ -1093,3 +1220,4 @@ registerBoard("yashima", { render, hidesCommands: true });
 
 // For tests and debugging (read-only).
 window.KamizaYashima = { ui, classify };
+export { indexDefs, ui };
