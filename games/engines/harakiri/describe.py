@@ -43,6 +43,19 @@ def _typed(type_, color) -> str:
 ENEMY_REFS = _enemy_refs()
 
 
+def _scenario_zones():
+    for sc in SCENARIOS.values():
+        zones = sc.get("zones") or {}
+        yield from (zones.items() if isinstance(zones, dict) else ((z.get("id"), z) for z in zones))
+
+
+# Zone and event ids are unique across the content's scenarios; an inline scenario's own ids are not
+# here, and read as "an event" / the id in words.
+ZONE_NAMES = {z: zone.get("name", z) for z, zone in _scenario_zones() if isinstance(zone, dict)}
+EVENT_NAMES = {ev["id"]: ev.get("name", ev["id"]) for _, zone in _scenario_zones() if isinstance(zone, dict)
+               for deck in (zone.get("events") or {}).values() for ev in deck if isinstance(ev, dict) and "id" in ev}
+
+
 def _resistors() -> dict:
     """Every resistor a scenario places (a villager...), by the name the board shows."""
     return {r["id"]: r.get("name", r["id"]) for sc in SCENARIOS.values()
@@ -64,6 +77,7 @@ _NAMES = {
     **{k: v.get("name", k) for k, v in CHARACTERS.items()},
 }
 _ID = re.compile(r"\b[a-z][a-z0-9_]*\b")
+_EVENT_REASON = re.compile(r"\bevent ([a-z][a-z0-9_]*)\b")
 
 
 def name(token) -> str:
@@ -85,22 +99,70 @@ def name(token) -> str:
     return token.replace("_", " ")
 
 
+def zone_name(zone) -> str:
+    return ZONE_NAMES.get(zone) or str(zone or "").replace("_", " ")
+
+
+def event_name(event_id) -> str:
+    """A zone event by the name its card gives (``"the Smoke and Embers event"``), never its id."""
+    return f"the {EVENT_NAMES[event_id]} event" if event_id in EVENT_NAMES else "an event"
+
+
+def _ref(token: str) -> str:
+    if token in _NAMES:
+        return _NAMES[token]
+    if "_" in token:  # an enemy placed by play (``kachi_green_1``) or a double
+        named = name(token)
+        if named != token.replace("_", " "):
+            return named
+    return token
+
+
+def _event_reason(m) -> str:
+    event_id = m.group(1)
+    if event_id in EVENT_NAMES or re.search(r"[_0-9]", event_id):  # an id, not a word ("no event left")
+        return event_name(event_id)
+    return m.group(0)
+
+
 def names_in(text) -> str:
-    """Free text (a ``reason``) with the ids it mentions replaced by names."""
-    return _ID.sub(lambda m: _NAMES.get(m.group(0), m.group(0)), str(text)) if text else ""
+    """Free text (a ``reason``, a prompt) with the ids it mentions replaced by names, and an event's
+    id (``"event gate_r1"``, as effects give their cause) by the event's name."""
+    if not text:
+        return ""
+    text = _EVENT_REASON.sub(_event_reason, str(text))
+    return _ID.sub(lambda m: _ref(m.group(0)), text)
+
+
+def plural(n, word, many=None) -> str:
+    """``"1 action point"``, ``"2 action points"``."""
+    return f"{n} {word if n == 1 else many or word + 's'}"
+
+
+_COUNTED = re.compile(r"\b(\d+) (heads|boss_heads|coins)\b")
+
+
+def _reason_words(text) -> str:
+    """A reason in words: names for ids, and the counts some reasons give in the plural ("1 heads")."""
+    text = _COUNTED.sub(lambda m: plural(int(m.group(1)), {"heads": "head", "boss_heads": "boss head",
+                                                            "coins": "coin"}[m.group(2)]), str(text))
+    return names_in(text)
 
 
 def _why(p) -> str:
-    return f" ({names_in(p['reason'])})" if p.get("reason") else ""
+    return f" ({_reason_words(p['reason'])})" if p.get("reason") else ""
 
 
 def _set(p) -> dict:
     return p.get("set") or {}
 
 
+FOCUS_FACES = {"minus1": "-1", "fail": "fail", "fail_no_counter": "fail (no counter)"}
+
+
 def die_text(d) -> str:
     if "f" in d:
-        return f"focus {str(d['f']).replace('_', ' ').replace('minus1', '-1')}"
+        return f"focus {FOCUS_FACES.get(d['f'], str(d['f']).replace('_', ' '))}"
     if "n" in d:
         return f"test {d['n']} ({d.get('s', '')})"
     return f"{d.get('die', '')} {d.get('i', 0)}" + (f" ({d['y']})" if d.get("y") else "")
@@ -109,7 +171,7 @@ def die_text(d) -> str:
 def _dice(dice) -> str:
     dice = [d for d in dice or [] if isinstance(d, dict)]
     impacts = sum(d.get("i", 0) for d in dice if "i" in d)
-    return f"{listing(die_text(d) for d in dice)} = {impacts} impact{'s' if impacts != 1 else ''}"
+    return f"{listing(die_text(d) for d in dice)} = {plural(impacts, 'impact')}"
 
 
 def _attack_rolled(p, seat, names):
@@ -127,22 +189,55 @@ def _rerolled(p, seat, names):
     return f"{name(a.get('attacker'))} rerolls {die_text(p.get('old') or {})} into {new}"
 
 
+def _absorbed(target) -> str:
+    """Why a hit dealt no damage. A character's protective skills (Defensive Stance, Protective
+    Breeze...) take their part too; each of those says so in a sentence of its own."""
+    guards = "defense, armor and protections" if target in CHARACTERS else "defense and armor"
+    return f"{name(target)}'s {guards} absorb the hits"
+
+
+def _hit(target, dmg, critical) -> str:
+    """One target's share of a hit, as a clause of "<who>'s attack ..."."""
+    if isinstance(dmg, dict):
+        dmg = dmg.get("damage", 0)
+    if dmg:
+        return f"hits {name(target)} for {dmg} damage" + (" (critical: defense and armor ignored)" if critical else "")
+    if critical:
+        return f"hits {name(target)} critically but deals no damage: there are no hits to land"
+    return f"hits {name(target)} but deals no damage: {_absorbed(target)}"
+
+
+def _damage_list(dmg):
+    """``AttackResolved.damage`` as (target, damage) pairs (a dict, or older logs' list or number)."""
+    if isinstance(dmg, dict):
+        return list(dmg.items())
+    if isinstance(dmg, list):
+        return [(d.get("target", d.get("who")), d.get("damage", 0)) for d in dmg if isinstance(d, dict)]
+    return [(None, dmg)]
+
+
+OUTCOMES = {"fail": "fails", "critical_fail": "is a critical fail", "resistance": "hits",
+            "blinded_miss": "misses: the attacker is blinded"}
+
+
 def _resolved(p, seat, names):
     who = name(p.get("attacker"))
-    if "damage" in p and "target" not in p:
-        dmg = p.get("damage")
-        if isinstance(dmg, dict):
-            parts = [f"{name(t)} {d if not isinstance(d, dict) else d.get('damage', d)}" for t, d in dmg.items()]
-        elif isinstance(dmg, list):
-            parts = [f"{name(d.get('target', d.get('who')))} {d.get('damage', '')}".strip() if isinstance(d, dict) else str(d)
-                     for d in dmg]
-        else:
-            parts = [str(dmg)]
-        crit = ", critical" if p.get("critical") else ""
-        return f"{who}'s attack deals damage: {listing(parts)}{crit}"
-    outcome = str(p.get("outcome", "")).replace("_", " ")
-    dmg = f" for {p['damage']}" if p.get("damage") is not None else ""
-    return f"{who}'s attack on {name(p.get('target'))}: {outcome}{dmg}"
+    critical = bool(p.get("critical"))
+    if "damage" in p and "target" not in p:  # a character's attack: damage per target
+        hits = [_hit(t, d, critical) for t, d in _damage_list(p.get("damage"))]
+        return f"{who}'s attack {'; it '.join(hits)}" if hits else f"{who}'s attack hits nobody"
+    outcome = str(p.get("outcome", ""))
+    if outcome == "hit":
+        return f"{who}'s attack {_hit(p.get('target'), p.get('damage') or 0, critical)}"
+    said = OUTCOMES.get(outcome, outcome.replace("_", " "))
+    return f"{who}'s attack on {name(p.get('target'))} {said}"
+
+
+def _finished(p, seat, names):
+    summary = p.get("summary") or {}
+    outcome = str(summary.get("outcome", "")).replace("_", " ")
+    return f"{name(summary.get('attacker'))}'s attack roll is a {outcome}" if outcome else \
+        f"{name(summary.get('attacker'))}'s attack roll is over"
 
 
 def _enemy_attack(p, seat, names):
@@ -164,7 +259,7 @@ def _count(deck) -> int:
 
 
 def _cards(n) -> str:
-    return f"{n} card{'' if n == 1 else 's'}"
+    return plural(n, "card")
 
 
 def _value(v) -> str:
@@ -187,10 +282,111 @@ def _health(p, seat, names):
     return f"{name(p.get('who'))}'s health is {_set(p).get('health')}{_why(p)}"
 
 
+def _action_points(p, seat, names):
+    who, ap = name(p.get("who")), _set(p).get("ap")
+    if "gained" in p:  # the activation's start: what it gains, up to the 4 a character may hold
+        return f"{who} starts the activation with {plural(ap, 'action point')}"
+    if p.get("reason") == "keep at most 1 action point":
+        return f"{who} keeps 1 action point for the next activation"
+    return f"{who} has {plural(ap, 'action point')} left{_why(p)}"
+
+
+def _condition_list(conds) -> list[str]:
+    return [k if v is True or v == 1 else f"{k} ({v} tokens)" for k, v in (conds or {}).items() if v]
+
+
+def _condition_cause(p, on) -> str:
+    """The reason, unless it only repeats a condition the sentence names ("blessed")."""
+    reason = p.get("reason")
+    return "" if not reason or reason in (conds.split(" ")[0] for conds in on) else f" ({_reason_words(reason)})"
+
+
+def _conditions_sentence(who, conds, p) -> str:
+    on = _condition_list(conds)
+    if not on:
+        return f"{who} has no conditions left{_why(p)}"
+    return f"{who} is now {' and '.join([', '.join(on[:-1]), on[-1]] if len(on) > 1 else on)}{_condition_cause(p, on)}"
+
+
 def _conditions(p, seat, names):
-    conds = _set(p).get("conditions") or {}
-    on = [f"{k} {v}" if v and v is not True and v != 1 else k for k, v in conds.items() if v]
-    return f"{name(p.get('who'))} conditions: {listing(on) if on else 'none'}{_why(p)}"
+    return _conditions_sentence(name(p.get("who")), _set(p).get("conditions"), p)
+
+
+def _armor(p, seat, names):
+    who, changes = name(p.get("who")), _set(p)
+    if "armor_card" in changes:
+        card = changes["armor_card"]
+        return (f"{who} now wears {name(card)} (armor {changes.get('armor', 0)}){_why(p)}" if card
+                else f"{who} has no armor now{_why(p)}")
+    return f"{who}'s armor is now {changes.get('armor')}{_why(p)}"
+
+
+def _enemy_changed(p, seat, names):
+    who, changes = name(p.get("who")), _set(p)
+    if set(changes) == {"conditions"}:
+        return _conditions_sentence(who, changes["conditions"], p)
+    if set(changes) == {"armor_tokens"}:  # a token is 1 armor less
+        return f"{who} loses 1 armor{_why(p)}"
+    if set(changes) == {"health"}:
+        return f"{who}'s health is now {changes['health']}{_why(p)}"
+    return _changed("")(p, seat, names)
+
+
+def _attributes(p, seat, names):
+    who, changes = name(p.get("who")), _set(p)
+    if set(changes) == {"attacked_round"}:
+        return f"{who} has attacked this round"
+    if "level" in changes:
+        return f"{who} reaches level {changes['level']}" + (
+            f": +1 {changes['level_raised']}" if changes.get("level_raised") else "")
+    if set(changes) == {"breeze"}:
+        return (f"{who} is shielded by Protective Breeze (up to {changes['breeze']} damage)" if changes["breeze"]
+                else f"{_reason_words(p.get('reason') or 'Protective Breeze')} damage for {who}")
+    if set(changes) == {"vengeance"}:
+        return f"{who}'s Relentless Vengeance: +{changes['vengeance']} damage{_why(p)}"
+    if set(changes) == {"concentration"}:
+        return (f"{who} concentrates: the next attack is a critical hit" if changes["concentration"]
+                else f"{who}'s Concentration is used")
+    if p.get("reason"):
+        return f"{who}: {_reason_words(p['reason'])}"
+    return _changed("")(p, seat, names)
+
+
+def _heads(p, seat, names):
+    who, changes = name(p.get("who")), _set(p)
+    words = {"heads": "head", "boss_heads": "boss head", "coins": "coin"}
+    held = [plural(v, words.get(k, k.replace("_", " "))) for k, v in changes.items() if isinstance(v, int)]
+    return f"{who} has {listing(held)}{_why(p)}" if held else _changed("")(p, seat, names)
+
+
+def _weapons(p, seat, names):
+    who, changes = name(p.get("who")), _set(p)
+    if "weapons" in changes:
+        held = [f"{name(w)} (in hand)" if w == changes.get("equipped") else name(w) for w in changes["weapons"]]
+        return f"{who} carries {listing(held)}{_why(p)}"
+    if changes.get("equipped"):
+        return f"{who} takes up {name(changes['equipped'])}{_why(p)}"
+    return _changed("")(p, seat, names)
+
+
+def _ki(p, seat, names):
+    return f"{name(p.get('who'))}: {_reason_words(p['reason'])}" if p.get("reason") else f"{name(p.get('who'))}'s Ki dice change"
+
+
+def _meditation(p, seat, names):
+    who, n = name(p.get("who")), _set(p).get("meditation")
+    return f"{who} meditates: 1 meditation token" if n else f"{who}'s meditation token is gone{_why(p)}"
+
+
+def _kami_mode(p, seat, names):
+    who = name(p.get("who"))
+    if p.get("kami"):
+        return f"{who} enters {name(p['kami'])}'s Kami Mode"
+    mode = _set(p).get("kami_mode")
+    if not mode:
+        return f"{who}'s Kami Mode ends{_why(p)}"
+    kami = f"{name(mode['kami'])}'s " if isinstance(mode, dict) and mode.get("kami") else ""
+    return f"{who} stays in {kami}Kami Mode"
 
 
 def _moved(p, seat, names):
@@ -202,8 +398,12 @@ def _turn_started(p, seat, names):
     t = p.get("turn") or {}
     if t.get("kind") == "character":
         return f"{name(t.get('who'))}'s turn"
+    if t.get("kind") == "double":
+        return f"{name(t.get('double') or str(t.get('who')) + '_double')}'s turn"
     todo = t.get("todo") or []
-    card = str(t.get("card", "")).split(":")[-1]
+    kind, _, card = str(t.get("card", "")).partition(":")
+    if kind == "enemy":
+        return f"{name(card)} acts"
     who = listing(name(e) for e in todo) if todo else "no enemy"
     return f"The {card} enemies act: {who}" if card else f"The enemies act: {who}"
 
@@ -225,6 +425,66 @@ def _decision_opened(p, seat, names):
 
 
 SHOP_CHOICES = {"done": "leaves", "sell_heads": "sells the heads", "repair": "repairs the armor"}
+SIXTH_SENSE = {0: "Akira's initiative card stays where it is", -1: "Akira's initiative card moves 1 place earlier",
+               1: "Akira's initiative card moves 1 place later"}
+PRIORITY_WORDS = {"+health": "the most health", "-health": "the least health", "+defense": "the highest defense",
+                  "-defense": "the lowest defense"}
+
+
+def _swap(o) -> str:
+    pair = o.get("swap")
+    if not pair:
+        return "no swap"
+    return f"{_queue(pair[:1])} and {_queue(pair[1:])} swap initiative cards"
+
+
+def _counter(o) -> str:
+    if not o.get("counter"):
+        return "declined"
+    return "yes, with the focus die" if o.get("focus") else "yes"
+
+
+def _split(o) -> str:
+    parts = [f"{n} to {name(t)}" for t, n in (o.get("damage") or o.get("health") or {}).items()]
+    return listing(parts) if parts else "not used"
+
+
+# What each kind of decision chose, in words (``DecisionMade`` gives the kind and the option; the
+# decision's prompt, just before it in the log, names the enemy or skill concerned).
+DECISION_WORDS = {
+    "initiative_swap": lambda o: "The party swaps the initiative cards of "
+    + " and ".join(name(c) for c in o["swap"]) if o.get("swap") else "The party keeps the initiative order: no swap",
+    "sixth_sense": lambda o: f"Sixth Sense: {SIXTH_SENSE.get(o.get('move'), 'Akira moves the initiative card')}",
+    "susanoo_order": lambda o: f"Susanoo Kami Mode: {_queue([o.get('card')])} activates next",
+    "spawn_square": lambda o: f"The new enemy is placed on {coords(o.get('sq'))}",
+    "travel_start": lambda o: f"{name(o.get('who'))} starts on {coords(o.get('sq'))}",
+    "second_failure": lambda o: "The party repeats the failure procedure" if o.get("repeat")
+    else "The party reads the success section instead",
+    "enemy_target": lambda o: f"The enemy's target is {name(o.get('target'))}",
+    "enemy_square": lambda o: f"The party sends the enemy to {coords(o.get('square'))}, toward {name(o.get('target'))}",
+    "distraction": lambda o: f"Distraction: the enemy attacks {name(o.get('target'))}",
+    "amatsumikaboshi_target": lambda o: f"Amatsumikaboshi: the enemy attacks {name(o.get('target'))}",
+    "counter_attack": lambda o: f"Counter attack: {_counter(o)}",
+    "counter_attack_skill": lambda o: f"Counter Attack: {_counter(o)}",
+    "lose_attribute": lambda o: f"The attribute point lost: {o.get('attribute')}",
+    "level_attribute": lambda o: f"The attribute raised: {o.get('attribute')}",
+    "level_skill": lambda o: f"The new skill: {name(o.get('skill'))}",
+    "hachimans_wrath": lambda o: f"Hachiman's Wrath: {o.get('armor', 0)} to armor, {o.get('health', 0)} to health",
+    "ryujin_l3": lambda o: f"Dragon Tail: {_swap(o)}",
+    "blinding_light": lambda o: f"Blinding Light: {_split(o)}",
+    "susanoo_l3": lambda o: f"Susanoo's Fury: {name(o.get('minion'))} becomes {' and '.join(o.get('conditions') or [])}",
+    "intimidation": lambda o: (f"Intimidation: this round every enemy targets the one with "
+                               f"{PRIORITY_WORDS.get(o['priority'], o['priority'])}") if o.get("priority")
+    else "Intimidation: not used",
+    "one_for_each": lambda o: f"One for each: a free fast attack on {name(o['target'])}" if o.get("target")
+    else "One for each: no free attack",
+    "good_for_both": lambda o: f"Good for both: {name(o['ally'])} discards all negative conditions" if o.get("ally")
+    else "Good for both: not used",
+    "nemesis_condition": lambda o: f"Nemesis: the marked enemy becomes {o.get('condition')}",
+    "duel_to_death": lambda o: f"Duel to Death: the negative conditions go to {name(o['target'])}" if o.get("target")
+    else "Duel to Death: not used",
+    "necessary_sacrifice": lambda o: f"Necessary Sacrifice: health {_split(o)}",
+}
 
 
 def _decision_made(p, seat, names):
@@ -237,8 +497,10 @@ def _decision_made(p, seat, names):
         for key in ("buy", "sell"):
             if opt.get(key):
                 return f"At the {kind}: {key}s {name(opt[key])}"
-    what = _value(opt) if isinstance(opt, dict) else _value(opt)
-    return f"Decided ({kind.replace('_', ' ')}): {what}"
+    if kind in DECISION_WORDS and isinstance(opt, dict):
+        return DECISION_WORDS[kind](opt)
+    label = _NAMES.get(kind) or kind.replace("_", " ")
+    return f"Decided ({label}): {_value(opt) if opt not in (None, {}) else 'no choice'}"
 
 
 def _spawned(p, seat, names):
@@ -258,13 +520,16 @@ def _items(p, seat, names):
 
 def _zone(p, seat, names):
     enemies = p.get("enemies") or {}
-    zone = str(p.get("zone", "")).replace("_", " ")
-    return f"Zone {zone} is revealed: {listing(name(e) for e in enemies) if enemies else 'no enemies'}"
+    return f"{zone_name(p.get('zone'))} is revealed: {listing(name(e) for e in enemies) if enemies else 'no enemies'}"
+
+
+PHASE_RESULTS = {"victory": "ends in victory", "failure": "ends in failure", "round_cap": "ends: the round limit is reached"}
 
 
 def _ended(p, seat, names):
-    result = str(p.get("result", "")).replace("_", " ")
-    return f"The phase ends: {result}{_why(p)}"
+    result = str(p.get("result", ""))
+    said = PHASE_RESULTS.get(result, f"ends: {result.replace('_', ' ')}")
+    return f"The Exploration Phase {said}{_why(p)}"
 
 
 def _phase_started(p, seat, names):
@@ -287,8 +552,13 @@ def _enemy_activated(p, seat, names):
 
 
 def _line_chosen(p, seat, names):
-    where = f" at {coords(p['square'])}" if p.get("square") else ""
-    return f"{name(p.get('enemy'))} follows line {p.get('line')} against {name(p.get('target'))}{where}"
+    enemy = name(p.get("enemy"))
+    if p.get("line") is None:
+        return f"{enemy} does nothing: {names_in(p.get('note') or 'no line can be fully resolved')}"
+    # ``square`` is where the enemy resolves the line: where its movement ends (its own square when it
+    # does not move), never the target's square
+    where = f", ending its move on {coords(p['square'])}" if p.get("square") else ""
+    return f"{enemy} follows line {p.get('line')} against {name(p.get('target'))}{where}"
 
 
 def _resurrection(p, seat, names):
@@ -296,25 +566,43 @@ def _resurrection(p, seat, names):
     return f"{name(p.get('who'))} rolls {p.get('die')} for resurrection: {p.get('total')} against {p.get('difficulty')}, {verdict}"
 
 
+def _round_effect(p, seat, names):
+    fx = p.get("effect") or {}
+    kind = fx.get("type")
+    cause = f" ({event_name(fx['event'])})" if fx.get("event") else ""
+    if kind == "enemy_movement":
+        n = fx.get("amount", 0)
+        return f"This round the enemies move {plural(abs(n), 'square')} {'more' if n >= 0 else 'less'}{cause}"
+    if kind == "initiative":
+        n = fx.get("advance") or fx.get("delay") or 0
+        way = "earlier" if fx.get("advance") else "later"
+        return f"This round the {fx.get('who', 'creatures')}' initiative cards move {plural(n, 'place')} {way}{cause}"
+    if kind == "initiative_reveal":
+        return f"This round the initiative cards are revealed one by one{cause}"
+    if kind == "intimidation":
+        return (f"This round every enemy targets the one with {PRIORITY_WORDS.get(fx.get('priority'), fx.get('priority'))}"
+                f" ({name(fx.get('by'))}'s Intimidation)")
+    return f"An effect lasts this round: {str(kind or 'an effect').replace('_', ' ')}{cause}"
+
+
 SENTENCES = {
     "ScenarioLoaded": lambda p, seat, names: "The game starts from a prepared position",
     "PhaseStarted": _phase_started,
     "PhaseEnded": _ended,
     "AftermathBegan": lambda p, seat, names: f"The aftermath begins: {p.get('result', '')}{_why(p)}",
-    "FailureBegan": lambda p, seat, names: f"The party fails ({p.get('failures')} failure{'s' if p.get('failures') != 1 else ''}){_why(p)}",
+    "FailureBegan": lambda p, seat, names: f"The party fails ({plural(p.get('failures'), 'failure')}){_why(p)}",
     "FailureRecovered": lambda p, seat, names: f"The party recovers; round {p.get('next_round')} follows",
     "RoundEnded": lambda p, seat, names: f"Round {p.get('round')} ends",
     "OracleDrawn": lambda p, seat, names: f"The oracle draws a {p.get('color')} card for round {p.get('round')}",
-    "OracleReshuffled": lambda p, seat, names: f"The oracle deck is reshuffled ({p.get('deck')} cards)",
-    "OracleCardsAdded": lambda p, seat, names: f"The oracle deck gets {p.get('added')} new card{'s' if p.get('added') != 1 else ''}",
-    "EventRevealed": lambda p, seat, names: f"Event in {str(p.get('zone', '')).replace('_', ' ')}: {p.get('name') or p.get('event')}",
+    "OracleReshuffled": lambda p, seat, names: f"The oracle deck is reshuffled ({_cards(p.get('deck'))})",
+    "OracleCardsAdded": lambda p, seat, names: f"The oracle deck gets {plural(p.get('added'), 'new card')}",
+    "EventRevealed": lambda p, seat, names: f"Event in {zone_name(p.get('zone'))}: {p.get('name') or EVENT_NAMES.get(p.get('event'), 'an event')}",
     "EventEffectSkipped": lambda p, seat, names: f"An event effect is skipped{_why(p)}",
     "MaliceRaised": lambda p, seat, names: f"Malice is now {p.get('malice')}{_why(p)}",
-    "RoundEffectAdded": lambda p, seat, names: "An effect lasts this round: "
-    + _value(str((p.get("effect") or {}).get("type", "")).replace("_", " ")),
+    "RoundEffectAdded": _round_effect,
     "ActivationsBegan": lambda p, seat, names: f"Round {p.get('round')} order: {_queue(p.get('queue'))}",
     "InitiativeSet": lambda p, seat, names: f"Initiative order: {_queue(p.get('queue'))}{_why(p)}",
-    "InitiativeDeckSet": lambda p, seat, names: f"The initiative deck changes ({p.get('deck')} cards){_why(p)}",
+    "InitiativeDeckSet": lambda p, seat, names: f"The initiative deck changes ({_cards(p.get('deck'))}){_why(p)}",
     "InitiativeCardRevealed": lambda p, seat, names: f"Initiative card revealed: {_queue([p.get('card')])}",
     "TurnStarted": _turn_started,
     "TurnEnded": lambda p, seat, names: f"{_queue([p.get('card')])} end the turn" if str(p.get("card", "")).startswith("color:")
@@ -322,9 +610,9 @@ SENTENCES = {
     "DecisionOpened": _decision_opened,
     "VoteCast": _vote,
     "DecisionMade": _decision_made,
-    "ActionPointsChanged": lambda p, seat, names: f"{name(p.get('who'))} has {_set(p).get('ap')} action points{_why(p)}",
-    "ArmorChanged": _changed(""),
-    "AttributesChanged": _changed(""),
+    "ActionPointsChanged": _action_points,
+    "ArmorChanged": _armor,
+    "AttributesChanged": _attributes,
     "CharacterDefeated": lambda p, seat, names: f"{name(p.get('who'))} is defeated{_why(p)}",
     "CharacterResurrected": lambda p, seat, names: f"{name(p.get('who'))} is resurrected with {_set(p).get('health')} health",
     "ConditionsChanged": _conditions,
@@ -334,7 +622,7 @@ SENTENCES = {
     "EnemyActivated": _enemy_activated,
     "EnemyLineChosen": _line_chosen,
     "EnemyAttackRolled": _enemy_attack,
-    "EnemyChanged": _changed(""),
+    "EnemyChanged": _enemy_changed,
     "EnemyDamaged": lambda p, seat, names: f"{name(p.get('who'))} takes {p.get('amount')} damage, {_set(p).get('health')} health left{_why(p)}",
     "EnemyDefeated": lambda p, seat, names: f"{name(p.get('who'))} is defeated{_why(p)}",
     "EnemySpawned": _spawned,
@@ -342,21 +630,20 @@ SENTENCES = {
     "AttackDieRerolled": _rerolled,
     "AttackDieRemoved": lambda p, seat, names: f"{name(p.get('attacker'))} loses a die ({die_text(p.get('die') or {})}){_why(p)}",
     "AttackResolved": _resolved,
-    "AttackFinished": lambda p, seat, names: f"{name((p.get('summary') or {}).get('attacker'))}'s attack ends: {str((p.get('summary') or {}).get('outcome', '')).replace('_', ' ')}",
+    "AttackFinished": _finished,
     "HealthChanged": _health,
-    "HeadsChanged": _changed(""),
+    "HeadsChanged": _heads,
     "HeadRetrieved": lambda p, seat, names: f"{name(p.get('who'))} retrieves a head",
     "ItemsChanged": _items,
     "ItemUsed": lambda p, seat, names: f"{name(p.get('who'))} uses {name(p.get('item'))}" + (f" on {name(p['target'])}" if p.get("target") else ""),
-    "KamiModeChanged": lambda p, seat, names: (f"{name(p.get('who'))} enters {name(p.get('kami'))}'s Kami Mode" if p.get("kami")
-                                               else f"{name(p.get('who'))}'s Kami Mode: {_value(_set(p).get('kami_mode'))}"),
+    "KamiModeChanged": _kami_mode,
     "KamiSkillUsed": lambda p, seat, names: f"{name(p.get('who'))} uses {name(p.get('skill'))}",
     "KarmaChanged": lambda p, seat, names: f"{name(p.get('who'))} has {_set(p).get('karma')} karma{_why(p)}",
-    "KiChanged": _changed("Ki dice change"),
-    "MeditationChanged": lambda p, seat, names: f"{name(p.get('who'))} meditation: {_set(p).get('meditation')}{_why(p)}",
+    "KiChanged": _ki,
+    "MeditationChanged": _meditation,
     "SkillsChanged": lambda p, seat, names: f"{name(p.get('who'))} learns {name((_set(p).get('skills') or [None])[-1])}{_why(p)}",
     "TechniqueUsed": lambda p, seat, names: f"{name(p.get('who'))} uses {name(p.get('skill'))}",
-    "WeaponSwapped": _changed(""),
+    "WeaponSwapped": _weapons,
     "MarketRevealed": lambda p, seat, names: f"{name(p.get('who'))} sees the market: {listing(name(i.get('id') if isinstance(i, dict) else i) for i in p.get('items') or [])}",
     "MarketDeckSet": lambda p, seat, names: f"The market deck has {_cards(_count(p.get('deck')))}{_why(p)}",
     "ShareReady": lambda p, seat, names: f"{seat_name(names, p.get('seat'))} is done exchanging items",
@@ -364,7 +651,7 @@ SENTENCES = {
     "AICardDrawn": lambda p, seat, names: f"{name(p.get('who'))} draws the AI card {name(p.get('card'))}"
     + (" (empowered)" if p.get("empowered") else ""),
     "AICardSetAside": lambda p, seat, names: f"{name(p.get('who'))} sets {name(p.get('card'))} aside{_why(p)}",
-    "AIDeckShuffled": lambda p, seat, names: f"{name(p.get('who'))} shuffles the AI deck ({p.get('deck')} cards)",
+    "AIDeckShuffled": lambda p, seat, names: f"{name(p.get('who'))} shuffles the AI deck ({_cards(p.get('deck'))})",
     "Interacted": lambda p, seat, names: f"{name(p.get('who'))} interacts: "
     + str((p.get("action") or {}).get("type", "something")).replace("_", " "),
     "DistractionSet": lambda p, seat, names: f"{name(p.get('by'))} sets a distraction",
@@ -377,8 +664,8 @@ SENTENCES = {
     "ResurrectionRolled": _resurrection,
     "StateNote": lambda p, seat, names: names_in(p.get("note", "")),
     "ZoneRevealed": _zone,
-    "ZoneReset": lambda p, seat, names: f"Zone {str(p.get('zone', '')).replace('_', ' ')} is reset",
-    "ZonesRemoved": lambda p, seat, names: f"Zones leave the board: {listing(str(z).replace('_', ' ') for z in p.get('zones') or [])}",
+    "ZoneReset": lambda p, seat, names: f"{zone_name(p.get('zone'))} is reset",
+    "ZonesRemoved": lambda p, seat, names: f"Zones leave the board: {listing(zone_name(z) for z in p.get('zones') or [])}",
 }
 
 

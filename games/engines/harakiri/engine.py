@@ -6,7 +6,7 @@ import json
 from games.kernel import SYSTEM, EngineBase, Rng, RuleViolation, Status, event, json_member
 
 from . import act2, actions, bot, catalogue, combat, content, describe as narration, flow, sharing, views, work_queue
-from .adventure import engine as adventure_engine
+from .adventure import describe as adventure_words, engine as adventure_engine
 from .setup import ORDER, build_state, make_enemy, playable, zone_payload
 from .state import W, apply, copy_for
 
@@ -255,6 +255,9 @@ class HarakiriEngine(EngineBase):
 
     # -- reading ---------------------------------------------------------------------------
     def status(self, state) -> Status:
+        """``phase`` is always the Exploration Phase's own stage (``share``, ``oracle``, ``activation``,
+        ``failure``, ``aftermath``, ``ended``), the word the board shows: a decision or an open attack
+        roll is said by ``awaiting`` and the view's ``pending``/``attack``, not by a phase of its own."""
         if is_adventure(state):
             return ADVENTURE.status(state)
         s = state
@@ -273,9 +276,9 @@ class HarakiriEngine(EngineBase):
                     aw = [s["leader"]]
             else:
                 aw = [p["by"]]
-            return Status(phase="decision", awaiting=aw)
+            return Status(phase=s["phase"], awaiting=aw)
         if s["attack"]:
-            return Status(phase="attack", awaiting=[s["control"][s["attack"]["attacker"]]])
+            return Status(phase=s["phase"], awaiting=[s["control"][s["attack"]["attacker"]]])
         if work_queue.automated_work_next(s):
             return Status(phase=s["phase"], awaiting=[SYSTEM])
         if s["phase"] == "oracle":
@@ -354,6 +357,8 @@ class HarakiriEngine(EngineBase):
         return views.redact(ADVENTURE.redact_event(ev, seat))
 
     def describe(self, ev, seat, names=()) -> str:
+        if adventure_words.owns(ev):
+            return adventure_words.describe(ev, seat, names)
         return narration.describe(ev, seat, names)
 
 

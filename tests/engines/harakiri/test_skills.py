@@ -192,7 +192,7 @@ def test_meditation_rerolls_one_attack_die_but_not_the_test_die():
     enemies = {"foe": {"type": "kappa", "color": "red", "at": "3,2"}}
     s = _turn("akira", {"akira": {"sq": "2,2", "meditation": 1}}, enemies, forced=[1, 3, 6])
     s.when(0, "attack", target="foe", mode="fast")
-    assert s.status.phase == "attack"
+    assert s.state["attack"] and s.status.awaiting == [0]  # the roll is open: rerolls or resolve
     opts = [c["args"] for c in s.legal(0) if c["type"] == "reroll_die"]
     assert opts == [{"die": 0, "with": "meditation"}]
     s.when(0, "reroll_die", **{"die": 0, "with": "meditation"})

@@ -44,6 +44,7 @@ const ui = {
   flash: new Set(),
   flashUntil: 0,
   seenSeq: null,
+  notice: null, // {text, seq}: why a click found nothing to do, until the next state
 };
 
 function ensureStylesheet() {
@@ -148,13 +149,25 @@ function lastMoveMarks(doc) {
   return { squares, minis };
 }
 
-function resolvedText(p) {
+/** Why a hit dealt no damage, as the history says it: the target's defense and armor (a
+ * character's protective skills too) absorbed the hits, or a critical hit had none to land. */
+function noDamageWhy(target, critical) {
+  if (critical) return "no hits to land";
+  const guards = currentView && currentView.characters && currentView.characters[target] ? "defense, armor and protections" : "defense and armor";
+  return `${nameOf(target)}'s ${guards} absorb the hits`;
+}
+
+export function resolvedText(p) {
   if (p.outcome) {
     const target = p.target ? ` on ${nameOf(p.target)}` : "";
-    return `${pretty(p.outcome)}${target}${p.damage !== undefined && p.damage !== null ? `: ${p.damage} damage` : ""}${p.critical ? " (critical)" : ""}`;
+    const dmg = p.damage !== undefined && p.damage !== null ? `: ${p.damage} damage${p.damage === 0 && p.target ? ` (${noDamageWhy(p.target, p.critical)})` : ""}` : "";
+    return `${pretty(p.outcome)}${target}${dmg}${p.critical ? " (critical)" : ""}`;
   }
   if (p.damage && typeof p.damage === "object") {
-    const parts = Object.entries(p.damage).map(([t, d]) => `${typeof d === "number" ? d : (d && d.damage) || 0} damage to ${nameOf(t)}`);
+    const parts = Object.entries(p.damage).map(([t, d]) => {
+      const n = typeof d === "number" ? d : (d && d.damage) || 0;
+      return `${n} damage to ${nameOf(t)}${n === 0 ? ` (${noDamageWhy(t, p.critical)})` : ""}`;
+    });
     return (p.critical ? "Critical! " : "") + (parts.join(", ") || "no damage");
   }
   return "resolved";
@@ -510,6 +523,7 @@ function render(container, doc, sendCommand) {
       .finally(() => { ui.busy = false; rerender(); });
   };
   const ctx = { doc, view, opts, send, player, select: (sel) => { ui.sel = sel ? { ...sel, seq: doc.seq } : null; rerender(); },
+    explain: (text) => { ui.notice = text ? { text, seq: doc.seq } : null; rerender(); },
     marks: lastMoveMarks(doc), gone: departures(doc) };
 
   const root = h("div", { class: "hk", dataset: { seat: player ? String(doc.seat) : "spectator" } });
@@ -518,8 +532,11 @@ function render(container, doc, sendCommand) {
   root.append(renderInitiative(ctx));
   root.append(renderPrompt(ctx));
   if (player) root.append(renderActions(ctx));
+  // just under the squares, so they do not move under the pointer that clicked
+  const notice = ui.notice && ui.notice.seq === doc.seq
+    ? h("p", { class: "notice hk-notice", role: "status", "data-testid": "harakiri-notice" }, ui.notice.text) : "";
   root.append(h("div", { class: "hk-main" },
-    h("div", { class: "hk-map", "data-testid": "harakiri-map" }, renderGrid(ctx), renderLegend()),
+    h("div", { class: "hk-map", "data-testid": "harakiri-map" }, renderGrid(ctx), notice, renderLegend()),
     h("div", { class: "hk-side" }, renderDice(ctx), renderDepartures(ctx), renderEnemies(ctx))));
   if (!player) root.append(h("p", { class: "muted hk-spectating" }, "You are watching this match."));
   root.append(renderParty(ctx));
@@ -740,8 +757,41 @@ function dieNode(d) {
   return help(h("span", { class: `hk-die die-${d.die} ${cls}` }, face, d.y ? h("span", { class: "hk-yy" }, "☯") : ""), text);
 }
 
+/** Why a click on enemy ``id`` found no attack to offer, in one sentence for the player. Only what
+ * the view shows is said (the turn, action points, the weapon's range and heights); line of sight
+ * and skills are the engine's, so anything else reads as the plain fact. */
+export function whyNoAttack(doc, id) {
+  const view = doc.view;
+  currentView = view;
+  const e = view.enemies[id];
+  if (!e || doc.seat === null || doc.seat === undefined) return "";
+  const target = enemyName(e);
+  if (!((doc.status && doc.status.awaiting) || []).includes(doc.seat)) return `It is not your turn: nothing of yours can target ${target} now.`;
+  if (view.pending) return `Answer the decision above first: nothing can target ${target} until then.`;
+  if (view.attack) return "Finish the attack roll first.";
+  const turn = view.turn || {};
+  const c = turn.kind === "character" && turn.who ? view.characters[turn.who] : null;
+  if (!c) return `No action can target ${target} now.`;
+  const who = c.name;
+  if (e.allied || e.kind === "double") return `${target} is on the party's side.`;
+  if (turn.attacked) return `${who} has already attacked this activation.`;
+  if (c.divine_fire === view.round) return `${who} used Divine Fire: no attacks this round.`;
+  if (turn.moving || turn.rolling) return `${who} is moving: end the move first, then attack ${target}.`;
+  if (c.ap < 1) return `${who} has no action points left to attack ${target}.`;
+  const w = ui.content && ui.content.weapons && ui.content.weapons[c.equipped];
+  if (w && c.sq && e.sq) {
+    const a = xy(c.sq);
+    const b = xy(e.sq);
+    const away = Math.max(Math.abs(a.x - b.x), Math.abs(a.y - b.y)); // diagonals count 1 (rulebook "Determining Range")
+    if (away > w.range) return `${target} is out of ${who}'s reach: ${w.name} has range ${w.range}, ${target} is ${away} squares away.`;
+    const height = (sq) => (view.squares[sq] && view.squares[sq].h) || 0;
+    if (height(c.sq) !== height(e.sq) && w.range < 3) return `${target} stands at another height: ${who}'s ${w.name} (range ${w.range}) cannot reach it.`;
+  }
+  return `No action of ${who}'s can target ${target} now.`;
+}
+
 function renderGrid(ctx) {
-  const { view, opts, send, select } = ctx;
+  const { doc, view, opts, send, select, explain: say, player } = ctx;
   const clickable = new Map(); // sq -> {label, kind, run}
   if (!ui.busy && view.pending) {
     // a decision about squares or miniatures: those are clickable too (when one square = one option)
@@ -813,15 +863,16 @@ function renderGrid(ctx) {
       const north = view.squares[`${x},${y - 1}`];
       if (west && west.z !== info.z) cls.push("zb-w");
       if (north && north.z !== info.z) cls.push("zb-n");
+      const here = at.get(sq) || [];
+      const foe = !act && player && here.find((o) => o.kind === "enemy");
       const node = h(act ? "button" : "div", {
         class: cls.join(" "), role: "gridcell", type: act ? "button" : undefined,
         dataset: { sq, terrain: info.t, height: String(info.h || 0) },
         "aria-label": `${sq}, ${TERRAIN_LABEL[info.t] || pretty(info.t)}${act ? `: ${act.kind === "attack" ? "attack" : act.kind === "step" ? "step here" : "choose"}` : ""}`,
-        onclick: act ? act.run : undefined,
+        onclick: act ? act.run : foe ? () => say(whyNoAttack(doc, foe.id)) : undefined,
       });
       if (info.h) node.append(h("span", { class: "hk-height" }, `▲${info.h}`));
       for (const m of marks.get(sq) || []) node.append(m);
-      const here = at.get(sq) || [];
       here.forEach((o, i) => {
         const mini = miniNode(view, o, turnWho);
         if (here.length > 1) mini.classList.add("is-stacked", `stack-${Math.min(i, 3)}`);
@@ -1051,4 +1102,4 @@ function renderParty({ doc, view }) {
 registerBoard("harakiri", { render, hidesCommands: true });
 
 // For tests and debugging (read-only).
-window.KamizaHarakiri = { ui, classify };
+window.KamizaHarakiri = { ui, classify, whyNoAttack, resolvedText };

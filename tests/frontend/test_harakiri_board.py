@@ -1,0 +1,100 @@
+"""The Harakiri board and home page say what the engine does: the action points a hero spends, why a
+click on an enemy starts no attack (``whyNoAttack`` in boards/harakiri.js, run under Node on views the
+engine builds), and why a hit dealt no damage (``resolvedText``, the last-roll panel)."""
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+from games.engines.harakiri import ENGINE, content
+from games.kernel import Rng, fold
+from tests.engines.harakiri.helpers import arena, doc, open_rows, scenario
+
+BOARD = Path(__file__).resolve().parents[2] / "frontend" / "static" / "js" / "boards" / "harakiri.js"
+NODE = shutil.which("node")
+WEAPONS = {k: {"name": w["name"], "range": w["range"]} for k, w in content.WEAPONS.items()}
+
+
+@pytest.mark.django_db
+def test_the_home_pages_action_points_are_the_engines():
+    # rules: Harakiri, "Exploration Phase Setup" step 13 (4 action points) and "Character Activation"
+    # (3 gained each activation, 1 kept, at most 4)
+    state = fold(ENGINE, ENGINE.setup({}, 1, Rng(b"home-ap", "setup")))
+    assert {ch["ap"] for ch in state["characters"].values()} == {4}
+    html = Client().get("/").content.decode()
+    assert "Spend up to 4 action points each activation (3 gained, plus 1 kept from the last; heroes start with 4)" in html
+    assert "Spend 3 action points" not in html
+
+
+def board(expression: str, docs: dict):
+    """Evaluate ``expression`` with the board module loaded (``b``: its test hooks) and ``docs``."""
+    script = (
+        "globalThis.window = globalThis;\n"
+        f"await import({json.dumps(BOARD.as_uri())});\n"
+        "const b = window.KamizaHarakiri;\n"
+        f"b.ui.content = {{ weapons: {json.dumps(WEAPONS)} }};\n"
+        f"const docs = {json.dumps(docs)};\n"
+        f"console.log(JSON.stringify({expression}));"
+    )
+    done = subprocess.run([NODE, "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def seat_doc(s, seat):
+    st = ENGINE.status(s.state)
+    return {"seat": seat, "seq": 1, "status": {"phase": st.phase, "awaiting": st.awaiting, "finished": st.finished},
+            "view": ENGINE.view_for(s.state, seat), "legal_commands": ENGINE.legal_commands(s.state, seat)}
+
+
+def attack_targets(d):
+    return {c["args"]["target"] for c in d["legal_commands"] if c["type"] == "attack"}
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_a_click_on_an_enemy_no_attack_can_reach_says_why():
+    # given Akira (katana, range 1) on 2,2 in his activation: one kachi adjacent, one 4 squares away
+    enemies = {"near": {"type": "kachi", "color": "red", "at": "3,2"}, "far": {"type": "kachi", "color": "blue", "at": "6,2"}}
+    s = scenario(doc(arena(open_rows()), {"akira": {"sq": "2,2"}}, enemies, activate="char:akira"))
+    me = seat_doc(s, 0)
+    assert attack_targets(me) == {"near"}  # the far kachi has no command: a click on it finds nothing
+    # when the player clicks each kachi, and another seat clicks the near one
+    other = {**me, "seat": 1}
+    said = board('[b.whyNoAttack(docs.me, "far"), b.whyNoAttack(docs.other, "near")]', {"me": me, "other": other})
+    # then the far one is out of reach, with the numbers the player can check on the board
+    assert said[0] == "Kachi (blue) is out of Akira's reach: Katana has range 1, Kachi (blue) is 4 squares away."
+    assert said[1] == "It is not your turn: nothing of yours can target Kachi (red) now."
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_a_click_after_the_attack_or_behind_an_obstacle_says_so():
+    # given Tomoe's bow (range 4) and a kachi 2 squares away, behind an obstacle (no line of sight)
+    rows = open_rows()
+    rows[2] = "...o" + rows[2][4:]
+    bow = {"sq": "2,2", "weapons": ["samurai_yumi"], "equipped": "samurai_yumi"}
+    s = scenario(doc(arena(rows), {"tomoe": bow}, {"k": {"type": "kachi", "color": "blue", "at": "4,2"}},
+                     activate="char:tomoe"))
+    hidden = seat_doc(s, 0)
+    assert not attack_targets(hidden)
+    attacked = seat_doc(s, 0)
+    attacked["view"]["turn"]["attacked"] = True
+    said = board('[b.whyNoAttack(docs.hidden, "k"), b.whyNoAttack(docs.attacked, "k")]',
+                 {"attacked": attacked, "hidden": hidden})
+    # then line of sight, which the view does not compute, reads as the plain fact
+    assert said == ["No action of Tomoe's can target Kachi (blue) now.", "Tomoe has already attacked this activation."]
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_the_last_roll_says_why_a_hit_dealt_no_damage():
+    enemies = {"near": {"type": "kachi", "color": "red", "at": "3,2"}}
+    s = scenario(doc(arena(open_rows()), {"akira": {"sq": "2,2"}}, enemies, activate="char:akira"))
+    me = seat_doc(s, 0)
+    shown = board('[b.whyNoAttack(docs.me, "near"), b.resolvedText({attacker: "akira", damage: {near: 0}, critical: false}),'
+                  ' b.resolvedText({attacker: "akira", damage: {near: 2}, critical: false}),'
+                  ' b.resolvedText({attacker: "near", target: "akira", outcome: "hit", damage: 0})]', {"me": me})
+    assert shown[1] == "0 damage to Kachi (red) (Kachi (red)'s defense and armor absorb the hits)"
+    assert shown[2] == "2 damage to Kachi (red)"
+    assert shown[3] == "Hit on Akira: 0 damage (Akira's defense, armor and protections absorb the hits)"
