@@ -159,6 +159,9 @@ def test_solo_harakiri_round_played_by_clicking_the_board(new_page):
     expect(board.get_by_test_id("harakiri-malice")).to_be_visible()
     expect(board.get_by_test_id("harakiri-party").locator(".hk-hero")).to_have_count(4)
     expect(page.locator("#commands button")).to_have_count(0)
+    # the status panel names the phase as the board's bar does
+    bar_phase = board.locator(".hk-stat", has=page.locator(".hk-stat-label", has_text="Phase")).first.inner_text()
+    expect(page.locator("#status-phase")).to_have_text(bar_phase.replace("Phase", "", 1).strip())
 
     rng = random.Random(20261129)
     done = []

@@ -123,6 +123,7 @@ def test_two_players_play_yokai_to_the_end_by_clicking(new_page):
         expect(page.locator("#board .yk-player")).to_have_count(2)
         expect(page.locator("#commands button")).to_have_count(0)
     expect(a.locator("#board .yk-turn")).to_have_text(re.compile("Your turn"))
+    expect(a.locator("#status-phase")).to_have_text("Combat")  # the board's words, not the engine's
     expect(b.locator("#board .yk-turn")).to_contain_text(f"{alice}'s turn")
     expect(b.locator('#board button[data-action="end-turn"]')).to_have_count(0)
     # the turn bar shows the chakra of the player whose turn it is, on both pages

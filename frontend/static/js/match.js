@@ -381,11 +381,26 @@ async function loadEarlier(note) {
 
 // -- rendering -------------------------------------------------------------------------------
 
+/** The phase in the board's words when it has them, else the engine's name made readable. */
+function phaseWords(doc) {
+  const raw = (doc.status && doc.status.phase) || "";
+  const board = boardFor(boot.game);
+  let words = null;
+  try {
+    words = board && board.phaseLabel ? board.phaseLabel(doc) : null;
+  } catch {
+    words = null; // a board's wording never stops the status panel
+  }
+  if (words) return words;
+  const plain = raw.replace(/_/g, " ");
+  return plain.charAt(0).toUpperCase() + plain.slice(1);
+}
+
 function renderStatus() {
   const { doc } = app;
   const st = doc.status || {};
   $("status-match").textContent = doc.match ? doc.match.status : "";
-  $("status-phase").textContent = st.phase || "";
+  $("status-phase").textContent = phaseWords(doc);
   const awaiting = st.awaiting || [];
   $("status-awaiting").textContent = awaiting.length ? awaiting.map((s) => seatName(s)).join(", ") : "–";
   const mySeat = doc.seat === null || doc.seat === undefined ? null : doc.match && doc.match.seats && doc.match.seats[doc.seat];

@@ -15,7 +15,7 @@
 // Rules help (help.js): conditions, terrain, skills, dice, enemies and their lines explain
 // themselves on hover, focus or tap. Escape cancels a selection.
 
-import { renderAdventure } from "./harakiri_adventure.js";
+import { renderAdventure, stageWords } from "./harakiri_adventure.js";
 import { entry, explain, help, helpText, loadGlossary, onEscape } from "./help.js";
 import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
 import { seatLabel, waitingWords } from "../words.js";
@@ -585,7 +585,7 @@ function renderTop({ view }) {
   const bar = h("div", { class: "hk-top" });
   bar.append(h("div", { class: "hk-stat" }, h("span", { class: "hk-stat-label" }, "Round"),
     `${view.round_cap && view.phase === "ended" ? Math.min(view.round, view.round_cap) : view.round}${view.round_cap ? ` / ${view.round_cap}` : ""}`));
-  bar.append(h("div", { class: "hk-stat" }, h("span", { class: "hk-stat-label" }, "Phase"), view.phase === "share" ? "Exchanging items" : pretty(view.phase)));
+  bar.append(h("div", { class: "hk-stat" }, h("span", { class: "hk-stat-label" }, "Phase"), phaseWords(view)));
   bar.append(help(h("div", { class: "hk-stat", "data-testid": "harakiri-oracle" },
     h("span", { class: "hk-stat-label" }, "Oracle"),
     h("span", { class: `hk-oracle oc-${oracle.color || "none"}` }, oracle.color ? pretty(oracle.color) : "–"),
@@ -1099,7 +1099,13 @@ function renderParty({ doc, view }) {
   return box;
 }
 
-registerBoard("harakiri", { render, hidesCommands: true });
+/** The phase as the board's bar says it (the match page's status panel says it the same way). */
+function phaseWords(view) {
+  if (view.flow) return stageWords(view); // an Adventure Phase match
+  return view.phase === "share" ? "Exchanging items" : pretty(view.phase);
+}
+
+registerBoard("harakiri", { render, hidesCommands: true, phaseLabel: (doc) => (doc.view ? phaseWords(doc.view) : null) });
 
 // For tests and debugging (read-only).
 window.KamizaHarakiri = { ui, classify, whyNoAttack, resolvedText };

@@ -192,7 +192,7 @@ export function renderAdventure(container, doc, sendCommand) {
 
 // -- the prompt: what happens now, and who the game waits for ----------------------------------------------
 
-function stageWords(view) {
+export function stageWords(view) {
   const flow = view.flow;
   switch (flow.stage) {
     case "prepare": return "Preparation";

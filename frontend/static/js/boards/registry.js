@@ -10,6 +10,7 @@
 //       // sendCommand(type, args) -> Promise of the command_result (rejects with {code, message}).
 //       render(container, doc, sendCommand) { ... },
 //       hidesCommands: false, // true if the board offers every legal command itself
+//       phaseLabel(doc) { ... }, // optional: the status panel's phase in the board's words (or null)
 //     });
 //
 // The match page loads that file only when it exists (the server checks), before match.js; games

@@ -571,7 +571,11 @@ function renderOther({ opts, send }) {
   );
 }
 
-registerBoard("yokai", { render, hidesCommands: true });
+// The engine's status phases: a turn is its combat phase; "choice" is a summoned monster's or an
+// ability's pending choice inside it.
+const PHASE_WORDS = { combat: "Combat", choice: "Combat: a choice to make", finished: "Over" };
+
+registerBoard("yokai", { render, hidesCommands: true, phaseLabel: (doc) => PHASE_WORDS[(doc.status || {}).phase] || null });
 
 // For tests and debugging (read-only).
 window.KamizaYokai = { ui, classify };
