@@ -1,6 +1,6 @@
 """Victory: resurrection tests, level increase, Ki dice regained, the party hand-over."""
 
-from . import combat, content, rules
+from . import combat, content
 from .work_queue import open_decision, take_choice
 from .setup import ATTRS
 from . import yomi

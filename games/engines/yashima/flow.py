@@ -36,7 +36,6 @@ def new_player() -> dict:
 
 def setup_seat(s):
     st = s["setup"]
-    n = len(s["players"])
     if st["step"] in ("pick", "board"):
         return st["i"]
     if st["step"] == "mini":

@@ -11,7 +11,7 @@ from games.engines.harakiri import ENGINE, describe
 from games.kernel import SYSTEM, Command, Rng, fold
 from tests.engines.harakiri.test_random_play import VETERANS, guided
 
-from .helpers import find, kappa_example_doc, run_system, scenario
+from .helpers import kappa_example_doc, scenario
 
 NAMES = ["alice", "bob"]
 
