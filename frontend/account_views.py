@@ -9,16 +9,17 @@ from django.contrib import messages
 from django.contrib.auth import logout, update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import selfservice
-from accounts.services import profile_get
+from accounts.services import profile_get, profile_update
 from games.application.errors import PlatformError
 
-from .forms import PasswordConfirmForm, TurnAlertsForm
+from .forms import PasswordConfirmForm, TurnAlertsForm, UsernameForm
 from .wording import form_refusal, refusal
 
 
@@ -29,10 +30,34 @@ def account(request):
     return render(request, "frontend/account.html", {
         "profile": profile,
         "turn_form": TurnAlertsForm(initial={"email": user.email, "turn_email": profile.turn_email}),
+        "username_form": UsernameForm(initial={"username": user.get_username()}),
         "turn_minutes": settings.TURN_EMAIL_AFTER_MINUTES,
         "sessions": selfservice.sessions_list(user, request.session.session_key),
         "tokens": selfservice.tokens_list(user),
     })
+
+
+@login_required
+@require_POST
+def username_change(request):
+    """The same rename as ``PATCH /api/auth/me/ {username}``; the seats already taken keep their name."""
+    form = UsernameForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
+        return redirect("frontend:account")
+    old = request.user.get_username()
+    try:
+        profile_update(user=request.user, username=form.cleaned_data["username"])
+    except ValidationError as err:
+        messages.error(request, " ".join(err.messages))
+        return redirect("frontend:account")
+    new = request.user.get_username()
+    if new == old:
+        messages.info(request, f"Your username is already {new}.")
+    else:
+        messages.success(request, f"Your username is now {new}. Sign in with it from now on; the matches "
+                                  f"you sat down in before keep the name you had there.")
+    return redirect("frontend:account")
 
 
 @login_required

@@ -114,6 +114,12 @@ class PasswordConfirmForm(forms.Form):
                                widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
 
 
+class UsernameForm(forms.Form):
+    """A new username (checked by accounts.services.user_rename: normalized, no lookalikes)."""
+
+    username = forms.CharField(max_length=150, label="New username")
+
+
 class TurnAlertsForm(forms.Form):
     """The account's "your turn" e-mail setting, with the address it goes to."""
 

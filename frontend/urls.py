@@ -20,6 +20,7 @@ urlpatterns = [
     path("logout/", views.logout_view, name="logout"),
     path("account/", account.account, name="account"),
     path("account/password/", account.PasswordChangeView.as_view(), name="password-change"),
+    path("account/username/", account.username_change, name="account-username"),
     path("account/sessions/<int:session_id>/end/", account.session_end, name="session-end"),
     path("account/tokens/<str:token_id>/revoke/", account.token_revoke, name="token-revoke"),
     path("account/export/", account.export, name="account-export"),

@@ -187,3 +187,23 @@ def test_delete_account_page_refuses_while_in_a_running_match(started_pebbles):
     html = res.content.decode()
     assert res.status_code == 409 and "Finish or resign your running matches" in html and "in_active_match" not in html
     assert signed_in(c)
+
+
+def test_change_the_username_from_the_account_page(make_user):
+    user = make_user(username="miko")
+    make_user(username="kenji")
+    here = browser(user)
+    html = here.get("/account/").content.decode()
+    assert 'data-testid="username-change"' in html and 'value="miko"' in html and "Display name" not in html
+    res = here.post("/account/username/", {"username": "miko-san"}, follow=True).content.decode()
+    assert "Your username is now miko-san." in messages_shown(res)
+    assert 'data-testid="account-username">miko-san<' in res and signed_in(here)
+    # the same checks as sign-up: taken, a lookalike of a taken name, and an invalid one are refused
+    for name, why in (("kenji", "A user with that username already exists."),
+                      ("KENJI", "A user with that username already exists."),
+                      ("ｋｅｎｊｉ", "A user with that username already exists."),
+                      ("no spaces", "Enter a valid username.")):
+        shown = messages_shown(here.post("/account/username/", {"username": name}, follow=True).content.decode())
+        assert why in shown and "Your username is now" not in shown, (name, shown)
+    assert get_user_model().objects.get(pk=user.pk).username == "miko-san"
+    assert here.get("/account/username/").status_code == 405  # POST only
