@@ -98,11 +98,15 @@ def test_the_lobby_lists_invitations_for_you_with_accept_and_decline(client, tab
     lobby = client.get("/lobby/").content.decode()
     assert "Invitations for you" in lobby and f'data-invitation-id="{inv["id"]}"' in lobby
     assert not re.search(r'data-testid="invitations"[^>]*\shidden', lobby)
+    # every page's header says an invitation waits (the account page, a match page...)
+    for path in ("/account/", f"/matches/{match.pk}/"):
+        assert '<span class="badge" data-testid="nav-invitations">1 invitation</span>' in client.get(path).content.decode()
 
     res = client.post(f"/invitations/{inv['id']}/accept/")
     assert res.status_code == 302 and res["Location"] == f"/matches/{match.pk}/"
     assert seat_names(match) == ["alice", "bob", None]
     assert 'data-count="0"' in client.get("/invitations/").content.decode()
+    assert 'data-testid="nav-invitations"' not in client.get("/account/").content.decode()
 
     carol = make_user("carol")
     second, _ = invitations.invitation_create(match_id=match.pk, user=alice, username="carol")
