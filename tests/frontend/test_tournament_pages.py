@@ -141,7 +141,7 @@ def test_register_start_pairings_results_and_withdraw(organizer, make_user):
     assert 'data-testid="standings"' in fragment
     for name in ("Buchholz cut-1", "Sonneborn-Berger", "Head-to-head"):
         assert f'<th class="num">{name}</th>' in fragment
-    assert ">Seed draw</th>" not in fragment and "draw from the published seed hash" in fragment
+    assert ">Seed draw</th>" not in fragment and "draw from the published tie-break seed" in fragment
     mine = browser(players[0]).get(f"{url}?fragment=live").content.decode()  # once it has ended: open to all
     assert f'href="/matches/{other["match_id"]}/"' in mine and 'data-testid="watch-closed"' not in mine
 
