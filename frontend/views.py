@@ -258,6 +258,7 @@ def match_page(request, match_id):
     return render(request, "frontend/match.html", {
         "match": match,
         "part_of": part_of([match.pk]).get(str(match.pk)),
+        "rated_words": rated_words(doc["match"]),
         "spectator_delay": delay,
         # a player of a tournament match may report a moment of it to the judges (once it has begun)
         "can_report": state["lobby"]["status"] != OPEN and tournament_reports.can_report(match.pk, request.user),
@@ -268,6 +269,20 @@ def match_page(request, match_id):
         "board_script": board,
         "boot": boot,
     })
+
+
+def counts_for_ratings(match_doc: dict) -> bool:
+    """The rated flag, and every seat a person: one bot makes the match unrated (docs/ratings.md)."""
+    return bool(match_doc.get("rated")) and not any(s and s.get("bot") for s in match_doc.get("seats") or [])
+
+
+def rated_words(match_doc: dict) -> str:
+    """The status panel's "Rated" (match.js ``ratedWords`` says the same once the page is live)."""
+    if not match_doc.get("rated"):
+        return "no"
+    if not counts_for_ratings(match_doc):
+        return "no: a bot has a seat"
+    return "yes (unless a bot takes a seat)" if match_doc.get("status") == "open" else "yes"
 
 
 # -- ratings and profiles -----------------------------------------------------------------------------
@@ -305,7 +320,7 @@ def profile_page(request, username):
         for slug, rating in doc["ratings"].items()
     ]
     recent = [
-        {**m, "game_name": game_name(m["game"]),
+        {**m, "game_name": game_name(m["game"]), "counted": counts_for_ratings({"rated": m["rated"], "seats": m["seat_list"]}),
          "players": [seat_label(s) for s in m["seat_list"]],
          "delta": None if m["rating_after"] is None else m["rating_after"] - m["rating_before"]}
         for m in doc["recent_matches"]

@@ -238,6 +238,20 @@ def test_match_page_embeds_only_the_viewers_seat_view(client, started_pebbles):
     assert boot_of(client.get(f"/matches/{match.pk}/"))["doc"]["legal_commands"] == []
 
 
+# docs/ratings.md: one bot seat makes the whole match unrated, whatever the flag says
+def test_the_rated_line_and_the_profile_count_a_bot_table_as_unrated(client, started_pebbles):
+    people, (alice, _) = started_pebbles()
+    with_bot, (carol, _) = started_pebbles(bots=(1,))
+    assert people.rated and with_bot.rated  # the flag alone, as created
+    client.force_login(alice)
+    assert '<dd id="status-rated" data-testid="rated">yes</dd>' in client.get(f"/matches/{people.pk}/").content.decode()
+    client.force_login(carol)
+    page = client.get(f"/matches/{with_bot.pk}/").content.decode()
+    assert '<dd id="status-rated" data-testid="rated">no: a bot has a seat</dd>' in page
+    profile = client.get(f"/users/{carol.username}/").content.decode()
+    assert "active · unrated" in profile
+
+
 def test_match_page_for_a_spectator_and_the_board_hook(client, started_pebbles, make_user, settings, tmp_path):
     match, users = started_pebbles()
     client.force_login(make_user())

@@ -381,6 +381,13 @@ async function loadEarlier(note) {
 
 // -- rendering -------------------------------------------------------------------------------
 
+/** Whether the match counts for ratings: the flag, and no bot at the table (docs/ratings.md). */
+function ratedWords(match) {
+  if (!match.rated) return "no";
+  if ((match.seats || []).some((s) => s && s.bot)) return "no: a bot has a seat";
+  return match.status === "open" ? "yes (unless a bot takes a seat)" : "yes";
+}
+
 /** The phase in the board's words when it has them, else the engine's name made readable. */
 function phaseWords(doc) {
   const raw = (doc.status && doc.status.phase) || "";
@@ -407,7 +414,7 @@ function renderStatus() {
   // players count seats from 1 (as the sentences do): never "seat 0", never a seq number
   $("status-seat").textContent = doc.seat === null || doc.seat === undefined ? "spectator" : `${mySeat ? mySeat.username : "you"} (seat ${doc.seat + 1})`;
   $("match-app").dataset.seq = String(doc.seq);
-  if (doc.match) $("status-rated").textContent = doc.match.rated ? (doc.match.status === "open" ? "yes (unless a bot takes a seat)" : "yes") : "no";
+  if (doc.match) $("status-rated").textContent = ratedWords(doc.match);
   renderClock();
 
   const result = $("result");
