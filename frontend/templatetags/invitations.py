@@ -11,7 +11,7 @@ register = template.Library()
 @register.simple_tag
 def invitations_for(user) -> list:
     """The invitations ``user`` can still accept (none for an anonymous visitor)."""
-    if user is None or not user.is_authenticated:
+    if not getattr(user, "is_authenticated", False):  # anonymous, or a page rendered without a user
         return []
     return invitations.invitations_received(user)
 

@@ -194,6 +194,25 @@ def test_lobby_actions_need_login_and_a_real_match(client, make_user):
     assert client.get("/matches/not-a-uuid/").status_code == 404
 
 
+def test_a_missing_page_is_a_page_of_the_site_with_the_way_back(client, make_user):
+    client.force_login(make_user())
+    for path, said in (("/lobyy/", ""), (f"/matches/{uuid.uuid4()}/", "No such match. "), ("/users/nobody-here/", "No such user. ")):
+        res = client.get(path)
+        html = res.content.decode()
+        assert res.status_code == 404 and 'data-testid="nav-lobby"' in html and 'href="/lobby/"' in html, path
+        assert f"{said}Kamiza has no page at <code>{path}</code>" in html, html
+        assert "Resolver404" not in html
+    res = client.get("/api/nope/")  # the API keeps answering JSON
+    assert res.status_code == 404 and res.json()["code"] == "not_found"
+
+
+def test_the_500_page_renders_without_a_request_context():
+    from django.template import loader
+
+    html = loader.get_template("500.html").render({})
+    assert "Something went wrong on our side" in html and "every move that was confirmed is kept" in html
+
+
 def test_a_match_of_an_uninstalled_game_is_a_404_not_a_500(client, started_pebbles, monkeypatch):
     from games.kernel import registry
 
