@@ -113,9 +113,14 @@ def _create(match, engine, state, args, rng):
     return events
 
 
+_NOT_OPEN = {L.ACTIVE: "the match has already started", L.DONE: "the match is over",
+             L.ABANDONED_STATUS: "the match was abandoned"}
+
+
 def _require_open(state):
-    if state["lobby"]["status"] != L.OPEN:
-        raise LobbyError("match_not_open", "the match has already started")
+    status = state["lobby"]["status"]
+    if status != L.OPEN:
+        raise LobbyError("match_not_open", _NOT_OPEN.get(status, "the match is not open"))
 
 
 def _require_creator(state, user_id):

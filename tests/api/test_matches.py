@@ -231,7 +231,7 @@ def test_lobby_refusals(make_user, client_for):
     assert res.status_code == 403 and res.json()["code"] == "not_creator"
     assert c.post(f"/api/matches/{mid}/start/").status_code == 200
     res = g.post(f"/api/matches/{mid}/leave/")
-    assert res.status_code == 409 and res.json()["code"] == "match_not_open"
+    assert res.status_code == 409 and res.json() == {"code": "match_not_open", "message": "the match has already started"}
 
 
 def test_lobby_actions_need_login(make_user, client_for, api):
@@ -249,3 +249,10 @@ def test_each_game_serves_its_provisional_content_pack_to_anyone(api, slug):
     pack = res.json()
     assert pack == json.loads(json.dumps(registry.get(slug).content()))
     assert "provisional" in json.dumps(pack)
+
+
+def test_a_finished_match_refuses_the_lobby_saying_it_is_over(finished_pebbles, client_for, make_user):
+    match, (alice, _) = finished_pebbles()
+    for who, action in ((alice, "leave"), (alice, "start"), (make_user(), "join")):
+        res = client_for(who).post(f"/api/matches/{match.pk}/{action}/")
+        assert res.status_code == 409 and res.json() == {"code": "match_not_open", "message": "the match is over"}, action
