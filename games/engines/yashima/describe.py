@@ -88,6 +88,34 @@ def _attack(p, seat, names):
     return f"{_who(names, p.get('seat'))} attacks with {card_name(p.get('card'))} facing {_facing(p.get('facing'))}{tail}"
 
 
+# what each defense does (core / Fairytale glossary; OCCUPY, SPIRIT SHIELD and COUNTER are project
+# definitions, docs/games/yashima.md "Keywords"), as told after "X defends with CARD (KIND): "
+_DEFENSES = {
+    "BLOCK": "it prevents 3 of the attack's damage",
+    "RIPOSTE": "it prevents 2 of the attack's damage and the attacker must LOSE 3",
+    "CLASH": "the defender and the attacker each EXERT; a higher karma for the defender prevents all of the "
+             "attack's damage, otherwise 4",
+    "DODGE": "the defender EXERTs and moves one space; ending outside the attack prevents all its damage",
+    "BARRIER": "it prevents 1 of the attack's damage for each card in the defender's karma pool",
+    "OCCUPY": "it prevents 2 of the attack's damage and the attacker must EXERT",
+    "SPIRIT_SHIELD": "it prevents 2 of the attack's damage and the defender HEALs 1",
+    "COUNTER": "it prevents 2 of the attack's damage and the defender gains CHI",
+}
+
+
+def _revealed(p, seat, names):
+    """A revealed card; a defense says what it does to the attack and to the attacker (``why``
+    ``"defense:KIND"``, emitted by ``attack.defend`` when the card is played)."""
+    who, card = _who(names, p.get("seat")), card_name(p.get("card"))
+    why = p.get("why")
+    if isinstance(why, str) and why.startswith("defense:"):
+        kind = why.split(":", 1)[1]
+        effect = _DEFENSES.get(kind)
+        shown = kind.replace("_", " ")
+        return f"{who} defends with {card} ({shown})" + (f": {effect}" if effect else "")
+    return f"{who} reveals {card}"
+
+
 def _initiative(p, seat, names):
     tired = " (exhausted)" if p.get("exhausted") else ""
     return (f"{_who(names, p.get('seat'))} reveals {card_name(p.get('card'))} for initiative: karma "
@@ -153,7 +181,7 @@ SENTENCES = {
     "BoardChosen": lambda p, seat, names: f"{_who(names, p.get('seat'))} chooses {_board(p)}",
     "BoardPlaced": _board_placed,
     "AttackDeclared": _attack,
-    "CardRevealed": lambda p, seat, names: f"{_who(names, p.get('seat'))} reveals {card_name(p.get('card'))}",
+    "CardRevealed": _revealed,
     "CardMoved": _card_moved,
     "DeckShuffled": lambda p, seat, names: f"{_who(names, p.get('seat'))} shuffles the deck ({p.get('count')} cards)",
     "DeckReordered": _reordered,

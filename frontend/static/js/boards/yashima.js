@@ -1088,7 +1088,9 @@ function renderMap(ctx) {
       g.addEventListener("click", () => send(cmd));
       g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); send(cmd); } });
       if (ui.sel && ui.sel.kind === "attack") {
-        const hover = () => { if (ui.hoverFacing !== f) { ui.hoverFacing = f; render(...ui.last); } };
+        // update the preview in place: redrawing would swap the arrow under the pointer for a new
+        // element, and a click or tap that lands meanwhile would be lost
+        const hover = () => { if (ui.hoverFacing !== f) showHover(svg, view, me.pos, ui.sel.d, f); };
         g.addEventListener("mouseenter", hover);
         g.addEventListener("focus", hover);
       }
@@ -1097,6 +1099,26 @@ function renderMap(ctx) {
   }
   wrap.append(svg);
   return wrap;
+}
+
+// The hovered (or focused) attack facing: marks its arrow and the spaces its pattern covers by
+// changing classes and preview dots on the elements already drawn, never replacing them.
+function showHover(svg, view, pos, d, facing) {
+  ui.hoverFacing = facing;
+  const preview = new Set(attackCells(view, pos, facing, d));
+  for (const a of svg.querySelectorAll(".ys-arrow")) a.classList.toggle("is-hover", Number(a.getAttribute("data-facing")) === facing);
+  for (const g of svg.querySelectorAll(".ys-cell")) {
+    const k = g.getAttribute("data-cell");
+    const on = preview.has(k);
+    g.classList.toggle("is-preview", on);
+    const dot = g.querySelector(".ys-preview-dot");
+    if (on && !dot) {
+      const [x, y] = px(...parse(k));
+      const circle = s("circle", { class: "ys-preview-dot", cx: x, cy: y, r: S * 0.45 });
+      const safe = g.querySelector(".ys-safe-mark");
+      if (safe) g.insertBefore(circle, safe); else g.append(circle);
+    } else if (!on && dot) dot.remove();
+  }
 }
 
 function renderLegend() {
