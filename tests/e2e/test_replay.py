@@ -1,7 +1,8 @@
 """Replays and the staff review in a real browser: a Yokai Battle match is played to its end through the
 API; an anonymous visitor follows "Watch the replay" from its page, scrubs it (the arrow keys, the step
 buttons, the slider), switches to a player's view (their hand appears), and sees the same board drawing
-as live play at every step. A staff member then opens the log review at a seq and draws the board as
+as live play at every step. The replay opens where the game has begun (round 1, before the first move),
+its position line counts the moves ◀ ▶ go through, and the seat followed is named, never "you". A staff member then opens the log review at a seq and draws the board as
 each seat. Screenshots go to var/screenshots/replay-*."""
 
 import random
@@ -56,6 +57,14 @@ def test_scrub_a_replay_follow_a_seat_and_review_it_as_staff(new_page, live_serv
     expect(page.get_by_test_id("replay-position")).to_contain_text(f"of {head}")
     start = step(page)
     assert 1 < start < head
+    # it opens where the game has begun: round 1 dealt, nobody has moved yet (not the pre-game round 0)
+    expect(board.locator(".yk-stat", has_text="Round")).to_contain_text("1")
+    expect(page.get_by_test_id("replay-log").locator("li.current")).to_have_attribute("data-seq", str(start))
+    moves_before = page.get_by_test_id("replay-log").locator(f"li.event").evaluate_all(
+        f"(lis) => lis.filter((li) => Number(li.dataset.seq) <= {start}).length")
+    moves = page.get_by_test_id("replay-log").locator("li.event").count()
+    expect(page.get_by_test_id("replay-position")).to_have_text(f"Move {moves_before} of {moves} · step {start} of {head}")
+    expect(page.get_by_test_id("replay-hint")).to_contain_text("skipping the bookkeeping steps")
     expect(page.get_by_test_id("replay-log").locator("li.current")).to_have_count(1)
     shot(page, "1-start")
     # pointing at a step that names a square outlines that square on the board
@@ -70,6 +79,8 @@ def test_scrub_a_replay_follow_a_seat_and_review_it_as_staff(new_page, live_serv
     expect(board).not_to_have_attribute("data-seq", str(start))
     after = step(page)
     assert after > start
+    # ▶ goes one move on: the move counter says so, whatever steps it skipped
+    expect(page.get_by_test_id("replay-position")).to_have_text(f"Move {moves_before + 1} of {moves} · step {after} of {head}")
     current = page.get_by_test_id("replay-log").locator("li.current")
     expect(current).to_have_attribute("data-seq", str(after))
     expect(page.get_by_test_id("replay-now")).to_have_text(current.inner_text())
@@ -78,19 +89,26 @@ def test_scrub_a_replay_follow_a_seat_and_review_it_as_staff(new_page, live_serv
     middle = (start + head) // 2
     page.get_by_test_id("replay-slider").fill(str(middle))
     expect(board).to_have_attribute("data-seq", str(middle))
-    expect(page.get_by_test_id("replay-position")).to_have_text(f"Step {middle} of {head}")
+    expect(page.get_by_test_id("replay-position")).to_contain_text(f"step {middle} of {head}")
     assert f"at={middle}" in page.url
     expect(board.locator(".yk-spectating")).to_be_visible()  # a spectator's view: hands hidden
     shot(page, "2-middle-spectator")
 
     page.get_by_test_id("replay-seat").select_option(label=f"kai-{tag}")
     expect(board.locator(".yk-spectating")).to_have_count(0)  # kai's own hand is open after the end
-    expect(board.locator(".yk").first).to_have_attribute("data-seat", "1")
+    # kai's hand, and only kai's (the other is hidden in kai's view), named: the viewer is not kai
+    expect(board.locator("[data-hand-seat]")).to_have_count(1)
+    expect(board.locator('[data-hand-seat="1"] h3')).to_contain_text(f"kai-{tag}'s hand")
+    assert "(you)" not in board.inner_text() and not re.search(r"Your (hand|turn|move|chakra)", board.inner_text())
     page.get_by_test_id("replay-next").click()
     expect(board).not_to_have_attribute("data-seq", str(middle))
     page.keyboard.press("End")
     expect(board).to_have_attribute("data-seq", str(head))
     expect(page.get_by_test_id("replay-position")).to_contain_text("the end")
+    expect(board.get_by_test_id("yokai-banner")).to_contain_text("Game over.")
+    expect(board.locator("[data-hand-seat]")).to_have_count(1)
+    for text in (board.inner_text(), page.get_by_test_id("replay-position").inner_text()):
+        assert "(you)" not in text and not re.search(r"Your (hand|turn|move|chakra)", text)  # card texts may say "you"
     shot(page, "3-end-as-kai")
     assert page.console_errors == []
 

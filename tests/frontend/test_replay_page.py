@@ -41,6 +41,8 @@ def test_a_finished_match_has_a_replay_page_linked_from_its_match_page(finished_
     assert [s["name"] for s in boot["seats"]] == [u.username for u in users]
     assert "js/replay.js" in html and 'data-testid="replay-slider"' in html and 'data-testid="replay-seat"' in html
     assert "Report this moment" not in html  # not a tournament match
+    # the step buttons say they go from move to move (replay.js counts them: "Move 3 of 41 · step 12 of 113")
+    assert 'data-testid="replay-hint"' in html and "skipping the bookkeeping steps" in html
     as_player = Client()
     as_player.force_login(users[1])
     assert _boot(as_player.get(f"/matches/{match.pk}/replay/").content.decode())["my_seat"] == 1

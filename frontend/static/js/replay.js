@@ -4,7 +4,13 @@
 // step K. The moves in words come once per followed seat (the same request at the end, every event),
 // since each seat's redaction words them differently. Steps are cached, so scrubbing back is instant.
 // Controls: the slider (every step), the step buttons and the arrow keys (previous / next move, skipping
-// bookkeeping), Home / End, and the seat whose view to follow.
+// bookkeeping steps: the position line counts moves, "Move 3 of 41 · step 12 of 113"), Home / End, and
+// the seat whose view to follow. Without ?at= it opens where the game has begun, before the first move.
+//
+// The viewer is not the seat followed: the board gets that seat's view as an onlooker's document
+// (seat: null, so every board names each seat in the third person, "Bot 2's hand", never "Your hand"
+// or "Bot 2 (you)"), with `open` so the boards that draw open hands (Yashima, Yokai Battle) draw the
+// ones this view holds; the empty boxes of the other seats' hidden hands are taken out (onlyFollowedHand).
 
 import { drawBoard } from "./board_view.js";
 import { outlineWhilePointed, squaresNamed } from "./squares.js";
@@ -18,6 +24,7 @@ const reportSeq = $("replay-report-seq");
 const app = {
   seat: null, // null: a spectator
   at: boot.start,
+  begun: boot.start, // where the game has begun: the step before the first move by a seat
   events: [], // the followed seat's events, in words
   docs: new Map(), // "seat:at" -> Promise of the document
 };
@@ -47,9 +54,32 @@ async function follow(seat) {
   const whole = await fetchJson(`${boot.api}?${seatParam(seat)}at=${boot.head}`);
   if (app.seat !== seat) return;
   app.events = whole.events.filter((ev) => ev.text);
+  app.begun = begunAt(whole.events);
   const { events, ...doc } = whole;
   app.docs.set(`${seat}:${boot.head}`, Promise.resolve({ ...doc, events: [] }));
   renderLog();
+}
+
+/** The step where the game has begun: its start has been dealt (the first round, the first turn) and
+ * nobody has moved yet, i.e. the step just before the first event caused by a seat. */
+function begunAt(events) {
+  const first = events.find((ev) => ev.seq > boot.start && ev.actor && Number.isInteger(ev.actor.seat));
+  return first ? Math.max(boot.start, first.seq - 1) : boot.start;
+}
+
+/** The document handed to the board: the followed seat's view, worded for an onlooker. */
+function boardDoc(doc) {
+  return { ...doc, seat: null, open: doc.seat !== null && doc.seat !== undefined, replay_seat: doc.seat ?? null };
+}
+
+/** Keep only the followed seat's hand box (the others' hands are hidden in its view, so the boards'
+ * open-hands drawing would show them empty). Boards redraw by themselves (content loaded), so this
+ * runs on every redraw. */
+function onlyFollowedHand(board) {
+  const seat = board.dataset.follow;
+  for (const box of board.querySelectorAll("[data-hand-seat]")) {
+    if (seat === undefined || seat === "" || box.dataset.handSeat !== seat) box.remove();
+  }
 }
 
 // -- moves -------------------------------------------------------------------------------------
@@ -100,9 +130,18 @@ function renderLog() {
   }
 }
 
+/** "Move 3 of 41 · step 12 of 113": ◀ ▶ go from move to move (the Moves list), skipping the
+ * bookkeeping steps in between, which only the slider shows. */
+function positionText(at) {
+  const moves = app.events.length;
+  const done = app.events.filter((ev) => ev.seq <= at).length;
+  const steps = `step ${at} of ${boot.head}${at === boot.head ? ": the end" : ""}`;
+  return moves ? `Move ${done} of ${moves} · ${steps}` : steps.charAt(0).toUpperCase() + steps.slice(1);
+}
+
 function renderPosition() {
   slider.value = String(app.at);
-  $("replay-position").textContent = `Step ${app.at} of ${boot.head}${app.at === boot.head ? ": the end" : ""}`;
+  $("replay-position").textContent = positionText(app.at);
   const now = lastMoveAt(app.at);
   $("replay-now").textContent = now ? now.text : "The match is about to start.";
   $("replay-prev").disabled = app.at <= 1;
@@ -126,8 +165,11 @@ async function go(at) {
   try {
     const doc = await docAt(seat, wanted);
     if (app.at !== wanted || app.seat !== seat) return; // the viewer moved on meanwhile
-    drawBoard($("replay-board"), boot.game, doc);
-    $("replay-board").dataset.seq = String(wanted);
+    const board = $("replay-board");
+    board.dataset.follow = seat === null ? "" : String(seat);
+    drawBoard(board, boot.game, boardDoc(doc));
+    onlyFollowedHand(board);
+    board.dataset.seq = String(wanted);
   } catch {
     $("replay-board").textContent = "This step could not be loaded: check your connection and try again.";
   }
@@ -140,6 +182,7 @@ $("replay-first").addEventListener("click", () => go(1));
 $("replay-last").addEventListener("click", () => go(boot.head));
 $("replay-prev").addEventListener("click", () => go(moveBefore(app.at)));
 $("replay-next").addEventListener("click", () => go(moveAfter(app.at)));
+new MutationObserver(() => onlyFollowedHand($("replay-board"))).observe($("replay-board"), { childList: true });
 seatSelect.addEventListener("change", async () => {
   const seat = seatSelect.value === "" ? null : Number(seatSelect.value);
   await follow(seat);
@@ -162,8 +205,8 @@ document.addEventListener("keydown", (e) => {
   const seat = asked !== null && asked !== "" ? Number(asked) : boot.my_seat;
   const valid = Number.isInteger(seat) && boot.seats.some((s) => s.seat === seat) ? seat : null;
   seatSelect.value = valid === null ? "" : String(valid);
-  if (params.get("at")) app.at = Number(params.get("at")) || boot.start;
   await follow(valid);
+  app.at = Number(params.get("at")) || app.begun;
   go(app.at);
 })();
 

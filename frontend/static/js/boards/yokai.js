@@ -342,8 +342,8 @@ function renderPrompt(ctx) {
   const cancel = h("button", { type: "button", class: "link-button", onclick: () => select(null) }, "Cancel");
   if (s && s.kind === "summon" && s.terrain) {
     const info = monsterInfo(handCard(view, doc.seat, s.card).card);
-    const choices = opts.summons.filter((c) => c.args.card === s.card && c.args.terrain === s.terrain);
-    box.append(h("p", { class: "yk-ask" }, `Summon ${info ? info.name : "the card"} on ${s.terrain}: choose its orientation.`));
+    const choices = distinctOrientations(opts.summons.filter((c) => c.args.card === s.card && c.args.terrain === s.terrain), info && info.attack);
+    box.append(h("p", { class: "yk-ask" }, `Summon ${info ? info.name : "the card"} on ${s.terrain}: ${choices.length > 1 ? "choose its orientation." : "it has the same attack values whichever way it is turned."}`));
     box.append(
       h("div", { class: "yk-choices" },
         choices.map((cmd) => orientationButton(cmd, handCard(view, doc.seat, s.card).card, view, send)), cancel),
@@ -380,6 +380,23 @@ function renderPrompt(ctx) {
 
 function handCard(view, seat, id) {
   return ((view.players[seat] || {}).hand || []).find((c) => c.id === id) || { id, card: "" };
+}
+
+/** The summon commands worth a button each (``attack``: the card's printed attack values by side): when
+ * two orientations give the same attack value on every side (a symmetric monster such as Gaki), only
+ * the first. The engine reads a monster's orientation for its attack values only (rules.side_ap), so
+ * such options are the same move. */
+export function distinctOrientations(cmds, attack) {
+  if (!attack) return cmds;
+  const seen = new Set();
+  return cmds.filter((cmd) => {
+    const facing = FACING[(cmd.args || {}).orientation];
+    if (!facing) return true;
+    const values = DIRS.map((d) => attack[facing[d]]).join(",");
+    if (seen.has(values)) return false;
+    seen.add(values);
+    return true;
+  });
 }
 
 function orientationButton(cmd, key, view, send) {

@@ -1,0 +1,57 @@
+"""The Yokai Battle board's summon choices (frontend/static/js/boards/yokai.js, run under Node): an
+orientation is offered once per distinct set of attack values, so a symmetric monster (Gaki: 1 on every
+side) gets one button, not "Upright" and "Turned ¼ right" that do the same. The engine reads a monster's
+orientation for its attack values only (rules.side_ap), so two orientations with the same values on every
+side are the same move: this checks the board's dedupe against the engine for every monster."""
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from games.engines.yokai.board import ORIENTATIONS
+from games.engines.yokai.content import MONSTERS
+from games.engines.yokai.rules import side_ap
+
+YOKAI_JS = Path(__file__).resolve().parents[2] / "frontend" / "static" / "js" / "boards" / "yokai.js"
+pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+
+SUMMONS = [{"type": "summon", "args": {"card": "c1", "terrain": "1,1", "orientation": o}} for o in ORIENTATIONS]
+
+
+def run_js(expression: str):
+    # the board registers itself on `window` when imported: Node's global object stands in for it
+    script = (f"globalThis.window = globalThis;\nconst yokai = await import({json.dumps(YOKAI_JS.as_uri())});\n"
+              f"console.log(JSON.stringify({expression}));")
+    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def offered(attacks: dict) -> dict:
+    """monster key -> the orientations the board offers a button for."""
+    calls = {key: f"yokai.distinctOrientations({json.dumps(SUMMONS)}, {json.dumps(attack)}).map((c) => c.args.orientation)"
+             for key, attack in attacks.items()}
+    return run_js("{" + ", ".join(f"{json.dumps(k)}: {v}" for k, v in calls.items()) + "}")
+
+
+def test_a_symmetric_monster_gets_one_orientation_button():
+    gaki = MONSTERS["gaki"]["attack"]
+    assert set(gaki.values()) == {1}
+    assert offered({"gaki": gaki, "lopsided": {"top": 2, "right": 1, "bottom": 1, "left": 1}}) == {
+        "gaki": ["vertical"],  # the first one only: "Upright"
+        "lopsided": ["vertical", "horizontal"],
+    }
+
+
+def test_the_buttons_offered_match_what_the_engine_tells_apart_for_every_monster():
+    got = offered({key: m["attack"] for key, m in MONSTERS.items()})
+    for key in MONSTERS:
+        values = {o: tuple(side_ap({"card": key, "orientation": o}, d) for d in "NESW") for o in ORIENTATIONS}
+        expected = ["vertical"] if values["vertical"] == values["horizontal"] else list(ORIENTATIONS)
+        assert got[key] == expected, key
+
+
+def test_without_the_card_s_values_every_option_stays():
+    assert run_js(f"yokai.distinctOrientations({json.dumps(SUMMONS)}, null).length") == 2
