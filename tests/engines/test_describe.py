@@ -210,3 +210,13 @@ def test_a_sentence_keeps_a_players_name_as_written():
 def test_a_villager_has_the_name_the_board_gives_it():
     hit = {"type": "ResistanceRemoved", "v": 1, "payload": {"resistor": "villager", "tokens": 1, "reason": "gate_kachi_red attack"}}
     assert harakiri.ENGINE.describe(hit, 0, ["Akira"]) == "Villager has 1 resistance left (Kachi (red) attack)"
+
+
+def test_the_winners_verb_agrees_with_their_number():
+    one = {"type": "GameWon", "v": 1, "payload": {"winners": [1], "reason": "conquest"}}
+    two = {"type": "GameWon", "v": 1, "payload": {"winners": [0, 2], "reason": "conquest"}}
+    names = ["alice", "Bot 2", "carol", "dan"]
+    assert yokai.ENGINE.describe(one, 0, names) == "Bot 2 wins by conquest"
+    assert yokai.ENGINE.describe(two, 0, names) == "alice, carol win by conquest"
+    ended = {"type": "GameEnded", "v": 1, "payload": {"winners": [1], "reason": "last_standing"}}
+    assert yashima.ENGINE.describe(ended, 0, names) == "Bot 2 wins as the last master standing"

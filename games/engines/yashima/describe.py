@@ -19,7 +19,7 @@ _VERBS = {("deck", "hand"): "draws", ("hand", "discard"): "discards", ("hand", "
           ("deck", "karma"): "puts {card} into karma", ("hand", "aside"): "plays",
           ("deck", "discard"): "discards {card} from the deck", ("hand", "equip"): "equips",
           ("tome", "equip"): "equips {card} from the tome", ("karma", "discard"): "discards {card} from karma"}
-_END_REASONS = {"last_standing": "{winners} win as the last master standing", "tie": "The game ends in a tie",
+_END_REASONS = {"last_standing": "{winners} {win} as the last master standing", "tie": "The game ends in a tie",
                 "round_cap": "The game ends at the round limit with no winner"}
 
 
@@ -164,8 +164,10 @@ def _reordered(p, seat, names):
 
 
 def _ended(p, seat, names):
-    winners = listing(_who(names, s) for s in p.get("winners") or [])
-    return _END_REASONS.get(p.get("reason"), "The game ends: {winners} win").format(winners=winners)
+    seats = p.get("winners") or []
+    winners = listing(_who(names, s) for s in seats)
+    win = "wins" if len(seats) == 1 else "win"
+    return _END_REASONS.get(p.get("reason"), "The game ends: {winners} {win}").format(winners=winners, win=win)
 
 
 SENTENCES = {

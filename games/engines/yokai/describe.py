@@ -78,10 +78,12 @@ def _transferred(p, seat, names):
 
 
 def _won(p, seat, names):
-    winners = listing(_who(names, s) for s in p.get("winners") or [])
+    seats = p.get("winners") or []
+    winners = listing(_who(names, s) for s in seats)
+    win = "wins" if len(seats) == 1 else "win"
     if p.get("reason") == "deck_out":
-        return f"{_who(names, p.get('loser'))} cannot draw from an empty deck: {winners} win"
-    return f"{winners} win by conquest"
+        return f"{_who(names, p.get('loser'))} cannot draw from an empty deck: {winners} {win}"
+    return f"{winners} {win} by conquest"
 
 
 SENTENCES = {
