@@ -20,6 +20,11 @@ class SignUpForm(UsernameCheckMixin, BaseUserCreationForm):
         model = get_user_model()
         fields = ("username", "email")
 
+    def validate_password_for_user(self, user, password_field_name="password1"):
+        # Django reports a weak password under the confirmation field; it belongs to the password
+        # itself (a mismatch still shows under the confirmation)
+        super().validate_password_for_user(user, password_field_name=password_field_name)
+
 
 class LoginForm(forms.Form):
     username = forms.CharField(max_length=150, widget=forms.TextInput(attrs={"autocomplete": "username", "autofocus": True}))

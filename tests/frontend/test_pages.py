@@ -33,6 +33,10 @@ def test_signup_creates_user_logs_in_and_enforces_password_validators(client):
     assert weak.status_code == 200
     assert not get_user_model().objects.filter(username="alice").exists()
     assert "too short" in weak.content.decode()
+    form = weak.context["form"]  # a weak password is the password's own error, not the confirmation's
+    assert any("too short" in e for e in form.errors["password1"]) and "password2" not in form.errors
+    mismatch = client.post("/signup/", {"username": "alice", "password1": "paper-lantern-42", "password2": "paper-lantern-43"})
+    assert "password2" in mismatch.context["form"].errors
 
     ok = client.post("/signup/", {"username": "alice", "email": "", "password1": "paper-lantern-42", "password2": "paper-lantern-42"})
     assert ok.status_code == 302 and ok["Location"] == "/"
