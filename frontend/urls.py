@@ -1,4 +1,5 @@
 from django.urls import path
+from django.views.generic import RedirectView
 
 from . import account_views as account
 from . import campaign_views as campaigns
@@ -14,6 +15,8 @@ app_name = "frontend"
 urlpatterns = [
     path("", home.home, name="home"),
     path("lobby/", views.lobby, name="lobby"),
+    path("games/", RedirectView.as_view(pattern_name="frontend:home", permanent=False)),  # the rules' "Games" crumb, typed
+    path("games/<slug:slug>/", RedirectView.as_view(pattern_name="frontend:game-rules", permanent=False)),
     path("games/<slug:slug>/rules/", home.game_rules, name="game-rules"),
     path("signup/", views.signup, name="signup"),
     path("login/", views.login_view, name="login"),

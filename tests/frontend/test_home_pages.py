@@ -95,6 +95,10 @@ def test_the_home_page_presents_each_game_with_a_how_to_play_linked_to_its_rules
     assert "line-plushealth" in rules_pages["harakiri"].ids  # "+health": a safe id
     assert all(link.startswith(("/", "#")) for r in rules_pages.values() for link in r.links)
     assert client.get("/games/no-such-game/rules/").status_code == 404
+    # the addresses a visitor may guess from a rules page's own lead to the games
+    assert client.get("/games/")["Location"] == "/" and client.get("/games/yokai/")["Location"] == "/games/yokai/rules/"
+    signed_out = page(Client(), "/games/yokai/rules/")
+    assert "/signup/?next=/%23game-yokai-name" in signed_out.links and "Sign up to play Yokai Battle" in signed_out.text
 
 
 @PEBBLES
