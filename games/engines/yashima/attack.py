@@ -258,7 +258,7 @@ def h_defense(sim, d):
         exert_later(sim, who, 1)
     elif k == "RIPOSTE":
         tg["prevent"] += 2
-        ops.damage(sim, attacker, 3, by=who)
+        ops.damage(sim, attacker, 3, src="riposte", by=who)
     elif k == "BARRIER":
         tg["prevent"] += len(pl["karma"])
     elif k == "OCCUPY":

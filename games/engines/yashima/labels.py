@@ -232,6 +232,16 @@ def _info(pr):
     return pr.get("info") or {}
 
 
+def _lose_cause(s, info) -> str:
+    """" (RIPOSTE from Rosamu (seat 2))", " (BURN)", " (damage from Akiko (seat 1))" or ""."""
+    why, by = info.get("why"), info.get("by")
+    if why and by is not None:
+        return f" ({why} from {master(s, by)})"
+    if why:
+        return f" ({why})"
+    return f" (damage from {master(s, by)})" if by is not None else ""
+
+
 def _pay_title(s, pr):
     info = _info(pr)
     what = paid_for(s, pr["seat"], info.get("src"))
@@ -245,8 +255,8 @@ def _pay_title(s, pr):
 TITLES = {
     "defense": lambda s, pr: f"{master(s, _info(pr).get('attacker'))} attacks you with "
                              f"{card_name(s, _info(pr).get('card'))} for {_info(pr).get('atk')}: defend?",
-    "lose": lambda s, pr: (f"LOSE {_info(pr)['remaining']}: choose a card to lose" if "remaining" in _info(pr)
-                           else "LOSE: choose a karma pool card to lose"),
+    "lose": lambda s, pr: (f"LOSE {_info(pr)['remaining']}{_lose_cause(s, _info(pr))}: choose a card to lose"
+                           if "remaining" in _info(pr) else "LOSE: choose a karma pool card to lose"),
     "pay": _pay_title,
     "move": "Move: {speed_left} speed left",
     "optional_effect": "Use this effect of the card?",

@@ -54,7 +54,12 @@ def h_lose(sim, t):
     if pl["deck"]:
         cmds.append(C("lose_card", zone="deck"))
     cmds += [C("lose_card", zone="hand", card=c["id"]) for c in pl["hand"]]
-    ask(t, seat, "lose", cmds, {"remaining": t["n"]})
+    info = {"remaining": t["n"]}
+    if t.get("src") not in (None, "damage"):  # what deals it: BURN, PLAGUE, a RIPOSTE
+        info["why"] = t["src"].upper()
+    if t.get("by") is not None:
+        info["by"] = t["by"]
+    ask(t, seat, "lose", cmds, info)
 
 
 @handler("reveal")

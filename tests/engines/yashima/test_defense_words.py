@@ -41,3 +41,16 @@ def test_every_defense_in_the_pack_says_what_it_does():
     # other reveals (an imprint, a CHAIN) read as before
     chain = {"type": "CardRevealed", "v": 1, "payload": {"seat": 0, "card": {"d": "akiko_03", "o": 0}, "why": "chain"}}
     assert ENGINE.describe(chain, 1, ["hanzo", "tomoko"]) == "hanzo reveals Cinder Kick"
+
+
+# rules: Yashima core, "Glossary" RIPOSTE ("... deal 3 damage to the attacker")
+def test_the_attackers_loss_prompt_names_the_riposte_that_caused_it():
+    # given: hanzo (a hand card and 4 deck cards) attacks tomoko, who holds Current Breath (RIPOSTE)
+    s = scene(pl(pos="0,0", hand=["akiko_03", "plain"], deck=["plain"] * 4),
+              pl(master="rosamu", kami="tortoise", pos="0,-1", facing=3, hand=["tortoise_04"]))
+    attack(s, 0, "akiko_03")
+    # when: tomoko defends with it
+    s.when(1, "defend", card=hid(s, 1, "tortoise_04"))
+    # then: hanzo's LOSE prompt says what deals it and whose it is
+    prompt = next(pr for pr in ENGINE.view_for(s.state, 0)["prompts"].values() if pr.get("seat") == 0 and pr.get("cmds"))
+    assert prompt["kind"] == "lose" and prompt["title"] == "LOSE 3 (RIPOSTE from Rosamu (seat 1)): choose a card to lose"

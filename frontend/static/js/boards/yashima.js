@@ -571,8 +571,11 @@ export function promptText(ctx) {
   }
   if (legalTypes.has("dodge_to")) return "DODGE: click a space to move to. A space marked ✓ is outside the attack: all its damage is prevented. A space still inside it prevents nothing.";
   if (legalTypes.has("lose_card")) {
-    const left = mine && mine.info && mine.info.remaining;
-    return `You LOSE ${left ?? "cards"}: one card at a time, from the top of your battle deck or from your hand, as you choose (life = hand + deck).`;
+    const info = (mine && mine.info) || {};
+    const left = info.remaining;
+    const from = isSeat(info.by) ? masterOf(doc, info.by) : null;
+    const cause = info.why ? ` (${info.why}${from ? ` from ${from}` : ""})` : from ? ` (damage from ${from})` : "";
+    return `You LOSE ${left ?? "cards"}${cause}: one card at a time, from the top of your battle deck or from your hand, as you choose (life = hand + deck).`;
   }
   if (view.phase === "reconcile" && (legalTypes.has("draw") || legalTypes.has("end_reconcile"))) return "Reconcile: tuck cards beneath your deck, then draw up to your hand size, then finish.";
   if (mine) {
