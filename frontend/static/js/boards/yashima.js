@@ -488,7 +488,7 @@ function render(container, doc, sendCommand) {
   const root = h("div", { class: "ys", dataset: { seat: player ? String(doc.seat) : "spectator", phase: view.phase } });
   root.append(renderBanner(ctx), renderTop(ctx), renderPrompt(ctx));
   root.append(h("div", { class: "ys-main" }, renderMap(ctx), renderPlayers(ctx)));
-  root.append(renderLegend());
+  root.append(renderLegend(Boolean(player)));
   if (player) root.append(renderHand(ctx));
   else if (doc.open) view.players.forEach((p, i) => root.append(renderHand(ctx, i))); // staff review: all hands open
   else root.append(h("p", { class: "muted" }, "You are watching this match: hands and destiny choices stay hidden."));
@@ -1124,10 +1124,13 @@ function showHover(svg, view, pos, d, facing) {
   }
 }
 
-function renderLegend() {
+/** The terrain key, and what the marks mean (a spectator has nothing to click: no "you can click"). */
+function renderLegend(playing) {
+  const marks = [playing ? "yellow outline = you can click" : null, "red = attack pattern", "orange dashes = the last move",
+    "⚔ = reaches an opponent"].filter(Boolean).join(" · ");
   return h("div", { class: "ys-legend", "aria-label": "Terrain" },
     TERRAINS.map((t) => help(h("span", { class: `t-${t}` }, TERRAIN_GLYPH[t] ? `${TERRAIN_GLYPH[t]} ${titleCase(t)}` : titleCase(t)), helpText(`terrain:${t}`))),
-    h("span", { class: "muted ys-legend-note" }, "yellow outline = you can click · red = attack pattern · orange dashes = the last move · ⚔ = reaches an opponent"));
+    h("span", { class: "muted ys-legend-note" }, marks));
 }
 
 // -- players, hand -----------------------------------------------------------------------------
