@@ -60,7 +60,7 @@ def test_scrub_a_replay_follow_a_seat_and_review_it_as_staff(new_page, live_serv
     # it opens where the game has begun: round 1 dealt, nobody has moved yet (not the pre-game round 0)
     expect(board.locator(".yk-stat", has_text="Round")).to_contain_text("1")
     expect(page.get_by_test_id("replay-log").locator("li.current")).to_have_attribute("data-seq", str(start))
-    moves_before = page.get_by_test_id("replay-log").locator(f"li.event").evaluate_all(
+    moves_before = page.get_by_test_id("replay-log").locator("li.event").evaluate_all(
         f"(lis) => lis.filter((li) => Number(li.dataset.seq) <= {start}).length")
     moves = page.get_by_test_id("replay-log").locator("li.event").count()
     expect(page.get_by_test_id("replay-position")).to_have_text(f"Move {moves_before} of {moves} · step {start} of {head}")
