@@ -20,7 +20,7 @@ from accounts.services import profile_get, profile_update
 from games.application.errors import PlatformError
 
 from .forms import PasswordConfirmForm, TurnAlertsForm, UsernameForm
-from .wording import form_refusal, refusal
+from .wording import form_errors_shown, form_refusal, refusal
 
 
 @login_required
@@ -43,7 +43,7 @@ def username_change(request):
     """The same rename as ``PATCH /api/auth/me/ {username}``; the seats already taken keep their name."""
     form = UsernameForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
+        form_errors_shown(request, form)
         return redirect("frontend:account")
     old = request.user.get_username()
     try:

@@ -16,6 +16,7 @@ from games.application.errors import MatchNotFound, SocialRefused
 from games.kernel import RuleViolation, registry
 
 from .forms import TurnAlertsForm
+from .wording import form_errors_shown
 
 
 def verify_page(request, match_id):
@@ -38,7 +39,7 @@ def verify_page(request, match_id):
 def turn_alerts(request):
     form = TurnAlertsForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
+        form_errors_shown(request, form)
         return redirect("/account/#notifications")
     email = form.cleaned_data["email"]
     wants = form.cleaned_data["turn_email"]

@@ -72,3 +72,8 @@ def refusal(request, err, words: dict | None = None) -> None:
 def form_refusal(form, err, field: str | None = None, words: dict | None = None) -> None:
     """A refusal as a form error (on ``field``, or the whole form)."""
     form.add_error(field, error_text(err, words))
+
+
+def form_errors_shown(request, form) -> None:
+    """Flash an invalid form's errors (a form posted from a page that shows it elsewhere)."""
+    messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
