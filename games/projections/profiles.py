@@ -31,8 +31,10 @@ def _result(summary: MatchSummary, seat) -> str | None:
 
 
 def recent_matches(user, limit: int = RECENT_MATCHES) -> list[dict]:
-    """The user's latest matches (any status) with the rating each moved, newest first."""
-    rows = list(MatchSummary.objects.filter(players=user).select_related("match").order_by("-match__created_at")[:limit])
+    """The user's latest matches (any status) with the rating each moved, the last played first (a
+    match that just ended comes before one created later but finished earlier)."""
+    rows = list(MatchSummary.objects.filter(players=user).select_related("match")
+                .order_by("-updated_at", "-match__created_at")[:limit])
     changes = ratings.changes_by_match(user, [r.match_id for r in rows])
     out = []
     for row in rows:

@@ -5,6 +5,7 @@ import pytest
 from accounts.selfservice import account_anonymize
 from games.ratings import skill
 from games.ratings.models import Rating, RatingChange
+from tests.projections.play import play_randomly
 
 pytestmark = pytest.mark.django_db
 
@@ -79,6 +80,15 @@ def test_profile(make_user, finish, api):
     change = RatingChange.objects.get(match=m3, user=a)
     assert (recent[0]["rating_before"], recent[0]["rating_after"]) == (change.display_before, change.display_after)
     assert recent[0]["seat"] == 0
+
+
+def test_recent_matches_come_last_played_first(make_user, start, finish, api, django_capture_on_commit_callbacks):
+    a, b = make_user(), make_user()
+    older = start([a, b], options={"target": 12})  # created first, played to its end last
+    newer = finish([a, b], seed=4)
+    play_randomly(older, [a, b], django_capture_on_commit_callbacks, seed=5, max_moves=3000)
+    recent = api.get(f"/api/users/{a.username}/").json()["recent_matches"]
+    assert [m["id"] for m in recent] == [str(older.pk), str(newer.pk)]
 
 
 def test_profile_of_someone_without_matches_and_of_nobody(make_user, api):
