@@ -24,7 +24,7 @@ from games.api.throttles import MatchCreateThrottle, MatchJoinThrottle, allow
 from games.application import selectors, services, watch
 from games.application.errors import MatchNotFound, PlatformError
 from games.application.identities import seat_label
-from games.application.lobby import OPEN
+from games.application.lobby import OPEN, bot_seats
 from games.kernel import RuleViolation
 from games.projections.models import MatchSummary
 from games.projections.profiles import profile
@@ -273,7 +273,7 @@ def match_page(request, match_id):
 
 def counts_for_ratings(match_doc: dict) -> bool:
     """The rated flag, and every seat a person: one bot makes the match unrated (docs/ratings.md)."""
-    return bool(match_doc.get("rated")) and not any(s and s.get("bot") for s in match_doc.get("seats") or [])
+    return bool(match_doc.get("rated")) and not bot_seats({"seats": match_doc.get("seats") or []})
 
 
 def rated_words(match_doc: dict) -> str:
