@@ -100,7 +100,7 @@ def test_the_lobby_lists_invitations_for_you_with_accept_and_decline(client, tab
     assert not re.search(r'data-testid="invitations"[^>]*\shidden', lobby)
     # every page's header says an invitation waits (the account page, a match page...)
     for path in ("/account/", f"/matches/{match.pk}/"):
-        assert '<span class="badge" data-testid="nav-invitations">1 invitation</span>' in client.get(path).content.decode()
+        assert 'Lobby<span class="badge" data-testid="nav-invitations">1 invitation</span>' in client.get(path).content.decode()
 
     res = client.post(f"/invitations/{inv['id']}/accept/")
     assert res.status_code == 302 and res["Location"] == f"/matches/{match.pk}/"
