@@ -101,6 +101,8 @@ def test_two_players_chat_see_their_turn_and_rematch(new_page, live_server_url):
         expect(page.get_by_test_id("end-screen")).to_be_visible()
         expect(page.locator("#seed-reveal")).to_contain_text("anyone can check that every shuffle and roll came from it")
         expect(page.get_by_test_id("back-to-lobby")).to_have_attribute("href", "/lobby/")
+        # not "Live" beside "Game over": the socket now brings only chat and rematch news
+        expect(page.locator("#connection")).to_have_text("Connected")
     expect(a).not_to_have_title(re.compile(r"^Your turn"))
     expect(b).not_to_have_title(re.compile(r"^Your turn"))
     # Now the players read the spectators' channel too.

@@ -43,6 +43,7 @@ const app = {
   staleTimer: null,
   lastServerMessageAt: Date.now(),
   renderedReady: null, // whether the command buttons were last rendered enabled
+  connection: { state: "connecting", text: "Connecting…" }, // the socket's state and its words
 };
 
 // -- small helpers ---------------------------------------------------------------------------
@@ -86,9 +87,23 @@ function commandLabel(cmd) {
 }
 
 function setConnection(state, text) {
+  app.connection = { state, text };
+  showConnection();
+}
+
+/** "Live" is for a match in play; once it is over the socket brings only chat and rematch news, and
+ * "Live" beside "Game over" would read as if the match went on. */
+function showConnection() {
   const node = $("connection");
+  const { state, text } = app.connection;
+  const over = matchOver(app.doc);
   node.dataset.state = state;
-  node.textContent = text;
+  node.textContent = state === "open" && over ? "Connected" : text;
+  node.title = state !== "open" ? "" : over ? "Chat and rematch offers arrive as they are sent." : "Every move arrives as it is made.";
+}
+
+function matchOver(doc) {
+  return Boolean((doc.status && doc.status.finished) || (doc.match && ["finished", "abandoned"].includes(doc.match.status)));
 }
 
 // -- the history -------------------------------------------------------------------------------
@@ -538,6 +553,7 @@ function renderCommands(board) {
 function render() {
   if (app.doc.seq > boot.doc.seq) retireFlash(); // "You took a seat…" is old news once the table moves
   renderStatus();
+  showConnection();
   renderSeats();
   renderLastMove();
   const board = renderBoard();
