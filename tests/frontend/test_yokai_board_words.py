@@ -55,3 +55,17 @@ def test_the_buttons_offered_match_what_the_engine_tells_apart_for_every_monster
 
 def test_without_the_card_s_values_every_option_stays():
     assert run_js(f"yokai.distinctOrientations({json.dumps(SUMMONS)}, null).length") == 2
+
+
+# docs/games/yokai.md, "Time limit (tournaments)": the banner says why a game the clock ended is over
+def test_the_banner_says_why_the_game_ended_even_when_the_clock_ended_it():
+    doc = json.dumps({"match": {"seats": [{"username": "Miko"}, {"username": "Kenji"}]}})
+
+    def how(result, winners):
+        return run_js(f"yokai.howItEnded({doc}, {json.dumps(result)}, {json.dumps(winners)})")
+
+    assert how({"reason": "conquest", "seat": 0}, [0]) == "Miko conquered 5 terrain cards."
+    assert how({"reason": "deck_out", "loser": 1}, [0]) == "Kenji had to draw from an empty deck."
+    assert how({"reason": "time_limit"}, [1]) == (
+        "The round's time ran out: the side with the most monsters on the board (then the most LP on them) wins.")
+    assert how({"reason": "time_limit"}, []).endswith("a draw.")

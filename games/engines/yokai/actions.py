@@ -156,7 +156,8 @@ def _summon(tx, seat, args):
         for p in R.ally_monsters_near(tx.state, seat, pos, 1):
             lp = tx.state["monsters"][p]["lp"]
             if lp < R.MAX_LP:
-                tx.emit("LifeChanged", {"at": p, "lp": lp + 1, "reason": "water_summon_heal", "source": pos})
+                tx.emit("LifeChanged", {"at": p, "lp": lp + 1, "reason": "water_summon_heal", "source": pos,
+                                        **_life_cards(tx.state, p, key, seat)})
     elif ability == "colorless_draw":
         pl = tx.state["players"][seat]
         if pl["no_draw"] not in ("now", "both") and pl["deck"]:
@@ -222,10 +223,18 @@ def _transfer(tx, seat, args):
         raise RuleViolation("bad_amount", "transfer 1 to its LPs, never raising a monster above 10")
     tx.emit(
         "LpTransferred",
-        {"from": src, "to": dst, "amount": amount, "from_lp": m["lp"] - amount, "to_lp": to_lp + amount},
+        {"from": src, "to": dst, "amount": amount, "from_lp": m["lp"] - amount, "to_lp": to_lp + amount,
+         "seat": seat, "card": m["card"], "to_card": st["monsters"][dst]["card"]},
     )
     if m["lp"] - amount <= 0:
         _deaths(tx, [src])
+
+
+def _life_cards(st, at, source_card, source_seat) -> dict:
+    """Who a life change hits and what caused it, so the history names both (the board is public;
+    the source may already have died)."""
+    target = st["monsters"][at]
+    return {"card": target["card"], "owner": target["owner"], "source_card": source_card, "source_seat": source_seat}
 
 
 def _choose(tx, seat, item, args):
@@ -248,7 +257,8 @@ def _choose(tx, seat, item, args):
         new = lp - 1
     else:  # wood_drop
         new = min(lp, 1)
-    tx.emit("LifeChanged", {"at": target, "lp": max(0, new), "reason": item["kind"], "source": item["origin"]})
+    tx.emit("LifeChanged", {"at": target, "lp": max(0, new), "reason": item["kind"], "source": item["origin"],
+                            **_life_cards(tx.state, target, item.get("source"), item["seat"])})
     if new <= 0:
         _deaths(tx, [target])
 

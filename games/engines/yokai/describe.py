@@ -12,9 +12,9 @@ from .content import MONSTERS
 BOOKKEEPING = frozenset({"PendingChanged"})
 
 _LIFE_REASONS = {
-    "fire_burn": "is burned by the monster on {source}",
-    "wood_drop": "is withered by the monster on {source}",
-    "water_summon_heal": "is healed by the monster on {source}",
+    "fire_burn": "is burned by {source}",
+    "wood_drop": "is withered by {source}",
+    "water_summon_heal": "is healed by {source}",
 }
 _DRAW_REASONS = {"turn": "", "refill": " to refill the hand", "colorless_draw": " (ability)"}
 
@@ -64,8 +64,12 @@ def _fought(p, seat, names):
 
 
 def _life(p, seat, names):
-    how = _LIFE_REASONS.get(p.get("reason"), "changes LP").format(source=coords(p.get("source")))
-    return f"The monster on {coords(p.get('at'))} {how}: {p.get('lp')} LP"
+    if "card" not in p:  # logs recorded before life changes named their monsters
+        how = _LIFE_REASONS.get(p.get("reason"), "changes LP").format(source=f"the monster on {coords(p.get('source'))}")
+        return f"The monster on {coords(p.get('at'))} {how}: {p.get('lp')} LP"
+    source = f"{_who(names, p.get('source_seat'))}'s {monster(p.get('source_card'))} on {coords(p.get('source'))}"
+    how = _LIFE_REASONS.get(p.get("reason"), "changes LP").format(source=source)
+    return f"{_who(names, p.get('owner'))}'s {monster(p['card'])} on {coords(p.get('at'))} {how}: {p.get('lp')} LP left"
 
 
 def _died(p, seat, names):
@@ -73,8 +77,19 @@ def _died(p, seat, names):
 
 
 def _transferred(p, seat, names):
-    return (f"The monster on {coords(p.get('from'))} gives {p.get('amount')} LP to the monster on "
-            f"{coords(p.get('to'))} ({p.get('from_lp')} and {p.get('to_lp')} LP)")
+    if "card" not in p:  # logs recorded before transfers named their monsters
+        return (f"The monster on {coords(p.get('from'))} gives {p.get('amount')} LP to the monster on "
+                f"{coords(p.get('to'))} ({p.get('from_lp')} and {p.get('to_lp')} LP)")
+    giver, taker = monster(p["card"]), monster(p.get("to_card"))
+    return (f"{_who(names, p.get('seat'))}'s {giver} on {coords(p.get('from'))} gives {p.get('amount')} LP to "
+            f"{taker} on {coords(p.get('to'))}; {giver} is left with {p.get('from_lp')} LP, {taker} has "
+            f"{p.get('to_lp')}")
+
+
+def _draw_blocked(p, seat, names):
+    """The wood "cannot draw" ability: ``target`` is the barred player's seat (never a square)."""
+    return (f"The death of {_who(names, p.get('seat'))}'s monster on {coords(p.get('origin'))} stops "
+            f"{_who(names, p.get('target'))} from drawing cards on their next turn")
 
 
 def _won(p, seat, names):
@@ -83,6 +98,10 @@ def _won(p, seat, names):
     win = "wins" if len(seats) == 1 else "win"
     if p.get("reason") == "deck_out":
         return f"{_who(names, p.get('loser'))} cannot draw from an empty deck: {winners} {win}"
+    if p.get("reason") == "time_limit":  # docs/games/yokai.md, "Time limit (tournaments)"
+        if not seats:
+            return "The round's time is up with every side equally near to conquest: a draw"
+        return f"The round's time is up: {winners} {win}, nearest to conquest"
     return f"{winners} {win} by conquest"
 
 
@@ -95,9 +114,7 @@ SENTENCES = {
     "TurnEnded": lambda p, seat, names: f"{_who(names, p.get('seat'))} ends the turn",
     "CardsDrawn": _cards_drawn,
     "DrawPrevented": lambda p, seat, names: f"{_who(names, p.get('seat'))} may not draw this turn",
-    "DrawBlocked": lambda p, seat, names: (
-        f"The monster on {coords(p.get('origin'))} stops the owner of the monster on "
-        f"{coords(p.get('target'))} from drawing"),
+    "DrawBlocked": _draw_blocked,
     "MonsterSummoned": _summoned,
     "Fought": _fought,
     "LifeChanged": _life,

@@ -7,6 +7,8 @@
 
 import pytest
 
+from games.engines.yokai import ENGINE
+
 from .helpers import ap, card_lp, grid, lp, mon, scene, types
 
 
@@ -36,6 +38,18 @@ def test_fire_summon_burn_on_favourable_terrain():
     s.when(0, "choose_target", target="0,2")
     assert lp(s, "0,2") == 2 and lp(s, "2,0") == 3 and lp(s, "1,1") == 3
     assert s.status.phase == "combat"
+
+
+# rules: Yokai Battle, "Fire ability": the history names the burned monster and the one that burned it
+def test_fire_burn_is_told_with_both_monsters():
+    # given Miko's Onibi summoned on fire next to Kenji's Kodama on (0,2)
+    s = onibi_scene("fire")
+    # when Miko burns it
+    events = s.when(0, "choose_target", target="0,2")
+    burned = next(e for e in events if e["type"] == "LifeChanged")
+    # then the sentence says whose monsters they are
+    assert ENGINE.describe(burned, 1, ["Miko", "Kenji"]) == (
+        "Kenji's Kodama on (0,2) is burned by Miko's Onibi on (0,0): 2 LP left")
 
 
 # rules: Yokai Battle, "Fire ability" (an enemy brought to 0 LP goes to the discard pile)
@@ -109,7 +123,7 @@ def kappa_scene(terrain, daki=False):
         mon("0,2", "kodama", 0, lp=3),
     ]
     s = scene(board=board, monsters=monsters, hands={"0": [{"card": "kappa", "id": "k"}]})
-    s.when(0, "summon", card="k", terrain="0,0", orientation="vertical")
+    s.summoning = s.when(0, "summon", card="k", terrain="0,0", orientation="vertical")
     return s
 
 
@@ -122,6 +136,16 @@ def test_water_summon_heal_on_favourable_terrain():
     assert lp(s, "0,2") == 3          # distance 2
     assert lp(s, "2,0") == 2          # enemy
     assert lp(s, "0,0") == card_lp("kappa") + 1
+
+
+# rules: Yokai Battle, "Water ability" (when summoned): the history names the healed ally and the healer
+def test_water_summon_heal_is_told_with_both_monsters():
+    # given Miko's Kodama on (0,1), next to where her Kappa is summoned on water
+    # when the Kappa is summoned, then the history says which monster healed which
+    healed = next(e for e in kappa_scene("water").summoning
+                  if e["type"] == "LifeChanged" and e["payload"]["at"] == "0,1")
+    assert ENGINE.describe(healed, 1, ["Miko", "Kenji"]) == (
+        "Miko's Kodama on (0,1) is healed by Miko's Kappa on (0,0): 4 LP left")
 
 
 # rules: Yokai Battle, "Bonuses and penalties for summoned monster" for "Water ability" (when summoned)
@@ -161,8 +185,11 @@ def test_water_transfer_on_favourable_terrain():
     assert s.rejects(0, "transfer_lp", source="0,0", target="2,0", amount=1).code == "illegal_target"
     assert s.rejects(0, "transfer_lp", source="0,0", target="0,2", amount=0).code == "bad_amount"
     assert s.rejects(0, "transfer_lp", source="0,0", target="0,2", amount=True).code == "bad_args"
-    # a full transfer kills the water monster
+    # a full transfer kills the water monster; the history names both monsters
     events = s.when(0, "transfer_lp", source="0,0", target="0,2", amount=4)
+    given = next(e for e in events if e["type"] == "LpTransferred")
+    assert ENGINE.describe(given, 1, ["Miko", "Kenji"]) == (
+        "Miko's Kosamebo on (0,0) gives 4 LP to Kodama on (0,2); Kosamebo is left with 0 LP, Kodama has 9")
     assert "MonsterDied" in types(events) and lp(s, "0,2") == 9
     assert "0,0" not in s.state["monsters"] and s.state["players"][0]["discard"] == ["kosamebo"]
 
@@ -305,6 +332,18 @@ def test_wood_no_draw_on_favourable_terrain():
     s.when(1, "end_turn")
     events = s.when(0, "end_turn")
     assert "CardsDrawn" in types(events)
+
+
+# rules: Yokai Battle, "Wood ability" ("prohibit an opposing player from drawing cards. Its effect is restricted to the opposing player's next turn"): the history names the barred player
+def test_wood_no_draw_is_told_as_the_player_it_bars():
+    # given seat 1's Kodama (wood, on wood) killed by seat 0's attack
+    s = kodama_scene("wood")
+    # when seat 1 bars seat 0 from drawing
+    events = s.when(1, "choose_target", target=0)
+    blocked = next(e for e in events if e["type"] == "DrawBlocked")
+    # then the history says which player cannot draw (the target is a seat, not a square)
+    assert ENGINE.describe(blocked, 0, ["Miko", "Kenji"]) == (
+        "The death of Kenji's monster on (1,1) stops Miko from drawing cards on their next turn")
 
 
 # rules: Yokai Battle, "Wood ability" (a prevented draw is not a draw from an empty deck)

@@ -1,6 +1,7 @@
 """A tournament round's time limit: the SYSTEM-only ``time_limit`` command ends the match by the side
 nearest to conquest (docs/games/yokai.md, "Time limit")."""
 
+from games.engines.yokai import ENGINE
 from games.kernel import SYSTEM
 
 from .helpers import mon, scene
@@ -40,6 +41,17 @@ def test_team_boards_count_together():
               monsters=[mon("0,0", "kodama", 0, lp=1), mon("0,1", "kodama", 2, lp=1), mon("3,3", "daki", 1, lp=9)])
     s.when(SYSTEM, "time_limit")
     assert ended(s) == (True, [0, 2], "time_limit")
+
+
+# rules: Yokai Battle, "How to win" (the game was not won by conquest: the history says the time ran out)
+def test_the_history_tells_a_time_limit_win_and_a_draw_apart_from_conquest():
+    s = scene(monsters=[mon("0,0", "kodama", 0, lp=2), mon("2,2", "kodama", 1, lp=3)])
+    won = s.when(SYSTEM, "time_limit")[0]
+    assert ENGINE.describe(won, 0, ["Miko", "Kenji"]) == "The round's time is up: Kenji wins, nearest to conquest"
+    s = scene(monsters=[mon("0,0", "kodama", 0, lp=2), mon("2,2", "kodama", 1, lp=2)])
+    drawn = s.when(SYSTEM, "time_limit")[0]
+    assert ENGINE.describe(drawn, 0, ["Miko", "Kenji"]) == (
+        "The round's time is up with every side equally near to conquest: a draw")
 
 
 def test_time_limit_is_refused_from_every_human_seat():

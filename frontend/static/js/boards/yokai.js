@@ -249,15 +249,24 @@ function render(container, doc, sendCommand) {
   container.replaceChildren(root);
 }
 
+/** Why the game ended, in a sentence under "Game over" ("" for a reason the board does not know). */
+export function howItEnded(doc, result, winners) {
+  if (result.reason === "conquest") return `${seatName(doc, result.seat)} conquered 5 terrain cards.`;
+  if (result.reason === "deck_out") return `${seatName(doc, result.loser)} had to draw from an empty deck.`;
+  if (result.reason === "time_limit") {
+    return winners.length
+      ? "The round's time ran out: the side with the most monsters on the board (then the most LP on them) wins."
+      : "The round's time ran out with every side level in monsters on the board and their LP: a draw.";
+  }
+  return "";
+}
+
 function renderBanner({ doc, view }) {
   const st = doc.status || {};
   if (!st.finished) return "";
   const winners = st.winners || [];
   const names = winners.map((s) => seatName(doc, s)).join(" and ");
-  const result = view.result || {};
-  let how = "";
-  if (result.reason === "conquest") how = `${seatName(doc, result.seat)} conquered 5 terrain cards.`;
-  else if (result.reason === "deck_out") how = `${seatName(doc, result.loser)} had to draw from an empty deck.`;
+  const how = howItEnded(doc, view.result || {}, winners);
   const won = doc.seat !== null && doc.seat !== undefined && winners.includes(doc.seat);
   const team = view.teams && winners.length ? `${teamLabel(view, winners[0])} wins: ` : "";
   return h(
