@@ -24,17 +24,28 @@ def start_attack(sim, seat, card_id, facing, no_token=False):
                                 "no_token": no_token, "step": "start"})
 
 
+def exerts_before_defense(s, atk) -> int:
+    """EXERTs a defender owes before their defense resolves: the attacker's passive (Lu Bu: a master
+    who defends against him EXERTs) is paid first, so it uses up cards a defense's own EXERT needs."""
+    hook = q.passive(s, atk["seat"], "defended_exert")
+    return hook["defended_exert"] if hook else 0
+
+
 def defense_options(s, seat, atk):
+    """The defense cards ``seat`` may play. One needing an EXERT (CLASH, DODGE) is not offered when it
+    cannot be paid after the EXERTs owed before it (DEFENSE EFFECT: "If you are EXHAUSTED, you may not
+    play a defense effect that requires you to EXERT")."""
     pl = q.player(s, seat)
+    before = exerts_before_defense(s, atk)
     cmds = []
     for c in pl["hand"]:
         e = q.effective(s, seat, c["d"])
         k = e["defense"]
         if not k:
             continue
-        if k == "CLASH" and not q.can_exert(s, seat):
+        if k == "CLASH" and not q.can_exert(s, seat, 1 + before):
             continue
-        if k == "DODGE" and not dodge_options(s, seat, extra=1):
+        if k == "DODGE" and not dodge_options(s, seat, extra=1 + before):
             continue
         cmds.append(C("defend", card=c["id"]))
     return cmds
@@ -204,16 +215,14 @@ def defend(sim, t, tg, card_id):
     """2.2 one defense card per targeted master, resolved at once (by the "defense" task, after
     any EXERT the attacker's passive demands and the imprints that EXERT uncovers)."""
     s = sim.s
-    who, attacker = tg["seat"], t["seat"]
+    who = tg["seat"]
     card = next(c for c in q.player(s, who)["hand"] if c["id"] == card_id)
     k = q.effective(s, who, card["d"])["defense"]
     tg["defended"] = True
     sim.emit("CardRevealed", {"seat": who, "card": {"d": card["d"], "o": card["o"]}, "why": "defense:" + k})
     ops.push(sim, {"k": "defense", "seat": who, "aid": t["aid"], "ti": t["targets"].index(tg), "card": card_id,
                    "kind": k, "step": "card"})
-    hook = q.passive(s, attacker, "defended_exert")
-    if hook:
-        exert_later(sim, who, hook["defended_exert"])
+    exert_later(sim, who, exerts_before_defense(s, t))
 
 
 @handler("defense")

@@ -286,17 +286,54 @@ def e_status_spaces(sim, t, it, probe=False):
     space_choice(sim, t, cells, it["status"], it.get("n", 1), "status_spaces")
 
 
+BLAZE_SPACES = 2
+
+
+def blaze_cells(s, t, name) -> list:
+    """The unoccupied targeted spaces that may still gain ``name`` (none once two were chosen)."""
+    chosen = t.get("chosen", [])
+    if len(chosen) >= BLAZE_SPACES:
+        return []
+    return [c for c in t["ctx"].get("tcells", []) if c not in chosen and q.occupant(s, c) is None
+            and q.can_gain_space(s, c, name)]
+
+
+def blaze_short(s, name, masters, cells, chosen) -> bool:
+    """Too few tokens for every hit master and every space still open to the owner: the owner then
+    orders the placements ("When placing multiple instances of the same status, the owner of the status
+    chooses which order the statuses are placed", core "Status Tokens")."""
+    return bool(masters) and bool(cells) and \
+        s["supply"].get(q.supply_key(name), 0) < len(masters) + min(len(cells), BLAZE_SPACES - len(chosen))
+
+
 @effect("BLAZE", "FROSTBITE")
 def e_blaze(sim, t, it, probe=False):
-    """Each hit master and up to 2 unoccupied targeted spaces gain BURN (FROSTBITE: FROST)."""
+    """Each hit master and up to 2 unoccupied targeted spaces gain BURN (FROSTBITE: FROST). With too
+    few tokens for all of them the owner places them one at a time in the order they choose (hit
+    masters must all gain one while tokens last; the spaces stay "up to 2")."""
+    s = sim.s
     name = "BURN" if it["k"] == "BLAZE" else "FROST"
     if probe:
         return True
     if not t.get("masters_done"):
+        t.setdefault("chosen", [])
+        if "ans" in t:  # an ordered placement (short supply)
+            a = t.pop("ans")["args"]
+            if a["on"] == "master":
+                ops.gain_master(sim, a["who"], name, t["seat"])
+            else:
+                ops.gain_space(sim, a["who"], name, t["seat"])
+                t["chosen"].append(a["who"])
+        masters = [h for h in hits(sim, t) if q.can_gain_master(s, h, name)]
+        cells = blaze_cells(s, t, name)
+        if blaze_short(s, name, masters, cells, t["chosen"]):
+            ask(t, t["seat"], "place_status", [C("place_status", on="master", who=m) for m in masters]
+                + [C("place_status", on="space", who=c) for c in cells], {"status": name})
+            return
         t["masters_done"] = True
-        place(sim, t["seat"], name, masters=hits(sim, t))
+        place(sim, t["seat"], name, masters=masters)
         return
-    space_choice(sim, t, t["ctx"].get("tcells", []), name, 2, "blaze_spaces")
+    space_choice(sim, t, t["ctx"].get("tcells", []), name, BLAZE_SPACES, "blaze_spaces")
 
 
 @effect("FURY")

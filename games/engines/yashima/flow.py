@@ -301,7 +301,7 @@ def h_initiative(sim, t):
             return
         t["step"] = "decide"
         return
-    cont = t["cont"]
+    cont = in_the_game(s, t["cont"])
     if all(t["exh"].get(str(x)) for x in cont):
         last = s["last_init"]
         winner = last if last in cont else cont[0]
@@ -317,11 +317,20 @@ def h_initiative(sim, t):
     s["last_init"] = winner
     s["phase"] = "battle"
     s["turn"] = {"seat": winner, "seen": []}
+    # a master whose initiative card was their last (no hand, no deck) has no life left: they will
+    # soon restore and skip their turns ("Restoration and Winning the Game"), initiative winner or not
+    ops.deplete_check(sim)
     for who in q.turn_order_from(s, winner):
         if q.active(s, who):
             begin_turn(sim, who, [])
             return
     end_round(sim)
+
+
+def in_the_game(s, seats) -> list:
+    """The masters of ``seats`` still in the game: one killed during the initiative step (its BURN
+    damage took a restored master's last card) "is out of the game" and cannot win the initiative."""
+    return [x for x in seats if not q.player(s, x)["dead"]] or list(seats)
 
 
 def reveal_initiative(sim, t, who):

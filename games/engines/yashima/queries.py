@@ -90,8 +90,17 @@ def exhausted(s, seat) -> bool:
     return not pl["deck"] or status_count(s, seat, "FROST") > 0
 
 
+def exertable(s, seat) -> int:
+    """How many EXERTs the battle deck can pay: its face-down cards. A face-up imprinted (or BLEED)
+    card is never exerted: revealed on top it resolves and goes beneath the deck (IMPRINT), or, with
+    no face-down card beneath it, leaves the deck (to its owner's tome or deck) - so it pays nothing."""
+    return sum(1 for c in player(s, seat)["deck"] if not c.get("im"))
+
+
 def can_exert(s, seat, n=1) -> bool:
-    return status_count(s, seat, "FROST") == 0 and len(player(s, seat)["deck"]) >= n
+    """Whether ``n`` EXERTs can be paid as a cost (EXHAUSTED: "If an effect or movement requires you
+    to EXERT as a cost, you cannot activate that effect or perform that movement")."""
+    return status_count(s, seat, "FROST") == 0 and exertable(s, seat) >= n
 
 
 def life(s, seat) -> int:

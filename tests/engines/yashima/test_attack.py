@@ -322,6 +322,21 @@ def test_lu_bu_defenders_exert():
     assert defs(P(s, 1)["discard"])[0] == "plain"
 
 
+# rules: Yashima core, glossary DEFENSE EFFECT ("If you are EXHAUSTED, you may not play a defense effect that
+# requires you to EXERT"), CLASH ("attacker and you EXERT") and DODGE ("LOSE this card and EXERT to move one
+# space"); Lu Bu's passive (provisional content: a master who defends against him EXERTs, before the defense
+# resolves): with one card in the deck that EXERT leaves nothing for CLASH's or DODGE's own, so only BLOCK is offered
+def test_against_lu_bu_a_defense_needing_an_exert_needs_a_second_card():
+    s = scene(pl(master="lu_bu", pos=A, hand=["plain"]),
+              pl(master="rosamu", kami="dragon", pos=FRONT, facing=3, deck=["low"], hand=["clash", "dodge", "block"]))
+    attack(s, 0, "plain")
+    assert {c["args"].get("card") for c in s.legal(1)} == {hid(s, 1, "block"), None}
+    s = scene(pl(master="lu_bu", pos=A, hand=["plain"]),
+              pl(master="rosamu", kami="dragon", pos=FRONT, facing=3, deck=["low", "low"], hand=["clash", "dodge", "block"]))
+    attack(s, 0, "plain")
+    assert len(s.legal(1)) == 4
+
+
 # rules: Yashima Fairytale, "Yashima Attack Action Breakdown" 1.1.2 (an attack that needs no attack token skips step 1.1)
 def test_attack_that_needs_no_token():
     s = duel(hand0=["free", "plain"], pool={"move": 1, "attack": 0}, custom={"free": card("free", atk=1, attack=[{"k": "NO_TOKEN"}])})

@@ -162,3 +162,19 @@ def test_an_exert_effect_pays_every_exert_past_imprints(deck):
     use_effect(s)
     assert [d for d in defs(P(s, 0)["discard"]) if d in ("plain", "mid", "low")] == ["plain", "mid"]
     assert defs(P(s, 0)["deck"])[:2] == ["low", "imp"]
+
+
+# rules: Yashima core, "Locked In Combat" ("you must EXERT for each master you move away from"), glossary
+# EXHAUSTED ("If an effect or movement requires you to EXERT as a cost, you cannot activate that effect or
+# perform that movement") and IMPRINT ("If there are no face-down battle cards beneath this card when
+# revealed, its effects don't apply, and it instead returns to its owner's tome"): a face-up imprinted card
+# pays no EXERT, so one face-down card above it cannot pay for leaving two opponents
+def test_an_imprinted_card_does_not_count_towards_an_exert_cost():
+    pact = {"d": "tome:akiko:4:front", "im": True}  # Phoenix Pact, nothing face down beneath it
+    s = scene(pl_(deck=["plain", pact]), pl_(master="rosamu", kami="dragon", pos="0,-1"),
+              pl_(master="hikaru", pos="1,-1"))
+    s.when(0, "move_action")
+    steps = {c["args"]["to"] for c in s.legal(0) if c["type"] == "step"}
+    assert steps == {"1,0", "-1,0"}  # one EXERT each (away from one master); 0,1 and -1,1 would need two
+    s.when(0, "step", to="1,0")
+    assert defs(P(s, 0)["discard"]) == ["plain"] and P(s, 0)["deck"] == [] and 4 not in P(s, 0)["tome"]["out"]

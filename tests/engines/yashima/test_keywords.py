@@ -34,6 +34,25 @@ def test_blaze_fireball():
     assert s.state["spst"] == {"0,-3": {"BURN": [0]}}
 
 
+# rules: Yashima core, "Status Tokens" ("When placing multiple instances of the same status, the owner of the
+# status chooses which order the statuses are placed. When you run out of tokens for a status, you cannot use
+# replacements") and glossary BLAZE ("Each hit master and up to 2 unoccupied targeted spaces gain BURN
+# status"): one BURN token left, the attacker may give it to a targeted space instead of the hit master
+def test_blaze_short_of_tokens_the_owner_orders_masters_and_spaces():
+    s = scene(pl(pos=A, hand=["akiko_01"]), pl(master="rosamu", kami="dragon", pos="0,-2", facing=3), supply={"BURN": 1})
+    attack(s, 0, "akiko_01")  # Fireball: ranged, targets 0,-2 (Rosamu) and 0,-3
+    use_effect(s)
+    assert prompt(s)["kind"] == "place_status" and P(s, 1)["st"] == {}
+    assert {(c["args"]["on"], c["args"]["who"]) for c in s.legal(0)} == {("master", 1), ("space", "0,-3")}
+    s.when(0, "place_status", on="space", who="0,-3")
+    assert s.state["spst"] == {"0,-3": {"BURN": [0]}} and P(s, 1)["st"] == {} and prompt(s) is None
+    # with tokens enough for everyone, the hit master gains BURN at once, then the spaces are chosen
+    s = scene(pl(pos=A, hand=["akiko_01"]), pl(master="rosamu", kami="dragon", pos="0,-2", facing=3), supply={"BURN": 2})
+    attack(s, 0, "akiko_01")
+    use_effect(s)
+    assert P(s, 1)["st"] == {"BURN": [0]} and prompt(s)["kind"] == "blaze_spaces"
+
+
 # rules: Yashima core, "Glossary" BLIND ("Each hit master gains BLIND status") and "Status Tokens" (BLIND: SPEED -1)
 def test_blind_on_hit_and_speed():
     s = hit_with([{"k": "BLIND"}])

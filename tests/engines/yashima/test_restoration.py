@@ -210,3 +210,37 @@ def test_killed_mid_move_ends_the_turn():
     s.when(0, "step", to="0,1")  # leaving Rosamu costs the last card
     assert P(s, 0)["dead"] and P(s, 0)["pos"] is None
     assert s.state["turn"]["seat"] == 1 and not s.state["stacks"]["main"]
+
+
+# rules: Yashima core, "3. Initiative Step" ("Place the top card of your battle deck face up into your karma
+# pool") and "Restoration and Winning the Game" ("If you have no life remaining (no cards in hand AND battle
+# deck) you will soon enter restoration. Skip each turn you would have for the remainder of the current
+# round"): the initiative winner whose card was their last takes no turn - no RANCOR removed, no PLAGUE card
+# of theirs played - and the next master to the left begins
+def test_initiative_winner_left_without_life_skips_the_turn():
+    from games.kernel import SYSTEM
+
+    s = scene(pl(pos=A, deck=["high"], hand=[], discard=["plague"], statuses={"RANCOR": 1}),
+              pl(master="rosamu", kami="dragon", pos="3,-3", deck=["low", "plain"], hand=["plain"], statuses={"PLAGUE": 1}),
+              pl(master="kenta", pos="-3,3", deck=["low", "plain"], hand=["plain"]), phase="initiative")
+    s.when(SYSTEM, "proceed")
+    assert s.state["last_init"] == 0 and P(s, 0)["pending"]
+    assert s.state["phase"] == "battle" and s.state["turn"]["seat"] == 1 and s.status.awaiting == [1]
+    assert P(s, 0)["st"] == {"RANCOR": [0]} and defs(P(s, 0)["discard"]) == ["plague"]
+    assert P(s, 1)["discard"] == []  # no PLAGUE damage: seat 0's turn never started
+
+
+# rules: Yashima core, "3. Initiative Step" ("The player who reveals the card with the highest karma value wins
+# the initiative"; "In the rare case that all players are EXHAUSTED, the player who won initiative last round
+# wins"), BURN ("Otherwise they take 1 damage") and "Restoration and Winning the Game" ("you are killed! ...
+# You are out of the game"): a restored master killed by BURN after revealing the highest karma does not win
+# the initiative; among the masters still in the game, all EXHAUSTED, last round's winner does
+def test_master_killed_during_the_initiative_step_cannot_win_it():
+    from games.kernel import SYSTEM
+
+    s = scene(pl(pos=A, deck=["mid"], hand=[], restored=True, statuses={"BURN": 1}),
+              pl(master="rosamu", kami="dragon", pos="3,-3", deck=[], hand=["plain"]),
+              pl(master="kenta", pos="-3,3", deck=[], hand=["plain"]), phase="initiative", last_init=2)
+    s.when(SYSTEM, "proceed")
+    assert P(s, 0)["dead"]
+    assert s.state["last_init"] == 2 and s.state["turn"]["seat"] == 2
