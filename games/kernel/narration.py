@@ -43,6 +43,12 @@ def listing(items) -> str:
     return ", ".join(items) if items else "nothing"
 
 
+def and_listing(items) -> str:
+    """"a", "a and b", "a, b and c" ("nothing" for none)."""
+    items = [str(i) for i in items if i or i == 0]
+    return " and ".join([", ".join(items[:-1]), items[-1]]) if len(items) > 1 else listing(items)
+
+
 def sentence(event: dict, names, sentences: dict, bookkeeping=frozenset(), seat=None) -> str:
     """A game's ``describe`` from its table: ``sentences[type](payload, seat, names)``, the generic
     sentence for a type without one, ``""`` for a bookkeeping or hidden (payload-less) event."""

@@ -279,7 +279,7 @@ def test_defense_prompt_counts_down_for_the_defender_and_shows_who_decides(new_p
 
     expect(b.get_by_test_id("yashima-prompt")).to_contain_text("You are targeted")
     # the attacker's move, in words, in the defender's history and above the board
-    told = re.compile(rf"{alice} attacks with .+ facing up: hits {bob} for 3")  # (a scenario's own card is "a card")
+    told = re.compile(rf"{alice} attacks {bob} with .+ facing up: 3 damage before defenses")  # (a scenario's own card is "a card")
     expect(b.locator('#log li[data-type="AttackDeclared"]')).to_have_text(told)
     expect(b.get_by_test_id("last-move")).to_contain_text(told)
     # every option says what it does

@@ -147,7 +147,14 @@ def test_sentences_use_seat_and_content_names():
     attack = {"type": "AttackDeclared", "v": 1, "payload": {"seat": 0, "card": {"d": "phoenix_17", "o": 0},
                                                             "facing": 1, "cells": [], "targets": [{"seat": 1, "atk": 3}]}}
     assert yashima.ENGINE.describe(attack, 1, ["Miko", "Kenji"]) == (
-        f"Miko attacks with {CARDS['phoenix_17']['name']} facing upper right: hits Kenji for 3")
+        f"Miko attacks Kenji with {CARDS['phoenix_17']['name']} facing upper right: 3 damage before defenses")
+    # several targets: each one's damage, as the attack brings it before any defense
+    attack["payload"]["targets"] = [{"seat": 1, "atk": 3}, {"seat": 2, "atk": 5}]
+    assert yashima.ENGINE.describe(attack, 1, ["Miko", "Kenji", "Aoi"]).endswith(
+        ": 3 and 5 damage before defenses")
+    attack["payload"]["targets"][1]["atk"] = 3
+    assert yashima.ENGINE.describe(attack, 1, ["Miko", "Kenji", "Aoi"]).endswith(
+        "attacks Kenji and Aoi with " + CARDS['phoenix_17']['name'] + " facing upper right: 3 damage each before defenses")
 
 
 def _names_in(text, names):

@@ -6,7 +6,7 @@ never named. Cards, masters, kami and statuses are named from the content pack, 
 ``names``; ``ControlSet`` (the rules engine's control stack) is bookkeeping (``""``).
 """
 
-from games.kernel.narration import coords, listing, seat_name, sentence
+from games.kernel.narration import and_listing, coords, listing, seat_name, sentence
 
 from .content import BOARDS, CARDS, KAMI, MASTERS
 
@@ -82,10 +82,17 @@ def _status(p, seat, names):
 
 
 def _attack(p, seat, names):
+    """The attack as declared: its damage is what the attack brings before any defense (a defense and
+    the LOSE that follows are told after it, so "hits X for 4" would overstate a defended attack)."""
     targets = p.get("targets") or []
-    hits = listing(f"{_who(names, t.get('seat'))} for {t.get('atk')}" for t in targets)
-    tail = f": hits {hits}" if targets else ": no target in reach"
-    return f"{_who(names, p.get('seat'))} attacks with {card_name(p.get('card'))} facing {_facing(p.get('facing'))}{tail}"
+    how = f"with {card_name(p.get('card'))} facing {_facing(p.get('facing'))}"
+    if not targets:
+        return f"{_who(names, p.get('seat'))} attacks {how}: no target in reach"
+    damage = [t.get("atk") for t in targets]
+    each = f"{damage[0]} damage{' each' if len(targets) > 1 else ''}" if len(set(damage)) == 1 else \
+        f"{and_listing(damage)} damage"
+    return (f"{_who(names, p.get('seat'))} attacks {and_listing(_who(names, t.get('seat')) for t in targets)} {how}: "
+            f"{each} before defenses")
 
 
 # what each defense does (core / Fairytale glossary; OCCUPY, SPIRIT SHIELD and COUNTER are project

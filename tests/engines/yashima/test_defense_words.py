@@ -19,7 +19,7 @@ def test_a_riposte_is_told_with_what_it_does_to_the_attack_and_the_attacker():
     # then: every seat and spectators read what the defense did, not only that a card was revealed
     for viewer in (0, 1, None):
         assert told(events, viewer, {"AttackDeclared", "CardRevealed", "PlayerSet"}) == [
-            "hanzo attacks with Cinder Kick facing up: hits tomoko for 4",
+            "hanzo attacks tomoko with Cinder Kick facing up: 4 damage before defenses",
             "tomoko defends with Current Breath (RIPOSTE): it prevents 2 of the attack's damage "
             "and the attacker must LOSE 3",
             "hanzo's master falls and awaits restoration",
