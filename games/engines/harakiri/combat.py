@@ -232,6 +232,13 @@ def test_face(dice):
     return None
 
 
+def breaks_armor(test):
+    """"If you rolled the test die and obtained a fail or critical success, add a -1 armor token as
+    well after applying the damage, even if the attack caused no damage" - also when the focus die
+    fails an attack whose test die shows a critical success."""
+    return bool(test) and test["s"] in ("fail", "critical")
+
+
 def focus_face(dice):
     for d in dice:
         if d["die"] == "focus":
@@ -246,6 +253,14 @@ def yinyang(dice):
 
 def impacts(dice):
     return sum(d.get("i", 0) for d in attack_dice_only(dice))
+
+
+def kept_yinyang(atk):
+    """Rulebook "Damage and Yin-Yang Effects": "If you want to keep the yin-yang effect, at least one
+    of each initial die (success and fail) has to be kept" - only the dice never rerolled count, so a
+    reroll can lose the effect but never create it."""
+    rerolled = set(atk.get("rerolled", [])) | set(atk.get("ebisu", []))
+    return yinyang([d for i, d in enumerate(atk["dice"]) if i not in rerolled])
 
 
 # -- character attacks ---------------------------------------------------------------------------
@@ -369,6 +384,7 @@ def reroll_die(w, index, how):
     old = dice[index]
     dice[index] = w.roll(old["die"])
     atk["dice"] = dice
+    atk["rerolled"] = sorted(set(atk.get("rerolled", [])) | {index})
     if how == "meditation":
         atk["meditated"] = True
         w.emit("MeditationChanged", who=c, set={"meditation": 0}, reason="meditation reroll")
@@ -431,10 +447,11 @@ def finish_char_attack(w):
     w.emit("AttackFinished", summary={"attacker": c, "outcome": outcome})
     wpn = content.WEAPONS[ch["equipped"]]
     skill = atk["skill"]
-    if outcome == "critical_fail":
+    if outcome in ("critical_fail", "fail") and breaks_armor(test):  # a focus die failed the attack
         for t in atk["targets"]:
-            if t in s["enemies"] and test and test["s"] == "fail":
-                reduce_armor(w, t, "test die fail")
+            if t in s["enemies"]:
+                reduce_armor(w, t, "test die " + test["s"])
+    if outcome == "critical_fail":
         t0 = atk["targets"][0] if atk["targets"] else None
         striker = atk.get("double") or c  # an enemy counters whoever attacked it
         if (not atk.get("counter") and t0 in s["enemies"] and not s["enemies"][t0].get("allied")
@@ -471,7 +488,7 @@ def finish_char_attack(w):
                 prot = max(0, prot - 1)
             dmg = max(0, h - prot)
         dmg += 0 if atk.get("double") else char_damage_bonus(s, c, t, atk)
-        yy = yinyang(dice) and wpn.get("yinyang")
+        yy = kept_yinyang(atk) and wpn.get("yinyang")
         if skill == "inari_l3":
             dmg *= 2  # The Beasts' Friend: the yin-yang effect is "not duplicated"
         if yy == "plus_damage":
@@ -512,7 +529,7 @@ def finish_char_attack(w):
         if yy == "karma_if_damage_3" and dmg >= 3:
             w.emit("KarmaChanged", who=c, set={"karma": s["characters"][c]["karma"] + 1}, reason="yin-yang")
     w.emit("AttackResolved", attacker=c, damage=summary["targets"], critical=critical,
-           yinyang=bool(yinyang(dice) and wpn.get("yinyang")))
+           yinyang=bool(kept_yinyang(atk) and wpn.get("yinyang")))
     if skill == "drain_spirit" and total_damage > 0:
         heal(w, c, total_damage, "Drain Spirit")
     after_attack(w, c, atk, total_damage, defeated_any, dealt_to=summary["targets"])
@@ -624,8 +641,8 @@ def enemy_attack(w, e, target, line_attack, counter=False):
     outcome = _outcome(dice)
     critical = bool(test and test["s"] == "critical")
     if outcome != "hit":
-        if test and test["s"] == "fail":
-            reduce_armor(w, target, "test die fail")
+        if breaks_armor(test):  # a fail, or a critical success whose attack a focus die failed
+            reduce_armor(w, target, "test die " + test["s"])
         w.emit("AttackResolved", attacker=e, target=target, outcome=outcome)
         return outcome
     tsq = rules.sq_of(s, target)

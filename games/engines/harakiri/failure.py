@@ -206,7 +206,10 @@ def process(w, item):
     if step == "reset":
         reset_zones(w)
         w.emit("WorkDone", op="failure")
-        w.emit("FailureRecovered", failures=s["failures"], next_round=s["round"] + 1)
+        # the procedure has dealt with the last defeat: a later failure without a new defeat does not
+        # go back to it (its zone may be empty by then: "do not replenish ... zones that were already
+        # inactive")
+        w.emit("FailureRecovered", failures=s["failures"], next_round=s["round"] + 1, last_defeat_sq=None)
 
 
 def reset_zones(w):
@@ -214,7 +217,7 @@ def reset_zones(w):
     malice failure) - or the last defeat are reset: enemies, tokens and events; enemies there give
     no heads any more. Malice goes back to 0."""
     s = w.s
-    last = s.get("last_defeat_sq")
+    last = failure_anchor(s)
     standing = [ch["sq"] for ch in s["characters"].values() if ch["sq"] and not ch["defeated"]]
     active = []
     for z, zs in s["zones"].items():
@@ -246,8 +249,10 @@ def reset_zones(w):
         for d in doors.values():
             if d.get("survey") in s["zones"]:
                 d["open"] = True
+        # "reset": step 7, "no enemy heads can be acquired in zones that were already active" - the
+        # enemies an event spawns there later give none either (flow.spawn_enemy)
         w.emit("ZoneReset", zone=z, enemies=enemies, doors=doors, points=points, resistors=resistors,
-               zone_state={"active": True, "events": decks, "revealed": []})
+               zone_state={"active": True, "events": decks, "revealed": [], "reset": True})
     w.emit("MaliceRaised", malice=0, reason="failure: malice reset")
     place_characters(w, last)
 
@@ -259,6 +264,14 @@ def placement_rank(s, q, anchor):
     x, y = grid.xy(q)
     return (not grid.adjacent(s, q, anchor), grid.height(s, q) != grid.height(s, anchor),
             grid.range_between(q, anchor), y, x)
+
+
+def failure_anchor(s):
+    """Step 5's square, "the square where the last character was defeated", while it is on the table
+    (a travel removes the zones before it); None when there is none (then the characters gather
+    around the first living one's square, ``place_characters``)."""
+    last = s.get("last_defeat_sq")
+    return last if last in s["squares"] else None
 
 
 def place_characters(w, last):

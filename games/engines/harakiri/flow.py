@@ -9,7 +9,7 @@ runs each item with the procedure that owns it (``enemy_ai``, ``aftermath``, ``f
 """
 
 from . import act2, aftermath, combat, content, enemy_ai, failure, grid, rules, skills, special_terrain, yomi
-from .setup import ORDER, make_enemy, zone_payload, oracle_cards
+from .setup import ORDER, make_enemy, zone_payload, oracle_cards, zone_oracle_counts
 from .work_queue import AUTOMATED_WORK, open_decision, take_choice, update_item
 
 MALICE_LIMIT = 6
@@ -154,6 +154,11 @@ def creatures_in_zone(s, z, who):
     return [e for e, en in s["enemies"].items() if not en.get("allied") and grid.zone_of(s, en["sq"]) == z]
 
 
+def oracle_ran_out(s):
+    """The oracle deck is empty and drawn cards can form a new one."""
+    return not s["oracle"]["deck"] and bool(s["oracle"]["drawn"])
+
+
 def draw_oracle(w):
     s = w.s
     if not s["oracle"]["deck"]:
@@ -161,6 +166,11 @@ def draw_oracle(w):
     card = s["oracle"]["deck"][0]
     color = next(c["color"] for c in content.ORACLE if c["id"] == card)
     w.emit("OracleDrawn", card=card, color=color, round=s["round"])
+    if oracle_ran_out(w.s):
+        # "If the Oracle deck is ever empty, immediately shuffle all previously drawn Oracle cards to
+        # form a new Oracle deck": at once, so a zone revealed this round adds its cards to that deck
+        # (the card just drawn goes in too; its colour stays this round's oracle)
+        w.emit("OracleReshuffled", deck=w.shuffled(w.s["oracle"]["drawn"]), reason="the oracle deck ran out")
     w.emit("WorkPushed", items=[{"op": "events", "zones": zones_with_miniatures(s)},
                                 {"op": "initiative", "stage": "build"}], front=True)
     act2.round_start(w)
@@ -287,11 +297,21 @@ def spawn_enemy(w, kind, type_, color, sq, plus=False, extra=None):
     eid = f"{type_}_{color or 'x'}_{n}"
     spec = {"kind": kind, "type": type_, "color": color, "at": sq, "plus": plus}
     enemy = make_enemy(spec, grid.zone_of(s, sq), s["plus_types"], w.shuffled)
+    if headless_zone(s, grid.zone_of(s, sq)):
+        enemy["no_heads"] = True
     enemy.update(extra or {})
     w.emit("EnemySpawned", who=eid, enemy=enemy)
     if not enemy.get("owner"):
         add_to_initiative(w, [card_of(s, eid)])
     return eid
+
+
+def headless_zone(s, zone):
+    """Failure, step 7: "no enemy heads can be acquired in zones that were already active. They can
+    only be acquired in newly discovered zones from this point onward" - a zone the failure procedure
+    reset (``zones.<z>.reset``) gives no heads, from the enemies it respawned or from any placed
+    there later."""
+    return bool((s["zones"].get(zone) or {}).get("reset"))
 
 
 def card_of(s, e):
@@ -313,12 +333,26 @@ def add_to_initiative(w, cards):
     new = [c for c in dict.fromkeys(cards) if c not in q and c not in (deck or [])]
     if not new:
         return
+    chosen = chosen_cards(s, new)
+    new = [c for c in new if c not in chosen]
+    if chosen:  # "Chosen Ones will always activate first": right after the current activation
+        q = q[:pos + 1] + chosen + q[pos + 1:]
+        pos += len(chosen)
+        w.emit("InitiativeSet", queue=q, reason="new chosen activate first")
+    if not new:
+        return
     if deck is not None:  # revealed card by card: the new cards join the face-down ones
         w.emit("InitiativeDeckSet", deck=w.shuffled(deck + new), reason="new enemies shuffled in")
         return
     rest = q[pos + 1:] + new
     q = q[:pos + 1] + w.shuffled(rest)
     w.emit("InitiativeSet", queue=q, reason="new enemies shuffled in")
+
+
+def chosen_cards(s, cards):
+    """The Chosen's initiative cards among ``cards`` (by id, as at the start of a round)."""
+    return sorted(c for c in cards
+                  if c.startswith("enemy:") and (s["enemies"].get(c[6:]) or {}).get("kind") == "chosen")
 
 
 # -- initiative ------------------------------------------------------------------------------------------
@@ -674,7 +708,7 @@ def reveal_zone(w, zone, shuffled_fn=None):
 
 def add_oracle(w, zone):
     s = w.s
-    counts = s["zones_def"][zone].get("oracle") or {}
+    counts = zone_oracle_counts(s["zones_def"][zone], s.get("adventure", "success"))
     if not any(counts.values()):
         return
     used = s["oracle"]["deck"] + s["oracle"]["drawn"]

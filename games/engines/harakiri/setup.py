@@ -301,6 +301,17 @@ def adventure_consequences(scenario_doc, options) -> list[dict]:
     return out
 
 
+def zone_oracle_counts(zdef, adventure):
+    """The oracle cards a zone adds when it is revealed: "the amount of each kind of Oracle cards (green
+    and red) that are added to the Oracle deck each time a zone is revealed, depending on the success or
+    failure of the last Adventure Phase" - a zone's ``oracle`` is either one mix ``{green, red}`` or a
+    mix per result ``{success: {...}, failure: {...}}``, read with the ``adventure`` option."""
+    counts = zdef.get("oracle") or {}
+    if "success" in counts or "failure" in counts:
+        return dict(counts.get(adventure) or {})
+    return dict(counts)
+
+
 def oracle_cards(counts, used):
     """Oracle card ids of each colour not already in ``used``, ``counts`` of each."""
     out = []

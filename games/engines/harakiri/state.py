@@ -263,6 +263,8 @@ def apply(s, ev):
         s["zones"][z] = p["zone_state"]
     elif t == "FailureRecovered":
         s["failures"] = p["failures"]
+        if "last_defeat_sq" in p:  # absent from logs written before it was recorded
+            s["last_defeat_sq"] = p["last_defeat_sq"]
         s["phase"] = "oracle"
         s["result"] = None
         s["round"] = p["next_round"]

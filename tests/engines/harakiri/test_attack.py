@@ -187,3 +187,46 @@ def test_downed_enemy_counter_attacks_only_an_adjacent_character():
     assert find(ev, "AttackFinished")[0]["summary"]["outcome"] == "critical_fail"
     assert not find(ev, "EnemyAttackRolled")
     assert s.state["characters"]["hikaru"]["health"] == 8
+
+
+
+def test_a_rerolled_die_neither_creates_nor_keeps_the_yin_yang_effect():
+    # rules: Harakiri, "Damage and Yin-Yang Effects": "If you want to keep the yin-yang effect, at
+    # least one of each initial die (success and fail) has to be kept". Katana strong (green, red,
+    # test), power 3, test die critical: 4 damage, so the katana's yin-yang would give 1 karma.
+    def attack(forced, reroll):
+        s = _akira_vs({"type": "ashigaru"}, forced, characters={"akira": {"meditation": 1, "attrs": {"power": 3}}})
+        ev = s.when(0, "attack", target="foe", mode="strong")
+        if reroll:
+            ev = s.when(0, "reroll_die", die=1, **{"with": "meditation"})
+        else:
+            ev += s.when(0, "resolve_attack")
+        return s, ev, find(ev, "AttackResolved")[0]
+
+    # the same dice as in 1 and 2, none rerolled: green success + red fail, the effect applies
+    s, _, resolved = attack([4, 1, 6], reroll=False)
+    assert resolved["yinyang"] and s.state["characters"]["akira"]["karma"] == 1
+    # 1. green success + red plain, the red rerolled into its fail face: a reroll creates no yin-yang
+    s, ev, resolved = attack([4, 2, 6, 1], reroll=True)
+    assert [d.get("y") for d in find(ev, "AttackDieRerolled")[0]["attack"]["dice"][:2]] == ["success", "fail"]
+    assert resolved == {"attacker": "akira", "damage": {"foe": 4}, "critical": True, "yinyang": False}
+    assert s.state["characters"]["akira"]["karma"] == 0
+    # 2. green success + red fail, the red fail rerolled (a fail again): the initial fail die is not kept
+    s, _, resolved = attack([4, 1, 6, 1], reroll=True)
+    assert not resolved["yinyang"] and s.state["characters"]["akira"]["karma"] == 0
+
+
+def test_a_critical_test_die_breaks_armor_even_when_the_focus_die_fails_the_attack():
+    # rules: Harakiri, "Attack": "If you rolled the test die and obtained a fail or critical success, add
+    # a -1 armor token as well after applying the damage, even if the attack caused no damage". Katana
+    # strong with the focus die: green, red, test die critical (6), then the focus die fails it
+    # 1. focus "Fail": a critical fail (the ashigaru's counter attack rolls a blank test die)
+    s = _akira_vs({"type": "ashigaru"}, [2, 2, 6, 1, 6, 6, 2])
+    ev = s.when(0, "attack", target="foe", mode="strong", focus=True)
+    assert find(ev, "AttackFinished")[0]["summary"]["outcome"] == "critical_fail"
+    assert s.state["enemies"]["foe"]["health"] == 5 and s.state["enemies"]["foe"]["armor_tokens"] == 1
+    # 2. focus "Fail + ignore counterattack": a plain fail
+    s = _akira_vs({"type": "ashigaru"}, [2, 2, 6, 5])
+    ev = s.when(0, "attack", target="foe", mode="strong", focus=True)
+    assert find(ev, "AttackFinished")[0]["summary"]["outcome"] == "fail" and not find(ev, "EnemyAttackRolled")
+    assert s.state["enemies"]["foe"]["health"] == 5 and s.state["enemies"]["foe"]["armor_tokens"] == 1

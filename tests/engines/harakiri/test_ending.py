@@ -330,3 +330,49 @@ def test_malice_failure_resets_the_zone_the_characters_stand_in():
     assert st["failures"] == 1 and st["malice"] == 0
     assert st["enemies"]["k"]["sq"] == "5,5" and st["enemies"]["k"]["no_heads"]
     assert st["zones"]["arena"]["events"] == {"green": [], "red": []}
+
+
+def test_an_enemy_spawned_in_a_reset_zone_after_a_failure_gives_no_head():
+    # rules: Harakiri, "Failure", step 7: "no enemy heads can be acquired in zones that were already
+    # active. They can only be acquired in newly discovered zones from this point onward" - a kachi an
+    # event spawns in the reset arena after the failure gives none, like the respawned setup enemies
+    events = {"green": [{"id": "t_g1", "name": "Omen", "effects": [{"type": "malice", "amount": 1}]}],
+              "red": [{"id": "t_r1", "name": "Ambush", "effects": [
+                  {"type": "spawn", "enemy": "kachi", "kind": "minion", "color": "green", "spawn": "blue"}]}]}
+    scen = arena(open_rows(), events=events, spawns={"blue": "5,5"})
+    s = scenario(doc(scen, malice=5, oracle={"deck": ["oracle_g1", "oracle_r1"]}))
+    s.when(SYSTEM, "draw_oracle")  # the green event: malice 6, a failure
+    shopping_done(s)
+    assert s.state["failures"] == 1 and s.state["malice"] == 0
+    s.when(SYSTEM, "draw_oracle")  # the red event spawns a kachi at the blue spawn point
+    kachi = s.state["enemies"]["kachi_green_1"]
+    assert kachi["sq"] == "5,5" and kachi["no_heads"]
+
+
+def test_a_failure_after_travelling_places_the_party_on_the_table_not_by_a_removed_defeat_square():
+    # rules: Harakiri, "Failure", step 5: "Place all four characters adjacent to the square where the last
+    # character was defeated". Tomoe falls on 1,0 in the arena; the party travels to the hall, which
+    # removes the arena (Zone Setup, Travel); Malice then reaches 6 there. The square of her defeat is
+    # no longer on the table, so the party gathers around the first living character (Akira, 28,1) -
+    # not on the hall squares nearest the vanished 1,0 - and the procedure clears the last defeat.
+    hall = {"name": "Hall", "origin": [20, 0], "rows": ["." * 10] * 3, "enemies": [],
+            "start": ["28,1", "29,1", "28,2", "29,2"], "events": {"green": [], "red": []}, "spawns": {},
+            "doors": [], "points": [], "resistors": [], "oracle": {"green": 0, "red": 0}}
+    scen = arena(open_rows(), events={"green": [], "red": []}, extra_zones={"hall": hall},
+                 points=[{"id": "P", "at": "5,5", "action": {"type": "travel", "zone": "hall"}}])
+    chars = {"tomoe": {"sq": "1,0", "health": 1}, "akira": {"sq": "5,4", "ap": 3}}
+    s = scenario(doc(scen, chars, {"k": {"type": "kachi", "color": "red", "at": "0,0"}}, malice=5,
+                     activate="color:red",
+                     queue=["color:red", "char:akira", "char:hattori", "char:hikaru", "char:tomoe"],
+                     oracle={"color": "green", "deck": ["oracle_g1"]}, forced=[1, 6, 6, 3]))
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    assert s.state["characters"]["tomoe"]["defeated"] and s.state["last_defeat_sq"] == "1,0"
+    s.when(0, "interact", point="P")  # Akira travels: the arena leaves the table
+    while s.state["pending"] and s.state["pending"]["kind"] == "travel_start":
+        s.when(0, "choose", option=0)
+    assert s.state["characters"]["akira"]["sq"] == "28,1" and "1,0" not in s.state["squares"]
+    s.when(SYSTEM, "draw_oracle")  # the hall has no event: malice 6, a failure
+    shopping_done(s)
+    st = s.state
+    assert st["failures"] == 1 and st["last_defeat_sq"] is None
+    assert {ch["sq"] for ch in st["characters"].values()} == {"27,0", "28,0", "29,0", "27,1"}

@@ -58,6 +58,18 @@ def test_empty_oracle_deck_is_reshuffled_from_the_drawn_cards():
     assert s.state["oracle"]["current"] in ("oracle_g2", "oracle_r2")
 
 
+def test_drawing_the_last_oracle_card_reshuffles_the_drawn_cards_at_once():
+    # rules: Harakiri, "Draw Oracle Card": "If the Oracle deck is ever empty, immediately shuffle all
+    # previously drawn Oracle cards to form a new Oracle deck" - at once, not at the next draw, so
+    # cards a zone revealed this round adds join that new deck ("reshuffle the entire Oracle deck")
+    s = _round_start(oracle={"deck": ["oracle_r1"], "drawn": ["oracle_g1", "oracle_g2"]})
+    ev = s.when(SYSTEM, "draw_oracle")
+    assert s.state["oracle"]["current"] == "oracle_r1" and s.state["oracle"]["color"] == "red"
+    assert sorted(find(ev, "OracleReshuffled")[0]["deck"]) == ["oracle_g1", "oracle_g2", "oracle_r1"]
+    assert sorted(s.state["oracle"]["deck"]) == ["oracle_g1", "oracle_g2", "oracle_r1"]
+    assert s.state["oracle"]["drawn"] == []
+
+
 def test_scripted_purple_events_are_revealed_in_order():
     # rules: Harakiri, "Resolve Events": scripted (purple) events, the next one each round
     purple = {"purple": [{"id": "p1", "name": "One", "effects": []}, {"id": "p2", "name": "Two", "effects": []}]}

@@ -126,3 +126,42 @@ def test_new_enemies_during_activations_are_shuffled_in_after_the_current_card()
     q = s.state["initiative"]["queue"]
     assert q[:2] == ["char:hattori", "char:akira"]
     assert sorted(q[2:]) == sorted(["color:red", "char:hikaru", "enemy:undertaker", "color:orange"])
+
+
+def test_a_chosen_surveyed_mid_round_activates_right_after_the_current_card():
+    # rules: Harakiri, "2. Determining the Initiative": "Chosen Ones will always activate first", and
+    # "Add New Enemies": new cards go "after the current activation" - the Demon Hunter the palace yard
+    # reveals comes right after Akira's card; the kabuki's new colour card is shuffled in with the rest
+    chars = {"akira": {"sq": "7,1", "ap": 4}, "hattori": {"sq": "0,2"}, "hikaru": {"sq": "0,3"}, "tomoe": {"sq": "0,4"}}
+    s = scenario({"scenario": "act1_kyoto_gates", "characters": chars, "activate": "char:akira",
+                  "queue": ["char:akira", "color:red", "char:hattori", "char:hikaru", "color:blue", "char:tomoe"]})
+    s.when(0, "interact", point="A")
+    q = s.state["initiative"]["queue"]
+    assert q[:2] == ["char:akira", "enemy:hunter"]
+    assert sorted(q[2:]) == sorted(["color:red", "char:hattori", "char:hikaru", "color:blue", "char:tomoe",
+                                    "color:green"])
+    assert s.state["turn"]["who"] == "akira"  # the current activation goes on
+
+
+def _door_to_hall(adventure):
+    rows = ["........#", "........D", "........#"]
+    hall = {"name": "Hall", "origin": [9, 0], "rows": ["...", "...", "..."], "enemies": [],
+            "events": {"green": [], "red": []}, "spawns": {}, "doors": [], "points": [], "resistors": [],
+            "oracle": {"success": {"green": 1}, "failure": {"red": 2}}}
+    d = doc(arena(rows, doors=[{"id": "exit", "at": "8,1", "survey": "hall"}], extra_zones={"hall": hall}),
+            {"akira": {"sq": "7,1", "ap": 3}}, activate="char:akira", options={"adventure": adventure},
+            oracle={"deck": [], "drawn": []})
+    return scenario(d)
+
+
+def test_a_surveyed_zone_adds_the_oracle_cards_of_the_last_adventure_phases_result():
+    # rules: Harakiri, "1. Oracle Deck, Events and Malice": "The campaign book will specify the amount
+    # of each kind of Oracle cards (green and red) that are added to the Oracle deck each time a zone is
+    # revealed, depending on the success or failure of the last Adventure Phase"
+    won = _door_to_hall("success")
+    ev = won.when(0, "interact", door="exit")
+    assert find(ev, "OracleCardsAdded")[0]["added"] == 1 and won.state["oracle"]["deck"] == ["oracle_g1"]
+    lost = _door_to_hall("failure")
+    ev = lost.when(0, "interact", door="exit")
+    assert find(ev, "OracleCardsAdded")[0]["added"] == 2
+    assert sorted(lost.state["oracle"]["deck"]) == ["oracle_r1", "oracle_r2"]
