@@ -70,6 +70,17 @@ def test_a_lowest_knowledge_of_1_leaves_out_the_cards_with_no_requirement():
     assert "rice_ball" not in deck and "healing_potion" not in deck  # no requirement (null) and 0
 
 
+def test_the_market_deck_leaves_out_the_cards_kept_in_the_characters_supplies():
+    # rules: Harakiri, "Map Board Setup" step 6: Find the market cards (excluding special cards) with levels within this range and shuffle them
+    # (a card in a character's supply is not there to gather: "Characters may buy and keep market items in their supply")
+    _, sheet = finished_chapter_1()
+    assert "rice_ball" in sheet["characters"]["tomoe"]["items"]  # no requirement: in the range of a lowest knowledge 0
+    s = Scenario(ENGINE, {"options": {"chapter": 2, "sheet": sheet}, "seats": 1})
+    deck = s.state["decks"]["market"]
+    assert "rice_ball" not in deck and "healing_potion" in deck
+    assert len(deck) == len(set(deck))
+
+
 def test_a_sheet_naming_what_does_not_exist_is_refused():
     _, sheet = finished_chapter_1()
     bad = copy.deepcopy(sheet)

@@ -154,3 +154,12 @@ def test_the_blacksmith_buys_back_anything_but_the_last_weapon_of_the_class():
     assert sells == ["ronin_robe", "samurai_yumi"]
     s.when(0, "sell", card="ronin_robe")
     assert (s.state["characters"]["akira"]["armor"], s.state["characters"]["akira"]["coins"]) == (None, 5)
+
+
+def test_the_blacksmith_deck_does_not_hold_a_card_another_character_carries():
+    # rules: Harakiri, "Blacksmith": The active character may purchase 1 card from their blacksmith deck ... returning the equipment to their blacksmith deck
+    # Akira's tanto was shared with Tomoe ("those items can still be part of the character's supply"): it is not in his deck
+    s = activation("akira", characters={"akira": {"coins": 30},
+                                        "tomoe": {"weapons": ["samurai_naginata", "ronin_tanto"]}})
+    s.when(0, "blacksmith")
+    assert not [c for c in s.legal(0) if c["type"] == "buy"]  # level 1 ronin: katana and robe his, tanto Tomoe's

@@ -98,3 +98,18 @@ def test_the_finished_phase_names_every_character_defeated_during_it_for_yomi_mo
     events = finish(s, answers=[5])  # the resurrection test succeeds
     finished = of_type(events, "AdventureFinished")[0]
     assert finished["defeated"] == ["hikaru"] and not s.state["characters"]["hikaru"]["defeated"]
+
+
+def test_a_character_defeated_by_an_entry_read_at_the_end_is_resurrected_before_the_phase_finishes():
+    # rules: Harakiri, "Defeated Characters": At the end of the Adventure Phase ... defeated characters will be resurrected, regaining health up to their current maximum
+    # an un-revealed mission's failure section (read after the resurrections) defeats Hikaru: he is resurrected too,
+    # and the sheet handed on never holds a character at 0 health
+    failure_entry = [{"effects": [{"do": "damage", "amount": 30}], "ctx": {"character": "hikaru", "source": "mission", "mission": 2}}]
+    s = Scenario(ENGINE, doc(round=2, result={"outcome": "failure", "reason": "influence"}, queue=failure_entry,
+                             flow={"stage": "ending", "sub": "missions"}))
+    events = finish(s, answers=[5] * 10)
+    assert of_type(events, "CharacterDefeated") == [{"character": "hikaru"}]
+    assert [r["character"] for r in of_type(events, "CharacterResurrected")] == ["hikaru"]
+    finished = of_type(events, "AdventureFinished")[0]
+    assert finished["sheet"]["characters"]["hikaru"]["health"] == 8 and finished["defeated"] == ["hikaru"]
+    assert not s.state["characters"]["hikaru"]["defeated"] and s.status.finished

@@ -99,6 +99,16 @@ def test_no_city_service_in_a_captured_city():
     assert not [c for c in s.legal(0) if c["type"] == "inn"]
 
 
+def test_no_city_service_in_a_city_razed_around_the_character():
+    # rules: Harakiri, "Captured and Razed Cities": If a city is razed ... Characters may not enter (or go through) razed city locations
+    # given Akira in Osaka (blacksmith, market, inn) with coins and a head to sell, when Osaka is razed around him
+    s = activation("akira", characters={"akira": {"coins": 12, "heads": 1}}, cities={"captured": [], "razed": ["osaka"]})
+    # then none of its services is open to him (a razed city is worse off than a captured one)
+    offered = {c["type"] for c in s.legal(0)}
+    assert not offered & {"inn", "blacksmith", "market", "port", "sell_heads"}
+    assert "travel" in offered  # he may still leave
+
+
 def test_a_sanctuary_turns_each_3_karma_into_one_step_of_kami_affinity():
     # rules: Harakiri, "Interact with a Sanctuary": For each 3 karma spent, move the token on the character's Kami affinity track up once
     s = activation("tomoe", characters={"tomoe": {"location": "amaterasu_shrine", "karma": 7, "kami": "hachiman"}})

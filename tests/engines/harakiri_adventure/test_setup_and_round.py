@@ -1,8 +1,10 @@
 """Adventure Phase Setup and the Shōgun's turn: round token, influence track, influence cards."""
 
+import pytest
+
 from games.engines.harakiri.adventure import content, queries
 from games.engines.harakiri.adventure.engine import ENGINE
-from games.kernel import SYSTEM, Rng, fold
+from games.kernel import SYSTEM, Rng, RuleViolation, fold
 from games.kernel.scenario import Scenario
 
 from .helpers import CAMP, advance, doc, of_type, types
@@ -43,7 +45,7 @@ def test_each_player_chooses_one_of_the_8_initial_kami_for_each_of_their_charact
     # rules: Harakiri, "Character's Setup" step 3: If this is the first chapter, choose one of the 8 initial Kami available (Amaterasu, Amatsumara, Amatsumikaboshi, Dosojin, Hachiman, Inari, Izanami and Susanoo) for each character
     s = Scenario(ENGINE, {"options": {"kami": {"tomoe": "izanami"}}, "seats": 2})
     offered = sorted(c["args"]["kami"] for c in s.legal(0) if c["type"] == "choose_kami" and c["args"]["character"] == "akira")
-    assert offered == sorted(content.ACT1["initial_kami"]) and "ryujin" not in offered
+    assert offered == sorted(set(content.ACT1["initial_kami"]) - {"izanami"}) and "ryujin" not in offered  # Izanami: Tomoe's
     assert not [c for c in s.legal(1) if c["type"] == "choose_kami" and c["args"]["character"] == "tomoe"]  # chosen already
     assert not [c for c in s.legal(0) if c["args"]["character"] in ("hattori", "tomoe")]  # seat 1's characters
     for seat, cid, weapon in ((0, "akira", "ronin_katana"), (1, "hattori", "ninja_kodachi"), (0, "hikaru", "monk_bo"),
@@ -51,12 +53,28 @@ def test_each_player_chooses_one_of_the_8_initial_kami_for_each_of_their_charact
         s.when(seat, "choose_weapon", character=cid, weapon=weapon)
     assert s.status.phase == "prepare" and s.status.awaiting == [0, 1]  # Kami still to choose
     s.when(0, "choose_kami", character="akira", kami="dosojin")
-    s.when(0, "choose_kami", character="hikaru", kami="izanami")
+    s.when(0, "choose_kami", character="hikaru", kami="amaterasu")
     assert s.status.awaiting == [1]
     s.when(1, "choose_kami", character="hattori", kami="amatsumikaboshi")
     assert s.status.awaiting == [SYSTEM] and s.state["characters"]["akira"]["kami"] == "dosojin"
     assert {c: ch["kami"] for c, ch in s.state["characters"].items()} == {
-        "akira": "dosojin", "hattori": "amatsumikaboshi", "hikaru": "izanami", "tomoe": "izanami"}
+        "akira": "dosojin", "hattori": "amatsumikaboshi", "hikaru": "amaterasu", "tomoe": "izanami"}
+
+
+def test_a_kami_another_character_holds_is_not_available_to_choose():
+    # rules: Harakiri, "Character's Setup" step 3: choose one of the 8 initial Kami available ... for each character
+    # ("10 kami cards": each Kami is one card, "Place each character's Kami card next to their player board")
+    # given Tomoe's Kami chosen with the match, and Akira choosing Dosojin
+    s = Scenario(ENGINE, {"options": {"kami": {"tomoe": "izanami"}}, "seats": 1})
+    s.when(0, "choose_kami", character="akira", kami="dosojin")
+    # then neither is offered to Hikaru, and choosing one is refused
+    offered = {c["args"]["kami"] for c in s.legal(0) if c["type"] == "choose_kami" and c["args"]["character"] == "hikaru"}
+    assert offered == set(content.ACT1["initial_kami"]) - {"izanami", "dosojin"}
+    assert s.rejects(0, "choose_kami", character="hikaru", kami="izanami").code == "bad_args"
+    # and a match cannot give two characters the same Kami
+    with pytest.raises(RuleViolation) as refused:
+        ENGINE.validate_options({"kami": {"akira": "inari", "tomoe": "inari"}}, 1)
+    assert refused.value.code == "bad_options"
 
 
 def test_map_setup_places_characters_influence_final_round_and_no_razed_cities():

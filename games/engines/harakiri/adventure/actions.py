@@ -38,7 +38,8 @@ def legal(state, seat) -> list[dict]:
         return ([_cmd("choose_weapon", character=c, weapon=w)
                  for c in mine if not state["characters"][c]["equipped"] for w in _level1_weapons(c)]
                 + [_cmd("choose_kami", character=c, kami=k)
-                   for c in mine if not state["characters"][c].get("kami_chosen", True) for k in INITIAL_KAMI])
+                   for c in mine if not state["characters"][c].get("kami_chosen", True) for k in INITIAL_KAMI
+                   if k not in q.kami_taken(state, c)])
     if stage == "ending" and flow.get("loss"):
         return [_cmd("lose_attribute", attribute=a) for a in q.losable_attributes(state, flow["loss"])]
     offer = q.kami_offer(state)

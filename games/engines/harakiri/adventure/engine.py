@@ -125,16 +125,29 @@ def market_range(options: dict) -> tuple[int, int]:
     return min(knowledge), max(knowledge)
 
 
+def held_items(options: dict) -> set[str]:
+    """The market cards in the characters' supplies on the campaign sheet."""
+    return {i for case in sheet_characters(options.get("sheet")).values() for i in case["items"]}
+
+
+def market_cards(options: dict) -> list[str]:
+    """Map Board Setup step 6: the market cards of the party's knowledge range, less the cards the
+    characters keep in their supplies (each card is one card: a bought card is not on the table to
+    gather again, and would otherwise be in the deck and in a supply at once)."""
+    low, high = market_range(options)
+    held = held_items(options)
+    return [card for card in market_deck(low, high) if card not in held]
+
+
 def deck_contents(options: dict) -> dict:
     """The cards of each deck, in a fixed order (setup shuffles them)."""
     chapter = q.chapter_doc({"act": 1, "chapter": options.get("chapter", 1)})
     codes = set(travel_codes(options))
     removed = set((options.get("sheet") or {}).get("travel_removed", []))
-    low, high = market_range(options)
     return {
         "travel": sorted(k for k, c in TRAVEL_EVENTS.items() if c["code"] in codes and k not in removed),
         "influence": sorted(k for k, c in INFLUENCE_CARDS.items() if chapter["number"] in c["chapters"]),
-        "market": market_deck(low, high),
+        "market": market_cards(options),
     }
 
 
@@ -225,6 +238,9 @@ class AdventureEngine(EngineBase):
         for kami in options.get("kami", {}).values():
             if kami not in KAMI:
                 raise RuleViolation("bad_options", f"unknown kami {kami}")
+        chosen = list(options.get("kami", {}).values())
+        if len(chosen) != len(set(chosen)):
+            raise RuleViolation("bad_options", "each Kami card goes to one character: choose a different Kami for each")
         problems = sheet_problems(options.get("sheet") or {})
         if problems:
             raise RuleViolation("bad_options", "; ".join(problems))

@@ -44,8 +44,20 @@ def prepared(ch) -> bool:
     return bool(ch["equipped"]) and ch.get("kami_chosen", True)
 
 
+def kami_taken(state, cid) -> set[str]:
+    """The Kami the other characters hold: each Kami is one card ("10 kami cards"; "Place each
+    character's Kami card next to their player board"), so a first chapter's choice is among the
+    initial Kami still "available". A character whose Kami is still to choose holds none yet."""
+    return {ch["kami"] for other, ch in state["characters"].items() if other != cid and ch.get("kami_chosen", True)}
+
+
 def alive(state) -> list[str]:
     return [c for c in ORDER if c in state["characters"] and not state["characters"][c]["defeated"]]
+
+
+def defeated(state) -> list[str]:
+    """Characters defeated (out of the phase until they are resurrected at its end)."""
+    return [c for c in ORDER if c in state["characters"] and state["characters"][c]["defeated"]]
 
 
 def kami_l1(state, cid) -> str | None:
@@ -370,9 +382,12 @@ def personal_token_here(state, cid) -> bool:
 
 
 def city_services(state, cid) -> list[str]:
-    """Services the character may use here: none in a captured city."""
+    """Services the character may use here: none in a captured city ("may not take the "interact
+    with a city" action in a captured city"), nor in a razed one, which a character can only be in
+    because it was razed around it or it starts the chapter there (a razed city is destroyed: it
+    cannot even be entered)."""
     here = character(state, cid)["location"]
-    if here in state["cities"]["captured"]:
+    if here in state["cities"]["captured"] or here in state["cities"]["razed"]:
         return []
     return board.services(here)
 
@@ -393,10 +408,16 @@ def owned_equipment(state, cid) -> list[str]:
     return [*ch["weapons"], ch["armor"]] if ch["armor"] else list(ch["weapons"])
 
 
+def equipment_in_supplies(state) -> set[str]:
+    """Every blacksmith card some character holds (each card is one card: one handed to a character
+    of another class by sharing is in that supply, not in the blacksmith deck)."""
+    return {card for c in state["characters"] for card in owned_equipment(state, c)}
+
+
 def blacksmith_offer(state, cid) -> list[str]:
-    """Cards of the character's blacksmith deck (class, current and lower levels) not in its supply."""
+    """Cards of the character's blacksmith deck (class, current and lower levels) not in a supply."""
     ch = character(state, cid)
-    owned = set(owned_equipment(state, cid))
+    owned = equipment_in_supplies(state)
     return sorted(k for k, c in BLACKSMITH.items()
                   if c["class"] == ch["class"] and c["level"] <= ch["blacksmith_level"] and k not in owned
                   and c["cost"] <= ch["coins"] and (c["slot"] == "armor" or len(ch["weapons"]) < 2))

@@ -529,7 +529,7 @@ def _ending_step(em, rng):
     flow = state["flow"]
     outcome = state["result"]["outcome"]
     if flow["sub"] == "resurrect":
-        defeated = [c for c in q.ORDER if c in state["characters"] and state["characters"][c]["defeated"]]
+        defeated = q.defeated(state)
         if defeated:
             resurrect(em, rng, defeated[0])
             return
@@ -549,6 +549,13 @@ def _ending_step(em, rng):
         if q.kami_offer(state) is None:  # every unlocked Kami decided by the players (actions.change_kami)
             em.emit("KamiChangesSettled", {"changes": [o for o in state["unlocked_kami"] if o.get("taken_by")]})
     elif flow["sub"] == "regain":
+        # a character defeated by an entry read at the end (the section, an un-revealed mission's
+        # failure) is resurrected too: "At the end of the Adventure Phase ... defeated characters
+        # will be resurrected" - no character leaves the phase at 0 health
+        defeated = q.defeated(state)
+        if defeated:
+            resurrect(em, rng, defeated[0])
+            return
         if outcome == "success":
             for cid in q.alive(state):
                 regain_health(em, cid, em.state["characters"][cid]["level"], "phase_success")
