@@ -16,8 +16,8 @@ from django.utils import timezone
 
 from accounts import turn_emails
 from games.application import selectors
-from games.application.errors import MatchNotFound, NotYourDecision, VersionConflict
-from games.application.services import Actor, match_submit_command
+from games.application.errors import CommandIdReused, MatchNotFound, NotYourDecision, VersionConflict
+from games.application.services import Actor, match_submit_command, server_command_id
 from games.kernel import SYSTEM, Rng, RuleViolation
 from games.projections.models import MatchDeadline, MatchSummary
 from games.tournaments import policies as tournament_policies
@@ -29,11 +29,8 @@ from .models import DeadLetter
 
 log = logging.getLogger(__name__)
 
-COMMAND_NAMESPACE = uuid.UUID("6f1c2a52-3c1e-4b7e-9a51-6b0d6e3f2a10")
-
-
 def task_command_id(match_id, seq: int, purpose: str) -> uuid.UUID:
-    return uuid.uuid5(COMMAND_NAMESPACE, f"{match_id}:{seq}:{purpose}")
+    return server_command_id(f"{match_id}:{seq}:{purpose}")
 
 
 class KamizaTask:
@@ -65,6 +62,9 @@ def _submit(match_id, seat, seq: int, purpose: str, command: dict, task_name: st
         return True
     except (VersionConflict, NotYourDecision):
         return False  # someone else already moved the match on: nothing to do
+    except CommandIdReused:  # another command holds this step's id: never retried into a loop
+        log.error("the %s step of %s at %s found its command id taken by another command", purpose, match_id, seq)
+        return False
 
 
 @shared_task(name="workers.tasks.advance_match", **KamizaTask.options)
@@ -133,7 +133,7 @@ def timeout_match_task(self, match_id: str, expected_seq: int) -> str:
 @shared_task(name="workers.tasks.sweep_timers")
 def sweep_timers() -> int:
     """Beat: fire every decision clock that has run out."""
-    due = list(MatchDeadline.objects.filter(due_at__lte=timezone.now()).values_list("match_id", "seq")[:500])
+    due = list(MatchDeadline.objects.filter(due_at__lte=timezone.now()).order_by("due_at").values_list("match_id", "seq")[:500])
     for match_id, seq in due:
         timeout_match_task.delay(str(match_id), seq)
     return len(due)

@@ -25,6 +25,7 @@ import jsonschema
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from games.eventstore import store
 from games.eventstore.models import Match
@@ -69,6 +70,16 @@ class CommandResult:
 
     def as_dict(self) -> dict:
         return {"seq": self.seq, "events": self.events}
+
+
+def server_command_id(name: str) -> uuid.UUID:
+    """The command id of a step the server takes itself (a worker's timeout, bot move or SYSTEM step;
+    a tournament round's time limit), named by what it is (``"<match>:<seq>:timeout:0"``): the same
+    name gives the same id, so a retried step appends nothing twice. Keyed with SECRET_KEY so that no
+    client can compute it: a player who sent a move under the id of the server's next step would make
+    that step a ``command_id_reused`` for ever (a clock that never fires, a bot that never moves)."""
+    digest = salted_hmac("kamiza.server-command-id", name, algorithm="sha256").digest()
+    return uuid.UUID(bytes=digest[:16], version=5)
 
 
 def fingerprint(seat, type_: str, args: dict) -> str:

@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from games.application.errors import PlatformError
 from games.application.services import Actor as MatchActor
-from games.application.services import match_submit_system_command
+from games.application.services import match_submit_system_command, server_command_id
 from games.eventstore.models import MatchEvent
 from games.kernel import RuleViolation
 from games.tournaments.matches import tournament_create_matches
@@ -42,7 +42,6 @@ from games.tournaments.services import (
 
 FINISHED_EVENT = "MatchFinished"
 TIME_LIMIT = "time_limit"  # the engines' SYSTEM-only command (docs/tournaments.md, "Round time limits")
-TIME_LIMIT_NAMESPACE = uuid.UUID("0b7d6c38-2f5e-4d8e-9a43-7c1f5f1d2e61")
 WORKER = Actor("worker", task="tournament")
 
 
@@ -142,8 +141,9 @@ def tournament_start_due(*, tournament_id, inside=None) -> bool:
 
 
 def time_limit_command_id(match_id) -> uuid.UUID:
-    """One ``time_limit`` command per match, whoever submits it and however often."""
-    return uuid.uuid5(TIME_LIMIT_NAMESPACE, f"{match_id}:{TIME_LIMIT}")
+    """One ``time_limit`` command per match, whoever submits it and however often (keyed: no player
+    can take the id first, services.server_command_id)."""
+    return server_command_id(f"{match_id}:{TIME_LIMIT}")
 
 
 def tournament_round_time_up(*, tournament_id, round_no: int, task: str = "tournament_round_time",

@@ -13,6 +13,7 @@ from games.application import selectors, services
 from games.eventstore.models import MatchCommand, MatchEvent
 from games.kernel import Rng, registry
 from games.projections.models import MatchDeadline
+from games.tournaments import policies as tournament_policies
 from tests.engines.pebbles import Pebbles
 from workers import tasks
 from workers.models import DeadLetter
@@ -64,6 +65,33 @@ def test_a_redelivered_task_whose_command_already_landed_appends_nothing(started
     for _ in range(2):
         assert tasks._submit(str(match.pk), "system", seq, "system", {"type": "roll_bonus", "args": {}}, "test")
     assert MatchEvent.objects.count() == before + 1
+
+
+# docs/security.md: a player once sent a move under the id of the server's next step (derivable from
+# the match id, the seq and the purpose), and the bot, the clock or the round's time limit then failed
+# with command_id_reused for ever
+def test_the_ids_of_the_servers_own_steps_cannot_be_computed_without_the_secret_key(settings):
+    step = (uuid.uuid4(), 7, "timeout:0")
+    before, time_limit = tasks.task_command_id(*step), tournament_policies.time_limit_command_id(step[0])
+    assert tasks.task_command_id(*step) == before  # a retried step is the same command
+    settings.SECRET_KEY = "another-secret-key-" * 3
+    assert tasks.task_command_id(*step) != before
+    assert tournament_policies.time_limit_command_id(step[0]) != time_limit
+
+
+def test_a_step_whose_id_another_command_holds_is_dropped_with_an_error_not_retried(started_pebbles, monkeypatch,
+                                                                                     caplog):
+    monkeypatch.setattr("games.application.hooks._followup_scheduler", lambda *a: None)
+    match, users = started_pebbles(seats=2)
+    taken = uuid.uuid4()
+    cmd = selectors.view_for_seat(match, 0)["legal_commands"][0]
+    services.match_submit_command(match_id=match.pk, seat=0, actor=services.Actor.user(users[0]), command_id=taken,
+                                  expected_seq=match.head_seq, type_=cmd["type"], args=cmd["args"])
+    _play_first_legal(match, 1, users[1])
+    match.refresh_from_db()
+    monkeypatch.setattr(tasks, "task_command_id", lambda *a: taken)  # as if the step's id had been taken
+    assert tasks.advance_match_task.apply(args=(str(match.pk), match.head_seq)).get() == "raced"
+    assert "found its command id taken" in caplog.text
 
 
 def test_the_clock_is_a_row_swept_by_beat_and_submits_the_timeout_command(started_pebbles):
