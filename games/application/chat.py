@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from games.eventstore.models import CHAT_CHANNELS, ChatHide, ChatMessage, Match
 
-from . import social
+from . import social, watch
 from .errors import SocialRefused
 from .identities import DELETED_PLAYER, deleted_among
 from .lobby import ABANDONED_STATUS, DONE
@@ -85,6 +85,9 @@ def clean_text(text) -> str:
 
 def _viewer(match: Match, user):
     state = state_load(match)
+    # a user barred from watching the match live (another player of its tournament) reads and posts
+    # none of its chat while it runs: the spectators' commentary is the live game in words
+    watch.viewer_for(match, user, state)
     signed_in = bool(user is not None and getattr(user, "is_authenticated", False))
     seat = seat_for_user(match, user, state) if signed_in else None
     status = state["lobby"]["status"]

@@ -88,9 +88,13 @@ def test_players_are_refused_other_running_matches_and_spectators_are_kept_behin
     theirs = [p for p in players if selectors.seat_for_user(other, p) is not None]
 
     # A player of the tournament: refused the other match on every path, with a stable code.
-    for path in (f"/api/matches/{other.pk}/view/", f"/api/matches/{other.pk}/events/"):
+    for path in (f"/api/matches/{other.pk}/view/", f"/api/matches/{other.pk}/events/",
+                 f"/api/matches/{other.pk}/chat/?channel=spectators"):
         res = _client(me).get(path)
         assert (res.status_code, res.json()["code"]) == (403, "live_view_refused")
+    # nor its spectators' commentary, which is the live game in words (docs/security.md)
+    posted = _client(me).post(f"/api/matches/{other.pk}/chat/", {"channel": "spectators", "text": "hi"}, format="json")
+    assert (posted.status_code, posted.json()["code"]) == (403, "live_view_refused")
     browser = Client()
     browser.force_login(me)
     page = browser.get(f"/matches/{other.pk}/")
