@@ -37,7 +37,8 @@ class InvitationSerializer(serializers.Serializer):
     url = serializers.URLField(help_text="the link: opening it (signed in) takes a free seat and shows the table")
     status = serializers.ChoiceField(choices=INVITATION_STATUSES,
                                      help_text="open / full / seated, active / finished / abandoned (the match "
-                                               "moved on), accepted / declined / revoked")
+                                               "moved on), accepted / declined / revoked, inviter_left (the "
+                                               "inviter no longer sits in the open match)")
     status_text = serializers.CharField(help_text="the status in one sentence, for a page")
     seats = serializers.IntegerField()
     players = serializers.ListField(child=serializers.CharField(), help_text="who sits there now")

@@ -49,6 +49,7 @@ ACCEPTED, DECLINED, REVOKED = "accepted", "declined", "revoked"
 STATUS_OPEN = "open"
 STATUS_FULL = "full"  # the match is open but every seat is taken (a seat may free up again)
 STATUS_SEATED = "seated"  # the invitee (or the caller) already sits in the match
+STATUS_INVITER_LEFT = "inviter_left"  # the inviter left the open match: their invitations lapse with their seat
 STATUS_WORDS = {
     STATUS_OPEN: "There is a free seat for you.",
     STATUS_FULL: "Every seat of this match is taken just now.",
@@ -59,6 +60,7 @@ STATUS_WORDS = {
     ACCEPTED: "This invitation was accepted.",
     DECLINED: "This invitation was declined.",
     REVOKED: "This invitation was withdrawn by the player who sent it.",
+    STATUS_INVITER_LEFT: "The player who sent this invitation has left the match.",
 }
 
 
@@ -113,6 +115,12 @@ def _lobby_refusal(lobby: dict, user_id) -> tuple | None:
 # -- selectors ------------------------------------------------------------------------------------
 
 
+def _inviter_left(invitation: Invitation, lobby: dict) -> bool:
+    """An invitation stands only while its inviter sits in the open match: one who left can no longer
+    withdraw it (only the inviter may), so it must not keep seating people on their behalf."""
+    return lobby["status"] == OPEN and seat_of_user(lobby, invitation.inviter_id) is None
+
+
 def _closing_answer(invitation: Invitation, answers) -> InvitationAnswer | None:
     """The answer that closed ``invitation``: a user's invitation is closed by its first answer, a
     link by its revocation only."""
@@ -131,6 +139,8 @@ def invitation_status(invitation: Invitation, lobby: dict, answers=None, viewer_
     closing = _closing_answer(invitation, answers)
     if closing is not None:
         return closing.outcome
+    if _inviter_left(invitation, lobby):
+        return STATUS_INVITER_LEFT
     who = invitation.invitee_id if invitation.invitee_id is not None else viewer_id
     refusal = _lobby_refusal(lobby, who)
     if refusal is None:
@@ -268,6 +278,8 @@ def _seat(inv: Invitation, user) -> dict:
     """Take a free seat for ``user`` through ``inv`` (locked) and record it; the document after."""
     lobby = state_load(inv.match)["lobby"]
     refusal = _lobby_refusal(lobby, user.pk)
+    if refusal is None and _inviter_left(inv, lobby):
+        refusal = "invitation_closed", STATUS_WORDS[STATUS_INVITER_LEFT]
     if refusal is not None:
         code, message = refusal
         _refuse(code, message, 409)

@@ -122,6 +122,24 @@ def test_declined_and_revoked_invitations_leave_the_list_and_are_recorded(table)
         ("sent", "user", "bob"), ("sent", "user", "bob"), ("sent", "link", None), ("sent", "link", None)]
 
 
+# found by a probe: a player who left kept seating people by their link, and no one could withdraw it
+def test_an_invitation_lapses_when_its_inviter_leaves_the_match(table, make_user, client_for):
+    alices_link = table["alice"].post(table["url"], {}, format="json").json()
+    table["bob"].post("/api/invitations/join/", {"token": alices_link["token"]}, format="json")
+    bobs_link = table["bob"].post(table["url"], {}, format="json").json()
+    to_carol = table["bob"].post(table["url"], {"username": "carol"}, format="json").json()
+    services.match_leave(match_id=table["match"].pk, user=table["users"]["bob"])
+    # the link seats no one now, and carol's invitation leaves her list
+    dave = client_for(make_user("dave"))
+    res = dave.post("/api/invitations/join/", {"token": bobs_link["token"]}, format="json")
+    assert (res.status_code, res.json()["code"]) == (409, "invitation_closed")
+    assert res.json()["message"] == "The player who sent this invitation has left the match."
+    assert table["carol"].get("/api/invitations/").json() == []
+    res = table["carol"].post(f"/api/invitations/{to_carol['id']}/accept/")
+    assert (res.status_code, res.json()["code"]) == (409, "invitation_closed")
+    assert seats(table["match"]) == ["alice", None, None]
+
+
 def test_refusals_have_stable_codes(table):
     url = table["url"]
     cases = [
