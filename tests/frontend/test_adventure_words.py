@@ -83,3 +83,25 @@ def test_every_legal_command_and_every_content_effect_reads_in_words():
     assert len(out["effects"]) == len(effects)
     bad = [(e, text) for e, text in zip(effects, out["effects"]) if any(r in text for r in RAW) or (e and not text)]
     assert not bad, bad[:5]
+
+
+@pytest.mark.skipif(NODE is None, reason="no node on this machine")
+def test_the_share_buttons_name_boss_heads_and_the_blue_die():
+    # rules: Harakiri, "Share": "exchange coins, heads, items, equipment" (boss heads are head tokens);
+    # "Optional Rule: Replace the Red Die" (a combat test rolls the blue die for the red)
+    from tests.engines.harakiri_adventure.helpers import activation
+
+    s = activation("hikaru", characters={"hikaru": {"boss_heads": 2}, "akira": {"location": "hikone"}})
+    view = ENGINE.view_for(s.state, 0)
+    give = {"type": "give", "args": {"from": "hikaru", "to": "hattori", "what": "boss_heads", "amount": 2}}
+    assert give in ENGINE.legal_commands(s.state, 0)
+    blue = {**view, "blue_die": True, "flow": {**view["flow"], "active": "akira"}}
+    attack = {"type": "attack", "args": {"enemy": "camp", "helpers": []}}
+    payload = json.dumps({"pack": ENGINE.content(), "cases": [{"view": view, "command": give},
+                                                              {"view": blue, "command": attack}], "effects": []})
+    run = subprocess.run([NODE, str(ROOT / "tests" / "frontend" / "adventure_words.mjs"), WORDS.as_uri()],
+                         input=payload, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    labels = [c["label"] for c in json.loads(run.stdout)["labels"]]
+    assert labels[0] == "Hikaru gives Hattori 2 boss heads"
+    assert "roll green die, blue die (for the red) + power" in labels[1], labels[1]

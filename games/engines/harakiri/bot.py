@@ -222,7 +222,7 @@ def attack_value(s, c, e, mode, focus, skill):
     minus the expected counter attack on a critical fail."""
     ch = s["characters"][c]
     pool = combat.char_pool(s, c, mode, skill)
-    dice = [d for d in pool if d != "test"]
+    dice = [content.rolled_die(d, bool(s.get("blue_die"))) for d in pool if d != "test"]  # as rolled
     has_test = "test" in pool
     en = s["enemies"][e]
     health = en["health"]

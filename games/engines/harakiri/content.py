@@ -38,6 +38,17 @@ ORACLE = _load(ROOT / "oracle.json")["cards"]
 GLOSSARY = glossary.load(ROOT / "glossary.json")
 SCENARIOS = {p.stem: _load(p) for p in sorted((ROOT / "scenarios").glob("*.json"))}
 
+# Optional Rule: Replace the Red Die ("the new blue attack die ... and the red die have the same
+# average, so one can be substituted for the other"): the die a match with option ``blue_die`` rolls.
+REPLACED_BY_BLUE = "red"
+
+
+def rolled_die(die: str, blue_die: bool) -> str:
+    """The attack die actually rolled when a rule calls for ``die``: with the optional rule on,
+    every red die is rolled as the blue die; every other die (and the rule off) as it is."""
+    return "blue" if blue_die and die == REPLACED_BY_BLUE else die
+
+
 ENEMY_KINDS = {"minion": "minions", "servant": "servants", "chosen": "chosen", "wanderer": "wanderers"}
 
 

@@ -69,6 +69,9 @@ EXPLORATION_OPTIONS = {
         "round_cap": {"type": "integer", "minimum": 1, "title": "Round limit",
                       "description": "End the phase after this many rounds. Leave empty to play until the "
                                      "objective is met or the party fails."},
+        "blue_die": {"type": "boolean", "default": False, "title": "Blue die instead of red",
+                     "description": "Optional rule (Souls of Yomi): roll the blue attack die (1 to 3) wherever a "
+                                    "red die (0 to 4) is called for; same average, less luck."},
         "adventure": {"enum": ["success", "failure"]},
         # the Adventure Phase's missions (number -> final status) and the campaign sheet's marks,
         # for the scenario's adventure_consequences

@@ -245,6 +245,7 @@ def build_state(scenario_doc, options, seats, shuffled, roll_ki):
     s["adventure_consequences"] = [{"when": dict(c["when"]), "text": c["text"]} for c in consequences]
     s["yomi"] = yomi.track_option(options)
     s["defeated_in_phase"] = []  # characters defeated at least once this phase (Yomi Mode marks)
+    s["blue_die"] = blue_die_option(options)
     if not 0 <= s["leader"] < seats:
         raise RuleViolation("bad_options", "leader must be a seat")
     for name in order:
@@ -271,6 +272,16 @@ def build_state(scenario_doc, options, seats, shuffled, roll_ki):
     s["oracle"]["deck"] = shuffled(oracle_cards(counts, []))
     s["market"] = shuffled(market_option(options))
     return s
+
+
+def blue_die_option(options) -> bool:
+    """Optional Rule: Replace the Red Die (option ``blue_die``, default off): every red attack die
+    is rolled as the blue die (``W.roll``). A state set up before the option existed has no key,
+    which reads as off."""
+    value = options.get("blue_die", False)
+    if not isinstance(value, bool):
+        raise RuleViolation("bad_options", "blue_die is true or false")
+    return value
 
 
 def market_option(options):

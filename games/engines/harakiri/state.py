@@ -323,6 +323,7 @@ class W:
             return dict(content.DICE["test"][n - 1], die="test")
         if die == "focus":
             return dict(content.DICE["focus"][n - 1], die="focus", n=n)
+        die = content.rolled_die(die, bool(self.s.get("blue_die")))  # "Replace the Red Die" (option)
         face = dict(content.DICE["attack"][die][n - 1])
         face["die"] = die
         return face

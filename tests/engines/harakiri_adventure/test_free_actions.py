@@ -1,6 +1,6 @@
 """Free actions: use an item, share (including sharing information and Jirōbō's omamori)."""
 
-from games.engines.harakiri.adventure import queries
+from games.engines.harakiri.adventure import describe, queries
 
 from .helpers import activation, advance
 
@@ -122,3 +122,23 @@ def test_swap_weapon_only_equips_a_weapon_of_the_characters_class():
     s = activation("akira", characters={"akira": {"weapons": ["ronin_katana", "ronin_tanto"]}})
     s.when(0, "swap_weapon")
     assert s.state["characters"]["akira"]["equipped"] == "ronin_tanto"
+
+
+def test_share_exchanges_boss_heads_like_heads():
+    # rules: Harakiri, "Share": An active character that shares a location with another character may exchange coins, heads, items, equipment (a boss head is a head token)
+    # given Hikaru with 2 boss heads and a head, Hattori in Hikone too and Tomoe in Nara
+    s = activation("hikaru", characters={"hikaru": {"heads": 1, "boss_heads": 2}})
+    gifts = [c["args"] for c in s.legal(0) if c["type"] == "give" and c["args"]["what"] == "boss_heads"]
+    assert gifts == [{"from": "hikaru", "to": "hattori", "what": "boss_heads", "amount": n} for n in (1, 2)]
+    # when Hikaru gives Hattori both boss heads (a free action)
+    events = s.when(0, "give", **{"from": "hikaru"}, to="hattori", what="boss_heads", amount=2)
+    # then they change hands, and only them
+    hikaru, hattori = s.state["characters"]["hikaru"], s.state["characters"]["hattori"]
+    assert (hikaru["boss_heads"], hattori["boss_heads"], hikaru["heads"], hattori["heads"]) == (0, 2, 1, 0)
+    assert hikaru["ap"] == 3
+    given = next(e for e in events if e["type"] == "Given")
+    assert given["payload"] == {"character": "hikaru", "to": "hattori", "what": "boss_heads", "amount": 2}
+    assert describe.describe(given, 0, ()) == "Hikaru gives 2 boss heads to Hattori"
+    # and Hattori may give one back (an exchange goes both ways); more than he has is refused
+    assert {"from": "hattori", "to": "hikaru", "what": "boss_heads", "amount": 1} in [c["args"] for c in s.legal(0)]
+    assert s.rejects(0, "give", **{"from": "hattori"}, to="hikaru", what="boss_heads", amount=3).code == "bad_args"

@@ -210,7 +210,7 @@ function enemyHelp(id, en) {
   const kind = entry(`enemy:${en.kind}`);
   const lines = [
     `${pretty(en.kind)}${en.plus ? " (plus version)" : ""}: ${en.health}/${en.max_health} health${info.movement !== undefined ? `, movement ${info.movement}` : ""}${info.range !== undefined ? `, range ${info.range}` : ""}${info.defense !== undefined ? `, defense ${info.defense}` : ""}${info.armor !== undefined ? `, armor ${info.armor}${en.armor_tokens ? ` (-${en.armor_tokens})` : ""}` : ""}`,
-    info.dice ? `Attack dice: ${info.dice.join(", ")}` : "",
+    info.dice ? `Attack dice: ${asRolled(info.dice).join(", ")}` : "",
     ...Object.entries(info.skills || {}).map(([k, sk]) => `${pretty(k)} (${sk.kind}): ${sk.text}`),
     kind ? `${kind.term}: ${kind.text}` : "",
     condText(en.conditions),
@@ -289,12 +289,18 @@ function skillHelp(id) {
     sk.text, kind ? `${kind.term}: ${kind.short}` : ""].filter(Boolean).join("\n");
 }
 
+/** Dice as this match rolls them: with the optional rule "Replace the Red Die" (the view's
+ * ``blue_die``) each red die is the blue die. */
+function asRolled(dice) {
+  return currentView && currentView.blue_die ? dice.map((d) => (d === "red" ? "blue (for red)" : d)) : dice;
+}
+
 function weaponHelp(id) {
   const w = ui.content && ui.content.weapons && ui.content.weapons[id];
   if (!w) return "";
   const yy = w.yinyang ? entry(`yinyang:${w.yinyang}`) : null;
   return [`${pretty(w.class)} weapon, range ${w.range}`,
-    w.fast ? `Fast attack (1 AP): ${w.fast.join(", ")}` : "No fast attack", w.strong ? `Strong attack (2 AP): ${w.strong.join(", ")}` : "No strong attack",
+    w.fast ? `Fast attack (1 AP): ${asRolled(w.fast).join(", ")}` : "No fast attack", w.strong ? `Strong attack (2 AP): ${asRolled(w.strong).join(", ")}` : "No strong attack",
     yy ? `Yin-yang: ${yy.term}: ${yy.short}` : ""].filter(Boolean).join("\n");
 }
 
@@ -597,6 +603,11 @@ function renderTop({ view }) {
   bar.append(help(h("div", { class: "hk-objective" },
     h("span", { class: "hk-stat-label" }, "Objective "), (view.objective && view.objective.text) || ""), `${view.scenario_name || ""}\n${helpText("concept:OBJECTIVE")}`));
   // the chapter's consequences of the Adventure Phase just played (its missions, the campaign sheet's marks)
+  if (view.blue_die) {  // the optional rule "Replace the Red Die": every red die is rolled blue
+    bar.append(help(h("div", { class: "hk-stat", "data-testid": "harakiri-blue-die" },
+      h("span", { class: "hk-stat-label" }, "Optional rule"), h("span", { class: "hk-die die-blue" }, "1–3"), "blue die for red"),
+    `Replace the Red Die: the blue die is rolled wherever a red die is called for.\n${helpText("dice:blue")}`));
+  }
   const after = view.adventure_consequences || [];
   if (after.length) {
     bar.append(h("div", { class: "hk-objective", "data-testid": "harakiri-adventure-consequences" },

@@ -475,7 +475,7 @@ function renderShop(ctx, used) {
       const cmd = buyable.get(id);
       const why = shop.bought ? "one card per visit" : (me.coins || 0) < card.cost ? "not enough coins"
         : card.slot === "weapon" ? "two weapons already" : "not now";
-      const stats = card.slot === "armor" ? `armor ${card.armor}` : `combat tests roll ${diceText(card.strong || card.fast)}`;
+      const stats = card.slot === "armor" ? `armor ${card.armor}` : `combat tests roll ${diceText(card.strong || card.fast, view.blue_die)}`;
       cards.append(h("li", { class: "adv-shopcard" }, h("strong", {}, card.name),
         h("div", { class: "adv-small" }, `level ${card.level} ${card.slot} · ${card.cost} coins · ${stats}`),
         cmd ? button(ctx, cmd, { label: `Buy for ${card.cost} coins${card.slot === "armor" && me.armor ? ` (the ${equipmentName(me.armor)} is sold)` : ""}` })
@@ -967,7 +967,8 @@ function digest(ev) {
     case "EnemyPathChosen": say(ev, `The party sends the ${enemyName(p.enemy).toLowerCase()} towards ${locName(p.to)}.`); break;
     case "EnemyRemoved": say(ev, `The ${enemyName(p.enemy).toLowerCase()} is defeated${p.by ? ` by ${c(p.by)}` : ""}.`); break;
     case "CombatTested": {
-      const dice = (p.dice || []).map((d) => d.value).join(" + ") || "0";
+      // the blue die (optional rule "Replace the Red Die", rolled for a red one) is named
+      const dice = (p.dice || []).map((d) => (d.die === "blue" ? `${d.value} (blue die)` : d.value)).join(" + ") || "0";
       const helpers = (p.helpers || []).map((x) => `${c(x.character)} ${x.total}`).join(", ");
       say(ev, `${c(p.character)}'s combat test against the ${enemyName(p.enemy).toLowerCase()}: ${dice} + ${p.modifier}${helpers ? ` + ${helpers}` : ""} = ${p.total} against ${p.difficulty}: ${p.success ? "success" : "failure"}.`);
       break;

@@ -130,15 +130,18 @@ export function targetText(view, en) {
   return "moving";
 }
 
-export function diceText(dice) {
-  return (dice || []).filter((d) => d !== "test").map((d) => `${d} die`).join(", ") || "no dice";
+/** A weapon's combat dice in words; ``blue``: the optional rule "Replace the Red Die" (the view's
+ * ``blue_die``) rolls the blue die for each red one. */
+export function diceText(dice, blue = false) {
+  return (dice || []).filter((d) => d !== "test")
+    .map((d) => (blue && d === "red" ? "blue die (for the red)" : `${d} die`)).join(", ") || "no dice";
 }
 
-export function weaponText(id) {
+export function weaponText(id, blue = false) {
   const w = equipment(id);
   if (!w) return pretty(id);
   const strong = w.strong || w.fast || [];
-  return `${w.name} (combat tests roll ${diceText(strong)})`;
+  return `${w.name} (combat tests roll ${diceText(strong, blue)})`;
 }
 
 /** Effects in words; ``view`` (optional) names the carried tokens the campaign book has shown. */
@@ -259,7 +262,7 @@ export function commandLabel(ctx, cmd) {
   const me = active && view.characters ? view.characters[active] : null;
   const shop = view.shop || flow.shop || {};
   switch (cmd.type) {
-    case "choose_weapon": return `${charName(a.character)} takes the ${weaponText(a.weapon)}`;
+    case "choose_weapon": return `${charName(a.character)} takes the ${weaponText(a.weapon, view.blue_die)}`;
     case "choose_kami": {
       const k = kami(a.kami);
       const ability = kamiAbility(a.kami);
@@ -309,7 +312,7 @@ export function commandLabel(ctx, cmd) {
       const en = (view.enemies || {})[a.enemy] || {};
       const helpers = a.helpers || [];
       const weapon = me && me.equipped ? equipment(me.equipped) : null;
-      const roll = weapon ? `roll ${diceText(weapon.strong || weapon.fast)} + power ${(me.attributes || {}).power || 0}` : "no weapon: power only";
+      const roll = weapon ? `roll ${diceText(weapon.strong || weapon.fast, view.blue_die)} + power ${(me.attributes || {}).power || 0}` : "no weapon: power only";
       const blade = a.kami ? ` + 1 (Sharpened Blade: ${KAMI_COST})` : "";
       return `Attack the ${enemyName(a.enemy).toLowerCase()}: combat test ${en.combat ?? "?"}, ${roll}${blade}${helpers.length ? `, with ${names(helpers)} joining (each loses 1 action point of their own activation)` : ""}`;
     }
@@ -334,7 +337,7 @@ export function commandLabel(ctx, cmd) {
     case "buy": {
       if (shop.kind === "blacksmith") {
         const card = equipment(a.card) || {};
-        const stats = card.slot === "armor" ? `armor ${card.armor}` : `combat tests roll ${diceText(card.strong || card.fast)}`;
+        const stats = card.slot === "armor" ? `armor ${card.armor}` : `combat tests roll ${diceText(card.strong || card.fast, view.blue_die)}`;
         return `Buy ${card.name || pretty(a.card)} for ${card.cost} coins (level ${card.level}, ${stats})`;
       }
       const card = item(a.card) || {};
@@ -355,6 +358,7 @@ export function commandLabel(ctx, cmd) {
     case "give": {
       const giver = (view.characters || {})[a.from] || {};
       const what = a.what === "coins" ? plural(a.amount, "coin") : a.what === "heads" ? plural(a.amount, "head")
+        : a.what === "boss_heads" ? plural(a.amount, "boss head")
         : a.what === "armor" ? `the ${equipmentName(giver.armor)} (their armor)` : token(a.what, view) ? tokenName(a.what, view)
           : equipment(a.what) ? `the ${equipmentName(a.what)}` : itemName(a.what);
       return `${charName(a.from)} gives ${charName(a.to)} ${what}`;

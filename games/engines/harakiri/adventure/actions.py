@@ -136,13 +136,15 @@ def _free_actions(state, cid) -> list[dict]:
 
 
 def _gifts(state, cid, other) -> list[dict]:
-    """Coins, heads, items and weapons one character may hand another (within the receiver's limits)."""
+    """Coins, heads (boss heads too: head tokens), items and weapons one character may hand another
+    (within the receiver's limits)."""
     ch, taker = state["characters"][cid], state["characters"][other]
     def give(what, amount):
         return _cmd("give", **{"from": cid}, to=other, what=what, amount=amount)
 
     out = [give("coins", n) for n in range(1, ch["coins"] + 1)]
     out += [give("heads", n) for n in range(1, ch["heads"] + 1)]
+    out += [give("boss_heads", n) for n in range(1, ch["boss_heads"] + 1)]
     out += [give(i, 1) for i in sorted(set(ch["items"])) if q.can_keep_item(state, other, i)]
     if len(taker["weapons"]) < 2:
         out += [give(w, 1) for w in ch["weapons"] if q.can_part_with(state, cid, w)]

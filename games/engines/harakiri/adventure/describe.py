@@ -148,8 +148,13 @@ def _travel_event(p, seat, names):
     return f"{char(p.get('character'))} meets a travel event: {title} ({side} side){chaos}"
 
 
+def _die_value(d) -> str:
+    """A combat die's result; the blue die (option ``blue_die``, rolled for a red one) is named."""
+    return f"{d.get('value')} (blue die)" if d.get("die") == "blue" else str(d.get("value"))
+
+
 def _combat(p, seat, names):
-    dice = " + ".join(str(d.get("value")) for d in p.get("dice") or []) or "0"
+    dice = " + ".join(_die_value(d) for d in p.get("dice") or []) or "0"
     helpers = "".join(f" + {char(h.get('character'))}'s {h.get('total')}" for h in p.get("helpers") or [])
     verdict = "success" if p.get("success") else "failure"
     return (f"{char(p.get('character'))}'s combat test against {enemy(p.get('enemy'))}: {dice} + {p.get('modifier')}"
@@ -209,6 +214,8 @@ def _given(p, seat, names):
     who, to, what, n = char(p.get("character")), char(p.get("to")), p.get("what"), p.get("amount") or 1
     if what in ("coins", "heads"):
         thing = plural(n, what[:-1])
+    elif what == "boss_heads":
+        thing = plural(n, "boss head")
     elif what == "armor":
         thing = "the armor"
     else:

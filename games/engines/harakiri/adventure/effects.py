@@ -524,7 +524,7 @@ def _given(s, p):
     chars = s["characters"]
     giver, taker = chars[p["character"]], chars[p["to"]]
     what = p["what"]
-    if what in ("coins", "heads"):
+    if what in ("coins", "heads", "boss_heads"):
         giver[what] -= p["amount"]
         taker[what] += p["amount"]
     elif what == "armor":

@@ -101,6 +101,7 @@ def initial_state(options: dict, seats: int, decks: dict) -> dict:
         "missions_completed": [], "omamori_used": False, "unlocked_kami": [],
         "book_read": {"clan_tokens": {}, "ending": None},  # campaign-book entries read (book.py)
         "queue": [], "choice": None, "result": None,
+        "blue_die": bool(options.get("blue_die", False)),  # Optional Rule: Replace the Red Die
         "flow": {"stage": "prepare" if not all(q.prepared(c) for c in characters.values()) else "shogun",
                  "sub": "round", "enemies_left": [], "next_enemy": None, "tie": None,
                  "active": None, "travel": None, "event": None, "close": False, "loss": None, "resurrected": [],
@@ -223,6 +224,8 @@ class AdventureEngine(EngineBase):
             "kami": {"type": "object", "additionalProperties": False,
                      "properties": {c: {"enum": ACTS[1]["initial_kami"]} for c in q.ORDER}},
             "sheet": SHEET_SCHEMA,
+            # Optional Rule: Replace the Red Die: every red attack die is rolled as the blue die
+            "blue_die": {"type": "boolean"},
         },
     }
 

@@ -111,6 +111,14 @@ def combat_dice(state, cid) -> list[str]:
     return [d for d in dice if d != "test"]
 
 
+def rolled_die(state, colour: str) -> str:
+    """The attack die rolled when a rule calls for ``colour``. Optional Rule: Replace the Red Die
+    (option ``blue_die``): "the new blue attack die ... and the red die have the same average, so
+    one can be substituted for the other" - every red die is rolled as the blue die. A state set up
+    before the option existed has no ``blue_die``: off."""
+    return "blue" if state.get("blue_die") and colour == "red" else colour
+
+
 def combat_modifier(state, cid, sharpened_blade: bool = False) -> int:
     """Power, plus permanent items' combat bonus the character can use, plus Sharpened Blade's +1
     when the character activated it for this test."""

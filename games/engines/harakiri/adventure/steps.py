@@ -22,7 +22,10 @@ def roll_attack_die(rng, colour: str) -> int:
 
 
 def roll_combat(rng, state, cid, sharpened_blade=False) -> dict:
-    dice = [{"die": colour, "value": roll_attack_die(rng, colour)} for colour in q.combat_dice(state, cid)]
+    """The character's combat dice, each as rolled (``die``: the colour actually rolled, the blue
+    die for a red one with the option ``blue_die``), plus the modifier."""
+    rolled = [q.rolled_die(state, colour) for colour in q.combat_dice(state, cid)]
+    dice = [{"die": colour, "value": roll_attack_die(rng, colour)} for colour in rolled]
     modifier = q.combat_modifier(state, cid, sharpened_blade)
     return {"character": cid, "dice": dice, "modifier": modifier, "total": sum(d["value"] for d in dice) + modifier}
 
