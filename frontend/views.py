@@ -201,6 +201,13 @@ def match_leave(request, match_id):
 
 @login_required
 @require_POST
+def match_resign(request, match_id):
+    """Concede the running match (the page asks for a confirmation first): the other side wins."""
+    return _lobby_action(request, match_id, lambda m, seat: services.match_resign(match_id=m.pk, user=request.user))
+
+
+@login_required
+@require_POST
 def match_add_bot(request, match_id):
     return _lobby_action(request, match_id, lambda m, seat: services.match_add_bot(match_id=m.pk, user=request.user, seat=seat))
 

@@ -110,6 +110,9 @@ class MatchSerializer(serializers.Serializer):
     awaiting = serializers.ListField(child=serializers.JSONField(), help_text="seats (ints) or \"system\"")
     deadline = DeadlineSerializer(allow_null=True, help_text="the decision clock running now; null = none")
     winners = serializers.ListField(child=serializers.JSONField())
+    resigned = serializers.IntegerField(allow_null=True, required=False,
+                                        help_text="the seat that resigned, when the match ended so (in the "
+                                                  "match's own document; lists leave it out)")
     created_by = serializers.IntegerField(allow_null=True, help_text="user id of the creator")
     created_at = serializers.DateTimeField()
     seed_hash = serializers.CharField()
@@ -159,6 +162,7 @@ class LobbySerializer(serializers.Serializer):
     seed_hash = serializers.CharField()
     seed = serializers.CharField(allow_null=True)
     winners = serializers.ListField(child=serializers.JSONField())
+    resigned = serializers.IntegerField(allow_null=True, help_text="the seat that resigned, when the match ended so")
     creator_id = serializers.IntegerField(allow_null=True, help_text="user id of the player who may start the "
                                                                      "match while it is open (a creator who leaves "
                                                                      "hands it to the next seated player)")
@@ -177,6 +181,8 @@ class SeatViewSerializer(serializers.Serializer):
     match = LobbySerializer()
     view = serializers.JSONField(allow_null=True, help_text="the game's view for this seat (null before the start)")
     legal_commands = LegalCommandSerializer(many=True)
+    resignable = serializers.BooleanField(help_text="whether this seat may resign now (POST .../resign/): a "
+                                                    "running game of two sides, not cooperative")
 
 
 class UUIDStringField(serializers.UUIDField):

@@ -81,6 +81,7 @@ def match_detail(match, user) -> dict:
         "awaiting": st["awaiting"],
         "deadline": selectors.deadline_of(match) if st["awaiting"] else None,
         "winners": st["winners"],
+        "resigned": lobby.get("resigned"),
         "created_by": match.created_by_id,
         "created_at": match.created_at.isoformat(),
         "seed_hash": match.seed_hash,
@@ -312,6 +313,19 @@ class MatchLeaveApi(_LobbyActionApi):
                    responses={200: s.MatchSerializer, **_LOBBY_ERRORS, 409: E("match_not_open / not_seated")},
                    description="Give up your seat. A creator who leaves hands the creator's rights to the next "
                                "seated user; with no other user seated the match is abandoned.")
+    def post(self, request, id):
+        return super().post(request, id)
+
+
+class MatchResignApi(_LobbyActionApi):
+    service = staticmethod(services.match_resign)
+
+    @extend_schema(tags=["matches"], operation_id="matches_resign", parameters=[MATCH_ID], request=None,
+                   responses={200: s.MatchSerializer, **_LOBBY_ERRORS, 403: E("not_seated"),
+                              409: E("match_not_active / resign_unavailable")},
+                   description="Concede the running match you sit in: the other side (player or team) wins at "
+                               "once, recorded as MatchFinished with `resigned` (your seat). Only in a game of two "
+                               "sides; never in a cooperative game (resign_unavailable).")
     def post(self, request, id):
         return super().post(request, id)
 

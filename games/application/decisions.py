@@ -12,7 +12,7 @@ Kinds:
 - ``SYSTEM_ANY``: a SYSTEM command the engine may accept whenever the match is active (e.g. a
   tournament round's ``time_limit``);
 - ``LOBBY``: the platform's own commands (``LOBBY_TYPES``: create, join, add_bot, leave, start,
-  load_scenario), with the acting user's id (and name) in their args.
+  load_scenario, resign), with the acting user's id (and name) in their args.
 """
 
 import logging
@@ -171,6 +171,33 @@ def _leave(match, engine, state, args, rng):
     return [make_event(t, p) for t, p in L.leave_payloads(state["lobby"], seat, args["user_id"], match.seed)]
 
 
+def _resign(match, engine, state, args, rng):
+    """A seated player concedes a running match: the other side wins at once (``MatchFinished`` with
+    ``resigned``). Only where the game has exactly two sides (two players, or two teams): with three
+    or more sides the rules would have to say what becomes of the others, and in a cooperative game
+    the party wins or loses together."""
+    lobby = state["lobby"]
+    if lobby["status"] != L.ACTIVE:
+        raise LobbyError("match_not_active", _NOT_RUNNING.get(lobby["status"], "the match is not running"))
+    seat = L.seat_of_user(lobby, args["user_id"])
+    if seat is None:
+        raise LobbyError("not_seated", "you have no seat in this match", status=403)
+    if engine.cooperative:
+        raise LobbyError("resign_unavailable", "in a cooperative game the party wins or loses together: "
+                                               "there is no one to resign to")
+    sides = engine.sides(state["game"], len(lobby["seats"]))
+    if len(sides) != 2:
+        raise LobbyError("resign_unavailable", "resigning is possible in a game of two sides (two players or "
+                                               "two teams) only")
+    winners = next(side for side in sides if seat not in side)
+    return [make_event(L.FINISHED, {"winners": sorted(winners), "seed": match.seed, "resigned": seat,
+                                    "username": lobby["seats"][seat]["username"]})]
+
+
+_NOT_RUNNING = {L.OPEN: "the match has not started", L.DONE: "the match is over",
+                L.ABANDONED_STATUS: "the match was abandoned"}
+
+
 def _seats_filled(state):
     if any(s is None for s in state["lobby"]["seats"]):
         raise LobbyError("seats_not_filled", "every seat must be filled before the start")
@@ -205,6 +232,7 @@ LOBBY_TYPES = {
     "join": _join,
     "add_bot": _add_bot,
     "leave": _leave,
+    "resign": _resign,
     "start": _start,
     "load_scenario": _load_scenario,
 }

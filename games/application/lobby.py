@@ -44,6 +44,8 @@ def lobby_evolve(lobby: dict | None, ev: dict) -> dict:
         lobby["status"] = DONE
         lobby["winners"] = list(p["winners"])
         lobby["seed"] = p["seed"]
+        if "resigned" in p:  # a seat conceded (decisions._resign); kept only then, so older states fold as before
+            lobby["resigned"] = p["resigned"]
     elif t == ABANDONED:
         lobby["status"] = ABANDONED_STATUS
         lobby["seed"] = p.get("seed")

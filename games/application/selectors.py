@@ -164,6 +164,7 @@ def lobby_public(lobby: dict, match: Match, gone: frozenset | None = None) -> di
         "seed_hash": lobby["seed_hash"],
         "seed": lobby["seed"],
         "winners": lobby["winners"],
+        "resigned": lobby.get("resigned"),  # the seat that resigned, if the match ended so
         "creator_id": lobby.get("creator_id"),  # who may start an open match (a creator who leaves hands it on)
     }
 
@@ -217,7 +218,16 @@ def view_for_seat(match: Match, seat, state: dict | None = None, *, seq: int | N
         "match": lobby_public(state["lobby"], match, gone),
         "view": game_view,
         "legal_commands": legal,
+        "resignable": not behind and resignable(engine, state, seat),
     }
+
+
+def resignable(engine, state: dict, seat) -> bool:
+    """Whether ``seat`` may resign now (``decisions._resign`` decides; this only spares the page a
+    button that would be refused): a seated player of a running game of two sides, not cooperative."""
+    lobby = state["lobby"]
+    return (seat is not None and lobby["status"] == ACTIVE and not engine.cooperative
+            and not (lobby["seats"][seat] or {}).get("bot") and len(engine.sides(state["game"], len(lobby["seats"]))) == 2)
 
 
 # The spectators' document at a past seq (a delayed view) is the same for all of them and never
@@ -296,7 +306,7 @@ def platform_text(type_: str, payload: dict) -> str:
         SEAT_TAKEN: f"{who} takes {place}",
         SEAT_LEFT: f"{who} leaves {place}" if payload.get("username") else f"{place.capitalize()} is free again",
         STARTED: "The match starts",
-        FINISHED: "The match is over",
+        FINISHED: f"{who} resigns: the match is over" if "resigned" in payload else "The match is over",
         ABANDONED: "The match is abandoned",
     }.get(type_, "")
 

@@ -352,6 +352,11 @@ def match_leave(*, match_id, user) -> CommandResult:
     return _lobby_write(match_id, actor=Actor.user(user), type_="leave", args={"user_id": user.pk})
 
 
+def match_resign(*, match_id, user) -> CommandResult:
+    """``user`` concedes the running match they sit in: the other side wins (``decisions._resign``)."""
+    return _lobby_write(match_id, actor=Actor.user(user), type_="resign", args={"user_id": user.pk})
+
+
 def match_start(*, match_id, user) -> CommandResult:
     return _lobby_write(match_id, actor=Actor.user(user), type_="start", args={"user_id": user.pk})
 

@@ -110,6 +110,12 @@ class EngineBase:
         options = self.legal_commands(state, seat)
         return rng.choice(options) if options else None
 
+    def sides(self, state, seats: int) -> list[list[int]]:
+        """The sides of a running game: seats that win or lose together (a team). By default each
+        seat is a side. The platform lets a player resign only where exactly two sides remain to
+        decide it: the other side wins (docs/platform.md, "Resigning")."""
+        return [[seat] for seat in range(seats)]
+
     def timeout_command(self, state, seat) -> dict | None:
         """What the platform submits for ``seat`` when its decision deadline passes."""
         options = self.legal_commands(state, seat)

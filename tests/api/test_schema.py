@@ -36,7 +36,7 @@ def test_schema_validates_without_warnings():
                  "/api/matches/{id}/rematch/", "/api/matches/{id}/verify/", "/api/admin/matches/{id}/chat/",
                  "/api/admin/chat/{message_id}/hide/", "/api/matches/{id}/invitations/", "/api/invitations/",
                  "/api/invitations/join/", "/api/invitations/{id}/accept/", "/api/invitations/{id}/decline/",
-                 "/api/invitations/{id}/revoke/"):
+                 "/api/invitations/{id}/revoke/", "/api/matches/{id}/resign/"):
         assert f'"{path}"' in text
 
 
@@ -45,11 +45,11 @@ def test_schema_and_docs_are_served(api):
     res = api.get("/api/schema/", {"format": "json"})
     assert res.status_code == 200 and res.json()["info"]["title"] == "Kamiza API"
     ops = [(p, m) for p, item in res.json()["paths"].items() for m in item]
-    # platform (replay and glossary included), accounts, tournaments (15: the delay's PATCH and the team
+    # platform (replay, glossary and resigning included), accounts, tournaments (15: the delay's PATCH and the team
     # invitations' list, accept and decline among them), reports and judging, campaigns (6),
     # ratings (2), chat, rematch and seed verification (5) with the staff's chat review and hiding (2),
     # invitations (6)
-    assert len(ops) == 71
+    assert len(ops) == 72
     assert all(
         "operationId" in res.json()["paths"][p][m] and res.json()["paths"][p][m]["responses"] for p, m in ops
     )

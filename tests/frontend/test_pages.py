@@ -275,6 +275,30 @@ def test_the_rated_line_and_the_profile_count_a_bot_table_as_unrated(client, sta
     assert "active · unrated" in profile
 
 
+# docs/platform.md, "Resigning"
+def test_a_seated_player_resigns_from_the_match_page_after_a_confirmation(client, started_pebbles, make_user):
+    match, (alice, bob) = started_pebbles()
+    client.force_login(bob)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    form = re.search(r'<form id="resign-form"[^>]*>', page).group(0)
+    assert " hidden" not in form and 'data-confirm="Resign this match?' in form
+    assert boot_of(client.get(f"/matches/{match.pk}/"))["doc"]["resignable"] is True
+    # a spectator has no such form; a game of three sides offers none
+    client.force_login(make_user())
+    assert 'id="resign-form"' not in client.get(f"/matches/{match.pk}/").content.decode()
+    three, users = started_pebbles(seats=3)
+    client.force_login(users[0])
+    assert re.search(r'<form id="resign-form"[^>]* hidden', client.get(f"/matches/{three.pk}/").content.decode())
+    # the form resigns, and the page says the match is over
+    client.force_login(bob)
+    res = client.post(f"/matches/{match.pk}/resign/")
+    assert res.status_code == 302 and res["Location"] == f"/matches/{match.pk}/"
+    match.refresh_from_db()
+    assert selectors.state_load(match)["lobby"]["winners"] == [0]
+    again = client.post(f"/matches/{match.pk}/resign/", follow=True)
+    assert "The match is over." in messages_shown(again.content.decode())
+
+
 def test_match_page_for_a_spectator_and_the_board_hook(client, started_pebbles, make_user, settings, tmp_path):
     match, users = started_pebbles()
     client.force_login(make_user())

@@ -102,6 +102,12 @@ function showConnection() {
   node.title = state !== "open" ? "" : over ? "Chat and rematch offers arrive as they are sent." : "Every move arrives as it is made.";
 }
 
+/** The seat that resigned the match, or null. */
+function resignedSeat(doc) {
+  const seat = doc.match ? doc.match.resigned : null;
+  return Number.isInteger(seat) ? seat : null;
+}
+
 function matchOver(doc) {
   return Boolean((doc.status && doc.status.finished) || (doc.match && ["finished", "abandoned"].includes(doc.match.status)));
 }
@@ -405,6 +411,7 @@ function ratedWords(match) {
 
 /** The phase in the board's words when it has them, else the engine's name made readable. */
 function phaseWords(doc) {
+  if (resignedSeat(doc) !== null) return "Over: a player resigned"; // the game itself never reached its end
   const raw = (doc.status && doc.status.phase) || "";
   const board = boardFor(boot.game);
   let words = null;
@@ -433,6 +440,8 @@ function renderStatus() {
   renderClock();
 
   const result = $("result");
+  const resign = $("resign-form"); // a seated player of a running game of two sides may concede
+  if (resign) resign.hidden = !doc.resignable;
   const replay = $("replay-link"); // a finished match has a replay
   if (replay) replay.hidden = !(doc.match && doc.match.status === "finished");
   if (st.finished) {
@@ -441,6 +450,7 @@ function renderStatus() {
     result.replaceChildren(
       el("strong", {}, "Game over. "),
       winners.length ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.map((s) => seatName(s)).join(", ")}` : "No winner.",
+      resignedSeat(doc) !== null ? ` (${seatName(resignedSeat(doc))} resigned)` : "",
     );
   } else {
     result.hidden = true;
@@ -663,7 +673,17 @@ function onMessage(msg) {
   }
 }
 
+/** Resigning cannot be undone: the form asks first (without a script it submits as it is). */
+function guardResign() {
+  const form = $("resign-form");
+  if (!form) return;
+  form.addEventListener("submit", (e) => {
+    if (!window.confirm(form.dataset.confirm)) e.preventDefault();
+  });
+}
+
 function start() {
+  guardResign();
   const log = $("log");
   if (boot.log_from > 0) {
     const more = el("button", { type: "button", class: "link-button" }, "Show the earlier history");

@@ -123,6 +123,13 @@ class YashimaEngine(EngineBase):
     def system_command(self, state):
         return _norm("proceed", {}) if self._system_due(state) else None
 
+    def sides(self, state, seats):
+        """Seats grouped by team (``state["teams"]``: 2 against 2, or each master on their own)."""
+        teams: dict = {}
+        for seat in range(seats):
+            teams.setdefault(state["teams"][seat], []).append(seat)
+        return list(teams.values())
+
     def timeout_command(self, state, seat):
         """On a missed deadline the seat takes the most passive choice available (``clocks.ON_TIMEOUT``)."""
         return clocks.timeout_choice(state, seat, self.legal_commands(state, seat))

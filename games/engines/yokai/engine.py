@@ -19,7 +19,7 @@ once a summoning has fully resolved).
 
 from games.kernel import EngineBase, RuleViolation, Status, event
 
-from . import actions, bot, describe as narration, evolve, views
+from . import actions, bot, describe as narration, evolve, rules as R, views
 from .board import LAYOUTS, TERRAIN_PER_ELEMENT, squares
 from .content import DECK_LIST, GLOSSARY, MONSTERS, OPENING_HAND, PACK
 from .scenario import build_state
@@ -151,6 +151,15 @@ class YokaiEngine(EngineBase):
         """The bot plays to win: a bounded lookahead over its own turn (``bot.py``; docs/games/yokai.md,
         "Bot"), reading only what ``seat`` may know; equal choices are split by ``rng``."""
         return bot.choose(self, state, seat, rng)
+
+    def sides(self, state, seats):
+        """Seats grouped by team (2 against 2), or each player on their own."""
+        sides = []
+        for seat in range(seats):
+            side = R.team_seats(state, seat)
+            if side not in sides:
+                sides.append(side)
+        return sides
 
     def timeout_command(self, state, seat):
         """A player who lets the clock run out ends the turn (or takes the first pending option)."""

@@ -523,7 +523,9 @@ function renderBanner({ doc, view }) {
   const winners = st.winners || [];
   const result = view.result || {};
   const won = isSeat(doc.seat) && winners.includes(doc.seat);
-  const reason = result.reason === "round_cap" ? " The round limit was reached." : result.reason ? ` (${titleCase(result.reason)})` : "";
+  const resigned = doc.match && Number.isInteger(doc.match.resigned) ? doc.match.resigned : null;
+  const reason = resigned !== null ? ` ${seatName(doc, resigned)} resigned.`
+    : result.reason === "round_cap" ? " The round limit was reached." : result.reason ? ` (${titleCase(result.reason)})` : "";
   return h("div", { class: `ys-banner${won ? " is-win" : ""}`, role: "status", "data-testid": "yashima-banner" },
     h("strong", {}, "Game over. "),
     winners.length ? `${winners.map((x) => seatName(doc, x)).join(" and ")} win${winners.length === 1 ? "s" : ""}!` : "A draw: no winner.",

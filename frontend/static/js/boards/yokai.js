@@ -251,6 +251,7 @@ function render(container, doc, sendCommand) {
 
 /** Why the game ended, in a sentence under "Game over" ("" for a reason the board does not know). */
 export function howItEnded(doc, result, winners) {
+  if (doc.match && Number.isInteger(doc.match.resigned)) return `${seatName(doc, doc.match.resigned)} resigned.`;
   if (result.reason === "conquest") return `${seatName(doc, result.seat)} conquered 5 terrain cards.`;
   if (result.reason === "deck_out") return `${seatName(doc, result.loser)} had to draw from an empty deck.`;
   if (result.reason === "time_limit") {
