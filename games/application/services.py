@@ -352,9 +352,10 @@ def match_leave(*, match_id, user) -> CommandResult:
     return _lobby_write(match_id, actor=Actor.user(user), type_="leave", args={"user_id": user.pk})
 
 
-def match_resign(*, match_id, user) -> CommandResult:
-    """``user`` concedes the running match they sit in: the other side wins (``decisions._resign``)."""
-    return _lobby_write(match_id, actor=Actor.user(user), type_="resign", args={"user_id": user.pk})
+def match_resign(*, match_id, user, actor: Actor | None = None) -> CommandResult:
+    """``user`` concedes the running match they sit in: the other side wins (``decisions._resign``).
+    ``actor``: who asked, when it is not ``user`` (a tournament's organizer dropping them)."""
+    return _lobby_write(match_id, actor=actor or Actor.user(user), type_="resign", args={"user_id": user.pk})
 
 
 def match_start(*, match_id, user) -> CommandResult:

@@ -23,6 +23,9 @@ from django.utils import timezone
 
 from games.application import lobby
 from games.application.accounts_lock import lock_accounts
+from games.application.errors import PlatformError
+from games.application.services import Actor as MatchActor
+from games.application.services import match_resign
 from games.eventstore.models import MatchEvent
 from games.kernel import RuleViolation, registry
 from games.ratings.selectors import seeding_ratings
@@ -474,6 +477,26 @@ def tournament_withdraw(*, tournament_id, user) -> Entrant:
         return entrant
 
 
+def _concede_running_match(tournament: Tournament, state: State, entrant: Entrant, actor: Actor) -> None:
+    """A dropped entrant concedes the match it is playing in the round being played, where the game
+    lets one side resign (two sides: two players or two teams): its opponents win now instead of
+    waiting out its clock, and the round can end. At a pod of three or more the match plays on. The
+    caller holds the tournament's lock (the match's result is recorded on commit, as any other)."""
+    if not _at_open_table(state, str(entrant.pk)):
+        return
+    tables = TournamentTable.objects.filter(tournament=tournament, round=state.current_round, match__isnull=False)
+    table = next((t for t in tables if str(entrant.pk) in t.entrant_ids), None)
+    if table is None:
+        return
+    asked_by = MatchActor(kind=actor.kind, user_id=actor.user_id, extra={"purpose": "tournament_drop"})
+    for member in EntrantMember.objects.select_related("user").filter(entrant=entrant):
+        try:
+            match_resign(match_id=table.match_id, user=member.user, actor=asked_by)
+            return
+        except (PlatformError, RuleViolation):
+            continue  # not seated (a team-mate is), over already, or no side to resign to
+
+
 def _leave(tournament: Tournament, state: State, entrant: Entrant, actor: Actor, *, reason: str) -> None:
     """Before the start the entrant leaves the field (its members may enter again); after it, it is
     dropped with ``reason`` and keeps its results. The caller holds the tournament's lock."""
@@ -484,6 +507,8 @@ def _leave(tournament: Tournament, state: State, entrant: Entrant, actor: Actor,
     else:
         _append(tournament, state, Dropped(str(entrant.pk), reason=reason), actor, entrant=entrant)
         entrant.status = Entrant.DROPPED
+        if reason != ACCOUNT_DELETED:  # a deletion is refused while its match runs (tournaments_leave_deleted_account)
+            _concede_running_match(tournament, state, entrant, actor)
     entrant.save(update_fields=["status"])
 
 
@@ -654,10 +679,11 @@ def tournament_drop(*, tournament_id, user, entrant_id) -> Entrant:
         if tournament.status != RUNNING:
             raise TournamentServiceError("not_running", "only a running tournament drops entrants")
         entrant = _entrant(tournament, entrant_id)
-        _append(tournament, state_of(tournament.pk), Dropped(str(entrant.pk), reason="organizer"), Actor.of(user),
-                entrant=entrant)
+        state = state_of(tournament.pk)
+        _append(tournament, state, Dropped(str(entrant.pk), reason="organizer"), Actor.of(user), entrant=entrant)
         entrant.status = Entrant.DROPPED
         entrant.save(update_fields=["status"])
+        _concede_running_match(tournament, state, entrant, Actor.of(user))
         return entrant
 
 

@@ -1,0 +1,83 @@
+"""A dropped entrant concedes the match it is playing (docs/tournaments.md, "Dropping"): its opponents
+win at once instead of waiting out its clock, and the round can end; at a pod of three or more the
+match plays on."""
+
+import pytest
+
+from games.application import selectors
+from games.eventstore.models import MatchEvent
+from games.tournaments import services
+from games.tournaments.matches import tournament_create_matches
+from games.tournaments.models import Entrant, TournamentTable
+
+pytestmark = pytest.mark.django_db
+
+YOKAI = {"turn_seconds": 120}
+
+
+def _running_swiss(make_user, organizer, players=4):
+    t = services.tournament_create(creator=organizer, name="Cup", game="yokai", format="swiss", table_size=2,
+                                   round_minutes=30, match_options=YOKAI)
+    users = [make_user() for _ in range(players)]
+    for user in users:
+        services.tournament_register(tournament_id=t.pk, user=user)
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    tournament_create_matches(tournament_id=t.pk, round_no=1)
+    return t, users
+
+
+def _entrant_of(t, user) -> Entrant:
+    return Entrant.objects.get(tournament=t, members__user=user, members__active=True)
+
+
+def _seat_of(match, user):
+    match.refresh_from_db()
+    return selectors.seat_for_user(match, user)
+
+
+def test_a_dropped_player_concedes_the_match_they_are_playing(make_user, organizer, django_capture_on_commit_callbacks):
+    # given round 1 of a Swiss running, two tables with their matches
+    t, users = _running_swiss(make_user, organizer)
+    first, second = TournamentTable.objects.filter(tournament=t, round=1).order_by("table")
+    dropped = next(u for u in users if _seat_of(first.match, u) is not None)
+    seat = _seat_of(first.match, dropped)
+    # when the organizer drops a player of the first table
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_drop(tournament_id=t.pk, user=organizer, entrant_id=_entrant_of(t, dropped).pk)
+    # then that match ends with the other player winning, recorded as asked by the organizer
+    finished = MatchEvent.objects.get(match=first.match, type="MatchFinished")
+    assert finished.payload["resigned"] == seat and finished.payload["winners"] == [1 - seat]
+    assert finished.actor["user_id"] == organizer.pk and finished.actor["purpose"] == "tournament_drop"
+    # and the table has its result, while the other table plays on
+    assert 1 in services.state_of(t.pk).rounds[0].results
+    assert not MatchEvent.objects.filter(match=second.match, type="MatchFinished").exists()
+    # when a player of the second table withdraws (a drop once started), their match ends too
+    leaver = next(u for u in users if _seat_of(second.match, u) is not None)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_withdraw(tournament_id=t.pk, user=leaver)
+    finished = MatchEvent.objects.get(match=second.match, type="MatchFinished")
+    assert finished.payload["resigned"] == _seat_of(second.match, leaver) and finished.actor["user_id"] == leaver.pk
+    # and the round is complete: round 2 is paired without the two who left
+    t.refresh_from_db()
+    assert t.round == 2
+    left = {str(_entrant_of_any(t, u).pk) for u in (dropped, leaver)}
+    assert all(not left & set(table.entrant_ids) for table in TournamentTable.objects.filter(tournament=t, round=2))
+
+
+def _entrant_of_any(t, user) -> Entrant:
+    return Entrant.objects.get(tournament=t, members__user=user)
+
+
+def test_at_a_pod_of_three_the_match_plays_on(make_user, organizer, django_capture_on_commit_callbacks):
+    t = services.tournament_create(creator=organizer, name="Pods", game="yokai", format="swiss", table_size=3,
+                                   round_minutes=30, match_options=YOKAI)
+    users = [make_user() for _ in range(3)]
+    for user in users:
+        services.tournament_register(tournament_id=t.pk, user=user)
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    tournament_create_matches(tournament_id=t.pk, round_no=1)
+    (table,) = TournamentTable.objects.filter(tournament=t, round=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_drop(tournament_id=t.pk, user=organizer, entrant_id=_entrant_of(t, users[0]).pk)
+    assert not MatchEvent.objects.filter(match=table.match, type="MatchFinished").exists()
+    assert _entrant_of_any(t, users[0]).status == Entrant.DROPPED
