@@ -41,16 +41,13 @@ command and push. A message costs at most one hop to a database thread.
 
 import json
 import logging
-import time
 import uuid
-from collections import deque
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 
 from games.application import selectors, services
-from games.application.errors import MatchNotFound, as_unavailable
+from games.application.errors import MatchNotFound, NotYourDecision, as_unavailable
 from games.application.social import reaches
 from games.application.watch import LiveViewRefused
 
@@ -59,13 +56,13 @@ from .errors import CLOSE_UNAVAILABLE, close_code_for, error_for_exception, erro
 from .dbthreads import db
 from .fanout import Fanout, Outbox, encode
 from .middleware import FRAME_SEND
+from .ratelimit import CLOSE_RATE_LIMITED, MessageRate, throttled
 
 log = logging.getLogger(__name__)
 
 CLOSE_UNAUTHORISED = 4401
 CLOSE_REFUSED = 4403
 CLOSE_NOT_FOUND = 4404
-CLOSE_RATE_LIMITED = 4429
 MAX_MESSAGE_CHARS = 64 * 1024
 
 
@@ -126,7 +123,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.last_sent = 0
         self.ended = False  # no more acting or pushing
         self.closed = False  # close frame sent: nothing more goes out
-        self.received = deque()  # monotonic times of recent incoming messages (rate limit)
+        self.rate = MessageRate()  # this socket's incoming messages (rate limit, .ratelimit)
         self.messages_seen = 0
         self.user = self.scope.get("user")
         self.auth = self.scope.get("kamiza_auth")
@@ -200,6 +197,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if not self._authorised():
             return None
         seat = selectors.seat_now(self.match_id, self.user)
+        if seat is None:  # refused before the write path, as on REST: its version_conflict would tell the live head
+            raise NotYourDecision("you have no seat in this match")
         return services.match_submit_command(
             match_id=self.match_id, seat=seat, actor=services.Actor.user(self.user), command_id=command_id,
             expected_seq=expected_seq, type_=type_, args=args,
@@ -237,8 +236,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         if self.ended or self.match_id is None:
             return
-        if self._over_rate():
-            self._send(error_message("throttled", "too many messages on this socket"))
+        if self.rate.over():
+            self._send(throttled())
             self._close(CLOSE_RATE_LIMITED)
             return
         self.messages_seen += 1
@@ -275,15 +274,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 self.fail(exc, command_id=command_id)  # resend it (same command_id) after reconnecting
                 return
             self._send(error_for_exception(exc, command_id=command_id))
-
-    def _over_rate(self) -> bool:
-        """Sliding window: more than SOCKET_RATE_MESSAGES messages within SOCKET_RATE_SECONDS?"""
-        now = time.monotonic()
-        window = settings.SOCKET_RATE_SECONDS
-        while self.received and now - self.received[0] > window:
-            self.received.popleft()
-        self.received.append(now)
-        return len(self.received) > settings.SOCKET_RATE_MESSAGES
 
     async def _on_auth(self, msg):
         """Authenticate an anonymous socket with its first message, then greet it again."""

@@ -9,6 +9,9 @@ Server -> client:
   pong
 Client -> server: {"type": "ping"} | {"type": "sync"} (resend the snapshot).
 
+Like the match socket (``.ratelimit``), each socket may send SOCKET_RATE_MESSAGES messages per
+SOCKET_RATE_SECONDS; beyond that it gets ``throttled`` and is closed with 4429.
+
 The channel layer carries only ``{"type": "tournament.changed"}`` (published by the services after
 commit); the socket reads the current state itself through the selectors.
 """
@@ -23,6 +26,7 @@ from games.tournaments.live import tournament_group
 
 from .dbthreads import db
 from .errors import error_for_exception, error_message
+from .ratelimit import CLOSE_RATE_LIMITED, MessageRate, throttled
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +46,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         self.group = None
         self.last_text = None
         self.gone = False
+        self.rate = MessageRate()
         await self.accept()
         raw_id = self.scope["url_route"]["kwargs"]["tournament_id"]
         try:
@@ -88,7 +93,12 @@ class TournamentConsumer(AsyncWebsocketConsumer):
             await self._push()
 
     async def receive(self, text_data=None, bytes_data=None):
-        if self.tournament_id is None:
+        if self.tournament_id is None or self.gone:
+            return
+        if self.rate.over():
+            await self._send_text(json.dumps(throttled()))
+            self.gone = True  # nothing more goes out: no answer, no push
+            await self.close(code=CLOSE_RATE_LIMITED)
             return
         try:
             msg = json.loads(text_data) if text_data and len(text_data) <= MAX_MESSAGE_CHARS else None

@@ -96,6 +96,11 @@ async def test_not_your_decision_rule_violations_and_spectators(sockets, make_us
     await recv(other)
     await send(other, command(uuid.uuid4(), head, "pass", {}))
     assert (await recv(other))["code"] == "not_your_decision"
+    # ...refused before the write path, as on REST: a stale seq must not answer version_conflict with the
+    # live head (a delayed spectator of a tournament match would learn it)
+    await send(other, command(uuid.uuid4(), 0, "pass", {}))
+    refused = await recv(other)
+    assert refused["code"] == "not_your_decision" and "current_seq" not in refused
     anon, _ = await open_socket(m.pk)
     await recv(anon)
     await send(anon, command(uuid.uuid4(), head, "pass", {}))
@@ -164,7 +169,7 @@ async def test_the_seat_is_resolved_again_for_every_command(make_user):
     hello = await recv(comm)
     assert hello["seat"] is None
     await send(comm, command(uuid.uuid4(), hello["seq"], "pass", {}))
-    assert (await recv(comm))["code"] == "match_not_active"
+    assert (await recv(comm))["code"] == "not_your_decision"  # no seat yet: refused before the write path, as on REST
     await db(services.match_join)(match_id=m.pk, user=joiner, seat=1)
     await db(services.match_start)(match_id=m.pk, user=creator)
     from .conftest import seat_view, submit

@@ -134,3 +134,23 @@ async def test_a_change_pushed_as_the_client_leaves_is_not_an_error(make_user):
     await db(_register)(t, players[1])
     await consumer.tournament_changed({"type": "tournament.changed"})
     assert len(frames) == 1, "nothing more is sent to a client that has gone"
+
+
+async def test_a_flooding_tournament_socket_is_closed_with_4429(make_user, settings):
+    """An anonymous socket sending ``sync`` after ``sync`` (each a full snapshot read) gets as many as
+    the match socket allows, then ``throttled`` and 4429, and nothing more."""
+    settings.SOCKET_RATE_MESSAGES = 5
+    settings.SOCKET_RATE_SECONDS = 3600  # the whole test lies inside one window
+    t, _, _ = await db(_tournament)(make_user)
+    comm, _ = await open_socket(None, path=f"/ws/tournaments/{t.pk}/")
+    await _snapshot(comm)
+    for _ in range(4):
+        await send(comm, {"type": "sync"})
+        await _snapshot(comm)
+    await send(comm, {"type": "ping"})
+    assert await recv(comm) == {"type": "pong"}
+    await send(comm, {"type": "sync"})
+    msg = await recv(comm)
+    assert msg["type"] == "error" and msg["code"] == "throttled"
+    assert await recv(comm) == {"type": "__close__", "code": 4429}
+    await close_all(comm)
