@@ -7,10 +7,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.serializers import ErrorSerializer
+from games.api.throttles import MatchCreateThrottle
 from games.application.errors import LobbyError
 
 from . import services
 from .domain import CampaignRefused
+from .throttles import CampaignCreateThrottle
 
 E = lambda text: OpenApiResponse(ErrorSerializer, description=text)  # noqa: E731
 CAMPAIGN_ID = OpenApiParameter("id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="campaign id")
@@ -24,6 +26,9 @@ class CampaignCreateSerializer(serializers.Serializer):
                                     help_text="character -> seat (default: dealt round the table)")
     yomi_mode = serializers.BooleanField(required=False, default=False,
                                          help_text="Shinigami Expansion: keep the Yomi Mode track (default false)")
+    blue_die = serializers.BooleanField(required=False, default=False,
+                                        help_text="Optional Rule: Replace the Red Die: every phase match rolls the "
+                                                  "blue attack die wherever a red die is called for (default false)")
 
 
 class CampaignCreatedSerializer(serializers.Serializer):
@@ -55,6 +60,8 @@ class CampaignSerializer(serializers.Serializer):
     characters = serializers.DictField(help_text="each character's progress: level, health, attributes, skills, levels gained")
     history = HistorySerializer(many=True)
     yomi = serializers.DictField(allow_null=True, help_text="the Yomi Mode track {marks, bold, face_shinigami}, or null")
+    blue_die = serializers.BooleanField(help_text="Optional Rule: Replace the Red Die (the blue die is rolled for "
+                                                  "every red one in every phase match)")
     failure = serializers.DictField(allow_null=True, help_text="{chapter, phase, match_id, code, message} when the next "
                                                                "phase could not be opened (staff may retry), else null")
 
@@ -74,6 +81,9 @@ def _body(serializer_class, data):
 
 
 class CampaignListCreateApi(APIView):
+    def get_throttles(self):
+        return [CampaignCreateThrottle()] if self.request.method == "POST" else []
+
     @extend_schema(tags=["campaigns"], operation_id="campaigns_list", parameters=[MineSerializer],
                    responses={200: CampaignSerializer(many=True), 400: E("malformed filter")})
     def get(self, request):
@@ -84,14 +94,18 @@ class CampaignListCreateApi(APIView):
 
     @extend_schema(tags=["campaigns"], operation_id="campaigns_create", request=CampaignCreateSerializer,
                    responses={201: CampaignCreatedSerializer, 400: E("malformed / bad_act / bad_control"),
-                              401: E("not_authenticated")},
-                   description="Create a campaign (Harakiri, an act, 1 to 4 players); the creator takes seat 0.")
+                              401: E("not_authenticated"),
+                              409: E("too_many_open_campaigns: the caller already has MAX_OPEN_CAMPAIGNS_PER_USER "
+                                     "open campaigns they created and sit in"),
+                              429: E("throttled (Retry-After): scope campaign_create, CAMPAIGN_CREATE_RATE")},
+                   description="Create a campaign (Harakiri, an act, 1 to 4 players); the creator takes seat 0. "
+                               "Throttled per user (scope campaign_create).")
     def post(self, request):
         data = _body(CampaignCreateSerializer, request.data)
         try:
             campaign = services.campaign_create(user=request.user, game=data["game"], act=data["act"],
                                                 seats=data["seats"], control=data.get("control"),
-                                                yomi_mode=data["yomi_mode"])
+                                                yomi_mode=data["yomi_mode"], blue_die=data["blue_die"])
         except CampaignRefused as exc:
             raise _refused(exc)
         return Response({"id": str(campaign.pk)}, status=status.HTTP_201_CREATED)
@@ -133,11 +147,14 @@ class CampaignJoinApi(_CampaignActionApi):
 
 class CampaignStartApi(_CampaignActionApi):
     service = staticmethod(services.campaign_start)
+    throttle_classes = [MatchCreateThrottle]  # the start opens chapter 1's match
 
     @extend_schema(tags=["campaigns"], operation_id="campaigns_start", parameters=[CAMPAIGN_ID], request=None,
                    responses={200: CampaignSerializer, **_ACTION_ERRORS, 403: E("not_creator"),
-                              409: E("campaign_started / seats_not_filled")},
-                   description="Start the campaign: chapter 1's Adventure Phase match opens with every player seated.")
+                              409: E("campaign_started / seats_not_filled"),
+                              429: E("throttled (Retry-After): scope match_create, MATCH_CREATE_RATE")},
+                   description="Start the campaign: chapter 1's Adventure Phase match opens with every player seated. "
+                               "It opens a match, so it counts against the match creation rate (scope match_create).")
     def post(self, request, id):
         return super().post(request, id)
 

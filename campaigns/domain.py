@@ -75,6 +75,8 @@ def apply(state: dict | None, record: dict) -> dict:
                  creator_id=p["creator_id"])
         if p.get("yomi_mode"):  # Shinigami Expansion: the Yomi Mode track of the campaign sheet
             s["yomi"] = {"marks": 0, "bold": list(yomi.DEFAULT_BOLD), "face_shinigami": False}
+        if p.get("blue_die"):  # Optional Rule: Replace the Red Die, for every phase (a key only when on:
+            s["blue_die"] = True  # the views folded before it existed stay what a refold gives)
     elif t == SEATED:
         s["seats"][p["seat"]] = {"user_id": p["user_id"], "username": p["username"]}
     elif t == STARTED:
@@ -141,14 +143,20 @@ def public(campaign_id, state: dict) -> dict:
             "chapter": state["chapter"],
             "phase": state["phase"], "current_match": state["current_match"], "sheet": state["sheet"],
             "characters": state["characters"], "history": state["history"], "yomi": state["yomi"],
-            "failure": state["failure"]}
+            "blue_die": bool(state.get("blue_die")), "failure": state["failure"]}
 
 
 # -- the phases' options ---------------------------------------------------------------------------
 
 
+def optional_rules(state: dict) -> dict:
+    """The optional rules chosen at the campaign's creation, for each phase match (absent when off,
+    so a campaign without them opens its matches with the options it always did)."""
+    return {"blue_die": True} if state.get("blue_die") else {}
+
+
 def adventure_options(state: dict, chapter: int) -> dict:
-    options = {"phase": "adventure", "chapter": chapter, "control": dict(state["control"])}
+    options = {"phase": "adventure", "chapter": chapter, "control": dict(state["control"]), **optional_rules(state)}
     if state["sheet"] is not None:
         options["sheet"] = state["sheet"]
     return options
@@ -163,7 +171,7 @@ def exploration_options(state: dict, chapter: int, outcome: str, missions: dict 
     options = {"phase": "exploration", "scenario": scenario, "adventure": outcome,
                "party": handover.party_from_sheet(state["sheet"]), "control": dict(state["control"]), "share": True,
                "marks": list(state["sheet"].get("marks", [])),
-               "missions": {str(n): status for n, status in (missions or {}).items()}}
+               "missions": {str(n): status for n, status in (missions or {}).items()}, **optional_rules(state)}
     if state.get("market") is not None:
         options["market"] = list(state["market"])
     if state["yomi"] is not None:  # the Yomi marks so far go on with the party

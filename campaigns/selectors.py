@@ -210,6 +210,7 @@ def _sheet(doc: dict, names: dict) -> dict:
     sheet = doc["sheet"] or {}
     return {
         "yomi": _yomi(doc),
+        "blue_die": bool(doc.get("blue_die")),  # Optional Rule: Replace the Red Die
         "marks": [names["mark"](m) for m in sheet.get("marks", [])],
         "discovered": [names["location"](loc) for loc in sheet.get("discovered", [])],
         "cities": [{"name": names["location"](c["location"]), "status": c["status"], "chapter": c["chapter"]}

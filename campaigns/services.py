@@ -6,6 +6,7 @@ Every change appends records to the campaign's log under its row lock and refold
 
 import logging
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, OperationalError, transaction
@@ -55,7 +56,7 @@ def _locked(campaign_id) -> Campaign:
         raise CampaignRefused("not_found", "no such campaign", 404)
 
 
-def campaign_create(*, user, game, act, seats, control=None, yomi_mode=False) -> Campaign:
+def campaign_create(*, user, game, act, seats, control=None, yomi_mode=False, blue_die=False) -> Campaign:
     if game not in GAMES:
         raise CampaignRefused("bad_game", "campaigns are played for harakiri", 400)
     if isinstance(act, bool) or act not in domain.ACTS:
@@ -65,13 +66,17 @@ def campaign_create(*, user, game, act, seats, control=None, yomi_mode=False) ->
     control = domain.check_control(control, seats)
     if not isinstance(yomi_mode, bool):
         raise CampaignRefused("bad_yomi_mode", "yomi_mode is true or false", 400)
+    if not isinstance(blue_die, bool):
+        raise CampaignRefused("bad_blue_die", "blue_die is true or false", 400)
     with transaction.atomic():
         _check_account(user)
+        _open_campaigns_check(user)
         campaign = Campaign.objects.create(game=game, created_by=user)
         CampaignView.objects.create(campaign=campaign, state=domain.empty())
         _append(campaign, [
             {"type": domain.CREATED, "payload": {"game": game, "act": act, "seats": seats, "control": control,
-                                                 "creator_id": user.pk, "yomi_mode": yomi_mode}},
+                                                 "creator_id": user.pk, "yomi_mode": yomi_mode,
+                                                 "blue_die": blue_die}},
             {"type": domain.SEATED, "payload": {"seat": 0, "user_id": user.pk, "username": user.get_username()}},
         ])
     return campaign
@@ -90,6 +95,15 @@ def campaigns_leave_deleted_account(user) -> None:
             continue
         _append(campaign, [{"type": domain.LEFT, "payload": {"seat": seat, "user_id": user.pk,
                                                              "reason": "account_deleted"}}])
+
+
+def _open_campaigns_check(user) -> None:
+    """Lobby flooding: refuse a new campaign while ``user`` already has MAX_OPEN_CAMPAIGNS_PER_USER open
+    ones they created and still sit in (counted under the account's lock, so parallel creations queue)."""
+    cap = settings.MAX_OPEN_CAMPAIGNS_PER_USER
+    if CampaignView.objects.filter(campaign__created_by=user, players=user, state__status="open").count() >= cap:
+        raise CampaignRefused("too_many_open_campaigns",
+                              f"you already have {cap} open campaigns; start one before you create another")
 
 
 def _check_account(user) -> None:

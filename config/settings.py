@@ -343,6 +343,11 @@ REST_FRAMEWORK = {
         "chat": env.str("CHAT_RATE", default="20/minute"),
         "invitation": env.str("INVITATION_RATE", default="10/minute"),  # POST /api/matches/{id}/invitations/
         "socket_ticket": env.str("SOCKET_TICKET_RATE", default="60/minute"),
+        # a tournament match report (API and pages): a record, a judges' queue entry, a push to watchers
+        "tournament_report": env.str("TOURNAMENT_REPORT_RATE", default="5/minute"),
+        # entering or leaving a tournament (register, withdraw, a team invitation's accept or decline)
+        "tournament_entry": env.str("TOURNAMENT_ENTRY_RATE", default="10/minute"),
+        "campaign_create": env.str("CAMPAIGN_CREATE_RATE", default="10/minute"),  # starting one: match_create
     },
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # The browsable HTML renderer is a development aid only.
@@ -375,6 +380,8 @@ KAMIZA_EXTRA_ENGINES = env.list("KAMIZA_EXTRA_ENGINES", default=[])
 SEED_DEMO_DATA = env.bool("SEED_DEMO_DATA", default=False)
 # Lobby flooding: a user may have at most this many open (not yet started) matches they created.
 MAX_OPEN_MATCHES_PER_USER = env.int("MAX_OPEN_MATCHES_PER_USER", default=5)
+# ... and at most this many open (not yet started) campaigns they created and still sit in.
+MAX_OPEN_CAMPAIGNS_PER_USER = env.int("MAX_OPEN_CAMPAIGNS_PER_USER", default=5)
 # Match chat (games.application.chat): the longest message, in characters (posting is throttled
 # per user by the "chat" scope, CHAT_RATE).
 CHAT_MAX_CHARS = env.int("CHAT_MAX_CHARS", default=500)

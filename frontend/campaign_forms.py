@@ -24,6 +24,9 @@ class CampaignCreateForm(forms.Form):
     yomi_mode = forms.BooleanField(required=False, label="Yomi Mode (Shinigami expansion)",
                                    help_text="Each phase marks a box of the Yomi track for every character "
                                              "defeated in it; at a bold square the party faces the Shinigami.")
+    blue_die = forms.BooleanField(required=False, label="Blue die instead of red (optional rule, Souls of Yomi)",
+                                  help_text="Every phase rolls the blue attack die (1 to 3) wherever a red die "
+                                            "(0 to 4) is called for: the same average, less luck.")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

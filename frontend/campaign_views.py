@@ -10,6 +10,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns import selectors, services
 from campaigns.domain import CampaignRefused
+from campaigns.throttles import CampaignCreateThrottle
+from games.api.throttles import MatchCreateThrottle, allow
 from games.application.errors import PlatformError
 from games.kernel import RuleViolation
 
@@ -78,10 +80,18 @@ def campaign_create(request):
     form = CampaignCreateForm(request.POST)
     if not form.is_valid():
         return campaign_list(request, form=form)
+    wait = allow(CampaignCreateThrottle, request)
+    if wait is not None:
+        form.add_error(None, f"You are creating campaigns too quickly; try again in {int(wait) + 1} s.")
+        response = campaign_list(request, form=form)
+        response.status_code = 429
+        response["Retry-After"] = str(int(wait) + 1)
+        return response
     try:
         campaign = services.campaign_create(user=request.user, game="harakiri", act=form.cleaned_data["act"],
                                             seats=form.cleaned_data["seats"], control=form.cleaned_data["control"],
-                                            yomi_mode=form.cleaned_data["yomi_mode"])
+                                            yomi_mode=form.cleaned_data["yomi_mode"],
+                                            blue_die=form.cleaned_data["blue_die"])
     except CampaignRefused as err:
         form_refusal(form, err, words=REFUSALS)
         return campaign_list(request, form=form)
@@ -129,5 +139,10 @@ def campaign_join(request, campaign_id):
 @login_required
 @require_POST
 def campaign_start(request, campaign_id):
+    wait = allow(MatchCreateThrottle, request)  # the start opens a match: the match creation rate
+    if wait is not None:
+        messages.error(request, f"You are opening matches too quickly; try again in {int(wait) + 1} s.",
+                       extra_tags="code-throttled")
+        return redirect("frontend:campaign", campaign_id=campaign_id)
     return _action(request, campaign_id, lambda: services.campaign_start(campaign_id=campaign_id, user=request.user),
                    "The campaign has begun: chapter 1's Adventure Phase is open.")
