@@ -8,8 +8,8 @@ class TooManyAttempts(PlatformError):
     code = "too_many_attempts"
     status = 429
 
-    def __init__(self, retry_after: int):
-        super().__init__("too many failed login attempts; try again later", {"retry_after": retry_after})
+    def __init__(self, retry_after: int, message: str = "too many failed login attempts; try again later"):
+        super().__init__(message, {"retry_after": retry_after})
         self.retry_after = retry_after
 
 
@@ -27,6 +27,16 @@ class WrongPassword(PlatformError):
 
     def __init__(self):
         super().__init__("the current password is not correct")
+
+
+class PasswordRequired(PlatformError):
+    """A change that needs the current password again (the account's e-mail address) came without it."""
+
+    code = "password_required"
+    status = 400
+
+    def __init__(self, message: str = "enter your current password to change the account's e-mail address"):
+        super().__init__(message, {"field": "password"})
 
 
 class InvalidResetLink(PlatformError):

@@ -1,8 +1,15 @@
-"""Form mix-in that puts the web and admin user forms through accounts.identity's one check."""
+"""Form mix-in that puts the web and admin user forms through accounts.identity's one check, and the
+longest e-mail address every form and serializer takes."""
 
 from django import forms
+from django.contrib.auth import get_user_model
 
 from .identity import TAKEN, username_normalize, username_taken
+
+# The user model's column (254 characters, RFC 5321's limit). Every e-mail field of a form or a
+# serializer takes at most this, so a longer address is a field error (400), never a database
+# error (PostgreSQL: "value too long for type character varying(254)", a 500).
+EMAIL_MAX_LENGTH = get_user_model()._meta.get_field("email").max_length
 
 
 class UsernameCheckMixin:

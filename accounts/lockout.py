@@ -20,6 +20,10 @@ password is checked, so concurrent guesses cannot overshoot a limit; a success g
 back, and a refused attempt never counts against the account or the IP (only against its own
 account + IP pair). Usernames are counted by their ``identity.username_key``, so ``ＡＤＭＩＮ`` and
 ``admin`` share one count.
+
+The same limits hold for a signed-in user's password checked again (``recheck_begin``: the password
+change, the e-mail change and the account deletion, on the API and the pages), counted per account
+id: a stolen session or token is no better an oracle for the password than the login form.
 """
 
 import hashlib
@@ -92,7 +96,19 @@ def refusal(*, pair_count: int, account_count: int, ip_count: int) -> str | None
 
 def attempt_begin(username: str, ip: str) -> Attempt:
     name = username_key(username)
-    pair, account, addr = _key("pair", name, ip), _key("user", name), _key("ip", ip)
+    return _begin(_key("pair", name, ip), _key("user", name), _key("ip", ip))
+
+
+def recheck_begin(user_id, ip: str) -> Attempt:
+    """A signed-in account's password checked again (changing the password or the e-mail address,
+    deleting the account): the same limits as a login, counted per account *id* (so renaming the
+    account does not start a new count) with their own account and account + IP counts, and the
+    address's count shared with the logins (a guess is a guess, whichever form it came through)."""
+    account = str(user_id)
+    return _begin(_key("recheck-pair", account, ip), _key("recheck-user", account), _key("ip", ip))
+
+
+def _begin(pair: str, account: str, addr: str) -> Attempt:
     n_pair = _take_slot(pair)
     n_account, n_ip = _take_slot(account), _take_slot(addr)
     refused = refusal(pair_count=n_pair, account_count=n_account, ip_count=n_ip)

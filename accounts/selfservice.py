@@ -31,8 +31,9 @@ from games.eventstore.models import Match
 from games.projections.models import MatchSummary, PlayerRecord
 from games.tournaments.services import tournaments_leave_deleted_account
 
-from .errors import InActiveMatch, InvalidResetLink, NotFound, WrongPassword
+from .errors import InActiveMatch, InvalidResetLink, NotFound
 from .models import LoginSession, Profile
+from .services import password_recheck
 
 EXPORT_FORMAT = "kamiza-account-export/1"
 RESET_EMAIL = "accounts/email/password_reset_email.txt"
@@ -115,11 +116,13 @@ def logins_end_after_password_change(user, keep_session: str | None) -> None:
     sessions_end_all(user, except_key=keep_session)
 
 
-def password_change(user, *, old_password: str, new_password: str, keep_session: str | None = None) -> None:
-    """Raises WrongPassword (400) or ValidationError (AUTH_PASSWORD_VALIDATORS). The caller keeps
-    its own web session alive with ``update_session_auth_hash``."""
-    if not user.check_password(str(old_password or "")):
-        raise WrongPassword()
+def password_change(user, *, old_password: str, new_password: str, keep_session: str | None = None,
+                    ip: str | None = None) -> None:
+    """Raises WrongPassword (400), TooManyAttempts (429: the lockout of password re-checks,
+    ``services.password_recheck``; ``ip`` is the caller's address) or ValidationError
+    (AUTH_PASSWORD_VALIDATORS). The caller keeps its own web session alive with
+    ``update_session_auth_hash``."""
+    password_recheck(user, old_password, ip=ip)
     validate_password(new_password, user)
     with transaction.atomic():
         user.set_password(new_password)
@@ -209,11 +212,11 @@ def export(user) -> dict:
 # -- deletion ------------------------------------------------------------------------------------
 
 
-def account_delete(user, *, password: str) -> None:
-    """The account holder deletes their account: the password is asked again, then
+def account_delete(user, *, password: str, ip: str | None = None) -> None:
+    """The account holder deletes their account: the password is asked again (under the lockout of
+    password re-checks, ``services.password_recheck``: WrongPassword 400, TooManyAttempts 429), then
     ``account_anonymize``."""
-    if not user.check_password(str(password or "")):
-        raise WrongPassword()
+    password_recheck(user, password, ip=ip)
     account_anonymize(user)
 
 

@@ -3,6 +3,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
+from .forms import EMAIL_MAX_LENGTH
 from .identity import TAKEN, username_clean, username_taken
 
 
@@ -20,7 +21,7 @@ def _username_checked(value: str, *, exclude_user_id=None) -> str:
 class RegisterSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(write_only=True, trim_whitespace=False, max_length=4096)
-    email = serializers.EmailField(required=False, allow_blank=True, default="")
+    email = serializers.EmailField(required=False, allow_blank=True, default="", max_length=EMAIL_MAX_LENGTH)
 
     def validate_username(self, value):
         return _username_checked(value)
@@ -54,9 +55,15 @@ class MeSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150, required=False,
                                      help_text="renaming goes through the same lookalike check as registration")
     display_name = serializers.CharField(max_length=60, allow_blank=True, required=False)
-    email = serializers.EmailField(allow_blank=True, required=False)
+    email = serializers.EmailField(allow_blank=True, required=False, max_length=EMAIL_MAX_LENGTH, help_text=(
+        "where password reset links go: changing it (to another address or to none) needs `password`"))
     turn_email = serializers.BooleanField(required=False, help_text=(
         "e-mail me when my decision has waited TURN_EMAIL_AFTER_MINUTES in a running match (default off)"))
+    password = serializers.CharField(write_only=True, required=False, allow_blank=True, max_length=4096,
+                                     trim_whitespace=False,
+                                     help_text=("your current password: required when `email` changes (400 "
+                                                "password_required without it, 400 wrong_password, 429 "
+                                                "too_many_attempts after too many wrong ones); not needed otherwise"))
 
 
 # -- the account holder's own account ----------------------------------------------------------------
@@ -73,7 +80,7 @@ class PasswordChangedSerializer(serializers.Serializer):
 
 
 class PasswordResetSerializer(serializers.Serializer):
-    email = serializers.EmailField()
+    email = serializers.EmailField(max_length=EMAIL_MAX_LENGTH)
 
 
 class PasswordResetConfirmSerializer(serializers.Serializer):

@@ -21,7 +21,7 @@ from rest_framework.authtoken.models import Token
 from games.eventstore import sql as plain_sql
 
 from . import lockout
-from .errors import TooManyAttempts
+from .errors import PasswordRequired, TooManyAttempts, WrongPassword
 from .identity import TAKEN, username_clean, username_normalize, username_taken
 from .models import Profile
 from .tokens import token_ttl, token_valid
@@ -64,6 +64,24 @@ def user_authenticate(request, username, password):
         return None
     lockout.attempt_succeeded(attempt)
     return user
+
+
+RECHECK_REFUSED = "too many wrong passwords for this account; try again in a few minutes"
+
+
+def password_recheck(user, password, *, ip: str | None = None) -> None:
+    """Check a signed-in user's password again (before changing the password or the e-mail
+    address, or deleting the account) under the same lockout as a login (``lockout.recheck_begin``:
+    per account + IP, per account, per IP). Raises ``TooManyAttempts`` (429; the password is then not
+    checked) or ``WrongPassword`` (400)."""
+    ip = ip or "unknown"
+    attempt = lockout.recheck_begin(user.pk, ip)
+    if attempt.refused is not None:
+        log.warning("password re-check refused (%s limit) for user_id=%s ip=%s", attempt.refused, user.pk, ip)
+        raise TooManyAttempts(retry_after=lockout.window(), message=RECHECK_REFUSED)
+    if not user.check_password(str(password or "")):
+        raise WrongPassword()
+    lockout.attempt_succeeded(attempt)
 
 
 # -- registration, tokens, logout ---------------------------------------------------------------
@@ -129,7 +147,16 @@ def profile_get(user) -> Profile:
 
 
 def profile_update(*, user, display_name: str | None = None, email: str | None = None,
-                   username: str | None = None, turn_email: bool | None = None) -> Profile:
+                   username: str | None = None, turn_email: bool | None = None,
+                   password: str | None = None, ip: str | None = None) -> Profile:
+    """Change what is given. A new ``email`` (another address, or none) is where a password reset
+    link goes, so it needs the current ``password`` (``password_recheck``, under the lockout; ``ip``
+    is the caller's address): without it ``PasswordRequired`` (400), wrong ``WrongPassword`` (400),
+    too many wrong ones ``TooManyAttempts`` (429). A refusal changes nothing."""
+    if email is not None and email != user.email:
+        if not password:
+            raise PasswordRequired()
+        password_recheck(user, password, ip=ip)
     profile = profile_get(user)
     with transaction.atomic():
         if username is not None:

@@ -4,7 +4,6 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.authtoken.models import Token
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -14,6 +13,7 @@ from games.api.throttles import ScopedUserThrottle
 from . import services, tokens
 from .errors import InvalidCredentials
 from .serializers import MeSerializer, RegisteredSerializer, RegisterSerializer, TokenRequestSerializer, TokenSerializer
+from .throttles import REGISTER, ClientAddressThrottle
 
 E = lambda text: OpenApiResponse(ErrorSerializer, description=text)  # noqa: E731
 
@@ -27,12 +27,13 @@ def _me(user) -> dict:
 class UserRegisterApi(APIView):
     authentication_classes = []
     permission_classes = [AllowAny]
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "register"  # per client IP; settings.REST_FRAMEWORK DEFAULT_THROTTLE_RATES
+    throttle_classes = [ClientAddressThrottle]
+    throttle_scope = REGISTER  # per client address, shared with the sign-up page (accounts.throttles)
 
     @extend_schema(
         tags=["auth"], operation_id="auth_register", request=RegisterSerializer,
         responses={201: RegisteredSerializer, 400: E("malformed (field errors in extra, e.g. a weak password)"),
+                   429: E("throttled: REGISTER_RATE per client address, shared with the sign-up page (Retry-After)"),
                    415: E("unsupported_media_type: a body that is not JSON, form or multipart data")},
     )
     def post(self, request):
@@ -80,13 +81,20 @@ class UserMeApi(APIView):
         return Response(_me(request.user))
 
     @extend_schema(tags=["auth"], operation_id="auth_me_update", request=MeSerializer,
-                   responses={200: MeSerializer, 400: E("malformed"), 401: E("not_authenticated")})
+                   responses={200: MeSerializer,
+                              400: E("malformed / password_required (a new email without password) / wrong_password"),
+                              401: E("not_authenticated"),
+                              429: E("too_many_attempts: too many wrong passwords for this account (Retry-After)")},
+                   description="Change what is given. Changing `email` (where password reset links go) needs the "
+                               "current `password`, checked under the same lockout as a login; a refusal changes "
+                               "nothing.")
     def patch(self, request):
         ser = MeSerializer(data=request.data, partial=True)
         ser.is_valid(raise_exception=True)
-        services.profile_update(user=request.user, display_name=ser.validated_data.get("display_name"),
-                                email=ser.validated_data.get("email"), username=ser.validated_data.get("username"),
-                                turn_email=ser.validated_data.get("turn_email"))
+        data = ser.validated_data
+        services.profile_update(user=request.user, display_name=data.get("display_name"), email=data.get("email"),
+                                username=data.get("username"), turn_email=data.get("turn_email"),
+                                password=data.get("password"), ip=services.client_ip(request))
         return Response(_me(request.user))
 
 

@@ -10,16 +10,18 @@ from rest_framework import status
 from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from games.api.serializers import ErrorSerializer
 
 from . import selfservice, services
 from . import serializers as s
+from .throttles import PASSWORD_RESET, ClientAddressThrottle
 
 E = lambda text: OpenApiResponse(ErrorSerializer, description=text)  # noqa: E731
 UNAUTH = E("not_authenticated / authentication_failed")
+RECHECK_LOCKED = E("too_many_attempts: too many wrong passwords for this account (Retry-After); the password "
+                   "is not checked until the window passes")
 
 
 def _body(serializer_class, request) -> dict:
@@ -44,15 +46,16 @@ class PasswordChangeApi(APIView):
 
     @extend_schema(tags=["account"], operation_id="auth_password_change", request=s.PasswordChangeSerializer,
                    responses={200: s.PasswordChangedSerializer, 400: E("wrong_password / malformed (a weak new password)"),
-                              401: UNAUTH},
+                              401: UNAUTH, 429: RECHECK_LOCKED},
                    description="Change the password. Every other login ends: the API token is replaced (a token "
-                               "client gets the new one back) and every other web session is signed out.")
+                               "client gets the new one back) and every other web session is signed out. Wrong "
+                               "old passwords count towards the same lockout as failed logins (429).")
     def post(self, request):
         data = _body(s.PasswordChangeSerializer, request)
         user = request.user
         used_token = _token_key(request) is not None
         selfservice.password_change(user, old_password=data["old_password"], new_password=data["new_password"],
-                                    keep_session=_session_key(request))
+                                    keep_session=_session_key(request), ip=services.client_ip(request))
         if not used_token and _session_key(request):
             update_session_auth_hash(request._request, user)  # this browser stays signed in
         return Response({"token": services.token_for(user) if used_token else None})
@@ -61,11 +64,13 @@ class PasswordChangeApi(APIView):
 class PasswordResetApi(APIView):
     authentication_classes = []
     permission_classes = [AllowAny]
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "password_reset"
+    throttle_classes = [ClientAddressThrottle]
+    throttle_scope = PASSWORD_RESET  # per client address, shared with the forgotten-password page
 
     @extend_schema(tags=["account"], operation_id="auth_password_reset", request=s.PasswordResetSerializer,
-                   responses={204: None, 400: E("malformed"), 429: E("throttled")},
+                   responses={204: None, 400: E("malformed"),
+                              429: E("throttled: PASSWORD_RESET_RATE per client address, shared with the "
+                                     "forgotten-password page (Retry-After)")},
                    description="E-mail a one-use reset link to the active accounts with this address. The answer "
                                "is the same whether or not such an account exists.")
     def post(self, request):
@@ -145,11 +150,13 @@ class AccountDeleteApi(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(tags=["account"], operation_id="account_delete", request=s.AccountDeleteSerializer,
-                   responses={204: None, 400: E("wrong_password"), 401: UNAUTH, 409: E("in_active_match")},
-                   description="Delete the account (password required). Refused while it sits in a running match; "
+                   responses={204: None, 400: E("wrong_password"), 401: UNAUTH, 409: E("in_active_match"),
+                              429: RECHECK_LOCKED},
+                   description="Delete the account (password required; wrong ones count towards the same lockout "
+                               "as failed logins, 429). Refused while it sits in a running match; "
                                "its open matches are left. The user row is anonymized, not removed: match logs "
                                "are never rewritten, and its seats show \"deleted player\".")
     def post(self, request):
         data = _body(s.AccountDeleteSerializer, request)
-        selfservice.account_delete(request.user, password=data["password"])
+        selfservice.account_delete(request.user, password=data["password"], ip=services.client_ip(request))
         return Response(status=status.HTTP_204_NO_CONTENT)

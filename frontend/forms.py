@@ -2,19 +2,23 @@
 these forms only turn HTML inputs into the service's arguments."""
 
 from django import forms
+from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import BaseUserCreationForm
 
-from accounts.forms import UsernameCheckMixin
+from accounts.errors import TooManyAttempts, WrongPassword
+from accounts.forms import EMAIL_MAX_LENGTH, UsernameCheckMixin
+from accounts.services import password_recheck
 
 from .option_fields import GameOptions
+from .wording import error_text
 
 
 class SignUpForm(UsernameCheckMixin, BaseUserCreationForm):
     """Username + optional email + password twice, checked by AUTH_PASSWORD_VALIDATORS; the
     username goes through accounts.identity's lookalike check (UsernameCheckMixin)."""
 
-    email = forms.EmailField(required=False, help_text="Optional.")
+    email = forms.EmailField(required=False, max_length=EMAIL_MAX_LENGTH, help_text="Optional.")
 
     class Meta(BaseUserCreationForm.Meta):
         model = get_user_model()
@@ -126,7 +130,36 @@ class UsernameForm(forms.Form):
 
 
 class TurnAlertsForm(forms.Form):
-    """The account's "your turn" e-mail setting, with the address it goes to."""
+    """The account's "your turn" e-mail setting, with the address it goes to. That address is the
+    account's own, where password reset links go: changing it needs the current password
+    (``accounts.services.profile_update`` checks it, under the lockout of password re-checks)."""
 
-    email = forms.EmailField(required=False, label="E-mail address")
+    email = forms.EmailField(required=False, max_length=EMAIL_MAX_LENGTH, label="E-mail address")
     turn_email = forms.BooleanField(required=False, label="E-mail me when a turn of mine has waited a while")
+    password = forms.CharField(
+        required=False, strip=False, max_length=4096, label="Your password",
+        help_text="Needed only to change the e-mail address.",
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+
+class PasswordChangeForm(auth_forms.PasswordChangeForm):
+    """Django's form, with the old password checked under the lockout of password re-checks
+    (``accounts.services.password_recheck``, the one the API's password change uses). ``ip``: the
+    caller's address. Too many wrong passwords are an ``old_password`` error with the code
+    ``too_many_attempts`` (the view answers 429)."""
+
+    def __init__(self, user, *args, ip: str | None = None, **kwargs):
+        super().__init__(user, *args, **kwargs)
+        self.ip = ip
+
+    def clean_old_password(self):
+        old_password = self.cleaned_data["old_password"]
+        try:
+            password_recheck(self.user, old_password, ip=self.ip)
+        except TooManyAttempts as err:
+            raise forms.ValidationError(error_text(err), code=err.code)
+        except WrongPassword:
+            raise forms.ValidationError(self.error_messages["password_incorrect"], code="password_incorrect")
+        return old_password
+

@@ -10,13 +10,20 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from accounts.services import profile_update
+from accounts.services import client_ip, profile_update
 from games.application import seedcheck, selectors
-from games.application.errors import MatchNotFound, SocialRefused
+from games.application.errors import MatchNotFound, PlatformError, SocialRefused
 from games.kernel import RuleViolation, registry
 
+from .account_views import account_page
 from .forms import TurnAlertsForm
-from .wording import form_errors_shown
+from .wording import form_refusal
+
+EMAIL_REFUSALS = {
+    "password_required": "To change your e-mail address, enter your password too: nothing was changed.",
+    "wrong_password": "That password is not correct: your e-mail address was not changed.",
+    "too_many_attempts": "Too many wrong passwords for this account: wait a few minutes, then try again.",
+}
 
 
 def verify_page(request, match_id):
@@ -37,13 +44,23 @@ def verify_page(request, match_id):
 @login_required
 @require_POST
 def turn_alerts(request):
+    """The account's turn e-mail setting and its address, which is the account's own (password reset
+    links go there): a new address needs the current password. A refused form is shown again on the
+    account page with its errors (400; 429 after too many wrong passwords) and changes nothing."""
     form = TurnAlertsForm(request.POST)
-    if not form.is_valid():
-        form_errors_shown(request, form)
-        return redirect("/account/#notifications")
+    if not form.is_valid():  # e.g. not an address, or one longer than the column (254)
+        return account_page(request, turn_form=form, status=400)
     email = form.cleaned_data["email"]
     wants = form.cleaned_data["turn_email"]
-    profile_update(user=request.user, email=email, turn_email=wants)
+    try:
+        profile_update(user=request.user, email=email, turn_email=wants, password=form.cleaned_data["password"],
+                       ip=client_ip(request))
+    except PlatformError as err:  # password_required, wrong_password (400), too_many_attempts (429)
+        form_refusal(form, err, field="password", words=EMAIL_REFUSALS)
+        response = account_page(request, turn_form=form, status=err.status)
+        if getattr(err, "retry_after", None):
+            response["Retry-After"] = str(err.retry_after)
+        return response
     if wants and not email:
         messages.error(request, "Turn e-mails are on, but they need an e-mail address.")
     elif wants:

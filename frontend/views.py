@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts import throttles
 from accounts.services import user_authenticate, user_logout, user_register
 from games.api.throttles import MatchCreateThrottle, MatchJoinThrottle, allow
 from games.application import selectors, services, watch
@@ -32,6 +33,7 @@ from games.ratings import selectors as ratings
 from games.ratings.errors import NotFound as RatingsNotFound
 from games.tournaments import reports as tournament_reports
 
+from .account_views import throttled_form
 from .charts import rating_chart
 from .forms import LoginForm, MatchCreateForm, SeatForm, SignUpForm
 from .listings import LIST_LIMIT, catalog, game_name, live_rows, open_rows, part_of, summary_rows, version_of
@@ -67,6 +69,15 @@ def signup(request):
     if request.user.is_authenticated:
         return redirect("frontend:home")
     form = SignUpForm(request.POST or None)
+    if request.method == "POST":
+        # the API's registration rate (REGISTER_RATE), in the same per-address bucket (accounts.throttles)
+        wait = throttles.page_wait(request, throttles.REGISTER)
+        if wait is not None:
+            form = throttled_form(SignUpForm, request, wait, fields=("username", "email"))
+            response = render(request, "frontend/signup.html", {"form": form, "next": request.POST.get("next", "")},
+                              status=429)
+            response["Retry-After"] = str(wait)
+            return response
     if request.method == "POST" and form.is_valid():
         try:
             user = user_register(username=form.cleaned_data["username"], password=form.cleaned_data["password1"],

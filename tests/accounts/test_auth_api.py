@@ -164,7 +164,8 @@ def test_me_patch(api, make_user, client_for):
     user = make_user(username="miko")
     c = client_for(user)
     assert c.get("/api/auth/me/").json()["display_name"] == "miko"  # profile made on first use
-    res = c.patch("/api/auth/me/", {"display_name": "  Miko the Bold ", "email": "m@example.com"}, format="json")
+    res = c.patch("/api/auth/me/", {"display_name": "  Miko the Bold ", "email": "m@example.com",
+                                    "password": "correct-horse-battery-9"}, format="json")  # a new e-mail needs it
     assert res.status_code == 200
     assert res.json() == {"id": user.pk, "username": "miko", "display_name": "Miko the Bold", "email": "m@example.com",
                           "turn_email": False}

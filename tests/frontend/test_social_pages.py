@@ -61,11 +61,13 @@ def test_the_account_page_sets_the_turn_email(client, make_user, settings, clien
     check_page(res)
     assert "waited 12 minutes" in res.content.decode() and 'data-testid="turn-alerts-form"' in res.content.decode()
     assert Profile.objects.get(user=user).turn_email is False  # off by default
-    res = client.post("/account/notifications/", {"email": "me@example.org", "turn_email": "on"})
+    res = client.post("/account/notifications/", {"email": "me@example.org", "turn_email": "on",
+                                                  "password": "correct-horse-battery-9"})  # a new address needs it
     assert res.status_code == 302
     user.refresh_from_db()
     assert user.email == "me@example.org" and Profile.objects.get(user=user).turn_email is True
-    assert client.post("/account/notifications/", {"email": "not an address"}).status_code == 302
+    res = client.post("/account/notifications/", {"email": "not an address"})
+    assert res.status_code == 400 and "Enter a valid email address." in res.content.decode()  # shown at the form
     assert Profile.objects.get(user=user).turn_email is True  # refused: unchanged
     client.post("/account/notifications/", {"email": "me@example.org"})
     assert Profile.objects.get(user=user).turn_email is False
