@@ -163,6 +163,8 @@ class LobbySerializer(serializers.Serializer):
     seed = serializers.CharField(allow_null=True)
     winners = serializers.ListField(child=serializers.JSONField())
     resigned = serializers.IntegerField(allow_null=True, help_text="the seat that resigned, when the match ended so")
+    clock_held = serializers.BooleanField(help_text="the platform has stopped the decision clock (a tournament's "
+                                                    "organizer paused the round); it resumes with what it had left")
     creator_id = serializers.IntegerField(allow_null=True, help_text="user id of the player who may start the "
                                                                      "match while it is open (a creator who leaves "
                                                                      "hands it to the next seated player)")

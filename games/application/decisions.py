@@ -12,7 +12,8 @@ Kinds:
 - ``SYSTEM_ANY``: a SYSTEM command the engine may accept whenever the match is active (e.g. a
   tournament round's ``time_limit``);
 - ``LOBBY``: the platform's own commands (``LOBBY_TYPES``: create, join, add_bot, leave, start,
-  load_scenario, resign), with the acting user's id (and name) in their args.
+  load_scenario, resign), with the acting user's id (and name) in their args; and the platform's
+  own ``hold_clock`` / ``release_clock`` (a tournament's pause), which no player can send.
 """
 
 import logging
@@ -177,8 +178,7 @@ def _resign(match, engine, state, args, rng):
     or more sides the rules would have to say what becomes of the others, and in a cooperative game
     the party wins or loses together."""
     lobby = state["lobby"]
-    if lobby["status"] != L.ACTIVE:
-        raise LobbyError("match_not_active", _NOT_RUNNING.get(lobby["status"], "the match is not running"))
+    _require_running(state)
     seat = L.seat_of_user(lobby, args["user_id"])
     if seat is None:
         raise LobbyError("not_seated", "you have no seat in this match", status=403)
@@ -192,6 +192,32 @@ def _resign(match, engine, state, args, rng):
     winners = next(side for side in sides if seat not in side)
     return [make_event(L.FINISHED, {"winners": sorted(winners), "seed": match.seed, "resigned": seat,
                                     "username": lobby["seats"][seat]["username"]})]
+
+
+def _hold_clock(match, engine, state, args, rng):
+    """The platform stops the match's decision clock (a tournament's organizer paused the round):
+    ``remaining``, the seconds the running clock had left (None: none ran), comes with the request so
+    that deciding it again gives the same event."""
+    _require_running(state)
+    if state["lobby"].get("clock_held"):
+        raise LobbyError("clock_held", "the clock is already stopped")
+    remaining = args.get("remaining")
+    return [make_event(L.CLOCK_HELD, {"remaining": remaining, "reason": str(args.get("reason") or "")[:500]})]
+
+
+def _release_clock(match, engine, state, args, rng):
+    """The clock runs again with what it had left (``projections``: due ``remaining`` seconds after
+    this event while the decision is the same one)."""
+    _require_running(state)
+    if not state["lobby"].get("clock_held"):
+        raise LobbyError("clock_not_held", "the clock is running")
+    return [make_event(L.CLOCK_RELEASED, {})]
+
+
+def _require_running(state):
+    status = state["lobby"]["status"]
+    if status != L.ACTIVE:
+        raise LobbyError("match_not_active", _NOT_RUNNING.get(status, "the match is not running"))
 
 
 _NOT_RUNNING = {L.OPEN: "the match has not started", L.DONE: "the match is over",
@@ -233,6 +259,8 @@ LOBBY_TYPES = {
     "add_bot": _add_bot,
     "leave": _leave,
     "resign": _resign,
+    "hold_clock": _hold_clock,
+    "release_clock": _release_clock,
     "start": _start,
     "load_scenario": _load_scenario,
 }

@@ -10,8 +10,11 @@ SEAT_LEFT = "SeatLeft"
 STARTED = "MatchStarted"
 FINISHED = "MatchFinished"
 ABANDONED = "MatchAbandoned"
+# A tournament's organizer paused the round: the decision clock stops and later resumes with what was left.
+CLOCK_HELD = "ClockHeld"
+CLOCK_RELEASED = "ClockReleased"
 
-PLATFORM_EVENTS = frozenset({CREATED, SEAT_TAKEN, SEAT_LEFT, STARTED, FINISHED, ABANDONED})
+PLATFORM_EVENTS = frozenset({CREATED, SEAT_TAKEN, SEAT_LEFT, STARTED, FINISHED, ABANDONED, CLOCK_HELD, CLOCK_RELEASED})
 
 OPEN, ACTIVE, DONE, ABANDONED_STATUS = "open", "active", "finished", "abandoned"
 
@@ -49,6 +52,11 @@ def lobby_evolve(lobby: dict | None, ev: dict) -> dict:
     elif t == ABANDONED:
         lobby["status"] = ABANDONED_STATUS
         lobby["seed"] = p.get("seed")
+    elif t == CLOCK_HELD:  # the keys appear only with the first hold, so older states fold as before
+        lobby["clock_held"] = True
+        lobby["clock_remaining"] = p.get("remaining")
+    elif t == CLOCK_RELEASED:
+        lobby["clock_held"] = False
     return lobby
 
 

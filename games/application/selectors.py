@@ -14,8 +14,8 @@ from . import presence, readmodels, watch
 from .errors import MatchNotFound, ReplayRefused
 from .identities import deleted_among, deleted_among_seat_lists, deleted_in_running, human_ids, running_clear, seats_display
 from .lobby import (
-    ABANDONED, ACTIVE, CREATED, DONE, FINISHED, OPEN, PLATFORM_EVENTS, SEAT_LEFT, SEAT_TAKEN, STARTED, aggregate_fold,
-    bot_seats, seat_of_user,
+    ABANDONED, ACTIVE, CLOCK_HELD, CLOCK_RELEASED, CREATED, DONE, FINISHED, OPEN, PLATFORM_EVENTS, SEAT_LEFT, SEAT_TAKEN,
+    STARTED, aggregate_fold, bot_seats, seat_of_user,
 )
 
 # Folded states by match id, keyed on the seq they were folded to. Events are immutable, so a
@@ -165,6 +165,7 @@ def lobby_public(lobby: dict, match: Match, gone: frozenset | None = None) -> di
         "seed": lobby["seed"],
         "winners": lobby["winners"],
         "resigned": lobby.get("resigned"),  # the seat that resigned, if the match ended so
+        "clock_held": bool(lobby.get("clock_held")),  # the platform stopped the clock (a tournament's pause)
         "creator_id": lobby.get("creator_id"),  # who may start an open match (a creator who leaves hands it on)
     }
 
@@ -188,7 +189,7 @@ def deadline_of(match: Match) -> dict | None:
 def _clock_may_run(engine, state: dict) -> bool:
     """Whether a decision clock can run in ``state``: the projections store one only for a decision
     the engine puts a deadline on, so without one there is no row to read."""
-    if state["lobby"]["status"] != ACTIVE or state["game"] is None:
+    if state["lobby"]["status"] != ACTIVE or state["game"] is None or state["lobby"].get("clock_held"):
         return False
     return bool(engine.status(state["game"]).deadline_seconds)
 
@@ -308,6 +309,8 @@ def platform_text(type_: str, payload: dict) -> str:
         STARTED: "The match starts",
         FINISHED: f"{who} resigns: the match is over" if "resigned" in payload else "The match is over",
         ABANDONED: "The match is abandoned",
+        CLOCK_HELD: "The clock stops: the tournament is paused" + (f" ({payload['reason']})" if payload.get("reason") else ""),
+        CLOCK_RELEASED: "The clock runs again",
     }.get(type_, "")
 
 

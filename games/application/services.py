@@ -17,6 +17,7 @@ which decides it as before.
 
 import hashlib
 import json
+import math
 import secrets
 import uuid
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ from games.eventstore.models import Match
 from games.kernel import SYSTEM, RuleViolation, registry, seed_commitment
 
 from . import decisions as D
-from . import hooks, lobby as L
+from . import hooks, lobby as L, readmodels
 from .accounts_lock import accounts_entering
 from .errors import CommandIdReused, LobbyError, MatchNotFound, PlatformError, VersionConflict
 from .readmodels import projection_writes, projections_update
@@ -356,6 +357,19 @@ def match_resign(*, match_id, user, actor: Actor | None = None) -> CommandResult
     """``user`` concedes the running match they sit in: the other side wins (``decisions._resign``).
     ``actor``: who asked, when it is not ``user`` (a tournament's organizer dropping them)."""
     return _lobby_write(match_id, actor=actor or Actor.user(user), type_="resign", args={"user_id": user.pk})
+
+
+def match_hold_clock(*, match_id, actor: Actor, reason: str = "") -> CommandResult:
+    """Stop the running match's decision clock (a tournament's organizer paused its round): the time
+    its clock had left is recorded, and ``match_release_clock`` gives it back."""
+    clock = readmodels.clock_row(Match(pk=match_id))
+    remaining = None if clock is None else max(0, math.ceil((clock.due_at - timezone.now()).total_seconds()))
+    return _lobby_write(match_id, actor=actor, type_="hold_clock", args={"remaining": remaining, "reason": reason})
+
+
+def match_release_clock(*, match_id, actor: Actor) -> CommandResult:
+    """Let the stopped clock run again, from where it stood."""
+    return _lobby_write(match_id, actor=actor, type_="release_clock", args={})
 
 
 def match_start(*, match_id, user) -> CommandResult:

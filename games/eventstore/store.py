@@ -380,7 +380,13 @@ def snapshots_from_rows(rows) -> dict:
 
 def event_last_at(match: Match):
     """When the match's last event was appended (None without events)."""
-    return MatchEvent.objects.filter(match=match).order_by("-seq").values_list("at", flat=True).first()
+    return event_last(match)[0]
+
+
+def event_last(match: Match) -> tuple:
+    """(when, type) of the match's last event; (None, None) without events."""
+    row = MatchEvent.objects.filter(match=match).order_by("-seq").values_list("at", "type").first()
+    return row or (None, None)
 
 
 # Event types with a partial index of their own (see MatchEvent.Meta): the lobby's seat and finish

@@ -244,8 +244,8 @@ def match_rebuild(match: Match, snapshot_seqs=(), rows=None) -> MatchRebuild:
         state = fold.state
         summary = summary_values(engine, state, fold.seq)
         # The last event's time only matters to a running clock (its due time): read it only then.
-        at = store.event_last_at(match) if deadline_values(engine, state, fold.seq, _ANY_TIME) else None
-        deadline = deadline_values(engine, state, fold.seq, at) if at is not None else None
+        at, last_type = store.event_last(match) if deadline_values(engine, state, fold.seq, _ANY_TIME) else (None, None)
+        deadline = deadline_values(engine, state, fold.seq, at, last_type) if at is not None else None
     except Exception as exc:  # an unknown engine or an evolve bug: report it, don't crash the run
         return MatchRebuild(mid, 0, None, None, error=f"{type(exc).__name__}: {exc}")
     return MatchRebuild(

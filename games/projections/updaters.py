@@ -13,7 +13,7 @@ from datetime import timedelta
 from django.db.models import F
 from django.utils import timezone
 
-from games.application.lobby import ACTIVE, FINISHED, OPEN
+from games.application.lobby import ACTIVE, CLOCK_RELEASED, FINISHED, OPEN
 from games.eventstore import sql, store
 from games.eventstore.models import Match
 from games.kernel import SYSTEM
@@ -103,15 +103,21 @@ def records_apply(delta) -> None:
         PlayerRecord.objects.filter(user_id=user_id, game=game).update(played=F("played") + 1, won=F("won") + won)
 
 
-def deadline_values(engine, state: dict, seq: int, at) -> dict | None:
+def deadline_values(engine, state: dict, seq: int, at, last_type: str | None = None) -> dict | None:
+    """The decision clock at ``seq``, whose last event (of type ``last_type``) was appended ``at``:
+    none while the platform holds the clock (a tournament's pause); right after it lets the clock
+    go, what the clock had left when it stopped; otherwise the decision's full time."""
     lobby = state["lobby"]
-    if lobby["status"] != ACTIVE or state["game"] is None:
+    if lobby["status"] != ACTIVE or state["game"] is None or lobby.get("clock_held"):
         return None
     st = engine.status(state["game"])
     seats = [s for s in st.awaiting if s != SYSTEM]
     if not st.deadline_seconds or not seats:
         return None
-    return {"seq": seq, "seats": seats, "due_at": at + timedelta(seconds=st.deadline_seconds)}
+    seconds = st.deadline_seconds
+    if last_type == CLOCK_RELEASED and lobby.get("clock_remaining") is not None:
+        seconds = lobby["clock_remaining"]
+    return {"seq": seq, "seats": seats, "due_at": at + timedelta(seconds=seconds)}
 
 
 def clock_row(match: Match) -> MatchDeadline | None:
@@ -146,7 +152,8 @@ def projections_update(engine, match: Match, state: dict, events: list[dict], at
                   previous=summary_values(engine, before, previous_seq) if before is not None else None)
     records_apply(records_delta(state, events))
     had_clock = deadline_values(engine, before, previous_seq, at) is not None if before is not None else None
-    deadline_write(match, deadline_values(engine, state, match.head_seq, at), stored=had_clock)
+    deadline_write(match, deadline_values(engine, state, match.head_seq, at, events[-1]["type"] if events else None),
+                   stored=had_clock)
 
 
 def projection_writes(engine, match: Match, state: dict, events: list[dict], at, before: dict, head: int):
@@ -165,7 +172,7 @@ def projection_writes(engine, match: Match, state: dict, events: list[dict], at,
     if changed:
         update, params = _summary_update(changed, at, db)
         writes.append(store.Write(f"{update} WHERE match_id = {matched} RETURNING 1", params, one_row=True))
-    clock = deadline_values(engine, state, head, at)
+    clock = deadline_values(engine, state, head, at, events[-1]["type"] if events else None)
     if clock is not None:
         writes.append(store.Write("INSERT INTO projections_matchdeadline (match_id, seq, seats, due_at)"
                                   f" SELECT id, %s, %s, %s FROM {store.CHECKED_HEAD} ON CONFLICT (match_id) DO UPDATE"

@@ -26,7 +26,8 @@ const boot = JSON.parse(document.getElementById("match-boot").textContent);
 const IDLE_SYNC_MS = window.KamizaSyncIntervalMs || 20000;
 const $ = (id) => document.getElementById(id);
 
-const PLATFORM_EVENTS = new Set(["MatchCreated", "SeatTaken", "SeatLeft", "MatchStarted", "MatchFinished", "MatchAbandoned"]);
+const PLATFORM_EVENTS = new Set(["MatchCreated", "SeatTaken", "SeatLeft", "MatchStarted", "MatchFinished", "MatchAbandoned",
+  "ClockHeld", "ClockReleased"]);
 const BOARD_EVENTS = 200; // the tail of the log a board gets as doc.events
 const LAST_MOVE_LINES = 4; // sentences shown above the board
 
@@ -463,6 +464,11 @@ function renderStatus() {
 function renderClock() {
   const box = $("status-clock");
   const deadline = app.doc.deadline;
+  if (app.doc.match && app.doc.match.clock_held && !matchOver(app.doc)) {
+    box.textContent = "stopped: the tournament is paused"; // it resumes with the time it had left
+    box.removeAttribute("data-urgent");
+    return;
+  }
   if (!deadline || !deadline.due_at) {
     box.textContent = "–";
     box.removeAttribute("data-urgent");
