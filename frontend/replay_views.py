@@ -23,8 +23,11 @@ from games.application.lobby import DONE, PLATFORM_EVENTS
 from games.eventstore import store
 from games.kernel import RuleViolation
 from games.tournaments import reports
+from games.tournaments.digits import ascii_int
 from games.tournaments.errors import TournamentServiceError
+from games.tournaments.throttles import TournamentReportThrottle
 
+from .tournament_views import too_quick
 from .wording import refusal
 
 _SLUG = re.compile(r"^[a-z0-9_-]{1,40}$")
@@ -73,13 +76,15 @@ def replay_page(request, match_id):
 def replay_report(request, match_id):
     """A player of a tournament match reports the moment the replay shows (``seq``) to the judges."""
     match, _state, _engine = _match(match_id)
-    raw = request.POST.get("seq", "")
+    url = reverse("frontend:match-replay", args=[match.pk])
+    seq = ascii_int(request.POST.get("seq", "").strip())
+    if too_quick(request, TournamentReportThrottle, "sending reports"):
+        return redirect(f"{url}?at={seq}" if seq is not None else url)
     try:
-        reports.report_file(match_id=match.pk, user=request.user, seq=int(raw) if raw.isdigit() else raw,
-                            text=request.POST.get("text", ""))
+        # a seq that is not a number (None) is refused by the service: invalid_seq
+        reports.report_file(match_id=match.pk, user=request.user, seq=seq, text=request.POST.get("text", ""))
     except TournamentServiceError as err:
         refusal(request, err)
     else:
         messages.success(request, "Your report was sent to the judges, pinned to this moment of the match.")
-    url = reverse("frontend:match-replay", args=[match.pk])
-    return redirect(f"{url}?at={raw}" if raw.isdigit() else url)
+    return redirect(f"{url}?at={seq}" if seq is not None else url)

@@ -9,13 +9,16 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from games.api.throttles import allow
 from games.tournaments import policies, reports, selectors, services
+from games.tournaments.digits import ascii_int
 from games.tournaments.errors import TournamentServiceError
 from games.tournaments.models import FORMATS, GAMES, STATUSES, TeamInvitation
+from games.tournaments.throttles import TournamentEntryThrottle, TournamentReportThrottle
 from games.tournaments.watch import tournament_players
 
-from .tournament_forms import TournamentCreateForm
-from .wording import form_refusal, refusal
+from .tournament_forms import TournamentCreateForm, TournamentEditForm
+from .wording import form_errors_shown, form_refusal, refusal
 
 LABELS = {"format": dict(FORMATS), "game": dict(GAMES), "status": dict(STATUSES)}
 # a player's report (dispute) on a table, as the page says it
@@ -95,6 +98,38 @@ def delay_words(seconds: int, turns: int) -> str:
     return " and ".join(parts)
 
 
+FORMAT_ROUNDS = {
+    "round_robin": "everyone meets everyone once",
+    "single_elimination": "a knock-out bracket: as many rounds as the field needs",
+}
+
+
+def event_facts(tournament, detail: dict, registered: int) -> list[tuple[str, str]]:
+    """What a player wants to know before the start, as ``(label, words)``: rounds (or how they are
+    decided), the turn clock, the cap and whether it is rated."""
+    planned = detail["rounds"]
+    for_field = f" ({planned} for the {registered} entrants so far)" if planned and registered >= 2 else ""
+    if detail["format"] == "swiss":
+        rounds = (f"{tournament.rounds} Swiss rounds" if tournament.rounds
+                  else f"Swiss: enough rounds for the field{for_field}")
+    elif detail["format"] == "swiss_top_cut":
+        swiss = f"{tournament.rounds} Swiss rounds" if tournament.rounds else "enough Swiss rounds for the field"
+        rounds = f"{swiss}, then the top {detail['top_cut']} play a knock-out{for_field}"
+    else:
+        rounds = FORMAT_ROUNDS.get(detail["format"], "") + for_field
+    options = tournament.match_options or {}
+    clock = []
+    if options.get("turn_seconds"):
+        clock.append(f"{options['turn_seconds']} seconds per decision")
+    if options.get("defense_seconds"):
+        clock.append(f"{options['defense_seconds']} seconds to answer in another player's turn")
+    cap = (f"{registered} of {detail['max_entrants']}" if detail["max_entrants"] is not None
+           else f"{registered}, no cap")
+    return [("Rounds", rounds), ("Turn clock", ", ".join(clock) or "none"),
+            ("Round time limit", f"{detail['round_minutes']} minutes"), ("Entrants", cap),
+            ("Rated", "yes: results change the players' ratings" if detail["rated"] else "no")]
+
+
 def _page_context(request, tournament) -> dict:
     detail = selectors.tournament_detail(tournament)
     pairings = selectors.tournament_pairings(tournament)
@@ -129,7 +164,22 @@ def _page_context(request, tournament) -> dict:
         row["dispute"] = dispute_marker(row.get("reports", []))
     invitations = selectors.invitations_pending(request.user, tournament) if detail["teams"] else []
     closed = {(p["round"], p["table"]) for tables in rounds.values() for p in tables if p["watch_closed"]}
+    registered = sum(1 for e in detail["entrants"] if e["status"] == "registered")
+    bracket_only = detail["format"] == "single_elimination"
+    if bracket_only:  # places follow the bracket: no tiebreak can apply, so no column for one
+        tiebreaks = []
+        for row in standings:
+            row["tiebreak_values"] = []
     return {
+        "winners": [row for row in standings if row["rank"] == 1] if detail["status"] == "finished" else [],
+        "my_match": next((p for p in rounds.get(detail["round"], []) if p["mine_running"]), None),
+        "facts": event_facts(tournament, detail, registered),
+        "full": detail["max_entrants"] is not None and registered >= detail["max_entrants"],
+        "registered_count": registered, "bracket_only": bracket_only,
+        "notes": selectors.start_notes(tournament),
+        "declined": selectors.invitation_declined(request.user, tournament) if detail["teams"] else None,
+        "edit_form": (TournamentEditForm(tournament=tournament)
+                      if detail["status"] == "registering" and services.can_manage(request.user, tournament) else None),
         "t": detail, "format_label": LABELS["format"].get(detail["format"]), "game_label": LABELS["game"].get(detail["game"]),
         "rounds": sorted(rounds.items(), reverse=True), "standings": standings,
         "tiebreak_names": [TIEBREAK_LABELS.get(k, k.replace("_", " ")) for k in tiebreaks],
@@ -172,6 +222,21 @@ def tournament_create(request):
     return render(request, "frontend/tournament_create.html", {"form": form}, status=400 if form.errors else 200)
 
 
+def too_quick(request, throttle, what: str) -> bool:
+    """The pages' side of the API's throttles (``games.tournaments.throttles``): True, with a message
+    saying so, when ``request.user`` is doing ``what`` over its rate."""
+    wait = allow(throttle, request)
+    if wait is None:
+        return False
+    messages.error(request, f"You are {what} too quickly; try again in {int(wait) + 1} seconds.",
+                   extra_tags="code-throttled")
+    return True
+
+
+def _back(tournament_id):
+    return redirect(reverse("frontend:tournament", args=[tournament_id]))
+
+
 def _action(request, tournament_id, run, done: str, words: dict | None = None):
     try:
         run()
@@ -186,6 +251,8 @@ def _action(request, tournament_id, run, done: str, words: dict | None = None):
 @require_POST
 def tournament_register(request, tournament_id):
     """Register; in a team event, ask the named partner (or accept them, if they asked first)."""
+    if too_quick(request, TournamentEntryThrottle, "registering and withdrawing"):
+        return _back(tournament_id)
     try:
         name = request.POST.get("partner", "").strip()
         partner = selectors.partner_by_username(name) if name else None
@@ -204,6 +271,8 @@ def tournament_register(request, tournament_id):
 @login_required
 @require_POST
 def tournament_invitation_accept(request, tournament_id, invitation_id):
+    if too_quick(request, TournamentEntryThrottle, "registering and withdrawing"):
+        return _back(tournament_id)
     return _action(request, tournament_id,
                    lambda: services.tournament_invitation_accept(tournament_id=tournament_id,
                                                                  invitation_id=invitation_id, user=request.user),
@@ -213,6 +282,9 @@ def tournament_invitation_accept(request, tournament_id, invitation_id):
 @login_required
 @require_POST
 def tournament_invitation_decline(request, tournament_id, invitation_id):
+    if too_quick(request, TournamentEntryThrottle, "registering and withdrawing"):
+        return _back(tournament_id)
+
     def run():
         invitation = services.tournament_invitation_decline(tournament_id=tournament_id,
                                                             invitation_id=invitation_id, user=request.user)
@@ -231,21 +303,38 @@ def tournament_invitation_decline(request, tournament_id, invitation_id):
 @login_required
 @require_POST
 def tournament_spectator_delay(request, tournament_id):
-    """The organizer changes how far behind spectators watch the running matches."""
-    def number(name):
+    """The organizer changes how far behind spectators watch the running matches (who may is checked
+    before anything posted is read)."""
+    def number(name, what):
         raw = request.POST.get(name, "").strip()
-        return int(raw) if raw.isdigit() else (None if raw == "" else -1)
+        value = ascii_int(raw)
+        if raw and value is None:
+            raise TournamentServiceError("invalid_spectator_delay", f"{what} must be a whole number (digits 0-9)")
+        return value  # None: left empty, keep the current setting
 
-    return _action(request, tournament_id,
-                   lambda: services.tournament_set_spectator_delay(
-                       tournament_id=tournament_id, user=request.user, seconds=number("seconds"),
-                       turns=number("turns")),
-                   "The spectator delay is changed. It applies to the matches being played now too.")
+    def run():
+        services.require_manager(tournament_id, request.user, "sets the spectator delay")
+        before = services.tournament_head(tournament_id)
+        services.tournament_set_spectator_delay(tournament_id=tournament_id, user=request.user,
+                                                seconds=number("seconds", "the seconds"),
+                                                turns=number("turns", "the turns"))
+        return services.tournament_head(tournament_id) != before
+
+    try:
+        changed = run()
+    except TournamentServiceError as err:
+        refusal(request, err)
+    else:  # an empty or unchanged form records nothing, and says so
+        messages.success(request, "The spectator delay is changed. It applies to the matches being played now too."
+                         if changed else "Nothing changed: the spectator delay stays as it was.")
+    return _back(tournament_id)
 
 
 @login_required
 @require_POST
 def tournament_withdraw(request, tournament_id):
+    if too_quick(request, TournamentEntryThrottle, "registering and withdrawing"):
+        return _back(tournament_id)
     return _action(request, tournament_id,
                    lambda: services.tournament_withdraw(tournament_id=tournament_id, user=request.user),
                    "You have withdrawn.")
@@ -273,7 +362,7 @@ def tournament_pause(request, tournament_id):
     return _action(request, tournament_id,
                    lambda: services.tournament_pause_clock(tournament_id=tournament_id, user=request.user,
                                                            reason=request.POST.get("reason", "")),
-                   "The round clock is paused.")
+                   "The round is paused: its time limit and the players' turn clocks are stopped.")
 
 
 @login_required
@@ -281,13 +370,15 @@ def tournament_pause(request, tournament_id):
 def tournament_resume(request, tournament_id):
     return _action(request, tournament_id,
                    lambda: services.tournament_resume_clock(tournament_id=tournament_id, user=request.user),
-                   "The round clock runs again.")
+                   "The round time limit runs again.")
 
 
 @login_required
 @require_POST
 def tournament_report(request, tournament_id):
     """A player reports a problem with their table's match (pinned to the latest point of its log)."""
+    if too_quick(request, TournamentReportThrottle, "sending reports"):
+        return _back(tournament_id)
     round_no, _, table_no = request.POST.get("table_ref", "").partition(":")
     return _action(request, tournament_id,
                    lambda: reports.report_file_latest(tournament_id=tournament_id, round_no=round_no, table_no=table_no,
@@ -299,6 +390,44 @@ def tournament_report(request, tournament_id):
 @require_POST
 def tournament_drop(request, tournament_id):
     entrant_id = request.POST.get("entrant_id", "")
+    try:
+        entrant = services.tournament_drop(tournament_id=tournament_id, user=request.user, entrant_id=entrant_id)
+    except TournamentServiceError as err:
+        refusal(request, err, words=DROP_WORDS)
+    else:
+        messages.success(request, f"{entrant.name} was dropped: not paired again, results kept.")
+    return _back(tournament_id)
+
+
+@login_required
+@require_POST
+def tournament_settings(request, tournament_id):
+    """The organizer changes the event before the start (name, start time, round time limit, cap,
+    rated, Swiss rounds): recorded in the log like every organizer action."""
+    try:
+        services.require_manager(tournament_id, request.user, "changes it")
+        tournament = selectors.tournament_get(tournament_id)
+    except TournamentServiceError as err:
+        refusal(request, err)
+        return _back(tournament_id)
+    form = TournamentEditForm(request.POST, tournament=tournament)
+    if not form.is_valid():
+        form_errors_shown(request, form)
+        return _back(tournament_id)
+    changes = form.changes()
+    if not changes:
+        messages.success(request, "Nothing changed.")
+        return _back(tournament_id)
     return _action(request, tournament_id,
-                   lambda: services.tournament_drop(tournament_id=tournament_id, user=request.user, entrant_id=entrant_id),
-                   "The entrant was dropped.", words=DROP_WORDS)
+                   lambda: services.tournament_update(tournament_id=tournament_id, user=request.user, changes=changes),
+                   "The tournament is changed.")
+
+
+@login_required
+@require_POST
+def tournament_cancel(request, tournament_id):
+    """The organizer cancels a tournament that has not started."""
+    return _action(request, tournament_id,
+                   lambda: services.tournament_cancel(tournament_id=tournament_id, user=request.user,
+                                                      reason=request.POST.get("reason", "")),
+                   "The tournament is cancelled. Its entrants see it on its page.")

@@ -245,7 +245,9 @@ def match_page(request, match_id):
     try:
         viewer = selectors.viewer_of(match, request.user, state)
     except watch.LiveViewRefused:  # fair play: another running match of the viewer's tournament
-        return render(request, "frontend/match_refused.html", {"game_name": game_name(match.game)}, status=403)
+        return render(request, "frontend/match_refused.html", {"game_name": game_name(match.game),
+                                                               "part_of": part_of([match.pk]).get(str(match.pk))},
+                      status=403)
     seat = viewer.seat
     doc = selectors.view_for_viewer(match, viewer, state)
     head = doc["seq"]  # a delayed spectator's head is the seq they may see

@@ -12,6 +12,7 @@ from games.eventstore import store
 from games.eventstore.models import EventAnnotation, Match
 from games.kernel import RuleViolation
 from games.projections.models import MatchSummary
+from games.tournaments.digits import ascii_int
 from games.tournaments.reports import reports_for_match
 
 from . import diff, logfile
@@ -159,11 +160,13 @@ def state_change(match: Match, state: dict | None, at: int) -> dict:
 
 
 def parse_filters(query) -> dict:
-    """The timeline filters of a query: ``seat`` (a seat number, "" for any) and ``type`` (repeatable)."""
+    """The timeline filters of a query: ``seat`` (a seat number, "" for any) and ``type`` (repeatable);
+    ``error`` says why a seat that is not a number (0-9 digits only) was set aside (the page is then a 400)."""
     raw = str(query.get("seat", "")).strip()
-    seat = int(raw) if raw.isdigit() else None
+    seat = ascii_int(raw)
+    error = f"seat={raw[:20]!r} is not a seat number; showing every seat" if raw and seat is None else None
     types = [t for t in query.getlist("type") if t][:50] if hasattr(query, "getlist") else []
-    return {"seat": seat, "types": types}
+    return {"seat": seat, "types": types, "error": error}
 
 
 def match_review(match: Match, at: int, *, filters: dict | None = None, report_id=None) -> dict:

@@ -82,6 +82,8 @@ def _match_page(request, match, annotation_form=None, status=200, at_raw=None, c
         raw_at = pinned["seq"] if pinned else raw_at
     at, note = staff_selectors.clamp_seq(match, raw_at)
     filters = staff_selectors.parse_filters(request.GET)
+    if filters["error"] and status == 200:
+        status = 400  # shown above the timeline, every seat listed
     context = staff_selectors.match_review(match, at, filters=filters, report_id=report_id)
     what = f"staff page at={at}"
     if any(b["key"] == "open" for b in context["boards"]):

@@ -19,6 +19,7 @@ from games.tournaments import policies, selectors, services
 from games.tournaments import serializers as s
 from games.tournaments.errors import TournamentServiceError
 from games.tournaments.models import TeamInvitation
+from games.tournaments.throttles import TournamentEntryThrottle
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +34,8 @@ def E(text):  # noqa: N802 - the games API's shorthand
 UNAUTH = E("not_authenticated / authentication_failed")
 NOT_FOUND = E("not_found: no such tournament")
 BAD = E("malformed: the body or query does not parse")
+THROTTLED = E("throttled (Retry-After): scope tournament_entry, TOURNAMENT_ENTRY_RATE (register, withdraw, "
+              "accept and decline share one count per user)")
 
 
 def _valid(serializer_class, data) -> dict:
@@ -74,15 +77,18 @@ class TournamentDetailApi(APIView):
                    request=s.TournamentUpdateSerializer,
                    responses={200: s.TournamentSerializer, 400: BAD, 401: UNAUTH,
                               403: E("not_organizer: only this tournament's organizer (or staff)"), 404: NOT_FOUND,
-                              409: E("tournament_finished"),
-                              422: E("invalid_spectator_delay: 60-3600 seconds and 0-10 turns")})
+                              409: E("already_started (only the spectator delay changes after the start) / "
+                                     "tournament_finished / tournament_cancelled"),
+                              422: E("invalid_spectator_delay: 60-3600 seconds and 0-10 turns / starts_at_in_past / "
+                                     "invalid_name / invalid_round_minutes / invalid_max_entrants / "
+                                     "max_entrants_below_field / rounds_not_applicable")})
     def patch(self, request, id):
-        """The organizer changes the fair-play spectator delay, before or during the event (recorded in
-        the log; running matches follow at once)."""
+        """The organizer changes the tournament: before the start its name, start time (null clears
+        it), round time limit, cap, rated flag and Swiss rounds (one ``settings_changed`` record); before
+        or during the event the fair-play spectator delay (``spectator_delay_set``; running matches
+        follow at once). All or nothing; an unchanged value records nothing."""
         data = _valid(s.TournamentUpdateSerializer, request.data)
-        services.tournament_set_spectator_delay(tournament_id=id, user=request.user,
-                                                seconds=data.get("spectator_delay_seconds"),
-                                                turns=data.get("spectator_delay_turns"))
+        services.tournament_update(tournament_id=id, user=request.user, changes=data)
         return Response(_detail(id))
 
 
@@ -91,6 +97,8 @@ class _ActionApi(APIView):
 
 
 class TournamentRegisterApi(_ActionApi):
+    throttle_classes = [TournamentEntryThrottle]
+
     @extend_schema(tags=TAGS, operation_id="tournaments_register", parameters=[TOURNAMENT_ID],
                    request=s.TournamentRegisterSerializer,
                    responses={200: s.TournamentSerializer,
@@ -99,7 +107,8 @@ class TournamentRegisterApi(_ActionApi):
                                                                "is entered when they accept"),
                               400: BAD, 401: UNAUTH, 404: NOT_FOUND,
                               409: E("already_registered / partner_registered / registration_closed / tournament_full"),
-                              422: E("partner_required / no_teams / unknown_partner / invalid_partner")})
+                              422: E("partner_required / no_teams / unknown_partner / invalid_partner"),
+                              429: THROTTLED})
     def post(self, request, id):
         """Register yourself (200). In a team event, name your partner: they are asked (202, with the
         invitation), and the team is entered once they accept - or at once (200) if they had already
@@ -125,12 +134,14 @@ INVITATION_ID = OpenApiParameter("invitation_id", OpenApiTypes.INT, OpenApiParam
 
 
 class TournamentInvitationAcceptApi(_ActionApi):
+    throttle_classes = [TournamentEntryThrottle]
+
     @extend_schema(tags=TAGS, operation_id="tournaments_invitation_accept", parameters=[TOURNAMENT_ID, INVITATION_ID],
                    request=None,
                    responses={200: s.TournamentSerializer, 401: UNAUTH, 403: E("not_invited"),
                               404: E("not_found: no such tournament or invitation"),
                               409: E("invitation_closed / registration_closed / already_registered / "
-                                     "partner_registered / tournament_full")})
+                                     "partner_registered / tournament_full"), 429: THROTTLED})
     def post(self, request, id, invitation_id):
         """The invited partner accepts: the team is entered as one entrant."""
         services.tournament_invitation_accept(tournament_id=id, invitation_id=invitation_id, user=request.user)
@@ -138,10 +149,13 @@ class TournamentInvitationAcceptApi(_ActionApi):
 
 
 class TournamentInvitationDeclineApi(_ActionApi):
+    throttle_classes = [TournamentEntryThrottle]
+
     @extend_schema(tags=TAGS, operation_id="tournaments_invitation_decline", parameters=[TOURNAMENT_ID, INVITATION_ID],
                    request=None,
                    responses={200: s.TeamInvitationSerializer, 401: UNAUTH, 403: E("not_invited"),
-                              404: E("not_found: no such tournament or invitation"), 409: E("invitation_closed")})
+                              404: E("not_found: no such tournament or invitation"), 409: E("invitation_closed"),
+                              429: THROTTLED})
     def post(self, request, id, invitation_id):
         """The invited partner declines, or the player who asked cancels."""
         invitation = services.tournament_invitation_decline(tournament_id=id, invitation_id=invitation_id,
@@ -150,9 +164,11 @@ class TournamentInvitationDeclineApi(_ActionApi):
 
 
 class TournamentWithdrawApi(_ActionApi):
+    throttle_classes = [TournamentEntryThrottle]
+
     @extend_schema(tags=TAGS, operation_id="tournaments_withdraw", parameters=[TOURNAMENT_ID], request=None,
                    responses={200: s.TournamentSerializer, 401: UNAUTH, 404: NOT_FOUND,
-                              409: E("not_registered / already_dropped / tournament_finished")})
+                              409: E("not_registered / already_dropped / tournament_finished"), 429: THROTTLED})
     def post(self, request, id):
         services.tournament_withdraw(tournament_id=id, user=request.user)
         return Response(_detail(id))
@@ -168,6 +184,20 @@ class TournamentStartApi(_ActionApi):
             policies.tournament_advance(tournament_id=id)
         except TournamentServiceError:  # the start stands; the beat's sweep advances it again
             log.exception("tournament %s started but its round %s matches were not created", id, tournament.round)
+        return Response(_detail(id))
+
+
+class TournamentCancelApi(_ActionApi):
+    @extend_schema(tags=TAGS, operation_id="tournaments_cancel", parameters=[TOURNAMENT_ID],
+                   request=s.CancelSerializer,
+                   responses={200: s.TournamentSerializer, 400: BAD, 401: UNAUTH, 403: E("not_organizer"),
+                              404: NOT_FOUND,
+                              409: E("already_started / tournament_finished / tournament_cancelled"),
+                              422: E("invalid_reason")})
+    def post(self, request, id):
+        """The organizer cancels a tournament that has not started (status ``cancelled``, recorded)."""
+        data = _valid(s.CancelSerializer, request.data)
+        services.tournament_cancel(tournament_id=id, user=request.user, reason=data.get("reason", ""))
         return Response(_detail(id))
 
 

@@ -37,8 +37,9 @@ def round_ends_at(tournament: Tournament, round_no: int) -> datetime | None:
 
 def round_clock(tournament: Tournament) -> dict | None:
     """The time limit of the round being played: ``{round, started_at, minutes, paused, paused_seconds,
-    ends_at}`` (``ends_at`` moves later by every pause; null while paused), or None when no round is
-    being played."""
+    ends_at, paused_reason}`` (``ends_at`` moves later by every pause; null while paused;
+    ``paused_reason``: the organizer's reason while paused, else null), or None when no round is being
+    played."""
     if tournament.status != RUNNING or not tournament.round:
         return None
     measured = _measure(tournament, tournament.round)
@@ -46,6 +47,10 @@ def round_clock(tournament: Tournament) -> dict | None:
         return None
     started, paused_seconds, paused_since = measured
     ends_at = round_ends_at(tournament, tournament.round)
+    reason = None
+    if paused_since is not None:  # the organizer's words for the pause under way (the last clock_paused)
+        reason = (TournamentRecord.objects.filter(tournament=tournament, round=tournament.round, kind="clock_paused")
+                  .order_by("-seq").values_list("payload", flat=True).first() or {}).get("reason") or ""
     return {"round": tournament.round, "started_at": started.isoformat(), "minutes": tournament.round_minutes,
             "paused": paused_since is not None, "paused_seconds": round(paused_seconds, 3),
-            "ends_at": ends_at.isoformat() if ends_at else None}
+            "ends_at": ends_at.isoformat() if ends_at else None, "paused_reason": reason}

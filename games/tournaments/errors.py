@@ -27,6 +27,7 @@ STATUS_BY_CODE = {
     "not_current_round": 409,
     "match_in_progress": 409,
     "tournament_finished": 409,
+    "tournament_cancelled": 409,
     "partner_registered": 409,
     "invitation_closed": 409,
     "not_invited": 403,

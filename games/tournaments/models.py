@@ -20,8 +20,8 @@ from django.db.models import Q
 GAMES = (("yashima", "Yashima"), ("yokai", "Yokai Battle"))
 FORMATS = (("swiss", "Swiss"), ("round_robin", "Round robin"), ("single_elimination", "Single elimination"),
            ("swiss_top_cut", "Swiss with top cut"))
-REGISTERING, RUNNING, FINISHED = "registering", "running", "finished"
-STATUSES = ((REGISTERING, "Registering"), (RUNNING, "Running"), (FINISHED, "Finished"))
+REGISTERING, RUNNING, FINISHED, CANCELLED = "registering", "running", "finished", "cancelled"
+STATUSES = ((REGISTERING, "Registering"), (RUNNING, "Running"), (FINISHED, "Finished"), (CANCELLED, "Cancelled"))
 
 
 class Tournament(models.Model):

@@ -1,7 +1,8 @@
 """Rebuild a tournament's projections from its record log and compare them with what is stored.
 
 The log (``TournamentRecord``) is the truth; ``Tournament.status``/``round`` (and the spectator delay
-an organizer changed: its last ``spectator_delay_set``), ``Entrant.status``, the
+an organizer changed: its last ``spectator_delay_set``; each pre-start setting an organizer changed or
+the start sweep cleared: its last ``settings_changed``; ``cancelled``), ``Entrant.status``, the
 ``TournamentTable`` rows and the stored standings (``StandingsView``) are derived from it.
 ``expected(...)`` derives them with the pure fold (pure function of the records);
 ``check(tournament_id)`` reads the database and lists every difference; ``fix=True`` rewrites what
@@ -17,11 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils.dateparse import parse_datetime
 
 from games.projections.rebuild import Difference as ProjectionDifference
 
 from games.tournaments import rounds
 from games.tournaments.models import (
+    CANCELLED,
     FINISHED,
     REGISTERING,
     RUNNING,
@@ -50,7 +53,9 @@ class Difference:
 def expected(settings: Settings, records: list) -> dict:
     """Status, round, entrant statuses and tables as the log says they are."""
     state = fold(records)
-    if not state.started:
+    if state.cancelled:
+        status = CANCELLED
+    elif not state.started:
         status = REGISTERING
     elif state.round_complete() and rounds.next_pairing(settings, state) is None:
         status = FINISHED
@@ -67,7 +72,7 @@ def expected(settings: Settings, records: list) -> dict:
     tables = {(r.round, n): list(t.entrant_ids) for r in state.rounds for n, t in r.tables.items()}
     reports = {r.report_id: r.status for r in state.reports()}
     return {"status": status, "round": state.current_round, "entrants": entrants, "tables": tables,
-            "reports": reports, "spectator_delay": state.spectator_delay}
+            "reports": reports, "spectator_delay": state.spectator_delay, "settings": dict(state.settings)}
 
 
 def check(tournament_id, *, fix: bool = False) -> list[Difference]:
@@ -85,8 +90,17 @@ def check(tournament_id, *, fix: bool = False) -> list[Difference]:
             diffs.append(Difference("tournament.spectator_delay", delay, want["spectator_delay"]))
             if fix:
                 tournament.spectator_delay_seconds, tournament.spectator_delay_turns = want["spectator_delay"]
+        changed = []
+        for name, logged in sorted(want["settings"].items()):  # only what an organizer changed: else as created
+            value = parse_datetime(logged) if name == "starts_at" and logged is not None else logged
+            if getattr(tournament, name) != value:
+                diffs.append(Difference(f"tournament.{name}", getattr(tournament, name), value))
+                if fix:
+                    setattr(tournament, name, value)
+                    changed.append(name)
         if fix:
-            tournament.save(update_fields=["status", "round", "spectator_delay_seconds", "spectator_delay_turns"])
+            tournament.save(update_fields=["status", "round", "spectator_delay_seconds", "spectator_delay_turns",
+                                           *changed])
         stored = {str(e.pk): e for e in Entrant.objects.filter(tournament=tournament)}
         for entrant_id in sorted(set(stored) | set(want["entrants"]), key=lambda e: (len(e), e)):
             have = stored[entrant_id].status if entrant_id in stored else None

@@ -15,6 +15,11 @@ from dataclasses import dataclass, field, fields
 from fractions import Fraction
 
 FORMATS = ("swiss", "round_robin", "single_elimination", "swiss_top_cut")
+# a format in a sentence (refusals read by people: "a round robin is played at 2-entrant tables")
+FORMAT_WORDS = {"swiss": "a Swiss", "round_robin": "a round robin", "single_elimination": "a single elimination",
+                "swiss_top_cut": "a Swiss with top cut"}
+# formats whose number of rounds follows from the field alone: a ``rounds`` setting cannot apply
+ROUNDS_FIXED_BY_FIELD = ("round_robin", "single_elimination")
 POD_SCORING = ("placement", "shared_win")
 TIEBREAKS = ("buchholz_cut1", "sonneborn_berger", "head_to_head", "omw", "seed_draw")
 RESULT_BY = ("play", "time", "judge")
@@ -90,7 +95,7 @@ class Settings:
             raise TournamentError("invalid_top_cut", "top_cut belongs to the swiss_top_cut format only")
         if self.format in ("single_elimination", "swiss_top_cut", "round_robin") and self.entrants_per_table != 2:
             raise TournamentError("invalid_table_size",
-                                  f"{self.format} is played at 2-entrant tables (2 players or 2v2 teams)")
+                                  f"{FORMAT_WORDS[self.format]} is played at 2-entrant tables (2 players or 2v2 teams)")
         if not _is_int(self.bye_points) or self.bye_points < 0:
             raise TournamentError("invalid_bye_points", "bye_points must be a non-negative integer")
         if self.tiebreaks is not None:
@@ -267,8 +272,35 @@ class SpectatorDelaySet:
     kind = "spectator_delay_set"
 
 
+# what an organizer may change before the start (``settings_changed``): the rest (format, table shape,
+# match options, scoring) is what the entrants signed up for, and stays as created
+EDITABLE_SETTINGS = ("name", "starts_at", "round_minutes", "max_entrants", "rated", "rounds")
+TOO_FEW_ENTRANTS = "too_few_entrants"  # the reason of a start time cleared by the start sweep
+
+
+@dataclass(frozen=True)
+class SettingsChanged:
+    """Before the start: an organizer changed some of the ``EDITABLE_SETTINGS`` (``changes``: setting ->
+    its new value as JSON; ``starts_at`` an ISO 8601 time in UTC, or null when cleared). The start
+    sweep also records one (``starts_at`` cleared, ``reason: too_few_entrants``) when the start time
+    passes with fewer than two entrants."""
+
+    changes: dict
+    reason: str = ""
+    kind = "settings_changed"
+
+
+@dataclass(frozen=True)
+class Cancelled:
+    """Before the start: an organizer cancelled the tournament. Nothing is recorded after it."""
+
+    reason: str = ""
+    kind = "cancelled"
+
+
 RECORD_TYPES = {cls.kind: cls for cls in (Registered, Withdrawn, Started, Paired, Result, Dropped, Reported, Adjudicated,
-                                          Overridden, ClockPaused, ClockResumed, SpectatorDelaySet)}
+                                          Overridden, ClockPaused, ClockResumed, SpectatorDelaySet, SettingsChanged,
+                                          Cancelled)}
 
 
 def record_to_dict(record) -> dict:

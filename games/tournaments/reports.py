@@ -185,5 +185,9 @@ def judge_queue() -> list[dict]:
             "entrants": [{"id": e, "name": names.get(e, e),
                           "place": standing.places.get(e) if standing else None} for e in entrant_ids],
             "result_by": standing.by if standing else None,
+            # an elimination round the bracket has left: only upholding is possible
+            "override_blocked": services.bracket_moved_on(state, report.round),
+            # a Swiss round of a top-cut event whose cut is seeded: an override leaves the bracket as it is
+            "cut_warning": services.CUT_WARNING if services.cut_seeded_after(state, report.round) else None,
         })
     return out

@@ -1,7 +1,8 @@
 """Disputes over HTTP (thin: ``reports.py`` does the work; errors leave as ``{code, message}``).
 
 - ``POST /api/matches/{id}/reports/ {seq, text}``: a player seated in the tournament match (403
-  otherwise; 422 for a seq beyond the match's head) files a report; 201 with the report.
+  otherwise; 422 for a seq beyond the match's head) files a report; 201 with the report. Throttled per
+  user (429 ``throttled``, scope ``tournament_report``), with the pages' report forms.
 - ``GET /api/admin/reports/?status=open|all`` (staff): the judge's queue, oldest first.
 - ``POST /api/admin/reports/{id}/resolve/ {decision: "uphold"|"override", reason, places?}`` (staff):
   uphold the table's result, or override it (``places``: entrant id -> place, and a written reason).
@@ -16,8 +17,9 @@ from rest_framework.views import APIView
 
 from games.api.permissions import IsStaff
 from games.api.serializers import ErrorSerializer
-from games.tournaments import reports
+from games.tournaments import reports, services
 from games.tournaments.models import MatchReport
+from games.tournaments.throttles import TournamentReportThrottle
 
 E = lambda text: OpenApiResponse(ErrorSerializer, description=text)  # noqa: E731
 
@@ -46,6 +48,9 @@ class ReportSerializer(serializers.Serializer):
     reporter = serializers.CharField()
     created_at = serializers.DateTimeField()
     resolution = ResolutionSerializer(allow_null=True)
+    warning = serializers.CharField(required=False, allow_null=True,
+                                    help_text="the resolve answer only: set when an override changed a Swiss round "
+                                              "of a Swiss with top cut after its cut was seeded (the bracket stays)")
 
 
 class ResolveRequestSerializer(serializers.Serializer):
@@ -57,13 +62,16 @@ class ResolveRequestSerializer(serializers.Serializer):
 
 class MatchReportApi(APIView):
     permission_classes = [IsAuthenticated]
+    throttle_classes = [TournamentReportThrottle]
 
     @extend_schema(tags=["tournaments"], operation_id="matches_reports_create",
                    parameters=[OpenApiParameter("id", OpenApiTypes.UUID, OpenApiParameter.PATH)],
                    request=ReportRequestSerializer,
                    responses={201: ReportSerializer, 400: E("malformed"), 401: E("not_authenticated"),
                               403: E("not_a_player"), 404: E("not_found / not_tournament_match"),
-                              415: E("unsupported_media_type"), 422: E("seq_beyond_head / invalid_text")})
+                              409: E("bracket_moved_on: an elimination round the bracket has left"),
+                              415: E("unsupported_media_type"), 422: E("seq_beyond_head / invalid_text"),
+                              429: E("throttled (Retry-After): scope tournament_report, TOURNAMENT_REPORT_RATE")})
     def post(self, request, id):
         body = ReportRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -101,4 +109,6 @@ class StaffReportResolveApi(APIView):
         reports.report_resolve(report_id=id, user=request.user, decision=data["decision"], reason=data["reason"],
                                places=data.get("places"))
         report = MatchReport.objects.select_related("reporter", "resolution__judge").get(pk=id)
-        return Response(reports.report_as_dict(report))
+        cut = data["decision"] == "override" and services.cut_seeded_after(services.state_of(report.tournament_id),
+                                                                           report.round)
+        return Response({**reports.report_as_dict(report), "warning": services.CUT_WARNING if cut else None})

@@ -12,6 +12,8 @@ from games.tournaments.names import members_of, names_shown
 from games.tournaments.clock import round_clock
 from games.tournaments.errors import TournamentServiceError
 from games.tournaments.models import (
+    CANCELLED,
+    REGISTERING,
     Entrant,
     EntrantMember,
     StandingsView,
@@ -43,6 +45,7 @@ def tournament_detail(tournament: Tournament) -> dict:
         "table_size": tournament.table_size, "teams": tournament.teams, "top_cut": tournament.top_cut,
         "round_minutes": tournament.round_minutes, "rated": tournament.rated,
         "starts_at": tournament.starts_at.isoformat() if tournament.starts_at else None,
+        "max_entrants": tournament.max_entrants,
         "spectator_delay_seconds": tournament.spectator_delay_seconds,
         "spectator_delay_turns": tournament.spectator_delay_turns,
         "clock": round_clock(tournament),
@@ -53,11 +56,13 @@ def tournament_detail(tournament: Tournament) -> dict:
 
 def tournament_list(*, status: str | None = None, game: str | None = None, limit: int = 100) -> list[dict]:
     """The newest tournaments, lightest shape: ``[{id, name, game, format, status, round, table_size, teams,
-    entrant_count, starts_at, created_at}]``."""
+    entrant_count, starts_at, created_at}]``; cancelled tournaments only with ``status="cancelled"``."""
     qs = Tournament.objects.annotate(
         entrant_count=Count("entrants", filter=Q(entrants__status__in=(Entrant.REGISTERED, Entrant.DROPPED))))
     if status:
         qs = qs.filter(status=status)
+    else:  # a cancelled event is listed only when asked for
+        qs = qs.exclude(status=CANCELLED)
     if game:
         qs = qs.filter(game=game)
     return [{"id": str(t.pk), "name": t.name, "game": t.game, "format": t.format, "status": t.status,
@@ -118,6 +123,33 @@ def invitations_pending(user, tournament: Tournament | None = None) -> list[Team
     if tournament is not None:
         qs = qs.filter(tournament=tournament)
     return list(qs.order_by("created_at", "id"))
+
+
+def start_notes(tournament: Tournament) -> dict:
+    """What the page says about the start that did not happen: ``{"cleared_at": when the start time
+    passed with too few entrants (its ``settings_changed`` record) or None, "cancel_reason": the
+    organizer's reason, or None}`` (read from the log: only a registering or cancelled event has any)."""
+    out = {"cleared_at": None, "cancel_reason": None}
+    if tournament.status not in (REGISTERING, CANCELLED):
+        return out
+    rows = (TournamentRecord.objects.filter(tournament=tournament, kind__in=("settings_changed", "cancelled"))
+            .order_by("seq").values_list("kind", "payload", "at"))
+    for kind, payload, at in rows:
+        if kind == "cancelled":
+            out["cancel_reason"] = payload.get("reason") or ""
+        elif "starts_at" in payload.get("changes", {}):
+            out["cleared_at"] = at if payload.get("reason") == "too_few_entrants" else None
+    return out
+
+
+def invitation_declined(user, tournament: Tournament) -> TeamInvitation | None:
+    """The team invitation ``user`` sent last in ``tournament``, if its partner declined it (the
+    inviter's page says so until they ask someone else or enter)."""
+    if not (user and user.is_authenticated):
+        return None
+    last = (TeamInvitation.objects.filter(tournament=tournament, inviter=user).select_related("partner")
+            .order_by("-created_at", "-id").first())
+    return last if last is not None and last.status == TeamInvitation.DECLINED else None
 
 
 def tournament_log(tournament: Tournament) -> list[dict]:

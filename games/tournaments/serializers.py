@@ -31,13 +31,17 @@ class TournamentCreateSerializer(serializers.Serializer):
     table_size = serializers.ChoiceField(choices=[2, 3, 4])
     teams = serializers.BooleanField(default=False, help_text="2v2: a team of two registers as one entrant")
     rounds = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=99,
-                                      help_text="Swiss rounds; omitted = enough for the field")
+                                      help_text="Swiss rounds (swiss, and swiss_top_cut before the cut); omitted = "
+                                                "enough for the field; round_robin and single_elimination play as "
+                                                "many rounds as the field needs (422 rounds_not_applicable)")
+    starts_at = serializers.DateTimeField(required=False, allow_null=True,
+                                          help_text="a time ahead (422 starts_at_in_past); the beat starts the event "
+                                                    "then")
     top_cut = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=64,
                                        help_text="swiss_top_cut only: 4 or 8")
     round_minutes = serializers.IntegerField(min_value=1, max_value=24 * 60)
     match_options = serializers.DictField(required=False, default=dict,
                                           help_text="the game's match options; the decision clock is mandatory")
-    starts_at = serializers.DateTimeField(required=False, allow_null=True)
     rated = serializers.BooleanField(default=True)
     max_entrants = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=100000)
     spectator_delay_seconds = serializers.IntegerField(
@@ -51,8 +55,22 @@ class TournamentCreateSerializer(serializers.Serializer):
 
 
 class TournamentUpdateSerializer(serializers.Serializer):
-    """What an organizer may change after creation: the fair-play delay (before or during the event)."""
+    """What an organizer may change after creation: before the start the name, start time, round time
+    limit, cap, rated flag and Swiss rounds; the fair-play delay before or during the event. An omitted
+    field keeps its value."""
 
+    name = serializers.CharField(required=False, max_length=120, help_text="before the start")
+    starts_at = serializers.DateTimeField(required=False, allow_null=True,
+                                          help_text="before the start: a time ahead (422 starts_at_in_past); null "
+                                                    "clears it (the organizer starts the event by hand)")
+    round_minutes = serializers.IntegerField(required=False, min_value=1, max_value=24 * 60, help_text="before the start")
+    max_entrants = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=100000,
+                                            help_text="before the start; null: no cap; never below the entrants "
+                                                      "registered (422 max_entrants_below_field)")
+    rated = serializers.BooleanField(required=False, help_text="before the start")
+    rounds = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=99,
+                                      help_text="before the start: the Swiss rounds (swiss and swiss_top_cut; 422 "
+                                                "rounds_not_applicable otherwise); null: enough for the field")
     spectator_delay_seconds = serializers.IntegerField(required=False, min_value=0, max_value=3600,
                                                        help_text="60-3600 seconds")
     spectator_delay_turns = serializers.IntegerField(required=False, min_value=0, max_value=10, help_text="0-10 turns")
@@ -60,8 +78,13 @@ class TournamentUpdateSerializer(serializers.Serializer):
     def validate(self, attrs):
         unknown = set(self.initial_data) - set(self.fields) if isinstance(self.initial_data, dict) else set()
         if unknown:
-            raise serializers.ValidationError(f"only the spectator delay can be changed, not {', '.join(sorted(unknown))}")
+            raise serializers.ValidationError(f"{', '.join(sorted(unknown))} cannot be changed after creation")
         return attrs
+
+
+class CancelSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=500,
+                                   help_text="shown on the tournament's page")
 
 
 class TournamentListQuerySerializer(serializers.Serializer):
@@ -114,6 +137,8 @@ class RoundClockSerializer(serializers.Serializer):
     paused = serializers.BooleanField()
     paused_seconds = serializers.FloatField(help_text="time the round's clock spent paused (finished pauses)")
     ends_at = serializers.DateTimeField(allow_null=True, help_text="when the time limit runs out; null while paused")
+    paused_reason = serializers.CharField(allow_null=True, help_text="while paused: the organizer's reason (may be "
+                                                                     "empty); null otherwise")
 
 
 class TournamentSerializer(serializers.Serializer):
@@ -132,6 +157,7 @@ class TournamentSerializer(serializers.Serializer):
     round_minutes = serializers.IntegerField()
     rated = serializers.BooleanField()
     starts_at = serializers.DateTimeField(allow_null=True)
+    max_entrants = serializers.IntegerField(allow_null=True, help_text="the cap on entrants; null: none")
     spectator_delay_seconds = serializers.IntegerField(help_text="spectators see a running match this far behind")
     spectator_delay_turns = serializers.IntegerField(help_text="...and this many turns behind")
     clock = RoundClockSerializer(allow_null=True, help_text="the round being played; null when none is")

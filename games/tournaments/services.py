@@ -13,7 +13,8 @@ import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
 
 import jsonschema
 from django.core.exceptions import ValidationError
@@ -25,7 +26,7 @@ from games.application import lobby
 from games.application.accounts_lock import lock_accounts
 from games.application.errors import PlatformError
 from games.application.services import Actor as MatchActor
-from games.application.services import match_resign
+from games.application.services import match_hold_clock, match_release_clock, match_resign
 from games.eventstore.models import MatchEvent
 from games.kernel import RuleViolation, registry
 from games.ratings.selectors import seeding_ratings
@@ -33,6 +34,7 @@ from games.tournaments import live, rounds
 from games.tournaments.clock import round_ends_at
 from games.tournaments.errors import TournamentServiceError, from_pure
 from games.tournaments.models import (
+    CANCELLED,
     FINISHED,
     GAMES,
     REGISTERING,
@@ -46,8 +48,13 @@ from games.tournaments.models import (
     TournamentTable,
 )
 from games.tournaments.records import (
+    EDITABLE_SETTINGS,
+    FORMAT_WORDS,
     MIN_SPECTATOR_DELAY_SECONDS,
+    ROUNDS_FIXED_BY_FIELD,
+    TOO_FEW_ENTRANTS,
     Adjudicated,
+    Cancelled,
     ClockPaused,
     ClockResumed,
     Dropped,
@@ -57,6 +64,7 @@ from games.tournaments.records import (
     Reported,
     Result,
     Settings,
+    SettingsChanged,
     SpectatorDelaySet,
     Started,
     TournamentError,
@@ -106,6 +114,18 @@ def _require_manager(tournament_id, user, what: str) -> None:
         raise TournamentServiceError("not_found", "no such tournament") from None
     if not can_manage(user, tournament):
         raise TournamentServiceError("not_organizer", f"only this tournament's organizer (or staff) {what}")
+
+
+def require_manager(tournament_id, user, what: str) -> None:
+    """``not_found`` / ``not_organizer`` unless ``user`` runs the tournament: for a caller that checks
+    who asks before it reads what they sent (the spectator delay page)."""
+    _require_manager(tournament_id, user, what)
+
+
+def tournament_head(tournament_id) -> int:
+    """The seq of the tournament's last record (0 when none, or no such tournament): a page compares
+    it before and after an action to say whether anything was recorded."""
+    return Tournament.objects.filter(pk=tournament_id).values_list("head_seq", flat=True).first() or 0
 
 
 def settings_of(tournament: Tournament) -> Settings:
@@ -217,6 +237,8 @@ def tournament_create(*, creator, name: str, game: str, format: str, table_size:
         raise from_pure(err) from err
     except TypeError as err:
         raise TournamentServiceError("invalid_settings", "bad tournament settings") from err
+    _check_rounds_apply(format, rounds)
+    starts_at = _future_start(starts_at)
     options = _match_options(game, settings, match_options)
     return Tournament.objects.create(
         name=name.strip(), game=game, format=format, table_size=table_size, teams=settings.teams, rounds=rounds,
@@ -225,6 +247,29 @@ def tournament_create(*, creator, name: str, game: str, format: str, table_size:
         spectator_delay_seconds=spectator_delay_seconds, spectator_delay_turns=spectator_delay_turns,
         seed_hash=hashlib.sha256(secrets.token_bytes(32)).hexdigest(), created_by=creator,
     )
+
+
+def _check_rounds_apply(format: str, rounds) -> None:
+    """``rounds`` sets the Swiss rounds (of ``swiss`` and of ``swiss_top_cut`` before its cut); a round
+    robin and a single elimination play as many rounds as their field needs, so a number given for
+    them would be ignored: refused instead (``rounds_not_applicable``). A tournament stored with one
+    before this check still plays by its field (the setting is ignored, as it always was)."""
+    if rounds is not None and format in ROUNDS_FIXED_BY_FIELD:
+        raise TournamentServiceError("rounds_not_applicable",
+                                     f"{FORMAT_WORDS[format]} plays as many rounds as its field needs: leave rounds "
+                                     "empty (rounds sets the Swiss rounds only)")
+
+
+def _future_start(starts_at, now=None):
+    """A start time must be ahead (``starts_at_in_past`` otherwise: a typo would start the event at
+    the next sweep); kept in UTC. None: no start time (the organizer starts it by hand)."""
+    if starts_at is None:
+        return None
+    if not isinstance(starts_at, datetime) or timezone.is_naive(starts_at):
+        raise TournamentServiceError("invalid_starts_at", "starts_at is a date and time with its time zone")
+    if starts_at <= (now or timezone.now()):
+        raise TournamentServiceError("starts_at_in_past", "the start time has already passed: choose a later one")
+    return starts_at.astimezone(dt_timezone.utc)
 
 
 def _positive_int(value) -> bool:
@@ -241,6 +286,7 @@ def tournament_set_spectator_delay(*, tournament_id, user, seconds: int | None =
         tournament = _locked(tournament_id)
         if tournament.status == FINISHED:
             raise TournamentServiceError("tournament_finished", "the tournament is over: no match is left to watch live")
+        _check_not_cancelled(tournament)
         seconds = tournament.spectator_delay_seconds if seconds is None else seconds
         turns = tournament.spectator_delay_turns if turns is None else turns
         if (seconds, turns) == (tournament.spectator_delay_seconds, tournament.spectator_delay_turns):
@@ -248,6 +294,111 @@ def tournament_set_spectator_delay(*, tournament_id, user, seconds: int | None =
         _append(tournament, state_of(tournament.pk), SpectatorDelaySet(seconds, turns), Actor.of(user))
         tournament.spectator_delay_seconds, tournament.spectator_delay_turns = seconds, turns
         tournament.save(update_fields=["spectator_delay_seconds", "spectator_delay_turns"])
+        return tournament
+
+
+def _check_not_cancelled(tournament: Tournament) -> None:
+    if tournament.status == CANCELLED:
+        raise TournamentServiceError("tournament_cancelled", "the tournament was cancelled")
+
+
+DELAY_FIELDS = ("spectator_delay_seconds", "spectator_delay_turns")
+
+
+def tournament_update(*, tournament_id, user, changes: dict) -> Tournament:
+    """The organizer (or staff) changes the tournament: before the start any of ``EDITABLE_SETTINGS``
+    (name, starts_at - None clears it -, round_minutes, max_entrants, rated, rounds), recorded as one
+    ``settings_changed`` record of what differs (none when nothing does); before or during the event
+    the spectator delay (``spectator_delay_set``). All or nothing, in one transaction."""
+    _require_manager(tournament_id, user, "changes it")
+    changes = dict(changes)
+    delay = {k: changes.pop(k) for k in DELAY_FIELDS if k in changes}
+    unknown = sorted(set(changes) - set(EDITABLE_SETTINGS))
+    if unknown:
+        raise TournamentServiceError("invalid_settings", f"{', '.join(unknown)} cannot be changed after creation")
+    with transaction.atomic():
+        if changes:
+            _change_settings(tournament_id, user, changes)
+        if delay:
+            tournament_set_spectator_delay(tournament_id=tournament_id, user=user,
+                                           seconds=delay.get("spectator_delay_seconds"),
+                                           turns=delay.get("spectator_delay_turns"))
+        return Tournament.objects.get(pk=tournament_id)
+
+
+def _change_settings(tournament_id, user, changes: dict) -> None:
+    tournament = _locked(tournament_id)
+    if tournament.status == FINISHED:
+        raise TournamentServiceError("tournament_finished", "the tournament is over")
+    _check_not_cancelled(tournament)
+    if tournament.status != REGISTERING:
+        raise TournamentServiceError("already_started", "the tournament has started: only the spectator delay "
+                                     "changes now")
+    wanted = {name: _editable_value(tournament, name, value) for name, value in changes.items()}
+    differs = {name: value for name, value in wanted.items() if getattr(tournament, name) != value}
+    if not differs:
+        return  # nothing changes: nothing to record
+    as_json = {name: value.isoformat() if isinstance(value, datetime) else value for name, value in differs.items()}
+    _append(tournament, state_of(tournament.pk), SettingsChanged(as_json), Actor.of(user))
+    for name, value in differs.items():
+        setattr(tournament, name, value)
+    tournament.save(update_fields=list(differs))
+
+
+def _editable_value(tournament: Tournament, name: str, value):
+    """One setting's new value, checked as at creation (the same codes)."""
+    if name == "name":
+        if not isinstance(value, str) or not value.strip() or len(value.strip()) > 120:
+            raise TournamentServiceError("invalid_name", "a tournament needs a name of 1-120 characters")
+        return value.strip()
+    if name == "starts_at":
+        return _future_start(value)
+    if name == "round_minutes":
+        if not _positive_int(value) or value > 24 * 60:
+            raise TournamentServiceError("invalid_round_minutes", "round_minutes must be 1-1440 minutes")
+        return value
+    if name == "max_entrants":
+        if value is None:
+            return None
+        if not _positive_int(value) or value < 2:
+            raise TournamentServiceError("invalid_max_entrants", "max_entrants must be an integer of at least 2")
+        entered = Entrant.objects.filter(tournament=tournament, status=Entrant.REGISTERED).count()
+        if value < entered:
+            raise TournamentServiceError("max_entrants_below_field",
+                                         f"{entered} entrants are registered already: the cap cannot be lower")
+        return value
+    if name == "rated":
+        if not isinstance(value, bool):
+            raise TournamentServiceError("invalid_settings", "rated is true or false")
+        return value
+    # rounds
+    if value is not None and not _positive_int(value):
+        raise TournamentServiceError("invalid_rounds", "rounds must be a positive integer")
+    _check_rounds_apply(tournament.format, value)
+    return value
+
+
+def tournament_cancel(*, tournament_id, user, reason: str = "") -> Tournament:
+    """The organizer (or staff) cancels a tournament that has not started: a ``cancelled`` record, the
+    status ``cancelled`` (it leaves the list of events; its page says so, with the reason), and the
+    pending team invitations are cancelled. Nothing is recorded after it."""
+    _require_manager(tournament_id, user, "cancels it")
+    reason = str(reason or "").strip()
+    if len(reason) > 500:
+        raise TournamentServiceError("invalid_reason", "the reason is at most 500 characters")
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if tournament.status == FINISHED:
+            raise TournamentServiceError("tournament_finished", "the tournament is over")
+        _check_not_cancelled(tournament)
+        if tournament.status != REGISTERING:
+            raise TournamentServiceError("already_started", "a tournament that has started cannot be cancelled: "
+                                         "it is played to its end")
+        _append(tournament, state_of(tournament.pk), Cancelled(reason), Actor.of(user))
+        tournament.status = CANCELLED
+        tournament.save(update_fields=["status"])
+        TeamInvitation.objects.filter(tournament=tournament, status=TeamInvitation.PENDING).update(
+            status=TeamInvitation.CANCELLED, decided_at=timezone.now())
         return tournament
 
 
@@ -407,6 +558,7 @@ def _check_pending(invitation: TeamInvitation) -> None:
 
 
 def _check_open(tournament: Tournament) -> None:
+    _check_not_cancelled(tournament)
     if tournament.status != REGISTERING:
         raise TournamentServiceError("registration_closed", "registration is closed: the tournament has started")
 
@@ -471,6 +623,7 @@ def tournament_withdraw(*, tournament_id, user) -> Entrant:
         entrant = member.entrant
         if tournament.status == FINISHED:
             raise TournamentServiceError("tournament_finished", "the tournament is over: there is nothing to leave")
+        _check_not_cancelled(tournament)
         if tournament.status != REGISTERING and entrant.status == Entrant.DROPPED:
             raise TournamentServiceError("already_dropped", "you have already left this tournament")
         _leave(tournament, state_of(tournament.pk), entrant, Actor.of(user), reason="withdrew")
@@ -572,13 +725,16 @@ def tournament_start(*, tournament_id, user) -> Tournament:
 def tournament_start_scheduled(*, tournament_id, now=None, inside=None) -> Tournament | None:
     """A worker starts a tournament whose ``starts_at`` has passed (idempotent: None if it is not due
     or already started). With fewer than two entrants it stays registering and its ``starts_at`` is
-    cleared, so the sweep stops retrying; the organizer starts it by hand or sets a new time."""
+    cleared (recorded: ``settings_changed`` with ``reason: too_few_entrants``, which the page shows), so
+    the sweep stops retrying; the organizer starts it by hand or sets a new time."""
     now = now or timezone.now()
     with transaction.atomic():
         tournament = _locked(tournament_id)
         if tournament.status != REGISTERING or tournament.starts_at is None or tournament.starts_at > now:
             return None
         if Entrant.objects.filter(tournament=tournament, status=Entrant.REGISTERED).count() < 2:
+            _append(tournament, state_of(tournament.pk), SettingsChanged({"starts_at": None}, reason=TOO_FEW_ENTRANTS),
+                    Actor("worker", task="tournament_start"))
             tournament.starts_at = None
             tournament.save(update_fields=["starts_at"])
             return None
@@ -599,6 +755,7 @@ def _ratings_refresh(tournament: Tournament, entrants: list[Entrant]) -> None:
 def _start(tournament_id, actor: Actor, inside=None) -> Tournament:
     with transaction.atomic():
         tournament = _locked(tournament_id)
+        _check_not_cancelled(tournament)
         if tournament.status != REGISTERING:
             raise TournamentServiceError("already_started", "the tournament has already started")
         entrants = list(Entrant.objects.filter(tournament=tournament, status=Entrant.REGISTERED))
@@ -689,16 +846,34 @@ def tournament_drop(*, tournament_id, user, entrant_id) -> Entrant:
 
 def tournament_pause_clock(*, tournament_id, user, reason: str = "") -> Tournament:
     """An organizer stops the clock of the round being played (recorded; the round time limit does not
-    run while it is paused)."""
-    return _clock(tournament_id, user, lambda rnd: ClockPaused(rnd, reason=str(reason or "")[:500]))
+    run while it is paused), and with it the decision clocks of the round's running matches, which
+    resume with the time they had left."""
+    reason = str(reason or "")[:500]
+    return _clock(tournament_id, user, lambda rnd: ClockPaused(rnd, reason=reason), hold=True, reason=reason)
 
 
 def tournament_resume_clock(*, tournament_id, user) -> Tournament:
-    """An organizer restarts the paused clock of the round being played."""
-    return _clock(tournament_id, user, ClockResumed)
+    """An organizer restarts the paused clock of the round being played, and its matches' clocks."""
+    return _clock(tournament_id, user, ClockResumed, hold=False)
 
 
-def _clock(tournament_id, user, make_record) -> Tournament:
+def _match_clocks(tournament: Tournament, round_no: int, user, *, hold: bool, reason: str = "") -> None:
+    """Stop (or restart) the decision clock of every running match of the round: a player whose turn
+    it was when the organizer paused keeps the time they had left. A match that ended meanwhile, or
+    whose clock is already where it should be, is left as it is."""
+    actor = MatchActor(kind="user", user_id=user.pk, extra={"purpose": "tournament_pause" if hold else "tournament_resume"})
+    for match_id in TournamentTable.objects.filter(tournament=tournament, round=round_no, match__isnull=False).values_list(
+            "match_id", flat=True):
+        try:
+            if hold:
+                match_hold_clock(match_id=match_id, actor=actor, reason=reason)
+            else:
+                match_release_clock(match_id=match_id, actor=actor)
+        except PlatformError:
+            continue  # over already (match_not_active), or clock_held / clock_not_held
+
+
+def _clock(tournament_id, user, make_record, *, hold: bool, reason: str = "") -> Tournament:
     _require_manager(tournament_id, user, "pauses or resumes the clock")
     with transaction.atomic():
         tournament = _locked(tournament_id)
@@ -709,6 +884,7 @@ def _clock(tournament_id, user, make_record) -> Tournament:
         # the workers enforce the limit from the deadline row: none while paused, later by the pause after it
         RoundDeadline.objects.filter(tournament=tournament, round=state.current_round).update(
             due_at=round_ends_at(tournament, state.current_round))
+        _match_clocks(tournament, state.current_round, user, hold=hold, reason=reason)
         return tournament
 
 
@@ -733,15 +909,35 @@ def tournament_record_result(*, tournament_id, round: int, table: int, places: d
 # -- judges ---------------------------------------------------------------------------------------
 
 
-def _judge_table(tournament_id, user, round_no: int, table: int):
+def _judge_table(tournament_id, user, round_no: int, table: int, *, overriding: bool = False):
+    """The tournament (locked) and its state for a judge's decision. Only an override can be blocked
+    by the bracket having moved on: upholding changes no result, so it always answers a report."""
     if not (user and user.is_authenticated and user.is_active and user.is_staff):
         raise TournamentServiceError("not_judge", "only staff judge results")
     tournament = _locked(tournament_id)
     state = state_of(tournament.pk)
-    if isinstance(round_no, int) and 1 <= round_no < state.current_round and \
-            state.rounds[round_no - 1].stage == "elimination":
-        raise TournamentServiceError("bracket_moved_on", "the bracket has moved past that round: its result stands")
+    if overriding and bracket_moved_on(state, round_no):
+        raise TournamentServiceError("bracket_moved_on", "the bracket has moved past that round: its result stands "
+                                     "(a judge can only uphold it)")
     return tournament, state
+
+
+def bracket_moved_on(state: State, round_no) -> bool:
+    """Whether ``round_no`` is an elimination round the bracket has already left (a later round is
+    paired from its winners): its result can no longer change."""
+    return isinstance(round_no, int) and 1 <= round_no < state.current_round and \
+        state.rounds[round_no - 1].stage == "elimination"
+
+
+def cut_seeded_after(state: State, round_no) -> bool:
+    """Whether ``round_no`` is a Swiss round of a Swiss with top cut whose cut has been seeded: its
+    result can still be overridden (the Swiss standings change) but the bracket stays as seeded."""
+    return isinstance(round_no, int) and 1 <= round_no <= state.current_round and \
+        state.rounds[round_no - 1].stage == "swiss" and any(r.stage == "elimination" for r in state.rounds)
+
+
+CUT_WARNING = ("the top cut was seeded from the Swiss standings before this decision: overriding a Swiss round "
+               "changes the Swiss standings and tiebreaks, not the bracket already seeded")
 
 
 def match_in_progress(tournament: Tournament, state: State, round_no, table_no) -> bool:
@@ -774,7 +970,7 @@ def tournament_override(*, tournament_id, user, round: int, table: int, places: 
     """A judge replaces a table's result with a written reason; the standings follow (``by: judge``).
     In an elimination stage only the current round can still change. ``report_id``: the report it answers."""
     with transaction.atomic():
-        tournament, state = _judge_table(tournament_id, user, round, table)
+        tournament, state = _judge_table(tournament_id, user, round, table, overriding=True)
         if not isinstance(places, dict):
             raise TournamentServiceError("invalid_result", "places map each entrant of the table to its place")
         if match_in_progress(tournament, state, round, table):
@@ -787,8 +983,13 @@ def tournament_override(*, tournament_id, user, round: int, table: int, places: 
 def tournament_report(*, tournament_id, user, round: int, table: int, report_id: int, entrant_id: str,
                       seq: int) -> TournamentRecord:
     """Record in the log that a player of the table filed the report ``report_id`` (the ``MatchReport``
-    row, written by ``reports.report_file`` in the same transaction), so the standings show it."""
+    row, written by ``reports.report_file`` in the same transaction), so the standings show it. A report
+    on an elimination round the bracket has moved past is refused (``bracket_moved_on``): no judge could
+    change its result any more."""
     with transaction.atomic():
         tournament = _locked(tournament_id)
-        return _append(tournament, state_of(tournament.pk), Reported(round, table, report_id, str(entrant_id), seq),
-                       Actor.of(user))
+        state = state_of(tournament.pk)
+        if bracket_moved_on(state, round):
+            raise TournamentServiceError("bracket_moved_on", "the bracket has moved past that round: its result "
+                                         "stands and can no longer be reported")
+        return _append(tournament, state, Reported(round, table, report_id, str(entrant_id), seq), Actor.of(user))

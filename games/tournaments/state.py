@@ -12,8 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from games.tournaments.records import (
+    EDITABLE_SETTINGS,
     RESULT_BY,
+    TOO_FEW_ENTRANTS,
     Adjudicated,
+    Cancelled,
     ClockPaused,
     ClockResumed,
     Dropped,
@@ -22,6 +25,7 @@ from games.tournaments.records import (
     Registered,
     Reported,
     Result,
+    SettingsChanged,
     SpectatorDelaySet,
     Started,
     Table,
@@ -92,6 +96,10 @@ class State:
     dropped: set[str] = field(default_factory=set)
     rounds: list[Round] = field(default_factory=list)
     spectator_delay: tuple[int, int] | None = None  # (seconds, turns) as an organizer last set them
+    settings: dict = field(default_factory=dict)  # the pre-start settings changed: name -> last value (JSON)
+    start_cleared: bool = False  # the last start time passed with too few entrants (and was cleared)
+    cancelled: bool = False
+    cancel_reason: str = ""
 
     @property
     def active(self) -> list[str]:
@@ -122,6 +130,8 @@ def apply(state: State, record) -> State:
     handler = _HANDLERS.get(type(record))
     if handler is None:
         raise TournamentError("invalid_record", f"not a tournament record: {type(record).__name__}")
+    if state.cancelled:
+        raise TournamentError("tournament_cancelled", "the tournament was cancelled")
     handler(state, record)
     return state
 
@@ -273,6 +283,26 @@ def _spectator_delay_set(state: State, r: SpectatorDelaySet):
     state.spectator_delay = (r.seconds, r.turns)
 
 
+def _before_start(state: State, what: str) -> None:
+    if state.started:
+        raise TournamentError("already_started", f"the tournament has started: {what} only before the start")
+
+
+def _settings_changed(state: State, r: SettingsChanged):
+    _before_start(state, "its settings change")
+    if not isinstance(r.changes, dict) or not r.changes or set(r.changes) - set(EDITABLE_SETTINGS):
+        raise TournamentError("invalid_settings", f"only {', '.join(EDITABLE_SETTINGS)} change before the start")
+    state.settings.update(r.changes)
+    if "starts_at" in r.changes:
+        state.start_cleared = r.reason == TOO_FEW_ENTRANTS
+
+
+def _cancelled(state: State, r: Cancelled):
+    _before_start(state, "it can be cancelled")
+    state.cancelled = True
+    state.cancel_reason = r.reason
+
+
 _HANDLERS = {
     Registered: _registered,
     Withdrawn: _withdrawn,
@@ -286,6 +316,8 @@ _HANDLERS = {
     ClockPaused: _clock_paused,
     ClockResumed: _clock_resumed,
     SpectatorDelaySet: _spectator_delay_set,
+    SettingsChanged: _settings_changed,
+    Cancelled: _cancelled,
 }
 
 __all__ = ["OPEN", "OVERRIDDEN", "UPHELD", "Entrant", "Report", "Round", "State", "TableResult", "apply", "fold"]

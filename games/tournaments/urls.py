@@ -15,6 +15,7 @@ urlpatterns = [
          name="invitation-decline"),
     path("<uuid:id>/withdraw/", api.TournamentWithdrawApi.as_view(), name="withdraw"),
     path("<uuid:id>/start/", api.TournamentStartApi.as_view(), name="start"),
+    path("<uuid:id>/cancel/", api.TournamentCancelApi.as_view(), name="cancel"),
     path("<uuid:id>/drop/", api.TournamentDropApi.as_view(), name="drop"),
     path("<uuid:id>/pause/", api.TournamentPauseApi.as_view(), name="pause"),
     path("<uuid:id>/resume/", api.TournamentResumeApi.as_view(), name="resume"),

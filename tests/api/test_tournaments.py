@@ -190,7 +190,7 @@ def test_the_organizer_changes_the_spectator_delay_and_it_is_recorded(org, creat
     assert record.payload == {"kind": "spectator_delay_set", "seconds": 180, "turns": 2}
     assert org.patch(url, {"spectator_delay_turns": 0}, format="json").json()["spectator_delay_seconds"] == 180
     _error(org.patch(url, {"spectator_delay_seconds": 30}, format="json"), 422, "invalid_spectator_delay")  # the floor
-    _error(org.patch(url, {"name": "Renamed"}, format="json"), 400, "malformed")
+    _error(org.patch(url, {"format": "round_robin"}, format="json"), 400, "malformed")  # never changes
     _error(api.patch(url, {"spectator_delay_seconds": 90}, format="json"), 401, "not_authenticated")
     _error(clients[0].patch(url, {"spectator_delay_seconds": 90}, format="json"), 403, "not_organizer")
     _error(org.patch(f"{BASE}{uuid.uuid4()}/", {"spectator_delay_seconds": 90}, format="json"), 404, "not_found")

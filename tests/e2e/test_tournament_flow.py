@@ -123,6 +123,7 @@ def test_a_swiss_event_from_the_form_to_live_standings_and_a_report(new_page, li
     mark_no_reload(players[3])
 
     org.reload()
+    org.once("dialog", lambda dialog: dialog.accept())  # "Start ... now with N entrants?" (confirm.js)
     org.get_by_test_id("start").click()
     expect(org.locator(".messages")).to_contain_text("round 1 is paired")
 
@@ -293,6 +294,7 @@ def test_a_team_invitation_and_the_start_reach_open_pages_without_a_reload(new_p
         b.get_by_test_id("accept-invitation").click()
         expect(b.locator(".messages")).to_contain_text("Your team is registered.")
     org.goto(url)
+    org.once("dialog", lambda dialog: dialog.accept())  # "Start ... now with N entrants?" (confirm.js)
     org.get_by_test_id("start").click()
     expect(org.locator(".messages")).to_contain_text("round 1 is paired")
     expect(late.get_by_test_id("entry")).to_contain_text("Registration is closed.")

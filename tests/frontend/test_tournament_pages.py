@@ -148,16 +148,17 @@ def test_register_start_pairings_results_and_withdraw(organizer, make_user):
     assert 'data-testid="pause"' in browser(organizer).get(url).content.decode()
     assert 'data-testid="pause"' not in browser(players[0]).get(url).content.decode()
     res = browser(organizer).post(f"{url}pause/", follow=True).content.decode()
-    assert "The round clock is paused." in _messages(res) and 'data-testid="clock-paused"' in res
+    assert "The round is paused: its time limit and the players&#x27; turn clocks are stopped." in _messages(res)
+    assert 'data-testid="clock-paused"' in res
     assert "code-already_paused" in _messages(browser(organizer).post(f"{url}pause/", follow=True).content.decode())
     res = browser(organizer).post(f"{url}resume/", follow=True).content.decode()
-    assert "The round clock runs again." in _messages(res) and "round ends" in res
+    assert "The round time limit runs again." in _messages(res) and "round ends" in res
 
     late = browser(make_user()).post(f"{url}register/", follow=True).content.decode()
     assert "code-registration_closed" in _messages(late)
     drop = next(e for e in selectors.tournament_detail(t)["entrants"] if players[3].pk in e["user_ids"])
     res = browser(organizer).post(f"{url}drop/", {"entrant_id": drop["entrant_id"]}, follow=True).content.decode()
-    assert "The entrant was dropped." in _messages(res) and "(dropped)" in res
+    assert f"{drop['name']} was dropped: not paired again, results kept." in _messages(res) and "(dropped)" in res
     unknown = str(uuid.uuid4())  # an entrant no longer there: said in words, never by its id
     res = browser(organizer).post(f"{url}drop/", {"entrant_id": unknown}, follow=True).content.decode()
     shown = _messages(res)

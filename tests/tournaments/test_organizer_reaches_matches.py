@@ -1,11 +1,12 @@
-"""A dropped entrant concedes the match it is playing (docs/tournaments.md, "Dropping"): its opponents
-win at once instead of waiting out its clock, and the round can end; at a pod of three or more the
-match plays on."""
+"""What an organizer does to a running round reaches its matches: a dropped entrant concedes the match
+it is playing (its opponents win at once instead of waiting out its clock, and the round can end; at a
+pod of three or more the match plays on), and a paused round stops the matches' decision clocks."""
 
 import pytest
 
 from games.application import selectors
 from games.eventstore.models import MatchEvent
+from games.projections.models import MatchDeadline
 from games.tournaments import services
 from games.tournaments.matches import tournament_create_matches
 from games.tournaments.models import Entrant, TournamentTable
@@ -81,3 +82,19 @@ def test_at_a_pod_of_three_the_match_plays_on(make_user, organizer, django_captu
         services.tournament_drop(tournament_id=t.pk, user=organizer, entrant_id=_entrant_of(t, users[0]).pk)
     assert not MatchEvent.objects.filter(match=table.match, type="MatchFinished").exists()
     assert _entrant_of_any(t, users[0]).status == Entrant.DROPPED
+
+
+# docs/tournaments.md, "The round clock": a pause stops the players' decision clocks too
+def test_pausing_the_round_stops_the_matches_clocks_and_resuming_gives_them_back(make_user, organizer):
+    t, users = _running_swiss(make_user, organizer)
+    matches = [table.match for table in TournamentTable.objects.filter(tournament=t, round=1)]
+    assert all(MatchDeadline.objects.filter(match=m).exists() for m in matches)
+    services.tournament_pause_clock(tournament_id=t.pk, user=organizer, reason="lunch")
+    assert not MatchDeadline.objects.filter(match__in=matches).exists()
+    for m in matches:
+        m.refresh_from_db()
+        assert selectors.view_for_seat(m, 0)["match"]["clock_held"] is True
+    services.tournament_resume_clock(tournament_id=t.pk, user=organizer)
+    assert MatchDeadline.objects.filter(match__in=matches).count() == len(matches)
+    held = MatchEvent.objects.filter(match__in=matches, type="ClockHeld")
+    assert held.count() == len(matches) and all(e.actor["purpose"] == "tournament_pause" for e in held)

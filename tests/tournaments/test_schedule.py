@@ -32,12 +32,16 @@ def _create(organizer, make_user, entrants: int, **fields):
                 match_options=YASHIMA if fields.get("game", "yashima") == "yashima" else {"turn_seconds": 60})
     base.setdefault("game", "yashima")
     base.update(fields)
+    starts_at = base.pop("starts_at", None)  # a time already passed: as if the event had waited for it
     t = services.tournament_create(**base)
     for _ in range(entrants):
         if t.teams:
             register_team(t.pk, make_user(), make_user())
         else:
             services.tournament_register(tournament_id=t.pk, user=make_user())
+    if starts_at is not None:
+        Tournament.objects.filter(pk=t.pk).update(starts_at=starts_at)
+        t.refresh_from_db()
     return t
 
 

@@ -4,6 +4,7 @@
 // viewer's entry box (register / withdraw / team invitations / organizer actions / report form), so
 // closing registration or starting a round changes what it offers without a reload.
 
+import "./confirm.js";
 import { retireFlash } from "./flash.js";
 import { ReconnectingSocket } from "./socket.js";
 
