@@ -7,14 +7,25 @@ case the user typed; two usernames collide when their *keys*, NFKC + case-foldin
 as case-folding can denormalize), are equal. The key lives in ``Profile.username_key`` with a
 unique constraint, kept by a ``post_save`` signal on the user model, so even two concurrent
 registrations of ``Admin`` and ``ＡＤＭＩＮ`` cannot both succeed.
+
+A new name must also not *look like* another account's: the *skeleton* (``username_skeleton``, in
+the spirit of Unicode TR39) maps every character of the key to the prototype of its confusable set
+(Cyrillic ``а`` and Latin ``a``, ``0`` and ``o``, ``rn`` and ``m``, dotless ``ı`` and ``i``...). It is
+kept in ``Profile.username_skeleton`` (indexed, not unique: accounts whose names already looked alike
+before the check keep them). A name given up by a rename is kept as a ``RetiredUsername``: only the
+account that held it can take it (or a lookalike of it) again, so its old matches, tournament entries
+and its profile address are not someone else's.
 """
 
+import hashlib
 import unicodedata
+from functools import lru_cache
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.db import connection
 
-from .models import Profile
+from .models import Profile, RetiredUsername
 
 TAKEN = "A user with that username already exists."
 
@@ -43,15 +54,122 @@ def username_key(value: str) -> str:
     return unicodedata.normalize("NFKC", username_normalize(value).casefold())
 
 
+# -- confusable skeletons ---------------------------------------------------------------------------
+
+_MARKS = ("\u200e", "\u200f")  # the data wraps right-to-left characters in direction marks
+# After case-folding, ``İ`` is ``i`` + COMBINING DOT ABOVE; dotless ``ı`` / ``ȷ`` read as ``i`` / ``j``.
+_DOTS = (("i\u0307", "i"), ("j\u0307", "j"), ("\u0131", "i"), ("\u0237", "j"))
+
+
+@lru_cache(maxsize=1)
+def _prototypes() -> dict:
+    """{character: prototype} from Unicode's confusables.txt as ``confusable_homoglyphs`` ships it.
+
+    The package keeps each source -> prototype line of confusables.txt in both directions, so every
+    confusable set is a star around its prototype: the set's one multi-character member (``rn`` for
+    ``m``) if it has one (sources are single characters), else the member confused with several
+    others. A set of two (one source, its prototype) does not say which is which: any fixed member
+    does for comparing, one that case-folding and NFD leave alone first, then the lowest code point
+    (``username_skeleton`` maps the result again until it stops changing)."""
+    from confusable_homoglyphs.confusables import confusables_data
+
+    def clean(text):
+        for mark in _MARKS:
+            text = text.replace(mark, "")
+        return text
+
+    neighbours: dict[str, set] = {}
+    for char, entries in confusables_data.items():
+        char = clean(char)
+        for entry in entries:
+            other = clean(entry["c"])
+            if char and other and char != other:
+                neighbours.setdefault(char, set()).add(other)
+                neighbours.setdefault(other, set()).add(char)
+    stable = lambda s: s.casefold() == s and unicodedata.normalize("NFD", s) == s  # noqa: E731
+    out, seen = {}, set()
+    for start in sorted(neighbours):
+        if start in seen:
+            continue
+        group, todo = set(), [start]
+        while todo:
+            node = todo.pop()
+            if node not in group:
+                group.add(node)
+                todo.extend(neighbours[node] - group)
+        seen |= group
+        multi = sorted(m for m in group if len(m) > 1)
+        hubs = sorted(m for m in group if len(neighbours[m]) > 1)
+        prototype = (multi or hubs or sorted(group, key=lambda m: (not stable(m), m)))[0]
+        out.update({m: prototype for m in group if len(m) == 1 and m != prototype})
+    return out
+
+
+def _skeleton_step(text: str, table: dict) -> str:
+    # NFKD, not only TR39's NFD: a few prototypes are compatibility characters (``ˡ``, ``①``)
+    text = unicodedata.normalize("NFKD", "".join(table.get(c, c) for c in text)).casefold()
+    text = unicodedata.normalize("NFKD", text)
+    for dotted, plain in _DOTS:
+        text = text.replace(dotted, plain)
+    return text
+
+
+SKELETON_MAX = 300  # Profile.username_skeleton's length
+
+
+def username_skeleton(value: str) -> str:
+    """The lookalike form: the key (NFKC + case-folding), dotted ``İ`` and dotless ``ı`` folded to
+    ``i``, then every character mapped to the prototype of its confusable set (TR39's skeleton, on
+    NFKD), case-folded again, until it stops changing. ``аlice`` (Cyrillic а), ``alıce``, ``ALİCE``
+    and ``alice`` share one; so do ``b0b`` and ``bob``. Stored as ``Profile.username_skeleton``: a
+    long one (over ``SKELETON_MAX`` characters) is stored as its SHA-256 (``#`` + hex)."""
+    table = _prototypes()
+    text = _skeleton_step(username_key(value), {})
+    for _ in range(8):
+        mapped = _skeleton_step(text, table)
+        if mapped == text:
+            break
+        text = mapped
+    if len(text) > SKELETON_MAX:
+        text = "#" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return text
+
+
 def username_taken(value: str, *, exclude_user_id=None) -> bool:
-    """Is a username with the same key held by another account?
+    """Is a username with the same key held by another account, or is it a *new* name that looks
+    like another account's name or like a name another account gave up (``RetiredUsername``)?
 
     Checks the unique ``Profile.username_key`` column, and users that have no key yet (made
-    before the column existed and colliding with an older name) by a case-insensitive match."""
+    before the column existed and colliding with an older name) by a case-insensitive match. A name
+    with the key the account (``exclude_user_id``) already has is not new: accounts whose names
+    looked alike before the skeleton check keep them (and can still recase them)."""
     key = username_key(value)
     profiles = Profile.objects.filter(username_key=key)
     users = get_user_model().objects.filter(username__iexact=username_normalize(value))
     if exclude_user_id is not None:
         profiles = profiles.exclude(user_id=exclude_user_id)
         users = users.exclude(pk=exclude_user_id)
-    return profiles.exists() or users.exists()
+    if profiles.exists() or users.exists():
+        return True
+    if exclude_user_id is not None and Profile.objects.filter(user_id=exclude_user_id, username_key=key).exists():
+        return False
+    skeleton = username_skeleton(value)
+    alike = Profile.objects.filter(username_skeleton=skeleton)
+    retired = RetiredUsername.objects.filter(username_skeleton=skeleton)
+    if exclude_user_id is not None:
+        alike = alike.exclude(user_id=exclude_user_id)
+        retired = retired.exclude(user_id=exclude_user_id)
+    return alike.exists() or retired.exists()
+
+
+def username_claim_lock(value: str) -> None:
+    """Inside the transaction that is about to register or rename: on PostgreSQL, wait for any other
+    transaction claiming a name with the same skeleton (a transaction-scoped advisory lock), so that
+    two lookalikes cannot both pass ``username_taken`` (the skeleton column is not unique). The caller
+    checks ``username_taken`` again after it. SQLite runs one writer at a time."""
+    if connection.vendor != "postgresql":
+        return
+    digest = hashlib.blake2b(username_skeleton(value).encode("utf-8"), digest_size=8,
+                             person=b"kamiza-username").digest()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest, "big", signed=True)])

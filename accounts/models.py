@@ -8,6 +8,10 @@ class Profile(models.Model):
     # accounts.identity.username_key(user.username): one account per lookalike name. Null only for
     # a name that already collided with an older one when the column was added (see the migration).
     username_key = models.CharField(max_length=600, unique=True, null=True, blank=True, editable=False)
+    # accounts.identity.username_skeleton(user.username): the lookalike form (confusables mapped to
+    # one prototype). Not unique: names that already looked alike when it was added keep their
+    # accounts; a new name whose skeleton another account has is refused (identity.username_taken).
+    username_skeleton = models.CharField(max_length=300, null=True, blank=True, editable=False, db_index=True)
     # Set when the account was deleted: the row stays (match logs refer to its id), anonymized.
     deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
     # E-mail me when my decision has waited TURN_EMAIL_AFTER_MINUTES (accounts.turn_emails). Opt-in.
@@ -15,6 +19,23 @@ class Profile(models.Model):
 
     def __str__(self):
         return self.display_name or self.user.get_username()
+
+
+class RetiredUsername(models.Model):
+    """A name an account gave up by renaming itself: its old matches, tournament entries and event
+    logs still show it, so only that account can take it (or a lookalike of it) again. Kept as its
+    key and skeleton (accounts.identity); an account's deletion forgets its retired names."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="retired_usernames")
+    username_key = models.CharField(max_length=600)
+    username_skeleton = models.CharField(max_length=300, db_index=True)
+    retired_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-retired_at", "-id"]
+
+    def __str__(self):
+        return self.username_key
 
 
 class LoginSession(models.Model):

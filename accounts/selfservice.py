@@ -32,7 +32,7 @@ from games.projections.models import MatchSummary, PlayerRecord
 from games.tournaments.services import tournaments_leave_deleted_account
 
 from .errors import InActiveMatch, InvalidResetLink, NotFound
-from .models import LoginSession, Profile
+from .models import LoginSession, Profile, RetiredUsername
 from .services import password_recheck
 
 EXPORT_FORMAT = "kamiza-account-export/1"
@@ -266,6 +266,7 @@ def account_anonymize(user) -> None:
         user.is_active = user.is_staff = user.is_superuser = False
         user.set_unusable_password()
         user.save()  # the username key moves with the name: the old name is free again
+        RetiredUsername.objects.filter(user=user).delete()  # and so are the names it gave up
         user.groups.clear()
         user.user_permissions.clear()
         Profile.objects.filter(user=user).update(display_name=DELETED_PLAYER, deleted_at=timezone.now())

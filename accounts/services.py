@@ -22,7 +22,7 @@ from games.eventstore import sql as plain_sql
 
 from . import lockout
 from .errors import PasswordRequired, TooManyAttempts, WrongPassword
-from .identity import TAKEN, username_clean, username_normalize, username_taken
+from .identity import TAKEN, username_claim_lock, username_clean, username_normalize, username_taken
 from .models import Profile
 from .tokens import token_ttl, token_valid
 
@@ -106,6 +106,9 @@ def user_register(*, username: str, password: str, email: str = ""):
     validate_password(password, user)
     try:
         with transaction.atomic():
+            username_claim_lock(username)  # PostgreSQL: a concurrent lookalike waits, then is refused
+            if username_taken(username):
+                raise _username_error()
             user.set_password(password)
             user.save()  # signals.keep_username_key creates the profile with its unique key
     except IntegrityError:  # a concurrent registration took the name (or a lookalike of it)
@@ -115,7 +118,9 @@ def user_register(*, username: str, password: str, email: str = ""):
 
 def user_rename(user, username: str) -> None:
     """Change a username through the same normalization and lookalike check as registration.
-    Seats in existing matches keep the name they were taken with (match logs are never rewritten)."""
+    Seats in existing matches keep the name they were taken with (match logs are never rewritten),
+    so the name given up is kept as a ``RetiredUsername`` (signals): no other account can take it
+    or a lookalike of it, only this one can take it back."""
     User = get_user_model()
     try:
         username = username_clean(username)
@@ -123,11 +128,12 @@ def user_rename(user, username: str) -> None:
         raise _username_error(err.messages[0])
     if username == user.get_username():
         return
-    if username_taken(username, exclude_user_id=user.pk):
-        raise _username_error()
     old = user.get_username()
     try:
         with transaction.atomic():
+            username_claim_lock(username)  # PostgreSQL: a concurrent lookalike waits, then is refused
+            if username_taken(username, exclude_user_id=user.pk):
+                raise _username_error()
             setattr(user, User.USERNAME_FIELD, username)
             user.save(update_fields=[User.USERNAME_FIELD])  # the signal moves the key
     except IntegrityError:

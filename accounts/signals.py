@@ -1,7 +1,8 @@
 """Signal receivers of accounts, connected in AccountsConfig.ready():
 
 - every saved user keeps its ``Profile.username_key`` (the unique lookalike check, whichever path
-  created or renamed it: API, web signup, admin, createsuperuser, shell);
+  created or renamed it: API, web signup, admin, createsuperuser, shell) and its
+  ``Profile.username_skeleton``; a rename keeps the name given up as a ``RetiredUsername``;
 - every web login is recorded as a ``LoginSession`` so the account page can list and end it.
 """
 
@@ -9,20 +10,29 @@ from django.conf import settings
 from django.contrib.auth.signals import user_logged_in, user_logged_out
 from django.db.models.signals import post_save
 
-from .identity import username_key
-from .models import LoginSession, Profile
+from django.utils import timezone
+
+from .identity import username_key, username_skeleton
+from .models import LoginSession, Profile, RetiredUsername
 
 
 def keep_username_key(sender, instance, created=False, update_fields=None, raw=False, **kwargs):
     """Raises IntegrityError when another account holds the same key: every path that writes a
-    user runs it in a transaction (and checks ``identity.username_taken`` first for a clean error)."""
+    user runs it in a transaction (and checks ``identity.username_taken`` first for a clean error,
+    which also refuses a new name that looks like another account's or one it gave up)."""
     if raw or (update_fields is not None and "username" not in update_fields):
         return
     name = instance.get_username()
-    key = username_key(name)
-    Profile.objects.update_or_create(
-        user=instance, defaults={"username_key": key}, create_defaults={"username_key": key, "display_name": name[:60]},
-    )
+    key, skeleton = username_key(name), username_skeleton(name)
+    old = None if created else Profile.objects.filter(user=instance).values_list("username_key", "username_skeleton").first()
+    fields = {"username_key": key, "username_skeleton": skeleton}
+    Profile.objects.update_or_create(user=instance, defaults=fields, create_defaults={**fields, "display_name": name[:60]})
+    if old and old[0] is not None and old[0] != key:  # renamed: only this account may take it back
+        RetiredUsername.objects.update_or_create(
+            user=instance, username_key=old[0],
+            defaults={"username_skeleton": old[1] or username_skeleton(old[0]), "retired_at": timezone.now()},
+        )
+        RetiredUsername.objects.filter(user=instance, username_key=key).delete()  # taken back: in use again
 
 
 def _client_ip(request) -> str:

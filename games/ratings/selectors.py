@@ -35,8 +35,15 @@ def busiest_game() -> str | None:
 
 
 def user_by_name(username: str):
-    """An account's public page: none for a deleted (or deactivated) account."""
-    user = get_user_model().objects.filter(username=username, is_active=True).first()
+    """An account's public page: none for a deleted (or deactivated) account. The exact name, else
+    the account whose name has the same key (accounts.identity: NFKC + case-folding), so
+    ``/users/ALICE/`` is alice's page as the name is matched case-insensitively everywhere else."""
+    from accounts.identity import username_key  # accounts sits above games: imported when used
+
+    users = get_user_model().objects.filter(is_active=True)
+    user = users.filter(username=username).first()
+    if user is None and username:
+        user = users.filter(profile__username_key=username_key(username)).first()
     if user is None:
         raise NotFound("unknown_user", f"no user called {username!r}")
     return user

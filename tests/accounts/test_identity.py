@@ -100,7 +100,8 @@ def test_rename_through_me_normalizes_and_moves_the_key(make_user, client_for):
     res = c.patch("/api/auth/me/", {"username": "Ｍａｌｌｏｒｙ２"}, format="json")
     assert res.status_code == 200 and res.json()["username"] == "Mallory2"
     assert Profile.objects.get(user=user).username_key == "mallory2"
-    assert not username_taken("mallory")  # the old name is free again
+    # the old name is free again for this account only (a retired name: test_retired_usernames.py)
+    assert not username_taken("mallory", exclude_user_id=user.pk) and username_taken("mallory")
     assert c.patch("/api/auth/me/", {"username": "MALLORY2"}, format="json").status_code == 200  # own name, new case
 
 
