@@ -23,7 +23,7 @@ from games.application.lobby import DONE, PLATFORM_EVENTS
 from games.eventstore import store
 from games.kernel import RuleViolation
 from games.tournaments import reports
-from games.tournaments.digits import ascii_int
+from games.kernel.digits import ascii_int
 from games.tournaments.errors import TournamentServiceError
 from games.tournaments.throttles import TournamentReportThrottle
 

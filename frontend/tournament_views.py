@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games.api.throttles import allow
 from games.tournaments import policies, reports, selectors, services
-from games.tournaments.digits import ascii_int
+from games.kernel.digits import ascii_int
 from games.tournaments.errors import TournamentServiceError
 from games.tournaments.models import FORMATS, GAMES, STATUSES, TeamInvitation
 from games.tournaments.throttles import TournamentEntryThrottle, TournamentReportThrottle

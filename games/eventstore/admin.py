@@ -16,6 +16,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.html import format_html
 
+from games.kernel.digits import ascii_int
+
 from .models import EventAnnotation, Match, MatchCommand, MatchEvent, StaffAccess
 
 
@@ -71,9 +73,10 @@ class PlayerFilter(admin.SimpleListFilter):
         value = self.value()
         if not value:
             return queryset
-        if not str(value).isdigit():
+        user_id = ascii_int(str(value))
+        if user_id is None:
             return queryset.none()
-        return queryset.filter(summary__players__id=int(value)).distinct()
+        return queryset.filter(summary__players__id=user_id).distinct()
 
 
 class StatusFilter(admin.SimpleListFilter):
@@ -175,7 +178,8 @@ class MatchEventAdmin(ReadOnlyStaffAdmin):
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         if request.method == "GET":
-            event = MatchEvent.objects.filter(pk=object_id).select_related("match").first() if str(object_id).isdigit() else None
+            pk = ascii_int(str(object_id))
+            event = None if pk is None else MatchEvent.objects.filter(pk=pk).select_related("match").first()
             if event is not None:
                 record_access(request, f"admin event seq={event.seq}", event.match)
         return super().change_view(request, object_id, form_url, extra_context)
@@ -193,7 +197,8 @@ class MatchCommandAdmin(ReadOnlyStaffAdmin):
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         if request.method == "GET":
-            command = MatchCommand.objects.filter(pk=object_id).select_related("match").first() if str(object_id).isdigit() else None
+            pk = ascii_int(str(object_id))
+            command = None if pk is None else MatchCommand.objects.filter(pk=pk).select_related("match").first()
             if command is not None:
                 record_access(request, f"admin command seq={command.first_seq}", command.match)
         return super().change_view(request, object_id, form_url, extra_context)

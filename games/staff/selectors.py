@@ -12,7 +12,7 @@ from games.eventstore import store
 from games.eventstore.models import EventAnnotation, Match
 from games.kernel import RuleViolation
 from games.projections.models import MatchSummary
-from games.tournaments.digits import ascii_int
+from games.kernel.digits import ascii_int
 from games.tournaments.reports import reports_for_match
 
 from . import diff, logfile

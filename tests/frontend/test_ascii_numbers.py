@@ -1,11 +1,11 @@
-"""Numbers typed into pages are ASCII digits only (``games.tournaments.digits.ascii_int``):
+"""Numbers typed into pages are ASCII digits only (``games.kernel.digits.ascii_int``):
 "²".isdigit() is true and int("²") raises, so a report from the replay page with ``seq=²`` and a
 spectator delay of ``seconds=²`` (by any signed-in user: the value was read before the organizer
 check) were 500s. Now each is refused in words, and the spectator delay checks who asks first."""
 
 import pytest
 
-from games.tournaments.digits import MAX_DIGITS, ascii_int
+from games.kernel.digits import MAX_DIGITS, ascii_int
 from games.tournaments.models import MatchReport, Tournament, TournamentTable
 from games.tournaments.policies import tournament_match_finished, tournament_start_and_play
 from tests.tournaments.play import end_by_time_limit, yokai_cup
