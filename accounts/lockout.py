@@ -124,12 +124,17 @@ def attempt_succeeded(attempt: Attempt) -> None:
         _give_back(key)
 
 
-def attempts_reset(username: str | None = None, ip: str | None = None) -> None:
+def attempts_reset(username: str | None = None, ip: str | None = None, user_id=None) -> None:
     """Clear the account-wide count of ``username``, the count of address ``ip``, and with both
-    given the count of that address on that account (e.g. after an admin unlocks an account)."""
+    given the count of that address on that account (e.g. after an admin unlocks an account); with
+    ``user_id``, that account's password re-check counts too (``recheck_begin``)."""
     if username is not None:
         cache.delete(_key("user", username_key(username)))
     if ip is not None:
         cache.delete(_key("ip", ip))
     if username is not None and ip is not None:
         cache.delete(_key("pair", username_key(username), ip))
+    if user_id is not None:
+        cache.delete(_key("recheck-user", str(user_id)))
+        if ip is not None:
+            cache.delete(_key("recheck-pair", str(user_id), ip))

@@ -40,7 +40,10 @@ def client_ip(request) -> str:
 
 
 def login_attempts_reset(username: str | None = None, ip: str | None = None) -> None:
-    lockout.attempts_reset(username=username, ip=ip)
+    """Unlock: the failed logins of ``username`` and/or address ``ip``, and that account's failed
+    password re-checks (changing the password or the e-mail, deleting the account)."""
+    user = get_user_model().objects.filter(username=username).first() if username is not None else None
+    lockout.attempts_reset(username=username, ip=ip, user_id=user.pk if user else None)
 
 
 def user_authenticate(request, username, password):

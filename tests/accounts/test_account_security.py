@@ -278,6 +278,17 @@ def test_the_recheck_service_checks_no_password_once_refused(make_user, settings
     assert checked == [] and refused.value.retry_after == lockout.window()
 
 
+def test_an_unlock_clears_the_re_check_counts_too(make_user, settings):
+    settings.LOGIN_RATE_LIMIT = 1
+    user = make_user(username="aoi")
+    with pytest.raises(WrongPassword):
+        services.password_recheck(user, WRONG, ip="10.9.9.8")
+    with pytest.raises(TooManyAttempts):
+        services.password_recheck(user, PASSWORD, ip="10.9.9.8")
+    services.login_attempts_reset(username="aoi", ip="10.9.9.8")  # an admin unlocks the account
+    services.password_recheck(user, PASSWORD, ip="10.9.9.8")  # checked again, and right
+
+
 # -- 3. the per-address throttles of registration and reset ---------------------------------------------
 
 
