@@ -16,6 +16,7 @@ from games.application.errors import PlatformError
 from games.kernel import RuleViolation
 
 from .campaign_forms import CampaignCreateForm
+from .throttling import throttled_page, too_quick
 from .wording import code_tag, error_text, form_refusal, refusal
 
 PHASE_NAMES = {"adventure": "Adventure Phase", "exploration": "Exploration Phase"}
@@ -82,11 +83,7 @@ def campaign_create(request):
         return campaign_list(request, form=form)
     wait = allow(CampaignCreateThrottle, request)
     if wait is not None:
-        form.add_error(None, f"You are creating campaigns too quickly; try again in {int(wait) + 1} s.")
-        response = campaign_list(request, form=form)
-        response.status_code = 429
-        response["Retry-After"] = str(int(wait) + 1)
-        return response
+        return throttled_page(form, wait, "creating campaigns", lambda f: campaign_list(request, form=f))
     try:
         campaign = services.campaign_create(user=request.user, game="harakiri", act=form.cleaned_data["act"],
                                             seats=form.cleaned_data["seats"], control=form.cleaned_data["control"],
@@ -139,10 +136,7 @@ def campaign_join(request, campaign_id):
 @login_required
 @require_POST
 def campaign_start(request, campaign_id):
-    wait = allow(MatchCreateThrottle, request)  # the start opens a match: the match creation rate
-    if wait is not None:
-        messages.error(request, f"You are opening matches too quickly; try again in {int(wait) + 1} s.",
-                       extra_tags="code-throttled")
+    if too_quick(request, MatchCreateThrottle, "opening matches"):  # the start opens a match: the match creation rate
         return redirect("frontend:campaign", campaign_id=campaign_id)
     return _action(request, campaign_id, lambda: services.campaign_start(campaign_id=campaign_id, user=request.user),
                    "The campaign has begun: chapter 1's Adventure Phase is open.")

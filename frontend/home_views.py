@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from games.api.throttles import MatchCreateThrottle, allow
+from games.api.throttles import MatchCreateThrottle
 from games.application import services
 from games.application.errors import PlatformError
 from games.kernel import RuleViolation, registry
@@ -19,6 +19,7 @@ from games.projections.models import MatchSummary
 from . import views
 from .forms import players_text
 from .listings import catalog, live_rows, version_of
+from .throttling import too_quick
 from .wording import refusal
 
 MODES = ("bot", "open")
@@ -120,9 +121,7 @@ def match_quick(request):
     if engine is None or mode not in MODES:
         messages.error(request, "Choose a game and how to play it.")
         return redirect("frontend:home")
-    wait = allow(MatchCreateThrottle, request)
-    if wait is not None:
-        messages.error(request, f"You are creating matches too quickly; try again in {int(wait) + 1} s.")
+    if too_quick(request, MatchCreateThrottle, "creating matches"):
         return redirect("frontend:home")
     seats = _quick_starts(engine)[mode]["seats"]
     try:

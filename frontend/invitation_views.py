@@ -9,10 +9,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from games.api.throttles import InvitationThrottle, MatchJoinThrottle, allow
+from games.api.throttles import InvitationThrottle, MatchJoinThrottle
 from games.application import invitations, selectors
 from games.application.errors import MatchNotFound, PlatformError
 from games.kernel import RuleViolation
+
+from .throttling import too_quick
 
 # What a refusal tells the player (the codes stay in the API).
 _WORDS = {
@@ -53,12 +55,6 @@ def _to_the_seat(request, seated: dict):
     return redirect(_table(seated["match_id"]))
 
 
-def _too_quick(request, throttle, what: str):
-    wait = allow(throttle, request)
-    if wait is None:
-        return False
-    messages.error(request, f"You are {what} too quickly; try again in {int(wait) + 1} seconds.")
-    return True
 
 
 @require_GET
@@ -79,7 +75,7 @@ def invite_link(request, token):
         return redirect(_table(doc["match_id"]))
     if doc["status"] != invitations.STATUS_OPEN:
         return render(request, "frontend/invite.html", context, status=409)
-    if _too_quick(request, MatchJoinThrottle, "joining matches"):
+    if too_quick(request, MatchJoinThrottle, "joining matches"):
         return render(request, "frontend/invite.html", context, status=429)
     try:
         seated = invitations.invitation_join(token=token, user=request.user)
@@ -92,7 +88,7 @@ def invite_link(request, token):
 @login_required
 @require_POST
 def invitation_accept(request, invitation_id):
-    if _too_quick(request, MatchJoinThrottle, "joining matches"):
+    if too_quick(request, MatchJoinThrottle, "joining matches"):
         return redirect(_lobby())
     seated = _attempt(request, invitations.invitation_accept, invitation_id=invitation_id, user=request.user)
     return redirect(_lobby()) if seated is None else _to_the_seat(request, seated)
@@ -117,7 +113,7 @@ def match_invite(request, match_id):
     except MatchNotFound:
         raise Http404("no such match")
     username = (request.POST.get("username") or "").strip() or None
-    if _too_quick(request, InvitationThrottle, "sending invitations"):
+    if too_quick(request, InvitationThrottle, "sending invitations"):
         return redirect(_table(match.pk))
     created = _attempt(request, invitations.invitation_create, words={"username": username},
                        match_id=match.pk, user=request.user, username=username)

@@ -27,7 +27,7 @@ from games.kernel.digits import ascii_int
 from games.tournaments.errors import TournamentServiceError
 from games.tournaments.throttles import TournamentReportThrottle
 
-from .tournament_views import too_quick
+from .throttling import too_quick
 from .wording import refusal
 
 _SLUG = re.compile(r"^[a-z0-9_-]{1,40}$")

@@ -9,7 +9,6 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games.api.throttles import allow
 from games.tournaments import policies, reports, selectors, services
 from games.kernel.digits import ascii_int
 from games.tournaments.errors import TournamentServiceError
@@ -18,6 +17,7 @@ from games.tournaments.throttles import TournamentEntryThrottle, TournamentRepor
 from games.tournaments.watch import tournament_players
 
 from .tournament_forms import TournamentCreateForm, TournamentEditForm
+from .throttling import too_quick
 from .wording import form_errors_shown, form_refusal, refusal
 
 LABELS = {"format": dict(FORMATS), "game": dict(GAMES), "status": dict(STATUSES)}
@@ -222,15 +222,6 @@ def tournament_create(request):
     return render(request, "frontend/tournament_create.html", {"form": form}, status=400 if form.errors else 200)
 
 
-def too_quick(request, throttle, what: str) -> bool:
-    """The pages' side of the API's throttles (``games.tournaments.throttles``): True, with a message
-    saying so, when ``request.user`` is doing ``what`` over its rate."""
-    wait = allow(throttle, request)
-    if wait is None:
-        return False
-    messages.error(request, f"You are {what} too quickly; try again in {int(wait) + 1} seconds.",
-                   extra_tags="code-throttled")
-    return True
 
 
 def _back(tournament_id):

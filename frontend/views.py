@@ -37,6 +37,7 @@ from .account_views import throttled_form
 from .charts import rating_chart
 from .forms import LoginForm, MatchCreateForm, SeatForm, SignUpForm
 from .listings import LIST_LIMIT, catalog, game_name, live_rows, open_rows, part_of, summary_rows, version_of
+from .throttling import throttled_page, too_quick
 from .wording import form_refusal, refusal
 
 LOG_TAIL = 200  # events rendered into the page; older ones are fetched over the socket on demand
@@ -164,11 +165,7 @@ def match_create(request):
         return lobby(request, create_form=form)
     wait = allow(MatchCreateThrottle, request)
     if wait is not None:
-        form.add_error(None, f"You are creating matches too quickly; try again in {int(wait) + 1} s.")
-        response = lobby(request, create_form=form)
-        response.status_code = 429
-        response["Retry-After"] = str(int(wait) + 1)
-        return response
+        return throttled_page(form, wait, "creating matches", lambda f: lobby(request, create_form=f))
     try:
         match = services.player_create(
             game=form.cleaned_data["game"], seats=form.cleaned_data["seats"],
@@ -197,9 +194,7 @@ def _lobby_action(request, match_id, action):
 @login_required
 @require_POST
 def match_join(request, match_id):
-    wait = allow(MatchJoinThrottle, request)
-    if wait is not None:
-        messages.error(request, f"You are joining matches too quickly; try again in {int(wait) + 1} s.")
+    if too_quick(request, MatchJoinThrottle, "joining matches"):
         return redirect(_next_or(request, reverse("frontend:match", kwargs={"match_id": match_id})))
     return _lobby_action(request, match_id, lambda m, seat: services.player_join(match_id=m.pk, user=request.user, seat=seat))
 

@@ -77,3 +77,4 @@ def form_refusal(form, err, field: str | None = None, words: dict | None = None)
 def form_errors_shown(request, form) -> None:
     """Flash an invalid form's errors (a form posted from a page that shows it elsewhere)."""
     messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
+

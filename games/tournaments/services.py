@@ -326,14 +326,21 @@ def tournament_update(*, tournament_id, user, changes: dict) -> Tournament:
         return Tournament.objects.get(pk=tournament_id)
 
 
-def _change_settings(tournament_id, user, changes: dict) -> None:
+def _locked_before_start(tournament_id, started: str) -> Tournament:
+    """The tournament, locked, while it still registers: ``tournament_finished``, ``tournament_cancelled``
+    or ``already_started`` (with the words ``started``) otherwise."""
     tournament = _locked(tournament_id)
     if tournament.status == FINISHED:
         raise TournamentServiceError("tournament_finished", "the tournament is over")
     _check_not_cancelled(tournament)
     if tournament.status != REGISTERING:
-        raise TournamentServiceError("already_started", "the tournament has started: only the spectator delay "
-                                     "changes now")
+        raise TournamentServiceError("already_started", started)
+    return tournament
+
+
+def _change_settings(tournament_id, user, changes: dict) -> None:
+    tournament = _locked_before_start(tournament_id, "the tournament has started: only the spectator delay changes "
+                                                     "now")
     wanted = {name: _editable_value(tournament, name, value) for name, value in changes.items()}
     differs = {name: value for name, value in wanted.items() if getattr(tournament, name) != value}
     if not differs:
@@ -387,13 +394,8 @@ def tournament_cancel(*, tournament_id, user, reason: str = "") -> Tournament:
     if len(reason) > 500:
         raise TournamentServiceError("invalid_reason", "the reason is at most 500 characters")
     with transaction.atomic():
-        tournament = _locked(tournament_id)
-        if tournament.status == FINISHED:
-            raise TournamentServiceError("tournament_finished", "the tournament is over")
-        _check_not_cancelled(tournament)
-        if tournament.status != REGISTERING:
-            raise TournamentServiceError("already_started", "a tournament that has started cannot be cancelled: "
-                                         "it is played to its end")
+        tournament = _locked_before_start(tournament_id, "a tournament that has started cannot be cancelled: it is "
+                                                         "played to its end")
         _append(tournament, state_of(tournament.pk), Cancelled(reason), Actor.of(user))
         tournament.status = CANCELLED
         tournament.save(update_fields=["status"])
@@ -861,9 +863,10 @@ def _match_clocks(tournament: Tournament, round_no: int, user, *, hold: bool, re
     """Stop (or restart) the decision clock of every running match of the round: a player whose turn
     it was when the organizer paused keeps the time they had left. A match that ended meanwhile, or
     whose clock is already where it should be, is left as it is."""
-    actor = MatchActor(kind="user", user_id=user.pk, extra={"purpose": "tournament_pause" if hold else "tournament_resume"})
-    for match_id in TournamentTable.objects.filter(tournament=tournament, round=round_no, match__isnull=False).values_list(
-            "match_id", flat=True):
+    purpose = "tournament_pause" if hold else "tournament_resume"
+    actor = MatchActor(kind="user", user_id=user.pk, extra={"purpose": purpose})
+    tables = TournamentTable.objects.filter(tournament=tournament, round=round_no, match__isnull=False)
+    for match_id in tables.values_list("match_id", flat=True):
         try:
             if hold:
                 match_hold_clock(match_id=match_id, actor=actor, reason=reason)
