@@ -55,8 +55,9 @@ def create_match(page, options=None, game="pebbles", seats=2):
 
 
 def wait_live(page):
+    """The socket is open: "Live" while the match runs, "Connected" once it is over (tests/e2e/test_social.py)."""
     expect(page.locator("#connection")).to_have_attribute("data-state", "open")
-    expect(page.locator("#connection")).to_have_text("Live")
+    expect(page.locator("#connection")).to_have_text(re.compile(r"^(Live|Connected)$"))
 
 
 def mark_no_reload(page):
