@@ -24,6 +24,7 @@ function setConnection(state, text) {
 
 let lastSnapshot = null;
 let fetching = Promise.resolve();
+const withoutTokens = (html) => html.replace(/name="csrfmiddlewaretoken" value="[^"]*"/g, "");
 
 async function refresh() {
   try {
@@ -31,6 +32,9 @@ async function refresh() {
     if (!resp.ok) return;
     const tpl = document.createElement("template");
     tpl.innerHTML = await resp.text(); // our own server's escaped template output
+    // the first snapshot after the page loads is usually what the page already shows: keep its nodes,
+    // so a click landing on a link just then is not lost with the node it landed on
+    if (withoutTokens(tpl.innerHTML) === withoutTokens(region.innerHTML)) return;
     region.replaceChildren(tpl.content);
   } catch {
     /* offline for a moment: the next push or reconnect refreshes */
@@ -43,7 +47,6 @@ async function refresh() {
 const entry = document.getElementById("tournament-entry");
 let entryHtml = null;
 let entryStale = false;
-const withoutTokens = (html) => html.replace(/name="csrfmiddlewaretoken" value="[^"]*"/g, "");
 
 function entryBusy() {
   const focused = document.activeElement;
