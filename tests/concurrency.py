@@ -1,8 +1,9 @@
 """Running writers side by side in threads, each on its own database connection."""
 
 import threading
+import time
 
-from django.db import connections
+from django.db import connection, connections
 
 
 def run_threads(n, target):
@@ -23,3 +24,16 @@ def run_threads(n, target):
     for t in threads:
         t.join()
     assert not errors, errors
+
+
+def waiting_on_a_lock(timeout: float = 10.0) -> bool:
+    """Whether another backend of this PostgreSQL database is waiting for a lock (polled)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                           " AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()")
+            if cursor.fetchone()[0]:
+                return True
+        time.sleep(0.02)
+    return False

@@ -95,6 +95,15 @@ def finished_pebbles(started_pebbles):
 
 
 @pytest.fixture
+def rates(settings):
+    """``rates(scope="1/minute", ...)``: the DRF throttle rates of these scopes for this test."""
+    def set_rates(**rates):
+        settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK,
+                                   "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], **rates}}
+    return set_rates
+
+
+@pytest.fixture
 def api():
     return APIClient()
 

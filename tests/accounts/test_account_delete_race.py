@@ -2,7 +2,6 @@
 two meet on a row lock (the match's, the tournament's or the account's)."""
 
 import threading
-import time
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -14,25 +13,12 @@ from games.application import services as match_services
 from games.application.errors import AccountInactive
 from games.eventstore.models import Match
 from games.projections.models import MatchSummary
-from tests.concurrency import run_threads
+from tests.concurrency import run_threads, waiting_on_a_lock
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite runs one writer at a time"),
 ]
-
-
-def _waiting_on_a_lock(timeout: float = 10.0) -> bool:
-    """Whether another backend of this database is waiting for a row lock (polled)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                           " AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()")
-            if cursor.fetchone()[0]:
-                return True
-        time.sleep(0.02)
-    return False
 
 
 def _deletion_meets(lock_row, then, user) -> dict:
@@ -45,7 +31,7 @@ def _deletion_meets(lock_row, then, user) -> dict:
         with transaction.atomic():
             lock_row()
             locked.set()
-            assert _waiting_on_a_lock()  # the deletion, below
+            assert waiting_on_a_lock()  # the deletion, below
             then()
 
     def delete():
@@ -116,7 +102,7 @@ def _entering_meets_deletion(user, enter, refused_as) -> Exception | None:
         with transaction.atomic():
             get_user_model().objects.select_for_update(no_key=True).get(pk=user.pk)  # as the deletion locks it
             locked.set()
-            assert _waiting_on_a_lock()  # the entering, below
+            assert waiting_on_a_lock()  # the entering, below
             selfservice.account_anonymize(user)
 
     def entering():

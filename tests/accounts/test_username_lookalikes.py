@@ -15,7 +15,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection, transaction
 
 from accounts import services
-from accounts.identity import TAKEN, username_claim_lock, username_key, username_skeleton, username_taken
+from accounts.identity import TAKEN, username_claim_lock, username_skeleton, username_taken
 from accounts.models import Profile
 
 pytestmark = pytest.mark.django_db
@@ -180,7 +180,7 @@ def test_any_name_is_a_clean_answer(api, make_user, name):
 def test_two_lookalikes_registering_at_once_cannot_both_succeed():
     """A registration holding the claim on a skeleton makes a lookalike's wait, then be refused (the
     skeleton column is not unique, so only this lock stops both passing the check)."""
-    from tests.concurrency import run_threads
+    from tests.concurrency import run_threads, waiting_on_a_lock
 
     held, outcome = threading.Event(), {}
 
@@ -188,7 +188,7 @@ def test_two_lookalikes_registering_at_once_cannot_both_succeed():
         with transaction.atomic():
             username_claim_lock("alice")
             held.set()
-            assert _waiting_on_a_lock()
+            assert waiting_on_a_lock()
             get_user_model().objects.create_user(username="alice", password=PASSWORD)
 
     def second():
@@ -201,17 +201,3 @@ def test_two_lookalikes_registering_at_once_cannot_both_succeed():
     run_threads(2, lambda i: (first, second)[i]())
     assert outcome == {"refused": {"username": [TAKEN]}}
     assert list(get_user_model().objects.values_list("username", flat=True)) == ["alice"]
-
-
-def _waiting_on_a_lock(timeout: float = 10.0) -> bool:
-    import time
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                           " AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()")
-            if cursor.fetchone()[0]:
-                return True
-        time.sleep(0.02)
-    return False

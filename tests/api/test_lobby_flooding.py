@@ -9,14 +9,6 @@ from games.projections.models import MatchSummary
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def rates(settings):
-    def set_rates(**rates):
-        settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK,
-                                   "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], **rates}}
-    return set_rates
-
-
 def test_match_creation_is_throttled_per_user_with_retry_after(make_user, client_for, rates, settings):
     rates(match_create="3/minute")
     settings.MAX_OPEN_MATCHES_PER_USER = 100

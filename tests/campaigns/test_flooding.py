@@ -20,14 +20,6 @@ ONE_SEAT = {"game": "harakiri", "act": 1, "seats": 1}
 FOUR_SEATS = {"game": "harakiri", "act": 1, "seats": 4}
 
 
-@pytest.fixture
-def rates(settings):
-    def set_rates(**rates):
-        settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK,
-                                   "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], **rates}}
-    return set_rates
-
-
 def _client(user):
     c = APIClient()
     c.force_authenticate(user)

@@ -6,32 +6,12 @@ on the API (429 ``throttled`` with ``Retry-After``) and on the pages (a message,
 import pytest
 from django.test import Client
 
-from games.tournaments.models import Entrant, MatchReport, TournamentRecord, TournamentTable
-from games.tournaments.policies import tournament_match_finished, tournament_start_and_play
+from games.tournaments.models import Entrant, MatchReport, TournamentRecord
 from tests.frontend.test_account_pages import messages_shown
 
-from .play import end_by_time_limit, yokai_cup
+from .play import yokai_cup
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def rates(settings):
-    def set_rates(**rates):
-        settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK,
-                                   "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], **rates}}
-    return set_rates
-
-
-@pytest.fixture
-def played(make_user):
-    """A 2-entrant Yokai event whose one match ended and was counted: (tournament, table, players)."""
-    organizer, t, players = yokai_cup(make_user, players=2, rounds=1)
-    tournament_start_and_play(tournament_id=t.pk, user=organizer)
-    table = TournamentTable.objects.get(tournament=t, round=1)
-    end_by_time_limit(table.match_id)
-    tournament_match_finished(match_id=table.match_id)
-    return t, table, players
 
 
 def _browser(user) -> Client:

@@ -29,17 +29,6 @@ from .play import end_by_time_limit, yokai_cup
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def played(make_user):
-    """A 2-entrant Yokai event whose one match ended (the time limit) and was counted."""
-    organizer, t, players = yokai_cup(make_user, players=2, rounds=1)
-    tournament_start_and_play(tournament_id=t.pk, user=organizer)
-    table = TournamentTable.objects.get(tournament=t, round=1)
-    end_by_time_limit(table.match_id)
-    tournament_match_finished(match_id=table.match_id)  # the test database never commits: react by hand
-    return t, table, players
-
-
 def _report(client_for, user, match_id, **body):
     return client_for(user).post(f"/api/matches/{match_id}/reports/", body, format="json")
 
