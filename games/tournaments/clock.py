@@ -35,6 +35,12 @@ def round_ends_at(tournament: Tournament, round_no: int) -> datetime | None:
     return started + timedelta(minutes=tournament.round_minutes, seconds=paused_seconds)
 
 
+def round_paused(tournament: Tournament, round_no: int) -> bool:
+    """Whether round ``round_no``'s clock is paused now."""
+    measured = _measure(tournament, round_no)
+    return measured is not None and measured[2] is not None
+
+
 def round_clock(tournament: Tournament) -> dict | None:
     """The time limit of the round being played: ``{round, started_at, minutes, paused, paused_seconds,
     ends_at, paused_reason}`` (``ends_at`` moves later by every pause; null while paused;

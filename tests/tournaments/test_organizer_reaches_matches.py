@@ -98,3 +98,21 @@ def test_pausing_the_round_stops_the_matches_clocks_and_resuming_gives_them_back
     assert MatchDeadline.objects.filter(match__in=matches).count() == len(matches)
     held = MatchEvent.objects.filter(match__in=matches, type="ClockHeld")
     assert held.count() == len(matches) and all(e.actor["purpose"] == "tournament_pause" for e in held)
+
+
+def test_a_match_created_while_the_round_is_paused_starts_with_its_clock_held(make_user, organizer):
+    # given a round paired and paused before its matches exist
+    t = services.tournament_create(creator=organizer, name="Cup", game="yokai", format="swiss", table_size=2,
+                                   round_minutes=30, match_options=YOKAI)
+    for _ in range(2):
+        services.tournament_register(tournament_id=t.pk, user=make_user())
+    services.tournament_start(tournament_id=t.pk, user=organizer)
+    services.tournament_pause_clock(tournament_id=t.pk, user=organizer, reason="lunch")
+    # when the worker creates the match
+    (match,) = tournament_create_matches(tournament_id=t.pk, round_no=1)
+    # then no clock runs until the organizer resumes
+    assert not MatchDeadline.objects.filter(match=match).exists()
+    match.refresh_from_db()
+    assert selectors.view_for_seat(match, 0)["match"]["clock_held"] is True
+    services.tournament_resume_clock(tournament_id=t.pk, user=organizer)
+    assert MatchDeadline.objects.filter(match=match).exists()
