@@ -14,7 +14,7 @@ class ProfileAdmin(admin.ModelAdmin):
     search_fields = ("user__username", "display_name")
     raw_id_fields = ("user",)
     list_select_related = ("user",)
-    readonly_fields = ("username_key", "username_skeleton", "deleted_at")
+    readonly_fields = ("username_key", "username_skeleton", "username_cased_skeleton", "deleted_at")
 
 
 @admin.register(RetiredUsername)
@@ -22,10 +22,10 @@ class RetiredUsernameAdmin(admin.ModelAdmin):
     """Names given up by a rename (only their account can take them, or a lookalike, again)."""
 
     list_display = ("username_key", "user", "retired_at")
-    search_fields = ("username_key", "username_skeleton", "user__username")
+    search_fields = ("username_key", "username_skeleton", "username_cased_skeleton", "user__username")
     raw_id_fields = ("user",)
     list_select_related = ("user",)
-    readonly_fields = ("user", "username_key", "username_skeleton", "retired_at")
+    readonly_fields = ("user", "username_key", "username_skeleton", "username_cased_skeleton", "retired_at")
 
     def has_add_permission(self, request):
         return False

@@ -12,7 +12,9 @@ A new name must also not *look like* another account's: the *skeleton* (``userna
 the spirit of Unicode TR39) maps every character of the key to the prototype of its confusable set
 (Cyrillic ``а`` and Latin ``a``, ``0`` and ``o``, ``rn`` and ``m``, dotless ``ı`` and ``i``...). It is
 kept in ``Profile.username_skeleton`` (indexed, not unique: accounts whose names already looked alike
-before the check keep them). A name given up by a rename is kept as a ``RetiredUsername``: only the
+before the check keep them). Case-folding hides what a capital looks like (``Iohn`` reads as ``lohn``),
+so a second skeleton maps the name's characters as shown, with their case, before the first is taken
+(``username_cased_skeleton``): a new name looks like another when either matches. A name given up by a rename is kept as a ``RetiredUsername``: only the
 account that held it can take it (or a lookalike of it) again, so its old matches, tournament entries
 and its profile address are not someone else's.
 """
@@ -24,6 +26,7 @@ from functools import lru_cache
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import connection
+from django.db.models import Q
 
 from .models import Profile, RetiredUsername
 
@@ -135,6 +138,32 @@ def username_skeleton(value: str) -> str:
     return text
 
 
+def username_cased_skeleton(value: str) -> str:
+    """The lookalike form of the name *as shown*: its characters mapped to their prototypes with
+    their case kept (TR39's skeleton on the NFKC name, NFKD, until it stops changing), and only then
+    ``username_skeleton``. Case-folding first, as ``username_skeleton`` does, loses what a capital
+    looks like: ``Iohn`` (capital I) folds to ``iohn`` while it reads as ``lohn`` (``I`` and ``l``
+    share a prototype), and ``PauI`` reads as ``Paul``, the same account as ``paul``. Two names look
+    alike when either of their skeletons is equal. Stored as ``Profile.username_cased_skeleton``."""
+    table = _prototypes()
+    text = unicodedata.normalize("NFKD", username_normalize(value))
+    for _ in range(8):
+        mapped = unicodedata.normalize("NFKD", "".join(table.get(c, c) for c in text))
+        if mapped == text:
+            break
+        text = mapped
+    return username_skeleton(text)
+
+
+def username_skeletons(value: str) -> tuple[str, str]:
+    """``(username_skeleton, username_cased_skeleton)``: two names look alike when either is equal."""
+    return username_skeleton(value), username_cased_skeleton(value)
+
+
+def _lookalike(skeleton: str, cased: str) -> Q:
+    return Q(username_skeleton=skeleton) | Q(username_cased_skeleton=cased)
+
+
 def username_taken(value: str, *, exclude_user_id=None) -> bool:
     """Is a username with the same key held by another account, or is it a *new* name that looks
     like another account's name or like a name another account gave up (``RetiredUsername``)?
@@ -153,9 +182,9 @@ def username_taken(value: str, *, exclude_user_id=None) -> bool:
         return True
     if exclude_user_id is not None and Profile.objects.filter(user_id=exclude_user_id, username_key=key).exists():
         return False
-    skeleton = username_skeleton(value)
-    alike = Profile.objects.filter(username_skeleton=skeleton)
-    retired = RetiredUsername.objects.filter(username_skeleton=skeleton)
+    lookalike = _lookalike(*username_skeletons(value))
+    alike = Profile.objects.filter(lookalike)
+    retired = RetiredUsername.objects.filter(lookalike)
     if exclude_user_id is not None:
         alike = alike.exclude(user_id=exclude_user_id)
         retired = retired.exclude(user_id=exclude_user_id)
@@ -164,12 +193,18 @@ def username_taken(value: str, *, exclude_user_id=None) -> bool:
 
 def username_claim_lock(value: str) -> None:
     """Inside the transaction that is about to register or rename: on PostgreSQL, wait for any other
-    transaction claiming a name with the same skeleton (a transaction-scoped advisory lock), so that
-    two lookalikes cannot both pass ``username_taken`` (the skeleton column is not unique). The caller
-    checks ``username_taken`` again after it. SQLite runs one writer at a time."""
+    transaction claiming a name with the same skeleton or the same cased skeleton (a
+    transaction-scoped advisory lock on each, taken in one order so that two claims cannot deadlock),
+    so that two lookalikes cannot both pass ``username_taken`` (the skeleton columns are not unique).
+    The caller checks ``username_taken`` again after it. SQLite runs one writer at a time."""
     if connection.vendor != "postgresql":
         return
-    digest = hashlib.blake2b(username_skeleton(value).encode("utf-8"), digest_size=8,
-                             person=b"kamiza-username").digest()
+    keys = sorted({_advisory_key(skeleton) for skeleton in username_skeletons(value)})
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest, "big", signed=True)])
+        for key in keys:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+
+
+def _advisory_key(skeleton: str) -> int:
+    digest = hashlib.blake2b(skeleton.encode("utf-8"), digest_size=8, person=b"kamiza-username").digest()
+    return int.from_bytes(digest, "big", signed=True)

@@ -12,6 +12,9 @@ class Profile(models.Model):
     # one prototype). Not unique: names that already looked alike when it was added keep their
     # accounts; a new name whose skeleton another account has is refused (identity.username_taken).
     username_skeleton = models.CharField(max_length=300, null=True, blank=True, editable=False, db_index=True)
+    # accounts.identity.username_cased_skeleton(user.username): the same with the name's case kept
+    # (``Iohn`` reads as ``lohn``); a new name matching either skeleton is refused.
+    username_cased_skeleton = models.CharField(max_length=300, null=True, blank=True, editable=False, db_index=True)
     # Set when the account was deleted: the row stays (match logs refer to its id), anonymized.
     deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
     # E-mail me when my decision has waited TURN_EMAIL_AFTER_MINUTES (accounts.turn_emails). Opt-in.
@@ -24,11 +27,12 @@ class Profile(models.Model):
 class RetiredUsername(models.Model):
     """A name an account gave up by renaming itself: its old matches, tournament entries and event
     logs still show it, so only that account can take it (or a lookalike of it) again. Kept as its
-    key and skeleton (accounts.identity); an account's deletion forgets its retired names."""
+    key and skeletons (accounts.identity); an account's deletion forgets its retired names."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="retired_usernames")
     username_key = models.CharField(max_length=600)
     username_skeleton = models.CharField(max_length=300, db_index=True)
+    username_cased_skeleton = models.CharField(max_length=300, blank=True, default="", db_index=True)
     retired_at = models.DateTimeField()
 
     class Meta:

@@ -2,7 +2,7 @@
 
 - every saved user keeps its ``Profile.username_key`` (the unique lookalike check, whichever path
   created or renamed it: API, web signup, admin, createsuperuser, shell) and its
-  ``Profile.username_skeleton``; a rename keeps the name given up as a ``RetiredUsername``;
+  ``Profile.username_skeleton`` and ``username_cased_skeleton``; a rename keeps the name given up as a ``RetiredUsername``;
 - every web login is recorded as a ``LoginSession`` so the account page can list and end it.
 """
 
@@ -12,7 +12,7 @@ from django.db.models.signals import post_save
 
 from django.utils import timezone
 
-from .identity import username_key, username_skeleton
+from .identity import username_cased_skeleton, username_key, username_skeleton, username_skeletons
 from .models import LoginSession, Profile, RetiredUsername
 
 
@@ -23,14 +23,16 @@ def keep_username_key(sender, instance, created=False, update_fields=None, raw=F
     if raw or (update_fields is not None and "username" not in update_fields):
         return
     name = instance.get_username()
-    key, skeleton = username_key(name), username_skeleton(name)
-    old = None if created else Profile.objects.filter(user=instance).values_list("username_key", "username_skeleton").first()
-    fields = {"username_key": key, "username_skeleton": skeleton}
+    key, (skeleton, cased) = username_key(name), username_skeletons(name)
+    old = None if created else Profile.objects.filter(user=instance).values_list(
+        "username_key", "username_skeleton", "username_cased_skeleton").first()
+    fields = {"username_key": key, "username_skeleton": skeleton, "username_cased_skeleton": cased}
     Profile.objects.update_or_create(user=instance, defaults=fields, create_defaults={**fields, "display_name": name[:60]})
     if old and old[0] is not None and old[0] != key:  # renamed: only this account may take it back
         RetiredUsername.objects.update_or_create(
             user=instance, username_key=old[0],
-            defaults={"username_skeleton": old[1] or username_skeleton(old[0]), "retired_at": timezone.now()},
+            defaults={"username_skeleton": old[1] or username_skeleton(old[0]),
+                      "username_cased_skeleton": old[2] or username_cased_skeleton(old[0]), "retired_at": timezone.now()},
         )
         RetiredUsername.objects.filter(user=instance, username_key=key).delete()  # taken back: in use again
 

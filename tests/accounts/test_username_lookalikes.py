@@ -15,8 +15,9 @@ from django.core.management import CommandError, call_command
 from django.db import connection, transaction
 
 from accounts import services
-from accounts.identity import TAKEN, username_claim_lock, username_skeleton, username_taken
-from accounts.models import Profile
+from accounts.identity import (TAKEN, username_cased_skeleton, username_claim_lock, username_skeleton,
+                               username_taken)
+from accounts.models import Profile, RetiredUsername
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "correct-horse-battery-9"
@@ -59,6 +60,48 @@ def test_the_skeleton_is_stable_and_bounded():
         skeleton = username_skeleton(name)
         assert username_skeleton(skeleton) == skeleton or skeleton.startswith("#")
         assert len(skeleton) <= Profile._meta.get_field("username_skeleton").max_length
+
+
+# Names that read alike only as shown, with their case: case-folding turns a capital I into an i.
+CASED_PROBES = [("lohn", "Iohn"), ("alice", "aIice"), ("Bill", "BiII"), ("paul", "PauI")]
+
+
+@pytest.mark.parametrize("name, lookalike", CASED_PROBES)
+def test_a_capital_that_reads_as_another_letter_shares_the_cased_skeleton(name, lookalike):
+    assert username_skeleton(name) != username_skeleton(lookalike)  # the folded skeleton misses it
+    assert username_cased_skeleton(name) == username_cased_skeleton(lookalike)
+
+
+@pytest.mark.parametrize("a, b", [("iohn", "lohn"), ("Ian", "Jan"), ("alice", "alicia"), ("kenji", "kenj1x")])
+def test_the_cased_skeleton_keeps_different_names_apart(a, b):
+    assert username_cased_skeleton(a) != username_cased_skeleton(b)
+
+
+def test_the_cased_skeleton_is_stable_and_bounded():
+    for name in ("Iohn", CYRILLIC_A_LICE, DOTTED_CAPITAL_ALICE, "B0B", "\ufdfa" * 8, "ǅ" * 150):
+        skeleton = username_cased_skeleton(name)
+        assert username_cased_skeleton(skeleton) == skeleton or skeleton.startswith("#")
+        assert len(skeleton) <= Profile._meta.get_field("username_cased_skeleton").max_length
+
+
+@pytest.mark.parametrize("existing, lookalike", CASED_PROBES)
+def test_registering_or_renaming_to_a_cased_lookalike_is_taken(api, make_user, client_for, existing, lookalike):
+    """Given lohn exists, when someone registers Iohn (capital I), or renames themselves to it,
+    then 400 taken (before: 201, both shown as the same name)."""
+    make_user(username=existing)
+    assert_taken(api.post("/api/auth/register/", {"username": lookalike, "password": PASSWORD}, format="json"))
+    mallory = make_user(username="mallory")
+    assert_taken(client_for(mallory).patch("/api/auth/me/", {"username": lookalike}, format="json"))
+    assert sorted(get_user_model().objects.values_list("username", flat=True)) == sorted([existing, "mallory"])
+
+
+def test_a_retired_name_keeps_its_cased_skeleton(make_user, client_for):
+    """Given lohn renamed himself john, when mallory renames herself Iohn, then 400 taken."""
+    lohn = make_user(username="lohn")
+    assert client_for(lohn).patch("/api/auth/me/", {"username": "john"}, format="json").status_code == 200
+    assert RetiredUsername.objects.get(user=lohn).username_cased_skeleton == "lohn"
+    mallory = make_user(username="mallory")
+    assert_taken(client_for(mallory).patch("/api/auth/me/", {"username": "Iohn"}, format="json"))
 
 
 # -- the probe's requests: the API ----------------------------------------------------------------------
@@ -161,6 +204,19 @@ def test_the_migration_fills_the_skeleton_of_existing_accounts(make_user):
     assert Profile.objects.get(user=alice).username_key == "alice"  # the key is untouched
 
 
+def test_the_migration_fills_the_cased_skeletons(make_user, client_for):
+    """The backfill (0005) gives every profile the cased skeleton of its name, and every retired
+    name that of its key (its case was not kept)."""
+    lohn, bill = make_user(username="lohn"), make_user(username="Bill")
+    assert client_for(bill).patch("/api/auth/me/", {"username": "William"}, format="json").status_code == 200
+    Profile.objects.update(username_cased_skeleton=None)
+    RetiredUsername.objects.update(username_cased_skeleton="")
+    migration = importlib.import_module("accounts.migrations.0005_username_cased_skeletons")
+    migration.fill_cased_skeletons(django_apps, None)
+    assert dict(Profile.objects.values_list("user_id", "username_cased_skeleton")) == {lohn.pk: "lohn", bill.pk: "williarn"}
+    assert RetiredUsername.objects.get(user=bill).username_cased_skeleton == "bill"
+
+
 # -- no 500 for any name ------------------------------------------------------------------------------
 
 
@@ -177,7 +233,8 @@ def test_any_name_is_a_clean_answer(api, make_user, name):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite runs one writer at a time")
-def test_two_lookalikes_registering_at_once_cannot_both_succeed():
+@pytest.mark.parametrize("name, lookalike", [("alice", CYRILLIC_A_LICE), ("lohn", "Iohn")])
+def test_two_lookalikes_registering_at_once_cannot_both_succeed(name, lookalike):
     """A registration holding the claim on a skeleton makes a lookalike's wait, then be refused (the
     skeleton column is not unique, so only this lock stops both passing the check)."""
     from tests.concurrency import run_threads, waiting_on_a_lock
@@ -186,18 +243,18 @@ def test_two_lookalikes_registering_at_once_cannot_both_succeed():
 
     def first():
         with transaction.atomic():
-            username_claim_lock("alice")
+            username_claim_lock(name)
             held.set()
             assert waiting_on_a_lock()
-            get_user_model().objects.create_user(username="alice", password=PASSWORD)
+            get_user_model().objects.create_user(username=name, password=PASSWORD)
 
     def second():
         assert held.wait(10)
         try:
-            services.user_register(username=CYRILLIC_A_LICE, password=PASSWORD)
+            services.user_register(username=lookalike, password=PASSWORD)
         except ValidationError as err:
             outcome["refused"] = err.message_dict
 
     run_threads(2, lambda i: (first, second)[i]())
     assert outcome == {"refused": {"username": [TAKEN]}}
-    assert list(get_user_model().objects.values_list("username", flat=True)) == ["alice"]
+    assert list(get_user_model().objects.values_list("username", flat=True)) == [name]
