@@ -28,14 +28,11 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.db.models import Q
 
+from games.application.identities import username_key, username_normalize
+
 from .models import Profile, RetiredUsername
 
 TAKEN = "A user with that username already exists."
-
-
-def username_normalize(value: str) -> str:
-    """The stored form: NFKC (what Django's AbstractBaseUser.normalize_username does)."""
-    return unicodedata.normalize("NFKC", str(value or ""))
 
 
 def username_clean(value: str) -> str:
@@ -50,11 +47,6 @@ def username_clean(value: str) -> str:
         raise ValidationError(f"Ensure this field has no more than {limit} characters.", code="max_length")
     User.username_validator(value)
     return value
-
-
-def username_key(value: str) -> str:
-    """The comparison form: NFKC, case-folded, NFKC again (Unicode's "NFKC_Casefold" in practice)."""
-    return unicodedata.normalize("NFKC", username_normalize(value).casefold())
 
 
 # -- confusable skeletons ---------------------------------------------------------------------------

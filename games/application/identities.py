@@ -8,6 +8,7 @@ application layer must not import it, as with the follow-up scheduler in ``hooks
 """
 
 import threading
+import unicodedata
 from collections import OrderedDict
 
 DELETED_PLAYER = "deleted player"
@@ -18,6 +19,17 @@ _deleted_lookup = None
 _running: "OrderedDict[tuple, frozenset]" = OrderedDict()
 _running_lock = threading.Lock()
 _RUNNING_SIZE = 4096
+
+
+def username_normalize(value: str) -> str:
+    """A username's stored form: NFKC (what Django's AbstractBaseUser.normalize_username does)."""
+    return unicodedata.normalize("NFKC", str(value or ""))
+
+
+def username_key(value: str) -> str:
+    """A username's comparison form: NFKC, case-folded, NFKC again (Unicode's "NFKC_Casefold" in
+    practice). The accounts app keeps it unique (``Profile.username_key``); names are matched by it."""
+    return unicodedata.normalize("NFKC", username_normalize(value).casefold())
 
 
 def set_deleted_users_lookup(fn) -> None:

@@ -36,7 +36,7 @@ from games.kernel import RuleViolation, registry
 from . import services
 from .accounts_lock import accounts_entering
 from .errors import InvitationRefused
-from .identities import DELETED_PLAYER, deleted_among, seat_label, seats_display
+from .identities import DELETED_PLAYER, deleted_among, seat_label, seats_display, username_key
 from .lobby import ABANDONED_STATUS, ACTIVE, DONE, OPEN, SEAT_TAKEN, seat_of_user
 from .selectors import match_get, state_load
 
@@ -84,17 +84,17 @@ def _game_name(slug: str) -> str:
 
 
 def _user_by_name(username: str):
-    """The active account called ``username`` (case-insensitively if no exact match), or 404
-    ``unknown_user``; a deleted account is unknown too."""
+    """The active account called ``username`` (exactly, else the one whose name has the same key,
+    ``identities.username_key``: NFKC + case-folding, as names are matched everywhere else, so ``ＡＬＩＣＥ``
+    and ``STRASSE`` find alice and straße), or 404 ``unknown_user``; a deleted account is unknown too."""
     User = get_user_model()
-    field = User.USERNAME_FIELD
     name = str(username or "").strip()
     user = None
     if name:
-        user = User.objects.filter(**{field: name}, is_active=True).first()
+        users = User.objects.filter(is_active=True)
+        user = users.filter(**{User.USERNAME_FIELD: name}).first()
         if user is None:
-            found = list(User.objects.filter(**{f"{field}__iexact": name}, is_active=True)[:2])
-            user = found[0] if len(found) == 1 else None
+            user = users.filter(profile__username_key=username_key(name)).first()
     if user is None or deleted_among([user.pk]):
         _refuse("unknown_user", f"no player is called {name!r}" if name else "a username is required", 404)
     return user

@@ -3,6 +3,7 @@
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 
+from games.application.identities import username_key
 from games.kernel import RuleViolation, registry
 
 from . import skill
@@ -36,10 +37,8 @@ def busiest_game() -> str | None:
 
 def user_by_name(username: str):
     """An account's public page: none for a deleted (or deactivated) account. The exact name, else
-    the account whose name has the same key (accounts.identity: NFKC + case-folding), so
+    the account whose name has the same key (``identities.username_key``: NFKC + case-folding), so
     ``/users/ALICE/`` is alice's page as the name is matched case-insensitively everywhere else."""
-    from accounts.identity import username_key  # accounts sits above games: imported when used
-
     users = get_user_model().objects.filter(is_active=True)
     user = users.filter(username=username).first()
     if user is None and username:

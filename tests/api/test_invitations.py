@@ -194,3 +194,14 @@ def test_postgresql_refuses_changes_to_invitation_rows(table):
             with pytest.raises(DatabaseError, match="append-only"):
                 with transaction.atomic(), connection.cursor() as cursor:
                     cursor.execute(statement)
+
+
+@pytest.mark.parametrize("typed", ["STRASSE", "Straße", "ＳＴＲＡＳＳＥ"])
+def test_a_player_is_invited_by_any_form_of_their_name(table, make_user, typed):
+    """Given a player called straße, when alice invites "STRASSE" (or its fullwidth form), then
+    straße is invited: names match by key (NFKC + case-folding), as logins and profiles do
+    (before: a case-insensitive match only, and 404 unknown_user)."""
+    make_user("straße")
+    res = table["alice"].post(table["url"], {"username": typed}, format="json")
+    assert res.status_code == 201, res.json()
+    assert res.json()["invitee"] == "straße"
