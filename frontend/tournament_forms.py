@@ -60,9 +60,11 @@ class TournamentCreateForm(forms.Form):
 
     # the provisional scoring settings (docs/tournaments.md, "Settings"): empty keeps the default
     # one option per scoring; empty (an older form, a script) is the default too
-    pod_scoring = forms.ChoiceField(required=False, label="Pod and team scoring", initial=DEFAULT_POD_SCORING,
+    pod_scoring = forms.ChoiceField(required=False, label="Pod scoring", initial=DEFAULT_POD_SCORING,
                                     choices=((DEFAULT_POD_SCORING, "by placement: 3 to 0 (default)"),
-                                             ("shared_win", "shared win: a sole winner 3, a shared win 1 each")))
+                                             ("shared_win", "shared win: a sole winner 3, a shared win 1 each")),
+                                    help_text="Pods of 3 or 4. A 2-player or 2v2 table scores win 3, draw 1, loss 0; "
+                                              "a draw (nobody won) is 1 each at every table.")
     bye_points = forms.IntegerField(required=False, min_value=0, max_value=3, label="Points for a bye",
                                     help_text="empty: 3, a win")
     tiebreak_1 = forms.ChoiceField(required=False, choices=TIEBREAK_CHOICES, label="First tiebreak",

@@ -31,7 +31,7 @@ MIN_SPECTATOR_DELAY_SECONDS = 60
 MAX_SPECTATOR_DELAY_SECONDS = 3600
 MAX_SPECTATOR_DELAY_TURNS = 10
 
-# 2-player tables (and 2-entrant team tables under shared-win) score win 3 / draw 1 / loss 0.
+# 2-entrant tables (2 players or two 2v2 teams) score win 3 / draw 1 / loss 0; a draw is 1 at every table.
 WIN_POINTS = 3
 DRAW_POINTS = 1
 

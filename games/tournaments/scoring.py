@@ -1,11 +1,15 @@
 """Match points for one table's places (PURE).
 
-- 2-player tables: win 3, draw 1, loss 0, always.
-- ``shared_win`` (pods and 2v2 teams): a sole winner takes 3; when the win is shared (several entrants in first
-  place) each takes 1; everyone else 0. On a 2-entrant table this is exactly win/draw/loss.
-- ``placement`` (pods and teams): place p of a table of s entrants is worth 3 * (s - p) / (s - 1), so
-  first always takes 3 and last 0 whatever the table size (a 4-table pays 3, 2, 1, 0; a 3-table
-  3, 1.5, 0; a team table 3, 0). Entrants tied on a place share the average of the places they cover.
+- A draw (every entrant of the table shares first place: nobody won) is worth ``DRAW_POINTS`` (1, a
+  third of a win) to each, at every table: 2 players, a 2v2 team table, a pod of 3 or 4, under
+  either pod scoring. So a draw pays the same wherever it happens in one event (a pod event also
+  seats 2-player tables), and always less than the table's average, as 3/1/0 means it to.
+- 2-entrant tables (2 players, or two 2v2 teams): win 3, draw 1, loss 0, always.
+- ``shared_win`` (pods): a sole winner takes 3; when the win is shared (several entrants in first
+  place) each takes 1; everyone else 0.
+- ``placement`` (pods): place p of a table of s entrants is worth 3 * (s - p) / (s - 1), so first
+  always takes 3 and last 0 whatever the table size (a 4-table pays 3, 2, 1, 0; a 3-table 3, 1.5, 0).
+  Entrants tied on a place share the average of the places they cover (a draw excepted, above).
 
 A match's "score fraction" (1 for a win, 1/2 for a shared 2-way result, 0 for a loss) feeds
 Sonneborn-Berger; ``MAX_POINTS`` (3) is the most one match can pay, the denominator of match-win %.
@@ -38,9 +42,16 @@ def table_points(settings: Settings, places: dict) -> dict[str, Fraction]:
     size = len(places)
     if size == 1:
         return {entrant: Fraction(settings.bye_points) for entrant in places}
-    if (size == 2 and not settings.teams) or settings.pod_scoring == "shared_win":
+    if is_draw(places):
+        return {entrant: Fraction(DRAW_POINTS) for entrant in places}
+    if size == 2 or settings.pod_scoring == "shared_win":
         return _shared_win(places)
     return _placement(places)
+
+
+def is_draw(places: dict) -> bool:
+    """Nobody won: every entrant of a table of two or more shares first place."""
+    return len(places) > 1 and all(place == 1 for place in places.values())
 
 
 def _shared_win(places: dict) -> dict[str, Fraction]:

@@ -45,7 +45,40 @@ def test_placement_points_run_from_three_to_zero_and_ties_share_the_average():
     assert scoring.table_points(s, {"a": 1, "b": 2, "c": 2, "d": 4}) == {"a": 3, "b": F(3, 2), "c": F(3, 2), "d": 0}
     assert scoring.table_points(s, {"a": 1, "b": 2, "c": 3}) == {"a": 3, "b": F(3, 2), "c": 0}
     team = Settings(table_size=4, teams=True)
-    assert scoring.table_points(team, {"a": 1, "b": 1}) == {"a": F(3, 2), "b": F(3, 2)}
+    assert scoring.table_points(team, {"a": 1, "b": 2}) == {"a": 3, "b": 0}
+
+
+# docs/tournaments.md, "Scoring": a draw (nobody won, every entrant shares first) is worth 1, a third
+# of a win, at every kind of table; before, a full draw at a pod or a 2v2 table under placement paid
+# 1.5 while a 2-player draw paid 1, even inside one pod event (which seats 2-player tables too)
+@pytest.mark.parametrize("shape, table", [
+    (Settings(), "ab"),
+    (Settings(table_size=4, teams=True), "ab"),
+    (Settings(table_size=4, teams=True, pod_scoring="shared_win"), "ab"),
+    (Settings(table_size=3), "ab"),
+    (Settings(table_size=3), "abc"),
+    (Settings(table_size=4), "abcd"),
+    (Settings(table_size=3, pod_scoring="shared_win"), "abc"),
+    (Settings(table_size=4, pod_scoring="shared_win"), "abcd"),
+], ids=["2 players", "2v2 placement", "2v2 shared win", "2-table of a pod event", "3-pod", "4-pod",
+        "3-pod shared win", "4-pod shared win"])
+def test_a_draw_is_worth_one_point_at_every_kind_of_table(shape, table):
+    # given a table where nobody won
+    places = {e: 1 for e in table}
+    # when it is scored
+    points = scoring.table_points(shape, places)
+    # then everyone takes the draw's 1 point, a third of a win
+    assert points == {e: 1 for e in table}
+
+
+def test_sharing_first_place_with_a_loser_at_the_table_is_worth_more_than_a_draw():
+    # given placement pods where some, not all, share first place
+    three, four = Settings(table_size=3), Settings(table_size=4)
+    # then the winners share the average of the places they cover, above a draw's 1
+    assert scoring.table_points(three, {"a": 1, "b": 1, "c": 3}) == {"a": F(9, 4), "b": F(9, 4), "c": 0}
+    assert scoring.table_points(four, {"a": 1, "b": 1, "c": 1, "d": 4}) == {"a": 2, "b": 2, "c": 2, "d": 0}
+    assert scoring.table_points(four, {"a": 1, "b": 1, "c": 3, "d": 3}) == {"a": F(5, 2), "b": F(5, 2),
+                                                                             "c": F(1, 2), "d": F(1, 2)}
 
 
 def test_shared_win_gives_three_to_a_sole_winner_and_one_each_to_shared_winners():
