@@ -173,6 +173,8 @@ def _page_context(request, tournament) -> dict:
     return {
         "winners": [row for row in standings if row["rank"] == 1] if detail["status"] == "finished" else [],
         "my_match": next((p for p in rounds.get(detail["round"], []) if p["mine_running"]), None),
+        "next_round": (detail["round"] + 1 if detail["status"] == "running" and detail["rounds"]
+                       and detail["round"] < detail["rounds"] else None),
         "facts": event_facts(tournament, detail, registered),
         "full": detail["max_entrants"] is not None and registered >= detail["max_entrants"],
         "registered_count": registered, "bracket_only": bracket_only,
@@ -359,9 +361,29 @@ def tournament_pause(request, tournament_id):
 @login_required
 @require_POST
 def tournament_resume(request, tournament_id):
-    return _action(request, tournament_id,
-                   lambda: services.tournament_resume_clock(tournament_id=tournament_id, user=request.user),
-                   "The round time limit runs again.")
+    """The organizer resumes the round; one that ended during the pause moves on at once (the next
+    round is paired and its matches created, or the tournament ends), as the API's resume."""
+    def run():
+        services.tournament_resume_clock(tournament_id=tournament_id, user=request.user)
+        return services.state_of(tournament_id).round_complete()
+
+    try:
+        was_over = run()
+    except TournamentServiceError as err:
+        refusal(request, err)
+        return _back(tournament_id)
+    try:
+        paired = policies.tournament_advance(tournament_id=tournament_id)
+    except TournamentServiceError as err:  # the resume stands; the workers retry
+        refusal(request, err)
+        return _back(tournament_id)
+    if paired:
+        messages.success(request, f"The tournament is resumed: round {paired[-1]} is paired and its matches start.")
+    elif was_over:
+        messages.success(request, "The tournament is resumed: that was the last round, the tournament is over.")
+    else:
+        messages.success(request, "The round time limit runs again. So do the players' turn clocks.")
+    return _back(tournament_id)
 
 
 @login_required

@@ -226,7 +226,13 @@ class TournamentResumeApi(_ActionApi):
                    responses={200: s.TournamentSerializer, 401: UNAUTH, 403: E("not_organizer"), 404: NOT_FOUND,
                               409: E("not_running / not_paused / round_over")})
     def post(self, request, id):
+        """The organizer resumes the paused round. A round that ended during the pause moves on now: the
+        next round is paired and its matches created (or the tournament ends)."""
         services.tournament_resume_clock(tournament_id=id, user=request.user)
+        try:  # idempotent, like the start's: the beat's sweep advances it again if this fails
+            policies.tournament_advance(tournament_id=id)
+        except TournamentServiceError:
+            log.exception("tournament %s resumed but could not move on", id)
         return Response(_detail(id))
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from games.tournaments.models import RUNNING, Tournament, TournamentRecord
+from games.tournaments.models import RUNNING, Tournament, TournamentRecord, TournamentTable
 
 
 def _measure(tournament: Tournament, round_no: int):
@@ -41,11 +41,22 @@ def round_paused(tournament: Tournament, round_no: int) -> bool:
     return measured is not None and measured[2] is not None
 
 
+def round_has_open_tables(tournament_id, round_no: int) -> bool:
+    """Whether round ``round_no`` still has a played table (not a bye) without a result, read from the
+    tables and the records' columns (two small indexed queries, no fold)."""
+    played = {number for number, entrants in TournamentTable.objects.filter(
+        tournament_id=tournament_id, round=round_no).values_list("table", "entrant_ids") if len(entrants) > 1}
+    decided = set(TournamentRecord.objects.filter(tournament_id=tournament_id, round=round_no,
+                                                  kind__in=("result", "overridden")).values_list("table", flat=True))
+    return bool(played - decided)
+
+
 def round_clock(tournament: Tournament) -> dict | None:
     """The time limit of the round being played: ``{round, started_at, minutes, paused, paused_seconds,
-    ends_at, paused_reason}`` (``ends_at`` moves later by every pause; null while paused;
-    ``paused_reason``: the organizer's reason while paused, else null), or None when no round is being
-    played."""
+    ends_at, paused_reason, next_round_waits}`` (``ends_at`` moves later by every pause; null while
+    paused; ``paused_reason``: the organizer's reason while paused, else null; ``next_round_waits``:
+    the round is over while paused, so the next round is paired, or the tournament ends, only when
+    the organizer resumes), or None when no round is being played."""
     if tournament.status != RUNNING or not tournament.round:
         return None
     measured = _measure(tournament, tournament.round)
@@ -57,6 +68,7 @@ def round_clock(tournament: Tournament) -> dict | None:
     if paused_since is not None:  # the organizer's words for the pause under way (the last clock_paused)
         reason = (TournamentRecord.objects.filter(tournament=tournament, round=tournament.round, kind="clock_paused")
                   .order_by("-seq").values_list("payload", flat=True).first() or {}).get("reason") or ""
+    waits = paused_since is not None and not round_has_open_tables(tournament.pk, tournament.round)
     return {"round": tournament.round, "started_at": started.isoformat(), "minutes": tournament.round_minutes,
             "paused": paused_since is not None, "paused_seconds": round(paused_seconds, 3),
-            "ends_at": ends_at.isoformat() if ends_at else None, "paused_reason": reason}
+            "ends_at": ends_at.isoformat() if ends_at else None, "paused_reason": reason, "next_round_waits": waits}

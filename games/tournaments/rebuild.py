@@ -57,7 +57,7 @@ def expected(settings: Settings, records: list) -> dict:
         status = CANCELLED
     elif not state.started:
         status = REGISTERING
-    elif state.round_complete() and rounds.next_pairing(settings, state) is None:
+    elif state.round_complete() and not state.round_paused and rounds.next_pairing(settings, state) is None:
         status = FINISHED
     else:
         status = RUNNING

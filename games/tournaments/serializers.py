@@ -18,7 +18,8 @@ class ScoringSerializer(serializers.Serializer):
     """The provisional scoring choices (docs/tournaments.md, "Settings"); each omitted one keeps its default."""
 
     pod_scoring = serializers.ChoiceField(choices=POD_SCORING, required=False,
-                                          help_text="pods and 2v2: placement (default) or shared_win points")
+                                          help_text="pods of 3 or 4: placement (default) or shared_win points; a "
+                                                    "2-entrant table (2v2 too) is 3/1/0, a draw 1 at every table")
     bye_points = serializers.IntegerField(required=False, min_value=0, max_value=3, help_text="default 3 (a win)")
     tiebreaks = serializers.ListField(child=serializers.ChoiceField(choices=TIEBREAKS), required=False, max_length=5,
                                       help_text="in order; the seed draw always comes last")
@@ -139,6 +140,9 @@ class RoundClockSerializer(serializers.Serializer):
     ends_at = serializers.DateTimeField(allow_null=True, help_text="when the time limit runs out; null while paused")
     paused_reason = serializers.CharField(allow_null=True, help_text="while paused: the organizer's reason (may be "
                                                                      "empty); null otherwise")
+    next_round_waits = serializers.BooleanField(help_text="the round is over while its clock is paused: the next "
+                                                          "round is paired (or the tournament ends) only when the "
+                                                          "organizer resumes")
 
 
 class TournamentSerializer(serializers.Serializer):

@@ -31,7 +31,7 @@ from games.eventstore.models import MatchEvent
 from games.kernel import RuleViolation, registry
 from games.ratings.selectors import seeding_ratings
 from games.tournaments import live, rounds
-from games.tournaments.clock import round_ends_at
+from games.tournaments.clock import round_ends_at, round_has_open_tables
 from games.tournaments.errors import TournamentServiceError, from_pure
 from games.tournaments.models import (
     CANCELLED,
@@ -776,9 +776,10 @@ def _start(tournament_id, actor: Actor, inside=None) -> Tournament:
 
 def tournament_pair_next_round(*, tournament_id, actor: Actor, inside=None) -> Paired | None:
     """Pair the next round if the current one is complete (idempotent: a duplicated or late call is a
-    no-op returning None); finish the tournament when there is no next round. ``inside()``, if given,
-    runs inside the pairing's transaction once the round and its tables are written, before the
-    commit (the workers' chaos point, to test a worker killed there)."""
+    no-op returning None); finish the tournament when there is no next round. While the organizer has
+    the round paused nothing moves on (None): the next round is paired, or the tournament finishes,
+    after the resume. ``inside()``, if given, runs inside the pairing's transaction once the round and
+    its tables are written, before the commit (the workers' chaos point, to test a worker killed there)."""
     if round_still_played(tournament_id):
         return None  # the usual case (a match ended, others play on): no lock taken, no fold
     with transaction.atomic():
@@ -786,7 +787,7 @@ def tournament_pair_next_round(*, tournament_id, actor: Actor, inside=None) -> P
         if tournament.status != RUNNING:
             return None
         state = state_of(tournament.pk)
-        if not state.round_complete():
+        if not state.round_complete() or state.round_paused:
             return None
         return _pair(tournament, state, actor, inside)
 
@@ -798,11 +799,7 @@ def round_still_played(tournament_id) -> bool:
     current = Tournament.objects.filter(pk=tournament_id, status=RUNNING).values_list("round", flat=True).first()
     if not current:
         return False
-    played = {number for number, entrants in TournamentTable.objects.filter(
-        tournament_id=tournament_id, round=current).values_list("table", "entrant_ids") if len(entrants) > 1}
-    decided = set(TournamentRecord.objects.filter(tournament_id=tournament_id, round=current,
-                                                  kind__in=("result", "overridden")).values_list("table", flat=True))
-    return bool(played - decided)
+    return round_has_open_tables(tournament_id, current)
 
 
 def _pair(tournament: Tournament, state: State, actor: Actor, inside=None) -> Paired | None:
@@ -855,7 +852,9 @@ def tournament_pause_clock(*, tournament_id, user, reason: str = "") -> Tourname
 
 
 def tournament_resume_clock(*, tournament_id, user) -> Tournament:
-    """An organizer restarts the paused clock of the round being played, and its matches' clocks."""
+    """An organizer restarts the paused clock of the round being played, and its matches' clocks. A
+    round that ended during the pause is resumed too: then the next round is due (the API's and the
+    page's resume call ``policies.tournament_advance`` next, which pairs it and creates its matches)."""
     return _clock(tournament_id, user, ClockResumed, hold=False)
 
 

@@ -113,6 +113,13 @@ class State:
     def round_complete(self) -> bool:
         return not self.rounds or self.rounds[-1].complete
 
+    @property
+    def round_paused(self) -> bool:
+        """The organizer has the clock of the round being played paused: the tournament does not move
+        on (the next round is not paired, the event does not end) until they resume it, even once
+        every table of the round has its result."""
+        return bool(self.rounds) and self.rounds[-1].clock_paused
+
     def reports(self) -> list[Report]:
         """Every report filed, in filing order (rounds first)."""
         return [r for rnd in self.rounds for r in rnd.reports.values()]
@@ -258,22 +265,25 @@ def _overridden(state: State, r: Overridden):
 def _clock_round(state: State, round_no) -> Round:
     if not state.rounds or round_no != state.current_round:
         raise TournamentError("not_current_round", "only the clock of the round being played can be paused or resumed")
-    rnd = state.rounds[-1]
-    if rnd.complete:
-        raise TournamentError("round_over", f"round {round_no} is over: its clock has stopped")
-    return rnd
+    return state.rounds[-1]
 
 
 def _clock_paused(state: State, r: ClockPaused):
     rnd = _clock_round(state, r.round)
+    if rnd.complete:
+        raise TournamentError("round_over", f"round {r.round} is over: its clock has stopped")
     if rnd.clock_paused:
         raise TournamentError("already_paused", f"the clock of round {r.round} is already paused")
     rnd.clock_paused = True
 
 
 def _clock_resumed(state: State, r: ClockResumed):
+    """A paused round is resumed even once it is over: its last match ended during the pause, and the
+    next round waits for this resume to be paired."""
     rnd = _clock_round(state, r.round)
     if not rnd.clock_paused:
+        if rnd.complete:
+            raise TournamentError("round_over", f"round {r.round} is over: its clock has stopped")
         raise TournamentError("not_paused", f"the clock of round {r.round} is running")
     rnd.clock_paused = False
 
