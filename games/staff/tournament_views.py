@@ -2,8 +2,6 @@
 (registrations, start, pairings, results, drops, players' reports, adjudications, overrides) with who
 decided each; a report's record shows its text and opens the match's log review at the report's seq."""
 
-import json
-
 from django.contrib.admin.views.decorators import staff_member_required
 from django.http import Http404
 
@@ -28,7 +26,6 @@ def tournament_log(request, tournament_id):
     records = selectors.tournament_log(tournament)
     filed = {r.pk: r for r in MatchReport.objects.filter(tournament=tournament).select_related("reporter")}
     for r in records:
-        r["payload_text"] = json.dumps(r["payload"], indent=1, sort_keys=True)
         report_id = r["payload"].get("report_id")
         if report_id in filed:  # a player's report, or the judge's decision answering it
             r["report"] = filed[report_id]

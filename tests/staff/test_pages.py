@@ -461,9 +461,9 @@ def test_the_board_history_in_words_and_what_changed_at_a_seq(client, staff, fin
     after = state["game"]["scores"][seat]
     changed = html.split('data-testid="state-diff"')[1].split("</table>")[0]
     assert f"<code>game.scores[{seat}]</code></td><td><code>{before}</code></td><td><code>{after}</code>" in changed
-    # the raw JSON is kept, behind "raw" toggles (closed)
+    # the raw JSON is kept, behind toggles (closed): the state's, and each event's payload under its sentence
     assert '<details class="raw"><summary>raw: full folded state (unredacted)</summary><pre id="full-state">' in html
-    assert html.count('<details class="raw"><summary>raw</summary>') == match.head_seq
+    assert html.count('<details class="json event-payload"><summary>') == match.head_seq
 
 
 def test_the_history_filters_by_seat_and_type_and_the_read_is_recorded(client, staff, finished):
