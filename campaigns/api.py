@@ -7,7 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.serializers import ErrorSerializer
-from games.api.throttles import MatchCreateThrottle
+from games.api.throttles import MatchCreateThrottle, MatchJoinThrottle
 from games.application.errors import LobbyError
 
 from . import services
@@ -44,7 +44,7 @@ class HistorySerializer(serializers.Serializer):
 
 class CampaignSerializer(serializers.Serializer):
     id = serializers.UUIDField()
-    status = serializers.CharField(help_text="open / active / finished / abandoned")
+    status = serializers.CharField(help_text="open / active / finished / abandoned / cancelled")
     game = serializers.CharField()
     act = serializers.IntegerField()
     seats = serializers.ListField(child=serializers.DictField(allow_null=True),
@@ -64,6 +64,8 @@ class CampaignSerializer(serializers.Serializer):
                                                   "every red one in every phase match)")
     failure = serializers.DictField(allow_null=True, help_text="{chapter, phase, match_id, code, message} when the next "
                                                                "phase could not be opened (staff may retry), else null")
+    cancelled = serializers.DictField(allow_null=True, help_text="{by (user id), username, at (ISO 8601)} once its "
+                                                                 "creator cancelled it before the start, else null")
 
 
 class MineSerializer(serializers.Serializer):
@@ -140,7 +142,37 @@ class CampaignJoinApi(_CampaignActionApi):
 
     @extend_schema(tags=["campaigns"], operation_id="campaigns_join", parameters=[CAMPAIGN_ID], request=None,
                    responses={200: CampaignSerializer, **_ACTION_ERRORS,
-                              409: E("campaign_started / already_seated / campaign_full")})
+                              409: E("campaign_started / campaign_cancelled / already_seated / campaign_full")})
+    def post(self, request, id):
+        return super().post(request, id)
+
+
+class CampaignLeaveApi(_CampaignActionApi):
+    service = staticmethod(services.campaign_leave)
+    throttle_classes = [MatchJoinThrottle]  # joining and leaving again and again would grow the log without end
+
+    @extend_schema(tags=["campaigns"], operation_id="campaigns_leave", parameters=[CAMPAIGN_ID], request=None,
+                   responses={200: CampaignSerializer, **_ACTION_ERRORS,
+                              403: E("not_seated / creator_cannot_leave (the creator cancels instead)"),
+                              409: E("campaign_started / campaign_cancelled"),
+                              429: E("throttled (Retry-After): scope match_join, MATCH_JOIN_RATE")},
+                   description="Give up your seat in a campaign that has not started: it is free again for anyone "
+                               "to join. The creator cannot leave (403 creator_cannot_leave): they cancel the "
+                               "campaign. Counts against the seat-taking rate (scope match_join).")
+    def post(self, request, id):
+        return super().post(request, id)
+
+
+class CampaignCancelApi(_CampaignActionApi):
+    service = staticmethod(services.campaign_cancel)
+
+    @extend_schema(tags=["campaigns"], operation_id="campaigns_cancel", parameters=[CAMPAIGN_ID], request=None,
+                   responses={200: CampaignSerializer, **_ACTION_ERRORS, 403: E("not_creator"),
+                              409: E("campaign_started / campaign_cancelled")},
+                   description="The creator cancels a campaign that has not started: its status becomes "
+                               "`cancelled` (with who and when in `cancelled`), it is no longer open to join, and "
+                               "it no longer counts toward MAX_OPEN_CAMPAIGNS_PER_USER. A started campaign cannot "
+                               "be cancelled.")
     def post(self, request, id):
         return super().post(request, id)
 
@@ -151,7 +183,7 @@ class CampaignStartApi(_CampaignActionApi):
 
     @extend_schema(tags=["campaigns"], operation_id="campaigns_start", parameters=[CAMPAIGN_ID], request=None,
                    responses={200: CampaignSerializer, **_ACTION_ERRORS, 403: E("not_creator"),
-                              409: E("campaign_started / seats_not_filled"),
+                              409: E("campaign_started / campaign_cancelled / seats_not_filled"),
                               429: E("throttled (Retry-After): scope match_create, MATCH_CREATE_RATE")},
                    description="Start the campaign: chapter 1's Adventure Phase match opens with every player seated. "
                                "It opens a match, so it counts against the match creation rate (scope match_create).")

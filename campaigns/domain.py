@@ -26,8 +26,12 @@ POLICY_FAILED = "PolicyFailed"
 POLICY_RETRIED = "PolicyRetried"
 FINISHED = "CampaignFinished"
 LEFT = "PlayerLeft"
+CANCELLED = "CampaignCancelled"
 
+OPEN = "open"  # a status: gathering players, not started
 ABANDONED = "abandoned"  # a status: every player has left
+CANCELLED_STATUS = "cancelled"  # a status: its creator called it off before the start
+LEFT_BY_CHOICE = "left"  # ``PlayerLeft.reason`` of a player who left an open campaign (else ``account_deleted``)
 
 CHARACTERS = ("akira", "hattori", "hikaru", "tomoe")
 ATTRIBUTES = ("power", "dexterity", "spirit", "knowledge")
@@ -108,7 +112,45 @@ def apply(state: dict | None, record: dict) -> dict:
         s.update(status="finished", phase="finished", outcome=p["outcome"])
     elif t == LEFT:
         _player_left(s, p["seat"])
+    elif t == CANCELLED:  # the seats stay as they were, so each player still finds it among theirs
+        s["status"] = CANCELLED_STATUS  # a key only once cancelled: the views folded before it stay as they are
+        s["cancelled"] = {"by": p["by"], "username": p["username"], "at": p["at"]}
     return s
+
+
+def seat_of(state: dict, user_id) -> int | None:
+    return next((i for i, s in enumerate(state["seats"]) if s and s["user_id"] == user_id), None)
+
+
+def not_open(state: dict) -> CampaignRefused:
+    """Why a campaign that is no longer open refuses what only an open one allows (join, leave,
+    start, cancel)."""
+    if state["status"] == CANCELLED_STATUS:
+        return CampaignRefused("campaign_cancelled", "the campaign was cancelled")
+    return CampaignRefused("campaign_started", "the campaign has already started")
+
+
+def leaving_seat(state: dict, user_id) -> int:
+    """The seat a player gives up by leaving an open campaign, or why they cannot. The creator does
+    not leave: they cancel (the others would otherwise be left with a campaign nobody may start
+    until they notice who inherited the creator's part)."""
+    seat = seat_of(state, user_id)
+    if seat is None:
+        raise CampaignRefused("not_seated", "you have no seat in this campaign", 403)
+    if state["status"] != OPEN:
+        raise not_open(state)
+    if state["creator_id"] == user_id:
+        raise CampaignRefused("creator_cannot_leave", "the creator cannot leave an open campaign: cancel it instead "
+                                                      "(POST /api/campaigns/{id}/cancel/)", 403)
+    return seat
+
+
+def check_cancel(state: dict, user_id) -> None:
+    """Only the creator cancels, and only before the start."""
+    if state["creator_id"] != user_id:
+        raise CampaignRefused("not_creator", "only the campaign's creator can cancel it", 403)
+    if state["status"] != OPEN:
+        raise not_open(state)
 
 
 def _player_left(s: dict, seat: int) -> None:
@@ -143,7 +185,8 @@ def public(campaign_id, state: dict) -> dict:
             "chapter": state["chapter"],
             "phase": state["phase"], "current_match": state["current_match"], "sheet": state["sheet"],
             "characters": state["characters"], "history": state["history"], "yomi": state["yomi"],
-            "blue_die": bool(state.get("blue_die")), "failure": state["failure"]}
+            "blue_die": bool(state.get("blue_die")), "failure": state["failure"],
+            "cancelled": state.get("cancelled")}
 
 
 # -- the phases' options ---------------------------------------------------------------------------

@@ -80,7 +80,8 @@ def standing(doc: dict, user=None, current=None) -> dict:
     out = {"status": doc["status"], "chapter": doc["chapter"], "phase": doc["phase"], "match_id": doc["current_match"],
            "seats_taken": sum(1 for s in doc["seats"] if s), "seats": len(doc["seats"]), "waiting": [],
            "system": False, "your_turn": False, "outcome": None, "your_seat": seat,
-           "failed": bool(doc.get("failure"))}  # the next phase's match could not be opened (staff retry)
+           "failed": bool(doc.get("failure")),  # the next phase's match could not be opened (staff retry)
+           "cancelled": doc.get("cancelled")}  # {by, username, at} once its creator called it off
     if doc["status"] == "finished":
         out["outcome"] = doc["history"][-1]["outcome"] if doc["history"] else None
     if view is None:
@@ -228,11 +229,15 @@ def campaign_page(campaign_id, user=None) -> dict:
     names = _names(pack)
     source, party = _party(doc, current[1], names, pack)
     seat = _seat_of(doc, user)
+    is_creator = seat is not None and doc["seats"][seat]["user_id"] == doc["creator_id"]
+    is_open = doc["status"] == domain.OPEN
     act = pack.get("adventure", {}).get(f"act{doc['act']}") or {}
     return {
         "campaign": doc, "act_name": act.get("name", f"Act {doc['act']}"), "standing": standing(doc, user, current),
-        "your_seat": seat, "is_creator": seat is not None and doc["seats"][seat]["user_id"] == doc["creator_id"],
-        "can_join": doc["status"] == "open" and seat is None and any(s is None for s in doc["seats"]),
+        "your_seat": seat, "is_creator": is_creator,
+        "can_join": is_open and seat is None and any(s is None for s in doc["seats"]),
+        # before the start a player who joined may leave, and the creator may cancel (docs/campaigns.md, "Leaving")
+        "can_leave": is_open and seat is not None and not is_creator, "can_cancel": is_open and is_creator,
         "full": all(doc["seats"]), "party_source": source, "party": party, "chapters": _chapters(doc),
         "sheet": _sheet(doc, names),
         "players": [{"seat": i, "username": s["username"] if s else None, "you": i == seat,

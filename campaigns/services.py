@@ -1,4 +1,4 @@
-"""The campaign's write path: create, join, start, and the policy run when a phase match finishes.
+"""The campaign's write path: create, join, leave, cancel, start, and the policy run when a phase match finishes.
 
 Every change appends records to the campaign's log under its row lock and refolds the
 ``CampaignView``; phase matches are opened and played through ``games.application.services``.
@@ -10,12 +10,13 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, OperationalError, transaction
+from django.utils import timezone
 
 from games.application import selectors
 from games.application.accounts_lock import lock_accounts
 from games.application import services as matches
 from games.application.errors import MatchNotFound, PlatformError
-from games.application.identities import deleted_among, seat_display
+from games.application.identities import DELETED_PLAYER, deleted_among, seat_display
 from games.application.lobby import ACTIVE
 from games.kernel import RuleViolation
 
@@ -118,8 +119,8 @@ def campaign_join(*, campaign_id, user) -> dict:
         _check_account(user)
         campaign = _locked(campaign_id)
         state = campaign.view.state
-        if state["status"] != "open":
-            raise CampaignRefused("campaign_started", "the campaign has already started")
+        if state["status"] != domain.OPEN:
+            raise domain.not_open(state)
         if any(s and s["user_id"] == user.pk for s in state["seats"]):
             raise CampaignRefused("already_seated", "you already have a seat in this campaign")
         free = [i for i, s in enumerate(state["seats"]) if s is None]
@@ -127,6 +128,27 @@ def campaign_join(*, campaign_id, user) -> dict:
             raise CampaignRefused("campaign_full", "every seat is taken")
         return _append(campaign, [{"type": domain.SEATED, "payload": {"seat": free[0], "user_id": user.pk,
                                                                       "username": user.get_username()}}])
+
+
+def campaign_leave(*, campaign_id, user) -> dict:
+    """A player who joined an open campaign gives their seat up (``PlayerLeft``, reason ``left``):
+    it is free again for anyone to join. The creator cancels instead (``domain.leaving_seat``)."""
+    with transaction.atomic():
+        campaign = _locked(campaign_id)
+        seat = domain.leaving_seat(campaign.view.state, user.pk)
+        return _append(campaign, [{"type": domain.LEFT, "payload": {"seat": seat, "user_id": user.pk,
+                                                                    "reason": domain.LEFT_BY_CHOICE}}])
+
+
+def campaign_cancel(*, campaign_id, user) -> dict:
+    """The creator calls an open campaign off (``CampaignCancelled``): it is no longer open to join,
+    cannot start, and no longer counts toward the creator's open campaigns; its page says who
+    cancelled it and when."""
+    with transaction.atomic():
+        campaign = _locked(campaign_id)
+        domain.check_cancel(campaign.view.state, user.pk)
+        return _append(campaign, [{"type": domain.CANCELLED, "payload": {
+            "by": user.pk, "username": user.get_username(), "at": timezone.now().isoformat()}}])
 
 
 def _open_match(state: dict, options: dict):
@@ -156,8 +178,8 @@ def campaign_start(*, campaign_id, user) -> dict:
         state = campaign.view.state
         if state["creator_id"] != user.pk:
             raise CampaignRefused("not_creator", "only the campaign's creator can start it", 403)
-        if state["status"] != "open":
-            raise CampaignRefused("campaign_started", "the campaign has already started")
+        if state["status"] != domain.OPEN:
+            raise domain.not_open(state)
         if any(s is None for s in state["seats"]):
             raise CampaignRefused("seats_not_filled", "every seat must be filled before the start")
         state = _append(campaign, [{"type": domain.STARTED, "payload": {}}])
@@ -314,11 +336,15 @@ def campaign_list(user=None) -> list[dict]:
 
 
 def public_docs(views) -> list[dict]:
-    """The campaigns' documents (``domain.public``), a deleted account's seat named "deleted
-    player" (the log keeps the name it was seated with), as match seats are."""
+    """The campaigns' documents (``domain.public``), a deleted account's seat (and its name as the
+    one who cancelled) read "deleted player" (the log keeps the name it was seated with), as match
+    seats are."""
     docs = [domain.public(v.campaign_id, v.state) for v in views]
-    gone = deleted_among({s["user_id"] for doc in docs for s in doc["seats"] if s})
+    gone = deleted_among({s["user_id"] for doc in docs for s in doc["seats"] if s}
+                         | {doc["cancelled"]["by"] for doc in docs if doc["cancelled"]})
     if gone:
         for doc in docs:
             doc["seats"] = [seat_display(s, gone) for s in doc["seats"]]
+            if doc["cancelled"] and doc["cancelled"]["by"] in gone:
+                doc["cancelled"] = {**doc["cancelled"], "username": DELETED_PLAYER}
     return docs

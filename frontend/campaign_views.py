@@ -11,11 +11,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 from campaigns import selectors, services
 from campaigns.domain import CampaignRefused
 from campaigns.throttles import CampaignCreateThrottle
-from games.api.throttles import MatchCreateThrottle, allow
+from games.api.throttles import MatchCreateThrottle, MatchJoinThrottle, allow
 from games.application.errors import PlatformError
 from games.kernel import RuleViolation
 
 from .campaign_forms import CampaignCreateForm
+from .templatetags.when import when
 from .throttling import throttled_page, too_quick
 from .wording import code_tag, error_text, form_refusal, refusal
 
@@ -24,6 +25,9 @@ REFUSALS = {  # what a player reads for each refusal of campaigns.services
     "campaign_full": "Every seat of this campaign is taken.",
     "already_seated": "You already have a seat in this campaign.",
     "campaign_started": "This campaign has already started.",
+    "campaign_cancelled": "This campaign was cancelled.",
+    "not_seated": "You have no seat in this campaign.",
+    "creator_cannot_leave": "You created this campaign, so you cannot leave it: cancel it instead.",
     "seats_not_filled": "Every seat must be taken before the campaign can start.",
     "not_creator": "Only the player who created the campaign can start it.",
     "not_found": "There is no such campaign.",
@@ -44,6 +48,8 @@ def standing_words(st: dict) -> str:
         if st["seats_taken"] < st["seats"]:
             return f"Gathering the party: {st['seats_taken']} of {st['seats']} players have joined."
         return "Everyone has joined: waiting for the campaign to start."
+    if st["status"] == "cancelled":
+        return cancelled_words(st["cancelled"])
     if st["status"] == "abandoned":
         return "Every player has left: the campaign was abandoned."
     if st["status"] == "finished":
@@ -63,6 +69,14 @@ def standing_words(st: dict) -> str:
     if st["system"]:
         return f"{where}: the {'Shōgun and the enemies are' if st['phase'] == 'adventure' else 'enemies are'} moving."
     return f"{where}."
+
+
+def cancelled_words(cancelled: dict | None) -> str:
+    """Who called the campaign off, and when ("Cancelled by alice on 6 Dec 2026, 23:50 UTC: it will not be played.")."""
+    cancelled = cancelled or {}
+    by = f" by {cancelled['username']}" if cancelled.get("username") else ""
+    at = f" on {when(cancelled['at'])}" if cancelled.get("at") else ""
+    return f"Cancelled{by}{at}: it will not be played."
 
 
 def campaign_list(request, form=None):
@@ -114,15 +128,19 @@ def campaign_page(request, campaign_id):
     return render(request, "frontend/campaign.html", page)
 
 
-def _action(request, campaign_id, run, done: str):
+def _action(request, campaign_id, run, done: str, words=None, then=None):
+    """Run a campaign write; flash ``done`` or the refusal in words; go to the campaign's page (or ``then``
+    once it worked)."""
     try:
         run()
     except CampaignRefused as err:
-        refusal(request, err, words=REFUSALS)
+        refusal(request, err, words={**REFUSALS, **(words or {})})
     except (RuleViolation, PlatformError) as err:  # a phase match could not be opened
         messages.error(request, f"The first chapter could not be opened. {error_text(err)}", extra_tags=code_tag(err))
     else:
         messages.success(request, done)
+        if then is not None:
+            return redirect(then)
     return redirect("frontend:campaign", campaign_id=campaign_id)
 
 
@@ -140,3 +158,21 @@ def campaign_start(request, campaign_id):
         return redirect("frontend:campaign", campaign_id=campaign_id)
     return _action(request, campaign_id, lambda: services.campaign_start(campaign_id=campaign_id, user=request.user),
                    "The campaign has begun: chapter 1's Adventure Phase is open.")
+
+
+@login_required
+@require_POST
+def campaign_leave(request, campaign_id):
+    """A player who joined gives the seat up before the start; the campaigns list is where they go next."""
+    if too_quick(request, MatchJoinThrottle, "taking and leaving seats"):
+        return redirect("frontend:campaign", campaign_id=campaign_id)
+    return _action(request, campaign_id, lambda: services.campaign_leave(campaign_id=campaign_id, user=request.user),
+                   "You have left the campaign: your seat is free for someone else.", then="frontend:campaigns")
+
+
+@login_required
+@require_POST
+def campaign_cancel(request, campaign_id):
+    return _action(request, campaign_id, lambda: services.campaign_cancel(campaign_id=campaign_id, user=request.user),
+                   "The campaign is cancelled. Its players see it on its page.",
+                   words={"not_creator": "Only the player who created the campaign can cancel it."})

@@ -2,8 +2,10 @@
 // phase match (ws /ws/matches/{id}/, as any watcher of that match may) and, on any change there,
 // fetches its own server-rendered fragment (one rendering path, escaped by the templates) and swaps
 // it in; when the fragment names a new current match (the next phase opened), it follows that one.
-// A small self-refresh also runs (players joining an open campaign, a phase being prepared).
+// A small self-refresh also runs (players joining or leaving an open campaign, its cancellation, a
+// phase being prepared).
 
+import "./confirm.js"; // Leave and Cancel ask first, in the fragment swapped in too
 import { retireFlash } from "./flash.js";
 import { ReconnectingSocket } from "./socket.js";
 
@@ -13,6 +15,7 @@ const REFRESH_MS = window.KamizaCampaignRefreshMs || 20000;
 
 let socket = null;
 let matchId; // undefined until the first follow()
+let campaignStatus = region?.querySelector("[data-status]")?.dataset.status;
 let lastHtml = null;
 let queued = null;
 let fetching = Promise.resolve();
@@ -59,6 +62,10 @@ async function refresh() {
     /* offline for a moment: the next push or the next self-refresh catches up */
   }
   const live = region.querySelector("[data-current-match]");
+  if (live && live.dataset.status !== campaignStatus) {
+    retireFlash(); // it started, or was cancelled: "You have joined…" is old news
+    campaignStatus = live.dataset.status;
+  }
   follow(live ? live.dataset.currentMatch || null : null);
 }
 
