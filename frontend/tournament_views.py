@@ -192,7 +192,34 @@ def _page_context(request, tournament) -> dict:
         "my_tables": [p for _n, tables in sorted(rounds.items(), reverse=True) for p in tables if p["can_report"]],
         "is_organizer": services.can_manage(request.user, tournament),
         "ws_path": f"/ws/tournaments/{detail['id']}/",
+        **_judging(request.user, tournament),
     }
+
+
+PLACE_WORDS = {1: "first", 2: "second", 3: "third", 4: "fourth"}
+
+
+def standing_words(places: dict) -> str:
+    """A table's result as a judge reads it: "a draw", or "aiko first, ben second"."""
+    if len(places) > 1 and all(place == 1 for place in places.values()):
+        return "a draw"
+    return ", ".join(f"{name} {PLACE_WORDS.get(place, f'place {place}')}" for name, place in
+                     sorted(places.items(), key=lambda item: (item[1] or 99, item[0])))
+
+
+def _judging(user, tournament) -> dict:
+    """What the tournament's judges see (staff, or its organizer when they do not play in it): the open
+    reports with their ruling forms, and the rulings so far (who, in what role, when, why); an
+    organizer who plays in it is told its disputes go to the staff judges."""
+    try:
+        role = services.judge_role(user, tournament)
+    except TournamentServiceError as err:
+        return {"judge_role": None, "judge_conflict": err.code == "conflict_of_interest"}
+    queue = reports.judge_queue(tournament)
+    for item in queue:
+        item["entrant_names"] = " vs ".join(e["name"] for e in item["entrants"])
+        item["standing"] = standing_words({e["name"]: e["place"] for e in item["entrants"]})
+    return {"judge_role": role, "judge_conflict": False, "disputes": queue, "rulings": reports.rulings(tournament)}
 
 
 def tournament_page(request, tournament_id):
@@ -389,7 +416,10 @@ def tournament_resume(request, tournament_id):
 @login_required
 @require_POST
 def tournament_report(request, tournament_id):
-    """A player reports a problem with their table's match (pinned to the latest point of its log)."""
+    """A player reports a problem with their table's match (pinned to the latest point of its log);
+    with a ``decision``, a judge of the tournament rules on a report instead (``_rule``)."""
+    if "decision" in request.POST:
+        return _rule(request, tournament_id)
     if too_quick(request, TournamentReportThrottle, "sending reports"):
         return _back(tournament_id)
     round_no, _, table_no = request.POST.get("table_ref", "").partition(":")
@@ -397,6 +427,42 @@ def tournament_report(request, tournament_id):
                    lambda: reports.report_file_latest(tournament_id=tournament_id, round_no=round_no, table_no=table_no,
                                                       user=request.user, text=request.POST.get("text", "")),
                    "Your report was sent to the judges.")
+
+
+RULING_WORDS = {"reason_required": "Write the reason for correcting the result: the players read it.",
+                "already_resolved": "That report has already been ruled on."}
+
+
+def _rule(request, tournament_id):
+    """The organizer (or staff) upholds the result a report disputes, or corrects it with the places
+    given (``place-<entrant id>``) and a written reason: the one write path of the staff queue
+    (``reports.report_resolve``), recorded with who ruled, in what role, when and why."""
+    decision = request.POST.get("decision", "")
+    places = None
+    if decision == "override":
+        places = {key[len("place-"):]: ascii_int(value.strip()) for key, value in request.POST.items()
+                  if key.startswith("place-")}
+        if any(place is None for place in places.values()):
+            refusal(request, TournamentServiceError("invalid_result", "Give every entrant a place: a whole number, "
+                                                                      "1 for first."))
+            return _back(tournament_id)
+    try:
+        resolution = reports.report_resolve(report_id=ascii_int(request.POST.get("report_id", "").strip()),
+                                            user=request.user, decision=decision,
+                                            reason=request.POST.get("reason", ""), places=places,
+                                            tournament_id=tournament_id)
+    except TournamentServiceError as err:
+        refusal(request, err, words=RULING_WORDS)
+        return _back(tournament_id)
+    report = resolution.report
+    where = f"round {report.round}, table {report.table}"
+    if decision == "override":
+        cut = services.cut_seeded_after(services.state_of(report.tournament_id), report.round)
+        messages.success(request, f"The result of {where} is corrected: the standings follow."
+                         + (f" Note: {services.CUT_WARNING}." if cut else ""))
+    else:
+        messages.success(request, f"The result of {where} is upheld: the report is closed.")
+    return _back(tournament_id)
 
 
 @login_required

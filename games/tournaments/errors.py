@@ -8,6 +8,7 @@ STATUS_BY_CODE = {
     "not_found": 404,
     "not_organizer": 403,
     "not_judge": 403,
+    "conflict_of_interest": 403,
     "bracket_moved_on": 409,
     "already_registered": 409,
     "registration_closed": 409,

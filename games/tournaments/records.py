@@ -219,6 +219,11 @@ class Reported:
     kind = "reported"
 
 
+# in what capacity a judge ruled (``role`` of a decision): staff, or the tournament's own organizer;
+# empty in decisions recorded before organizers judged (all staff's)
+JUDGE_ROLES = ("staff", "organizer")
+
+
 @dataclass(frozen=True)
 class Adjudicated:
     """A judge reviewed a table's result and upheld it (resolving the report ``report_id``, if any)."""
@@ -228,6 +233,7 @@ class Adjudicated:
     judge: str
     reason: str = ""
     report_id: int | None = None
+    role: str = ""
     kind = "adjudicated"
 
 
@@ -241,6 +247,7 @@ class Overridden:
     judge: str
     reason: str
     report_id: int | None = None
+    role: str = ""
     kind = "overridden"
 
 

@@ -1,5 +1,6 @@
 """Disputes (Django services): a player seated in a tournament match files a report pinned to a ``seq``
-of its log; a judge (staff) resolves it by upholding the table's result or overriding it with a written
+of its log; a judge (staff, or the tournament's own organizer when they do not play in it:
+``services.judge_role``) resolves it by upholding the table's result or overriding it with a written
 reason. Reports and resolutions are append-only rows, and each is also a record of the tournament's
 log (``reported``; ``adjudicated`` / ``overridden`` naming the report), so the standings show them.
 """
@@ -13,7 +14,15 @@ from games.eventstore.models import Match
 from games.tournaments import services
 from games.tournaments.errors import TournamentServiceError
 from games.tournaments.names import members_of, names_shown
-from games.tournaments.models import Entrant, EntrantMember, MatchReport, ReportResolution, Tournament, TournamentTable
+from games.tournaments.models import (
+    Entrant,
+    EntrantMember,
+    MatchReport,
+    ReportResolution,
+    Tournament,
+    TournamentRecord,
+    TournamentTable,
+)
 
 MAX_TEXT = 4000
 
@@ -103,8 +112,27 @@ def reports_open():
             .select_related("tournament", "reporter").order_by("created_at", "id"))
 
 
-def report_as_dict(report: MatchReport) -> dict:
+def judge_roles(reports) -> dict[int, str]:
+    """{report id: the role its judge ruled in (``staff`` / ``organizer``)} for the resolved reports
+    among ``reports``, read from the decisions' log records (a decision recorded before organizers
+    judged has none: it was staff's)."""
+    resolved = [r for r in reports if getattr(r, "resolution", None) is not None]
+    if not resolved:
+        return {}
+    wanted = {(r.tournament_id, r.resolution.record_seq): r.pk for r in resolved}
+    rows = TournamentRecord.objects.filter(tournament_id__in={t for t, _ in wanted},
+                                           seq__in={seq for _, seq in wanted},
+                                           kind__in=("adjudicated", "overridden"))
+    roles = {wanted[(t, seq)]: payload.get("role") or "staff"
+             for t, seq, payload in rows.values_list("tournament_id", "seq", "payload") if (t, seq) in wanted}
+    return {r.pk: roles.get(r.pk, "staff") for r in resolved}
+
+
+def report_as_dict(report: MatchReport, roles: dict | None = None) -> dict:
+    """The API's report; ``roles``: ``judge_roles`` of a batch (read for this report alone otherwise)."""
     resolution = getattr(report, "resolution", None)
+    if resolution is not None and roles is None:
+        roles = judge_roles([report])
     return {
         "id": report.pk, "tournament_id": str(report.tournament_id), "match_id": str(report.match_id),
         "round": report.round, "table": report.table, "seq": report.seq, "text": report.text,
@@ -112,15 +140,20 @@ def report_as_dict(report: MatchReport) -> dict:
         "resolution": None if resolution is None else {
             "decision": resolution.decision, "reason": resolution.reason, "places": resolution.places,
             "judge": resolution.judge.get_username(), "record_seq": resolution.record_seq,
+            "role": roles.get(report.pk, "staff"), "at": resolution.at.isoformat(),
         },
     }
 
 
-def report_resolve(*, report_id, user, decision: str, reason: str = "", places: dict | None = None) -> ReportResolution:
+def report_resolve(*, report_id, user, decision: str, reason: str = "", places: dict | None = None,
+                   tournament_id=None) -> ReportResolution:
     """A judge upholds the result (``uphold``) or replaces it (``override``: ``places`` and a written
-    ``reason``), once per report; both are recorded in the tournament log."""
-    if not (user and user.is_authenticated and user.is_active and user.is_staff):
-        raise TournamentServiceError("not_judge", "only staff judge reports")
+    ``reason``), once per report; both are recorded in the tournament log, with who ruled, in what
+    role, when and why. Judges: staff, and the tournament's organizer unless they play in it
+    (``services.judge_role``: ``not_judge``, ``conflict_of_interest``). ``tournament_id``, if given:
+    the report must be one of that tournament's (``not_found`` otherwise)."""
+    if not (user and user.is_authenticated and user.is_active):
+        raise TournamentServiceError("not_judge", "only staff or the tournament's organizer judge reports")
     if decision not in (ReportResolution.UPHOLD, ReportResolution.OVERRIDE):
         raise TournamentServiceError("invalid_decision", "decision is uphold or override", 422)
     if not isinstance(reason, str) or len(reason) > MAX_TEXT:
@@ -130,6 +163,9 @@ def report_resolve(*, report_id, user, decision: str, reason: str = "", places: 
             report = MatchReport.objects.select_for_update().get(pk=int(report_id))
         except (MatchReport.DoesNotExist, ValueError, TypeError):
             raise TournamentServiceError("not_found", "no such report") from None
+        if tournament_id is not None and str(report.tournament_id) != str(tournament_id):
+            raise TournamentServiceError("not_found", "no such report in this tournament")
+        services.judge_role(user, report.tournament)  # refused before anything else is said about the report
         if ReportResolution.objects.filter(report=report).exists():
             raise TournamentServiceError("already_resolved", "this report has been resolved", 409)
         if decision == ReportResolution.UPHOLD:
@@ -160,10 +196,11 @@ def _places(places: dict) -> dict:
     return out
 
 
-def judge_queue() -> list[dict]:
-    """The open reports as the staff queue shows them: each with its table's entrants (id, name) and the
-    result now standing (places), so a judge can uphold or override it in place."""
-    rows = list(reports_open())
+def judge_queue(tournament: Tournament | None = None) -> list[dict]:
+    """The open reports as the staff queue shows them (or, for ``tournament``, its own, as its
+    organizer's page does): each with its table's entrants (id, name) and the result now standing
+    (places), so a judge can uphold or override it in place."""
+    rows = list(reports_open() if tournament is None else reports_open().filter(tournament=tournament))
     tournament_ids = {r.tournament_id for r in rows}
     entered = [{"entrant_id": str(pk), "name": name}
                for pk, name in Entrant.objects.filter(tournament_id__in=tournament_ids).values_list("pk", "name")]
@@ -191,3 +228,13 @@ def judge_queue() -> list[dict]:
             "cut_warning": services.CUT_WARNING if services.cut_seeded_after(state, report.round) else None,
         })
     return out
+
+
+def rulings(tournament: Tournament) -> list[dict]:
+    """The tournament's resolved reports, newest decision first, as its organizer's page lists them:
+    ``[{report, decision, judge, role, at, reason}]`` (who ruled, in what role, when, why)."""
+    rows = list(MatchReport.objects.filter(tournament=tournament, resolution__isnull=False)
+                .select_related("reporter", "resolution__judge").order_by("-resolution__at", "-id"))
+    roles = judge_roles(rows)
+    return [{"report": r, "decision": r.resolution.decision, "judge": r.resolution.judge.get_username(),
+             "role": roles.get(r.pk, "staff"), "at": r.resolution.at, "reason": r.resolution.reason} for r in rows]

@@ -6,6 +6,9 @@
 - ``GET /api/admin/reports/?status=open|all`` (staff): the judge's queue, oldest first.
 - ``POST /api/admin/reports/{id}/resolve/ {decision: "uphold"|"override", reason, places?}`` (staff):
   uphold the table's result, or override it (``places``: entrant id -> place, and a written reason).
+- ``GET /api/tournaments/{id}/reports/?status=open|all`` and ``POST /api/tournaments/{id}/reports/{report_id}/
+  resolve/`` (the same shapes): one tournament's reports, for its judges: staff, or its organizer
+  when they do not play in it (403 ``not_judge``, ``conflict_of_interest``).
 """
 
 from drf_spectacular.types import OpenApiTypes
@@ -17,7 +20,7 @@ from rest_framework.views import APIView
 
 from games.api.permissions import IsStaff
 from games.api.serializers import ErrorSerializer
-from games.tournaments import reports, services
+from games.tournaments import reports, selectors, services
 from games.tournaments.models import MatchReport
 from games.tournaments.throttles import TournamentReportThrottle
 
@@ -35,6 +38,9 @@ class ResolutionSerializer(serializers.Serializer):
     places = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
     judge = serializers.CharField()
     record_seq = serializers.IntegerField(help_text="the tournament log record of the decision")
+    role = serializers.ChoiceField(choices=["staff", "organizer"], help_text="in what capacity the judge ruled: "
+                                   "staff, or the tournament's own organizer")
+    at = serializers.DateTimeField(help_text="when the judge ruled")
 
 
 class ReportSerializer(serializers.Serializer):
@@ -80,18 +86,43 @@ class MatchReportApi(APIView):
         return Response(reports.report_as_dict(report), status=status.HTTP_201_CREATED)
 
 
+STATUS = OpenApiParameter("status", str, enum=["open", "all"], required=False)
+
+
+def _listed(request, rows) -> Response:
+    """The reports asked for (``status``: open, the default, or all), oldest first, at most 500."""
+    rows = rows.select_related("tournament", "reporter", "resolution__judge").order_by("created_at", "id")
+    if request.query_params.get("status", "open") != "all":
+        rows = rows.filter(resolution__isnull=True)
+    rows = list(rows[:500])
+    roles = reports.judge_roles(rows)
+    return Response([reports.report_as_dict(r, roles) for r in rows])
+
+
+def _resolved(request, report_id, tournament_id=None) -> Response:
+    body = ResolveRequestSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    data = body.validated_data
+    reports.report_resolve(report_id=report_id, user=request.user, decision=data["decision"], reason=data["reason"],
+                           places=data.get("places"), tournament_id=tournament_id)
+    report = MatchReport.objects.select_related("reporter", "resolution__judge").get(pk=report_id)
+    cut = data["decision"] == "override" and services.cut_seeded_after(services.state_of(report.tournament_id),
+                                                                       report.round)
+    return Response({**reports.report_as_dict(report), "warning": services.CUT_WARNING if cut else None})
+
+
+RESOLVE_REFUSALS = {400: E("malformed"), 404: E("not_found"),
+                    409: E("already_resolved / bracket_moved_on / match_in_progress"),
+                    415: E("unsupported_media_type"), 422: E("reason_required / invalid places")}
+
+
 class StaffReportListApi(APIView):
     permission_classes = [IsStaff]
 
-    @extend_schema(tags=["staff"], operation_id="admin_reports_list",
-                   parameters=[OpenApiParameter("status", str, enum=["open", "all"], required=False)],
+    @extend_schema(tags=["staff"], operation_id="admin_reports_list", parameters=[STATUS],
                    responses={200: ReportSerializer(many=True), 401: E("not_authenticated"), 403: E("staff only")})
     def get(self, request):
-        if request.query_params.get("status", "open") == "all":
-            rows = MatchReport.objects.select_related("tournament", "reporter").order_by("created_at", "id")
-        else:
-            rows = reports.reports_open()
-        return Response([reports.report_as_dict(r) for r in rows[:500]])
+        return _listed(request, MatchReport.objects.all())
 
 
 class StaffReportResolveApi(APIView):
@@ -99,16 +130,39 @@ class StaffReportResolveApi(APIView):
 
     @extend_schema(tags=["staff"], operation_id="admin_reports_resolve",
                    parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH)], request=ResolveRequestSerializer,
-                   responses={200: ReportSerializer, 400: E("malformed"), 403: E("staff only"), 404: E("not_found"),
-                              409: E("already_resolved / bracket_moved_on / match_in_progress"), 415: E("unsupported_media_type"),
-                              422: E("reason_required / invalid places")})
+                   responses={200: ReportSerializer, 403: E("staff only"), **RESOLVE_REFUSALS})
     def post(self, request, id):
-        body = ResolveRequestSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        data = body.validated_data
-        reports.report_resolve(report_id=id, user=request.user, decision=data["decision"], reason=data["reason"],
-                               places=data.get("places"))
-        report = MatchReport.objects.select_related("reporter", "resolution__judge").get(pk=id)
-        cut = data["decision"] == "override" and services.cut_seeded_after(services.state_of(report.tournament_id),
-                                                                           report.round)
-        return Response({**reports.report_as_dict(report), "warning": services.CUT_WARNING if cut else None})
+        return _resolved(request, id)
+
+
+TOURNAMENT_ID = OpenApiParameter("id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="tournament id")
+NOT_A_JUDGE = E("not_judge: only staff or this tournament's organizer / conflict_of_interest: the organizer plays "
+                "in this tournament")
+
+
+class TournamentReportListApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(tags=["tournaments"], operation_id="tournaments_reports_list", parameters=[TOURNAMENT_ID, STATUS],
+                   responses={200: ReportSerializer(many=True), 401: E("not_authenticated"), 403: NOT_A_JUDGE,
+                              404: E("not_found: no such tournament")})
+    def get(self, request, id):
+        """One tournament's reports (disputes), oldest first, for its judges: staff, or its organizer
+        when they do not play in it."""
+        tournament = selectors.tournament_get(id)
+        services.judge_role(request.user, tournament)
+        return _listed(request, MatchReport.objects.filter(tournament=tournament))
+
+
+class TournamentReportResolveApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(tags=["tournaments"], operation_id="tournaments_reports_resolve",
+                   parameters=[TOURNAMENT_ID, OpenApiParameter("report_id", int, OpenApiParameter.PATH)],
+                   request=ResolveRequestSerializer,
+                   responses={200: ReportSerializer, 401: E("not_authenticated"), 403: NOT_A_JUDGE,
+                              **RESOLVE_REFUSALS})
+    def post(self, request, id, report_id):
+        """A judge of this tournament (staff, or its organizer when they do not play in it) upholds or
+        overrides the result a report disputes, as ``/api/admin/reports/{id}/resolve/`` does."""
+        return _resolved(request, report_id, tournament_id=id)

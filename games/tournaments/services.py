@@ -911,17 +911,50 @@ def tournament_record_result(*, tournament_id, round: int, table: int, places: d
 # -- judges ---------------------------------------------------------------------------------------
 
 
+def plays_in(user, tournament: Tournament) -> bool:
+    """Whether ``user`` is a player of the tournament: a member of an entrant that took part (registered,
+    or dropped after the start; not one withdrawn before it)."""
+    return EntrantMember.objects.filter(tournament=tournament, user_id=user.pk,
+                                        entrant__status__in=(Entrant.REGISTERED, Entrant.DROPPED)).exists()
+
+
+def judge_role(user, tournament: Tournament) -> str:
+    """In what capacity ``user`` may judge the tournament's results and reports: ``staff`` (any
+    tournament), or ``organizer`` (its own organizer, ``can_manage``). Refused: ``not_judge`` for
+    anyone else, ``conflict_of_interest`` for an organizer who plays in it (a staff judge rules there)."""
+    if not (user and user.is_authenticated and user.is_active):
+        raise TournamentServiceError("not_judge", "only staff or the tournament's organizer judge its results")
+    if user.is_staff:
+        return "staff"
+    if not can_manage(user, tournament):
+        raise TournamentServiceError("not_judge", "only staff or this tournament's organizer judge its results")
+    if plays_in(user, tournament):
+        raise TournamentServiceError("conflict_of_interest", "you play in this tournament, so you cannot judge its "
+                                     "results: a staff judge rules on its disputes")
+    return "organizer"
+
+
+def can_judge(user, tournament: Tournament) -> bool:
+    try:
+        judge_role(user, tournament)
+    except TournamentServiceError:
+        return False
+    return True
+
+
 def _judge_table(tournament_id, user, round_no: int, table: int, *, overriding: bool = False):
-    """The tournament (locked) and its state for a judge's decision. Only an override can be blocked
-    by the bracket having moved on: upholding changes no result, so it always answers a report."""
-    if not (user and user.is_authenticated and user.is_active and user.is_staff):
-        raise TournamentServiceError("not_judge", "only staff judge results")
+    """The tournament (locked), its state and the judge's role for a judge's decision. Only an
+    override can be blocked by the bracket having moved on: upholding changes no result, so it always
+    answers a report."""
+    if not (user and user.is_authenticated and user.is_active):
+        raise TournamentServiceError("not_judge", "only staff or the tournament's organizer judge its results")
     tournament = _locked(tournament_id)
+    role = judge_role(user, tournament)
     state = state_of(tournament.pk)
     if overriding and bracket_moved_on(state, round_no):
         raise TournamentServiceError("bracket_moved_on", "the bracket has moved past that round: its result stands "
                                      "(a judge can only uphold it)")
-    return tournament, state
+    return tournament, state, role
 
 
 def bracket_moved_on(state: State, round_no) -> bool:
@@ -959,27 +992,30 @@ def match_in_progress(tournament: Tournament, state: State, round_no, table_no) 
 
 def tournament_uphold(*, tournament_id, user, round: int, table: int, reason: str = "",
                       report_id: int | None = None) -> None:
-    """A judge reviewed a table's result and upheld it (recorded in the log), answering the report
+    """A judge (staff, or the tournament's organizer who does not play in it) reviewed a table's result
+    and upheld it (recorded in the log with who, in what role, and why), answering the report
     ``report_id`` if given."""
     with transaction.atomic():
-        tournament, state = _judge_table(tournament_id, user, round, table)
+        tournament, state, role = _judge_table(tournament_id, user, round, table)
         _append(tournament, state, Adjudicated(round, table, judge=user.get_username(), reason=str(reason),
-                                               report_id=report_id), Actor.of(user))
+                                               report_id=report_id, role=role), Actor.of(user))
 
 
 def tournament_override(*, tournament_id, user, round: int, table: int, places: dict, reason: str,
                         report_id: int | None = None) -> None:
-    """A judge replaces a table's result with a written reason; the standings follow (``by: judge``).
-    In an elimination stage only the current round can still change. ``report_id``: the report it answers."""
+    """A judge (as for ``tournament_uphold``) replaces a table's result with a written reason; the
+    standings follow (``by: judge``). In an elimination stage only the current round can still change.
+    ``report_id``: the report it answers."""
     with transaction.atomic():
-        tournament, state = _judge_table(tournament_id, user, round, table, overriding=True)
+        tournament, state, role = _judge_table(tournament_id, user, round, table, overriding=True)
         if not isinstance(places, dict):
             raise TournamentServiceError("invalid_result", "places map each entrant of the table to its place")
         if match_in_progress(tournament, state, round, table):
             raise TournamentServiceError("match_in_progress", "the match is still being played: a judge decides "
                                          "its result once it has ended (by play or the round's time limit)")
         _append(tournament, state, Overridden(round, table, dict(places), judge=user.get_username(),
-                                              reason=str(reason or ""), report_id=report_id), Actor.of(user))
+                                              reason=str(reason or ""), report_id=report_id, role=role),
+                Actor.of(user))
 
 
 def tournament_report(*, tournament_id, user, round: int, table: int, report_id: int, entrant_id: str,

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api
+from . import api, reports_api
 
 app_name = "tournaments-api"
 
@@ -21,4 +21,7 @@ urlpatterns = [
     path("<uuid:id>/resume/", api.TournamentResumeApi.as_view(), name="resume"),
     path("<uuid:id>/pairings/", api.TournamentPairingsApi.as_view(), name="pairings"),
     path("<uuid:id>/standings/", api.TournamentStandingsApi.as_view(), name="standings"),
+    path("<uuid:id>/reports/", reports_api.TournamentReportListApi.as_view(), name="reports"),
+    path("<uuid:id>/reports/<int:report_id>/resolve/", reports_api.TournamentReportResolveApi.as_view(),
+         name="report-resolve"),
 ]
