@@ -46,10 +46,11 @@ def test_schema_and_docs_are_served(api):
     assert res.status_code == 200 and res.json()["info"]["title"] == "Kamiza API"
     ops = [(p, m) for p, item in res.json()["paths"].items() for m in item]
     # platform (replay, glossary and resigning included), accounts, tournaments (16: the PATCH of settings and
-    # delay, the cancel and the team invitations' list, accept and decline among them), reports and judging, campaigns (6),
+    # delay, the cancel and the team invitations' list, accept and decline among them), reports and judging (the
+    # staff's, and one tournament's list and resolve for its organizer), campaigns (6),
     # ratings (2), chat, rematch and seed verification (5) with the staff's chat review and hiding (2),
     # invitations (6)
-    assert len(ops) == 73
+    assert len(ops) == 75
     assert all(
         "operationId" in res.json()["paths"][p][m] and res.json()["paths"][p][m]["responses"] for p, m in ops
     )
