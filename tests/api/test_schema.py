@@ -32,7 +32,8 @@ def test_schema_validates_without_warnings():
                  "/api/tournaments/{id}/register/", "/api/tournaments/invitations/",
                  "/api/tournaments/{id}/invitations/{invitation_id}/accept/", "/api/tournaments/{id}/pairings/",
                  "/api/tournaments/{id}/standings/", "/api/campaigns/", "/api/campaigns/{id}/",
-                 "/api/campaigns/{id}/join/", "/api/campaigns/{id}/start/", "/api/matches/{id}/chat/",
+                 "/api/campaigns/{id}/join/", "/api/campaigns/{id}/start/", "/api/campaigns/{id}/leave/",
+                 "/api/campaigns/{id}/cancel/", "/api/matches/{id}/chat/",
                  "/api/matches/{id}/rematch/", "/api/matches/{id}/verify/", "/api/admin/matches/{id}/chat/",
                  "/api/admin/chat/{message_id}/hide/", "/api/matches/{id}/invitations/", "/api/invitations/",
                  "/api/invitations/join/", "/api/invitations/{id}/accept/", "/api/invitations/{id}/decline/",
@@ -47,10 +48,10 @@ def test_schema_and_docs_are_served(api):
     ops = [(p, m) for p, item in res.json()["paths"].items() for m in item]
     # platform (replay, glossary and resigning included), accounts, tournaments (16: the PATCH of settings and
     # delay, the cancel and the team invitations' list, accept and decline among them), reports and judging (the
-    # staff's, and one tournament's list and resolve for its organizer), campaigns (6),
+    # staff's, and one tournament's list and resolve for its organizer), campaigns (8: leave and cancel among them),
     # ratings (2), chat, rematch and seed verification (5) with the staff's chat review and hiding (2),
     # invitations (6)
-    assert len(ops) == 75
+    assert len(ops) == 77
     assert all(
         "operationId" in res.json()["paths"][p][m] and res.json()["paths"][p][m]["responses"] for p, m in ops
     )
