@@ -158,6 +158,16 @@ def defeat_character(w, c, reason=""):
     w.emit("CharacterDefeated", who=c, set={"defeated": True, "sq": None, "health": 0, "kami_mode": None},
            square=sq, reason=reason)
     remove_doubles(w, [c], "its owner is defeated: Multi-Form ceases")
+    remove_servants(w, c)
+
+
+def remove_servants(w, owner):
+    """Yomi's Servant leaves the table with the character who raised it: "If a character is defeated,
+    their skills, including Kami Mode, cease to have effect", and it only ever activates "at the end
+    of your turn", which a defeated owner no longer has (as Multi-Form's double)."""
+    for e, en in sorted(w.s["enemies"].items()):
+        if en.get("owner") == owner:
+            w.emit("CreatureRemoved", who=e, reason="its owner is defeated: Yomi's Servant ceases")
 
 
 def remove_doubles(w, owners, reason):

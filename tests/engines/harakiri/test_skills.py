@@ -844,6 +844,28 @@ def test_yomis_servant_raises_a_defeated_minion_that_acts_after_you():
     assert chosen and chosen[0]["enemy"] == servant and chosen[0]["target"] == "foe"
 
 
+def test_yomis_servant_leaves_the_table_when_its_owner_is_defeated():
+    # rules: Harakiri, "Izanami", Yomi's Servant: "It ... activates at the end of your turn"; "Kami Skills":
+    # "If a character is defeated, their skills, including Kami Mode, cease to have effect"; "Activate Kami
+    # Mode Ability": when the Kami Mode is no longer active "they are immediately defeated". Akira defeats
+    # the kachi, raises it as his servant, and his Kami Mode ends with this turn: the servant goes with him,
+    # before the activation it would have had after his turn
+    enemies = {"k": {"type": "kachi", "color": "red", "at": "3,2", "health": 1}}
+    chars = {"akira": {"sq": "2,2", "kami": "izanami", "affinity": 6,
+                       "kami_mode": {"kami": "izanami", "turns_done": 1, "round": 1}}}
+    s = _turn("akira", chars, enemies, queue=["char:akira", "char:tomoe"], forced=[6, 6, 3])
+    s.when(0, "attack", target="k", mode="strong")
+    assert "k" not in s.state["enemies"]
+    s.when(0, "technique", skill="izanami_l3", minion="kachi", to="3,2")
+    servant = [e for e, en in s.state["enemies"].items() if en.get("owner") == "akira"][0]
+    ev = s.when(0, "end_activation")
+    assert s.state["characters"]["akira"]["defeated"]
+    assert servant not in s.state["enemies"]
+    assert [p["who"] for p in find(ev, "CreatureRemoved")] == [servant]
+    assert not [p for p in find(ev, "EnemyActivated") if p.get("enemy") == servant]
+    assert s.state["turn"]["who"] == "tomoe"
+
+
 def test_hachiman_kami_mode_line_attack_plus_2():
     # rules: Harakiri, "Hachiman", Kami Mode: all enemies in a straight line up to range 4, +2 damage
     enemies = {"a": {"type": "kappa", "color": "red", "at": "3,2", "health": 9},
