@@ -226,6 +226,7 @@ def reset_zones(w):
         has = any(grid.zone_of(s, q) == z for q in [e["sq"] for e in s["enemies"].values()] + standing)
         if has or (last and grid.zone_of(s, last) == z):
             active.append(z)
+    send_strays_home(w, active)
     for z in active:
         zdef = s["zones_def"][z]
         enemies = {}
@@ -255,6 +256,35 @@ def reset_zones(w):
                zone_state={"active": True, "events": decks, "revealed": [], "reset": True})
     w.emit("MaliceRaised", malice=0, reason="failure: malice reset")
     place_characters(w, last)
+
+
+def strays(s, reset):
+    """Enemies standing in a zone being reset whose home zone (where they were placed) is not."""
+    return sorted(e for e, en in s["enemies"].items()
+                  if grid.zone_of(s, en["sq"]) in reset and en.get("zone") not in reset)
+
+
+def setup_spec(s, zone, e):
+    """The enemy's entry in its home zone's setup; None for one an event or a skill placed."""
+    zdef = s["zones_def"].get(zone) or {}
+    return next((spec for spec in zdef.get("enemies", []) if spec["ref"] == e), None)
+
+
+def send_strays_home(w, reset):
+    """An enemy that left its home zone is reset with the zone it stands in (a reset zone holds its
+    own setup only): it leaves that zone, and a setup enemy goes back to its setup square, fresh and
+    without heads, even if its home zone is not reset - the failure never takes away an enemy the
+    party did not defeat. Its home zone's defeated enemies, tokens and events are not replenished."""
+    s = w.s
+    for e in strays(s, reset):
+        en = s["enemies"][e]
+        here = grid.zone_of(s, en["sq"])
+        w.emit("CreatureRemoved", who=e, reason=f"failure: {s['zones_def'][here].get('name', here)} is reset")
+        spec = setup_spec(s, en.get("zone"), e)
+        if spec is not None and (s["zones"].get(en["zone"]) or {}).get("active"):
+            back = make_enemy(spec, en["zone"], s["plus_types"], w.shuffled)
+            back["no_heads"] = True
+            w.emit("EnemySpawned", who=e, enemy=back, reason="failure: back on its setup square")
 
 
 def placement_rank(s, q, anchor):

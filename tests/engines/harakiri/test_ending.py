@@ -376,3 +376,30 @@ def test_a_failure_after_travelling_places_the_party_on_the_table_not_by_a_remov
     st = s.state
     assert st["failures"] == 1 and st["last_defeat_sq"] is None
     assert {ch["sq"] for ch in st["characters"].values()} == {"27,0", "28,0", "29,0", "27,1"}
+
+
+def test_an_enemy_out_of_its_zone_at_a_failure_goes_back_to_its_setup_square_fresh():
+    # rules: Harakiri, "Failure", step 4: "reset all active zones by: respawning enemies ... a zone without
+    # miniatures is not considered active, so do not replenish miniatures, tokens, or events in zones that
+    # were already inactive"; step 7 (no heads). The annex's kachi followed the party into the arena, where
+    # Malice reaches 6; nothing else stands in the annex. The arena is reset to its own setup, so the kachi
+    # leaves it and goes back to its annex setup square at full health, without a head; the kappa an event
+    # spawned in the annex (no setup square) is not respawned; the annex itself is not reset.
+    annex = {"name": "Annex", "origin": [10, 0], "rows": ["....."] * 5, "start": [],
+             "enemies": [{"ref": "wolf", "kind": "minion", "type": "kachi", "color": "red", "at": "12,2"},
+                         {"ref": "guard", "kind": "minion", "type": "kachi", "color": "blue", "at": "13,3"}],
+             "events": {"green": [{"id": "a_g1", "name": "Hush", "effects": []}], "red": []}, "spawns": {},
+             "doors": [], "points": [], "resistors": [], "oracle": {"green": 0, "red": 0}}
+    scen = arena(open_rows(), events={"green": [], "red": []}, extra_zones={"annex": annex})
+    enemies = {"wolf": {"type": "kachi", "color": "red", "at": "5,5", "zone": "annex", "health": 1},
+               "stray": {"type": "kappa", "color": "blue", "at": "6,6", "zone": "annex"}}
+    s = scenario(doc(scen, enemies=enemies, reveal=["annex"], malice=5, oracle={"deck": ["oracle_g1"]}))
+    assert set(s.state["enemies"]) == {"wolf", "stray"}  # the annex's guard was defeated earlier
+    s.when(SYSTEM, "draw_oracle")  # the arena has no event left: malice 6, a failure
+    shopping_done(s)
+    st = s.state
+    assert st["failures"] == 1 and set(st["enemies"]) == {"wolf"}
+    wolf = st["enemies"]["wolf"]
+    assert wolf["sq"] == "12,2" and wolf["zone"] == "annex" and wolf["health"] == wolf["max_health"] > 1
+    assert wolf["no_heads"]
+    assert not st["zones"]["annex"].get("reset")
