@@ -378,6 +378,34 @@ def test_a_failure_after_travelling_places_the_party_on_the_table_not_by_a_remov
     assert {ch["sq"] for ch in st["characters"].values()} == {"27,0", "28,0", "29,0", "27,1"}
 
 
+def test_a_ryujin_kami_mode_ends_at_a_failure_and_the_board_attributes_come_back():
+    # rules: Harakiri, "Ryujin", Kami Mode: "your power, dexterity, spirit, and knowledge are set to 3 for the
+    # rest of the current phase"; "Activate Kami Mode Ability": "until the chapter ends ... When a character's
+    # Kami Mode ability is no longer active or the chapter ends, they are immediately defeated"; "Kami Skills":
+    # "If a character is defeated, their skills, including Kami Mode, cease to have effect"; "Failure", step 1.
+    # A failure ends Akira's Kami Mode: he is defeated, and his resurrection test and the repeated phase use
+    # the attributes on his board (spirit 0: die 1 + 0 fails level 2, where a spirit of 3 would pass)
+    from games.engines.harakiri import rules
+
+    ryujin = {"kami": "ryujin", "affinity": 6, "level": 2, "attrs": {"power": 1, "spirit": 0},
+              "kami_mode": {"kami": "ryujin", "turns_done": 0, "round": 1}}
+    scen = arena(open_rows(), events={"green": [], "red": []})
+    s = scenario(doc(scen, {"akira": ryujin}, malice=5, oracle={"deck": ["oracle_g1"]}, forced=[1]))
+    assert rules.attr(s.state, "akira", "spirit") == 3
+    ev = s.when(SYSTEM, "draw_oracle")  # no event left: malice 6, a failure
+    assert find(ev, "CharacterDefeated")[0]["who"] == "akira"
+    roll = find(ev, "ResurrectionRolled")[0]
+    assert roll["who"] == "akira" and roll["total"] == 1 and not roll["passed"]
+    shopping_done(s)
+    st = s.state
+    assert st["failures"] == 1 and st["phase"] == "oracle"
+    akira = st["characters"]["akira"]
+    assert akira["kami_mode"] is None and not akira["defeated"]
+    assert akira["attrs"] == {"power": 0, "dexterity": 1, "spirit": 0, "knowledge": 0}  # the lost point: power
+    assert {a: rules.attr(st, "akira", a) for a in akira["attrs"]} == akira["attrs"]
+    assert not rules.is_flying(st, "akira")
+
+
 def test_an_enemy_out_of_its_zone_at_a_failure_goes_back_to_its_setup_square_fresh():
     # rules: Harakiri, "Failure", step 4: "reset all active zones by: respawning enemies ... a zone without
     # miniatures is not considered active, so do not replenish miniatures, tokens, or events in zones that
