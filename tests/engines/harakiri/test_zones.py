@@ -165,3 +165,32 @@ def test_a_surveyed_zone_adds_the_oracle_cards_of_the_last_adventure_phases_resu
     ev = lost.when(0, "interact", door="exit")
     assert find(ev, "OracleCardsAdded")[0]["added"] == 2
     assert sorted(lost.state["oracle"]["deck"]) == ["oracle_r1", "oracle_r2"]
+
+
+def test_surveying_builds_the_new_zones_event_decks_and_leaves_the_others_as_they_are():
+    # rules: Harakiri, "1. Oracle Deck, Events and Malice" (Select Exploration Events): "At the start of every
+    # chapter and when revealing a new zone through surveying or travelling, follow these steps to create the
+    # event deck for each of the current active zones that are on the map" - every zone on the table has its
+    # own decks (green and red, or purple), built when it comes on the table; a zone already there keeps its
+    # decks (the event it revealed does not come back: only the Failure's step 4 resets events), and the new
+    # zone gets its decks although no miniature stands in it yet
+    rows = ["........#", "........D", "........#"]
+    hall = {"name": "Hall", "origin": [9, 0], "rows": ["...", "...", "..."], "enemies": [], "start": [],
+            "events": {"green": [{"id": "h_g1", "name": "Echo", "effects": []}],
+                       "red": [{"id": "h_r1", "name": "Draft", "effects": []}]},
+            "spawns": {}, "doors": [], "points": [], "resistors": [], "oracle": {"green": 0, "red": 0}}
+    events = {"green": [{"id": "g1", "name": "Calm", "effects": []}, {"id": "g2", "name": "Still", "effects": []}],
+              "red": [{"id": "r1", "name": "Fury", "effects": []}]}
+    chars = {"akira": {"sq": "7,1"}, "hattori": {"sq": "0,0"}, "hikaru": {"sq": "0,1"}, "tomoe": {"sq": "0,2"}}
+    s = scenario(doc(arena(rows, events=events, doors=[{"id": "exit", "at": "8,1", "survey": "hall"}],
+                           extra_zones={"hall": hall}), chars,
+                     oracle={"deck": ["oracle_g1", "oracle_g2"]},
+                     initiative=["char:akira", "char:hattori", "char:hikaru", "char:tomoe"]))
+    s.when(SYSTEM, "draw_oracle")  # the arena reveals its first green event
+    s.when(0, "choose", option=0)  # no initiative swap
+    assert s.state["turn"]["who"] == "akira"
+    ev = s.when(0, "interact", door="exit")
+    assert [p["zone"] for p in find(ev, "ZoneRevealed")] == ["hall"]
+    zones = s.state["zones"]
+    assert zones["arena"]["events"] == {"green": ["g2"], "red": ["r1"]} and zones["arena"]["revealed"] == ["g1"]
+    assert zones["hall"]["events"] == {"green": ["h_g1"], "red": ["h_r1"]} and zones["hall"]["revealed"] == []
