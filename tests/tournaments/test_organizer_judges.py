@@ -191,3 +191,16 @@ def test_an_organizer_who_plays_is_told_the_staff_judges_rule(make_user, organiz
     assert 'data-testid="judge-conflict"' in entry and 'data-testid="disputes"' not in entry
     r = page.post(f"/tournaments/{t.pk}/report/", {"report_id": report, "decision": "uphold"}, follow=True)
     assert "code-conflict_of_interest" in r.content.decode() and not ReportResolution.objects.exists()
+
+
+def test_the_disputes_card_appears_once_the_event_is_under_way(make_user, organizer):
+    t = services.tournament_create(creator=organizer, name="Later", game="yokai", format="swiss", table_size=2,
+                                   rounds=1, round_minutes=20, match_options={"turn_seconds": 60})
+    page = Client()
+    page.force_login(organizer)
+    assert 'data-testid="disputes"' not in page.get(f"/tournaments/{t.pk}/?fragment=entry").content.decode()
+    for _ in range(2):
+        services.tournament_register(tournament_id=t.pk, user=make_user())
+    tournament_start_and_play(tournament_id=t.pk, user=organizer)
+    entry = page.get(f"/tournaments/{t.pk}/?fragment=entry").content.decode()
+    assert 'data-testid="disputes"' in entry and 'data-testid="no-disputes"' in entry
