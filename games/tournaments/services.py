@@ -934,14 +934,6 @@ def judge_role(user, tournament: Tournament) -> str:
     return "organizer"
 
 
-def can_judge(user, tournament: Tournament) -> bool:
-    try:
-        judge_role(user, tournament)
-    except TournamentServiceError:
-        return False
-    return True
-
-
 def _judge_table(tournament_id, user, round_no: int, table: int, *, overriding: bool = False):
     """The tournament (locked), its state and the judge's role for a judge's decision. Only an
     override can be blocked by the bracket having moved on: upholding changes no result, so it always
