@@ -4,7 +4,7 @@ applied at once, so later steps see earlier ones), then resolve the automatic st
 from games.kernel import SYSTEM, RuleViolation, event
 
 from . import rules as R
-from .board import ORIENTATIONS, direction, parse
+from .board import ORIENTATIONS, direction, parse, squares
 from .content import MONSTERS
 from .evolve import evolve
 from .state import clone, is_int
@@ -71,7 +71,48 @@ def decide(state, command):
     else:
         raise RuleViolation("unknown_command", f"unknown command {ctype!r}")
     _advance(tx)
+    _hand_on_a_departed_turn(tx)
     return tx.events
+
+
+def concede(state, seat) -> list:
+    """``seat``'s player resigns and leaves the game (docs/games/yokai.md, "Resigning"): their
+    monsters leave the board for their discard pile (they are not killed: no "when killed" ability
+    triggers), what waits on them is dropped, their turn passes on, and when the players still in
+    the game are one side, that side wins."""
+    if state is None or state.get("finished"):
+        raise RuleViolation("game_over", "the game is over")
+    if not is_int(seat) or not 0 <= seat < state["seats"]:
+        raise RuleViolation("bad_seat", "no such seat")
+    if not R.in_play(state, seat):
+        raise RuleViolation("already_out", "this player has already left the game")
+    tx = _Tx(state)
+    removed = [pos for pos in squares(state["rows"]) if pos in state["monsters"] and state["monsters"][pos]["owner"] == seat]
+    tx.emit("PlayerConceded", {"seat": seat, "removed": removed})
+    pending = [item for item in tx.state["pending"] if item["seat"] != seat]
+    if pending != tx.state["pending"]:
+        tx.emit("PendingChanged", {"pending": pending})
+    if not _last_side_wins(tx):
+        _advance(tx)
+        _hand_on_a_departed_turn(tx)
+    return tx.events
+
+
+def _last_side_wins(tx) -> bool:
+    st = tx.state
+    left = [s for s in range(st["seats"]) if R.in_play(st, s)]
+    if len({R.team(st, s) for s in left}) != 1:
+        return False
+    tx.emit("GameWon", {"winners": R.team_seats(st, left[0]), "reason": "last_standing"})
+    return True
+
+
+def _hand_on_a_departed_turn(tx) -> None:
+    """The turn of a player who left passes on once nothing is pending (they draw nothing)."""
+    st = tx.state
+    if not st["finished"] and not st["pending"] and not R.in_play(st, st["turn"]):
+        tx.emit("TurnEnded", {"seat": st["turn"]})
+        _next_turn(tx, st["turn"])
 
 
 def time_limit_score(state, side: list[int]) -> tuple[int, int]:
@@ -86,7 +127,7 @@ def time_limit_winners(state) -> list[int]:
     sides = []
     for seat in range(state["seats"]):
         side = R.team_seats(state, seat)
-        if side not in sides:
+        if side not in sides and any(R.in_play(state, s) for s in side):  # a side that left cannot win
             sides.append(side)
     scores = [time_limit_score(state, side) for side in sides]
     best = max(scores)
@@ -273,7 +314,7 @@ def _end_turn(tx, seat):
     else:
         if not pl["deck"]:
             losers = R.team_seats(st, seat)
-            winners = [s for s in range(n) if s not in losers]
+            winners = [s for s in range(n) if s not in losers and R.in_play(st, s)]
             tx.emit("GameWon", {"winners": winners, "reason": "deck_out", "loser": seat})
             return
         _draw(tx, seat, 1, "turn")
@@ -281,8 +322,14 @@ def _end_turn(tx, seat):
         refill = min(R.HAND_LIMIT - len(pl["hand"]), len(pl["deck"]))
         if refill > 0:
             _draw(tx, seat, refill, "refill")
-    nxt = (seat + 1) % n
-    if nxt == 0:
+    _next_turn(tx, seat)
+
+
+def _next_turn(tx, seat):
+    """The next player still in the game plays; going round past the first seat starts a new round."""
+    st = tx.state
+    nxt = R.next_in_play(st, seat)
+    if nxt <= seat:
         tx.emit("RoundEnded", {"round": st["round"]})
         tx.emit("RoundStarted", {"round": st["round"] + 1, "meter": min(R.MAX_METER, st["meter"] + 1)})
     tx.emit("TurnStarted", {"seat": nxt})

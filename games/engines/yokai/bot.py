@@ -125,7 +125,8 @@ def _upcoming(state, seat) -> list[int]:
         who = (turn + k) % n
         if who == seat:
             break
-        out.append(who)
+        if R.in_play(state, who):  # a player who resigned takes no more turns
+            out.append(who)
     return out
 
 

@@ -102,7 +102,16 @@ def _won(p, seat, names):
         if not seats:
             return "The round's time is up with every side equally near to conquest: a draw"
         return f"The round's time is up: {winners} {win}, nearest to conquest"
+    if p.get("reason") == "last_standing":  # everyone else resigned (docs/games/yokai.md, "Resigning")
+        return f"{winners} {win}: every other player has left the game"
     return f"{winners} {win} by conquest"
+
+
+def _conceded(p, seat, names):
+    removed = p.get("removed") or []
+    gone = f": {len(removed)} monster{'s' if len(removed) != 1 else ''} leave{'s' if len(removed) == 1 else ''} the board" \
+        if removed else ""
+    return f"{_who(names, p.get('seat'))} leaves the game{gone}"
 
 
 SENTENCES = {
@@ -121,6 +130,7 @@ SENTENCES = {
     "LpTransferred": _transferred,
     "MonsterDied": _died,
     "GameWon": _won,
+    "PlayerConceded": _conceded,
 }
 
 

@@ -161,6 +161,14 @@ class YokaiEngine(EngineBase):
                 sides.append(side)
         return sides
 
+    def concede(self, state, seat, rng):
+        """A resigning player leaves the game and the others play on (``actions.concede``;
+        docs/games/yokai.md, "Resigning"). Nothing is drawn: ``rng`` goes unused."""
+        return actions.concede(state, seat)
+
+    def out_of_play(self, state, seat):
+        return not R.in_play(state, seat)
+
     def timeout_command(self, state, seat):
         """A player who lets the clock run out ends the turn (or takes the first pending option)."""
         options = self.legal_commands(state, seat)

@@ -88,6 +88,11 @@ def evolve(state, ev):
         pass
     elif t == "RoundEnded":
         s["chakra"] = [0] * s["seats"]
+    elif t == "PlayerConceded":  # actions.concede: the player left; their monsters leave the board for their pile
+        s["out"] = list(s.get("out", [])) + [p["seat"]]
+        monsters = own_monsters(s)
+        pl = own_player(s, p["seat"])
+        pl["discard"] = pl["discard"] + [monsters.pop(pos)["card"] for pos in p["removed"]]
     elif t == "GameWon":
         s["finished"] = True
         s["winners"] = list(p["winners"])

@@ -29,7 +29,23 @@ def team_seats(state, seat) -> list[int]:
 
 
 def enemy_seats(state, seat) -> list[int]:
-    return [s for s in range(state["seats"]) if not allied(state, s, seat)]
+    """The opposing players still in the game (a player who resigned is no one's enemy any more)."""
+    return [s for s in range(state["seats"]) if not allied(state, s, seat) and in_play(state, s)]
+
+
+def out_seats(state) -> list[int]:
+    """The players who resigned and left the game (``actions.concede``); the key appears with the first."""
+    return list(state.get("out", []))
+
+
+def in_play(state, seat) -> bool:
+    return seat not in state.get("out", ())
+
+
+def next_in_play(state, seat) -> int:
+    """The next player clockwise after ``seat`` who is still in the game."""
+    n = state["seats"]
+    return next((seat + k) % n for k in range(1, n + 1) if in_play(state, (seat + k) % n))
 
 
 def card(monster) -> dict:
