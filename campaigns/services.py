@@ -104,7 +104,7 @@ def _open_campaigns_check(user) -> None:
     cap = settings.MAX_OPEN_CAMPAIGNS_PER_USER
     if CampaignView.objects.filter(campaign__created_by=user, players=user, state__status="open").count() >= cap:
         raise CampaignRefused("too_many_open_campaigns",
-                              f"you already have {cap} open campaigns; start one before you create another")
+                              f"you already have {cap} open campaigns; start or cancel one before you create another")
 
 
 def _check_account(user) -> None:

@@ -161,8 +161,9 @@ def test_a_cancelled_campaign_no_longer_counts_toward_the_cap(make_user, setting
     settings.MAX_OPEN_CAMPAIGNS_PER_USER = 2
     alice = make_user()
     first, _ = (services.campaign_create(user=alice, game="harakiri", act=1, seats=2) for _ in range(2))
-    _refused("too_many_open_campaigns", 409,
-             lambda: services.campaign_create(user=alice, game="harakiri", act=1, seats=2))
+    with pytest.raises(domain.CampaignRefused) as capped:
+        services.campaign_create(user=alice, game="harakiri", act=1, seats=2)
+    assert capped.value.code == "too_many_open_campaigns" and "start or cancel one" in capped.value.message
     # when she cancels one, then she may create another (and only one)
     services.campaign_cancel(campaign_id=first.pk, user=alice)
     services.campaign_create(user=alice, game="harakiri", act=1, seats=2)
