@@ -1,7 +1,8 @@
 """The match socket: ``ws /ws/matches/{id}/``.
 
 Server -> client (every message carries the match ``seq``):
-  hello           on connect: {"type": "hello", "seq", "seat", "state": view_for_seat document}
+  hello           on connect: {"type": "hello", "seq", "seat", "state": view_for_seat document,
+                  "spectators": how many watch the match, as this server last knew it}
   events, state   after each append, or on ``sync``: this seat's redacted events after the last seq
                   this socket was sent (contiguous), then the fresh view_for_seat document
   command_result  {"type", "command_id", "seq", "events"} for a command sent on this socket (always
@@ -9,6 +10,8 @@ Server -> client (every message carries the match ``seq``):
   error           {"type", "code", "message", "extra"?, "command_id"?, "resync"?}
   pong
   chat, chat_hidden, rematch   chat and rematch news, to the sockets allowed to read them (social.py)
+  watchers        {"type": "watchers", "spectators": N} when the number of sockets without a seat on the
+                  match, summed over every server, changes (a count only: nobody's name)
 Client -> server: {"type": "ping"} | {"type": "sync", "after": N} |
   {"type": "command", "command_id": "<uuid>", "expected_seq": N, "command": {"type": ..., "args": {...}}} |
   {"type": "auth", "token" | "ticket": ...} (first message of an anonymous socket only; a new hello follows)
@@ -167,9 +170,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if not self.ended and reaches(audience, self.seat):
             self.outbox.put(text)
 
-    def hello(self, page) -> None:
-        """Called by the hub, under its lock, once this socket is in it."""
-        hello = {"type": "hello", "seq": page.until, "seat": self.seat, "state": page.doc}
+    def hello(self, page, spectators: int = 0) -> None:
+        """Called by the hub, under its lock, once this socket is in it (``spectators``: the match's, as
+        the hub last knew them)."""
+        hello = {"type": "hello", "seq": page.until, "seat": self.seat, "state": page.doc, "spectators": spectators}
         if self.scope.get("kamiza_deprecated"):
             hello["deprecated"] = self.scope["kamiza_deprecated"]
         self._send(hello)

@@ -29,6 +29,16 @@ audience, and are encoded once and queued on the hub's sockets of that audience.
 The process also re-checks every authenticated socket's login in one batch every
 ``SOCKET_AUTH_RECHECK_SECONDS``, and reports its spectator counts (``games.application.presence``)
 every ``SPECTATOR_REPORT_SECONDS``, each report expiring after three intervals.
+
+Every socket is told how many spectators watch its match, summed over every server: the hello's
+``spectators``, then ``{"type": "watchers", "spectators": N}`` whenever that number changes. A server
+whose own count of a match changed publishes ``{"type": "match.watchers", "match"}`` to the match's
+group once its report is written (a settled burst of joins and leaves is one report); each server
+with sockets there then reads the sum from the presence store, once for all its matches that asked
+(one read per server per change, never one per socket, and no database), and queues the same text
+on each of the hub's sockets when the sum differs from what they were last told. Every report
+interval each server also re-reads the sums of all its matches, which heals a lost notice and a
+killed server's expired counts.
 """
 
 import asyncio
@@ -58,6 +68,7 @@ log = logging.getLogger(__name__)
 
 GROUP_REFRESH_SECONDS = 3600  # re-join every group well within channels_redis's group expiry (a day)
 OUTBOX_LIMIT = 2000  # messages queued for one socket that does not read: it is closed (1013, try again)
+WATCHERS_TYPE = "match.watchers"  # a server's spectator count of the match changed: re-read the sum
 
 
 def encode(payload: dict) -> str:
@@ -168,6 +179,7 @@ class Hub:
         self._timer: asyncio.TimerHandle | None = None
         self._policy, self._policy_at = None, float("-inf")
         self.closed = False
+        self.watching = 0  # spectators of the match over every server, as its sockets were last told
 
     # membership
     async def join(self, sock) -> bool:
@@ -189,10 +201,13 @@ class Hub:
                     self.seq = page.head
                 if viewer.seat is None and self.spec_seq is None:
                     self.spec_seq = page.until
+                first = not self.sockets
                 self.sockets.add(sock)
-                sock.hello(page)
+                sock.hello(page, self.watching)
                 if viewer.next_at is not None:
                     self._arm(viewer.next_at)
+            if first:  # a new hub here: spectators may already watch on other servers
+                self.fanout.want_counts([self.match_id])
             self.fanout.presence_changed()
             return True
         finally:
@@ -220,6 +235,24 @@ class Hub:
 
     def spectators(self) -> int:
         return sum(1 for s in self.sockets if s.seat is None)
+
+    def watchers(self, count: int) -> None:
+        """The match's spectators over every server are now ``count``: tell each socket here, once
+        per change (one text for all of them)."""
+        if count == self.watching or self.closed:
+            return
+        self.watching = count
+        text = encode(watchers_message(count))
+        for sock in list(self.sockets):
+            if not sock.ended:
+                sock.outbox.put(text)
+
+    def _seat_changed(self, sock, seat) -> None:
+        """Set the seat ``sock`` is now pushed as; a socket that took a seat or left its seat changes
+        the spectator count."""
+        if (sock.seat is None) != (seat is None):
+            self.fanout.presence_changed()
+        sock.seat = seat
 
     def social(self, audience, body: dict) -> None:
         """Chat or rematch news: encoded once, queued on each socket whose seat (as of the last push
@@ -293,7 +326,7 @@ class Hub:
                 for sock in list(self.sockets):
                     seat = b.seat_of.get(sock.user_id) if sock.user_id is not None else None
                     page, shared = (b.seats.get(seat), texts.get(seat)) if seat is not None else (b.spectators, spec_texts)
-                    sock.seat = seat
+                    self._seat_changed(sock, seat)
                     try:
                         await self._deliver(sock, page, shared)
                     except Exception as exc:  # one socket's own read failed: close it alone (it reconnects and syncs)
@@ -330,7 +363,7 @@ class Hub:
         if viewer is None:
             await sock.end_session()
             return
-        sock.seat = viewer.seat
+        self._seat_changed(sock, viewer.seat)
         if not page.events and not always and not page.more:
             return
         for text in _page_texts(page):
@@ -342,6 +375,10 @@ class Hub:
     async def sync(self, sock, after: int) -> None:
         async with self.lock:
             await self.catch_up(sock, after=after, always=True)
+
+
+def watchers_message(count: int) -> dict:
+    return {"type": "watchers", "spectators": count}
 
 
 def _page_texts(page) -> list[str]:
@@ -459,6 +496,9 @@ class Fanout:
         self._started = False
         self._starting: asyncio.Task | None = None
         self._presence_dirty = asyncio.Event()
+        self._reported: dict = {}  # this process's spectator counts as last reported
+        self._counts_wanted: set = set()  # matches whose sum over every server to re-read
+        self._counts_wake = asyncio.Event()
         self.reads = Gathered(_push_reads)  # the hubs' reads for their pushes
         self.policies = Gathered(_policy_reads)  # and for their spectators' watch policies
 
@@ -484,6 +524,7 @@ class Fanout:
                 self._tasks.append(loop.create_task(self._watch_redis()))
         self._tasks.append(loop.create_task(self._recheck()))
         self._tasks.append(loop.create_task(self._report()))
+        self._tasks.append(loop.create_task(self._read_counts()))
         self._started = True
 
     async def attach(self, match_id: str, sock) -> Hub:
@@ -547,6 +588,8 @@ class Fanout:
             hub = self.hubs.get(str(msg.get("match")))
             if hub is not None and msg.get("type") == "match.appended":
                 hub.announce(msg.get("seq"))
+            elif hub is not None and msg.get("type") == WATCHERS_TYPE:
+                self.want_counts([hub.match_id])
             elif hub is not None and msg.get("type") == social.PUSH_TYPE and isinstance(msg.get("body"), dict):
                 hub.social(msg.get("audience"), msg["body"])
             if time.monotonic() - refreshed > GROUP_REFRESH_SECONDS:
@@ -614,13 +657,54 @@ class Fanout:
     async def _report(self):
         while True:
             interval = float(settings.SPECTATOR_REPORT_SECONDS)
-            await self._report_once(self.counts(), ttl=3 * interval)
+            counts = self.counts()
+            await self._report_once(counts, ttl=3 * interval)
+            await self._tell_changes(counts)
             try:
                 await asyncio.wait_for(self._presence_dirty.wait(), timeout=interval)
                 await asyncio.sleep(min(0.5, interval))  # let a burst of joins settle into one report
-            except asyncio.TimeoutError:
-                pass
+            except asyncio.TimeoutError:  # a quiet spell: re-read every sum (a lost notice, an expired server)
+                self.want_counts(list(self.hubs))
             self._presence_dirty.clear()
+
+    async def _tell_changes(self, counts: dict) -> None:
+        """After a report: every server with sockets on a match whose count here changed re-reads its sum."""
+        changed = [m for m in {*counts, *self._reported} if counts.get(m, 0) != self._reported.get(m, 0)]
+        self._reported = dict(counts)
+        if self.layer is None:
+            self.want_counts(changed)
+            return
+        for match_id in changed:
+            try:
+                await self.layer.group_send(match_group(match_id), {"type": WATCHERS_TYPE, "match": match_id})
+            except Exception as exc:  # advisory: the next interval's re-read heals it
+                if as_unavailable(exc) is None:
+                    log.exception("telling the servers of match %s about its spectators failed", match_id)
+
+    def want_counts(self, match_ids) -> None:
+        self._counts_wanted.update(match_ids)
+        if self._counts_wanted:
+            self._counts_wake.set()
+
+    async def _read_counts(self):
+        """Re-read the asked matches' sums, all in one read, and tell their hubs."""
+        while True:
+            await self._counts_wake.wait()
+            self._counts_wake.clear()
+            wanted, self._counts_wanted = self._counts_wanted, set()
+            match_ids = [m for m in wanted if m in self.hubs]
+            if not match_ids:
+                continue
+            try:
+                sums = await asyncio.to_thread(presence.spectators, match_ids)
+            except Exception as exc:  # advisory: the next change or interval tries again
+                if as_unavailable(exc) is None:
+                    log.exception("reading spectator counts failed")
+                continue
+            for match_id, count in sums.items():
+                hub = self.hubs.get(match_id)
+                if hub is not None:
+                    hub.watchers(count)
 
     async def _report_once(self, counts: dict, ttl: float = 0.0) -> None:
         ttl = ttl or 3 * float(settings.SPECTATOR_REPORT_SECONDS)

@@ -80,14 +80,24 @@ async def open_socket(match_id, *, user=None, via="session", origin=ORIGIN, path
     return comm, credential
 
 
-async def recv(comm, timeout=5.0) -> dict:
-    """The next message as a dict; a close frame comes back as {"type": "__close__", "code": N}."""
-    out = await comm.receive_output(timeout)
-    if out["type"] == "websocket.close":
-        return {"type": "__close__", "code": out.get("code")}
-    assert out["type"] == "websocket.send", out
-    assert "text" in out and out["text"] is not None, out
-    return json.loads(out["text"])
+# The spectator count comes whenever a spectator joins or leaves (after the server's report settles):
+# tests of other messages pass over it; tests of the count ask for it (``skip=()``).
+ADVISORY = ("watchers",)
+
+
+async def recv(comm, timeout=5.0, *, skip=ADVISORY) -> dict:
+    """The next message as a dict (passing over ``skip`` types); a close frame comes back as
+    {"type": "__close__", "code": N}."""
+    deadline = time.monotonic() + timeout
+    while True:
+        out = await comm.receive_output(max(deadline - time.monotonic(), 0.01))
+        if out["type"] == "websocket.close":
+            return {"type": "__close__", "code": out.get("code")}
+        assert out["type"] == "websocket.send", out
+        assert "text" in out and out["text"] is not None, out
+        msg = json.loads(out["text"])
+        if msg.get("type") not in skip:
+            return msg
 
 
 async def send(comm, payload):
@@ -113,7 +123,13 @@ async def collect_until(comm, seq, timeout=10.0) -> list[dict]:
 
 
 async def assert_quiet(comm, timeout=0.3):
-    assert await comm.receive_nothing(timeout=timeout), await recv(comm)
+    """Nothing but the advisory spectator count arrives within ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while (left := deadline - time.monotonic()) > 0:
+        if await comm.receive_nothing(timeout=left):
+            return
+        msg = await recv(comm, skip=())
+        assert msg["type"] in ADVISORY, msg
 
 
 async def close_all(*comms):
