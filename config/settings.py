@@ -283,6 +283,14 @@ FOLD_CACHE_MATCHES = env.int("FOLD_CACHE_MATCHES", default=1024)
 # seconds; a report expires after three intervals (a killed server's counts go with it).
 SPECTATOR_REPORT_SECONDS = env.float("SPECTATOR_REPORT_SECONDS", default=5.0)
 PRESENCE_PREFIX = env.str("PRESENCE_PREFIX", default=env.str("CACHE_PREFIX", default="kamiza"))
+# The largest WebSocket frame a server hands to the application: uvicorn's own default (--ws-max-size),
+# given to the embedded mode's server (daphne, through runserver) too, whose default (1 MiB) would
+# drop a larger frame without a word. Up to it, the sockets answer a message over their own limit
+# with the error `frame_too_large` in both run modes (games.realtime.consumers); beyond it the server
+# refuses the frame and closes the socket.
+SOCKET_TRANSPORT_MAX_BYTES = 16 * 1024 * 1024
+DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = SOCKET_TRANSPORT_MAX_BYTES
+DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = SOCKET_TRANSPORT_MAX_BYTES
 
 # --- i18n / static ------------------------------------------------------------------------
 LANGUAGE_CODE = "en-us"

@@ -16,6 +16,11 @@ Client -> server: {"type": "ping"} | {"type": "sync", "after": N} |
   {"type": "command", "command_id": "<uuid>", "expected_seq": N, "command": {"type": ..., "args": {...}}} |
   {"type": "auth", "token" | "ticket": ...} (first message of an anonymous socket only; a new hello follows)
 
+A message over MAX_MESSAGE_CHARS (64 Ki characters) is answered ``frame_too_large`` (its ``extra``:
+``max_chars`` and ``size``) and not read; the socket stays open. Both servers hand every frame up to
+SOCKET_TRANSPORT_MAX_BYTES (16 MiB) to the application, so that answer is the same in both run modes;
+a larger frame is refused by the server itself, which closes the socket (1009, message too big).
+
 Reads are bounded: an ``events`` message (a ``sync`` answer or a push) carries at most
 SOCKET_SYNC_PAGE seqs; when more remain it says ``"more": true`` (and no ``state`` follows): send
 ``sync`` again from the last seq. Each socket may send SOCKET_RATE_MESSAGES messages per
@@ -55,7 +60,7 @@ from games.application.social import reaches
 from games.application.watch import LiveViewRefused
 
 from .auth import resolve_first_message, still_authorised_many
-from .errors import CLOSE_UNAVAILABLE, close_code_for, error_for_exception, error_message
+from .errors import CLOSE_UNAVAILABLE, close_code_for, error_for_exception, error_message, frame_too_large
 from .dbthreads import db
 from .fanout import Fanout, Outbox, encode
 from .middleware import FRAME_SEND
@@ -70,9 +75,9 @@ MAX_MESSAGE_CHARS = 64 * 1024
 
 
 class BadMessage(Exception):
-    def __init__(self, code: str, message: str, command_id=None):
+    def __init__(self, code: str, message: str, command_id=None, extra: dict | None = None):
         super().__init__(message)
-        self.code, self.message, self.command_id = code, message, command_id
+        self.code, self.message, self.command_id, self.extra = code, message, command_id, extra
 
 
 def _reject_constant(name):
@@ -247,7 +252,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.messages_seen += 1
         command_id = None
         try:
-            msg = self._decode(text_data)
+            msg = self._decode(text_data, bytes_data)
             kind = msg["type"]
             if kind == "auth":
                 await self._on_auth(msg)
@@ -269,7 +274,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             else:
                 raise BadMessage("malformed", f"unknown message type {kind[:40]!r}")
         except BadMessage as exc:
-            self._send(error_message(exc.code, exc.message, command_id=exc.command_id))
+            self._send(error_message(exc.code, exc.message, command_id=exc.command_id, extra=exc.extra))
         except LiveViewRefused as exc:
             self._send(error_for_exception(exc))
             self._close(CLOSE_REFUSED)
@@ -297,11 +302,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self._attach()
 
     @staticmethod
-    def _decode(text_data) -> dict:
+    def _decode(text_data, bytes_data=None) -> dict:
+        size = len(text_data) if text_data is not None else len(bytes_data or b"")
+        if size > MAX_MESSAGE_CHARS:  # said before anything reads it, whatever kind of frame it came in
+            error = frame_too_large(size, MAX_MESSAGE_CHARS)
+            raise BadMessage(error["code"], error["message"], extra=error["extra"])
         if text_data is None:
             raise BadMessage("malformed", "send JSON text frames")
-        if len(text_data) > MAX_MESSAGE_CHARS:
-            raise BadMessage("malformed", "message too large")
         try:
             msg = json.loads(text_data, parse_constant=_reject_constant)
         except (ValueError, RecursionError):  # RecursionError: absurdly nested JSON

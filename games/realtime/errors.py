@@ -19,6 +19,12 @@ CLOSE_SERVER_ERROR = 1011
 CLOSE_UNAVAILABLE = 1013  # RFC 6455 "Try Again Later"
 
 
+def frame_too_large(size: int, limit: int) -> dict:
+    """The answer to a message over the socket's limit (the socket stays open: send smaller ones)."""
+    return error_message("frame_too_large", f"that message was too large for this socket ({size} characters; "
+                         f"at most {limit})", extra={"max_chars": limit, "size": size})
+
+
 def close_code_for(exc: BaseException) -> int:
     """The close code for a socket that cannot go on after ``exc``."""
     return CLOSE_UNAVAILABLE if as_unavailable(exc) is not None else CLOSE_SERVER_ERROR

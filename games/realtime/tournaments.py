@@ -25,7 +25,7 @@ from games.tournaments import selectors
 from games.tournaments.live import tournament_group
 
 from .dbthreads import db
-from .errors import error_for_exception, error_message
+from .errors import error_for_exception, error_message, frame_too_large
 from .ratelimit import CLOSE_RATE_LIMITED, MessageRate, throttled
 
 log = logging.getLogger(__name__)
@@ -100,8 +100,12 @@ class TournamentConsumer(AsyncWebsocketConsumer):
             self.gone = True  # nothing more goes out: no answer, no push
             await self.close(code=CLOSE_RATE_LIMITED)
             return
+        size = len(text_data) if text_data is not None else len(bytes_data or b"")
+        if size > MAX_MESSAGE_CHARS:
+            await self._send_text(json.dumps(frame_too_large(size, MAX_MESSAGE_CHARS)))
+            return
         try:
-            msg = json.loads(text_data) if text_data and len(text_data) <= MAX_MESSAGE_CHARS else None
+            msg = json.loads(text_data) if text_data else None
         except (ValueError, RecursionError):
             msg = None
         kind = msg.get("type") if isinstance(msg, dict) else None

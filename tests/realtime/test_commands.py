@@ -123,7 +123,7 @@ async def test_not_your_decision_rule_violations_and_spectators(sockets, make_us
     ('{"type": "command", "command_id": "6c0a0d1e-8a4b-4c51-9f2c-5a1d0e7f1b2a", "expected_seq": 1, "command": {"type": "pass", "args": [1]}}', "malformed"),
     ('{"type": "sync", "after": -1}', "malformed"),
     ('{"type": "sync", "after": "3"}', "malformed"),
-    ("x" * 70000, "malformed"),
+    ("x" * 70000, "frame_too_large"),  # over MAX_MESSAGE_CHARS: said as such (it was a bare malformed)
     ("[" * 20000, "malformed"),
     ('{"type": "command", "command_id": "6c0a0d1e-8a4b-4c51-9f2c-5a1d0e7f1b2a", "expected_seq": NaN, "command": {"type": "pass"}}', "malformed"),
     ('{"type": "sync", "after": 1e400}', "malformed"),

@@ -43,6 +43,7 @@ export const WORDS = {
   unavailable: "The service is busy for a moment: try again shortly.",
   offline: "Not connected: reconnecting…",
   disconnected: "The connection was lost: reconnecting…",
+  frame_too_large: "That was too large for the server to read: nothing was done.",
 };
 const CODE = /^[a-z]+(_[a-z]+)+$/;
 
