@@ -142,7 +142,7 @@ class CampaignJoinApi(_CampaignActionApi):
 
     @extend_schema(tags=["campaigns"], operation_id="campaigns_join", parameters=[CAMPAIGN_ID], request=None,
                    responses={200: CampaignSerializer, **_ACTION_ERRORS,
-                              409: E("campaign_started / campaign_cancelled / already_seated / campaign_full")})
+                              409: E("campaign_started / campaign_cancelled / campaign_abandoned / already_seated / campaign_full")})
     def post(self, request, id):
         return super().post(request, id)
 
@@ -154,7 +154,7 @@ class CampaignLeaveApi(_CampaignActionApi):
     @extend_schema(tags=["campaigns"], operation_id="campaigns_leave", parameters=[CAMPAIGN_ID], request=None,
                    responses={200: CampaignSerializer, **_ACTION_ERRORS,
                               403: E("not_seated / creator_cannot_leave (the creator cancels instead)"),
-                              409: E("campaign_started / campaign_cancelled"),
+                              409: E("campaign_started / campaign_cancelled / campaign_abandoned"),
                               429: E("throttled (Retry-After): scope match_join, MATCH_JOIN_RATE")},
                    description="Give up your seat in a campaign that has not started: it is free again for anyone "
                                "to join. The creator cannot leave (403 creator_cannot_leave): they cancel the "
@@ -168,7 +168,7 @@ class CampaignCancelApi(_CampaignActionApi):
 
     @extend_schema(tags=["campaigns"], operation_id="campaigns_cancel", parameters=[CAMPAIGN_ID], request=None,
                    responses={200: CampaignSerializer, **_ACTION_ERRORS, 403: E("not_creator"),
-                              409: E("campaign_started / campaign_cancelled")},
+                              409: E("campaign_started / campaign_cancelled / campaign_abandoned")},
                    description="The creator cancels a campaign that has not started: its status becomes "
                                "`cancelled` (with who and when in `cancelled`), it is no longer open to join, and "
                                "it no longer counts toward MAX_OPEN_CAMPAIGNS_PER_USER. A started campaign cannot "
@@ -183,7 +183,7 @@ class CampaignStartApi(_CampaignActionApi):
 
     @extend_schema(tags=["campaigns"], operation_id="campaigns_start", parameters=[CAMPAIGN_ID], request=None,
                    responses={200: CampaignSerializer, **_ACTION_ERRORS, 403: E("not_creator"),
-                              409: E("campaign_started / campaign_cancelled / seats_not_filled"),
+                              409: E("campaign_started / campaign_cancelled / campaign_abandoned / seats_not_filled"),
                               429: E("throttled (Retry-After): scope match_create, MATCH_CREATE_RATE")},
                    description="Start the campaign: chapter 1's Adventure Phase match opens with every player seated. "
                                "It opens a match, so it counts against the match creation rate (scope match_create).")

@@ -127,6 +127,8 @@ def not_open(state: dict) -> CampaignRefused:
     start, cancel)."""
     if state["status"] == CANCELLED_STATUS:
         return CampaignRefused("campaign_cancelled", "the campaign was cancelled")
+    if state["status"] == ABANDONED:
+        return CampaignRefused("campaign_abandoned", "every player has left the campaign: it will not be played")
     return CampaignRefused("campaign_started", "the campaign has already started")
 
 

@@ -164,3 +164,14 @@ def test_a_deactivated_account_takes_no_seat(make_user):
             attempt()
         assert (refused.value.code, refused.value.status) == ("account_inactive", 403)
     assert services.campaign_get(campaign.pk)["seats"][1] is None
+
+
+def test_joining_a_campaign_everyone_left_before_its_start_says_it_was_abandoned(make_user, client_for):
+    # given an open solo campaign whose only player deleted the account
+    alone = make_user()
+    campaign = services.campaign_create(user=alone, game="harakiri", act=1, seats=2)
+    account_anonymize(alone)
+    # when someone tries to join it
+    res = client_for(make_user()).post(f"/api/campaigns/{campaign.pk}/join/")
+    # then it is refused as abandoned (before: "the campaign has already started", which it never had)
+    assert (res.status_code, res.json()["code"]) == (409, "campaign_abandoned")
