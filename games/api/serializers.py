@@ -113,6 +113,10 @@ class MatchSerializer(serializers.Serializer):
     resigned = serializers.IntegerField(allow_null=True, required=False,
                                         help_text="the seat that resigned, when the match ended so (in the "
                                                   "match's own document; lists leave it out)")
+    conceded = serializers.ListField(child=serializers.IntegerField(), required=False,
+                                     help_text="the seats whose players resigned from a game of three sides or "
+                                               "more that went on without them (in the match's own document; "
+                                               "lists leave it out)")
     created_by = serializers.IntegerField(allow_null=True, help_text="user id of the creator")
     created_at = serializers.DateTimeField()
     seed_hash = serializers.CharField()
@@ -163,6 +167,9 @@ class LobbySerializer(serializers.Serializer):
     seed = serializers.CharField(allow_null=True)
     winners = serializers.ListField(child=serializers.JSONField())
     resigned = serializers.IntegerField(allow_null=True, help_text="the seat that resigned, when the match ended so")
+    conceded = serializers.ListField(child=serializers.IntegerField(),
+                                     help_text="the seats whose players resigned from a game of three sides or more "
+                                               "while the others played on (SeatConceded), in the order they did")
     clock_held = serializers.BooleanField(help_text="the platform has stopped the decision clock (a tournament's "
                                                     "organizer paused the round); it resumes with what it had left")
     creator_id = serializers.IntegerField(allow_null=True, help_text="user id of the player who may start the "
@@ -184,7 +191,7 @@ class SeatViewSerializer(serializers.Serializer):
     view = serializers.JSONField(allow_null=True, help_text="the game's view for this seat (null before the start)")
     legal_commands = LegalCommandSerializer(many=True)
     resignable = serializers.BooleanField(help_text="whether this seat may resign now (POST .../resign/): a "
-                                                    "running game of two sides, not cooperative")
+                                                    "seat still in play in a running game that is not cooperative")
 
 
 class UUIDStringField(serializers.UUIDField):

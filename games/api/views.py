@@ -82,6 +82,7 @@ def match_detail(match, user) -> dict:
         "deadline": selectors.deadline_of(match) if st["awaiting"] else None,
         "winners": st["winners"],
         "resigned": lobby.get("resigned"),
+        "conceded": list(lobby.get("conceded", [])),
         "created_by": match.created_by_id,
         "created_at": match.created_at.isoformat(),
         "seed_hash": match.seed_hash,
@@ -322,10 +323,13 @@ class MatchResignApi(_LobbyActionApi):
 
     @extend_schema(tags=["matches"], operation_id="matches_resign", parameters=[MATCH_ID], request=None,
                    responses={200: s.MatchSerializer, **_LOBBY_ERRORS, 403: E("not_seated"),
-                              409: E("match_not_active / resign_unavailable")},
-                   description="Concede the running match you sit in: the other side (player or team) wins at "
-                               "once, recorded as MatchFinished with `resigned` (your seat). Only in a game of two "
-                               "sides; never in a cooperative game (resign_unavailable).")
+                              409: E("match_not_active / resign_unavailable / already_out")},
+                   description="Concede the running match you sit in. In a game of two sides the other side "
+                               "(player or team) wins at once, recorded as MatchFinished with `resigned` (your "
+                               "seat). With three sides or more you leave the game and the others play on "
+                               "(SeatConceded, then the game's own events; `conceded` lists your seat); the last "
+                               "side left wins. Never in a cooperative game (resign_unavailable); a seat already "
+                               "out of the game cannot resign again (already_out).")
     def post(self, request, id):
         return super().post(request, id)
 

@@ -173,10 +173,11 @@ def _leave(match, engine, state, args, rng):
 
 
 def _resign(match, engine, state, args, rng):
-    """A seated player concedes a running match: the other side wins at once (``MatchFinished`` with
-    ``resigned``). Only where the game has exactly two sides (two players, or two teams): with three
-    or more sides the rules would have to say what becomes of the others, and in a cooperative game
-    the party wins or loses together."""
+    """A seated player concedes a running match. With two sides (two players, or two teams) the other
+    side wins at once (``MatchFinished`` with ``resigned``). With three or more the game goes on
+    without them: ``SeatConceded`` names the seat, then the engine's own events take it out of play
+    (``EngineBase.concede``), and ``outcome`` finishes the match when those leave one side. In a
+    cooperative game the party wins or loses together: refused."""
     lobby = state["lobby"]
     _require_running(state)
     seat = L.seat_of_user(lobby, args["user_id"])
@@ -185,13 +186,30 @@ def _resign(match, engine, state, args, rng):
     if engine.cooperative:
         raise LobbyError("resign_unavailable", "in a cooperative game the party wins or loses together: "
                                                "there is no one to resign to")
+    if seat in L.conceded_seats(lobby) or engine.out_of_play(state["game"], seat):
+        raise LobbyError("already_out", "you are already out of this game")
+    username = lobby["seats"][seat]["username"]
     sides = engine.sides(state["game"], len(lobby["seats"]))
-    if len(sides) != 2:
-        raise LobbyError("resign_unavailable", "resigning is possible in a game of two sides (two players or "
-                                               "two teams) only")
-    winners = next(side for side in sides if seat not in side)
-    return [make_event(L.FINISHED, {"winners": sorted(winners), "seed": match.seed, "resigned": seat,
-                                    "username": lobby["seats"][seat]["username"]})]
+    if len(sides) == 2:
+        winners = next(side for side in sides if seat not in side)
+        return [make_event(L.FINISHED, {"winners": sorted(winners), "seed": match.seed, "resigned": seat,
+                                        "username": username})]
+    conceded = _concession(engine, state["game"], seat, rng)
+    return [make_event(L.SEAT_CONCEDED, {"seat": seat, "username": username}), *conceded]
+
+
+def _concession(engine, game, seat, rng) -> list[dict]:
+    """The engine's events taking ``seat`` out of play; its refusal keeps its code, as a lobby refusal."""
+    try:
+        events = engine.concede(game, seat, rng)
+    except RuleViolation as exc:
+        raise LobbyError(exc.code, exc.message) from exc
+    except Exception as exc:  # an engine bug must not become a 500 nor a half-applied command
+        raise EngineFailed(engine, exc) from exc
+    if events is None:
+        raise LobbyError("resign_unavailable", "this game cannot go on without a player: resigning is possible "
+                                               "in a game of two sides (two players or two teams) only")
+    return refuse_reserved(engine, events)
 
 
 def _hold_clock(match, engine, state, args, rng):

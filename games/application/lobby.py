@@ -13,8 +13,11 @@ ABANDONED = "MatchAbandoned"
 # A tournament's organizer paused the round: the decision clock stops and later resumes with what was left.
 CLOCK_HELD = "ClockHeld"
 CLOCK_RELEASED = "ClockReleased"
+# A player resigned from a game of three or more sides: their seat is out of play, the others play on.
+SEAT_CONCEDED = "SeatConceded"
 
-PLATFORM_EVENTS = frozenset({CREATED, SEAT_TAKEN, SEAT_LEFT, STARTED, FINISHED, ABANDONED, CLOCK_HELD, CLOCK_RELEASED})
+PLATFORM_EVENTS = frozenset({CREATED, SEAT_TAKEN, SEAT_LEFT, STARTED, FINISHED, ABANDONED, CLOCK_HELD, CLOCK_RELEASED,
+                             SEAT_CONCEDED})
 
 OPEN, ACTIVE, DONE, ABANDONED_STATUS = "open", "active", "finished", "abandoned"
 
@@ -57,6 +60,8 @@ def lobby_evolve(lobby: dict | None, ev: dict) -> dict:
         lobby["clock_remaining"] = p.get("remaining")
     elif t == CLOCK_RELEASED:
         lobby["clock_held"] = False
+    elif t == SEAT_CONCEDED:  # the key appears only with the first concession, so older states fold as before
+        lobby["conceded"] = [*lobby.get("conceded", []), p["seat"]]
     return lobby
 
 
@@ -118,6 +123,11 @@ def leave_payloads(lobby: dict, seat: int, user_id, seed: str) -> list[tuple[str
     if heir is not None:
         return [(SEAT_LEFT, {"seat": seat, "creator_id": heir})]
     return [(SEAT_LEFT, {"seat": seat, "creator_id": None}), (ABANDONED, {"reason": "creator_left", "seed": seed})]
+
+
+def conceded_seats(lobby: dict) -> list[int]:
+    """The seats whose players resigned from a game that went on without them (``SEAT_CONCEDED``)."""
+    return list(lobby.get("conceded", []))
 
 
 def rated_match(lobby: dict) -> bool:

@@ -8,14 +8,14 @@ from django.db import transaction
 
 from games.eventstore import store
 from games.eventstore.models import Match
-from games.kernel import SYSTEM, RuleViolation, canonical, registry
+from games.kernel import SYSTEM, EngineBase, RuleViolation, canonical, registry
 
 from . import presence, readmodels, watch
 from .errors import MatchNotFound, ReplayRefused
 from .identities import deleted_among, deleted_among_seat_lists, deleted_in_running, human_ids, running_clear, seats_display
 from .lobby import (
-    ABANDONED, ACTIVE, CLOCK_HELD, CLOCK_RELEASED, CREATED, DONE, FINISHED, OPEN, PLATFORM_EVENTS, SEAT_LEFT, SEAT_TAKEN,
-    STARTED, aggregate_fold, bot_seats, seat_of_user,
+    ABANDONED, ACTIVE, CLOCK_HELD, CLOCK_RELEASED, CREATED, DONE, FINISHED, OPEN, PLATFORM_EVENTS, SEAT_CONCEDED, SEAT_LEFT,
+    SEAT_TAKEN, STARTED, aggregate_fold, bot_seats, conceded_seats, seat_of_user,
 )
 
 # Folded states by match id, keyed on the seq they were folded to. Events are immutable, so a
@@ -165,6 +165,7 @@ def lobby_public(lobby: dict, match: Match, gone: frozenset | None = None) -> di
         "seed": lobby["seed"],
         "winners": lobby["winners"],
         "resigned": lobby.get("resigned"),  # the seat that resigned, if the match ended so
+        "conceded": conceded_seats(lobby),  # the seats that resigned while the others played on
         "clock_held": bool(lobby.get("clock_held")),  # the platform stopped the clock (a tournament's pause)
         "creator_id": lobby.get("creator_id"),  # who may start an open match (a creator who leaves hands it on)
     }
@@ -225,10 +226,19 @@ def view_for_seat(match: Match, seat, state: dict | None = None, *, seq: int | N
 
 def resignable(engine, state: dict, seat) -> bool:
     """Whether ``seat`` may resign now (``decisions._resign`` decides; this only spares the page a
-    button that would be refused): a seated player of a running game of two sides, not cooperative."""
+    button that would be refused): a seated player still in play in a running game that is not
+    cooperative, of two sides or of more whose engine lets the others play on (``EngineBase.concede``)."""
     lobby = state["lobby"]
-    return (seat is not None and lobby["status"] == ACTIVE and not engine.cooperative
-            and not (lobby["seats"][seat] or {}).get("bot") and len(engine.sides(state["game"], len(lobby["seats"]))) == 2)
+    if (seat is None or lobby["status"] != ACTIVE or engine.cooperative or (lobby["seats"][seat] or {}).get("bot")
+            or seat in conceded_seats(lobby) or engine.out_of_play(state["game"], seat)):
+        return False
+    return len(engine.sides(state["game"], len(lobby["seats"]))) == 2 or concedes(engine)
+
+
+def concedes(engine) -> bool:
+    """Whether the game goes on when a player resigns from three sides or more (the engine overrides
+    ``EngineBase.concede``), known without deciding a concession on every view."""
+    return type(engine).concede is not EngineBase.concede
 
 
 # The spectators' document at a past seq (a delayed view) is the same for all of them and never
@@ -311,6 +321,7 @@ def platform_text(type_: str, payload: dict) -> str:
         ABANDONED: "The match is abandoned",
         CLOCK_HELD: "The clock stops: the tournament is paused" + (f" ({payload['reason']})" if payload.get("reason") else ""),
         CLOCK_RELEASED: "The clock runs again",
+        SEAT_CONCEDED: f"{who} resigns and leaves the game",
     }.get(type_, "")
 
 

@@ -112,9 +112,24 @@ class EngineBase:
 
     def sides(self, state, seats: int) -> list[list[int]]:
         """The sides of a running game: seats that win or lose together (a team). By default each
-        seat is a side. The platform lets a player resign only where exactly two sides remain to
-        decide it: the other side wins (docs/platform.md, "Resigning")."""
+        seat is a side. Where there are exactly two, a player who resigns hands the other side the
+        win at once; with three or more the game goes on without them (``concede``; docs/platform.md,
+        "Resigning")."""
         return [[seat] for seat in range(seats)]
+
+    def concede(self, state, seat: int, rng) -> list[Event] | None:
+        """The events that take ``seat`` out of play in the game's own terms when its player resigns
+        from a game of three or more sides: its pending decisions dropped or answered, its turn
+        handed on, and the game ended when only one side is left. Pure like ``decide``: ``rng`` is
+        the resign command's own stream, so deciding it again gives the same events. None (the
+        default): the game cannot go on without a player, and resigning is refused there. Raise
+        ``RuleViolation`` when it cannot be done now; its code reaches the player (409)."""
+        return None
+
+    def out_of_play(self, state, seat: int) -> bool:
+        """Whether ``seat`` has already left the game by its rules (a Yashima master killed): such a
+        seat has nothing left to resign."""
+        return False
 
     def timeout_command(self, state, seat) -> dict | None:
         """What the platform submits for ``seat`` when its decision deadline passes."""
