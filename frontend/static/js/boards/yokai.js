@@ -252,6 +252,7 @@ function render(container, doc, sendCommand) {
 /** Why the game ended, in a sentence under "Game over" ("" for a reason the board does not know). */
 export function howItEnded(doc, result, winners) {
   if (doc.match && Number.isInteger(doc.match.resigned)) return `${seatName(doc, doc.match.resigned)} resigned.`;
+  if (result.reason === "last_standing") return "Every other player resigned and left the game.";
   if (result.reason === "conquest") return `${seatName(doc, result.seat)} conquered 5 terrain cards.`;
   if (result.reason === "deck_out") return `${seatName(doc, result.loser)} had to draw from an empty deck.`;
   if (result.reason === "time_limit") {
@@ -522,10 +523,11 @@ function renderPlayers({ doc, view }) {
   const st = doc.status || {};
   const awaited = new Set(st.awaiting || []);
   const list = h("ol", { class: "yk-players", start: "0", "aria-label": "Players" });
+  const left = new Set(view.out || []); // players who resigned: their monsters left the board with them
   view.players.forEach((p, seat) => {
     const onBoard = Object.values(view.monsters).filter((m) => m.owner === seat).length;
     list.append(
-      h("li", { class: `yk-player${awaited.has(seat) ? " is-awaited" : ""}${seat === doc.seat ? " is-me" : ""}`, dataset: { seat: String(seat) } },
+      h("li", { class: `yk-player${awaited.has(seat) ? " is-awaited" : ""}${seat === doc.seat ? " is-me" : ""}${left.has(seat) ? " is-out" : ""}`, dataset: { seat: String(seat) } },
         h("div", { class: "yk-pname" }, h("span", { class: `yk-swatch seat-${seat}` }), seatName(doc, seat),
           view.teams ? h("span", { class: "yk-team" }, ` · ${teamLabel(view, seat)}`) : "",
           awaited.has(seat) ? h("span", { class: "badge" }, "to play") : ""),
@@ -535,7 +537,8 @@ function renderPlayers({ doc, view }) {
           help(h("span", {}, `Discard ${(p.discard || []).length}`), `Dead monsters: ${(p.discard || []).map(cardName).join(", ") || "none yet"}.`),
           help(h("span", {}, `CP ${view.chakra[seat]}`), `Chakra points left this round.\n${helpText("concept:CP")}`),
           help(h("span", {}, `Board ${onBoard}/5`), `Own monsters on the board.\n${helpText("concept:CONQUEST")}`)),
-        p.no_draw ? help(h("div", { class: "yk-flag" }, p.no_draw === "next" ? "cannot draw next turn" : "cannot draw this turn"), helpText("concept:NO_DRAW")) : "",
+        left.has(seat) ? h("div", { class: "yk-flag" }, "resigned: out of the game") : "",
+        !left.has(seat) && p.no_draw ? help(h("div", { class: "yk-flag" }, p.no_draw === "next" ? "cannot draw next turn" : "cannot draw this turn"), helpText("concept:NO_DRAW")) : "",
       ),
     );
   });
