@@ -197,6 +197,7 @@ SENTENCES = {
     "StatusChanged": _status,
     "TomeTurned": lambda p, seat, names: f"{_who(names, p.get('seat'))} turns the tome to spread {p.get('spread')}",
     "GameEnded": _ended,
+    "MasterConceded": lambda p, seat, names: f"{_who(names, p.get('seat'))}'s master leaves the game",
 }
 
 

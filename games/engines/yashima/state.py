@@ -111,6 +111,9 @@ def apply(s, ev):
     elif t == "DestinyRevealed":
         s["destiny"] = {}
         s["pool"] = p["pool"]
+    elif t == "MasterConceded":  # concede.py: the player resigned; the master is out of the game
+        s["players"][p["seat"]].update(dead=True, pending=False)
+        s["destiny"].pop(str(p["seat"]), None)
     elif t == "GameEnded":
         s["result"] = {"winners": p["winners"], "reason": p["reason"]}
         s["phase"] = "over"
