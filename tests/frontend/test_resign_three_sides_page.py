@@ -1,0 +1,31 @@
+"""The match page of a game of three sides or more (docs/platform.md, "Resigning"): the Resign button
+says the game goes on without the player, and afterwards the page knows they left."""
+
+import re
+
+import pytest
+
+from games.application import services
+
+from .test_pages import boot_of
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_player_resigns_from_a_three_player_match_and_the_others_play_on(client, make_user):
+    users = [make_user() for _ in range(3)]
+    match = services.match_create(game="yokai", seats=3, options={}, creator=users[0])
+    for seat, user in enumerate(users[1:], start=1):
+        services.match_join(match_id=match.pk, user=user, seat=seat)
+    services.match_start(match_id=match.pk, user=users[0])
+    client.force_login(users[2])
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    form = re.search(r'<form id="resign-form"[^>]*>', page).group(0)
+    assert " hidden" not in form
+    res = client.post(f"/matches/{match.pk}/resign/")
+    assert res.status_code == 302
+    doc = boot_of(client.get(f"/matches/{match.pk}/"))["doc"]
+    assert doc["match"]["status"] == "active" and doc["match"]["conceded"] == [2] and doc["resignable"] is False
+    assert re.search(r'<form id="resign-form"[^>]* hidden', client.get(f"/matches/{match.pk}/").content.decode())
+    client.force_login(users[0])
+    assert boot_of(client.get(f"/matches/{match.pk}/"))["doc"]["resignable"] is True
