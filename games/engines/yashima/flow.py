@@ -17,8 +17,45 @@ TOKENS = ("move", "attack")
 
 # -- setup ----------------------------------------------------------------------------------
 
+TEAM_SIZES = (2, 3)
+
+
+def team_size(options: dict, seats: int):
+    """Players per team: ``team_size`` when given, else 3 at six seats and 2 otherwise; None when
+    every master plays for themself."""
+    if not options.get("teams"):
+        return None
+    return options.get("team_size") or (3 if seats == 6 else 2)
+
+
+def team_error(options: dict, seats: int):
+    """Why the team options cannot seat this table, or None. Core "Playing a Team Game": teams have
+    the same number of players and team-mates sit across from each other, never adjacent; seating
+    seat i in team ``i % teams`` does that for two or more teams that divide the table evenly."""
+    size = options.get("team_size")
+    if size is not None and (not isinstance(size, int) or isinstance(size, bool) or size not in TEAM_SIZES):
+        return "team_size must be 2 or 3"
+    if size is not None and not options.get("teams"):
+        return "team_size needs teams: true"
+    size = team_size(options, seats)
+    if size is not None and (seats % size or seats // size < 2):
+        if options.get("team_size") is None:
+            return "team games need teams of the same size: 4 seats (2 against 2) or 6 seats (teams of 3 or 2)"
+        return f"{seats} seats cannot make teams of {size}: teams of 2 need 4 or 6 seats, teams of 3 need 6"
+    return None
+
+
+def team_numbers(options: dict, seats: int) -> list[int]:
+    """Each seat's team: seat i plays for team ``i % teams``, so team-mates sit ``teams`` seats apart
+    (4 seats: 0+2 against 1+3; 6 seats in threes: 0+2+4 against 1+3+5; in twos: 0+3, 1+4, 2+5)."""
+    size = team_size(options, seats)
+    if size is None or team_error(options, seats):
+        return list(range(seats))
+    return [i % (seats // size) for i in range(seats)]
+
+
 def new_state(options: dict, seats: int) -> dict:
-    teams = [i % 2 for i in range(seats)] if options.get("teams") else list(range(seats))
+    teams = team_numbers(options, seats)
     cells = {c: RELIC["cells"].get(c, "blank") for c in hx.hexagon(hx.BOARD_RADIUS)}
     players = [new_player() for _ in range(seats)]
     return {"game": "yashima", "options": dict(options), "teams": teams, "phase": "setup", "round": 0,
