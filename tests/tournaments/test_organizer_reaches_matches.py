@@ -1,10 +1,12 @@
 """What an organizer does to a running round reaches its matches: a dropped entrant concedes the match
 it is playing (its opponents win at once instead of waiting out its clock, and the round can end; at a
-pod of three or more the match plays on), and a paused round stops the matches' decision clocks."""
+pod of three or more its seat leaves the game and the match plays on), and a paused round stops the
+matches' decision clocks."""
 
 import pytest
 
 from games.application import selectors
+from games.application.services import match_resign
 from games.eventstore.models import MatchEvent
 from games.projections.models import MatchDeadline
 from games.tournaments import services
@@ -82,6 +84,19 @@ def test_at_a_pod_of_three_the_match_plays_on(make_user, organizer, django_captu
         services.tournament_drop(tournament_id=t.pk, user=organizer, entrant_id=_entrant_of(t, users[0]).pk)
     assert not MatchEvent.objects.filter(match=table.match, type="MatchFinished").exists()
     assert _entrant_of_any(t, users[0]).status == Entrant.DROPPED
+    # the dropped player's seat resigned and left the game (docs/platform.md, "Resigning"), asked by the organizer
+    dropped_seat = _seat_of(table.match, users[0])
+    conceded = MatchEvent.objects.get(match=table.match, type="SeatConceded")
+    assert conceded.payload["seat"] == dropped_seat and conceded.actor["purpose"] == "tournament_drop"
+    # when a second player resigns, the last one wins the table: both who resigned lose, sharing the last places
+    second = next(u for u in users[1:] if _seat_of(table.match, u) is not None)
+    with django_capture_on_commit_callbacks(execute=True):
+        match_resign(match_id=table.match_id, user=second)
+    (winner,) = [u for u in users[1:] if u != second]
+    assert MatchEvent.objects.get(match=table.match, type="MatchFinished").payload["winners"] == [_seat_of(table.match, winner)]
+    places = services.state_of(t.pk).rounds[0].results[1].places
+    assert places == {str(_entrant_of_any(t, winner).pk): 1, str(_entrant_of_any(t, users[0]).pk): 2,
+                      str(_entrant_of_any(t, second).pk): 2}
 
 
 # docs/tournaments.md, "The round clock": a pause stops the players' decision clocks too
