@@ -655,16 +655,20 @@ class Fanout:
         return {match_id: hub.spectators() for match_id, hub in self.hubs.items() if hub.spectators()}
 
     async def _report(self):
+        reread = time.monotonic()
         while True:
             interval = float(settings.SPECTATOR_REPORT_SECONDS)
             counts = self.counts()
             await self._report_once(counts, ttl=3 * interval)
             await self._tell_changes(counts)
+            if time.monotonic() - reread >= interval:  # every sum again: a lost notice, an expired server
+                reread = time.monotonic()
+                self.want_counts(list(self.hubs))
             try:
                 await asyncio.wait_for(self._presence_dirty.wait(), timeout=interval)
                 await asyncio.sleep(min(0.5, interval))  # let a burst of joins settle into one report
-            except asyncio.TimeoutError:  # a quiet spell: re-read every sum (a lost notice, an expired server)
-                self.want_counts(list(self.hubs))
+            except asyncio.TimeoutError:
+                pass
             self._presence_dirty.clear()
 
     async def _tell_changes(self, counts: dict) -> None:
