@@ -921,17 +921,16 @@ def plays_in(user, tournament: Tournament) -> bool:
 def judge_role(user, tournament: Tournament) -> str:
     """In what capacity ``user`` may judge the tournament's results and reports: ``staff`` (any
     tournament), or ``organizer`` (its own organizer, ``can_manage``). Refused: ``not_judge`` for
-    anyone else, ``conflict_of_interest`` for an organizer who plays in it (a staff judge rules there)."""
+    anyone else, ``conflict_of_interest`` for anyone who plays in it, staff included (another staff
+    judge rules there)."""
     if not (user and user.is_authenticated and user.is_active):
         raise TournamentServiceError("not_judge", "only staff or the tournament's organizer judge its results")
-    if user.is_staff:
-        return "staff"
-    if not can_manage(user, tournament):
+    if not (user.is_staff or can_manage(user, tournament)):
         raise TournamentServiceError("not_judge", "only staff or this tournament's organizer judge its results")
     if plays_in(user, tournament):
         raise TournamentServiceError("conflict_of_interest", "you play in this tournament, so you cannot judge its "
-                                     "results: a staff judge rules on its disputes")
-    return "organizer"
+                                     "results: another staff judge rules on its disputes")
+    return "staff" if user.is_staff else "organizer"
 
 
 def _judge_table(tournament_id, user, round_no: int, table: int, *, overriding: bool = False):

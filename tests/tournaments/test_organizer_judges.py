@@ -2,7 +2,7 @@
 through the same write path as the staff queue (``reports.report_resolve`` -> ``tournament_uphold`` /
 ``tournament_override``), with the same audit trail (who ruled, in what role, when, why), from the API
 and from the tournament page. Refused: an organizer of another tournament (``not_judge``), an
-organizer who plays in the event (``conflict_of_interest``), anyone signed out (401). Staff keep their
+organizer or staff member who plays in the event (``conflict_of_interest``), anyone signed out (401). Staff keep their
 powers everywhere."""
 
 import pytest
@@ -118,6 +118,34 @@ def test_an_organizer_who_plays_in_the_event_has_a_conflict_of_interest(make_use
     r = client_for(judge).post(f"/api/tournaments/{t.pk}/reports/{report}/resolve/", {"decision": "uphold"},
                                format="json")
     assert r.status_code == 200 and r.json()["resolution"]["role"] == "staff"
+
+
+def test_a_staff_member_who_plays_in_the_event_has_a_conflict_of_interest_too(make_user, organizer, client_for):
+    # given an event in which a staff member plays, and a dispute about that staff member's table
+    t = services.tournament_create(creator=organizer, name="Staff night", game="yokai", format="swiss", table_size=2,
+                                   rounds=1, round_minutes=20, match_options={"turn_seconds": 60})
+    staff_player, bob = make_user(is_staff=True), make_user()
+    for player in (staff_player, bob):
+        services.tournament_register(tournament_id=t.pk, user=player)
+    tournament_start_and_play(tournament_id=t.pk, user=organizer)
+    table = TournamentTable.objects.get(tournament=t, round=1)
+    end_by_time_limit(table.match_id)
+    tournament_match_finished(match_id=table.match_id)
+    report = _report(client_for, bob, table)
+    # when the playing staff member rules on it, from the tournament's API or the admin queue
+    ruled = client_for(staff_player).post(f"/api/tournaments/{t.pk}/reports/{report}/resolve/",
+                                          {"decision": "override", "places": dict.fromkeys(table.entrant_ids, 1),
+                                           "reason": "a draw"}, format="json")
+    queued = client_for(staff_player).post(f"/api/admin/reports/{report}/resolve/", {"decision": "uphold"},
+                                           format="json")
+    # then both are refused as a conflict of interest (before: staff ruled on their own table), nothing written
+    assert (ruled.status_code, ruled.json()["code"]) == (403, "conflict_of_interest")
+    assert (queued.status_code, queued.json()["code"]) == (403, "conflict_of_interest")
+    assert not ReportResolution.objects.exists()
+    # and the organizer, who does not play, rules on it
+    r = client_for(organizer).post(f"/api/tournaments/{t.pk}/reports/{report}/resolve/", {"decision": "uphold"},
+                                   format="json")
+    assert r.status_code == 200 and r.json()["resolution"]["role"] == "organizer"
 
 
 def test_signed_out_callers_are_refused(make_user, organizer, client_for, api):
