@@ -126,7 +126,10 @@ def test_create_join_bot_start_through_the_lobby_forms(client, make_user):
 @pytest.mark.parametrize("post, field, needle", [
     ({"game": "pebbles", "seats": "2", "pebbles__target": "1"}, "pebbles__target", "greater than or equal to 5"),
     ({"game": "pebbles", "seats": "9"}, "seats", "Select a valid choice"),
-    ({"game": "yashima", "seats": "1"}, "seats", "is played by 2 to 4 players"),
+    ({"game": "yashima", "seats": "1"}, "seats", "is played by 2 to 6 players"),
+    ({"game": "yashima", "seats": "5", "yashima__teams": "on"}, None, "Team games need teams of the same size"),
+    ({"game": "yashima", "seats": "4", "yashima__teams": "on", "yashima__team_size": "3"}, None,
+     "4 seats cannot make teams of 3"),
     ({"game": "pebbles", "seats": "two"}, "seats", "Select a valid choice"),
     ({"game": "harakiri", "seats": "2", "harakiri__characters": ["akira", "tomoe", "akane"]},
      "harakiri__characters", "Choose exactly 4 (you chose 3)."),
@@ -157,9 +160,9 @@ def test_the_create_form_is_generated_from_each_games_options_schema(client, mak
     assert '<option value="yokai" selected data-min="2" data-max="4">' in html
     assert '<option value="harakiri" data-min="1" data-max="4" data-cooperative="">' in html
     seats = re.search(r'<select name="seats".*?</select>', html, re.S).group(0)
-    assert re.findall(r'value="(\d+)"', seats) == ["1", "2", "3", "4"]
+    assert re.findall(r'value="(\d+)"', seats) == ["1", "2", "3", "4", "5", "6"]  # Yashima seats up to 6
     # player-facing labels: titles, players numbered from 1, hero and scenario names
-    for label in ("Round limit", "Turn clock (seconds)", "Defense clock (seconds)", "2 against 2", "Scenario",
+    for label in ("Round limit", "Turn clock (seconds)", "Defense clock (seconds)", "Teams", "Team size", "Scenario",
                   "Act 1 - The Burning Village", "Heroes", "Takashi (samurai, Act 2)", "Who plays each hero",
                   "Party leader", "Player 1", "Player 4", "Automatic", "Shuffle when restoring"):
         assert label in html, label

@@ -21,7 +21,7 @@ from ..engines.yashima.helpers import P, attack, card, hid, pl, prompt, scene
 
 ROOT = Path(__file__).resolve().parents[2]
 BOARD_JS = ROOT / "frontend" / "static" / "js" / "boards" / "yashima.js"
-NAMES = ["hanzo", "tomoko", "aiko", "ren"]
+NAMES = ["hanzo", "tomoko", "aiko", "ren", "kaito", "yuki"]
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 
 # Reads {pack, calls: [[op, doc, ...args]]} on stdin; prints each call's result. The board module
@@ -40,6 +40,8 @@ const ops = {
   prompt: (doc) => y.promptText({ doc, view: doc.view, opts: window.KamizaYashima.classify(doc), reach: new Map() }),
   kami: (doc, kami, master) => y.kamiChoiceLabel(kami, master),
   join: (doc, ...parts) => y.joinSentences(...parts),
+  team: (doc, seat) => y.teamLine(doc, seat),
+  and: (doc, items) => y.andList(items),
 };
 const out = input.calls.map(([op, doc, ...args]) => {
   y.ui.last = [null, doc, () => {}];
@@ -229,3 +231,21 @@ def test_a_two_card_payment_says_cards_and_then_how_many_are_left():
     assert P(s, 0)["karma"] and prompt(s)["kind"] == "pay"
     assert run([["prompt", doc_for(s.state, 0)]])[0].startswith(
         "Pay 5 karma for Prayer Beads: choose 1 more card (2 in all) from your karma pool")
+
+
+# -- finding: who plays with whom ------------------------------------------------------------------
+
+# rules: Yashima core, "Playing a Team Game" (team-mates sit across the table: each panel names them)
+def test_each_panel_names_the_team_mates_in_three_against_three_and_three_teams_of_two():
+    threes = fold(ENGINE, ENGINE.setup({"teams": True}, 6, Rng(b"t", "setup")))
+    twos = fold(ENGINE, ENGINE.setup({"teams": True, "team_size": 2}, 6, Rng(b"t", "setup")))
+    alone = fold(ENGINE, ENGINE.setup({}, 6, Rng(b"t", "setup")))
+    said = run([["team", doc_for(threes, 0), 0], ["team", doc_for(threes, 0), 1], ["team", doc_for(twos, 4), 1],
+                ["team", doc_for(twos, 4), 2], ["team", doc_for(alone, 0), 0]])
+    assert said == ["Team 1 (your team) · with aiko and kaito", "Team 2 · with ren and yuki",
+                    "Team 2 (your team) · with you", "Team 3 · with yuki", ""]
+
+
+def test_three_winners_read_as_one_list():
+    assert run([["and", None, ["alice (you)", "Bot 3", "Bot 5"]], ["and", None, ["hanzo", "aiko"]], ["and", None, ["ren"]]]) \
+        == ["alice (you), Bot 3 and Bot 5", "hanzo and aiko", "ren"]

@@ -24,14 +24,21 @@ class YashimaEngine(EngineBase):
     name = "Yashima: Legend of the Kami Masters"
     version = "1"
     min_seats = 2
-    max_seats = 4
+    max_seats = 6
     turn_events = frozenset({"Note"})  # flow.begin_turn: "Round r: X's turn"
     options_schema = {
         "type": "object",
         "properties": {
-            "teams": {"type": "boolean", "default": False, "title": "2 against 2",
-                      "description": "4 players only: players 1 and 3 play against players 2 and 4; team-mates "
-                                     "sit across the table."},
+            "teams": {"type": "boolean", "default": False, "title": "Teams",
+                      "description": "4 or 6 players; team-mates sit across the table, never side by side. "
+                                     "4 players: 1 and 3 against 2 and 4. 6 players: 1, 3 and 5 against 2, 4 "
+                                     "and 6 (or three teams of two, with Team size). The last team with a "
+                                     "master standing wins."},
+            "team_size": {"enum": list(flow.TEAM_SIZES), "title": "Team size",
+                          "x-labels": {"2": "Teams of two", "3": "Teams of three"},
+                          "description": "Team games only. Leave on the game default for 2 against 2 at 4 "
+                                         "players and 3 against 3 at 6. Teams of two at 6 players: 1 and 4, "
+                                         "2 and 5, 3 and 6."},
             "round_cap": {"type": "integer", "minimum": 1, "maximum": 500, "title": "Round limit",
                           "description": "End the match as a draw after this many rounds. Leave empty to play "
                                          "until one side is left standing."},
@@ -69,9 +76,9 @@ class YashimaEngine(EngineBase):
         if unknown:
             raise RuleViolation("bad_options", f"unknown options {sorted(unknown)}")
         if not isinstance(seats, int) or not self.min_seats <= seats <= self.max_seats:
-            raise RuleViolation("bad_seats", "Yashima is for 2 to 4 players")
-        if options.get("teams") and seats != 4:
-            raise RuleViolation("bad_options", "team games need two teams of equal size: 4 seats")
+            raise RuleViolation("bad_seats", f"Yashima is for {self.min_seats} to {self.max_seats} players")
+        if flow.team_error(options, seats):
+            raise RuleViolation("bad_options", flow.team_error(options, seats))
         cap = options.get("round_cap")
         if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 1):
             raise RuleViolation("bad_options", "round_cap must be a positive integer")
@@ -82,10 +89,10 @@ class YashimaEngine(EngineBase):
                 raise RuleViolation("bad_options", f"{name} must be a number of seconds from 0 to {clocks.MAX_SECONDS}")
 
     def teams(self, options, seats) -> list[list[int]]:
-        """2v2: seats 0+2 against 1+3; otherwise every seat for itself."""
-        if (options or {}).get("teams") and seats == 4:
-            return [[0, 2], [1, 3]]
-        return [[seat] for seat in range(seats)]
+        """Team-mates grouped (``flow.team_numbers``: 0+2 against 1+3, 0+2+4 against 1+3+5, or 0+3, 1+4,
+        2+5); otherwise every seat for itself."""
+        numbers = flow.team_numbers(options or {}, seats)
+        return [[seat for seat in range(seats) if numbers[seat] == team] for team in sorted(set(numbers))]
 
     def setup(self, options: dict, seats: int, rng) -> list:
         self.validate_options(options or {}, seats)
@@ -124,7 +131,7 @@ class YashimaEngine(EngineBase):
         return _norm("proceed", {}) if self._system_due(state) else None
 
     def sides(self, state, seats):
-        """Seats grouped by team (``state["teams"]``: 2 against 2, or each master on their own)."""
+        """Seats grouped by team (``state["teams"]``: teams of 2 or 3, or each master on their own)."""
         teams: dict = {}
         for seat in range(seats):
             teams.setdefault(state["teams"][seat], []).append(seat)

@@ -62,7 +62,8 @@ def play(seats, seed, bot_seats, cap, teams=False, check_every=4):
 
 # rules: Yashima core, "Restoration and Winning the Game" (bot games reach a legal end)
 @pytest.mark.parametrize("seats, teams, bot_seats, cap", [(2, False, {0}, 3), (2, False, {0, 1}, 2),
-                                                          (3, False, {1}, 2), (4, True, {0, 2}, 2)])
+                                                          (3, False, {1}, 2), (4, True, {0, 2}, 2),
+                                                          (5, False, {4}, 2), (6, True, {1, 3, 5}, 2)])
 def test_bot_plays_listed_deterministic_commands_blind_to_hidden_cards(seats, teams, bot_seats, cap):
     state, decisions = play(seats, seats * 10 + cap, bot_seats, cap, teams)
     assert decisions > 20

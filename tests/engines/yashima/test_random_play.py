@@ -1,4 +1,4 @@
-"""Seeded engine-level random play (no database): 2, 3, 4 players and 2v2 teams."""
+"""Seeded engine-level play by the bots (no database): 2 to 6 players, 2v2, 3v3 and three teams of two."""
 
 import json
 
@@ -35,9 +35,9 @@ def record_work_state(monkeypatch):
     monkeypatch.setattr(Sim, "close", close)
 
 
-def play(seed, seats, teams=False, cap=40, check_all_every=25):
+def play(seed, seats, teams=False, cap=40, check_all_every=25, **options):
     rng = Rng(f"bot-{seed}".encode(), "bot")
-    opts = {"round_cap": cap}
+    opts = {"round_cap": cap, **options}
     if teams:
         opts["teams"] = True
     events = ENGINE.setup(opts, seats, Rng(f"m{seed}".encode(), "setup"))
@@ -79,10 +79,7 @@ def play(seed, seats, teams=False, cap=40, check_all_every=25):
         assert steps < 60000
 
 
-@pytest.mark.parametrize("seats,teams", [(2, False), (3, False), (4, False), (4, True)])
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_random_play(seats, teams, seed):
-    state, steps = play(seed, seats, teams)
+def assert_legal_end(state, seats, steps):
     result = state["result"]
     assert result["reason"] in ("last_standing", "tie", "round_cap")
     if result["reason"] == "last_standing":
@@ -93,6 +90,23 @@ def test_random_play(seats, teams, seed):
     else:
         assert result["winners"] == []
     assert steps > 10
+
+
+@pytest.mark.parametrize("seats,teams", [(2, False), (3, False), (4, False), (4, True)])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_play(seats, teams, seed):
+    state, steps = play(seed, seats, teams)
+    assert_legal_end(state, seats, steps)
+
+
+# rules: Yashima core, "Setting up the Game" note (more players with more sets) and "Playing a Team Game":
+# whole games of five and six bots, from the first pick to the end, free-for-all and in teams
+@pytest.mark.parametrize("seats,teams,options", [(5, False, {}), (6, False, {}), (6, True, {}),
+                                                 (6, True, {"team_size": 2})])
+def test_five_and_six_bots_play_a_whole_game(seats, teams, options):
+    state, steps = play(1, seats, teams, check_all_every=200, **options)
+    assert_legal_end(state, seats, steps)
+    assert len({b["slot"] for b in state["boards"]}) == seats
 
 
 # rules: kernel contract (timeouts submit a legal, passive command)

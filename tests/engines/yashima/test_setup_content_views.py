@@ -104,10 +104,10 @@ def test_fate_ignored_at_setup():
     raise AssertionError("no FATE card reached a starting karma pool in the sample")
 
 
-# rules: kernel contract (options: teams only with 4 seats)
+# rules: kernel contract (options: teams only with 4 or 6 seats; 2 to 6 seats)
 def test_options():
     ENGINE.validate_options({"teams": True, "round_cap": 10}, 4)
-    for opts, seats in [({"teams": True}, 2), ({"round_cap": 0}, 2), ({"colour": 1}, 2), ({}, 5)]:
+    for opts, seats in [({"teams": True}, 2), ({"round_cap": 0}, 2), ({"colour": 1}, 2), ({}, 7), ({}, 1)]:
         try:
             ENGINE.validate_options(opts, seats)
             raise AssertionError((opts, seats))

@@ -216,6 +216,22 @@ function seatName(doc, seat) {
   return seat === doc.seat ? `${name} (you)` : name;
 }
 
+/** A team game's line for a seat's panel: "Team 1 · with Bot 3 and Bot 5" ("your team" for the
+ * viewer's own), or "" when every master plays alone (view.teams: each seat's team number). */
+export function teamLine(doc, seat) {
+  const teams = (doc.view && doc.view.teams) || [];
+  const mates = teams.map((t, i) => i).filter((i) => i !== seat && teams[i] === teams[seat]);
+  if (!mates.length) return "";
+  const names = mates.map((i) => (i === doc.seat ? "you" : seatName(doc, i)));
+  const own = isSeat(doc.seat) && (seat === doc.seat || mates.includes(doc.seat));
+  return `Team ${Number(teams[seat]) + 1}${own ? " (your team)" : ""} · with ${andList(names)}`;
+}
+
+/** "a", "a and b", "a, b and c". */
+export function andList(items) {
+  return items.length > 1 ? `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}` : items[0] || "";
+}
+
 /** Every card instance visible to this seat: id -> card {id, d, o}. */
 function visibleCards(view) {
   const out = {};
@@ -528,7 +544,7 @@ function renderBanner({ doc, view }) {
     : result.reason === "round_cap" ? " The round limit was reached." : result.reason ? ` (${titleCase(result.reason)})` : "";
   return h("div", { class: `ys-banner${won ? " is-win" : ""}`, role: "status", "data-testid": "yashima-banner" },
     h("strong", {}, "Game over. "),
-    winners.length ? `${winners.map((x) => seatName(doc, x)).join(" and ")} win${winners.length === 1 ? "s" : ""}!` : "A draw: no winner.",
+    winners.length ? `${andList(winners.map((x) => seatName(doc, x)))} win${winners.length === 1 ? "s" : ""}!` : "A draw: no winner.",
     reason);
 }
 
@@ -983,7 +999,8 @@ function renderMap(ctx) {
   const ghost = ctx.ghost || {}; // a terrain board previewed during setup
   const cells = { ...ghost, ...(view.cells || {}) };
   const keys = Object.keys(cells);
-  const wrap = h("div", { class: "ys-map", "data-testid": "yashima-map" });
+  // five or more boards (five or six masters): the map grows taller so its hexes stay clickable
+  const wrap = h("div", { class: `ys-map${keys.length > 5 * 19 ? " is-large" : ""}`, "data-testid": "yashima-map" });
   if (!keys.length) { wrap.append(h("p", { class: "muted" }, "No map yet.")); return wrap; }
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (const k of keys) { const [x, y] = px(...parse(k)); minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y); }
@@ -1150,6 +1167,7 @@ function renderPlayers({ doc, view }) {
     const life = (p.hand_count || 0) + (p.deck_count || 0);
     side.append(h("div", { class: `ys-player seat-${seat}${awaited.has(seat) ? " is-awaited" : ""}`, dataset: { seat: String(seat) } },
       h("div", { class: "ys-pname" }, h("span", { class: "ys-swatch" }), seatName(doc, seat), awaited.has(seat) ? h("span", { class: "badge" }, "to play") : ""),
+      teamLine(doc, seat) ? h("div", { class: "ys-team", "data-testid": "yashima-team" }, teamLine(doc, seat)) : "",
       h("div", {}, m ? help(h("span", { class: "ys-master" }, m.name), masterSummary(p.master), m.name) : "no master yet",
         k ? [" + ", help(h("span", { class: "ys-master" }, k.name), kamiSummary(p.kami, p.master), k.name)] : "", p.restored ? " (restored)" : ""),
       dealt ? h("div", { class: "ys-pstats" },
