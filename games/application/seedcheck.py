@@ -27,7 +27,7 @@ from games.eventstore.models import Match, MatchCommand
 from games.kernel import SYSTEM, Command, Rng, canonical, seed_commitment
 
 from .errors import SocialRefused
-from .lobby import CREATED, FINISHED, PLATFORM_EVENTS, STARTED, aggregate_evolve
+from .lobby import CREATED, FINISHED, PLATFORM_EVENTS, SEAT_CONCEDED, STARTED, aggregate_evolve
 from .selectors import engine_of, redact_for_seat, seat_names, state_load
 from .services import fingerprint
 
@@ -98,6 +98,9 @@ def _check_command(match: Match, engine, state, row, group, seed: bytes, text: s
                 return step
             lobby = current["lobby"]
             redone = engine.setup(lobby["options"], len(lobby["seats"]), rng)
+            recorded = recorded[1:]
+        elif first["type"] == SEAT_CONCEDED:  # a resignation the game went on from: the engine's concede again
+            redone = engine.concede(current["game"], first["payload"]["seat"], rng)
             recorded = recorded[1:]
         else:
             command = _kept(row) or _identify(engine, current["game"], row.seat, row.fingerprint)

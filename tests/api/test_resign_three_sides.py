@@ -5,7 +5,7 @@ import uuid
 
 import pytest
 
-from games.application import selectors, services
+from games.application import seedcheck, selectors, services
 from games.application.verify import SAME, match_check
 from games.eventstore.models import MatchEvent
 from games.kernel import SYSTEM, Rng
@@ -99,6 +99,9 @@ def test_three_yokai_players_one_resigns_on_their_turn_play_goes_on_then_the_las
     match.refresh_from_db()
     assert rebuild.check(match.pk).clean
     assert match_check(match).outcome == SAME
+    # and the revealed seed accounts for the resignations too (decided again by the engine's concede)
+    doc = seedcheck.seed_check(match)
+    assert doc["verdict"] == "verified" and doc["unchecked"] == [], doc["summary"]
 
 
 def test_two_against_two_still_ends_at_once(make_user, client_for):
