@@ -17,6 +17,8 @@ TIEBREAK_CHOICES = (("", "default order"),) + tuple(
     (t, {"buchholz_cut1": "Buchholz cut-1", "sonneborn_berger": "Sonneborn-Berger", "head_to_head": "Head-to-head",
          "omw": "Opponents' match-win %"}[t]) for t in TIEBREAKS if t != "seed_draw")
 TIEBREAK_FIELDS = ("tiebreak_1", "tiebreak_2", "tiebreak_3")
+# the tournament's own teams setting (2v2 entrants) stands for these game options; tables have 2 to 4 seats
+TEAM_OPTIONS = ("teams", "team_size")
 DEFAULT_POD_SCORING = "placement"
 
 
@@ -81,7 +83,7 @@ class TournamentCreateForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         # the tournament's own teams setting replaces the games' option; the clocks come first
-        self.options = {game: GameOptions(registry.get(game), skip=("teams",), first=tuple(CLOCK_DEFAULTS),
+        self.options = {game: GameOptions(registry.get(game), skip=TEAM_OPTIONS, first=tuple(CLOCK_DEFAULTS),
                                           tri_state=True, initial=CLOCK_DEFAULTS, help_texts=CLOCK_HELP)
                         for game, _ in GAMES}
         for group in self.options.values():

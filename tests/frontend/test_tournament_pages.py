@@ -56,6 +56,8 @@ def test_the_create_form_has_real_fields_and_creates(organizer):
                  "rated", "yashima__turn_seconds", "yashima__defense_seconds"):
         assert f'name="{name}"' in html, name
     assert 'data-game="yokai"' in html and 'data-game="yashima"' in html
+    # the event's own teams setting stands for the games' team options (a table seats 2 to 4)
+    assert 'name="yashima__teams"' not in html and 'name="yashima__team_size"' not in html
     res = browser(organizer).post("/tournaments/new/", FORM)
     t = Tournament.objects.get(name="Harbour Cup")
     assert res.status_code == 302 and res["Location"] == f"/tournaments/{t.pk}/"
