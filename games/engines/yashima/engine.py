@@ -4,6 +4,7 @@ from games.kernel import SYSTEM, EngineBase, RuleViolation, Status, event, json_
 
 from . import attack, effects, saru, tasks  # noqa: F401  (each registers its steps in stack.HANDLERS)
 from . import clocks, describe as narration, flow, hexgrid, views
+from . import concede as concession
 from .bots import choose
 from .content import GLOSSARY, PACK
 from .scenario import build
@@ -136,6 +137,13 @@ class YashimaEngine(EngineBase):
         for seat in range(seats):
             teams.setdefault(state["teams"][seat], []).append(seat)
         return list(teams.values())
+
+    def concede(self, state, seat, rng):
+        """A resigning master leaves the game as if killed (``concede.py``; docs/games/yashima.md, "Resigning")."""
+        return concession.concede(state, seat, rng)
+
+    def out_of_play(self, state, seat):
+        return concession.out_of_play(state, seat)
 
     def timeout_command(self, state, seat):
         """On a missed deadline the seat takes the most passive choice available (``clocks.ON_TIMEOUT``)."""

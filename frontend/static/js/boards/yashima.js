@@ -1183,7 +1183,7 @@ function renderPlayers({ doc, view }) {
       m ? h("div", { class: "ys-abilities" }, (m.abilities || []).map((a) => help(h("span", { class: "ys-ability" }, a.name), abilityHelp(a), a.name))) : "",
       statuses.length ? h("div", { class: "ys-statuses" }, statuses) : "",
       p.pending ? help(h("div", { class: "ys-flag" }, "waiting to restore"), helpText("concept:RESTORATION")) : "",
-      p.dead ? h("div", { class: "ys-flag" }, "killed") : "",
+      p.dead ? h("div", { class: "ys-flag" }, ((doc.match || {}).conceded || []).includes(seat) ? "resigned: out of the game" : "killed") : "",
       view.phase === "destiny" && dest ? h("div", { class: "ys-flag" }, dest === "chosen" ? "destiny token chosen" : `your destiny token: ${dest}`) : ""));
   });
   return side;
