@@ -15,6 +15,7 @@ from accounts.models import LoginSession, Profile
 from games.application import selectors
 from games.application import services as match_services
 from games.eventstore.models import MatchEvent
+from tests.rest import assert_error
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "correct-horse-battery-9"
@@ -26,12 +27,6 @@ def web_login(user, ip="10.0.0.5", ua="TestBrowser/1"):
     c = APIClient(REMOTE_ADDR=ip, HTTP_USER_AGENT=ua)
     assert c.post("/login/", {"username": user.get_username(), "password": PASSWORD}).status_code == 302
     return c
-
-
-def assert_error(res, status, code):
-    assert res.status_code == status, res.content
-    body = res.json()
-    assert body["code"] == code and isinstance(body["message"], str) and body["message"]
 
 
 # -- change password --------------------------------------------------------------------------------

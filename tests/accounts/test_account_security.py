@@ -25,6 +25,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from accounts import lockout, services
 from accounts.errors import PasswordRequired, TooManyAttempts, WrongPassword
 from accounts.models import Profile
+from tests.rest import assert_error
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "correct-horse-battery-9"
@@ -40,13 +41,6 @@ def token_client(user, ip="10.0.0.1") -> APIClient:
     c = APIClient(REMOTE_ADDR=ip)
     c.credentials(HTTP_AUTHORIZATION=f"Token {services.token_for(user)}")
     return c
-
-
-def assert_error(res, status, code):
-    assert res.status_code == status, res.content
-    body = res.json()
-    assert body["code"] == code and isinstance(body["message"], str) and body["message"]
-    return body
 
 
 def set_rate(monkeypatch, scope, rate):

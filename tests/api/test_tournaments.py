@@ -5,6 +5,7 @@ import uuid
 import pytest
 
 from games.tournaments.models import Tournament, TournamentRecord, TournamentTable
+from tests.rest import assert_error
 
 pytestmark = pytest.mark.django_db
 
@@ -22,12 +23,6 @@ def _body(**over):
             "round_minutes": 50, "match_options": dict(YASHIMA), "rated": True}
     body.update(over)
     return body
-
-
-def _error(res, status, code):
-    assert res.status_code == status, res.content
-    body = res.json()
-    assert body["code"] == code and isinstance(body["message"], str) and body["message"]
 
 
 @pytest.fixture
@@ -63,8 +58,8 @@ def test_the_provisional_scoring_is_a_setting_of_create_and_shown_in_the_detail(
     assert res.status_code == 201, res.content
     assert res.json()["scoring"] == {"pod_scoring": "shared_win", "bye_points": 1,
                                      "tiebreaks": ["omw", "head_to_head", "seed_draw"]}
-    _error(org.post(BASE, _body(scoring={"pod_scoring": "elo"}), format="json"), 400, "malformed")
-    _error(org.post(BASE, _body(scoring={"tiebreaks": ["omw", "omw"]}), format="json"), 422, "invalid_tiebreaks")
+    assert_error(org.post(BASE, _body(scoring={"pod_scoring": "elo"}), format="json"), 400, "malformed")
+    assert_error(org.post(BASE, _body(scoring={"tiebreaks": ["omw", "omw"]}), format="json"), 422, "invalid_tiebreaks")
 
 
 def test_staff_is_an_organizer(make_user, client_for):
@@ -73,15 +68,15 @@ def test_staff_is_an_organizer(make_user, client_for):
 
 
 def test_create_refusals(api, make_user, client_for, org):
-    _error(api.post(BASE, _body(), format="json"), 401, "not_authenticated")
-    _error(client_for(make_user()).post(BASE, _body(), format="json"), 403, "not_organizer")
-    _error(org.post(BASE, _body(format="ladder"), format="json"), 400, "malformed")
-    _error(org.post(BASE, {"name": "x"}, format="json"), 400, "malformed")
-    _error(org.post(BASE, "[1]", content_type="application/json"), 400, "malformed")
-    _error(org.post(BASE, _body(match_options={}), format="json"), 422, "clock_required")
-    _error(org.post(BASE, _body(match_options={"turn_seconds": 60, "bogus": 1}), format="json"), 422,
+    assert_error(api.post(BASE, _body(), format="json"), 401, "not_authenticated")
+    assert_error(client_for(make_user()).post(BASE, _body(), format="json"), 403, "not_organizer")
+    assert_error(org.post(BASE, _body(format="ladder"), format="json"), 400, "malformed")
+    assert_error(org.post(BASE, {"name": "x"}, format="json"), 400, "malformed")
+    assert_error(org.post(BASE, "[1]", content_type="application/json"), 400, "malformed")
+    assert_error(org.post(BASE, _body(match_options={}), format="json"), 422, "clock_required")
+    assert_error(org.post(BASE, _body(match_options={"turn_seconds": 60, "bogus": 1}), format="json"), 422,
            "invalid_match_options")
-    _error(org.post(BASE, _body(format="round_robin", table_size=4), format="json"), 422, "invalid_table_size")
+    assert_error(org.post(BASE, _body(format="round_robin", table_size=4), format="json"), 422, "invalid_table_size")
     assert Tournament.objects.count() == 0
 
 
@@ -97,30 +92,30 @@ def test_list_filters_by_status(api, org, created, players):
     assert [r["id"] for r in api.get(BASE, {"status": "registering"}).json()] == [created["id"]]
     assert api.get(BASE, {"status": "registering"}).json()[0]["entrant_count"] == 0
     assert api.get(BASE, {"status": "running"}).json()[0]["entrant_count"] == 2
-    _error(api.get(BASE, {"status": "paused"}), 400, "malformed")
+    assert_error(api.get(BASE, {"status": "paused"}), 400, "malformed")
 
 
 def test_unknown_tournament_is_404_everywhere(api, org):
     missing = uuid.uuid4()
     for path in ("", "pairings/", "standings/"):
-        _error(api.get(f"{BASE}{missing}/{path}"), 404, "not_found")
+        assert_error(api.get(f"{BASE}{missing}/{path}"), 404, "not_found")
     for path in ("register/", "withdraw/", "start/"):
-        _error(org.post(f"{BASE}{missing}/{path}"), 404, "not_found")
-    _error(org.post(f"{BASE}{missing}/drop/", {"entrant_id": "1"}, format="json"), 404, "not_found")
-    _error(api.get(f"{BASE}not-a-uuid/"), 404, "not_found")
+        assert_error(org.post(f"{BASE}{missing}/{path}"), 404, "not_found")
+    assert_error(org.post(f"{BASE}{missing}/drop/", {"entrant_id": "1"}, format="json"), 404, "not_found")
+    assert_error(api.get(f"{BASE}not-a-uuid/"), 404, "not_found")
 
 
 def test_register_withdraw_and_their_refusals(api, created, players, make_user, client_for):
     users, clients = players
     url = f"{BASE}{created['id']}"
-    _error(api.post(f"{url}/register/"), 401, "not_authenticated")
+    assert_error(api.post(f"{url}/register/"), 401, "not_authenticated")
     res = clients[0].post(f"{url}/register/")
     assert res.status_code == 200
     assert res.json()["entrants"][0]["user_ids"] == [users[0].pk]
     assert res.json()["entrants"][0]["name"] == users[0].username
-    _error(clients[0].post(f"{url}/register/"), 409, "already_registered")
-    _error(clients[1].post(f"{url}/register/", {"partner": users[2].username}, format="json"), 422, "no_teams")
-    _error(clients[1].post(f"{url}/withdraw/"), 409, "not_registered")
+    assert_error(clients[0].post(f"{url}/register/"), 409, "already_registered")
+    assert_error(clients[1].post(f"{url}/register/", {"partner": users[2].username}, format="json"), 422, "no_teams")
+    assert_error(clients[1].post(f"{url}/withdraw/"), 409, "not_registered")
     res = clients[0].post(f"{url}/withdraw/")
     assert res.status_code == 200 and res.json()["entrants"] == []
     assert clients[0].post(f"{url}/register/").status_code == 200  # back in after withdrawing
@@ -131,9 +126,9 @@ def test_full_event_and_registration_after_the_start(org, players, make_user, cl
     full = org.post(BASE, _body(max_entrants=2), format="json").json()
     for c in clients[:2]:
         assert c.post(f"{BASE}{full['id']}/register/").status_code == 200
-    _error(clients[2].post(f"{BASE}{full['id']}/register/"), 409, "tournament_full")
+    assert_error(clients[2].post(f"{BASE}{full['id']}/register/"), 409, "tournament_full")
     assert org.post(f"{BASE}{full['id']}/start/").status_code == 200
-    _error(clients[3].post(f"{BASE}{full['id']}/register/"), 409, "registration_closed")
+    assert_error(clients[3].post(f"{BASE}{full['id']}/register/"), 409, "registration_closed")
 
 
 def test_team_registration_asks_the_partner_who_accepts_or_declines(org, players, api):
@@ -142,9 +137,9 @@ def test_team_registration_asks_the_partner_who_accepts_or_declines(org, players
     assert team.status_code == 201, team.content
     tid = team.json()["id"]
     url = f"{BASE}{tid}/register/"
-    _error(clients[0].post(url), 422, "partner_required")
-    _error(clients[0].post(url, {"partner": "nobody-here"}, format="json"), 422, "unknown_partner")
-    _error(clients[0].post(url, {"partner": users[0].username}, format="json"), 422, "invalid_partner")
+    assert_error(clients[0].post(url), 422, "partner_required")
+    assert_error(clients[0].post(url, {"partner": "nobody-here"}, format="json"), 422, "unknown_partner")
+    assert_error(clients[0].post(url, {"partner": users[0].username}, format="json"), 422, "invalid_partner")
 
     # naming a partner asks them: 202, nobody is entered yet
     res = clients[0].post(url, {"partner": users[1].username}, format="json")
@@ -155,20 +150,20 @@ def test_team_registration_asks_the_partner_who_accepts_or_declines(org, players
     for c in (clients[0], clients[1]):  # both see it among their invitations; a third player does not
         assert [i["id"] for i in c.get(f"{BASE}invitations/").json()] == [invitation["id"]]
     assert clients[2].get(f"{BASE}invitations/").json() == []
-    _error(api.get(f"{BASE}invitations/"), 401, "not_authenticated")
+    assert_error(api.get(f"{BASE}invitations/"), 401, "not_authenticated")
     accept = f"{BASE}{tid}/invitations/{invitation['id']}/accept/"
-    _error(clients[0].post(accept), 403, "not_invited")  # only the partner says yes
-    _error(clients[1].post(f"{BASE}{tid}/invitations/999999/accept/"), 404, "not_found")
+    assert_error(clients[0].post(accept), 403, "not_invited")  # only the partner says yes
+    assert_error(clients[1].post(f"{BASE}{tid}/invitations/999999/accept/"), 404, "not_found")
     res = clients[1].post(accept)
     assert res.status_code == 200 and res.json()["entrants"][0]["user_ids"] == [users[0].pk, users[1].pk]
-    _error(clients[1].post(accept), 409, "invitation_closed")
-    _error(clients[1].post(url, {"partner": users[2].username}, format="json"), 409, "already_registered")
-    _error(clients[2].post(url, {"partner": users[1].username}, format="json"), 409, "partner_registered")
+    assert_error(clients[1].post(accept), 409, "invitation_closed")
+    assert_error(clients[1].post(url, {"partner": users[2].username}, format="json"), 409, "already_registered")
+    assert_error(clients[2].post(url, {"partner": users[1].username}, format="json"), 409, "partner_registered")
 
     # another pair: the partner declines, and nobody is entered
     asked = clients[2].post(url, {"partner": users[3].username}, format="json").json()["invitation"]
     decline = f"{BASE}{tid}/invitations/{asked['id']}/decline/"
-    _error(clients[0].post(decline), 403, "not_invited")
+    assert_error(clients[0].post(decline), 403, "not_invited")
     res = clients[3].post(decline)
     assert res.status_code == 200 and res.json()["status"] == "declined"
     assert len(api.get(f"{BASE}{tid}/").json()["entrants"]) == 1
@@ -189,11 +184,11 @@ def test_the_organizer_changes_the_spectator_delay_and_it_is_recorded(org, creat
     record = TournamentRecord.objects.get(tournament_id=created["id"], kind="spectator_delay_set")
     assert record.payload == {"kind": "spectator_delay_set", "seconds": 180, "turns": 2}
     assert org.patch(url, {"spectator_delay_turns": 0}, format="json").json()["spectator_delay_seconds"] == 180
-    _error(org.patch(url, {"spectator_delay_seconds": 30}, format="json"), 422, "invalid_spectator_delay")  # the floor
-    _error(org.patch(url, {"format": "round_robin"}, format="json"), 400, "malformed")  # never changes
-    _error(api.patch(url, {"spectator_delay_seconds": 90}, format="json"), 401, "not_authenticated")
-    _error(clients[0].patch(url, {"spectator_delay_seconds": 90}, format="json"), 403, "not_organizer")
-    _error(org.patch(f"{BASE}{uuid.uuid4()}/", {"spectator_delay_seconds": 90}, format="json"), 404, "not_found")
+    assert_error(org.patch(url, {"spectator_delay_seconds": 30}, format="json"), 422, "invalid_spectator_delay")  # the floor
+    assert_error(org.patch(url, {"format": "round_robin"}, format="json"), 400, "malformed")  # never changes
+    assert_error(api.patch(url, {"spectator_delay_seconds": 90}, format="json"), 401, "not_authenticated")
+    assert_error(clients[0].patch(url, {"spectator_delay_seconds": 90}, format="json"), 403, "not_organizer")
+    assert_error(org.patch(f"{BASE}{uuid.uuid4()}/", {"spectator_delay_seconds": 90}, format="json"), 404, "not_found")
     staff = client_for(make_user(is_staff=True))
     assert staff.patch(url, {"spectator_delay_seconds": 90}, format="json").status_code == 200
     kinds = TournamentRecord.objects.filter(tournament_id=created["id"]).values_list("kind", flat=True)
@@ -204,14 +199,14 @@ def test_the_organizer_changes_the_spectator_delay_and_it_is_recorded(org, creat
 def test_start_pairs_round_one_and_creates_the_matches(org, created, players, api, make_user, client_for):
     _, clients = players
     url = f"{BASE}{created['id']}"
-    _error(org.post(f"{url}/start/"), 422, "too_few_entrants")
+    assert_error(org.post(f"{url}/start/"), 422, "too_few_entrants")
     for c in clients:
         c.post(f"{url}/register/")
-    _error(api.post(f"{url}/start/"), 401, "not_authenticated")
-    _error(clients[0].post(f"{url}/start/"), 403, "not_organizer")
+    assert_error(api.post(f"{url}/start/"), 401, "not_authenticated")
+    assert_error(clients[0].post(f"{url}/start/"), 403, "not_organizer")
     res = org.post(f"{url}/start/")
     assert res.status_code == 200 and res.json()["status"] == "running" and res.json()["round"] == 1
-    _error(org.post(f"{url}/start/"), 409, "already_started")
+    assert_error(org.post(f"{url}/start/"), 409, "already_started")
 
     pairings = api.get(f"{url}/pairings/").json()
     assert len(pairings) == 2 and {p["round"] for p in pairings} == {1}
@@ -222,8 +217,8 @@ def test_start_pairs_round_one_and_creates_the_matches(org, created, players, ap
     assert all(p["result"] is None and p["table"] in (1, 2) for p in pairings)
     assert api.get(f"{url}/pairings/", {"round": 1}).json() == pairings
     assert api.get(f"{url}/pairings/", {"round": 2}).json() == []
-    _error(api.get(f"{url}/pairings/", {"round": "x"}), 400, "malformed")
-    _error(api.get(f"{url}/pairings/", {"round": 0}), 400, "malformed")
+    assert_error(api.get(f"{url}/pairings/", {"round": "x"}), 400, "malformed")
+    assert_error(api.get(f"{url}/pairings/", {"round": 0}), 400, "malformed")
 
     standings = api.get(f"{url}/standings/").json()
     assert [r["rank"] for r in standings] == [1, 2, 3, 4]
@@ -255,43 +250,43 @@ def test_drop_is_for_organizers_of_a_running_event(org, created, players, api):
     for c in clients:
         c.post(f"{url}/register/")
     entrant = api.get(f"{url}/").json()["entrants"][0]["entrant_id"]
-    _error(org.post(f"{url}/drop/", {"entrant_id": entrant}, format="json"), 409, "not_running")
+    assert_error(org.post(f"{url}/drop/", {"entrant_id": entrant}, format="json"), 409, "not_running")
     org.post(f"{url}/start/")
-    _error(clients[1].post(f"{url}/drop/", {"entrant_id": entrant}, format="json"), 403, "not_organizer")
-    _error(org.post(f"{url}/drop/", {}, format="json"), 400, "malformed")
-    _error(org.post(f"{url}/drop/", {"entrant_id": "999999"}, format="json"), 409, "not_registered")
+    assert_error(clients[1].post(f"{url}/drop/", {"entrant_id": entrant}, format="json"), 403, "not_organizer")
+    assert_error(org.post(f"{url}/drop/", {}, format="json"), 400, "malformed")
+    assert_error(org.post(f"{url}/drop/", {"entrant_id": "999999"}, format="json"), 409, "not_registered")
     res = org.post(f"{url}/drop/", {"entrant_id": entrant}, format="json")
     assert res.status_code == 200
     assert next(e for e in res.json()["entrants"] if e["entrant_id"] == entrant)["status"] == "dropped"
-    _error(org.post(f"{url}/drop/", {"entrant_id": entrant}, format="json"), 409, "already_dropped")
+    assert_error(org.post(f"{url}/drop/", {"entrant_id": entrant}, format="json"), 409, "already_dropped")
     assert TournamentRecord.objects.filter(tournament_id=created["id"], kind="dropped").count() == 1
     # a player withdrawing after the start is a drop of their own
     assert clients[1].post(f"{url}/withdraw/").status_code == 200
-    _error(clients[1].post(f"{url}/withdraw/"), 409, "already_dropped")
+    assert_error(clients[1].post(f"{url}/withdraw/"), 409, "already_dropped")
 
 
 def test_wrong_methods_are_json(api, created):
-    _error(api.delete(f"{BASE}{created['id']}/"), 401, "not_authenticated")
-    _error(api.get(f"{BASE}{created['id']}/start/"), 401, "not_authenticated")
+    assert_error(api.delete(f"{BASE}{created['id']}/"), 401, "not_authenticated")
+    assert_error(api.get(f"{BASE}{created['id']}/start/"), 401, "not_authenticated")
 
 
 def test_organizer_pauses_and_resumes_the_round_clock(org, created, players, api):
     _, clients = players
     url = f"{BASE}{created['id']}"
     assert api.get(f"{url}/").json()["clock"] is None
-    _error(org.post(f"{url}/pause/"), 409, "not_running")
+    assert_error(org.post(f"{url}/pause/"), 409, "not_running")
     for c in clients:
         c.post(f"{url}/register/")
     org.post(f"{url}/start/")
     clock = api.get(f"{url}/").json()["clock"]
     assert clock["round"] == 1 and clock["minutes"] == 50 and clock["paused"] is False and clock["ends_at"]
-    _error(clients[0].post(f"{url}/pause/"), 403, "not_organizer")
-    _error(api.post(f"{url}/pause/"), 401, "not_authenticated")
-    _error(org.post(f"{url}/resume/"), 409, "not_paused")
+    assert_error(clients[0].post(f"{url}/pause/"), 403, "not_organizer")
+    assert_error(api.post(f"{url}/pause/"), 401, "not_authenticated")
+    assert_error(org.post(f"{url}/resume/"), 409, "not_paused")
     res = org.post(f"{url}/pause/", {"reason": "fire drill"}, format="json")
     assert res.status_code == 200
     assert res.json()["clock"]["paused"] is True and res.json()["clock"]["ends_at"] is None
-    _error(org.post(f"{url}/pause/"), 409, "already_paused")
+    assert_error(org.post(f"{url}/pause/"), 409, "already_paused")
     res = org.post(f"{url}/resume/")
     assert res.status_code == 200 and res.json()["clock"]["paused"] is False
     assert res.json()["clock"]["ends_at"] >= clock["ends_at"]  # the pause pushed the limit later

@@ -5,7 +5,6 @@ campaigns the user created and still sits in), and starting one, which opens a m
 the match creation rate (``match_create``), on the API and the pages alike."""
 
 import pytest
-from rest_framework.test import APIClient
 
 from campaigns import services
 from campaigns.models import Campaign
@@ -13,17 +12,12 @@ from games.eventstore.models import Match
 
 from tests.frontend.test_account_pages import messages_shown
 from tests.frontend.test_tournament_pages import browser
+from tests.rest import api_as
 
 pytestmark = pytest.mark.django_db
 
 ONE_SEAT = {"game": "harakiri", "act": 1, "seats": 1}
 FOUR_SEATS = {"game": "harakiri", "act": 1, "seats": 4}
-
-
-def _client(user):
-    c = APIClient()
-    c.force_authenticate(user)
-    return c
 
 
 def _status(campaign_id) -> str:
@@ -33,7 +27,7 @@ def _status(campaign_id) -> str:
 def test_campaign_creation_is_throttled_per_user_with_retry_after(make_user, rates, settings):
     rates(campaign_create="3/minute")
     settings.MAX_OPEN_CAMPAIGNS_PER_USER = 100
-    flooder, other = _client(make_user()), _client(make_user())
+    flooder, other = api_as(make_user()), api_as(make_user())
     codes = [flooder.post("/api/campaigns/", FOUR_SEATS, format="json").status_code for _ in range(4)]
     assert codes == [201, 201, 201, 429]
     res = flooder.post("/api/campaigns/", FOUR_SEATS, format="json")
@@ -46,7 +40,7 @@ def test_campaign_creation_is_throttled_per_user_with_retry_after(make_user, rat
 def test_a_user_has_at_most_max_open_campaigns(make_user, settings):
     settings.MAX_OPEN_CAMPAIGNS_PER_USER = 2
     alice, bob = make_user(), make_user()
-    c = _client(alice)
+    c = api_as(alice)
     first = c.post("/api/campaigns/", ONE_SEAT, format="json").json()["id"]
     assert c.post("/api/campaigns/", FOUR_SEATS, format="json").status_code == 201
     res = c.post("/api/campaigns/", FOUR_SEATS, format="json")
@@ -65,7 +59,7 @@ def test_starting_a_campaign_counts_against_the_match_creation_rate(make_user, r
     rates(match_create="2/minute")
     alice = make_user()
     campaigns = [services.campaign_create(user=alice, game="harakiri", act=1, seats=1).pk for _ in range(3)]
-    c = _client(alice)
+    c = api_as(alice)
     codes = [c.post(f"/api/campaigns/{cid}/start/").status_code for cid in campaigns]
     assert codes == [200, 200, 429]
     res = c.post(f"/api/campaigns/{campaigns[2]}/start/")

@@ -8,7 +8,6 @@ pages; a refold of the log gives the same state. (docs/campaigns.md, "Leaving an
 import uuid
 
 import pytest
-from rest_framework.test import APIClient
 
 from accounts.selfservice import account_anonymize
 from campaigns import domain, services
@@ -20,21 +19,9 @@ from games.eventstore.models import Match
 from tests.frontend.test_account_pages import messages_shown
 from tests.frontend.test_campaign_pages import assert_readable, words
 from tests.frontend.test_tournament_pages import browser
+from tests.rest import api_as, assert_error
 
 pytestmark = pytest.mark.django_db
-
-
-def _api(user=None):
-    c = APIClient()
-    if user is not None:
-        c.force_authenticate(user)
-    return c
-
-
-def _error(resp, status, code):
-    assert resp.status_code == status, (resp.status_code, resp.content[:300])
-    body = resp.json()
-    assert body["code"] == code and isinstance(body["message"], str), body
 
 
 def _refused(code, status, run):
@@ -200,32 +187,32 @@ def test_the_api_leaves_and_cancels_with_stable_refusals(open_campaign, make_use
     campaign, creator, joined = open_campaign
     stranger = make_user()
     url = f"/api/campaigns/{campaign.pk}/"
-    _error(_api().post(f"{url}leave/"), 401, "not_authenticated")
-    _error(_api().post(f"{url}cancel/"), 401, "not_authenticated")
-    _error(_api(joined).post(f"/api/campaigns/{uuid.uuid4()}/leave/"), 404, "not_found")
-    _error(_api(stranger).post(f"{url}leave/"), 403, "not_seated")
-    _error(_api(creator).post(f"{url}leave/"), 403, "creator_cannot_leave")
-    _error(_api(joined).post(f"{url}cancel/"), 403, "not_creator")
+    assert_error(api_as().post(f"{url}leave/"), 401, "not_authenticated")
+    assert_error(api_as().post(f"{url}cancel/"), 401, "not_authenticated")
+    assert_error(api_as(joined).post(f"/api/campaigns/{uuid.uuid4()}/leave/"), 404, "not_found")
+    assert_error(api_as(stranger).post(f"{url}leave/"), 403, "not_seated")
+    assert_error(api_as(creator).post(f"{url}leave/"), 403, "creator_cannot_leave")
+    assert_error(api_as(joined).post(f"{url}cancel/"), 403, "not_creator")
     # a leave answers with the campaign document, the seat free
-    resp = _api(joined).post(f"{url}leave/")
+    resp = api_as(joined).post(f"{url}leave/")
     assert resp.status_code == 200 and resp.json()["seats"][1] is None and resp.json()["cancelled"] is None
-    _error(_api(joined).post(f"{url}leave/"), 403, "not_seated")
+    assert_error(api_as(joined).post(f"{url}leave/"), 403, "not_seated")
     # a cancel answers with the document, cancelled, by whom and when
-    resp = _api(creator).post(f"{url}cancel/")
+    resp = api_as(creator).post(f"{url}cancel/")
     assert resp.status_code == 200
     doc = resp.json()
-    assert doc["status"] == "cancelled" and doc == _api().get(url).json()
+    assert doc["status"] == "cancelled" and doc == api_as().get(url).json()
     assert set(doc["cancelled"]) == {"by", "username", "at"} and doc["cancelled"]["by"] == creator.pk
-    _error(_api(creator).post(f"{url}cancel/"), 409, "campaign_cancelled")
-    _error(_api(stranger).post(f"{url}join/"), 409, "campaign_cancelled")
-    _error(_api(creator).post(f"{url}start/"), 409, "campaign_cancelled")
+    assert_error(api_as(creator).post(f"{url}cancel/"), 409, "campaign_cancelled")
+    assert_error(api_as(stranger).post(f"{url}join/"), 409, "campaign_cancelled")
+    assert_error(api_as(creator).post(f"{url}start/"), 409, "campaign_cancelled")
 
 
 def test_leaving_counts_against_the_seat_taking_rate(open_campaign, rates):
     # given a player joining and leaving in a loop
     rates(match_join="2/minute")
     campaign, _, joined = open_campaign
-    client = _api(joined)
+    client = api_as(joined)
     url = f"/api/campaigns/{campaign.pk}/"
     assert client.post(f"{url}leave/").status_code == 200
     assert client.post(f"{url}join/").status_code == 200
@@ -233,7 +220,7 @@ def test_leaving_counts_against_the_seat_taking_rate(open_campaign, rates):
     client.post(f"{url}join/")
     # then the third leave in the minute is throttled, and it wrote nothing
     resp = client.post(f"{url}leave/")
-    _error(resp, 429, "throttled")
+    assert_error(resp, 429, "throttled")
     assert int(resp["Retry-After"]) > 0
     assert CampaignRecord.objects.filter(campaign=campaign, type=domain.LEFT).count() == 2
 

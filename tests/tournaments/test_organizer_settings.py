@@ -5,7 +5,6 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from games.tournaments import rebuild, selectors, services
 from games.tournaments.errors import TournamentServiceError
@@ -13,6 +12,7 @@ from games.tournaments.models import TeamInvitation, Tournament, TournamentRecor
 from workers.tasks import sweep_tournaments
 
 from .helpers import register_team
+from tests.rest import api_as
 
 pytestmark = pytest.mark.django_db
 
@@ -32,12 +32,6 @@ def _code(call, **kwargs):
     return caught.value.code, caught.value.status
 
 
-def _api(user):
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
-
 # -- rounds ------------------------------------------------------------------------------------------
 
 
@@ -45,7 +39,7 @@ def _api(user):
 def test_rounds_are_refused_where_the_field_decides_them(organizer, format_):
     assert _code(_make, organizer=organizer, format=format_, rounds=2) == ("rounds_not_applicable", 422)
     assert not Tournament.objects.exists()
-    res = _api(organizer).post("/api/tournaments/", {"name": "RR", "game": "yashima", "format": format_,
+    res = api_as(organizer).post("/api/tournaments/", {"name": "RR", "game": "yashima", "format": format_,
                                                      "table_size": 2, "rounds": 5, "round_minutes": 30,
                                                      "match_options": YASHIMA}, format="json")
     assert res.status_code == 422 and res.json()["code"] == "rounds_not_applicable"
@@ -71,7 +65,7 @@ def test_a_stored_round_robin_with_rounds_still_plays_by_its_field(organizer, ma
 def test_a_start_time_in_the_past_is_refused(organizer):
     past = timezone.now() - timedelta(minutes=1)
     assert _code(_make, organizer=organizer, starts_at=past) == ("starts_at_in_past", 422)
-    res = _api(organizer).post("/api/tournaments/", {"name": "Typo", "game": "yashima", "format": "swiss",
+    res = api_as(organizer).post("/api/tournaments/", {"name": "Typo", "game": "yashima", "format": "swiss",
                                                      "table_size": 2, "round_minutes": 30, "match_options": YASHIMA,
                                                      "starts_at": past.isoformat()}, format="json")
     assert res.status_code == 422 and res.json()["code"] == "starts_at_in_past"
@@ -86,7 +80,7 @@ def test_the_organizer_changes_the_event_before_the_start_recorded_and_rebuilt(o
     t = _make(organizer, starts_at=timezone.now() + timedelta(hours=1))
     services.tournament_register(tournament_id=t.pk, user=make_user())
     later = (timezone.now() + timedelta(days=2)).replace(microsecond=0)
-    res = _api(organizer).patch(f"/api/tournaments/{t.pk}/", {
+    res = api_as(organizer).patch(f"/api/tournaments/{t.pk}/", {
         "name": "Summer Open", "starts_at": later.isoformat(), "round_minutes": 35, "max_entrants": 8,
         "rated": False, "rounds": 3}, format="json")
     assert res.status_code == 200, res.json()
@@ -102,11 +96,11 @@ def test_the_organizer_changes_the_event_before_the_start_recorded_and_rebuilt(o
     assert record.actor == {"kind": "user", "user_id": organizer.pk}
     assert rebuild.check(t.pk) == []
     # clearing the start time, and sending the same values again, records only what changed
-    res = _api(organizer).patch(f"/api/tournaments/{t.pk}/", {"starts_at": None, "name": "Summer Open"}, format="json")
+    res = api_as(organizer).patch(f"/api/tournaments/{t.pk}/", {"starts_at": None, "name": "Summer Open"}, format="json")
     assert res.status_code == 200 and res.json()["starts_at"] is None
     assert list(TournamentRecord.objects.filter(tournament=t, kind="settings_changed")
                 .order_by("seq").values_list("payload", flat=True))[-1]["changes"] == {"starts_at": None}
-    assert _api(organizer).patch(f"/api/tournaments/{t.pk}/", {"name": "Summer Open"}, format="json").status_code == 200
+    assert api_as(organizer).patch(f"/api/tournaments/{t.pk}/", {"name": "Summer Open"}, format="json").status_code == 200
     assert TournamentRecord.objects.filter(tournament=t, kind="settings_changed").count() == 2
     assert rebuild.check(t.pk) == []
     # a projection that drifted from the log is found and fixed
@@ -128,31 +122,31 @@ def test_bad_changes_are_refused_with_a_stable_code(organizer, make_user, body, 
     t = _make(organizer)
     for _ in range(3):
         services.tournament_register(tournament_id=t.pk, user=make_user())
-    res = _api(organizer).patch(f"/api/tournaments/{t.pk}/", body, format="json")
+    res = api_as(organizer).patch(f"/api/tournaments/{t.pk}/", body, format="json")
     assert (res.status_code, res.json()["code"]) == (status, code)
     assert not TournamentRecord.objects.filter(tournament=t, kind="settings_changed").exists()
 
 
 def test_rounds_cannot_be_set_on_a_round_robin_later_either(organizer):
     t = _make(organizer, format="round_robin")
-    res = _api(organizer).patch(f"/api/tournaments/{t.pk}/", {"rounds": 2}, format="json")
+    res = api_as(organizer).patch(f"/api/tournaments/{t.pk}/", {"rounds": 2}, format="json")
     assert (res.status_code, res.json()["code"]) == (422, "rounds_not_applicable")
 
 
 def test_changes_are_the_organizers_and_only_before_the_start(organizer, make_user):
     t = _make(organizer)
     player = make_user()
-    res = _api(player).patch(f"/api/tournaments/{t.pk}/", {"name": "Mine"}, format="json")
+    res = api_as(player).patch(f"/api/tournaments/{t.pk}/", {"name": "Mine"}, format="json")
     assert (res.status_code, res.json()["code"]) == (403, "not_organizer")
     for _ in range(2):
         services.tournament_register(tournament_id=t.pk, user=make_user())
     services.tournament_start(tournament_id=t.pk, user=organizer)
-    res = _api(organizer).patch(f"/api/tournaments/{t.pk}/", {"name": "Late", "spectator_delay_seconds": 120},
+    res = api_as(organizer).patch(f"/api/tournaments/{t.pk}/", {"name": "Late", "spectator_delay_seconds": 120},
                                 format="json")
     assert (res.status_code, res.json()["code"]) == (409, "already_started")
     t.refresh_from_db()
     assert t.name == "Spring Open" and t.spectator_delay_seconds == 60  # all or nothing
-    res = _api(organizer).patch(f"/api/tournaments/{t.pk}/", {"spectator_delay_seconds": 120}, format="json")
+    res = api_as(organizer).patch(f"/api/tournaments/{t.pk}/", {"spectator_delay_seconds": 120}, format="json")
     assert res.status_code == 200 and res.json()["spectator_delay_seconds"] == 120  # the delay still changes
 
 
@@ -168,7 +162,7 @@ def test_a_start_time_passed_with_too_few_entrants_is_recorded_and_rebuilt(organ
     assert selectors.start_notes(t)["cleared_at"] == record.at
     assert rebuild.check(t.pk) == []
     # a new start time replaces the note
-    _api(organizer).patch(f"/api/tournaments/{t.pk}/", {"starts_at": (timezone.now() + timedelta(hours=3)).isoformat()},
+    api_as(organizer).patch(f"/api/tournaments/{t.pk}/", {"starts_at": (timezone.now() + timedelta(hours=3)).isoformat()},
                           format="json")
     assert selectors.start_notes(Tournament.objects.get(pk=t.pk))["cleared_at"] is None
 
@@ -183,7 +177,7 @@ def test_the_organizer_cancels_an_event_that_has_not_started(organizer, make_use
     register_team(t.pk, a, b)
     services.tournament_register(tournament_id=t.pk, user=c, partner=d)  # pending
     assert _code(services.tournament_cancel, tournament_id=t.pk, user=a) == ("not_organizer", 403)
-    res = _api(organizer).post(f"/api/tournaments/{t.pk}/cancel/", {"reason": "The venue is closed."}, format="json")
+    res = api_as(organizer).post(f"/api/tournaments/{t.pk}/cancel/", {"reason": "The venue is closed."}, format="json")
     assert res.status_code == 200 and res.json()["status"] == "cancelled"
     t.refresh_from_db()
     assert t.status == "cancelled"
@@ -199,7 +193,7 @@ def test_the_organizer_cancels_an_event_that_has_not_started(organizer, make_use
     assert _code(services.tournament_start, tournament_id=t.pk, user=organizer) == ("tournament_cancelled", 409)
     assert _code(services.tournament_withdraw, tournament_id=t.pk, user=a) == ("tournament_cancelled", 409)
     assert _code(services.tournament_cancel, tournament_id=t.pk, user=organizer) == ("tournament_cancelled", 409)
-    res = _api(organizer).patch(f"/api/tournaments/{t.pk}/", {"name": "Again"}, format="json")
+    res = api_as(organizer).patch(f"/api/tournaments/{t.pk}/", {"name": "Again"}, format="json")
     assert (res.status_code, res.json()["code"]) == (409, "tournament_cancelled")
     assert selectors.start_notes(t)["cancel_reason"] == "The venue is closed."
     # the registrants still see it among their tournaments, cancelled
@@ -214,5 +208,5 @@ def test_a_started_event_cannot_be_cancelled(organizer, make_user):
     for _ in range(2):
         services.tournament_register(tournament_id=t.pk, user=make_user())
     services.tournament_start(tournament_id=t.pk, user=organizer)
-    res = _api(organizer).post(f"/api/tournaments/{t.pk}/cancel/", {}, format="json")
+    res = api_as(organizer).post(f"/api/tournaments/{t.pk}/cancel/", {}, format="json")
     assert (res.status_code, res.json()["code"]) == (409, "already_started")
