@@ -166,3 +166,16 @@ def test_a_master_out_of_the_game_cannot_concede_and_nobody_concedes_during_setu
     with pytest.raises(RuleViolation) as early:
         concede.concede(setup, 0, Rng(b"seed", "concede"))
     assert early.value.code == "concede_in_setup"
+
+
+# rules: Yashima core, "Restoration and Winning the Game" (restoration at the end of the round): a master who leaves
+# the game while restoring restores no more, and the next round's destiny step counts only the masters left
+def test_a_master_leaving_during_their_restoration_is_not_waited_for():
+    s = scene(pl(pos=A), pl(master="rosamu", kami="dragon", pos=FAR, deck=[], hand=[], pending=True,
+                            discard=["plain"] * 6, statuses={"BURN": 1}),
+              pl(master="kenta", pos=OTHER), phase="end_of_round")
+    s.when(SYSTEM, "proceed")
+    assert prompt(s)["seat"] == 1 and prompt(s)["kind"] == "restore_statuses"
+    concedes(s, 1)
+    assert s.state["phase"] == "destiny" and s.status.awaiting == [0, 2]
+    assert not P(s, 1)["restored"] and P(s, 1)["dead"]
