@@ -179,3 +179,14 @@ def test_a_master_leaving_during_their_restoration_is_not_waited_for():
     concedes(s, 1)
     assert s.state["phase"] == "destiny" and s.status.awaiting == [0, 2]
     assert not P(s, 1)["restored"] and P(s, 1)["dead"]
+
+
+# rules: Fairytale "Attack Action Breakdown" (the attack resolves step by step): an attack whose master leaves the game
+# is called off, and the defender is asked nothing more
+def test_an_attack_of_the_conceding_master_is_called_off():
+    s = three()
+    attack(s, 0, "plain")
+    assert prompt(s)["seat"] == 1
+    concedes(s, 0)
+    assert prompt(s) is None and defs(P(s, 1)["hand"]) == ["block"] and P(s, 1)["discard"] == []
+    assert s.state["turn"]["seat"] == 1 and s.status.awaiting == [1]
