@@ -104,6 +104,9 @@ def test_play_against_a_bot_in_two_clicks_and_a_spectator_watches_from_the_list(
     expect(c.locator("#status-seat")).to_have_text("spectator")
     expect(c.locator("#board .yk-grid .yk-cell")).to_have_count(9)
     expect(c.locator("#board .yk-hand")).to_have_count(0)
+    # the table itself says how many watch, live, to the player and to the spectator (a count only)
+    expect(a.get_by_test_id("watchers")).to_have_text("1 watching", timeout=15_000)
+    expect(c.get_by_test_id("watchers")).to_have_text("1 watching (you included)")
 
     # the list counts the spectator (the player's other tab, refreshing)
     home = a.context.new_page()
@@ -126,6 +129,8 @@ def test_play_against_a_bot_in_two_clicks_and_a_spectator_watches_from_the_list(
     assert c.evaluate("window.__noReload") == "same"
     assert not DEV_TERMS.search(c.evaluate(WORDS_JS)), c.evaluate(WORDS_JS)
     table_shot(c, "watch-390-spectator")
+    c.close()  # the spectator leaves: the player's table says so
+    expect(a.get_by_test_id("watchers")).to_have_text("nobody watching", timeout=15_000)
 
     # the lobby on the phone: fits, every control touchable and reachable; the form shows the
     # chosen game's options only, with the players the game allows
@@ -150,7 +155,7 @@ def test_play_against_a_bot_in_two_clicks_and_a_spectator_watches_from_the_list(
                     "create": 'form.match-form button[type="submit"]'})
     b.get_by_label("Game").select_option("yashima")
     expect(b.locator('fieldset[data-game="harakiri"]')).to_be_hidden()
-    expect(b.get_by_label("Players").locator("option:not([disabled])")).to_have_text(["2", "3", "4"])
+    expect(b.get_by_label("Players").locator("option:not([disabled])")).to_have_text(["2", "3", "4", "5", "6"])
     assert_phone_friendly(b, "lobby (Yashima)")
     assert not DEV_TERMS.search(b.evaluate(WORDS_JS))
     table_shot(b, "lobby-390")

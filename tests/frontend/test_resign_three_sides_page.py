@@ -29,3 +29,18 @@ def test_a_player_resigns_from_a_three_player_match_and_the_others_play_on(clien
     assert re.search(r'<form id="resign-form"[^>]* hidden', client.get(f"/matches/{match.pk}/").content.decode())
     client.force_login(users[0])
     assert boot_of(client.get(f"/matches/{match.pk}/"))["doc"]["resignable"] is True
+
+
+def test_the_resign_button_asks_in_the_words_of_the_game(client, make_user, started_pebbles):
+    users = [make_user() for _ in range(3)]
+    match = services.match_create(game="yokai", seats=3, options={}, creator=users[0])
+    for seat, user in enumerate(users[1:], start=1):
+        services.match_join(match_id=match.pk, user=user, seat=seat)
+    services.match_start(match_id=match.pk, user=users[0])
+    client.force_login(users[1])
+    form = re.search(r'<form id="resign-form"[^>]*>', client.get(f"/matches/{match.pk}/").content.decode()).group(0)
+    assert "You leave the game and the others play on without you" in form
+    two, (alice, _) = started_pebbles()
+    client.force_login(alice)
+    form = re.search(r'<form id="resign-form"[^>]*>', client.get(f"/matches/{two.pk}/").content.decode()).group(0)
+    assert "Your opponents win at once" in form

@@ -2,7 +2,7 @@
 // commands as buttons (or the game's board, which offers them itself).
 //
 // Protocol (server -> client): hello {seq, seat, state}; events {events:[{seq,type,payload,actor,at,text,hidden?}], seq};
-// state {seq, state}; command_result {...}; error {code, message, ...}.
+// state {seq, state}; command_result {...}; error {code, message, ...}; watchers {spectators} (hello has it too).
 // Client -> server: sync {after}; command {command_id, expected_seq, command:{type, args}}.
 // Every message carries the match seq; a gap (first new seq != lastSeq + 1) triggers a sync.
 // Only what the server sent for this seat is rendered: the client never has hidden data to leak.
@@ -17,7 +17,7 @@ import { boardFor } from "./boards/registry.js";
 import { entriesOf, help, helpText, loadGlossary } from "./boards/help.js";
 import { ReconnectingSocket } from "./socket.js";
 import { SQUARE_NAME, outlineWhilePointed } from "./squares.js";
-import { errorText, seatLabel, waitingWords } from "./words.js";
+import { WORDS, errorText, seatLabel, waitingWords } from "./words.js";
 import { retireFlash } from "./flash.js";
 
 const boot = JSON.parse(document.getElementById("match-boot").textContent);
@@ -28,6 +28,7 @@ const $ = (id) => document.getElementById(id);
 
 const PLATFORM_EVENTS = new Set(["MatchCreated", "SeatTaken", "SeatLeft", "MatchStarted", "MatchFinished", "MatchAbandoned",
   "ClockHeld", "ClockReleased"]);
+const CLOSE_MESSAGE_TOO_BIG = 1009; // a frame larger than the server takes at all (over 16 MiB)
 const BOARD_EVENTS = 200; // the tail of the log a board gets as doc.events
 const LAST_MOVE_LINES = 4; // sentences shown above the board
 
@@ -107,6 +108,30 @@ function showConnection() {
 function resignedSeat(doc) {
   const seat = doc.match ? doc.match.resigned : null;
   return Number.isInteger(seat) ? seat : null;
+}
+
+/** The seats whose players resigned while the others played on (a game of three sides or more). */
+function concededSeats(doc) {
+  const seats = doc.match ? doc.match.conceded : null;
+  return Array.isArray(seats) ? seats : [];
+}
+
+/** Everyone who resigned, in the order they did: those who left a game that went on, then the one
+ * whose resignation ended it. */
+function resignedSeats(doc) {
+  const seats = [...concededSeats(doc)];
+  if (resignedSeat(doc) !== null) seats.push(resignedSeat(doc));
+  return seats;
+}
+
+/** How many spectators watch now (the server's count over every server: a number, never names). */
+function renderWatchers(count) {
+  if (!Number.isInteger(count) || count < 0) return;
+  const spectator = app.doc.seat === null || app.doc.seat === undefined;
+  const shown = spectator ? Math.max(count, 1) : count; // a spectator's own socket may not be counted yet
+  const box = $("status-watchers");
+  box.dataset.count = String(shown);
+  box.textContent = shown ? `${shown} watching${spectator ? " (you included)" : ""}` : "nobody watching";
 }
 
 function matchOver(doc) {
@@ -224,6 +249,7 @@ function isMine(ev) {
 
 function actorKey(ev) {
   const a = ev.actor || {};
+  if (ev.type === "SeatConceded" && ev.payload && Number.isInteger(ev.payload.seat)) return ev.payload.seat; // a resignation is that seat's move
   return Number.isInteger(a.seat) ? a.seat : "system"; // workers, the system, lobby actions
 }
 
@@ -435,13 +461,14 @@ function renderStatus() {
   $("status-awaiting").textContent = awaiting.length ? awaiting.map((s) => seatName(s)).join(", ") : "–";
   const mySeat = doc.seat === null || doc.seat === undefined ? null : doc.match && doc.match.seats && doc.match.seats[doc.seat];
   // players count seats from 1 (as the sentences do): never "seat 0", never a seq number
-  $("status-seat").textContent = doc.seat === null || doc.seat === undefined ? "spectator" : `${mySeat ? mySeat.username : "you"} (seat ${doc.seat + 1})`;
+  const left = concededSeats(doc).includes(doc.seat) ? ": you resigned and left the game" : "";
+  $("status-seat").textContent = doc.seat === null || doc.seat === undefined ? "spectator" : `${mySeat ? mySeat.username : "you"} (seat ${doc.seat + 1})${left}`;
   $("match-app").dataset.seq = String(doc.seq);
   if (doc.match) $("status-rated").textContent = ratedWords(doc.match);
   renderClock();
 
   const result = $("result");
-  const resign = $("resign-form"); // a seated player of a running game of two sides may concede
+  const resign = $("resign-form"); // a seated player still in a running game may concede
   if (resign) resign.hidden = !doc.resignable;
   const replay = $("replay-link"); // a finished match has a replay
   if (replay) replay.hidden = !(doc.match && doc.match.status === "finished");
@@ -451,7 +478,7 @@ function renderStatus() {
     result.replaceChildren(
       el("strong", {}, "Game over. "),
       winners.length ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.map((s) => seatName(s)).join(", ")}` : "No winner.",
-      resignedSeat(doc) !== null ? ` (${seatName(resignedSeat(doc))} resigned)` : "",
+      resignedSeats(doc).length ? ` (${resignedSeats(doc).map((s) => (s === doc.seat ? "you" : seatName(s))).join(", ")} resigned)` : "",
     );
   } else {
     result.hidden = true;
@@ -486,6 +513,7 @@ function renderSeats() {
   const seats = (doc.match && doc.match.seats) || [];
   const awaiting = new Set((doc.status && doc.status.awaiting) || []);
   const winners = new Set((doc.status && doc.status.winners) || []);
+  const conceded = new Set(concededSeats(doc));
   $("seats").replaceChildren(
     ...seats.map((s, i) =>
       el(
@@ -493,6 +521,7 @@ function renderSeats() {
         { class: [awaiting.has(i) ? "awaiting" : "", i === doc.seat ? "me" : ""].join(" ").trim(), dataset: { seat: String(i) } },
         s ? seatName(i) : el("em", { class: "free" }, "free"),
         awaiting.has(i) ? el("span", { class: "badge" }, "to play") : null,
+        conceded.has(i) ? el("span", { class: "badge resigned", title: "Resigned and left the game; the others played on." }, "resigned") : null,
         doc.status && doc.status.finished && winners.has(i) ? el("span", { class: "badge win" }, "winner") : null,
       ),
     ),
@@ -642,6 +671,10 @@ function onMessage(msg) {
       app.socket.send({ type: "sync", after: app.lastSeq });
       if (msg.state) applyState(msg.state, msg.seq);
       else render();
+      renderWatchers(msg.spectators);
+      break;
+    case "watchers":
+      renderWatchers(msg.spectators);
       break;
     case "events":
       // A page: when more remain the server sends no state; ask for the next page.
@@ -714,6 +747,7 @@ function start() {
     onClose: (e, willRetry) => {
       failAllPending({ code: "disconnected", message: "connection lost" });
       if (app.sessionEnded) return;
+      if (e.code === CLOSE_MESSAGE_TOO_BIG) showError(WORDS.frame_too_large);
       setConnection(willRetry ? "retrying" : "closed", willRetry ? "Disconnected, reconnecting…" : "Disconnected. Reload the page to reconnect.");
       render();
     },
