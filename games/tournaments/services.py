@@ -633,10 +633,11 @@ def tournament_withdraw(*, tournament_id, user) -> Entrant:
 
 
 def _concede_running_match(tournament: Tournament, state: State, entrant: Entrant, actor: Actor) -> None:
-    """A dropped entrant concedes the match it is playing in the round being played, where the game
-    lets one side resign (two sides: two players or two teams): its opponents win now instead of
-    waiting out its clock, and the round can end. At a pod of three or more the match plays on. The
-    caller holds the tournament's lock (the match's result is recorded on commit, as any other)."""
+    """A dropped entrant resigns the match it is playing in the round being played: at a table of
+    two sides (two players or two teams) its opponents win now instead of waiting out its clock, and
+    the round can end; at a pod of three or more it leaves the game (the engine's concede) and the
+    others play on, where the game allows it. The caller holds the tournament's lock (the match's
+    result is recorded on commit, as any other)."""
     if not _at_open_table(state, str(entrant.pk)):
         return
     tables = TournamentTable.objects.filter(tournament=tournament, round=state.current_round, match__isnull=False)
