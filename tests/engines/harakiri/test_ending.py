@@ -1,9 +1,7 @@
 """Ending the Exploration Phase: victory (resurrection, level increase), failure, party votes."""
 
-import pytest
-
 from games.engines.harakiri import ENGINE
-from games.kernel import SYSTEM, Command, Rng, RuleViolation
+from games.kernel import SYSTEM, Rng
 
 from .helpers import arena, doc, find, open_rows, scenario
 
