@@ -192,6 +192,9 @@ class SeatViewSerializer(serializers.Serializer):
     legal_commands = LegalCommandSerializer(many=True)
     resignable = serializers.BooleanField(help_text="whether this seat may resign now (POST .../resign/): a "
                                                     "seat still in play in a running game that is not cooperative")
+    resign_refused = serializers.CharField(allow_null=True, required=False, help_text=(
+        "the code of the game's rule that refuses this seat's resignation now (concede_in_setup: a "
+        "Yashima master of three sides or more can resign once the setup is over); null = none"))
 
 
 class UUIDStringField(serializers.UUIDField):

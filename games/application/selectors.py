@@ -221,18 +221,40 @@ def view_for_seat(match: Match, seat, state: dict | None = None, *, seq: int | N
         "view": game_view,
         "legal_commands": legal,
         "resignable": not behind and resignable(engine, state, seat),
+        "resign_refused": None if behind else game_refuses_resigning(engine, state, seat),
     }
 
 
 def resignable(engine, state: dict, seat) -> bool:
     """Whether ``seat`` may resign now (``decisions._resign`` decides; this only spares the page a
     button that would be refused): a seated player still in play in a running game that is not
-    cooperative, of two sides or of more whose engine lets the others play on (``EngineBase.concede``)."""
-    lobby = state["lobby"]
-    if (seat is None or lobby["status"] != ACTIVE or engine.cooperative or (lobby["seats"][seat] or {}).get("bot")
-            or seat in conceded_seats(lobby) or engine.out_of_play(state["game"], seat)):
+    cooperative, of two sides, or of more whose engine lets the others play on now
+    (``EngineBase.concede``, asked through the same rule: ``EngineBase.concede_refusal``)."""
+    if not _in_the_running(engine, state, seat):
         return False
-    return len(engine.sides(state["game"], len(lobby["seats"]))) == 2 or concedes(engine)
+    if _two_sides(engine, state):
+        return True
+    return concedes(engine) and engine.concede_refusal(state["game"], seat) is None
+
+
+def game_refuses_resigning(engine, state: dict, seat) -> str | None:
+    """The code of the game's own rule that keeps ``seat`` from resigning now (``concede_in_setup``:
+    the page says when it can), for a seated player who could otherwise; None when none does."""
+    if not _in_the_running(engine, state, seat) or _two_sides(engine, state) or not concedes(engine):
+        return None
+    refusal = engine.concede_refusal(state["game"], seat)
+    return refusal.code if refusal is not None else None
+
+
+def _in_the_running(engine, state: dict, seat) -> bool:
+    lobby = state["lobby"]
+    return not (seat is None or lobby["status"] != ACTIVE or engine.cooperative
+                or (lobby["seats"][seat] or {}).get("bot") or seat in conceded_seats(lobby)
+                or engine.out_of_play(state["game"], seat))
+
+
+def _two_sides(engine, state: dict) -> bool:
+    return len(engine.sides(state["game"], len(state["lobby"]["seats"]))) == 2
 
 
 def concedes(engine) -> bool:

@@ -123,7 +123,13 @@ class EngineBase:
         handed on, and the game ended when only one side is left. Pure like ``decide``: ``rng`` is
         the resign command's own stream, so deciding it again gives the same events. None (the
         default): the game cannot go on without a player, and resigning is refused there. Raise
-        ``RuleViolation`` when it cannot be done now; its code reaches the player (409)."""
+        ``RuleViolation`` when it cannot be done now (``concede_refusal`` says why); its code reaches
+        the player (409)."""
+        return None
+
+    def concede_refusal(self, state, seat: int) -> RuleViolation | None:
+        """Why ``concede`` would refuse ``seat`` now (the same rule, asked without deciding the
+        concession: the view's ``resignable`` asks it on every view), None when it would not."""
         return None
 
     def out_of_play(self, state, seat: int) -> bool:

@@ -44,3 +44,38 @@ def test_the_resign_button_asks_in_the_words_of_the_game(client, make_user, star
     client.force_login(alice)
     form = re.search(r'<form id="resign-form"[^>]*>', client.get(f"/matches/{two.pk}/").content.decode()).group(0)
     assert "Your opponents win at once" in form
+
+
+def _started(game, seats, options, make_user):
+    users = [make_user() for _ in range(seats)]
+    match = services.match_create(game=game, seats=seats, options=options, creator=users[0])
+    for seat, user in enumerate(users[1:], start=1):
+        services.match_join(match_id=match.pk, user=user, seat=seat)
+    services.match_start(match_id=match.pk, user=users[0])
+    return match, users
+
+
+def test_during_a_yashima_setup_of_three_masters_the_page_offers_no_resign_and_says_when(client, make_user):
+    # given a three-master Yashima match in its setup (a master can leave once the setup is over)
+    match, users = _started("yashima", 3, {}, make_user)
+    client.force_login(users[1])
+    # when the player opens the match page
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    # then there is no Resign button to be refused, and a line says when there will be one
+    assert re.search(r'<form id="resign-form"[^>]* hidden', page)
+    line = re.search(r'<p id="resign-later"[^>]*>([^<]*)</p>', page)
+    assert " hidden" not in line.group(0) and line.group(1) == "You can resign once the setup is over."
+    assert boot_of(client.get(f"/matches/{match.pk}/"))["doc"]["resign_refused"] == "concede_in_setup"
+
+
+def test_a_team_player_is_told_the_team_loses(client, make_user):
+    # given a Yashima team game (two teams of two)
+    match, users = _started("yashima", 4, {"teams": True}, make_user)
+    client.force_login(users[0])
+    # when the player opens the match page
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    # then the Resign question says the team loses (not only "your opponents win"), and no later-line shows
+    form = re.search(r'<form id="resign-form"[^>]*>', page).group(0)
+    assert " hidden" not in form
+    assert 'data-confirm="Resign this match? Your team loses and the other team wins at once; this cannot be undone."' in form
+    assert re.search(r'<p id="resign-later"[^>]* hidden', page)

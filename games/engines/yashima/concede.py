@@ -38,14 +38,22 @@ def out_of_play(state, seat) -> bool:
 
 
 def refuse_unless_in_play(state, seat) -> None:
+    refusal = refusal_of(state, seat)
+    if refusal is not None:
+        raise refusal
+
+
+def refusal_of(state, seat) -> RuleViolation | None:
+    """Why ``seat``'s master cannot leave the game now; None when they can."""
     if state is None or state["phase"] == "over":
-        raise RuleViolation("game_over", "the match is finished")
+        return RuleViolation("game_over", "the match is finished")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state["players"]):
-        raise RuleViolation("bad_seat", "no such seat")
+        return RuleViolation("bad_seat", "no such seat")
     if state["players"][seat]["dead"]:
-        raise RuleViolation("already_out", "this master is already out of the game")
+        return RuleViolation("already_out", "this master is already out of the game")
     if state["phase"] == "setup":  # the setup goes round every seat in order: it has no gap for a missing master
-        raise RuleViolation("concede_in_setup", "a master can leave the game once the setup is over")
+        return RuleViolation("concede_in_setup", "a master can leave the game once the setup is over")
+    return None
 
 
 def leave_the_table(sim, seat) -> None:

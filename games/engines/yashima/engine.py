@@ -142,6 +142,9 @@ class YashimaEngine(EngineBase):
         """A resigning master leaves the game as if killed (``concede.py``; docs/games/yashima.md, "Resigning")."""
         return concession.concede(state, seat, rng)
 
+    def concede_refusal(self, state, seat):
+        return concession.refusal_of(state, seat)
+
     def out_of_play(self, state, seat):
         return concession.out_of_play(state, seat)
 

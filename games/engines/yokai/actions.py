@@ -75,17 +75,25 @@ def decide(state, command):
     return tx.events
 
 
+def concede_refusal(state, seat) -> RuleViolation | None:
+    """Why ``seat``'s player cannot resign from the game now; None when they can."""
+    if state is None or state.get("finished"):
+        return RuleViolation("game_over", "the game is over")
+    if not is_int(seat) or not 0 <= seat < state["seats"]:
+        return RuleViolation("bad_seat", "no such seat")
+    if not R.in_play(state, seat):
+        return RuleViolation("already_out", "this player has already left the game")
+    return None
+
+
 def concede(state, seat) -> list:
     """``seat``'s player resigns and leaves the game (docs/games/yokai.md, "Resigning"): their
     monsters leave the board for their discard pile (they are not killed: no "when killed" ability
     triggers), what waits on them is dropped, their turn passes on, and when the players still in
     the game are one side, that side wins."""
-    if state is None or state.get("finished"):
-        raise RuleViolation("game_over", "the game is over")
-    if not is_int(seat) or not 0 <= seat < state["seats"]:
-        raise RuleViolation("bad_seat", "no such seat")
-    if not R.in_play(state, seat):
-        raise RuleViolation("already_out", "this player has already left the game")
+    refusal = concede_refusal(state, seat)
+    if refusal is not None:
+        raise refusal
     tx = _Tx(state)
     removed = [pos for pos in squares(state["rows"]) if pos in state["monsters"] and state["monsters"][pos]["owner"] == seat]
     tx.emit("PlayerConceded", {"seat": seat, "removed": removed})

@@ -166,6 +166,9 @@ class YokaiEngine(EngineBase):
         docs/games/yokai.md, "Resigning"). Nothing is drawn: ``rng`` goes unused."""
         return actions.concede(state, seat)
 
+    def concede_refusal(self, state, seat):
+        return actions.concede_refusal(state, seat)
+
     def out_of_play(self, state, seat):
         return not R.in_play(state, seat)
 
