@@ -274,7 +274,7 @@ def match_page(request, match_id):
         "match": match,
         "part_of": part_of([match.pk]).get(str(match.pk)),
         "rated_words": rated_words(doc["match"]),
-        "resign_confirm": resign_confirm(match, state),
+        "resign_confirm": resign_confirm(match, state, seat),
         "spectator_delay": delay,
         # a player of a tournament match may report a moment of it to the judges (once it has begun)
         "can_report": state["lobby"]["status"] != OPEN and tournament_reports.can_report(match.pk, request.user),
@@ -287,12 +287,15 @@ def match_page(request, match_id):
     })
 
 
-def resign_confirm(match, state: dict) -> str:
-    """The Resign button's question: with two sides the others win at once; with more the game goes
-    on without the player (docs/platform.md, "Resigning")."""
+def resign_confirm(match, state: dict, seat=None) -> str:
+    """The Resign button's question: with two sides the others win at once (a team's resignation loses
+    for all its seats); with more the game goes on without the player (docs/platform.md, "Resigning")."""
     game, seats = state["game"], len(state["lobby"]["seats"])
-    if game is not None and len(selectors.engine_of(match).sides(game, seats)) > 2:
+    sides = selectors.engine_of(match).sides(game, seats) if game is not None else []
+    if len(sides) > 2:
         return "Resign this match? You leave the game and the others play on without you; this cannot be undone."
+    if any(seat in side and len(side) > 1 for side in sides):
+        return "Resign this match? Your team loses and the other team wins at once; this cannot be undone."
     return "Resign this match? Your opponents win at once; this cannot be undone."
 
 

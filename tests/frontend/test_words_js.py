@@ -68,3 +68,15 @@ def test_an_open_tables_waiting_words_say_who_it_waits_for():
         "Every seat is taken: waiting for the match to start.",
         "Nothing to show yet.",
     ]
+
+
+def test_the_end_result_says_a_team_lost_by_one_resignation():
+    # given a team game that ended when alice resigned for her team
+    winners = ["Bot 2", "Bot 4", "Bot 6"]
+    # when the table words the result
+    team = run_js(f'words.resultWords({json.dumps(winners)}, [{{name: "alice", forTeam: true}}])')
+    # then it lists the winners as a sentence does and says alice resigned for the team
+    assert team == "Winners: Bot 2, Bot 4 and Bot 6 (alice resigned for the team)"
+    assert run_js('words.resultWords(["bob"], [{name: "you", forTeam: false}])') == "Winner: bob (you resigned)"
+    assert run_js('words.resultWords(["bob"], [{name: "ann"}, {name: "cy"}])') == "Winner: bob (ann and cy resigned)"
+    assert run_js("words.resultWords([])") == "No winner."

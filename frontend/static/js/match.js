@@ -17,7 +17,7 @@ import { boardFor } from "./boards/registry.js";
 import { entriesOf, help, helpText, loadGlossary } from "./boards/help.js";
 import { ReconnectingSocket } from "./socket.js";
 import { SQUARE_NAME, outlineWhilePointed } from "./squares.js";
-import { WORDS, errorText, seatLabel, waitingWords } from "./words.js";
+import { WORDS, errorText, resultWords, seatLabel, waitingWords } from "./words.js";
 import { retireFlash } from "./flash.js";
 
 const boot = JSON.parse(document.getElementById("match-boot").textContent);
@@ -122,6 +122,14 @@ function resignedSeats(doc) {
   const seats = [...concededSeats(doc)];
   if (resignedSeat(doc) !== null) seats.push(resignedSeat(doc));
   return seats;
+}
+
+/** Whether ``seat``'s resignation ended the match for team-mates too: the seat whose resignation
+ * finished it lost with more than itself. */
+function resignedForTeam(doc, seat) {
+  const seats = (doc.match && doc.match.seats) || [];
+  const winners = (doc.status && doc.status.winners) || [];
+  return seat === resignedSeat(doc) && seats.length - winners.length > 1;
 }
 
 /** How many spectators watch now (the server's count over every server: a number, never names). */
@@ -470,6 +478,8 @@ function renderStatus() {
   const result = $("result");
   const resign = $("resign-form"); // a seated player still in a running game may concede
   if (resign) resign.hidden = !doc.resignable;
+  const resignLater = $("resign-later"); // the game's rule holds Resign back until its setup is over
+  if (resignLater) resignLater.hidden = doc.resign_refused !== "concede_in_setup";
   const replay = $("replay-link"); // a finished match has a replay
   if (replay) replay.hidden = !(doc.match && doc.match.status === "finished");
   if (st.finished) {
@@ -477,8 +487,7 @@ function renderStatus() {
     result.hidden = false;
     result.replaceChildren(
       el("strong", {}, "Game over. "),
-      winners.length ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.map((s) => seatName(s)).join(", ")}` : "No winner.",
-      resignedSeats(doc).length ? ` (${resignedSeats(doc).map((s) => (s === doc.seat ? "you" : seatName(s))).join(", ")} resigned)` : "",
+      resultWords(winners.map((s) => seatName(s)), resignedSeats(doc).map((s) => ({ name: s === doc.seat ? "you" : seatName(s), forTeam: resignedForTeam(doc, s) }))),
     );
   } else {
     result.hidden = true;

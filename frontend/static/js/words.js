@@ -57,3 +57,18 @@ export function errorText(body, words = {}, fallback = "That did not work.") {
   if (!message || message === code || CODE.test(message)) return fallback;
   return sentence(message);
 }
+
+/** Names as a sentence says them: "a", "a and b", "a, b and c". */
+export function nameList(names) {
+  const all = (names || []).map(String);
+  return all.length < 2 ? all.join("") : `${all.slice(0, -1).join(", ")} and ${all[all.length - 1]}`;
+}
+
+/** The end result after "Game over.": ``winners``, their names; ``resigned``, [{name, forTeam}] in the
+ * order they resigned (``forTeam``: that resignation lost the game for the player's team-mates too). */
+export function resultWords(winners, resigned = []) {
+  const won = winners && winners.length ? `Winner${winners.length > 1 ? "s" : ""}: ${nameList(winners)}` : "No winner.";
+  if (!resigned.length) return won;
+  const team = resigned.length === 1 && resigned[0].forTeam ? " for the team" : "";
+  return `${won} (${nameList(resigned.map((r) => r.name))} resigned${team})`;
+}
