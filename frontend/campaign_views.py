@@ -90,8 +90,10 @@ def campaign_list(request, form=None):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def campaign_create(request):
+    if request.method != "POST":  # reloading the address a refused form was shown at
+        return redirect("frontend:campaigns")
     form = CampaignCreateForm(request.POST)
     if not form.is_valid():
         return campaign_list(request, form=form)

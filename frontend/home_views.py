@@ -7,8 +7,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from games.api.throttles import MatchCreateThrottle
 from games.application import services
@@ -133,3 +134,9 @@ def match_quick(request):
         refusal(request, err)
         return redirect("frontend:home")
     return redirect("frontend:match", match_id=match.pk)
+
+
+@require_http_methods(["GET", "HEAD"])
+def favicon(request):
+    """Browsers ask for /favicon.ico on pages that name no icon (the API's JSON, the schema): the site's icon."""
+    return redirect(static("img/kamiza.svg"), permanent=True)

@@ -14,6 +14,7 @@ app_name = "frontend"
 
 urlpatterns = [
     path("", home.home, name="home"),
+    path("favicon.ico", home.favicon, name="favicon"),
     path("lobby/", views.lobby, name="lobby"),
     path("games/", RedirectView.as_view(pattern_name="frontend:home", permanent=False)),  # the rules' "Games" crumb, typed
     path("games/<slug:slug>/", RedirectView.as_view(pattern_name="frontend:game-rules", permanent=False)),

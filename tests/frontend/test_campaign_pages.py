@@ -74,11 +74,11 @@ def test_the_list_shows_my_campaigns_and_open_ones_and_needs_a_login_to_act(make
     assert "Akira (ronin) is played by" in form and "Player 1 (you)" in form
     assert browser(carol).get("/campaigns/").status_code == 200
 
-    # acting needs a login; pages that only act refuse GET
+    # acting needs a login; pages that only act refuse GET (the form's own address goes back to the list)
     for path in ("/campaigns/new/", f"/campaigns/{mine.pk}/join/", f"/campaigns/{mine.pk}/start/"):
         res = browser().post(path, CONTROL_FORM)
         assert res.status_code == 302 and res["Location"].startswith("/login/?next="), path
-        assert browser(alice).get(path).status_code == 405, path
+        assert browser(alice).get(path).status_code == (302 if path == "/campaigns/new/" else 405), path
     assert Campaign.objects.count() == 2
 
 
@@ -112,6 +112,13 @@ def test_a_bad_form_is_shown_again_with_the_reason_in_words(make_user, change, n
     assert res.status_code == 400 and needle in html, words(html)[:2000]
     assert not Campaign.objects.exists()
     assert_readable(html)
+
+
+def test_reloading_the_address_a_refused_form_was_shown_at_goes_back_to_the_list(make_user):
+    # given a refused form shown at /campaigns/new/, when the player reloads that address (a GET)
+    res = browser(make_user()).get("/campaigns/new/")
+    # then they are back on the campaigns page (before: a bare 405)
+    assert res.status_code == 302 and res["Location"] == "/campaigns/"
 
 
 def test_join_and_start_from_the_page_and_their_refusals(make_user, django_capture_on_commit_callbacks):

@@ -235,3 +235,12 @@ def test_player_pages_show_no_developer_terms(make_user, started_pebbles):
     assert bad.status_code == 400
     assert_no_developer_terms(Page(bad.content.decode()).text, "a refused create")
     assert "2 vs 2 cooperation needs exactly 4 players." in Page(bad.content.decode()).text
+
+
+def test_every_page_names_the_sites_icon_and_favicon_ico_finds_it():
+    """A tab shows Kamiza's icon, and a browser asking /favicon.ico (the API's JSON names no icon) is
+    sent to it instead of a 404."""
+    client = Client()
+    assert 'rel="icon" href="/static/img/kamiza.svg"' in client.get("/").content.decode()
+    res = client.get("/favicon.ico")
+    assert res.status_code == 301 and res["Location"] == "/static/img/kamiza.svg"
