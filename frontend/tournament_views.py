@@ -24,6 +24,10 @@ LABELS = {"format": dict(FORMATS), "game": dict(GAMES), "status": dict(STATUSES)
 # a player's report (dispute) on a table, as the page says it
 REPORT_LABELS = {"open": "under review", "upheld": "reviewed: the result stands",
                  "overridden": "result corrected by a judge"}
+# the badge in a table cell is short (a phone's column is narrow); its title carries REPORT_LABELS
+BADGE_LABELS = {"open": "under review", "upheld": "result stands", "overridden": "corrected"}
+# how a table's result came about (the API's ``by``), as a player reads it; a resignation is "played"
+RESULT_BY_WORDS = {"play": "played", "time": "on time", "judge": "judge's ruling", "bye": "bye"}
 # the service names the entrant by its id, which the page never shows
 DROP_WORDS = {"not_registered": "That entrant is no longer in this tournament."}
 # the page's regions tournament.js refreshes: the shared live part, and the viewer's own entry box
@@ -83,8 +87,24 @@ def dispute_marker(reports: list[dict]) -> dict | None:
         found = [r for r in reports if r["status"] == status]
         if found:
             where = ", ".join(f"round {r['round']} table {r['table']}" for r in found)
-            return {"status": status, "label": REPORT_LABELS[status], "where": where}
+            return {"status": status, "label": BADGE_LABELS[status], "title": f"{REPORT_LABELS[status]} ({where})"}
     return None
+
+
+def report_badges(reports: list[dict]) -> list[dict]:
+    """A pairings row's report badges: a short label, the full words in its title."""
+    return [{"status": r["status"], "label": BADGE_LABELS[r["status"]], "title": REPORT_LABELS[r["status"]]}
+            for r in reports]
+
+
+def result_words(result: dict | None, reports: list[dict]) -> str | None:
+    """How a table's result came about, said once: a bye is already named beside the entrant, and a
+    judge's correction by its report badge."""
+    if not result or result["by"] == "bye":
+        return None
+    if result["by"] == "judge" and any(r["status"] == "overridden" for r in reports):
+        return None
+    return RESULT_BY_WORDS.get(result["by"], result["by"])
 
 
 def delay_words(seconds: int, turns: int) -> str:
@@ -148,7 +168,8 @@ def _page_context(request, tournament) -> dict:
         seated = uid is not None and any(uid in users_of.get(e, ()) for e in p["entrant_ids"])
         rounds.setdefault(p["round"], []).append({
             **p, "bye": len(p["entrant_ids"]) == 1,
-            "report_labels": [{"status": r["status"], "label": REPORT_LABELS[r["status"]]} for r in p.get("reports", [])],
+            "report_labels": report_badges(p.get("reports", [])),
+            "result_words": result_words(p["result"], p.get("reports", [])),
             "can_report": mine_here and p["match_id"] is not None,
             "watch_closed": is_player and not seated and p["result"] is None and p["match_id"] is not None,
             "mine_running": seated and p["result"] is None and p["match_id"] is not None,
@@ -219,6 +240,7 @@ def _judging(user, tournament) -> dict:
     for item in queue:
         item["entrant_names"] = " vs ".join(e["name"] for e in item["entrants"])
         item["standing"] = standing_words({e["name"]: e["place"] for e in item["entrants"]})
+        item["result_words"] = RESULT_BY_WORDS.get(item["result_by"], item["result_by"])
     return {"judge_role": role, "judge_conflict": False, "disputes": queue, "rulings": reports.rulings(tournament)}
 
 

@@ -139,11 +139,17 @@ def test_register_start_pairings_results_and_withdraw(organizer, make_user):
     assert f"· {back}, round 1, table {own['table']}</span>" in lobby
     tournament_match_finished(match_id=other["match_id"], winners=[0])
     fragment = browser().get(f"{url}?fragment=live").content.decode()
-    assert "by play" in fragment and 'class="winner' in fragment and "<html" not in fragment
+    assert '<span class="muted small" data-testid="result-by">played</span>' in fragment  # words, not the API's "play"
+    assert "by play" not in fragment and 'class="winner' in fragment and "<html" not in fragment
     assert 'data-testid="standings"' in fragment
     for name in ("Buchholz cut-1", "Sonneborn-Berger", "Head-to-head"):
-        assert f'<th class="num">{name}</th>' in fragment
-    assert ">Seed draw</th>" not in fragment and "draw from the published tie-break seed" in fragment
+        assert f'<th class="num tiebreak">{name}</th>' in fragment  # hidden on a phone: the page says so
+    assert "the tie-break columns are hidden" in fragment
+    # named for what it is: the value the draw is computed from, not a "seed" to be revealed later
+    assert ">Seed draw</th>" not in fragment and "draw from the tie-break draw key shown above" in fragment
+    assert "tie-break seed" not in fragment and 'data-testid="draw-key"' in fragment
+    # the watch and replay links never break mid-word in a narrow column
+    assert '<td class="links">' in fragment
     mine = browser(players[0]).get(f"{url}?fragment=live").content.decode()  # once it has ended: open to all
     assert f'href="/matches/{other["match_id"]}/"' in mine and 'data-testid="watch-closed"' not in mine
 
@@ -284,4 +290,4 @@ def test_the_standings_scroll_inside_their_card_with_numbers_compact(organizer, 
     html = browser().get(f"/tournaments/{t.pk}/").content.decode()
     assert '<div class="table-wrap" tabindex="0" role="region" aria-labelledby="standings-heading">' \
            '<table class="matches standings"' in html
-    assert '<th class="num">Head-to-head</th>' in html and 'aria-label="Round 1 pairings"' in html
+    assert '<th class="num tiebreak">Head-to-head</th>' in html and 'aria-label="Round 1 pairings"' in html
