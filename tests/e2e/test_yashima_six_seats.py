@@ -3,6 +3,7 @@ person and five bots play the setup through the board's own controls, and the pa
 six terrain boards round the relic board, six coloured panels and who plays with whom (3 against 3)."""
 
 import random
+import re
 import uuid
 
 import pytest
@@ -17,6 +18,69 @@ pytestmark = pytest.mark.e2e
 NO_SIDE_SCROLL_JS = "() => document.documentElement.scrollWidth <= window.innerWidth"
 SEAT_COLOURS_JS = """() => [...document.querySelectorAll('#board .ys-player')].map((e) =>
   getComputedStyle(e).borderLeftColor)"""
+
+
+# The map's measures in the page: a hex's width on screen, whether the map scrolls in its own box
+# while the page does not, and where the player's own miniature sits in the map's visible box.
+MAP_JS = """() => { const map = document.querySelector('#board .ys-map'); const box = map.getBoundingClientRect();
+  const hex = document.querySelector('#board .ys-map .ys-hex').getBoundingClientRect();
+  const seat = window.KamizaMatch.doc.seat;
+  const mine = document.querySelector(`#board .ys-mini[data-seat="${seat}"] circle.body`).getBoundingClientRect();
+  const centre = mine.left + mine.width / 2;
+  return {hex: hex.width, scrolls: map.scrollWidth > map.clientWidth, page: document.documentElement.scrollWidth <= window.innerWidth,
+          mineShown: centre > box.left && centre < box.right}; }"""
+TEAMS_JS = """() => [...document.querySelectorAll('#board .ys-mini')].map((m) => m.getAttribute('data-team'))"""
+
+
+def set_up_through_the_board(page):
+    """Play the person's setup (master, kami, terrain board, miniature) through the board's controls
+    while the bots play theirs, until the first round begins."""
+    rng, done = random.Random(6), []
+    for _ in range(40):
+        page.wait_for_function(SETTLED_JS, timeout=30_000)
+        s = page.evaluate(STATE_JS)
+        if s["phase"] != "setup":
+            return
+        done.append(play_one(page, s, rng, done))
+        page.wait_for_function("(seq) => window.KamizaMatch.lastSeq > seq", arg=s["seq"], timeout=30_000)
+    pytest.fail(f"the setup did not end: {done[-5:]}")
+
+
+def start_with_bots(page, seats, options):
+    sign_up(page, f"rin-{uuid.uuid4().hex[:6]}")
+    create_match(page, {"round_cap": 1, **options}, game="yashima", seats=seats)
+    wait_live(page)
+    for _ in range(seats - 1):
+        page.get_by_role("button", name="Add bot").first.click()
+    page.get_by_role("button", name="Start").click()
+    wait_live(page)
+    set_up_through_the_board(page)
+
+
+# A finger needs a hex about 32 px across: on a phone the map keeps that size and scrolls sideways in
+# its own box (the page itself never does), opened on the player's own miniature.
+@pytest.mark.parametrize("seats, options", [(2, {}), (4, {"teams": True}), (6, {})], ids=["two", "four-teams", "six"])
+def test_the_map_keeps_hexes_a_finger_can_hit_and_scrolls_in_its_own_box(new_page, seats, options):
+    page = new_page()
+    page.set_viewport_size({"width": 390, "height": 844})
+    start_with_bots(page, seats, options)
+    page.reload()
+    wait_live(page)
+    page.wait_for_function(SETTLED_JS, timeout=30_000)
+    phone = page.evaluate(MAP_JS)
+    assert phone["hex"] >= 31 and phone["page"] and phone["mineShown"], phone  # 32 px, less the hex's own border
+    assert phone["scrolls"] == (seats > 2), phone
+    table_shot(page, f"yashima-map-{seats}-390")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.wait_for_timeout(200)
+    desk = page.evaluate(MAP_JS)
+    assert desk["hex"] >= 31 and desk["page"] and desk["mineShown"] and not desk["scrolls"], desk
+    table_shot(page, f"yashima-map-{seats}-1280")
+    # rules: Yashima core, "Playing a Team Game": team rings only when there are teams
+    teams = page.evaluate(TEAMS_JS)
+    assert teams == (["1", "2", "1", "2"] if options else [None] * seats), teams
+    expect(page.get_by_test_id("yashima-team-legend")).to_have_count(1 if options else 0)
+    assert not page.console_errors, page.console_errors
 
 
 # rules: Yashima core, "Setting up the Game" (more players with more sets; six slots round the relic board)
@@ -37,16 +101,7 @@ def test_six_masters_in_teams_of_three_set_up_by_clicking_the_board(new_page):
     page.get_by_role("button", name="Start").click()
     wait_live(page)
 
-    rng, done = random.Random(6), []
-    for _ in range(40):
-        page.wait_for_function(SETTLED_JS, timeout=30_000)
-        s = page.evaluate(STATE_JS)
-        if s["phase"] != "setup":
-            break
-        done.append(play_one(page, s, rng, done))
-        page.wait_for_function("(seq) => window.KamizaMatch.lastSeq > seq", arg=s["seq"], timeout=30_000)
-    else:
-        pytest.fail(f"the setup did not end: {done[-5:]}")
+    set_up_through_the_board(page)
 
     board = page.locator("#board")
     expect(board.locator(".ys-map svg .ys-cell")).to_have_count(19 * 7)  # the relic board and six terrain boards
@@ -58,6 +113,11 @@ def test_six_masters_in_teams_of_three_set_up_by_clicking_the_board(new_page):
     expect(teams.nth(0)).to_contain_text("Team 1 (your team) · with Bot 3 and Bot 5")
     expect(teams.nth(1)).to_contain_text("Team 2 · with Bot 4 and Bot 6")
     assert page.evaluate(NO_SIDE_SCROLL_JS)
+    # each miniature wears its team's ring and number, and the map's key names the teams
+    assert page.evaluate(TEAMS_JS) == ["1", "2", "1", "2", "1", "2"]
+    expect(board.locator(".ys-mini[data-seat='2'] .ys-team-badge")).to_have_text("1")
+    expect(board.get_by_test_id("yashima-team-legend")).to_have_text(re.compile(
+        r"Team 1: rin-\w+ \(you\), Bot 3, Bot 5\s*Team 2: Bot 2, Bot 4, Bot 6"))
     table_shot(page, "yashima-six-seats-1280")
     page.set_viewport_size({"width": 1920, "height": 1080})
     table_shot(page, "yashima-six-seats-1920")

@@ -42,6 +42,9 @@ const ops = {
   join: (doc, ...parts) => y.joinSentences(...parts),
   team: (doc, seat) => y.teamLine(doc, seat),
   and: (doc, items) => y.andList(items),
+  teams: (doc) => y.teamLegend(doc),
+  restore: (doc, seat) => y.restoreFlag(doc, doc.view.players[seat]),
+  space: (doc, cell) => y.spaceWords(doc.view, cell),
 };
 const out = input.calls.map(([op, doc, ...args]) => {
   y.ui.last = [null, doc, () => {}];
@@ -249,3 +252,39 @@ def test_each_panel_names_the_team_mates_in_three_against_three_and_three_teams_
 def test_three_winners_read_as_one_list():
     assert run([["and", None, ["alice (you)", "Bot 3", "Bot 5"]], ["and", None, ["hanzo", "aiko"]], ["and", None, ["ren"]]]) \
         == ["alice (you), Bot 3 and Bot 5", "hanzo and aiko", "ren"]
+
+
+# -- finding: team-mates cannot be told from opponents on the map --------------------------------
+
+# rules: Yashima core, "Playing a Team Game" (team-mates sit across the table; the map's key names each team)
+def test_the_map_key_names_each_team_and_a_free_for_all_has_none():
+    threes = fold(ENGINE, ENGINE.setup({"teams": True}, 6, Rng(b"t", "setup")))
+    twos = fold(ENGINE, ENGINE.setup({"teams": True, "team_size": 2}, 6, Rng(b"t", "setup")))
+    fours = fold(ENGINE, ENGINE.setup({"teams": True}, 4, Rng(b"t", "setup")))
+    alone = fold(ENGINE, ENGINE.setup({}, 6, Rng(b"t", "setup")))
+    assert run([["teams", doc_for(threes, 0)], ["teams", doc_for(twos, 4)], ["teams", doc_for(fours, 1)], ["teams", doc_for(alone, 0)]]) == [
+        "Team 1: hanzo (you), aiko, kaito · Team 2: tomoko, ren, yuki",
+        "Team 1: hanzo, ren · Team 2: tomoko, kaito (you) · Team 3: aiko, yuki",
+        "Team 1: hanzo, aiko · Team 2: tomoko (you), ren",
+        ""]
+
+
+# -- finding: a finished game still waits for a restoration --------------------------------------
+
+def test_a_panel_waits_for_a_restoration_only_while_the_game_goes_on():
+    state = fold(ENGINE, ENGINE.setup({}, 3, Rng(b"r", "setup")))
+    going = doc_for(state, 0)
+    going["view"]["players"][1]["pending"] = True
+    over = json.loads(json.dumps(going))
+    over["status"] = {"finished": True, "awaiting": [], "winners": [0]}
+    assert run([["restore", going, 1], ["restore", over, 1], ["restore", going, 2]]) == ["waiting to restore", "", ""]
+
+
+# -- finding: a space named only by its coordinates ----------------------------------------------
+
+def test_a_space_is_named_by_its_terrain_as_well_as_its_coordinates():
+    s = scene(pl(pos="0,0"), pl(master="rosamu", kami="dragon", pos="3,-3"))
+    d = doc_for(s.state, 0)
+    d["view"]["cells"].update({"0,1": "road", "1,0": "arduous", "1,-1": "splice_point"})
+    assert run([["space", d, "0,1"], ["space", d, "1,0"], ["space", d, "1,-1"], ["space", d, "99,99"]]) == [
+        "(0,1), a road space", "(1,0), an arduous space", "(1,-1), a splice point space", "(99,99)"]

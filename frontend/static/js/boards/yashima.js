@@ -227,6 +227,35 @@ export function teamLine(doc, seat) {
   return `Team ${Number(teams[seat]) + 1}${own ? " (your team)" : ""} · with ${andList(names)}`;
 }
 
+/** The team a seat plays in (0-based), or null when every master plays alone. */
+export function teamOf(doc, seat) {
+  const teams = (doc.view && doc.view.teams) || [];
+  const mates = teams.filter((t, i) => i !== seat && t === teams[seat]);
+  return mates.length ? Number(teams[seat]) : null;
+}
+
+/** The map's key to the team rings: "Team 1: alice (you), Bot 3, Bot 5 · Team 2: ...", or "" when
+ * every master plays alone. */
+export function teamLegend(doc) {
+  const teams = (doc.view && doc.view.teams) || [];
+  const numbers = [...new Set(teams.map((t, seat) => teamOf(doc, seat)).filter((t) => t !== null))].sort((a, b) => a - b);
+  return numbers.map((t) => `Team ${t + 1}: ${teams.map((x, seat) => seat).filter((seat) => teamOf(doc, seat) === t)
+    .map((seat) => seatName(doc, seat)).join(", ")}`).join(" · ");
+}
+
+/** A panel's restoration flag: "waiting to restore" while the game goes on, nothing once it is over. */
+export function restoreFlag(doc, p) {
+  return p.pending && !(doc.status || {}).finished ? "waiting to restore" : "";
+}
+
+/** A space named for a player: "(3,-1), a road space" (the terrain from the map), or "(3,-1)" when
+ * the map does not say. The coordinates stay: the history and the square outlines use them. */
+export function spaceWords(view, cell) {
+  const terrain = ((view && view.cells) || {})[cell];
+  if (!terrain || !TERRAINS.includes(terrain)) return at(cell);
+  return `${at(cell)}, ${/^[aeiou]/.test(terrain) ? "an" : "a"} ${titleCase(terrain).toLowerCase()} space`;
+}
+
 /** "a", "a and b", "a, b and c". */
 export function andList(items) {
   return items.length > 1 ? `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}` : items[0] || "";
@@ -504,11 +533,12 @@ function render(container, doc, sendCommand) {
   const root = h("div", { class: "ys", dataset: { seat: player ? String(doc.seat) : "spectator", phase: view.phase } });
   root.append(renderBanner(ctx), renderTop(ctx), renderPrompt(ctx));
   root.append(h("div", { class: "ys-main" }, renderMap(ctx), renderPlayers(ctx)));
-  root.append(renderLegend(Boolean(player)));
+  root.append(renderLegend(Boolean(player), teamLegend(doc)));
   if (player) root.append(renderHand(ctx));
   else if (doc.open) view.players.forEach((p, i) => root.append(renderHand(ctx, i))); // staff review: all hands open
   else root.append(h("p", { class: "muted" }, "You are watching this match: hands and destiny choices stay hidden."));
   container.replaceChildren(root);
+  scrollMap(root, doc);
 }
 
 /** The terrain board being placed, previewed on the map (the selected or first legal placement). */
@@ -702,7 +732,7 @@ function renderPrompt(ctx) {
   }
   if (opts.boards.length) box.append(renderBoardChoice(ctx));
   if (opts.placeBoard.length) box.append(renderBoardPlacement(ctx));
-  if (ui.sel && ui.sel.kind === "place") box.append(h("p", {}, `Placing at ${at(ui.sel.cell)}: click an arrow around it for the facing. `, h("button", { type: "button", class: "link-button", onclick: () => select(null) }, "Cancel")));
+  if (ui.sel && ui.sel.kind === "place") box.append(h("p", {}, `Placing on your board at ${spaceWords(view, ui.sel.cell)}: click an arrow around it for the facing. `, h("button", { type: "button", class: "link-button", onclick: () => select(null) }, "Cancel")));
   if (ui.sel && ui.sel.kind === "attack") box.append(h("button", { type: "button", class: "link-button", onclick: () => select(null) }, "Cancel the attack"));
   if (opts.other.length) {
     const loses = opts.other.filter((c) => c.type === "lose_card");
@@ -994,18 +1024,46 @@ function initials(name) {
   return words.length > 1 ? words.map((w) => w[0]).join("").slice(0, 2).toUpperCase() : words[0].slice(0, 2);
 }
 
+const MIN_HEX_PX = 32; // a hex's width (corner to corner) a finger can still hit
+
+/** The narrowest the map's picture may be drawn, in px, for a map ``width`` SVG units wide. */
+function mapMinWidth(width) { return Math.ceil(width * MIN_HEX_PX / (2 * S)); }
+
+/** A small number in the team's colour by a miniature. */
+function teamBadge(team, x, y) {
+  return s("g", { class: `ys-team-badge team-${team}`, "aria-hidden": "true" },
+    s("circle", { cx: x, cy: y, r: 6 }), s("text", { x, y: y + 3, "text-anchor": "middle" }, String(team + 1)));
+}
+
+/** Scroll a map wider than its box: back to where the player left it, else to their own miniature. */
+function scrollMap(root, doc) {
+  const wrap = root.querySelector(".ys-map");
+  if (!wrap || wrap.scrollWidth <= wrap.clientWidth) return;
+  if (ui.mapScroll !== undefined && ui.mapScroll !== null) { wrap.scrollLeft = ui.mapScroll; return; }
+  const mini = isSeat(doc.seat) ? wrap.querySelector(`.ys-mini[data-seat="${doc.seat}"] circle.body`) : null;
+  if (!mini) return;
+  const box = mini.getBoundingClientRect();
+  const frame = wrap.getBoundingClientRect();
+  wrap.scrollLeft += box.left + box.width / 2 - (frame.left + frame.width / 2);
+  ui.mapScroll = wrap.scrollLeft;
+}
+
 function renderMap(ctx) {
   const { doc, view, opts, send, select, player } = ctx;
   const ghost = ctx.ghost || {}; // a terrain board previewed during setup
   const cells = { ...ghost, ...(view.cells || {}) };
   const keys = Object.keys(cells);
-  // five or more boards (five or six masters): the map grows taller so its hexes stay clickable
+  // five or more boards (five or six masters): the map may grow taller; on a narrow screen the
+  // hexes keep MIN_HEX_PX and the map scrolls sideways inside its own box
   const wrap = h("div", { class: `ys-map${keys.length > 5 * 19 ? " is-large" : ""}`, "data-testid": "yashima-map" });
+  wrap.addEventListener("scroll", () => { ui.mapScroll = wrap.scrollLeft; });
   if (!keys.length) { wrap.append(h("p", { class: "muted" }, "No map yet.")); return wrap; }
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (const k of keys) { const [x, y] = px(...parse(k)); minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y); }
   const pad = S * 1.6;
-  const svg = s("svg", { viewBox: `${minX - pad} ${minY - pad} ${maxX - minX + 2 * pad} ${maxY - minY + 2 * pad}`, role: "group", "aria-label": "Hex map" });
+  const width = maxX - minX + 2 * pad;
+  const svg = s("svg", { viewBox: `${minX - pad} ${minY - pad} ${width} ${maxY - minY + 2 * pad}`, role: "group", "aria-label": "Hex map" });
+  svg.style.minWidth = `${mapMinWidth(width)}px`; // set through the CSSOM: the page's CSP refuses style attributes
   const me = player ? view.players[doc.seat] : null;
   const placeCells = new Set(opts.place.map((c) => c.args.cell));
   // preview: the selected attack card at the hovered facing (else the master's facing)
@@ -1062,11 +1120,15 @@ function renderMap(ctx) {
     const nose = [[x + ux * (r + 9), y + uy * (r + 9)], [x + ux * (r - 3) - uy * 8, y + uy * (r - 3) + ux * 8], [x + ux * (r - 3) + uy * 8, y + uy * (r - 3) - ux * 8]];
     const m = masterInfo(p.master);
     const name = m ? m.name : titleCase(p.master);
-    const mini = s("g", { class: `ys-mini seat-${seat}${p.dead ? " is-dead" : ""}${last.seats.has(seat) ? " is-last" : ""}`, "data-seat": seat, "data-facing": p.facing },
+    const team = teamOf(doc, seat);
+    const mini = s("g", { class: `ys-mini seat-${seat}${p.dead ? " is-dead" : ""}${last.seats.has(seat) ? " is-last" : ""}`, "data-seat": seat, "data-facing": p.facing,
+      "data-team": team === null ? undefined : team + 1 },
+      team === null ? null : s("circle", { class: `ys-team-ring team-${team}`, cx: x, cy: y, r: r + 3.5 }),
       s("polygon", { class: "nose", points: nose.map((pt) => pt.map((v) => v.toFixed(1)).join(",")).join(" ") }),
       s("circle", { class: "body", cx: x, cy: y, r }),
-      s("text", { x, y: y + 3, "text-anchor": "middle" }, initials(name)));
-    help(mini, [`${name} (${seatName(doc, seat)}), facing ${FACING_NAMES[p.facing]}`,
+      s("text", { x, y: y + 3, "text-anchor": "middle" }, initials(name)),
+      team === null ? null : teamBadge(team, x - r * 0.95, y - r * 0.95));
+    help(mini, [`${name} (${seatName(doc, seat)}), facing ${FACING_NAMES[p.facing]}${team === null ? "" : `, Team ${team + 1}`}`,
       ...Object.entries(p.st || {}).map(([st, owners]) => `${st}${Array.isArray(owners) && owners.length > 1 ? ` ×${owners.length}` : ""}: ${explain(`status:${st}`)}`)].join("\n"), name);
     svg.append(mini);
   });
@@ -1144,12 +1206,14 @@ function showHover(svg, view, pos, d, facing) {
 }
 
 /** The terrain key, and what the marks mean (a spectator has nothing to click: no "you can click"). */
-function renderLegend(playing) {
+function renderLegend(playing, teams) {
   const marks = [playing ? "yellow outline = you can click" : null, "red = attack pattern", "orange dashes = the last move",
     "⚔ = reaches an opponent"].filter(Boolean).join(" · ");
   return h("div", { class: "ys-legend", "aria-label": "Terrain" },
     TERRAINS.map((t) => help(h("span", { class: `t-${t}` }, TERRAIN_GLYPH[t] ? `${TERRAIN_GLYPH[t]} ${titleCase(t)}` : titleCase(t)), helpText(`terrain:${t}`))),
-    h("span", { class: "muted ys-legend-note" }, marks));
+    h("span", { class: "muted ys-legend-note" }, marks),
+    teams ? h("span", { class: "ys-legend-teams", "data-testid": "yashima-team-legend" },
+      teams.split(" · ").map((line, t) => h("span", { class: `ys-legend-team team-${t}` }, line))) : "");
 }
 
 // -- players, hand -----------------------------------------------------------------------------
@@ -1182,7 +1246,7 @@ function renderPlayers({ doc, view }) {
         (p.equip || []).length ? ` · equipped: ${(p.equip || []).map((c) => defName(c.d)).join(", ")}` : ""), helpText("concept:TOME")) : "",
       m ? h("div", { class: "ys-abilities" }, (m.abilities || []).map((a) => help(h("span", { class: "ys-ability" }, a.name), abilityHelp(a), a.name))) : "",
       statuses.length ? h("div", { class: "ys-statuses" }, statuses) : "",
-      p.pending ? help(h("div", { class: "ys-flag" }, "waiting to restore"), helpText("concept:RESTORATION")) : "",
+      restoreFlag(doc, p) ? help(h("div", { class: "ys-flag" }, restoreFlag(doc, p)), helpText("concept:RESTORATION")) : "",
       p.dead ? h("div", { class: "ys-flag" }, ((doc.match || {}).conceded || []).includes(seat) ? "resigned: out of the game" : "killed") : "",
       view.phase === "destiny" && dest ? h("div", { class: "ys-flag" }, dest === "chosen" ? "destiny token chosen" : `your destiny token: ${dest}`) : ""));
   });
