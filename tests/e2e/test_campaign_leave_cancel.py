@@ -10,11 +10,10 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import SHOTS, browser, live_server_env, live_server_url, new_page
-from tests.e2e.test_match_flow import sign_up
+from .conftest import SHOTS
+from .test_match_flow import sign_up
 
 pytestmark = pytest.mark.e2e
-E2E_FIXTURES = (browser, live_server_env, live_server_url, new_page)  # the e2e suite's server and Chromium
 
 FAST_REFRESH = "window.KamizaCampaignRefreshMs = 600"  # the open campaign's self-refresh, for the test
 
