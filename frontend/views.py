@@ -275,6 +275,7 @@ def match_page(request, match_id):
         "part_of": part_of([match.pk]).get(str(match.pk)),
         "rated_words": rated_words(doc["match"]),
         "resign_confirm": resign_confirm(match, state, seat),
+        "paused_words": paused_words(doc["match"].get("clock_reason")),
         "spectator_delay": delay,
         # a player of a tournament match may report a moment of it to the judges (once it has begun)
         "can_report": state["lobby"]["status"] != OPEN and tournament_reports.can_report(match.pk, request.user),
@@ -285,6 +286,12 @@ def match_page(request, match_id):
         "board_script": board,
         "boot": boot,
     })
+
+
+def paused_words(reason) -> str:
+    """The banner while a tournament's organizer holds the match (match.js ``pausedWords`` says the same live)."""
+    why = str(reason or "").strip()
+    return f"Paused by the organizer{': ' + why if why else ''}. Moves wait until the round resumes; clocks are stopped."
 
 
 def resign_confirm(match, state: dict, seat=None) -> str:

@@ -171,7 +171,10 @@ class LobbySerializer(serializers.Serializer):
                                      help_text="the seats whose players resigned from a game of three sides or more "
                                                "while the others played on (SeatConceded), in the order they did")
     clock_held = serializers.BooleanField(help_text="the platform has stopped the decision clock (a tournament's "
-                                                    "organizer paused the round); it resumes with what it had left")
+                                                    "organizer paused the round); it resumes with what it had left. "
+                                                    "While held, players' game commands are refused (409 match_paused)")
+    clock_reason = serializers.CharField(required=False, allow_blank=True, help_text=(
+        "while the clock is held, the reason the organizer gave for the pause (empty otherwise)"))
     creator_id = serializers.IntegerField(allow_null=True, help_text="user id of the player who may start the "
                                                                      "match while it is open (a creator who leaves "
                                                                      "hands it to the next seated player)")

@@ -41,6 +41,18 @@ class NotYourDecision(PlatformError):
     status = 403
 
 
+class MatchPaused(PlatformError):
+    """A player's game command while the match's clock is held (its tournament is paused): the game
+    waits for the round to resume, as the clocks do."""
+
+    code = "match_paused"
+    status = 409
+
+    def __init__(self, reason: str = ""):
+        super().__init__(f"the tournament is paused: {reason}" if reason else "the tournament is paused",
+                         {"reason": reason})
+
+
 class CommandIdReused(PlatformError):
     code = "command_id_reused"
     status = 422

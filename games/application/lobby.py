@@ -58,6 +58,7 @@ def lobby_evolve(lobby: dict | None, ev: dict) -> dict:
     elif t == CLOCK_HELD:  # the keys appear only with the first hold, so older states fold as before
         lobby["clock_held"] = True
         lobby["clock_remaining"] = p.get("remaining")
+        lobby["clock_reason"] = str(p.get("reason") or "")
     elif t == CLOCK_RELEASED:
         lobby["clock_held"] = False
     elif t == SEAT_CONCEDED:  # the key appears only with the first concession, so older states fold as before

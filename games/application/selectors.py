@@ -167,6 +167,7 @@ def lobby_public(lobby: dict, match: Match, gone: frozenset | None = None) -> di
         "resigned": lobby.get("resigned"),  # the seat that resigned, if the match ended so
         "conceded": conceded_seats(lobby),  # the seats that resigned while the others played on
         "clock_held": bool(lobby.get("clock_held")),  # the platform stopped the clock (a tournament's pause)
+        "clock_reason": (lobby.get("clock_reason") or "") if lobby.get("clock_held") else "",  # why, as the organizer said
         "creator_id": lobby.get("creator_id"),  # who may start an open match (a creator who leaves hands it on)
     }
 
@@ -209,7 +210,8 @@ def view_for_seat(match: Match, seat, state: dict | None = None, *, seq: int | N
     game_view, legal = None, []
     if state["game"] is not None:
         game_view = engine.view_for(state["game"], seat)
-        if state["lobby"]["status"] == ACTIVE and seat is not None and seat in status["awaiting"]:
+        if (state["lobby"]["status"] == ACTIVE and seat is not None and seat in status["awaiting"]
+                and not state["lobby"].get("clock_held")):  # paused: a move would be refused (services.paused_for)
             legal = engine.legal_commands(state["game"], seat)
     clock = bool(status["awaiting"]) and not behind and _clock_may_run(engine, state)
     return {

@@ -35,7 +35,7 @@ from games.kernel import SYSTEM, RuleViolation, registry, seed_commitment
 from . import decisions as D
 from . import hooks, lobby as L, readmodels
 from .accounts_lock import accounts_entering
-from .errors import CommandIdReused, LobbyError, MatchNotFound, PlatformError, VersionConflict
+from .errors import CommandIdReused, LobbyError, MatchNotFound, MatchPaused, PlatformError, VersionConflict
 from .readmodels import projection_writes, projections_update
 from .selectors import (
     awaiting_automation, cache_put, engine_of, events_for_seat, match_cached, open_matches_created, redact_for_seat,
@@ -138,6 +138,8 @@ def _write_unlocked(match_id, *, actor: Actor, command_id, expected_seq, fp: str
     if cached is None:
         return None
     match, state = cached
+    if paused_for(actor, request, state) is not None:
+        return None  # the locked path refuses it, after looking for a replay of its command id
     if expected_seq is not None and expected_seq != match.head_seq:
         if expected_seq < match.head_seq:
             _refuse_unless_replay(match_id, command_id)
@@ -164,6 +166,20 @@ def _write_unlocked(match_id, *, actor: Actor, command_id, expected_seq, fp: str
     if first is None:  # another writer moved the head
         return None
     return _appended(match, engine, new_state, events, first=first, at=at, event_actor=event_actor, seat=request.seat)
+
+
+def paused_for(actor: Actor, request: D.Request, state: dict | None) -> MatchPaused | None:
+    """The refusal of a player's game command while the match's clock is held (its tournament is
+    paused: docs/platform.md, "Holding the clock"), None otherwise. Decided here, by who sends it,
+    and not in ``decisions``: workers (the system's steps, a bot, a round's time limit) and lobby
+    commands (a resignation: a tournament drop resigns during a pause) go on, and commands kept in
+    the log are decided again without knowing who sent them."""
+    if actor.kind != "user" or request.kind != D.GAME or state is None:
+        return None
+    lobby = state["lobby"]
+    if not lobby.get("clock_held") or lobby["status"] != L.ACTIVE:
+        return None
+    return MatchPaused(lobby.get("clock_reason") or "")
 
 
 def _refuse_unless_replay(match_id, command_id) -> None:
@@ -196,6 +212,9 @@ def _write_once(match_id, *, actor: Actor, command_id, expected_seq, fp: str, re
             return _replay(match, existing, seat)
         engine = engine_of(match)
         state = state_load(match)
+        paused = paused_for(actor, request, state)
+        if paused is not None:
+            raise paused
         events, new_state = D.outcome(match, engine, state, request, D.rng_for(match, match.head_seq))
         before = match.head_seq
         event_actor = actor.as_dict(seat)

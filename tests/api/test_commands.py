@@ -4,6 +4,7 @@ import uuid
 
 import pytest
 
+from games.application import services
 from games.eventstore.models import MatchEvent
 
 pytestmark = pytest.mark.django_db
@@ -181,3 +182,21 @@ def test_wrong_content_type_is_415(started_pebbles, client_for):
 def test_unknown_match_is_404(make_user, client_for, command):
     res = client_for(make_user()).post(f"/api/matches/{uuid.uuid4()}/commands/", command(), format="json")
     assert res.status_code == 404 and res.json()["code"] == "not_found"
+
+
+def test_a_move_while_the_tournament_is_paused_is_409_match_paused(started_pebbles, client_for, command):
+    # given a running match whose organizer paused the round for a power cut (the clock is held)
+    match, users = started_pebbles(options={"bonus_rolls": False})
+    organizer = services.Actor("worker", extra={"task": "test", "purpose": "tournament_pause"})
+    services.match_hold_clock(match_id=match.pk, actor=organizer, reason="power cut")
+    c0 = client_for(users[0])
+    view = c0.get(url(match, "view")).json()
+    assert view["match"]["clock_held"] is True and view["match"]["clock_reason"] == "power cut"
+    assert view["legal_commands"] == []  # nothing is offered while paused
+    # when the player whose turn it is plays a tile all the same
+    tile = view["view"]["my_hand"][0]
+    res = c0.post(url(match), command("play", {"tile": tile["id"]}, expected_seq=view["seq"]), format="json")
+    # then it is refused, naming the pause, and nothing is written
+    assert res.status_code == 409, res.content
+    assert res.json()["code"] == "match_paused" and res.json()["message"] == "the tournament is paused: power cut"
+    assert c0.get(url(match, "view")).json()["seq"] == view["seq"]

@@ -10,7 +10,8 @@ import pytest
 from django.utils import timezone
 
 from games.application import selectors, services
-from games.application.errors import LobbyError
+from games.application.errors import LobbyError, MatchPaused
+from games.eventstore.models import Match
 from games.projections import rebuild
 from games.projections.models import MatchDeadline
 from workers import tasks
@@ -20,10 +21,11 @@ pytestmark = pytest.mark.django_db
 ORGANIZER = services.Actor("worker", extra={"task": "test", "purpose": "tournament_pause"})
 
 
-def _play(match, user, seat):
+def _play(match, user, seat, actor=None):
     match.refresh_from_db()
-    cmd = selectors.view_for_seat(match, seat)["legal_commands"][0]
-    services.match_submit_command(match_id=match.pk, seat=seat, actor=services.Actor.user(user), command_id=uuid.uuid4(),
+    cmd = selectors.engine_of(match).legal_commands(selectors.state_load(match)["game"], seat)[0]
+    services.match_submit_command(match_id=match.pk, seat=seat, actor=actor or services.Actor.user(user),
+                                  command_id=uuid.uuid4(),
                                   expected_seq=match.head_seq, type_=cmd["type"], args=cmd["args"])
 
 
@@ -57,13 +59,36 @@ def test_a_held_clock_stops_and_resumes_with_what_it_had_left(started_pebbles):
     assert rebuild.check(match.pk).clean
 
 
-def test_moves_while_held_start_no_clock_and_a_hold_is_refused_twice(started_pebbles):
+def test_while_held_players_cannot_move_but_the_worker_and_a_resignation_can(started_pebbles):
+    # given a running match whose organizer paused it for a power cut
+    match, (alice, bob) = started_pebbles(options={"bonus_rolls": False, "turn_seconds": 60})
+    services.match_hold_clock(match_id=match.pk, actor=ORGANIZER, reason="power cut")
+    head = Match.objects.get(pk=match.pk).head_seq
+    view = selectors.view_for_seat(Match.objects.get(pk=match.pk), 0)
+    assert view["match"]["clock_reason"] == "power cut" and view["legal_commands"] == []  # no move is offered
+    # when the player whose turn it is moves
+    with pytest.raises(MatchPaused) as paused:
+        _play(match, alice, 0)
+    # then the move is refused, saying why, and nothing is written
+    assert (paused.value.code, paused.value.status) == ("match_paused", 409)
+    assert paused.value.message == "the tournament is paused: power cut"
+    assert Match.objects.get(pk=match.pk).head_seq == head
+    # but the platform's workers still play for a seat (a bot, the system), and no clock starts
+    _play(match, alice, 0, actor=services.Actor.worker("bot"))
+    assert Match.objects.get(pk=match.pk).head_seq > head
+    assert not MatchDeadline.objects.filter(match=match).exists()
+    # and a player may still resign (a tournament drop resigns during a pause)
+    services.match_resign(match_id=match.pk, user=bob)
+    assert selectors.view_for_seat(Match.objects.get(pk=match.pk), 1)["match"]["status"] == "finished"
+
+
+def test_moves_after_the_hold_start_no_clock_until_release_and_a_hold_is_refused_twice(started_pebbles):
     match, (alice, bob) = started_pebbles(options={"bonus_rolls": False, "turn_seconds": 60})
     services.match_hold_clock(match_id=match.pk, actor=ORGANIZER)
     with pytest.raises(LobbyError) as twice:
         services.match_hold_clock(match_id=match.pk, actor=ORGANIZER)
     assert twice.value.code == "clock_held"
-    _play(match, alice, 0)  # the players may go on; no clock runs until the hold ends
+    _play(match, alice, 0, actor=services.Actor.worker("bot"))  # a worker's step starts no clock while held
     assert not MatchDeadline.objects.filter(match=match).exists()
     assert rebuild.check(match.pk).clean
     services.match_release_clock(match_id=match.pk, actor=ORGANIZER)

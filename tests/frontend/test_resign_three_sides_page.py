@@ -79,3 +79,26 @@ def test_a_team_player_is_told_the_team_loses(client, make_user):
     assert " hidden" not in form
     assert 'data-confirm="Resign this match? Your team loses and the other team wins at once; this cannot be undone."' in form
     assert re.search(r'<p id="resign-later"[^>]* hidden', page)
+
+
+def test_a_paused_match_shows_the_organizers_banner_and_offers_no_move(client, started_pebbles):
+    # given a running match whose tournament's organizer paused it for a power cut
+    match, (alice, bob) = started_pebbles()
+    organizer = services.Actor("worker", extra={"task": "test", "purpose": "tournament_pause"})
+    services.match_hold_clock(match_id=match.pk, actor=organizer, reason="power cut")
+    client.force_login(alice)
+    # when the player whose turn it is opens the match page
+    res = client.get(f"/matches/{match.pk}/")
+    page = res.content.decode()
+    # then a banner says the match is paused and why, and no move is offered (resigning still is)
+    banner = re.search(r'<p id="paused-banner"[^>]*>([^<]*)</p>', page)
+    assert " hidden" not in banner.group(0)
+    assert banner.group(1) == ("Paused by the organizer: power cut. Moves wait until the round resumes; "
+                               "clocks are stopped.")
+    doc = boot_of(res)["doc"]
+    assert doc["legal_commands"] == [] and doc["resignable"] is True
+    # and once the organizer resumes, the banner is gone and the move is offered again
+    services.match_release_clock(match_id=match.pk, actor=organizer)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert re.search(r'<p id="paused-banner"[^>]* hidden', page)
+    assert boot_of(client.get(f"/matches/{match.pk}/"))["doc"]["legal_commands"]

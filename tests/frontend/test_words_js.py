@@ -80,3 +80,13 @@ def test_the_end_result_says_a_team_lost_by_one_resignation():
     assert run_js('words.resultWords(["bob"], [{name: "you", forTeam: false}])') == "Winner: bob (you resigned)"
     assert run_js('words.resultWords(["bob"], [{name: "ann"}, {name: "cy"}])') == "Winner: bob (ann and cy resigned)"
     assert run_js("words.resultWords([])") == "No winner."
+
+
+def test_the_paused_banner_says_the_reason_as_the_server_does():
+    from frontend.views import paused_words
+    # given a match held by its tournament's organizer, with or without a reason
+    for reason in ("power cut", ""):
+        # when the table words the banner, then it says what the server's page said
+        assert run_js(f"words.pausedWords({json.dumps(reason)})") == paused_words(reason)
+    assert paused_words("power cut") == ("Paused by the organizer: power cut. Moves wait until the round resumes; "
+                                         "clocks are stopped.")

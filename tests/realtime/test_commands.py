@@ -183,3 +183,21 @@ async def test_the_seat_is_resolved_again_for_every_command(make_user):
     result = await recv(comm)
     assert result["type"] == "command_result" and result["events"][0]["actor"]["seat"] == 1
     await comm.disconnect()
+
+
+async def test_a_move_while_the_tournament_is_paused_is_refused_with_the_reason(sockets):
+    # given a running match whose organizer paused the round (the clock is held)
+    m, c0, c1, h0, _ = sockets
+    head = h0["seq"]
+    organizer = services.Actor("worker", extra={"task": "test", "purpose": "tournament_pause"})
+    await db(services.match_hold_clock)(match_id=m.pk, actor=organizer, reason="power cut")
+    await collect_until(c0, head + 1)
+    # when the player whose turn it is moves over the socket
+    play = h0["state"]["legal_commands"][0]
+    cid = uuid.uuid4()
+    await send(c0, command(cid, head + 1, play["type"], play["args"]))
+    # then the move is refused as on REST, naming the pause's reason, and nothing is written
+    err = await recv(c0)
+    assert (err["type"], err["code"], err["command_id"]) == ("error", "match_paused", str(cid))
+    assert err["message"] == "the tournament is paused: power cut"
+    assert await db(head_of)(m.pk) == head + 1

@@ -17,7 +17,7 @@ import { boardFor } from "./boards/registry.js";
 import { entriesOf, help, helpText, loadGlossary } from "./boards/help.js";
 import { ReconnectingSocket } from "./socket.js";
 import { SQUARE_NAME, outlineWhilePointed } from "./squares.js";
-import { WORDS, errorText, resultWords, seatLabel, waitingWords } from "./words.js";
+import { WORDS, errorText, pausedWords, resultWords, seatLabel, waitingWords } from "./words.js";
 import { retireFlash } from "./flash.js";
 
 const boot = JSON.parse(document.getElementById("match-boot").textContent);
@@ -331,7 +331,14 @@ function renderLastMove() {
 function boardDoc() {
   const upto = app.doc.seq;
   const seqs = seqsUpTo(upto).slice(-BOARD_EVENTS);
-  return { ...app.doc, events: seqs.map((q) => app.events.get(q)), last_move: { events: app.lastMove } };
+  const doc = { ...app.doc, events: seqs.map((q) => app.events.get(q)), last_move: { events: app.lastMove } };
+  return isHeld(app.doc) ? { ...doc, legal_commands: [] } : doc;
+}
+
+/** Whether the tournament's organizer holds this running match: the boards then invite no move (a
+ * move would be refused, match_paused) and the banner says why. */
+function isHeld(doc) {
+  return Boolean(doc.match && doc.match.clock_held && doc.match.status === "active");
 }
 
 /** Apply a batch of events (sorted by seq). Returns false when a gap was detected. */
@@ -475,6 +482,10 @@ function renderStatus() {
   if (doc.match) $("status-rated").textContent = ratedWords(doc.match);
   renderClock();
 
+  const paused = $("paused-banner"); // the tournament's organizer holds the match: no move is offered
+  const held = isHeld(doc);
+  paused.hidden = !held;
+  if (held) paused.textContent = pausedWords(doc.match.clock_reason);
   const result = $("result");
   const resign = $("resign-form"); // a seated player still in a running game may concede
   if (resign) resign.hidden = !doc.resignable;
@@ -582,7 +593,7 @@ function renderCommands(board) {
   }
   if (!legal.length) {
     const st = app.doc.status || {};
-    box.replaceChildren(el("p", { class: "muted" }, st.finished ? "The match is over." : app.doc.match && app.doc.match.status === "open" ? "The match has not started." : "Nothing to do right now."));
+    box.replaceChildren(el("p", { class: "muted" }, st.finished ? "The match is over." : app.doc.match && app.doc.match.status === "open" ? "The match has not started." : isHeld(app.doc) ? "Paused: your moves wait until the round resumes." : "Nothing to do right now."));
     return;
   }
   const ready = canAct();

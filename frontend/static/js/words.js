@@ -72,3 +72,10 @@ export function resultWords(winners, resigned = []) {
   const team = resigned.length === 1 && resigned[0].forTeam ? " for the team" : "";
   return `${won} (${nameList(resigned.map((r) => r.name))} resigned${team})`;
 }
+
+/** The match page's banner while the organizer holds the match (a tournament's pause; the server's
+ * twin is frontend/views.paused_words). */
+export function pausedWords(reason) {
+  const why = String(reason || "").trim();
+  return `Paused by the organizer${why ? `: ${why}` : ""}. Moves wait until the round resumes; clocks are stopped.`;
+}
