@@ -44,6 +44,7 @@ const ops = {
   and: (doc, items) => y.andList(items),
   teams: (doc) => y.teamLegend(doc),
   restore: (doc, seat) => y.restoreFlag(doc, doc.view.players[seat]),
+  destiny: (doc, seat) => y.destinyFlag(doc, seat),
   space: (doc, cell) => y.spaceWords(doc.view, cell),
 };
 const out = input.calls.map(([op, doc, ...args]) => {
@@ -278,6 +279,16 @@ def test_a_panel_waits_for_a_restoration_only_while_the_game_goes_on():
     over = json.loads(json.dumps(going))
     over["status"] = {"finished": True, "awaiting": [], "winners": [0]}
     assert run([["restore", going, 1], ["restore", over, 1], ["restore", going, 2]]) == ["waiting to restore", "", ""]
+
+
+def test_a_panel_shows_the_destiny_choice_only_while_the_game_goes_on():
+    state = fold(ENGINE, ENGINE.setup({}, 3, Rng(b"r", "setup")))
+    going = doc_for(state, 0)
+    going["view"].update(phase="destiny", destiny={"0": "move", "1": "chosen"})
+    over = json.loads(json.dumps(going))
+    over["status"] = {"finished": True, "awaiting": [], "winners": [0]}
+    assert run([["destiny", going, 0], ["destiny", going, 1], ["destiny", going, 2], ["destiny", over, 1], ["destiny", over, 0]]) == [
+        "your destiny token: move", "destiny token chosen", "", "", ""]
 
 
 # -- finding: a space named only by its coordinates ----------------------------------------------

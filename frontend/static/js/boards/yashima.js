@@ -248,6 +248,15 @@ export function restoreFlag(doc, p) {
   return p.pending && !(doc.status || {}).finished ? "waiting to restore" : "";
 }
 
+/** A panel's destiny flag while the secret choice goes on ("destiny token chosen", or one's own
+ * "your destiny token: move"), nothing once the game is over. */
+export function destinyFlag(doc, seat) {
+  const view = doc.view || {};
+  const dest = view.destiny && view.destiny[String(seat)];
+  if (view.phase !== "destiny" || !dest || (doc.status || {}).finished) return "";
+  return dest === "chosen" ? "destiny token chosen" : `your destiny token: ${dest}`;
+}
+
 /** A space named for a player: "(3,-1), a road space" (the terrain from the map), or "(3,-1)" when
  * the map does not say. The coordinates stay: the history and the square outlines use them. */
 export function spaceWords(view, cell) {
@@ -1227,7 +1236,6 @@ function renderPlayers({ doc, view }) {
     const k = kamiInfo(p.kami);
     const statuses = Object.entries(p.st || {}).map(([name, owners]) => statusChip(name, owners));
     const karmaSum = (p.karma || []).reduce((n, c) => n + ((def(c.d) || {}).karma || 0), 0);
-    const dest = view.destiny && view.destiny[String(seat)];
     const life = (p.hand_count || 0) + (p.deck_count || 0);
     side.append(h("div", { class: `ys-player seat-${seat}${awaited.has(seat) ? " is-awaited" : ""}`, dataset: { seat: String(seat) } },
       h("div", { class: "ys-pname" }, h("span", { class: "ys-swatch" }), seatName(doc, seat), awaited.has(seat) ? h("span", { class: "badge" }, "to play") : ""),
@@ -1248,7 +1256,7 @@ function renderPlayers({ doc, view }) {
       statuses.length ? h("div", { class: "ys-statuses" }, statuses) : "",
       restoreFlag(doc, p) ? help(h("div", { class: "ys-flag" }, restoreFlag(doc, p)), helpText("concept:RESTORATION")) : "",
       p.dead ? h("div", { class: "ys-flag" }, ((doc.match || {}).conceded || []).includes(seat) ? "resigned: out of the game" : "killed") : "",
-      view.phase === "destiny" && dest ? h("div", { class: "ys-flag" }, dest === "chosen" ? "destiny token chosen" : `your destiny token: ${dest}`) : ""));
+      destinyFlag(doc, seat) ? h("div", { class: "ys-flag" }, destinyFlag(doc, seat)) : ""));
   });
   return side;
 }
