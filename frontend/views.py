@@ -32,6 +32,7 @@ from games.projections.profiles import profile
 from games.ratings import selectors as ratings
 from games.ratings.errors import NotFound as RatingsNotFound
 from games.tournaments import reports as tournament_reports
+from games.tournaments import selectors as tournament_selectors
 
 from .account_views import throttled_form
 from .charts import rating_chart
@@ -276,6 +277,9 @@ def match_page(request, match_id):
         "rated_words": rated_words(doc["match"]),
         "resign_confirm": resign_confirm(match, state, seat),
         "paused_words": paused_words(doc["match"].get("clock_reason")),
+        # a judge's ruling that replaced the result the game gave (the standings count the ruling)
+        "judge_correction": correction_words(tournament_selectors.correction_of_match(match.pk))
+        if doc["match"]["status"] == "finished" else None,
         "spectator_delay": delay,
         # a player of a tournament match may report a moment of it to the judges (once it has begun)
         "can_report": state["lobby"]["status"] != OPEN and tournament_reports.can_report(match.pk, request.user),
@@ -286,6 +290,23 @@ def match_page(request, match_id):
         "board_script": board,
         "boot": boot,
     })
+
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def ordinal(place) -> str:
+    return ORDINALS[place - 1] if isinstance(place, int) and 0 < place <= len(ORDINALS) else f"place {place}"
+
+
+def correction_words(correction: dict | None) -> str | None:
+    """'A judge corrected this result: alice first, carol second ("reason").' for a table's result a
+    judge replaced (``tournaments.correction_of_match``), None when none did."""
+    if not correction:
+        return None
+    places = ", ".join(f"{row['name']} {ordinal(row['place'])}" for row in correction["places"])
+    reason = str(correction.get("reason") or "").strip()
+    return f"A judge corrected this result: {places}" + (f" (“{reason}”)." if reason else ".")
 
 
 def paused_words(reason) -> str:

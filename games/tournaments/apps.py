@@ -22,9 +22,18 @@ class TournamentsConfig(AppConfig):
 
 
 def no_rematch_of_a_table(match_id) -> str | None:
-    """A tournament schedules its own matches: a table's match has no rematch."""
+    """A tournament schedules its own matches: a table's match has no rematch. While its round is
+    paused the next round waits for the organizer (docs/tournaments.md, "A paused tournament does
+    not move on"), and the sentence says so."""
+    from .clock import round_clock
     from .models import TournamentTable
 
-    if TournamentTable.objects.filter(match_id=match_id).exists():
-        return "A tournament match has no rematch: the tournament pairs the next round."
-    return None
+    table = TournamentTable.objects.filter(match_id=match_id).select_related("tournament").first()
+    if table is None:
+        return None
+    clock = round_clock(table.tournament) if table.round == table.tournament.round else None
+    if clock and clock["paused"]:
+        reason = clock["paused_reason"]
+        return ("The next round will be paired when the organizer resumes the tournament"
+                + (f" (paused: {reason})." if reason else " (paused)."))
+    return "A tournament match has no rematch: the tournament pairs the next round."

@@ -90,6 +90,25 @@ def tables_of_matches(match_ids) -> dict[str, dict]:
             for match_id, tournament_id, name, round_no, table in rows}
 
 
+def correction_of_match(match_id) -> dict | None:
+    """A judge's replacement of the result of the table ``match_id`` was played for (the latest
+    ``overridden`` record of that table): ``{"places": [{"entrant_id", "name", "place"}] best first,
+    "reason"}``; None when no judge changed it (none ruled, or the result was upheld)."""
+    table = TournamentTable.objects.filter(match_id=match_id).values_list("tournament_id", "round", "table").first()
+    if table is None:
+        return None
+    tournament_id, round_no, table_no = table
+    record = (TournamentRecord.objects.filter(tournament_id=tournament_id, kind="overridden", round=round_no,
+                                              table=table_no).order_by("-seq").first())
+    if record is None:
+        return None
+    places = {str(entrant): place for entrant, place in (record.payload.get("places") or {}).items()}
+    names = {str(pk): name for pk, name in Entrant.objects.filter(pk__in=list(places)).values_list("pk", "name")}
+    rows = [{"entrant_id": entrant, "name": names.get(entrant, "?"), "place": place} for entrant, place in places.items()]
+    rows = names_shown(rows, members_of([tournament_id]))
+    return {"places": sorted(rows, key=lambda row: (row["place"], row["name"])), "reason": record.payload.get("reason") or ""}
+
+
 def tournament_get(tournament_id) -> Tournament:
     try:
         return Tournament.objects.get(pk=tournament_id)
