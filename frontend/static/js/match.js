@@ -19,6 +19,7 @@ import { ReconnectingSocket } from "./socket.js";
 import { SQUARE_NAME, outlineWhilePointed } from "./squares.js";
 import { WORDS, errorText, pausedWords, resultWords, seatLabel, waitingWords } from "./words.js";
 import { retireFlash } from "./flash.js";
+import { resignationMove } from "./last_move.js";
 
 const boot = JSON.parse(document.getElementById("match-boot").textContent);
 // The channel layer is at-most-once: if the last push of a quiet spell was lost, nothing else
@@ -258,6 +259,7 @@ function isMine(ev) {
 function actorKey(ev) {
   const a = ev.actor || {};
   if (ev.type === "SeatConceded" && ev.payload && Number.isInteger(ev.payload.seat)) return ev.payload.seat; // a resignation is that seat's move
+  if (ev.type === "MatchFinished" && ev.payload && Number.isInteger(ev.payload.resigned)) return ev.payload.resigned;
   return Number.isInteger(a.seat) ? a.seat : "system"; // workers, the system, lobby actions
 }
 
@@ -266,6 +268,9 @@ function actorKey(ev) {
  * the game's own steps alone (enemies, the oracle); it stops at this seat's own events. */
 function computeLastMove(upto) {
   const seqs = seqsUpTo(upto).slice(-200).reverse();
+  // a resignation is news even to the one who resigned (whose own moves the box otherwise leaves out)
+  const resigned = resignationMove(seqs.map((q) => app.events.get(q)), actorKey);
+  if (resigned && resigned.length) return resigned;
   const out = [];
   let who = null;
   for (const q of seqs) {
