@@ -134,7 +134,8 @@ def _moved(p, seat, names):
     if p.get("pos") is None:
         return f"{who}'s master leaves the board"
     if "from" in p and p["from"] is None:
-        return f"{who} places their master on {coords(p.get('pos'))} facing {_facing(p.get('facing'))}"
+        # core "Setting up the Game" 5: always a blank space of the board the seat placed
+        return f"{who} places their master on their own board at {coords(p.get('pos'))} facing {_facing(p.get('facing'))}"
     if "from" in p and p["from"] == p.get("pos"):
         return f"{who}'s master turns to face {_facing(p.get('facing'))}"
     return f"{who}'s master moves to {coords(p.get('pos'))} facing {_facing(p.get('facing'))}"

@@ -45,11 +45,16 @@ def test_choosing_and_placing_a_terrain_board_is_told_to_every_seat():
         "tomoko places the Bamboo Grove board, side A, in slot 2"]
 
 
-def test_placing_a_miniature_is_told_as_a_placement():
+# rules: Yashima core, "Setting up the Game" 5 ("Place it on any blank space ... on the board you placed")
+def test_placing_a_miniature_is_told_as_a_placement_on_the_seats_own_board():
+    # given the setup up to the miniatures
     g = play_setup(2)
     cmd = ENGINE.legal_commands(g.state, 1)[3]
-    assert told(g.do(1, "place_miniature", **cmd["args"]), 0, {"MasterMoved"}) == [
-        f"tomoko places their master on ({cmd['args']['cell']}) facing down"]
+    # when tomoko places her miniature
+    placed = g.do(1, "place_miniature", **cmd["args"])
+    # then the history names the board as well as the space's coordinates
+    assert told(placed, 0, {"MasterMoved"}) == [
+        f"tomoko places their master on their own board at ({cmd['args']['cell']}) facing down"]
 
 
 # rules: Yashima core, "Setting up the Game" 2 (the kami's battle cards shuffled together with the master's: the battle deck)
