@@ -112,7 +112,7 @@ def test_two_players_chat_see_their_turn_and_rematch(new_page, live_server_url):
     a.get_by_role("button", name="Rematch").click()
     expect(a.get_by_role("button", name="You accepted: waiting for the others")).to_be_disabled()
     expect(b.get_by_test_id("rematch")).to_contain_text(f"{alice}: accepted")
-    expect(b.get_by_test_id("rematch")).to_contain_text(f"{bob} (you): has not answered yet")
+    expect(b.get_by_test_id("rematch")).to_contain_text(f"{bob} (you): not accepted yet")
     table_shot(b, "social-end-screen")
     expect(spectator.get_by_test_id("rematch")).to_contain_text(f"{alice}: accepted")
     spectator.set_viewport_size({"width": 390, "height": 844})  # the end screen and the chat on a phone

@@ -90,3 +90,16 @@ def test_the_paused_banner_says_the_reason_as_the_server_does():
         assert run_js(f"words.pausedWords({json.dumps(reason)})") == paused_words(reason)
     assert paused_words("power cut") == ("Paused by the organizer: power cut. Moves wait until the round resumes; "
                                          "clocks are stopped.")
+
+
+def test_the_rematch_offer_reads_sensibly_to_a_player_who_resigned():
+    # given a player who resigned the match they look at
+    intro = run_js("words.rematchIntro(true)")
+    # then the offer is plainly a new match that they may still offer
+    assert intro.startswith("A new match: the same game") and "You resigned this one; you can still offer a new one." in intro
+    assert "resigned" not in run_js("words.rematchIntro(false)")
+    # and their own line does not say they have "not answered" a question nobody asked them
+    assert run_js("words.rematchSeatState({mine: true})") == "not accepted yet"
+    assert run_js("words.rematchSeatState({})") == "has not answered yet"
+    assert run_js("words.rematchSeatState({accepted: true, mine: true})") == "accepted"
+    assert run_js("words.rematchSeatState({bot: true})") == "accepts by itself"

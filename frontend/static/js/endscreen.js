@@ -4,7 +4,7 @@
 // every (re)connect the status is read again from GET .../rematch/.
 
 import { api, boot, currentDoc, el, isOver, isSeated, onRender, onSocket, playerName } from "./social.js";
-import { errorText } from "./words.js";
+import { errorText, rematchIntro, rematchSeatState } from "./words.js";
 
 const root = document.getElementById("end-screen");
 const $ = (id) => document.getElementById(id);
@@ -22,12 +22,19 @@ function mySeat() {
   return isSeated(end.doc) ? end.doc.seat : null;
 }
 
+/** Whether the reader resigned this match (the one that ended it, or one the others played on from). */
+function iResigned() {
+  const me = mySeat();
+  const match = end.doc.match || {};
+  return me !== null && (match.resigned === me || (match.conceded || []).includes(me));
+}
+
 function seatLine(seat) {
   const doc = end.doc;
   const s = doc.match.seats[seat];
   const name = playerName(doc, seat) + (seat === mySeat() ? " (you)" : "");
   const accepted = end.rematch.accepted.includes(seat);
-  const state = s && s.bot ? "accepts by itself" : accepted ? "accepted" : "has not answered yet";
+  const state = rematchSeatState({ bot: Boolean(s && s.bot), accepted, mine: seat === mySeat() });
   return el("li", { class: accepted ? "accepted" : "waiting", dataset: { seat: String(seat) } }, `${name}: ${state}`);
 }
 
@@ -52,12 +59,13 @@ function renderRematch() {
     parts.push(el("p", { class: "muted" }, r.reason || "No rematch for this match."));
   } else {
     end.waited = true;
-    parts.push(el("p", { class: "muted small" }, "The same game with the same players and options, as soon as every player accepts."));
+    parts.push(el("p", { class: "muted small" }, rematchIntro(iResigned())));
     parts.push(el("ul", { class: "rematch-seats" }, ...end.doc.match.seats.map((_, i) => seatLine(i))));
     const me = mySeat();
     if (me !== null && boot.user_id) {
       const accepted = r.accepted.includes(me);
-      const button = el("button", { type: "button", class: accepted ? "" : "primary", disabled: accepted || end.sending, id: "rematch-button" }, accepted ? "You accepted: waiting for the others" : "Rematch");
+      const label = accepted ? "You accepted: waiting for the others" : iResigned() ? "Offer a new match" : "Rematch";
+      const button = el("button", { type: "button", class: accepted ? "" : "primary", disabled: accepted || end.sending, id: "rematch-button" }, label);
       button.addEventListener("click", accept);
       parts.push(button);
     }

@@ -79,3 +79,17 @@ export function pausedWords(reason) {
   const why = String(reason || "").trim();
   return `Paused by the organizer${why ? `: ${why}` : ""}. Moves wait until the round resumes; clocks are stopped.`;
 }
+
+/** The end screen's rematch offer: ``iResigned``, the reader resigned this match (a rematch is then
+ * plainly a new match they may still offer). */
+export function rematchIntro(iResigned) {
+  const offer = "A new match: the same game with the same players and options, as soon as every player accepts.";
+  return iResigned ? `${offer} You resigned this one; you can still offer a new one.` : offer;
+}
+
+/** A seat's line in the rematch offer (its name is said before it). */
+export function rematchSeatState({ bot = false, accepted = false, mine = false } = {}) {
+  if (bot) return "accepts by itself";
+  if (accepted) return "accepted";
+  return mine ? "not accepted yet" : "has not answered yet";
+}
