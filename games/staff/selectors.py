@@ -6,6 +6,8 @@ the views record a StaffAccess row for each read.
 
 from collections import defaultdict
 
+from django.contrib.auth import get_user_model
+
 from games.application import chat, selectors
 from games.application.lobby import ACTIVE, PLATFORM_EVENTS
 from games.eventstore import store
@@ -15,7 +17,7 @@ from games.projections.models import MatchSummary
 from games.kernel.digits import ascii_int
 from games.tournaments.reports import reports_for_match
 
-from . import diff, logfile
+from . import diff, logfile, words
 
 
 def events_unredacted(match: Match, *, until: int | None = None) -> list[dict]:
@@ -83,7 +85,7 @@ def seat_views(match: Match, state: dict, status: dict) -> list[dict]:
         occupant = lobby["seats"][seat] if seat is not None else None
         out.append({
             "seat": seat,
-            "label": "spectator" if seat is None else f"seat {seat}",
+            "label": "spectator" if seat is None else f"seat {seat + 1}",  # as the players number them
             "occupant": occupant,
             "awaited": seat is not None and seat in status["awaiting"],
             "view": view,
@@ -204,6 +206,10 @@ def match_review(match: Match, at: int, *, filters: dict | None = None, report_i
              if (filters["seat"] is None or ev["seat"] == filters["seat"])
              and (not filters["types"] or ev["type"] in filters["types"])]
     opened = next((r for r in reports if str(r["id"]) == str(report_id)), None) if report_id else None
+    for ev in shown:  # no sentence from the engine: a short line of our own, so no row reads blank
+        ev["quiet"] = "" if ev["text"] else words.quiet_sentence(ev, names)
+    pinned_seqs = {at} | set(notes) | set(pinned)
+    users = usernames(words.actor_user_ids(ev["actor"] for ev in timeline))
     return {
         "match": match,
         "summary": MatchSummary.objects.filter(match=match).first(),
@@ -219,6 +225,8 @@ def match_review(match: Match, at: int, *, filters: dict | None = None, report_i
         "change": state_change(match, state, at),
         "fold_error": fold_error,
         "timeline": shown,
+        "rows": words.fold_quiet_runs(shown, pinned_seqs),
+        "who": {"names": list(names), "users": users},
         "filtered": len(shown) != len(timeline),
         "filters": filters,
         "event_types": sorted({ev["type"] for ev in timeline}),
@@ -229,6 +237,13 @@ def match_review(match: Match, at: int, *, filters: dict | None = None, report_i
         "orphan_notes": [n for seq, ns in notes.items() if seq > match.head_seq for n in ns],
         "chat": chat.chat_for_staff(match),
     }
+
+
+def usernames(user_ids) -> dict:
+    """``{user id: username}`` for these ids, in one query (accounts that are gone are left out)."""
+    if not user_ids:
+        return {}
+    return dict(get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "username"))
 
 
 def log_header(match: Match) -> dict:

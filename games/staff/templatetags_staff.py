@@ -8,6 +8,8 @@ from datetime import datetime
 
 from django import template
 
+from . import words
+
 register = template.Library()
 
 
@@ -31,17 +33,14 @@ def iso(value) -> str:
 
 
 @register.filter
-def actor_words(actor) -> str:
-    """Who appended an event, in words: ``user #3, seat 1``, ``worker advance_match, seat 2``, ``system``;
-    any other key of the actor follows as ``key=value``."""
-    if not isinstance(actor, dict):
-        return "" if actor is None else str(actor)
-    words = str(actor.get("kind") or "unknown")
-    if actor.get("user_id") is not None:
-        words += f" #{actor['user_id']}"
-    if actor.get("task"):
-        words += f" {actor['task']}"
-    if actor.get("seat") is not None:
-        words += f", seat {actor['seat']}"
-    rest = {k: v for k, v in actor.items() if k not in ("kind", "user_id", "task", "seat")}
-    return words + "".join(f", {k}={compact(v)}" for k, v in sorted(rest.items()))
+def actor_words(actor, who=None) -> str:
+    """Who appended an event, in words: ``admin (user #3), seat 1 (alice)``, ``worker advance_match``,
+    ``system``; ``who`` is the page's ``{"names": seat names, "users": {user id: username}}``."""
+    who = who or {}
+    return words.actor_text(actor, who.get("names", ()), who.get("users", {}))
+
+
+@register.filter
+def seat_words(seat, names=()) -> str:
+    """A stored (0-based) seat as players read it: ``seat 1 (alice)``."""
+    return words.seat_words(seat, names or ())

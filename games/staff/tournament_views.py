@@ -9,6 +9,8 @@ from games.tournaments import selectors
 from games.tournaments.errors import TournamentServiceError
 from games.tournaments.models import MatchReport
 
+from . import words
+from .selectors import usernames
 from .views import render
 
 
@@ -24,9 +26,14 @@ def tournament_log(request, tournament_id):
     except TournamentServiceError:
         raise Http404("no such tournament")
     records = selectors.tournament_log(tournament)
+    detail = selectors.tournament_detail(tournament)
     filed = {r.pk: r for r in MatchReport.objects.filter(tournament=tournament).select_related("reporter")}
+    entrants = {e["entrant_id"]: e["name"] for e in detail["entrants"]}
+    users = usernames(words.actor_user_ids(r["actor"] for r in records))
     for r in records:
+        r["summary"] = words.record_summary(r["payload"], entrants)
+        r["actor_text"] = words.actor_text(r["actor"], (), users)
         report_id = r["payload"].get("report_id")
         if report_id in filed:  # a player's report, or the judge's decision answering it
             r["report"] = filed[report_id]
-    return render(request, "staff/tournament.html", {"t": selectors.tournament_detail(tournament), "records": records})
+    return render(request, "staff/tournament.html", {"t": detail, "records": records})

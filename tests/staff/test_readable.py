@@ -9,6 +9,7 @@ import re
 from datetime import datetime, timezone
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
@@ -17,7 +18,8 @@ from frontend.templatetags.when import when
 from games.application import selectors
 from games.eventstore.models import Match, MatchEvent
 from games.staff import diff
-from games.staff.templatetags_staff import actor_words, iso
+from games.staff.templatetags_staff import actor_words, iso, seat_words
+from games.staff.words import fold_quiet_runs, quiet_sentence
 from games.tournaments import services as tournament_services
 from games.tournaments.models import TournamentRecord
 from tests.projections.play import play_randomly
@@ -63,8 +65,10 @@ def test_an_event_shows_its_moment_to_the_second_and_its_payload_under_its_sente
     assert folded and htmllib.unescape(folded.group(1)) == sentence
     assert htmllib.unescape(folded.group(2)) == json.dumps(move.payload, indent=2, sort_keys=True, ensure_ascii=False)
     assert '"' not in folded.group(2), "quotes escaped: the JSON cannot break out of its <pre>"
-    # and the actor reads in words, its raw JSON in the title
-    assert f"user #{move.actor['user_id']}, seat {move.actor['seat']}" in row
+    # and the actor reads in words (username, the seat 1-based as players number it), its raw JSON in the title
+    seat = move.actor["seat"]
+    username = get_user_model().objects.get(pk=move.actor["user_id"]).username
+    assert f"{username} (user #{move.actor['user_id']}), seat {seat + 1} ({names[seat]})" in row
 
 
 def test_times_everywhere_on_the_match_page_read_in_words(staff_client, played):
@@ -128,9 +132,27 @@ def test_when_keeps_the_seconds_only_when_asked():
 
 def test_iso_and_actor_words():
     assert iso(MOMENT) == MOMENT.isoformat() and iso("2026-12-06T17:36:05Z") == "2026-12-06T17:36:05Z" and iso(None) == ""
-    assert actor_words({"kind": "user", "user_id": 3, "seat": 1}) == "user #3, seat 1"
-    assert actor_words({"kind": "worker", "user_id": None, "seat": 2, "task": "advance_match"}) == "worker advance_match, seat 2"
+    who = {"names": ["alice", "bob", None], "users": {3: "admin"}}
+    # seats as the players number them (1-based), with the player's name; users by their name
+    assert actor_words({"kind": "user", "user_id": 3, "seat": 1}, who) == "admin (user #3), seat 2 (bob)"
+    assert actor_words({"kind": "user", "user_id": 9, "seat": 0}, who) == "user #9, seat 1 (alice)"  # account gone
+    assert actor_words({"kind": "worker", "user_id": None, "seat": 2, "task": "advance_match"}, who) == \
+        "worker advance_match, seat 3"  # nobody holds it
     assert actor_words({"kind": "system", "user_id": None, "seat": None, "why": "timeout"}) == 'system, why="timeout"'
+    assert seat_words(0, ["alice"]) == "seat 1 (alice)" and seat_words(None) == ""
+
+
+def test_runs_of_events_without_a_sentence_fold_into_one_row():
+    def ev(seq, type_, text=""):
+        return {"seq": seq, "type": type_, "text": text}
+    timeline = [ev(1, "Moved", "alice moves"), *[ev(s, "ControlSet") for s in range(2, 14)], ev(14, "Moved", "bob moves"),
+                ev(15, "ControlSet"), ev(16, "ControlSet"), ev(17, "Moved", "x")]
+    rows = fold_quiet_runs(timeline, keep=set())
+    assert [r.get("seq", (r.get("first"), r.get("last"))) for r in rows] == [1, (2, 13), 14, 15, 16, 17]
+    assert len(rows[1]["run"]) == 12 and rows[1]["type"] == "ControlSet"
+    # the event shown (or one with a note or a report) keeps its own row and splits the run
+    rows = fold_quiet_runs(timeline, keep={7})
+    assert [r.get("seq", (r.get("first"), r.get("last"))) for r in rows] == [1, (2, 6), 7, (8, 13), 14, 15, 16, 17]
 
 
 def test_a_changed_object_comes_indented_beside_its_one_line():
@@ -139,3 +161,11 @@ def test_a_changed_object_comes_indented_beside_its_one_line():
     assert added["after"] == '{"id":"b"}' and added["after_full"] == '{\n  "id": "b"\n}' and added["before_full"] is None
     changed = next(x for x in lines if x["path"] == "n")
     assert (changed["before"], changed["after"], changed["before_full"], changed["after_full"]) == ("1", "2", None, None)
+
+
+def test_an_event_without_a_sentence_gets_a_short_line_of_its_own():
+    control = {"type": "ControlSet", "payload": {"turn": {"seat": 2}, "stacks": {
+        "main": [{"prompt": {"seat": 0, "kind": "defense"}}]}}}
+    assert quiet_sentence(control, ["alice", "bob", "carol"]) == \
+        "control changes: seat 3 (carol)'s turn, waiting on seat 1 (alice) (defense)"
+    assert quiet_sentence({"type": "Tick", "payload": {}}) == "Tick (bookkeeping)"

@@ -1,11 +1,13 @@
 """Staff review of a tournament's append-only log: every record in seq order with its actor; staff only."""
 
+import re
 import uuid
 
 import pytest
 from django.contrib.auth.models import Group
 from django.test import Client
 
+from games.staff.words import record_summary
 from games.tournaments import services
 
 pytestmark = pytest.mark.django_db
@@ -15,6 +17,21 @@ def _client(user):
     c = Client()
     c.force_login(user)
     return c
+
+
+def test_each_record_kind_reads_in_one_line_with_the_entrants_names():
+    names = {"1": "alice", "3": "carol"}
+    assert record_summary({"kind": "overridden", "round": 1, "table": 1, "places": {"1": 2, "3": 1}, "judge": "admin",
+                           "reason": "misclick", "role": "staff"}, names) == \
+        "result overridden, round 1 table 1: carol 1st, alice 2nd, by admin (staff)"
+    assert record_summary({"kind": "result", "round": 1, "table": 1, "places": {"1": 1, "3": 1}, "by": "time"},
+                          names) == "result, round 1 table 1 (on time): alice 1st, carol 1st"
+    assert record_summary({"kind": "reported", "round": 2, "table": 1, "report_id": 4, "entrant_id": "3", "seq": 9},
+                          names) == "carol reported round 2 table 1 (report #4, match seq 9)"
+    assert record_summary({"kind": "paired", "round": 2, "tables": [{"table": 1, "entrant_ids": ["3"]}]},
+                          names) == "round 2 paired: table 1 carol (bye)"
+    assert record_summary({"kind": "clock_paused", "round": 1, "reason": "lunch"}, names) == "round 1 clock paused: lunch"
+    assert record_summary({"kind": "something_new"}, names) == "something new"
 
 
 def test_staff_reads_the_log_in_order_and_players_cannot(make_user):
@@ -35,7 +52,14 @@ def test_staff_reads_the_log_in_order_and_players_cannot(make_user):
     assert page.status_code == 200
     kinds = [line.split("<td>")[2].split("</td>")[0] for line in html.splitlines() if line.startswith("<tr data-seq=")]
     assert kinds == ["registered", "registered", "started", "paired"]
-    assert f"user #{organizer.pk}" in html and players[0].username in html
+    # the actor by name, one line per record with the entrants' names, the JSON folded beneath
+    assert f"{organizer.username} (user #{organizer.pk})" in html and players[0].username in html
+    a, b = (p.username for p in players)
+    summaries = re.findall(r'<p class="record-summary" data-testid="record-summary">(.*?)</p>', html)
+    assert summaries[:2] == [f"{a} registered", f"{b} registered"] and summaries[2].startswith("started; seeding: ")
+    assert re.fullmatch(rf"round 1 paired: table 1 ({a} vs {b}|{b} vs {a})", summaries[3])
+    assert "the record (JSON)" in html and "…" not in html
+    assert f'<code class="seed-hash">{t.seed_hash}</code>' in html  # wraps on a phone (staff.css)
     assert staff.get(f"/staff/tournaments/{uuid.uuid4()}/").status_code == 404
     assert _client(players[0]).get(f"/staff/tournaments/{t.pk}/").status_code == 302  # to the admin login
     assert Client().get("/staff/tournaments/").status_code == 302

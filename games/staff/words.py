@@ -1,0 +1,152 @@
+"""What the staff pages say, in words (PURE): seats as players see them (1-based, with the player's
+name), actors with their usernames, a tournament record in one line with its entrants' names, and the
+runs of events without a sentence folded into one row. The raw values stay in the folded JSON."""
+
+from __future__ import annotations
+
+import json
+
+PLACE_WORDS = {1: "1st", 2: "2nd", 3: "3rd"}
+RESULT_BY_WORDS = {"play": "played", "time": "on time", "judge": "judge's ruling", "bye": "bye"}
+# a run of this many events with no sentence, one after another, is shown as one row
+QUIET_RUN = 3
+
+
+def seat_words(seat, names=()) -> str:
+    """Seat 0 of the stored log as players read it: ``seat 1 (alice)``; a seat nobody holds: ``seat 1``."""
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        return "" if seat is None else str(seat)
+    name = names[seat] if 0 <= seat < len(names) else None
+    return f"seat {seat + 1} ({name})" if name else f"seat {seat + 1}"
+
+
+def user_words(user_id, users: dict) -> str:
+    """``admin (user #3)``, or ``user #3`` for an account that is gone."""
+    name = users.get(user_id)
+    return f"{name} (user #{user_id})" if name else f"user #{user_id}"
+
+
+def actor_text(actor, names=(), users: dict | None = None) -> str:
+    """Who appended an event or record: ``admin (user #3), seat 1 (alice)``, ``worker advance_match``,
+    ``system``; any other key of the actor follows as ``key=value``."""
+    if not isinstance(actor, dict):
+        return "" if actor is None else str(actor)
+    users = users or {}
+    kind = str(actor.get("kind") or "unknown")
+    words = user_words(actor["user_id"], users) if actor.get("user_id") is not None else kind
+    if actor.get("user_id") is not None and kind != "user":
+        words = f"{kind} {words}"
+    if actor.get("task"):
+        words += f" {actor['task']}"
+    if actor.get("seat") is not None:
+        words += f", {seat_words(actor['seat'], names)}"
+    rest = {k: v for k, v in actor.items() if k not in ("kind", "user_id", "task", "seat")}
+    return words + "".join(f", {k}={json.dumps(v, sort_keys=True, default=str)}" for k, v in sorted(rest.items()))
+
+
+def actor_user_ids(actors) -> set:
+    """The user ids named by these actors (for one look-up of their usernames)."""
+    return {a["user_id"] for a in actors if isinstance(a, dict) and isinstance(a.get("user_id"), int)}
+
+
+def place_words(places: dict, entrants: dict) -> str:
+    """``{"3": 1, "1": 2}`` -> ``carol 1st, alice 2nd``."""
+    ranked = sorted(places.items(), key=lambda item: (item[1], entrants.get(item[0], item[0])))
+    return ", ".join(f"{entrants.get(e, e)} {PLACE_WORDS.get(p, f'{p}th')}" for e, p in ranked)
+
+
+def _where(p: dict) -> str:
+    return f"round {p.get('round')} table {p.get('table')}"
+
+
+def _table_words(table: dict, entrants: dict) -> str:
+    ids = table.get("entrant_ids") or []
+    who = " vs ".join(entrants.get(e, e) for e in ids) + (" (bye)" if len(ids) == 1 else "")
+    return f"table {table.get('table')} {who}"
+
+
+def record_summary(payload: dict, entrants: dict) -> str:
+    """One tournament record in a line, its entrants by name (``entrants``: entrant id -> name)."""
+    kind = payload.get("kind", "")
+    name = entrants.get(payload.get("entrant_id"), payload.get("entrant_id"))
+    p = payload
+    if kind == "registered":
+        return f"{p.get('name') or name} registered"
+    if kind == "withdrawn":
+        return f"{name} withdrew"
+    if kind == "started":
+        return "started; seeding: " + ", ".join(entrants.get(e, e) for e in p.get("order", []))
+    if kind == "paired":
+        return f"round {p.get('round')} paired: " + "; ".join(_table_words(t, entrants) for t in p.get("tables", []))
+    if kind == "result":
+        by = RESULT_BY_WORDS.get(p.get("by"), p.get("by"))
+        return f"result, {_where(p)} ({by}): {place_words(p.get('places', {}), entrants)}"
+    if kind == "dropped":
+        return f"{name} dropped" + (f": {p['reason']}" if p.get("reason") else "")
+    if kind == "reported":
+        return f"{name} reported {_where(p)} (report #{p.get('report_id')}, match seq {p.get('seq')})"
+    if kind == "adjudicated":
+        return f"result upheld, {_where(p)}, by {p.get('judge')} ({p.get('role') or 'staff'})"
+    if kind == "overridden":
+        return (f"result overridden, {_where(p)}: {place_words(p.get('places', {}), entrants)}, "
+                f"by {p.get('judge')} ({p.get('role') or 'staff'})")
+    if kind == "clock_paused":
+        return f"round {p.get('round')} clock paused" + (f": {p['reason']}" if p.get("reason") else "")
+    if kind == "clock_resumed":
+        return f"round {p.get('round')} clock resumed"
+    if kind == "spectator_delay_set":
+        return f"spectator delay set to {p.get('seconds')} s and {p.get('turns')} turns"
+    if kind == "settings_changed":
+        return "settings changed: " + ", ".join(sorted(p.get("changes", {}))) + (
+            f" ({p['reason']})" if p.get("reason") else "")
+    if kind == "cancelled":
+        return "cancelled" + (f": {p['reason']}" if p.get("reason") else "")
+    return kind.replace("_", " ")
+
+
+QUIET_WORDS = {"ControlSet": "control changes"}
+
+
+def quiet_sentence(ev: dict, names=()) -> str:
+    """A short line for an event the engine gives no sentence (bookkeeping such as Yashima's
+    ``ControlSet``): what it is, whose turn and who is waited on when its payload says so."""
+    payload = ev.get("payload") if isinstance(ev.get("payload"), dict) else {}
+    words = QUIET_WORDS.get(ev.get("type"), f"{ev.get('type')} (bookkeeping)")
+    turn = payload.get("turn")
+    if isinstance(turn, dict) and isinstance(turn.get("seat"), int):
+        words += f": {seat_words(turn['seat'], names)}'s turn"
+    prompts = [frame.get("prompt") for stack in (payload.get("stacks") or {}).values() if isinstance(stack, list)
+               for frame in stack[-1:] if isinstance(frame, dict)]
+    waited = [p for p in prompts if isinstance(p, dict) and isinstance(p.get("seat"), int)]
+    if waited:
+        words += ", waiting on " + ", ".join(f"{seat_words(p['seat'], names)} ({p.get('kind', 'a choice')})"
+                                             for p in waited)
+    return words
+
+
+def fold_quiet_runs(timeline: list[dict], keep: set) -> list[dict]:
+    """The history's rows: runs of at least ``QUIET_RUN`` events of one type with no sentence, one after
+    another in the list shown, become one row ``{"run": [events], "type", "first", "last"}``; an event in ``keep`` (the
+    one shown, one with a note or a report) stays a row of its own and ends the run."""
+    rows, run = [], []
+
+    def flush():
+        if len(run) >= QUIET_RUN:
+            rows.append({"run": list(run), "type": run[0]["type"], "first": run[0]["seq"], "last": run[-1]["seq"],
+                         "words": QUIET_WORDS.get(run[0]["type"], f"{run[0]['type']} events")})
+        else:
+            rows.extend(run)
+        run.clear()
+
+    for ev in timeline:
+        quiet = not ev.get("text") and ev["seq"] not in keep
+        if quiet and (not run or run[-1]["type"] == ev["type"]):
+            run.append(ev)
+            continue
+        flush()
+        if quiet:
+            run.append(ev)
+        else:
+            rows.append(ev)
+    flush()
+    return rows
