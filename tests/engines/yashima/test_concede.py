@@ -168,6 +168,19 @@ def test_a_master_out_of_the_game_cannot_concede_and_nobody_concedes_during_setu
     assert early.value.code == "concede_in_setup"
 
 
+# rules: Yashima core, "Restoration and Winning the Game" (the one way out of the game); the setup goes round every
+# seat in order (docs/games/yashima.md, "Resigning"): the engine says why it would refuse, by the rule concede uses
+def test_the_engine_says_when_a_master_cannot_concede_without_deciding_it():
+    # given a three-master game in its setup, and one in its battle phase with a dead master
+    setup = fold(ENGINE, ENGINE.setup({}, 3, Rng(b"seed", "setup")))
+    s = scene(pl(pos=A), pl(master="rosamu", kami="dragon", pos=None, dead=True, deck=[]), pl(master="kenta", pos=FAR))
+    # when the platform asks whether a master may concede now
+    # then the setup and a master already out are refused with concede's own codes, a master in play is not
+    assert ENGINE.concede_refusal(setup, 0).code == "concede_in_setup"
+    assert ENGINE.concede_refusal(s.state, 1).code == "already_out"
+    assert ENGINE.concede_refusal(s.state, 0) is None
+
+
 # rules: Yashima core, "Restoration and Winning the Game" (restoration at the end of the round): a master who leaves
 # the game while restoring restores no more, and the next round's destiny step counts only the masters left
 def test_a_master_leaving_during_their_restoration_is_not_waited_for():
