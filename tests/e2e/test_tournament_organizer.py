@@ -1,6 +1,6 @@
 """The tournament page in a real browser, as the organizer's play-through found it: destructive actions
 ask first (``static/js/confirm.js`` on ``data-confirm``: dismissed, nothing happens; accepted, the form
-submits), and the standings and pairings keep their "under review" / "result corrected" badges inside
+submits), and the standings and pairings keep their "under review" / "corrected" badges inside
 their cards from 1280 to 1920 px."""
 
 import subprocess
