@@ -69,6 +69,7 @@ def test_staff_page_at_several_seqs_shows_every_seat(client, staff, finished):
     # the timeline carries every event with its unredacted payload
     assert html.count('<tr id="seq-') == match.head_seq
     assert "canary-" in html
+    assert f'<code class="seed-hash">{match.seed_hash}</code>' in html  # wraps on a phone (staff.css)
     # seats as the players number them, with the player's name
     assert "seat 0" not in html.split('id="timeline"')[0].split("raw: full folded state")[0]
 
