@@ -197,6 +197,16 @@ def test_a_prompt_title_and_its_instruction_read_as_sentences():
         "RELOCATE? Choose.", "Done. Next.", "Only."]
 
 
+def test_a_paused_tournament_match_invites_no_move():
+    # given the seat's turn in a match whose organizer paused the round (its clock held)
+    s = scene(pl(pos="0,0", hand=["akiko_01"]), pl(master="rosamu", kami="dragon", pos="0,-2", facing=3))
+    doc = doc_for(s.state, 0)
+    doc["match"].update(status="active", clock_held=True, clock_reason="power cut in hall B")
+    # then the prompt says the moves wait, and why (before: "Your turn: ..." under the paused banner)
+    assert run([["prompt", doc]]) == [
+        "Paused by the organizer: power cut in hall B. Moves wait until the round resumes; clocks are stopped."]
+
+
 # -- finding: the kami's deck size ----------------------------------------------------------------
 
 # rules: Yashima core, "Setting up the Game" 2 (the kami's battle cards and the master's, shuffled: the battle deck)

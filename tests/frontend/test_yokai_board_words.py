@@ -69,3 +69,15 @@ def test_the_banner_says_why_the_game_ended_even_when_the_clock_ended_it():
     assert how({"reason": "time_limit"}, [1]) == (
         "The round's time ran out: the side with the most monsters on the board (then the most LP on them) wins.")
     assert how({"reason": "time_limit"}, []).endswith("a draw.")
+
+
+def test_a_paused_tournament_match_says_so_above_the_board():
+    # given the seat's turn in a match whose organizer paused the round (its clock held)
+    doc = {"seat": 0, "status": {"awaiting": [0]},
+           "match": {"status": "active", "clock_held": True, "seats": [{"username": "Miko"}, {"username": "Kenji"}]}}
+    def words(doc):
+        return run_js(f"yokai.turnWords({json.dumps(doc)}, {{turn: 0}}, true)")
+
+    # then the top bar reads Paused, not Your turn (before: "Your turn" under the paused banner)
+    assert words(doc) == "Paused"
+    assert words({**doc, "match": {**doc["match"], "clock_held": False}}) == "Your turn"

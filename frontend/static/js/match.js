@@ -17,7 +17,7 @@ import { boardFor } from "./boards/registry.js";
 import { entriesOf, help, helpText, loadGlossary } from "./boards/help.js";
 import { ReconnectingSocket } from "./socket.js";
 import { SQUARE_NAME, outlineWhilePointed } from "./squares.js";
-import { WORDS, errorText, pausedWords, resultWords, seatLabel, waitingWords } from "./words.js";
+import { WORDS, errorText, isPaused, pausedWords, resultWords, seatLabel, waitingWords } from "./words.js";
 import { retireFlash } from "./flash.js";
 import { resignationMove } from "./last_move.js";
 
@@ -337,14 +337,9 @@ function boardDoc() {
   const upto = app.doc.seq;
   const seqs = seqsUpTo(upto).slice(-BOARD_EVENTS);
   const doc = { ...app.doc, events: seqs.map((q) => app.events.get(q)), last_move: { events: app.lastMove } };
-  return isHeld(app.doc) ? { ...doc, legal_commands: [] } : doc;
+  return isPaused(app.doc) ? { ...doc, legal_commands: [] } : doc;
 }
 
-/** Whether the tournament's organizer holds this running match: the boards then invite no move (a
- * move would be refused, match_paused) and the banner says why. */
-function isHeld(doc) {
-  return Boolean(doc.match && doc.match.clock_held && doc.match.status === "active");
-}
 
 /** Apply a batch of events (sorted by seq). Returns false when a gap was detected. */
 function applyEvents(events) {
@@ -488,7 +483,7 @@ function renderStatus() {
   renderClock();
 
   const paused = $("paused-banner"); // the tournament's organizer holds the match: no move is offered
-  const held = isHeld(doc);
+  const held = isPaused(doc);
   paused.hidden = !held;
   if (held) paused.textContent = pausedWords(doc.match.clock_reason);
   const result = $("result");
@@ -598,7 +593,7 @@ function renderCommands(board) {
   }
   if (!legal.length) {
     const st = app.doc.status || {};
-    box.replaceChildren(el("p", { class: "muted" }, st.finished ? "The match is over." : app.doc.match && app.doc.match.status === "open" ? "The match has not started." : isHeld(app.doc) ? "Paused: your moves wait until the round resumes." : "Nothing to do right now."));
+    box.replaceChildren(el("p", { class: "muted" }, st.finished ? "The match is over." : app.doc.match && app.doc.match.status === "open" ? "The match has not started." : isPaused(app.doc) ? "Paused: your moves wait until the round resumes." : "Nothing to do right now."));
     return;
   }
   const ready = canAct();

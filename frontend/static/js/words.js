@@ -75,6 +75,11 @@ export function resultWords(winners, resigned = []) {
 
 /** The match page's banner while the organizer holds the match (a tournament's pause; the server's
  * twin is frontend/views.paused_words). */
+/** Whether the tournament's organizer holds this running match (its clock stopped, moves refused). */
+export function isPaused(doc) {
+  return Boolean(doc && doc.match && doc.match.clock_held && doc.match.status === "active");
+}
+
 export function pausedWords(reason) {
   const why = String(reason || "").trim();
   return `Paused by the organizer${why ? `: ${why}` : ""}. Moves wait until the round resumes; clocks are stopped.`;

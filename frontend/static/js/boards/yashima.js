@@ -15,7 +15,7 @@
 
 import { entry, explain, help, helpText, loadGlossary, onEscape } from "./help.js";
 import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
-import { seatLabel, waitingWords } from "../words.js";
+import { isPaused, pausedWords, seatLabel, waitingWords } from "../words.js";
 
 const CSS_URL = new URL("../../css/boards/yashima.css", import.meta.url).href;
 const SVG = "http://www.w3.org/2000/svg";
@@ -593,6 +593,7 @@ function renderTop({ doc, view }) {
   const bar = h("div", { class: "ys-top" });
   let text = titleCase(view.phase);
   if (st.finished) text = "Final position";
+  else if (isPaused(doc)) text = "Paused";
   else if (view.phase === "battle" && turnSeat !== null) text = turnSeat === doc.seat ? "Your turn" : `${seatName(doc, turnSeat)}'s turn`;
   bar.append(h("div", { class: `ys-turn${turnSeat !== null ? ` seat-${turnSeat}` : ""}` }, turnSeat !== null ? h("span", { class: "ys-swatch" }) : "", text));
   if (view.phase === "setup") return bar; // no round and no action pool before the first round
@@ -609,6 +610,7 @@ function renderTop({ doc, view }) {
 
 export function promptText(ctx) {
   const { doc, view, opts } = ctx;
+  if (isPaused(doc)) return pausedWords(doc.match.clock_reason);
   const me = doc.seat;
   const mine = (view.prompts || {}).main && view.prompts.main.seat === me ? view.prompts.main : null;
   const legalTypes = new Set((doc.legal_commands || []).map((c) => c.type));

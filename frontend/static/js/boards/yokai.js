@@ -13,7 +13,7 @@
 
 import { entry, explain, help, helpText, loadGlossary, onEscape } from "./help.js";
 import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
-import { seatLabel, waitingWords } from "../words.js";
+import { isPaused, pausedWords, seatLabel, waitingWords } from "../words.js";
 
 const CSS_URL = new URL("../../css/boards/yokai.css", import.meta.url).href;
 const ELEMENTS = ["fire", "water", "earth", "wood", "metal"];
@@ -280,6 +280,13 @@ function renderBanner({ doc, view }) {
   );
 }
 
+/** The top bar's first words: whose turn it is, or why nobody moves now. */
+export function turnWords(doc, view, player) {
+  if ((doc.status || {}).finished) return "Final position";
+  if (isPaused(doc)) return "Paused";
+  return player && view.turn === doc.seat ? "Your turn" : `${seatName(doc, view.turn)}'s turn`;
+}
+
 function renderTopBar({ doc, view, opts, send, player }) {
   const st = doc.status || {};
   const turnSeat = view.turn;
@@ -289,7 +296,7 @@ function renderTopBar({ doc, view, opts, send, player }) {
     "div",
     { class: "yk-turn" },
     h("span", { class: `yk-swatch seat-${turnSeat}` }),
-    st.finished ? "Final position" : mine ? "Your turn" : `${seatName(doc, turnSeat)}'s turn`,
+    turnWords(doc, view, player),
     view.teams && !st.finished ? h("span", { class: "yk-team" }, ` (${teamLabel(view, turnSeat)})`) : "",
   );
   bar.append(turn);
@@ -323,6 +330,10 @@ function renderPrompt(ctx) {
   const box = h("div", { class: "yk-prompt", role: "status", "aria-live": "polite", "data-testid": "yokai-prompt" });
   const st = doc.status || {};
   if (st.finished) return "";
+  if (isPaused(doc)) {
+    box.append(h("p", { class: "muted" }, pausedWords(doc.match.clock_reason)));
+    return box;
+  }
   const pending = (view.pending || [])[0];
   const awaited = (st.awaiting || [])[0];
   if (!player || awaited !== doc.seat) {
