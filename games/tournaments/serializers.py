@@ -154,7 +154,9 @@ class TournamentSerializer(serializers.Serializer):
     round = serializers.IntegerField(help_text="the round being played (0 before the start)")
     rounds = serializers.IntegerField(allow_null=True, help_text="planned rounds for the current field")
     entrants = EntrantSerializer(many=True)
-    seed_hash = serializers.CharField(help_text="sha256 of the seed the last tiebreak is drawn from")
+    seed_hash = serializers.CharField(help_text="the tie-break draw key: a random value fixed when the tournament "
+                                      "was created; the last tiebreak is sha256 of '<seed_hash>:<entrant_id>', "
+                                      "lower first, which anyone can recompute")
     table_size = serializers.IntegerField()
     teams = serializers.BooleanField()
     top_cut = serializers.IntegerField(allow_null=True)
