@@ -139,21 +139,6 @@ def resume_without(sim, seat) -> None:
         if not queued and all(str(i) in s["destiny"] for i in alive):
             system_step(sim, {"k": "destiny_reveal"})
     elif s["phase"] == "reconcile":
-        close_reconcile(sim)
+        flow.close_reconcile(sim)
     elif s["phase"] == "battle":
         flow.settle(sim)
-
-
-def close_reconcile(sim) -> None:
-    """As the last ``end_reconcile`` does (``flow.recon_exec``): everyone left is done and nothing is
-    resolving, so the initiative step begins."""
-    s = sim.s
-    if not all(r["done"] for r in s["recon"].values()) or any(s["stacks"].get(k) for k in s["recon"]):
-        return
-    for k in s["recon"]:
-        s["stacks"].pop(k, None)
-    s["recon"] = {}
-    s["phase"] = "initiative"
-    alive = [i for i, pl in enumerate(s["players"]) if not pl["dead"]]
-    system_step(sim, {"k": "initiative", "step": "frost", "fi": 0, "i": 0, "cont": alive, "vals": {},
-                      "exh": {}, "first": True})

@@ -245,14 +245,22 @@ def recon_exec(sim, seat, cmd):
         while ops.lose_master(sim, seat, "SHOCK"):  # SHOCK (project definition) lasts one reconcile step
             pass
     run(sim, key)
-    if all(r["done"] for r in s["recon"].values()) and not any(s["stacks"].get(k) for k in s["recon"]):
-        for k in s["recon"]:
-            s["stacks"].pop(k, None)
-        s["recon"] = {}
-        s["phase"] = "initiative"
-        alive = [i for i, pl in enumerate(s["players"]) if not pl["dead"]]
-        system_step(sim, {"k": "initiative", "step": "frost", "fi": 0, "i": 0, "cont": alive, "vals": {},
-                          "exh": {}, "first": True})
+    close_reconcile(sim)
+
+
+def close_reconcile(sim) -> None:
+    """Once every master left in the game is done reconciling and nothing is resolving, the
+    initiative step begins (after the last ``end_reconcile``, or a master's leaving the game)."""
+    s = sim.s
+    if not all(r["done"] for r in s["recon"].values()) or any(s["stacks"].get(k) for k in s["recon"]):
+        return
+    for k in s["recon"]:
+        s["stacks"].pop(k, None)
+    s["recon"] = {}
+    s["phase"] = "initiative"
+    alive = [i for i, pl in enumerate(s["players"]) if not pl["dead"]]
+    system_step(sim, {"k": "initiative", "step": "frost", "fi": 0, "i": 0, "cont": alive, "vals": {},
+                      "exh": {}, "first": True})
 
 
 def karma_total(s, seat) -> int:
