@@ -6,6 +6,7 @@ publish (and the eager Celery follow-ups: SYSTEM bonus rolls) really fire.
 """
 
 import asyncio
+import inspect
 import json
 import time
 
@@ -33,14 +34,23 @@ def _realtime_settings(settings):
     channel_layers.backends.pop("default", None)
 
 
-@pytest.fixture(autouse=True)
-async def _close_worker_thread_connections():
+@pytest.fixture
+async def _worker_thread_connections_closed():
     """DB calls from async code run on asgiref's one worker thread; with CONN_MAX_AGE (PostgreSQL
     settings) its connection would outlive the test and block dropping the test database."""
     yield
     from django.db import connections
 
     await sync_to_async(connections.close_all)()
+
+
+@pytest.fixture(autouse=True)
+def _close_worker_thread_connections(request):
+    """Only an async test has the worker thread to clean up. A sync test asks for no event loop: on a
+    worker where a browser test's Playwright still runs one, an async fixture could not start."""
+    if inspect.iscoroutinefunction(request.function):
+        request.getfixturevalue("_worker_thread_connections_closed")
+    yield
 
 
 def db(fn):
