@@ -59,6 +59,14 @@ def _where(p: dict) -> str:
     return f"round {p.get('round')} table {p.get('table')}"
 
 
+def _by_judge(p: dict) -> str:
+    return f"by {p.get('judge')} ({p.get('role') or 'staff'})"
+
+
+def _reason(p: dict) -> str:
+    return f": {p['reason']}" if p.get("reason") else ""
+
+
 def _table_words(table: dict, entrants: dict) -> str:
     ids = table.get("entrant_ids") or []
     who = " vs ".join(entrants.get(e, e) for e in ids) + (" (bye)" if len(ids) == 1 else "")
@@ -82,25 +90,24 @@ def record_summary(payload: dict, entrants: dict) -> str:
         by = RESULT_BY_WORDS.get(p.get("by"), p.get("by"))
         return f"result, {_where(p)} ({by}): {place_words(p.get('places', {}), entrants)}"
     if kind == "dropped":
-        return f"{name} dropped" + (f": {p['reason']}" if p.get("reason") else "")
+        return f"{name} dropped{_reason(p)}"
     if kind == "reported":
         return f"{name} reported {_where(p)} (report #{p.get('report_id')}, match seq {p.get('seq')})"
     if kind == "adjudicated":
-        return f"result upheld, {_where(p)}, by {p.get('judge')} ({p.get('role') or 'staff'})"
+        return f"result upheld, {_where(p)}, {_by_judge(p)}"
     if kind == "overridden":
-        return (f"result overridden, {_where(p)}: {place_words(p.get('places', {}), entrants)}, "
-                f"by {p.get('judge')} ({p.get('role') or 'staff'})")
+        return f"result overridden, {_where(p)}: {place_words(p.get('places', {}), entrants)}, {_by_judge(p)}"
     if kind == "clock_paused":
-        return f"round {p.get('round')} clock paused" + (f": {p['reason']}" if p.get("reason") else "")
+        return f"round {p.get('round')} clock paused{_reason(p)}"
     if kind == "clock_resumed":
         return f"round {p.get('round')} clock resumed"
     if kind == "spectator_delay_set":
         return f"spectator delay set to {p.get('seconds')} s and {p.get('turns')} turns"
     if kind == "settings_changed":
-        return "settings changed: " + ", ".join(sorted(p.get("changes", {}))) + (
-            f" ({p['reason']})" if p.get("reason") else "")
+        reason = f" ({p['reason']})" if p.get("reason") else ""
+        return "settings changed: " + ", ".join(sorted(p.get("changes", {}))) + reason
     if kind == "cancelled":
-        return "cancelled" + (f": {p['reason']}" if p.get("reason") else "")
+        return f"cancelled{_reason(p)}"
     return kind.replace("_", " ")
 
 
