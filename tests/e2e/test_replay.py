@@ -139,3 +139,55 @@ def test_scrub_a_replay_follow_a_seat_and_review_it_as_staff(new_page, live_serv
     expect(judge.get_by_test_id("state-diff")).to_be_visible()
     judge.screenshot(path=str(SHOTS / "replay-5-staff-review.png"))  # the top of a long page
     assert judge.console_errors == []
+
+
+# The page's own width against the window's (a box that scrolls on purpose, such as the Yashima map
+# or the history table, does not widen the document).
+PAGE_FITS_JS = "() => ({page: document.documentElement.scrollWidth, view: window.innerWidth})"
+
+
+def play_some(base, match_id, tokens, rng, moves):
+    """The awaited seat takes ``moves`` random legal moves (fewer when the match ends); the last seq."""
+    seated = next(iter(tokens.values()))
+    for _ in range(moves):
+        detail = api(base, f"/api/matches/{match_id}/", seated)
+        if detail["status"] != "active" or not detail["awaiting"]:
+            break
+        seat = detail["awaiting"][0]
+        view = api(base, f"/api/matches/{match_id}/view/", tokens[seat])
+        legal = view["legal_commands"]
+        move = rng.choice([c for c in legal if c["type"] not in ("end_turn", "concede", "resign")] or legal)
+        api(base, f"/api/matches/{match_id}/commands/", tokens[seat],
+            {"command_id": str(uuid.uuid4()), "expected_seq": view["seq"], "type": move["type"], "args": move["args"]})
+    return api(base, f"/api/matches/{match_id}/", seated)["seq"]
+
+
+# Each game's board at 390 px (Yashima at two and six seats): the staff review fits the phone; a board
+# wider than the screen (the six-seat Yashima map) scrolls in its own box, as on the player's page.
+@pytest.mark.parametrize("game, seats, moves", [("yashima", 2, 40), ("yashima", 6, 120), ("harakiri", 2, 10), ("yokai", 2, 10)],
+                         ids=["yashima-2", "yashima-6", "harakiri", "yokai"])
+def test_the_staff_review_fits_a_phone(new_page, live_server_url, live_server_env, game, seats, moves):
+    tag = uuid.uuid4().hex[:6]
+    tokens = {seat: api(live_server_url, "/api/auth/register/", body={"username": f"p{seat}-{tag}", "password": PASSWORD})["token"]
+              for seat in range(seats)}
+    match_id = api(live_server_url, "/api/matches/", tokens[0], {"game": game, "seats": seats, "options": {}})["id"]
+    for seat in range(1, seats):
+        api(live_server_url, f"/api/matches/{match_id}/join/", tokens[seat], {"seat": seat})
+    api(live_server_url, f"/api/matches/{match_id}/start/", tokens[0], {})
+    at = play_some(live_server_url, match_id, tokens, random.Random(tag), moves)
+    server_side(live_server_env, STAFF_PY, f"judge-{tag}", PASSWORD)
+    judge = new_page()
+    judge.set_viewport_size({"width": 390, "height": 844})
+    judge.goto("/login/")
+    judge.get_by_label("Username").fill(f"judge-{tag}")
+    judge.get_by_label("Password").fill(PASSWORD)
+    judge.get_by_role("button", name="Sign in").click()
+    for as_ in ["open", "0"]:  # all hands open (the widest drawing), then as a seat
+        judge.goto(f"/staff/matches/{match_id}/?at={at}&as={as_}")
+        expect(judge.get_by_test_id("staff-board").locator("*").first).to_be_visible()
+        judge.wait_for_timeout(300)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        judge.screenshot(path=str(SHOTS / f"replay-staff-{game}-{seats}-{as_}-390.png"), full_page=True)
+        fit = judge.evaluate(PAGE_FITS_JS)
+        assert fit["page"] <= fit["view"], (as_, fit)
+    assert judge.console_errors == []
