@@ -31,7 +31,7 @@ def _places(rng: random.Random, entrants: tuple[str, ...]) -> dict:
 
 def bench_swiss(n: int, table_size: int, late_round: int, seed: int = 0) -> dict:
     rng = random.Random(f"bench-tournament-{n}-{table_size}-{seed}")
-    settings = Settings(format="swiss", table_size=table_size, rounds=late_round, seed_hash=f"bench-{seed}")
+    settings = Settings(format="swiss", table_size=table_size, rounds=late_round, draw_key=f"bench-{seed}")
     ids = [f"e{i:04d}" for i in range(n)]
     log = [Registered(e, e) for e in ids] + [Started(tuple(ids))]
     state = fold(log)

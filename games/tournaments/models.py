@@ -43,12 +43,27 @@ class Tournament(models.Model):
     # Fair play: spectators see a running match this far behind (docs/tournaments.md, "Fair play").
     spectator_delay_seconds = models.PositiveIntegerField(default=60)
     spectator_delay_turns = models.PositiveSmallIntegerField(default=1)
+    # The tie-break draw's seed is kept secret while entrants register, so nobody can withdraw and
+    # register again until their new entrant id draws well; its sha256 (seed_hash) is published from
+    # the creation and the seed itself from the start (docs/tournaments.md, "The tie-break draw").
+    seed = models.CharField(max_length=64, blank=True, default="", editable=False)
     seed_hash = models.CharField(max_length=64, editable=False)
     status = models.CharField(max_length=20, choices=STATUSES, default=REGISTERING, db_index=True)
     round = models.PositiveSmallIntegerField(default=0)
     head_seq = models.PositiveIntegerField(default=0)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    @property
+    def draw_key(self) -> str:
+        """What the last tie-break draws from: the seed; for a tournament created before seeds were
+        kept secret (no seed), the published seed_hash it always drew from."""
+        return self.seed or self.seed_hash
+
+    @property
+    def seed_revealed(self) -> str | None:
+        """The seed once registration has closed (None before, and for a tournament without one)."""
+        return (self.seed or None) if self.status != REGISTERING else None
 
     class Meta:
         ordering = ["-created_at"]

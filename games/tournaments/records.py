@@ -75,7 +75,7 @@ class Settings:
     pod_scoring: str = "placement"
     bye_points: int = WIN_POINTS
     tiebreaks: tuple[str, ...] | None = None
-    seed_hash: str = ""
+    draw_key: str = ""  # the last tie-break draws from it (standings.seed_draw)
 
     def __post_init__(self):
         if self.format not in FORMATS:

@@ -28,7 +28,7 @@ from games.tournaments.services import settings_of, state_of
 
 
 def tournament_detail(tournament: Tournament) -> dict:
-    """``{id, name, game, format, status, round, rounds, entrants: [{entrant_id, user_ids, name}], seed_hash}``
+    """``{id, name, game, format, status, round, rounds, entrants: [{entrant_id, user_ids, name}], seed_hash, seed}``
     plus the settings (table_size, teams, top_cut, round_minutes, rated, starts_at, spectator delay)."""
     members = members_of([tournament.pk])
     entrants = names_shown([{"entrant_id": str(e.pk), "user_ids": members.get(str(e.pk), []), "name": e.name,
@@ -41,7 +41,7 @@ def tournament_detail(tournament: Tournament) -> dict:
         "id": str(tournament.pk), "name": tournament.name, "game": tournament.game, "format": tournament.format,
         "status": tournament.status, "round": tournament.round,
         "rounds": rounds.planned_rounds(settings, field) if field >= 2 else tournament.rounds,
-        "entrants": entrants, "seed_hash": tournament.seed_hash,
+        "entrants": entrants, "seed_hash": tournament.seed_hash, "seed": tournament.seed_revealed,
         "table_size": tournament.table_size, "teams": tournament.teams, "top_cut": tournament.top_cut,
         "round_minutes": tournament.round_minutes, "rated": tournament.rated,
         "starts_at": tournament.starts_at.isoformat() if tournament.starts_at else None,

@@ -154,9 +154,13 @@ class TournamentSerializer(serializers.Serializer):
     round = serializers.IntegerField(help_text="the round being played (0 before the start)")
     rounds = serializers.IntegerField(allow_null=True, help_text="planned rounds for the current field")
     entrants = EntrantSerializer(many=True)
-    seed_hash = serializers.CharField(help_text="the tie-break draw key: a random value fixed when the tournament "
-                                      "was created; the last tiebreak is sha256 of '<seed_hash>:<entrant_id>', "
-                                      "lower first, which anyone can recompute")
+    seed_hash = serializers.CharField(help_text="sha256 of the tie-break draw's seed, published when the tournament "
+                                      "was created: once the seed is revealed anyone can check it")
+    seed = serializers.CharField(allow_null=True, help_text=(
+        "the tie-break draw's seed: a random value fixed at the creation, kept secret while entrants register "
+        "(null) and revealed at the start; the last tiebreak is sha256 of '<seed>:<entrant_id>', lower first, "
+        "which anyone can recompute. Null also for a tournament created before seeds were kept secret: its "
+        "draw used '<seed_hash>:<entrant_id>'"))
     table_size = serializers.IntegerField()
     teams = serializers.BooleanField()
     top_cut = serializers.IntegerField(allow_null=True)

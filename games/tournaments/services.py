@@ -130,7 +130,7 @@ def tournament_head(tournament_id) -> int:
 
 def settings_of(tournament: Tournament) -> Settings:
     return Settings(format=tournament.format, table_size=tournament.table_size, teams=tournament.teams,
-                    rounds=tournament.rounds, top_cut=tournament.top_cut, seed_hash=tournament.seed_hash,
+                    rounds=tournament.rounds, top_cut=tournament.top_cut, draw_key=tournament.draw_key,
                     **tournament.scoring)
 
 
@@ -245,7 +245,7 @@ def tournament_create(*, creator, name: str, game: str, format: str, table_size:
         top_cut=top_cut, round_minutes=round_minutes, match_options=options, starts_at=starts_at, rated=bool(rated),
         max_entrants=max_entrants, scoring={k: v for k, v in settings.to_dict().items() if k in scoring},
         spectator_delay_seconds=spectator_delay_seconds, spectator_delay_turns=spectator_delay_turns,
-        seed_hash=hashlib.sha256(secrets.token_bytes(32)).hexdigest(), created_by=creator,
+        seed=(seed := secrets.token_hex(32)), seed_hash=hashlib.sha256(seed.encode()).hexdigest(), created_by=creator,
     )
 
 

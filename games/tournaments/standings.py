@@ -1,7 +1,8 @@
 """Standings: points, tiebreaks and ranks folded from a tournament's state (PURE).
 
-Order: points, then ``settings.tiebreak_order``; every ordering ends with a draw from the published
-``seed_hash`` (sha256 of ``seed_hash:entrant_id``), so ranks are total and reproducible by anyone.
+Order: points, then ``settings.tiebreak_order``; every ordering ends with a draw from the tournament's
+seed (sha256 of ``seed:entrant_id``; ``Settings.draw_key``), published at the start, so ranks are total
+and reproducible by anyone.
 
 - ``buchholz_cut1``: the sum of every opponent's points, counted once per meeting, less the lowest one.
 - ``sonneborn_berger``: for each match, the opponents' points times the match's score fraction
@@ -81,9 +82,9 @@ class Standing:
                 "dropped": self.dropped, "reports": [dict(r) for r in self.reports]}
 
 
-def seed_draw(seed_hash: str, entrant_id: str) -> str:
-    """The last tiebreak: a reproducible draw from the tournament's published seed hash (lower wins)."""
-    return hashlib.sha256(f"{seed_hash}:{entrant_id}".encode()).hexdigest()
+def seed_draw(draw_key: str, entrant_id: str) -> str:
+    """The last tiebreak: a reproducible draw from the tournament's seed, published at the start (lower wins)."""
+    return hashlib.sha256(f"{draw_key}:{entrant_id}".encode()).hexdigest()
 
 
 def histories(settings: Settings, state: State) -> dict[str, History]:
@@ -177,7 +178,7 @@ def _refine(groups: list[list[str]], key) -> list[list[str]]:
 
 def _tiebreak(name, settings, e, matches, points, hist, stages):
     if name == "seed_draw":
-        return seed_draw(settings.seed_hash, e)
+        return seed_draw(settings.draw_key, e)
     faced = [o for m in matches[e] for o in m.opponents]
     if name == "buchholz_cut1":
         scores = sorted(points[o] for o in faced)

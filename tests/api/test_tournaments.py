@@ -1,5 +1,6 @@
 """The tournament REST API: every endpoint, its permissions and every refusal as ``{code, message}``."""
 
+import hashlib
 import uuid
 
 import pytest
@@ -47,6 +48,32 @@ def test_organizer_creates_and_the_detail_has_the_contract_shape(org, created, a
     assert detail["name"] == "Spring Open" and detail["game"] == "yashima" and detail["format"] == "swiss"
     stored = Tournament.objects.get(pk=created["id"])
     assert stored.match_options["turn_seconds"] == 90 and stored.round_minutes == 50
+
+
+def test_the_draw_seed_stays_secret_while_entrants_register_and_is_revealed_at_the_start(org, created, players, api,
+                                                                                        client):
+    # given a tournament taking entries: its draw could be ground by withdrawing and registering again
+    # (each registration is a new entrant id) if anyone knew the seed in advance
+    users, clients = players
+    url = f"{BASE}{created['id']}/"
+    seed = Tournament.objects.get(pk=created["id"]).seed
+    for c in clients:
+        assert c.post(f"{url}register/").status_code == 200
+    # then no read shows the seed before the start: the API, the list, the page
+    assert created["seed"] is None and api.get(url).json()["seed"] is None
+    assert seed not in api.get(BASE).content.decode()
+    client.force_login(users[0])
+    page = client.get(f"/tournaments/{created['id']}/").content.decode()
+    assert seed not in page and created["seed_hash"] in page and "revealed at the start" in page
+    # when the organizer starts it
+    assert org.post(f"{url}start/").status_code == 200
+    # then the seed is public, matches the hash published at the creation, and draws the last tie-break
+    detail = api.get(url).json()
+    assert detail["seed"] == seed and hashlib.sha256(seed.encode()).hexdigest() == detail["seed_hash"]
+    standings = api.get(f"{url}standings/").json()
+    ids = [row["entrant_id"] for row in standings]  # every entrant on 0 points before a result
+    assert ids == sorted(ids, key=lambda e: hashlib.sha256(f"{seed}:{e}".encode()).hexdigest())
+    assert seed in client.get(f"/tournaments/{created['id']}/").content.decode()
 
 
 def test_the_provisional_scoring_is_a_setting_of_create_and_shown_in_the_detail(org, created):

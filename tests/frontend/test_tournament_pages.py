@@ -145,9 +145,9 @@ def test_register_start_pairings_results_and_withdraw(organizer, make_user):
     for name in ("Buchholz cut-1", "Sonneborn-Berger", "Head-to-head"):
         assert f'<th class="num tiebreak">{name}</th>' in fragment  # hidden on a phone: the page says so
     assert "the tie-break columns are hidden" in fragment
-    # named for what it is: the value the draw is computed from, not a "seed" to be revealed later
-    assert ">Seed draw</th>" not in fragment and "draw from the tie-break draw key shown above" in fragment
-    assert "tie-break seed" not in fragment and 'data-testid="draw-key"' in fragment
+    # named for what it is: the seed, revealed at the start, that the draw is computed from
+    assert ">Seed draw</th>" not in fragment and "broken by the tie-break draw named above" in fragment
+    assert "tie-break draw seed" in fragment and 'data-testid="draw-key"' in fragment
     # the watch and replay links never break mid-word in a narrow column
     assert '<td class="links">' in fragment
     mine = browser(players[0]).get(f"{url}?fragment=live").content.decode()  # once it has ended: open to all

@@ -29,7 +29,7 @@ SHAPES = [
 @pytest.mark.parametrize("shape", SHAPES)
 @pytest.mark.parametrize("n", [5, 9, 12])
 def test_every_format_plays_to_the_end_with_a_drop_and_is_deterministic(shape, n):
-    s = Settings(seed_hash="published", **shape)
+    s = Settings(draw_key="published", **shape)
     drops = {1: ["e01"]}
     log, state = play_out(s, n, seed=n, drops=drops)
     again, _ = play_out(s, n, seed=n, drops=drops)
@@ -47,7 +47,7 @@ def test_every_format_plays_to_the_end_with_a_drop_and_is_deterministic(shape, n
 
 @pytest.mark.parametrize("shape", SHAPES)
 def test_the_log_survives_a_json_round_trip_and_rebuilds_the_same_standings(shape):
-    s = Settings(seed_hash="published", **shape)
+    s = Settings(draw_key="published", **shape)
     log, _ = play_out(s, 10, seed=7, drops={2: ["e03"]})
     restored = [record_from_dict(record_to_dict(r)) for r in log]
     assert restored == log
@@ -58,7 +58,7 @@ def test_the_log_survives_a_json_round_trip_and_rebuilds_the_same_standings(shap
 @settings(max_examples=25, deadline=None)
 @given(st.integers(2, 30), st.integers(0, 10_000), st.sampled_from([2, 3, 4]))
 def test_swiss_rounds_seat_everyone_active_once_with_valid_tables_and_at_most_one_bye_each(n, seed, size):
-    s = Settings(format="swiss", table_size=size, rounds=4, seed_hash="x")
+    s = Settings(format="swiss", table_size=size, rounds=4, draw_key="x")
     _, state = play_out(s, n, seed)
     assert len(state.rounds) == 4
     byes = Counter()
@@ -78,7 +78,7 @@ def test_swiss_rounds_seat_everyone_active_once_with_valid_tables_and_at_most_on
 
 @pytest.mark.parametrize("cut", [4, 8])
 def test_the_top_cut_takes_the_best_of_the_swiss_and_ranks_them_first(cut):
-    s = Settings(format="swiss_top_cut", top_cut=cut, rounds=4, seed_hash="cut")
+    s = Settings(format="swiss_top_cut", top_cut=cut, rounds=4, draw_key="cut")
     log, state = play_out(s, 16, seed=cut, drops={4: ["e00"]})
     swiss_log = log[: next(i for i, r in enumerate(log) if getattr(r, "stage", None) == ELIMINATION)]
     swiss_rank = [row.entrant_id for row in standings_of(s, swiss_log) if not row.dropped]
@@ -91,7 +91,7 @@ def test_the_top_cut_takes_the_best_of_the_swiss_and_ranks_them_first(cut):
 
 
 def test_a_round_robin_drop_turns_the_dropped_entrants_games_into_byes():
-    s = Settings(format="round_robin", seed_hash="rr")
+    s = Settings(format="round_robin", draw_key="rr")
     log, state = play_out(s, 6, seed=1, drops={2: ["e05"]})
     assert len(state.rounds) == 5
     later_byes = [t for r in state.rounds[2:] for t in r.tables.values() if t.is_bye]

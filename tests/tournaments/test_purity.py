@@ -35,7 +35,7 @@ shapes = [dict(format="swiss", rounds=5, table_size=2), dict(format="swiss", rou
           dict(format="single_elimination", table_size=4, teams=True),
           dict(format="swiss_top_cut", table_size=2, rounds=3, top_cut=8)]
 for shape in shapes:
-    s = Settings(seed_hash="h", **shape)
+    s = Settings(draw_key="h", **shape)
     log, _ = play_out(s, 11 if shape["format"] == "round_robin" else 23, seed=5, drops={2: ["e03", "e07"]})
     out.append([record_to_dict(r) for r in log] + [row.to_dict() for row in standings_of(s, log)])
 print(json.dumps(out))

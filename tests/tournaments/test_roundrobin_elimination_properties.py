@@ -83,7 +83,7 @@ def test_first_round_gives_the_byes_to_the_best_seeds_up_to_a_power_of_two(n):
 @settings(max_examples=40, deadline=None)
 @given(st.integers(2, 40), st.integers(0, 10_000), st.booleans())
 def test_single_elimination_runs_to_one_champion_and_every_other_entrant_loses_once(n, seed, teams):
-    settings_ = Settings(format="single_elimination", table_size=4 if teams else 2, teams=teams, seed_hash="s")
+    settings_ = Settings(format="single_elimination", table_size=4 if teams else 2, teams=teams, draw_key="s")
     log, state = play_out(settings_, n, seed, draw_rate=0.2)
     assert len(state.rounds) == elimination.rounds_needed(n)
     seeds = list(state.rounds[0].seeds)
@@ -109,7 +109,7 @@ def test_single_elimination_runs_to_one_champion_and_every_other_entrant_loses_o
 
 
 def test_a_dropped_entrant_leaves_a_walkover_in_the_bracket():
-    settings_ = Settings(format="single_elimination", seed_hash="s")
+    settings_ = Settings(format="single_elimination", draw_key="s")
     log, state = play_out(settings_, 4, seed=3, drops={1: ["e00"]}, draw_rate=0)
     assert all("e00" not in t.entrant_ids for r in state.rounds[1:] for t in r.tables.values())
     assert len(state.rounds) == 2

@@ -99,7 +99,7 @@ def test_buchholz_cut1_and_sonneborn_berger_worked_example():
     log = _log("ABCD", [[("A", "B", "a"), ("C", "D", "draw")],
                         [("A", "C", "draw"), ("B", "D", "a")],
                         [("A", "D", "a"), ("B", "C", "a")]])
-    rows = _rows(Settings(seed_hash="s"), log)
+    rows = _rows(Settings(draw_key="s"), log)
     assert {e: rows[e].points for e in "ABCD"} == {"A": 7, "B": 6, "C": 2, "D": 1}
     # Buchholz cut-1: opponents' points less the lowest. A: 6+2+1-1; B: 7+1+2-1; C: 1+7+6-1; D: 2+6+7-2
     assert {e: rows[e].tiebreaks["buchholz_cut1"] for e in "ABCD"} == {"A": 8, "B": 9, "C": 13, "D": 13}
@@ -114,7 +114,7 @@ def test_head_to_head_orders_entrants_tied_on_points_by_their_games_with_each_ot
     log = _log("ABCD", [[("A", "B", "a"), ("C", "D", "a")],
                         [("B", "C", "a"), ("D", "A", "a")],
                         [("A", "C", "a"), ("B", "D", "a")]])
-    rows = _rows(Settings(seed_hash="s", tiebreaks=("head_to_head",)), log)
+    rows = _rows(Settings(draw_key="s", tiebreaks=("head_to_head",)), log)
     assert rows["A"].tiebreaks["head_to_head"] == 3 and rows["B"].tiebreaks["head_to_head"] == 0
     assert rows["C"].tiebreaks["head_to_head"] == 3 and rows["D"].tiebreaks["head_to_head"] == 0
     assert [rows[e].rank for e in "ABCD"] == [1, 2, 3, 4]
@@ -124,26 +124,26 @@ def test_opponents_match_win_percentage_is_floored_at_one_third():
     log = [Registered(e, e) for e in "WXYZ"] + [Started(tuple("WXYZ")),
                                                  Paired(1, "swiss", (Table(1, tuple("WXYZ")),)),
                                                  Result(1, 1, {"W": 1, "X": 2, "Y": 3, "Z": 4})]
-    rows = _rows(Settings(table_size=4, seed_hash="s"), log)
+    rows = _rows(Settings(table_size=4, draw_key="s"), log)
     # match-win %: W 3/3, X 2/3, Y 1/3, Z 0 -> floored to 1/3
     assert rows["W"].tiebreaks["omw"] == pytest.approx(4 / 9, abs=1e-4)  # (2/3 + 1/3 + 1/3) / 3
     assert rows["Z"].tiebreaks["omw"] == pytest.approx(2 / 3, abs=1e-4)  # (1 + 2/3 + 1/3) / 3
-    assert standings.compute(Settings(table_size=4, seed_hash="s"), fold(log))[0].tiebreaks["omw"] == F(4, 9)
+    assert standings.compute(Settings(table_size=4, draw_key="s"), fold(log))[0].tiebreaks["omw"] == F(4, 9)
 
 
 def test_a_bye_adds_its_points_but_is_no_opponent():
     log = [Registered(e, e) for e in "ABC"] + [Started(tuple("ABC")),
                                                 Paired(1, "swiss", (Table(1, ("A", "B")), Table(2, ("C",)))),
                                                 Result(1, 1, {"A": 1, "B": 2})]
-    rows = _rows(Settings(seed_hash="s"), log)
+    rows = _rows(Settings(draw_key="s"), log)
     assert rows["C"].points == 3 and rows["C"].played == 1
     assert rows["C"].tiebreaks["buchholz_cut1"] == 0 and rows["C"].tiebreaks["sonneborn_berger"] == 0
 
 
-def test_the_last_tiebreak_is_a_draw_from_the_published_seed_hash():
+def test_the_last_tiebreak_is_a_draw_from_the_tournament_seed():
     ids = [f"e{i}" for i in range(12)]
     log = [Registered(e, e) for e in ids] + [Started(tuple(ids))]
-    for seed_hash in ("alpha", "beta"):
-        order = [row.entrant_id for row in standings.compute(Settings(seed_hash=seed_hash), fold(log))]
-        expected = sorted(ids, key=lambda e: hashlib.sha256(f"{seed_hash}:{e}".encode()).hexdigest())
+    for seed in ("alpha", "beta"):
+        order = [row.entrant_id for row in standings.compute(Settings(draw_key=seed), fold(log))]
+        expected = sorted(ids, key=lambda e: hashlib.sha256(f"{seed}:{e}".encode()).hexdigest())
         assert order == expected

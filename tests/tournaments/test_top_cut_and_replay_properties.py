@@ -26,7 +26,7 @@ def top_cut_events(draw):
     for index in draw(st.lists(st.integers(0, n - 1), max_size=max(0, n - 2), unique=True)):
         drops.setdefault(draw(st.integers(1, swiss)), []).append(f"e{index:02d}")
     return Settings(format="swiss_top_cut", table_size=4 if teams else 2, teams=teams, rounds=swiss, top_cut=cut,
-                    seed_hash="cut"), n, drops, draw(st.integers(0, 10_000))
+                    draw_key="cut"), n, drops, draw(st.integers(0, 10_000))
 
 
 @settings(max_examples=60, deadline=None)
@@ -74,7 +74,7 @@ def bracket_events(draw):
     fmt = draw(st.sampled_from(["round_robin", "single_elimination", "swiss_top_cut"]))
     teams = draw(st.booleans())
     n = draw(st.integers(2, 14))
-    fields = dict(format=fmt, table_size=4 if teams else 2, teams=teams, seed_hash=draw(st.sampled_from(["a", "b"])))
+    fields = dict(format=fmt, table_size=4 if teams else 2, teams=teams, draw_key=draw(st.sampled_from(["a", "b"])))
     if fmt == "swiss_top_cut":
         fields.update(rounds=draw(st.integers(1, 3)), top_cut=draw(st.sampled_from([4, 8])))
     drops = {}
