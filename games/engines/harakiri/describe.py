@@ -523,6 +523,15 @@ def _zone(p, seat, names):
     return f"{zone_name(p.get('zone'))} is revealed: {listing(name(e) for e in enemies) if enemies else 'no enemies'}"
 
 
+def _head_rewards(p, seat, names):
+    """Failure, step 7: the zones on the table give no more heads; the heads lying there are lost."""
+    zones = listing(zone_name(z) for z in p.get("zones") or [])
+    heads, boss = p.get("heads_lost") or 0, p.get("boss_heads_lost") or 0
+    lost = " and ".join(plural(n, w) for n, w in ((heads, "head"), (boss, "boss head")) if n)
+    tail = f"; {lost} left on the board {'is' if heads + boss == 1 else 'are'} lost" if lost else ""
+    return f"No more heads from enemies in {zones}: only zones discovered from now on give heads{tail}"
+
+
 PHASE_RESULTS = {"victory": "ends in victory", "failure": "ends in failure", "round_cap": "ends: the round limit is reached"}
 
 
@@ -592,6 +601,7 @@ SENTENCES = {
     "AftermathBegan": lambda p, seat, names: f"The aftermath begins: {p.get('result', '')}{_why(p)}",
     "FailureBegan": lambda p, seat, names: f"The party fails ({plural(p.get('failures'), 'failure')}){_why(p)}",
     "FailureRecovered": lambda p, seat, names: f"The party recovers; round {p.get('next_round')} follows",
+    "HeadRewardsEnded": _head_rewards,
     "RoundEnded": lambda p, seat, names: f"Round {p.get('round')} ends",
     "OracleDrawn": lambda p, seat, names: f"The oracle draws a {p.get('color')} card for round {p.get('round')}",
     "OracleReshuffled": lambda p, seat, names: f"The oracle deck is reshuffled ({_cards(p.get('deck'))})",

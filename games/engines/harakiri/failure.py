@@ -205,6 +205,7 @@ def process(w, item):
         return  # the same step again: another purchase, a sale, or "done"
     if step == "reset":
         reset_zones(w)
+        end_head_rewards(w)
         w.emit("WorkDone", op="failure")
         # the procedure has dealt with the last defeat: a later failure without a new defeat does not
         # go back to it (its zone may be empty by then: "do not replenish ... zones that were already
@@ -214,8 +215,8 @@ def process(w, item):
 
 def reset_zones(w):
     """Zones on the table that still hold miniatures - enemies or characters still standing (a
-    malice failure) - or the last defeat are reset: enemies, tokens and events; enemies there give
-    no heads any more. Malice goes back to 0."""
+    malice failure) - or the last defeat are reset: enemies, tokens and events; the respawned
+    enemies give no heads. Malice goes back to 0."""
     s = w.s
     last = failure_anchor(s)
     standing = [ch["sq"] for ch in s["characters"].values() if ch["sq"] and not ch["defeated"]]
@@ -250,12 +251,24 @@ def reset_zones(w):
         for d in doors.values():
             if d.get("survey") in s["zones"]:
                 d["open"] = True
-        # "reset": step 7, "no enemy heads can be acquired in zones that were already active" - the
-        # enemies an event spawns there later give none either (flow.spawn_enemy)
+        # "reset": the zone was reset (step 4); step 7's ``no_heads`` comes with end_head_rewards
         w.emit("ZoneReset", zone=z, enemies=enemies, doors=doors, points=points, resistors=resistors,
                zone_state={"active": True, "events": decks, "revealed": [], "reset": True})
     w.emit("MaliceRaised", malice=0, reason="failure: malice reset")
     place_characters(w, last)
+
+
+def end_head_rewards(w):
+    """Step 7: "no enemy heads can be acquired in zones that were already active. They can only be
+    acquired in newly discovered zones from this point onward." A newly discovered zone is one
+    revealed after this failure; every zone on the table now - reset, or present but empty - is not,
+    so no enemy placed there later gives a head (``flow.headless_zone``), and the heads still lying
+    on the board (all in such zones) can no longer be acquired: they leave it."""
+    s = w.s
+    table = [z for z, zs in s["zones"].items() if zs["active"]]
+    lost = [h for h in s["heads"] if grid.zone_of(s, h["sq"]) in table]
+    w.emit("HeadRewardsEnded", zones=table, heads_lost=sum(not h["boss"] for h in lost),
+           boss_heads_lost=sum(bool(h["boss"]) for h in lost))
 
 
 def strays(s, reset):

@@ -308,10 +308,12 @@ def spawn_enemy(w, kind, type_, color, sq, plus=False, extra=None):
 
 def headless_zone(s, zone):
     """Failure, step 7: "no enemy heads can be acquired in zones that were already active. They can
-    only be acquired in newly discovered zones from this point onward" - a zone the failure procedure
-    reset (``zones.<z>.reset``) gives no heads, from the enemies it respawned or from any placed
-    there later."""
-    return bool((s["zones"].get(zone) or {}).get("reset"))
+    only be acquired in newly discovered zones from this point onward" - a zone that was on the
+    table at a failure (``zones.<z>.no_heads``, reset or present but empty) gives no heads from any
+    enemy placed there later. ``reset`` alone marks such a zone in a log written before
+    ``HeadRewardsEnded`` existed (then only the zones the failure reset were closed)."""
+    zs = s["zones"].get(zone) or {}
+    return bool(zs.get("no_heads") or zs.get("reset"))
 
 
 def card_of(s, e):

@@ -39,7 +39,7 @@ TOUCHES = {
     "AICardSetAside": _C, "AIDeckShuffled": _C, "EnemyDefeated": _C + ("heads", "defeated_enemies"), "CreatureRemoved": _C, "HeadRetrieved": _C + ("heads",),
     "DoorOpened": ("doors",), "PointRemoved": ("points",), "ResistanceRemoved": ("resistors",),
     "MarketDeckSet": (), "ShareReady": ("share",), "ShareEnded": ("share",),
-    "ResistorDefeated": ("resistors",), "ForcedRollsUsed": ("forced",), "ObjectiveAchieved": (),
+    "ResistorDefeated": ("resistors",), "HeadRewardsEnded": ("zones", "heads"), "ForcedRollsUsed": ("forced",), "ObjectiveAchieved": (),
 }
 
 
@@ -261,6 +261,11 @@ def apply(s, ev):
             s[coll] = {k: v for k, v in s[coll].items() if v.get("zone") != z}
             s[coll].update(p[coll])
         s["zones"][z] = p["zone_state"]
+    elif t == "HeadRewardsEnded":  # Failure, step 7
+        closed = set(p["zones"])
+        for z in closed:
+            s["zones"][z] = {**s["zones"][z], "no_heads": True}
+        s["heads"] = [h for h in s["heads"] if s["squares"][h["sq"]]["z"] not in closed]
     elif t == "FailureRecovered":
         s["failures"] = p["failures"]
         if "last_defeat_sq" in p:  # absent from logs written before it was recorded
