@@ -81,3 +81,18 @@ def test_a_paused_tournament_match_says_so_above_the_board():
     # then the top bar reads Paused, not Your turn (before: "Your turn" under the paused banner)
     assert words(doc) == "Paused"
     assert words({**doc, "match": {**doc["match"], "clock_held": False}}) == "Your turn"
+
+
+def test_a_paused_match_s_prompt_names_who_plays_next_without_repeating_the_banner():
+    # given a match whose organizer paused the round while Miko (seat 1) was to play
+    doc = {"seat": 0, "status": {"awaiting": [0]},
+           "match": {"status": "active", "clock_held": True, "clock_reason": "a fire alarm",
+                     "seats": [{"username": "Miko"}, {"username": "Kenji"}]}}
+    def prompt(doc, player=True):
+        return run_js(f"yokai.pausedPrompt({json.dumps(doc)}, {json.dumps(player)})")
+
+    # then Miko reads that her move waits, Kenji and a spectator that Miko plays on the resume; the
+    # page's banner right above says why (before: the banner's sentence again, word for word)
+    assert prompt(doc) == "Your move waits until the round resumes."
+    assert prompt({**doc, "seat": 1}) == "Miko will play when the round resumes."
+    assert prompt({**doc, "seat": None}, player=False) == "Miko will play when the round resumes."

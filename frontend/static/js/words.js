@@ -73,16 +73,25 @@ export function resultWords(winners, resigned = []) {
   return `${won} (${nameList(resigned.map((r) => r.name))} resigned${team})`;
 }
 
-/** The match page's banner while the organizer holds the match (a tournament's pause; the server's
- * twin is frontend/views.paused_words). */
 /** Whether the tournament's organizer holds this running match (its clock stopped, moves refused). */
 export function isPaused(doc) {
   return Boolean(doc && doc.match && doc.match.clock_held && doc.match.status === "active");
 }
 
+/** The match page's banner while the organizer holds the match (a tournament's pause; the server's
+ * twin is frontend/views.paused_words). */
 export function pausedWords(reason) {
   const why = String(reason || "").trim();
   return `Paused by the organizer${why ? `: ${why}` : ""}. Moves wait until the round resumes; clocks are stopped.`;
+}
+
+/** A board's line under its "Paused" header (the page's banner above it says why and that clocks are
+ * stopped, so this one only says who plays next): ``mine`` when the reader is the awaited seat, else
+ * the awaited seats' ``names``. */
+export function pausedWaitWords(mine, names) {
+  if (mine) return "Your move waits until the round resumes.";
+  const who = (names || []).filter(Boolean);
+  return who.length ? `${who.join(", ")} will play when the round resumes.` : "Moves wait until the round resumes.";
 }
 
 /** The end screen's rematch offer: ``iResigned``, the reader resigned this match (a rematch is then

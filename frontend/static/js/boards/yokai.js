@@ -13,7 +13,7 @@
 
 import { entry, explain, help, helpText, loadGlossary, onEscape } from "./help.js";
 import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
-import { isPaused, pausedWords, seatLabel, waitingWords } from "../words.js";
+import { isPaused, pausedWaitWords, seatLabel, waitingWords } from "../words.js";
 
 const CSS_URL = new URL("../../css/boards/yokai.css", import.meta.url).href;
 const ELEMENTS = ["fire", "water", "earth", "wood", "metal"];
@@ -287,6 +287,12 @@ export function turnWords(doc, view, player) {
   return player && view.turn === doc.seat ? "Your turn" : `${seatName(doc, view.turn)}'s turn`;
 }
 
+/** The prompt's line while the organizer holds the match: who plays once the round resumes. */
+export function pausedPrompt(doc, player) {
+  const awaited = ((doc.status || {}).awaiting || [])[0];
+  return pausedWaitWords(Boolean(player) && awaited === doc.seat, awaited === undefined ? [] : [seatName(doc, awaited)]);
+}
+
 function renderTopBar({ doc, view, opts, send, player }) {
   const st = doc.status || {};
   const turnSeat = view.turn;
@@ -331,7 +337,7 @@ function renderPrompt(ctx) {
   const st = doc.status || {};
   if (st.finished) return "";
   if (isPaused(doc)) {
-    box.append(h("p", { class: "muted" }, pausedWords(doc.match.clock_reason)));
+    box.append(h("p", { class: "muted" }, pausedPrompt(doc, player)));
     return box;
   }
   const pending = (view.pending || [])[0];
