@@ -287,7 +287,8 @@ PRESENCE_PREFIX = env.str("PRESENCE_PREFIX", default=env.str("CACHE_PREFIX", def
 # given to the embedded mode's server (daphne, through runserver) too, whose default (1 MiB) would
 # drop a larger frame without a word. Up to it, the sockets answer a message over their own limit
 # with the error `frame_too_large` in both run modes (games.realtime.consumers); beyond it the server
-# refuses the frame and closes the socket.
+# refuses the frame: uvicorn closes the socket with 1009, daphne drops the connection without a close
+# frame (docs/platform.md, "Frames over 16 MiB").
 SOCKET_TRANSPORT_MAX_BYTES = 16 * 1024 * 1024
 DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = SOCKET_TRANSPORT_MAX_BYTES
 DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = SOCKET_TRANSPORT_MAX_BYTES
