@@ -170,18 +170,23 @@ def test_an_attack_arrow_says_the_card_the_direction_and_whom_it_hits():
 
 
 def test_steps_and_spaces_are_written_as_the_history_writes_them():
-    s = scene(pl(pos="1,1", facing=0), pl(master="rosamu", kami="dragon", pos="3,-3"))
+    # given a step onto a road space, which the map labels J9
+    s = scene(pl(pos="1,1", facing=0), pl(master="rosamu", kami="dragon", pos="3,-3"), terrain={"2,1": "road"})
     s.when(0, "move_action")
-    assert label(s.state, 0, {"type": "step", "args": {"to": "2,1"}}) == "Step to (2,1)"
+    step = {"type": "step", "args": {"to": "2,1"}}
+    assert ENGINE.view_for(s.state, 0)["space_labels"]["2,1"] == "J9"
+    # then the board's button reads as the engine's label does, the space in words
+    assert label(s.state, 0, step) == labels.label(s.state, 0, step) == "Step to the road space J9"
     blaze = scene(pl(pos="0,0", hand=["akiko_01"]), pl(master="rosamu", kami="dragon", pos="0,-2", facing=3))
     attack(blaze, 0, "akiko_01")
     blaze.when(0, "use_effect", effect=prompt(blaze)["cmds"][0]["args"]["effect"])
     assert prompt(blaze)["kind"] == "blaze_spaces"
     d = doc_for(blaze.state, 0)
-    assert run([["label", d, {"type": "choose_space", "args": {"cell": "0,-3"}}]]) == ["Choose space (0,-3) for BURN"]
-    # the engine's history names the same space the same way
-    told = [ENGINE.describe(ev, 1, NAMES) for ev in blaze.when(0, "choose_space", cell="0,-3") if ev["type"] == "StatusChanged"]
-    assert told == ["hanzo places BURN on (0,-3)"]
+    assert run([["label", d, {"type": "choose_space", "args": {"cell": "0,-3"}}]]) == ["Choose the blank space H4 for BURN"]
+    # and the engine's history names the same space the same way (given the map, as the platform does)
+    facts = ENGINE.narration_facts(blaze.state)
+    told = [ENGINE.describe(ev, 1, NAMES, facts) for ev in blaze.when(0, "choose_space", cell="0,-3") if ev["type"] == "StatusChanged"]
+    assert told == ["hanzo places BURN on the blank space H4"]
 
 
 # -- finding: a title and its instruction run together ------------------------------------------
@@ -202,9 +207,9 @@ def test_a_paused_tournament_match_invites_no_move():
     s = scene(pl(pos="0,0", hand=["akiko_01"]), pl(master="rosamu", kami="dragon", pos="0,-2", facing=3))
     doc = doc_for(s.state, 0)
     doc["match"].update(status="active", clock_held=True, clock_reason="power cut in hall B")
-    # then the prompt says the moves wait, and why (before: "Your turn: ..." under the paused banner)
-    assert run([["prompt", doc]]) == [
-        "Paused by the organizer: power cut in hall B. Moves wait until the round resumes; clocks are stopped."]
+    # then the prompt says the move waits (before: "Your turn: ..." under the paused banner), without
+    # repeating the page's banner right above it (the organizer's reason and the stopped clocks)
+    assert run([["prompt", doc]]) == ["Your move waits until the round resumes."]
 
 
 # -- finding: the kami's deck size ----------------------------------------------------------------
@@ -301,11 +306,14 @@ def test_a_panel_shows_the_destiny_choice_only_while_the_game_goes_on():
         "your destiny token: move", "destiny token chosen", "", "", ""]
 
 
-# -- finding: a space named only by its coordinates ----------------------------------------------
+# -- finding: a space named only by coordinates the map does not show --------------------------
 
-def test_a_space_is_named_by_its_terrain_as_well_as_its_coordinates():
-    s = scene(pl(pos="0,0"), pl(master="rosamu", kami="dragon", pos="3,-3"))
+def test_a_space_is_named_by_its_terrain_and_the_label_the_map_draws():
+    # given a map with a road, an arduous and a splice point space
+    s = scene(pl(pos="0,0"), pl(master="rosamu", kami="dragon", pos="3,-3"),
+              terrain={"0,1": "road", "1,0": "arduous", "1,-1": "splice_point"})
     d = doc_for(s.state, 0)
-    d["view"]["cells"].update({"0,1": "road", "1,0": "arduous", "1,-1": "splice_point"})
+    # then the board names each as the engine does (terrain, then the hex's label); off the map, coordinates
     assert run([["space", d, "0,1"], ["space", d, "1,0"], ["space", d, "1,-1"], ["space", d, "99,99"]]) == [
-        "(0,1), a road space", "(1,0), an arduous space", "(1,-1), a splice point space", "(99,99)"]
+        "the road space H8", "the arduous space I7", "the splice point space I6", "(99,99)"]
+    assert [d["view"]["space_labels"][c] for c in ("0,1", "1,0", "1,-1")] == ["H8", "I7", "I6"]

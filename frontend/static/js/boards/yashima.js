@@ -15,7 +15,7 @@
 
 import { entry, explain, help, helpText, loadGlossary, onEscape } from "./help.js";
 import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
-import { isPaused, pausedWords, seatLabel, waitingWords } from "../words.js";
+import { isPaused, pausedWaitWords, seatLabel, waitingWords } from "../words.js";
 
 const CSS_URL = new URL("../../css/boards/yashima.css", import.meta.url).href;
 const SVG = "http://www.w3.org/2000/svg";
@@ -610,7 +610,7 @@ function renderTop({ doc, view }) {
 
 export function promptText(ctx) {
   const { doc, view, opts } = ctx;
-  if (isPaused(doc)) return pausedWords(doc.match.clock_reason);
+  if (isPaused(doc)) return pausedWaitWords(true, []); // the page's banner above says why
   const me = doc.seat;
   const mine = (view.prompts || {}).main && view.prompts.main.seat === me ? view.prompts.main : null;
   const legalTypes = new Set((doc.legal_commands || []).map((c) => c.type));
@@ -713,6 +713,10 @@ function renderPrompt(ctx) {
   if (!player || !awaiting.includes(doc.seat)) {
     box.classList.add("is-idle");
     const names = awaiting.filter((x) => x !== "system").map((x) => seatName(doc, x));
+    if (isPaused(doc)) {
+      box.append(h("p", {}, pausedWaitWords(false, names)));
+      return box;
+    }
     let text = names.length ? `Waiting for ${names.join(", ")}` : "Waiting";
     const other = Object.values(view.prompts || {})[0];
     if (other && other.seat !== doc.seat) text += ` (${titleCase(other.kind)})`;
