@@ -27,8 +27,8 @@ from .errors import as_unavailable
 from .identities import deleted_in_running
 from .lobby import ACTIVE, SEAT_TAKEN, aggregate_fold, seat_of_user
 from .selectors import (
-    cache_behind, cache_put, engine_of, match_get, redact_rows, seat_names, spectator_view_at, state_load,
-    view_for_seat, view_for_viewer,
+    cache_behind, cache_put, engine_of, match_get, narration_facts, redact_rows, seat_names, spectator_view_at,
+    state_load, view_for_seat, view_for_viewer,
 )
 
 
@@ -159,12 +159,13 @@ def batch(match_id, *, after: int, user_ids, spectators_after: int | None, polic
     out = Batch(head=head, until=until, status=lobby["status"], seat_of=seat_of)
     gone = _gone(match_id, lobby, rows)
     names = seat_names(lobby, gone)
+    facts = narration_facts(engine, state)
     more = until < head
     for seat in sorted({s for s in seat_of.values() if s is not None}):
         if until <= after:  # nothing new for the seats (the spectators' limit moved on by time)
             out.seats[seat] = Page(after, after, [], None, False, head, head)
             continue
-        out.seats[seat] = Page(after, until, redact_rows(engine, rows, seat, names, gone),
+        out.seats[seat] = Page(after, until, redact_rows(engine, rows, seat, names, gone, facts),
                                None if more else view_for_seat(match, seat, state, gone=gone), more, head, head)
     if spectators_after is not None:
         viewer = watch.viewer_for(match, None, state, policy=policy, policy_known=True)
@@ -180,7 +181,7 @@ def batch(match_id, *, after: int, user_ids, spectators_after: int | None, polic
         doc = None
         if not s_more:
             doc = spectator_view_at(match, s_until) if s_until < head else view_for_seat(match, None, state, gone=gone)
-        out.spectators = Page(spectators_after, s_until, redact_rows(engine, s_rows, None, names, gone), doc, s_more,
+        out.spectators = Page(spectators_after, s_until, redact_rows(engine, s_rows, None, names, gone, facts), doc, s_more,
                               limit, head)
         out.next_at = viewer.next_at
     return out
@@ -204,6 +205,7 @@ def page_for(match_id, user, after: int | None) -> tuple[watch.Viewer, Page]:
         engine = engine_of(match)
         rows = store.events_page(match, after=after, until=until, engine_upcasters=engine.upcasters)
         gone = _gone(match_id, state["lobby"], rows)
-        events = redact_rows(engine, rows, viewer.seat, seat_names(state["lobby"], gone), gone)
+        events = redact_rows(engine, rows, viewer.seat, seat_names(state["lobby"], gone), gone,
+                             narration_facts(engine, state))
     more = until < limit
     return viewer, Page(after, until, events, None if more else view_for_viewer(match, viewer, state), more, limit, head)

@@ -28,7 +28,7 @@ from games.kernel import SYSTEM, Command, Rng, canonical, seed_commitment
 
 from .errors import SocialRefused
 from .lobby import CREATED, FINISHED, PLATFORM_EVENTS, SEAT_CONCEDED, STARTED, aggregate_evolve
-from .selectors import engine_of, redact_for_seat, seat_names, state_load
+from .selectors import engine_of, narration_facts, redact_for_seat, seat_names, state_load
 from .services import fingerprint
 
 VERIFIED, FAILED, PARTIAL = "verified", "failed", "partial"
@@ -118,8 +118,8 @@ def _check_command(match: Match, engine, state, row, group, seed: bytes, text: s
     return step
 
 
-def _sentence(engine, group, names) -> str:
-    texts = [redact_for_seat(engine, e, None, names)["text"] for e in group if e["type"] not in PLATFORM_EVENTS]
+def _sentence(engine, group, names, facts=None) -> str:
+    texts = [redact_for_seat(engine, e, None, names, facts)["text"] for e in group if e["type"] not in PLATFORM_EVENTS]
     texts = [t for t in texts if t]
     if group[0]["type"] == STARTED:
         return "The setup (shuffles and deals)"
@@ -159,7 +159,7 @@ def _seed_check(match: Match, lobby: dict) -> dict:
         row = rows.get(events[i]["seq"])
         size = row.last_seq - row.first_seq + 1 if row is not None else 1
         group = events[i:i + size]
-        text = _sentence(engine, group, names)
+        text = _sentence(engine, group, names, narration_facts(engine, state))
         if row is None:
             if group[0]["type"] not in PLATFORM_EVENTS:
                 unchecked.append(Step(group[0]["seq"], text, reason="this event was copied in without its command"))

@@ -310,13 +310,28 @@ def events_for_viewer(match: Match, viewer: watch.Viewer, *, after: int = 0, unt
     return events_for_seat(match, viewer.seat, after=after, until=until)
 
 
-def redact_for_seat(engine, ev: dict, seat, names=()) -> dict:
+def narration_facts(engine, state: dict | None):
+    """What ``describe`` may use besides an event (``EngineBase.narration_facts``: public facts such
+    as Yashima's map), from the match's ``state``; None before the game is set up."""
+    game = (state or {}).get("game")
+    return engine.narration_facts(game) if game is not None else None
+
+
+def describe(engine, seen: dict, seat, names=(), facts=None) -> str:
+    """``engine.describe`` of a redacted event, given ``facts`` when the engine has any."""
+    if facts is None:
+        return engine.describe(seen, seat, names)
+    return engine.describe(seen, seat, names, facts)
+
+
+def redact_for_seat(engine, ev: dict, seat, names=(), facts=None) -> dict:
     """One stored event as ``seat`` may see it; hidden payloads become None with ``hidden: true``.
 
-    ``text`` is one sentence about it for that seat, made from the redacted event only (``""`` for
-    bookkeeping and hidden events); ``names`` are the seats' display names. Payloads come with
-    their keys sorted (``canonical``), so an event reads the same whether it was just decided or
-    loaded (PostgreSQL's jsonb reorders keys): a replayed command's answer is byte for byte the first."""
+    ``text`` is one sentence about it for that seat, made from the redacted event and the public
+    ``facts`` only (``narration_facts``; ``""`` for bookkeeping and hidden events); ``names`` are the
+    seats' display names. Payloads come with their keys sorted (``canonical``), so an event reads the
+    same whether it was just decided or loaded (PostgreSQL's jsonb reorders keys): a replayed
+    command's answer is byte for byte the first."""
     out = {"seq": ev["seq"], "type": ev["type"], "actor": _public_actor(ev["actor"]), "at": ev["at"]}
     if ev["type"] in PLATFORM_EVENTS:
         out["payload"] = canonical(ev["payload"])
@@ -327,7 +342,7 @@ def redact_for_seat(engine, ev: dict, seat, names=()) -> dict:
         out["payload"], out["hidden"], out["text"] = None, True, ""
     else:
         out["type"], out["payload"] = seen["type"], canonical(seen["payload"])
-        out["text"] = engine.describe(seen, seat, names)
+        out["text"] = describe(engine, seen, seat, names, facts)
     return out
 
 
@@ -372,8 +387,10 @@ def _public_actor(actor: dict) -> dict:
 def events_for_seat(match: Match, seat, *, after: int = 0, until: int | None = None) -> list[dict]:
     engine = engine_of(match)
     rows = store.events_load(match, after=after, until=until, engine_upcasters=engine.upcasters)
-    names = seat_names(state_load(match)["lobby"]) if rows else ()
-    return redact_rows(engine, rows, seat, names, deleted_in(rows))
+    if not rows:
+        return []
+    state = state_load(match)
+    return redact_rows(engine, rows, seat, seat_names(state["lobby"]), deleted_in(rows), narration_facts(engine, state))
 
 
 def deleted_in(rows: list[dict]) -> frozenset:
@@ -382,9 +399,10 @@ def deleted_in(rows: list[dict]) -> frozenset:
     return deleted_among(ids) if ids else frozenset()
 
 
-def redact_rows(engine, rows: list[dict], seat, names, gone: frozenset = frozenset()) -> list[dict]:
-    """Stored events (``store.events_load``) as ``seat`` may see them (``gone``: ``deleted_in(rows)``)."""
-    out = [redact_for_seat(engine, ev, seat, names) for ev in rows]
+def redact_rows(engine, rows: list[dict], seat, names, gone: frozenset = frozenset(), facts=None) -> list[dict]:
+    """Stored events (``store.events_load``) as ``seat`` may see them (``gone``: ``deleted_in(rows)``;
+    ``facts``: ``narration_facts`` of the match's state)."""
+    out = [redact_for_seat(engine, ev, seat, names, facts) for ev in rows]
     for ev in out:  # shown, not rewritten: the stored event keeps its name
         if gone and ev["type"] == SEAT_TAKEN and ev["payload"].get("user_id") in gone:
             ev["payload"] = seats_display([ev["payload"]], gone)[0]

@@ -38,8 +38,8 @@ from .accounts_lock import accounts_entering
 from .errors import CommandIdReused, LobbyError, MatchNotFound, MatchPaused, PlatformError, VersionConflict
 from .readmodels import projection_writes, projections_update
 from .selectors import (
-    awaiting_automation, cache_put, engine_of, events_for_seat, match_cached, open_matches_created, redact_for_seat,
-    seat_names_running, state_load,
+    awaiting_automation, cache_put, engine_of, events_for_seat, match_cached, narration_facts, open_matches_created,
+    redact_for_seat, seat_names_running, state_load,
 )
 
 MAX_LOBBY_RETRIES = 5
@@ -248,7 +248,8 @@ def _appended(match: Match, engine, new_state: dict, events: list, *, first: int
     stored = [{**ev, "seq": seq, "v": ev.get("v", 1), "actor": event_actor, "at": stamp}
               for seq, ev in enumerate(events, start=first)]
     names = seat_names_running(match_id, new_state["lobby"])  # the same sentences a replay or /events/ gives
-    return CommandResult(seq=head, events=[redact_for_seat(engine, ev, seat, names) for ev in stored])
+    facts = narration_facts(engine, new_state)
+    return CommandResult(seq=head, events=[redact_for_seat(engine, ev, seat, names, facts) for ev in stored])
 
 
 def _replay(match: Match, existing, seat) -> CommandResult:

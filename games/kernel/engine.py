@@ -29,6 +29,10 @@ class EngineBase:
     # with them, e.g. to keep spectators of a tournament match a full turn behind; an engine that
     # leaves this empty is delayed by time alone.
     turn_events: frozenset = frozenset()
+    # What resigning from a game of three sides or more means, in the game's own words, for the
+    # Resign question ("Resign this match? <words>; this cannot be undone."); empty: the platform's
+    # "You leave the game and the others play on without you".
+    resign_words: str = ""
 
     # -- content -------------------------------------------------------------------------
     def content(self) -> dict:
@@ -91,11 +95,20 @@ class EngineBase:
         """``event`` as ``seat`` may see it; None hides the payload entirely (seq still advances)."""
         return event
 
-    def describe(self, event: Event, seat, names=()) -> str:
+    def narration_facts(self, state) -> dict | None:
+        """Public facts of the table that ``describe`` may use besides the event, e.g. Yashima's map
+        (to name a space by its terrain and the label the board draws). The platform gives every
+        event's sentence the facts of the newest state it holds, so they must be public to every
+        seat and never change once true (a placed board keeps its spaces). None (the default): the
+        engine's sentences need none, and ``describe`` is called without ``facts``."""
+        return None
+
+    def describe(self, event: Event, seat, names=(), facts=None) -> str:
         """One sentence about ``event`` for ``seat`` (None = spectator), using names and not ids.
 
         ``event`` is already redacted for ``seat`` (``redact_event``): the sentence may only use what
-        it shows. ``names`` lists the seats' display names (``narration.seat_name``). A bookkeeping
+        it shows. ``names`` lists the seats' display names (``narration.seat_name``); ``facts`` is
+        ``narration_facts`` of the match's state, passed only when that is not None. A bookkeeping
         event (a work queue, a pending list...) returns ``""`` so the page can hide or fold it.
         Engines override this; the default reads the event type (and its seat) alone."""
         return generic_sentence(event, names)

@@ -105,16 +105,17 @@ def event_seat(ev: dict):
     return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
 
 
-def event_text(engine, ev: dict, names) -> str:
+def event_text(engine, ev: dict, names, facts=None) -> str:
     """One event in words, unredacted (staff see every hidden fact): the engine's ``describe`` of the
-    stored payload, the lobby's sentences for platform events; ``""`` for bookkeeping, or when the
-    engine is gone or cannot read the payload (the raw event is still shown)."""
+    stored payload (with the public ``facts``, ``selectors.narration_facts``), the lobby's sentences
+    for platform events; ``""`` for bookkeeping, or when the engine is gone or cannot read the payload
+    (the raw event is still shown)."""
     if ev["type"] in PLATFORM_EVENTS:
         return selectors.platform_text(ev["type"], ev["payload"] or {})
     if engine is None:
         return ""
     try:
-        return engine.describe({"type": ev["type"], "v": ev["v"], "payload": ev["payload"]}, None, names)
+        return selectors.describe(engine, {"type": ev["type"], "v": ev["v"], "payload": ev["payload"]}, None, names, facts)
     except Exception:  # a payload the engine no longer reads: staff still get the raw event
         return ""
 
@@ -190,9 +191,11 @@ def match_review(match: Match, at: int, *, filters: dict | None = None, report_i
         except Exception as exc:  # a stream that no longer folds is exactly what staff need to see
             fold_error = f"{type(exc).__name__}: {exc}"
     try:
-        names = selectors.seat_names(selectors.state_load(match)["lobby"])
+        head = selectors.state_load(match)
+        names = selectors.seat_names(head["lobby"])
+        facts = selectors.narration_facts(engine, head) if engine is not None else None
     except Exception:
-        names = ()
+        names, facts = (), None
     notes = annotations_by_seq(match)
     reports = reports_for_match(match.pk)
     pinned = defaultdict(list)
@@ -200,7 +203,7 @@ def match_review(match: Match, at: int, *, filters: dict | None = None, report_i
         pinned[report["seq"]].append(report)
     asked = commands_by_first_seq(match)
     timeline = [{**ev, "annotations": notes.get(ev["seq"], []), "reports": pinned.get(ev["seq"], []),
-                 "text": event_text(engine, ev, names), "seat": event_seat(ev), "command": asked.get(ev["seq"])}
+                 "text": event_text(engine, ev, names, facts), "seat": event_seat(ev), "command": asked.get(ev["seq"])}
                 for ev in events]
     shown = [ev for ev in timeline
              if (filters["seat"] is None or ev["seat"] == filters["seat"])

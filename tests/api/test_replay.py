@@ -70,7 +70,8 @@ def test_the_replay_equals_the_fold_at_every_seq(make_user, api, game, seats, op
     match.refresh_from_db()
     engine = selectors.engine_of(match)
     head = match.head_seq
-    names = selectors.seat_names(selectors.state_load(match)["lobby"])
+    final = selectors.state_load(match)
+    names, facts = selectors.seat_names(final["lobby"]), selectors.narration_facts(engine, final)  # as the history gets them
     rng = Rng(f"seats-{game}".encode(), "replay-test")
     state = None
     for ev in store.events_load(match, engine_upcasters=engine.upcasters):  # the oracle: a fold from scratch
@@ -90,7 +91,7 @@ def test_the_replay_equals_the_fold_at_every_seq(make_user, api, game, seats, op
                  and seat in status["awaiting"] else [])
         assert doc["legal_commands"] == _json(legal), at
         assert doc["match"]["status"] == state["lobby"]["status"]
-        assert doc["events"] == _json([selectors.redact_for_seat(engine, ev, seat, names)]), at
+        assert doc["events"] == _json([selectors.redact_for_seat(engine, ev, seat, names, facts)]), at
     assert state["lobby"]["status"] == "finished" and at == head
     whole = api.get(f"/api/matches/{match.pk}/replay/", {"seat": 1}).json()  # default: the end, every event
     assert whole["seq"] == head and [e["seq"] for e in whole["events"]] == list(range(1, head + 1))

@@ -1,13 +1,18 @@
-"""Yashima events in words: ``describe(event, seat, names)`` (docs/engines.md, "describe").
+"""Yashima events in words: ``describe(event, seat, names, facts)`` (docs/engines.md, "describe").
 
 A pure function of one event as ``redact_event`` left it for ``seat``: a card moved between hidden
 zones is named only when the redacted payload still holds it, and another seat's destiny token is
 never named. Cards, masters, kami and statuses are named from the content pack, players by
-``names``; ``ControlSet`` (the rules engine's control stack) is bookkeeping (``""``).
+``names``, spaces as the board names them (``spaces.name``: "the road space E4", its terrain from
+the public map ``facts["cells"]``, the engine's ``narration_facts``); ``ControlSet`` (the rules
+engine's control stack) is bookkeeping (``""``).
 """
 
-from games.kernel.narration import and_listing, coords, listing, seat_name, sentence
+from functools import partial
 
+from games.kernel.narration import and_listing, listing, seat_name, sentence
+
+from . import spaces
 from .content import BOARDS, CARDS, KAMI, MASTERS
 
 BOOKKEEPING = frozenset({"ControlSet"})
@@ -73,9 +78,9 @@ def _player_set(p, seat, names):
     return f"{who}'s cards change" if p.get("set") is None else ""
 
 
-def _status(p, seat, names):
+def _status(p, seat, names, cells=None):
     status = str(p.get("status", "a status"))
-    where = coords(p.get("who")) if p.get("on") == "space" else f"{_who(names, p.get('who'))}'s master"
+    where = spaces.name(cells, p.get("who")) if p.get("on") == "space" else f"{_who(names, p.get('who'))}'s master"
     if p.get("delta", 0) > 0:
         return f"{_who(names, p.get('owner'))} places {status} on {where}"
     return f"{status} is removed from {where}"
@@ -129,16 +134,16 @@ def _initiative(p, seat, names):
             f"{p.get('karma')}, attack {p.get('atk')}{tired}")
 
 
-def _moved(p, seat, names):
-    who = _who(names, p.get("seat"))
+def _moved(p, seat, names, cells=None):
+    who, where = _who(names, p.get("seat")), spaces.name(cells, p.get("pos"))
     if p.get("pos") is None:
         return f"{who}'s master leaves the board"
     if "from" in p and p["from"] is None:
         # core "Setting up the Game" 5: always a blank space of the board the seat placed
-        return f"{who} places their master on their own board at {coords(p.get('pos'))} facing {_facing(p.get('facing'))}"
+        return f"{who} places their master on {where} of their own board, facing {_facing(p.get('facing'))}"
     if "from" in p and p["from"] == p.get("pos"):
         return f"{who}'s master turns to face {_facing(p.get('facing'))}"
-    return f"{who}'s master moves to {coords(p.get('pos'))} facing {_facing(p.get('facing'))}"
+    return f"{who}'s master moves to {where}, facing {_facing(p.get('facing'))}"
 
 
 def _board(p) -> str:
@@ -202,6 +207,15 @@ SENTENCES = {
 }
 
 
-def describe(event: dict, seat, names=()) -> str:
-    """One sentence about ``event`` (already redacted for ``seat``); ``""`` for bookkeeping."""
-    return sentence(event, names, SENTENCES, BOOKKEEPING, seat)
+# the sentences that name a space, given the map as well (``describe``'s ``facts["cells"]``)
+ON_THE_MAP = {"MasterMoved": _moved, "StatusChanged": _status}
+
+
+def describe(event: dict, seat, names=(), facts=None) -> str:
+    """One sentence about ``event`` (already redacted for ``seat``); ``""`` for bookkeeping. ``facts``:
+    the engine's ``narration_facts``, the public map ``{"cells": {"q,r": terrain}}``; without it a
+    space is named by its label alone ("space E4")."""
+    cells = facts.get("cells") if isinstance(facts, dict) else None
+    say = ON_THE_MAP.get(event.get("type"))
+    sentences = {event["type"]: partial(say, cells=cells)} if say and cells else SENTENCES
+    return sentence(event, names, sentences, BOOKKEEPING, seat)

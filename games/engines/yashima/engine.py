@@ -27,6 +27,8 @@ class YashimaEngine(EngineBase):
     min_seats = 2
     max_seats = 6
     turn_events = frozenset({"Note"})  # flow.begin_turn: "Round r: X's turn"
+    # concede.py: out of the game as if killed, the setup too goes on without them (docs: "Resigning")
+    resign_words = "Your master leaves the game and the other masters play on without you"
     options_schema = {
         "type": "object",
         "properties": {
@@ -165,8 +167,13 @@ class YashimaEngine(EngineBase):
     def redact_event(self, ev, seat):
         return views.redact_event(ev, seat)
 
-    def describe(self, ev, seat, names=()) -> str:
-        return narration.describe(ev, seat, names)
+    def narration_facts(self, state):
+        """The map, public to every seat and only ever growing (a placed space keeps its terrain), so
+        the history names a space as the board does: "the road space E4" (``spaces.name``)."""
+        return {"cells": state["cells"]} if isinstance(state, dict) and isinstance(state.get("cells"), dict) else None
+
+    def describe(self, ev, seat, names=(), facts=None) -> str:
+        return narration.describe(ev, seat, names, facts)
 
     # -- deciding -------------------------------------------------------------------------
     def decide(self, state, command, rng) -> list:

@@ -6,6 +6,7 @@ never changed: a client sends back the listed command dict, the label only descr
 """
 
 from . import queries as q
+from . import spaces
 from .content import BOARDS, KAMI, MASTERS
 
 DIRECTIONS = ["up", "upper right", "lower right", "down", "lower left", "upper left"]
@@ -66,8 +67,8 @@ def ability_name(s, seat, src) -> str:
     return f"{name} ({details})"
 
 
-def _space(cell) -> str:
-    return f"space ({cell})"  # the history's coordinates (narration.coords)
+def _space(s, cell) -> str:
+    return spaces.name(s.get("cells"), cell)  # as the history and the board name it: "the road space E4"
 
 
 def plural(n, word) -> str:
@@ -110,7 +111,7 @@ def _empower(s, seat, a, pr):
 
 
 def _remove_status(s, seat, a, pr):
-    on = master(s, a["who"]) if a["on"] == "master" else _space(a["who"])
+    on = master(s, a["who"]) if a["on"] == "master" else _space(s, a["who"])
     return f"Remove {a['status']} from {on}"
 
 
@@ -121,7 +122,7 @@ def _destroy(s, seat, a, pr):
 
 def _place_status(s, seat, a, pr):
     name = ((pr or {}).get("info") or {}).get("status", "the status")
-    on = master(s, a["who"]) if a["on"] == "master" else _space(a["who"])
+    on = master(s, a["who"]) if a["on"] == "master" else _space(s, a["who"])
     return f"Give {name} to {on} first"
 
 
@@ -150,7 +151,7 @@ def _place_board(s, seat, a, pr):
 
 def _choose_space(s, seat, a, pr):
     name = ((pr or {}).get("info") or {}).get("status")
-    return f"{name} on {_space(a['cell'])}" if name else f"Choose {_space(a['cell'])}"
+    return f"{name} on {_space(s, a['cell'])}" if name else f"Choose {_space(s, a['cell'])}"
 
 
 LABELS = {
@@ -158,7 +159,7 @@ LABELS = {
     "pick": lambda s, seat, a, pr: f"{MASTERS[a['master']]['name']} with the {KAMI[a['kami']]['name']} kami",
     "choose_board": lambda s, seat, a, pr: f"{BOARDS[a['board']]['name']}, side {a['side'].upper()}",
     "place_board": _place_board,
-    "place_miniature": lambda s, seat, a, pr: f"Place your miniature on {_space(a['cell'])}, {facing(a['facing'])}",
+    "place_miniature": lambda s, seat, a, pr: f"Place your miniature on {_space(s, a['cell'])}, {facing(a['facing'])}",
     # destiny and reconcile
     "choose_token": lambda s, seat, a, pr: f"Add a {a['token']} token to the action pool",
     "tuck": lambda s, seat, a, pr: f"Tuck {own(s, seat, a['card'], ('hand',))} beneath your battle deck",
@@ -171,7 +172,7 @@ LABELS = {
     "attack": lambda s, seat, a, pr: f"Attack with {own(s, seat, a['card'], ('hand',))}, {facing(a['facing'])}",
     "move_action": lambda s, seat, a, pr: "Move (move action)",
     "take_token": lambda s, seat, a, pr: f"Take the {a['token']} token without using it",
-    "dash": lambda s, seat, a, pr: f"DASH: discard {own(s, seat, a['card'], ('hand',))} and move to {_space(a['to'])}",
+    "dash": lambda s, seat, a, pr: f"DASH: discard {own(s, seat, a['card'], ('hand',))} and move to {_space(s, a['to'])}",
     "quick": lambda s, seat, a, pr: f"Quick effect: use {ability_name(s, seat, a['src'])}",
     "wind": lambda s, seat, a, pr: "Remove WIND to move up to 2 spaces",
     "end_turn": lambda s, seat, a, pr: "End your turn",
@@ -180,20 +181,20 @@ LABELS = {
     "no_defense": lambda s, seat, a, pr: "No defense",
     "lose_card": _lose,
     "pay_card": _pay_card,
-    "dodge_to": lambda s, seat, a, pr: f"Dodge to {_space(a['to'])}",
-    "step": lambda s, seat, a, pr: f"Step to {_space(a['to'])}",
+    "dodge_to": lambda s, seat, a, pr: f"Dodge to {_space(s, a['to'])}",
+    "step": lambda s, seat, a, pr: f"Step to {_space(s, a['to'])}",
     "end_move": lambda s, seat, a, pr: f"End the move {facing(a['facing'])}",
     "use_effect": lambda s, seat, a, pr: f"Use {a['effect'].replace('_', ' ')}",
     "skip_effect": lambda s, seat, a, pr: f"Skip {a['effect'].replace('_', ' ')}",
     "choose_space": _choose_space,
     "done": lambda s, seat, a, pr: "Done",
     "choose_master": lambda s, seat, a, pr: f"Choose {master(s, a['master'])}",
-    "relocate_master": lambda s, seat, a, pr: f"Move {master(s, a['master'])} to {_space(a['to'])}",
-    "relocate_to": lambda s, seat, a, pr: f"Relocate to {_space(a['to'])}",
+    "relocate_master": lambda s, seat, a, pr: f"Move {master(s, a['master'])} to {_space(s, a['to'])}",
+    "relocate_to": lambda s, seat, a, pr: f"Relocate to {_space(s, a['to'])}",
     "stay": lambda s, seat, a, pr: "Stay where you are",
     "remove_status": _remove_status,
-    "explode": lambda s, seat, a, pr: f"EXPLODE the {((pr or {}).get('info') or {}).get('status', 'status')} on {_space(a['cell'])}",
-    "grow": lambda s, seat, a, pr: f"GROW the PLANT from {_space(a['frm'])} to {_space(a['to'])}",
+    "explode": lambda s, seat, a, pr: f"EXPLODE the {((pr or {}).get('info') or {}).get('status', 'status')} on {_space(s, a['cell'])}",
+    "grow": lambda s, seat, a, pr: f"GROW the PLANT from {_space(s, a['frm'])} to {_space(s, a['to'])}",
     "discard_karma": lambda s, seat, a, pr: f"Discard {own(s, seat, a['card'], ('karma',))} from your karma pool",
     "discard_card": lambda s, seat, a, pr: f"DISCARD {own(s, seat, a['card'], ('hand',))} from your hand",
     "destroy_equipment": _destroy,

@@ -4,7 +4,7 @@ the seat they await."""
 
 from games.kernel import SYSTEM
 
-from . import clocks, labels
+from . import clocks, labels, spaces
 from . import queries as q
 from .state import clone
 
@@ -62,6 +62,8 @@ def view_for(s, seat, legal=None):
     if seat == SYSTEM:
         return clone(s)
     v = {k: clone(s.get(k)) for k in PUBLIC_KEYS}
+    # every space as the board labels it ("E4") and as every text names it ("the road space E4")
+    v["space_labels"], v["space_names"] = spaces.labels(s.get("cells") or {}), spaces.names(s.get("cells") or {})
     v["destiny"] = {k: (tok if k == str(seat) else "chosen") for k, tok in (s.get("destiny") or {}).items()}
     v["prompts"] = _labelled(s, seat, _prompts(s, seat))
     v["choices"] = choices(s, seat, legal)

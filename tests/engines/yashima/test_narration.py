@@ -1,7 +1,10 @@
 """What the history says (``describe`` of each seat's redacted events): terrain board placements, a
-master turning on the spot rather than moving, miniature placement and the battle deck's size."""
+master turning on the spot rather than moving, miniature placement and the battle deck's size, and
+every space named as the board labels it ("the road space H8"), never by raw coordinates."""
 
-from games.engines.yashima import ENGINE
+import re
+
+from games.engines.yashima import ENGINE, hexgrid, spaces
 from games.engines.yashima.content import KAMI, MASTERS
 from games.kernel import Rng, fold
 
@@ -11,14 +14,16 @@ from .test_setup_content_views import Game, play_setup
 NAMES = ["hanzo", "tomoko"]
 
 
-def told(events, viewer, kinds=None):
-    """The sentences ``viewer`` reads for ``events`` (of the given types), in order, blank ones left out."""
+def told(events, viewer, kinds=None, state=None):
+    """The sentences ``viewer`` reads for ``events`` (of the given types), in order, blank ones left
+    out; with ``state``, given the map as the platform gives it (``narration_facts``)."""
+    facts = ENGINE.narration_facts(state) if state is not None else None
     out = []
     for ev in events:
         if kinds and ev["type"] not in kinds:
             continue
         seen = ENGINE.redact_event(ev, viewer)
-        text = ENGINE.describe(seen, viewer, NAMES) if seen is not None else ""
+        text = ENGINE.describe(seen, viewer, NAMES, facts) if seen is not None else ""
         if text:
             out.append(text)
     return out
@@ -47,14 +52,17 @@ def test_choosing_and_placing_a_terrain_board_is_told_to_every_seat():
 
 # rules: Yashima core, "Setting up the Game" 5 ("Place it on any blank space ... on the board you placed")
 def test_placing_a_miniature_is_told_as_a_placement_on_the_seats_own_board():
-    # given the setup up to the miniatures
+    # given the setup up to the miniatures, tomoko's board holding the blank space 0,3
     g = play_setup(2)
-    cmd = ENGINE.legal_commands(g.state, 1)[3]
-    # when tomoko places her miniature
+    cmd = {"type": "place_miniature", "args": {"cell": "0,3", "facing": 3}}
+    assert cmd in ENGINE.legal_commands(g.state, 1) and g.state["cells"]["0,3"] == "blank"
+    # when tomoko places her miniature there
     placed = g.do(1, "place_miniature", **cmd["args"])
-    # then the history names the board as well as the space's coordinates
-    assert told(placed, 0, {"MasterMoved"}) == [
-        f"tomoko places their master on their own board at ({cmd['args']['cell']}) facing down"]
+    # then the history names the space by its terrain and the label the board draws on it, and the board
+    assert told(placed, 0, {"MasterMoved"}, g.state) == [
+        "tomoko places their master on the blank space H10 of their own board, facing down"]
+    view = ENGINE.view_for(g.state, 0)
+    assert view["space_labels"]["0,3"] == "H10" and view["space_names"]["0,3"] == "the blank space H10"
 
 
 # rules: Yashima core, "Setting up the Game" 2 (the kami's battle cards shuffled together with the master's: the battle deck)
@@ -74,10 +82,41 @@ def test_a_master_who_turns_on_the_spot_is_told_turning_not_moving():
     s = scene(pl(pos="0,0", facing=0), pl(master="rosamu", kami="dragon", pos="0,3", facing=0))
     s.when(0, "move_action")
     stepped = s.when(0, "step", to="0,1")  # a step turns the miniature towards the space entered (decision 16)
-    assert told(stepped, 1, {"MasterMoved"}) == ["hanzo's master moves to (0,1) facing down"]
+    assert told(stepped, 1, {"MasterMoved"}, s.state) == ["hanzo's master moves to the blank space H8, facing down"]
     turned = s.when(0, "end_move", facing=1)
-    assert told(turned, 1, {"MasterMoved"}) == ["hanzo's master turns to face upper right"]
+    assert told(turned, 1, {"MasterMoved"}, s.state) == ["hanzo's master turns to face upper right"]
     assert s.state["players"][0]["pos"] == "0,1"
+
+
+# rules: Yashima core, "Move Action" and "Terrain" (the board is marked with terrain types)
+def test_a_move_names_the_space_by_its_terrain_and_the_label_the_board_draws():
+    # given hanzo next to a road space, the map as every seat's board draws it
+    s = scene(pl(pos="0,0", facing=0), pl(master="rosamu", kami="dragon", pos="3,-3", facing=0),
+              terrain={"0,1": "road", "1,0": "arduous"})
+    board = ENGINE.view_for(s.state, 1)
+    assert (board["space_labels"]["0,1"], board["space_labels"]["1,0"]) == ("H8", "I7")
+    # when hanzo steps onto the road, then onto the arduous space
+    s.when(0, "move_action")
+    moves = s.when(0, "step", to="0,1") + s.when(0, "step", to="1,0")
+    # then every seat and spectator reads the spaces in words, never "(0,1)"
+    for viewer in (0, 1, None):
+        assert told(moves, viewer, {"MasterMoved"}, s.state) == [
+            "hanzo's master moves to the road space H8, facing down",
+            "hanzo's master moves to the arduous space I7, facing upper right"]
+    # and the name is the one the board gives that space
+    assert board["space_names"]["0,1"] == "the road space H8" and board["space_names"]["1,0"] == "the arduous space I7"
+
+
+# rules: Yashima core, "Status Tokens" (tokens placed on spaces)
+def test_a_status_placed_on_a_space_names_the_space_in_words():
+    # given a BURN placed on a blank space and later removed from it
+    s = scene(pl(pos="0,0"), pl(master="rosamu", kami="dragon", pos="3,-3"))
+    placed = {"type": "StatusChanged", "v": 1, "payload": {"on": "space", "who": "0,-3", "status": "BURN", "owner": 0,
+                                                            "delta": 1, "supply": "BURN"}}
+    removed = {**placed, "payload": {**placed["payload"], "delta": -1}}
+    # then the history names the space as the board labels it
+    assert told([placed, removed], 1, state=s.state) == ["hanzo places BURN on the blank space H4",
+                                                         "BURN is removed from the blank space H4"]
 
 
 # rules: Yashima Fairytale, "Attack Action Breakdown" 1.2 (rotate to any facing before the attack)
@@ -88,6 +127,15 @@ def test_an_attack_in_another_direction_is_told_as_a_turn():
 
 def test_events_logged_before_the_origin_was_recorded_still_read_as_moves():
     old = {"type": "MasterMoved", "v": 1, "payload": {"seat": 0, "pos": "1,3", "facing": 3}}
-    assert ENGINE.describe(old, 1, NAMES) == "hanzo's master moves to (1,3) facing down"
+    assert ENGINE.describe(old, 1, NAMES) == "hanzo's master moves to space I10, facing down"  # no map given: the label
     gone = {"type": "MasterMoved", "v": 1, "payload": {"seat": 1, "pos": None, "facing": 3, "from": "1,3"}}
     assert ENGINE.describe(gone, 0, NAMES) == "tomoko's master leaves the board"
+
+
+def test_every_space_of_the_table_has_a_label_of_its_own():
+    # given the full table: the relic board and a terrain board in each of the six slots
+    table = set(hexgrid.hexagon(hexgrid.BOARD_RADIUS)).union(*(hexgrid.board_cells(slot, 0, {}) for slot in range(6)))
+    labels = {spaces.label(cell) for cell in table}
+    # then no two spaces share a label, columns A to O and rows 1 to 13
+    assert len(table) == len(labels) == 133
+    assert all(re.fullmatch(r"[A-O](1[0-3]|[1-9])", label) for label in labels)
