@@ -1,13 +1,24 @@
-// Board squares named in the engines' sentences ("Tomoe moves to (1,5)"): the boards show no
-// coordinates, so a name outlines its square on the board while it is pointed at. The boards key
-// their squares by the same "x,y": Harakiri data-sq, Yashima's hexes data-cell, Yokai Battle data-pos.
+// Board squares named in the engines' sentences ("Tomoe moves to (1,5)", Yashima's "moves to the road
+// space E4"): a name outlines its square on the board while it is pointed at. The boards key their
+// squares by the same "x,y" (Harakiri data-sq, Yashima's hexes data-cell, Yokai Battle data-pos), or
+// by the label they draw on it (Yashima's data-space "E4").
 
 export const SQUARE_NAME = /\((-?\d+),(-?\d+)\)/g;
-const KEY_ATTRIBUTES = ["sq", "cell", "pos"];
+// a square named by the label its board draws on it: "space E4", "the road space E4"
+export const LABELLED_NAME = /\b(?:the (?:[a-z]+ ){1,2})?space ([A-Z]\d{1,2})\b/g;
+const KEY_ATTRIBUTES = ["sq", "cell", "pos", "space"];
+
+/** The squares ``text`` names, in order: ``{index, text, key}`` (``text``: the words that name it). */
+export function squareMatches(text) {
+  const words = String(text || "");
+  const out = [...words.matchAll(SQUARE_NAME)].map((m) => ({ index: m.index, text: m[0], key: `${m[1]},${m[2]}` }));
+  for (const m of words.matchAll(LABELLED_NAME)) out.push({ index: m.index, text: m[0], key: m[1] });
+  return out.sort((a, b) => a.index - b.index);
+}
 
 /** The board keys of the squares ``text`` names, in order. */
 export function squaresNamed(text) {
-  return [...String(text || "").matchAll(SQUARE_NAME)].map((m) => `${m[1]},${m[2]}`);
+  return squareMatches(text).map((m) => m.key);
 }
 
 /** Outline the squares ``keys`` on ``board`` while ``node`` is pointed at or focused. ``board``:

@@ -80,8 +80,9 @@ const hexPoints = (cx, cy, size = S) => Array.from({ length: 6 }, (_, i) => {
 }).join(" ");
 const isSeat = (x) => x !== null && x !== undefined;
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-const at = (cell) => `(${cell})`; // a space as the history writes it
+const at = (cell) => `(${cell})`; // a space the map does not hold: its coordinates
 const towards = (f) => FACING_NAMES[f] || "an unknown direction";
+const capitalise = (text) => String(text).charAt(0).toUpperCase() + String(text).slice(1);
 
 /** A title followed by more text, as sentences: a full stop after the title unless it has one. */
 export function joinSentences(first, ...rest) {
@@ -257,12 +258,16 @@ export function destinyFlag(doc, seat) {
   return dest === "chosen" ? "destiny token chosen" : `your destiny token: ${dest}`;
 }
 
-/** A space named for a player: "(3,-1), a road space" (the terrain from the map), or "(3,-1)" when
- * the map does not say. The coordinates stay: the history and the square outlines use them. */
+/** A space named for a player as the engine names it everywhere (the history, the command labels:
+ * its ``spaces.name``, given in ``view.space_names``): "the road space E4", its terrain and the
+ * label the map draws on its hex (``view.space_labels``). A space off the map: its coordinates. */
 export function spaceWords(view, cell) {
-  const terrain = ((view && view.cells) || {})[cell];
-  if (!terrain || !TERRAINS.includes(terrain)) return at(cell);
-  return `${at(cell)}, ${/^[aeiou]/.test(terrain) ? "an" : "a"} ${titleCase(terrain).toLowerCase()} space`;
+  return ((view && view.space_names) || {})[cell] || at(cell);
+}
+
+/** The label the map draws on a space's hex ("E4"), from the view; "" when the view has none. */
+export function spaceLabel(view, cell) {
+  return ((view && view.space_labels) || {})[cell] || "";
 }
 
 /** "a", "a and b", "a, b and c". */
@@ -356,7 +361,7 @@ export function commandLabel(doc, cmd) {
       const choice = (view.setup && view.setup.choice) || [];
       return `Place ${choice[0] ? boardName(choice[0]) : "the board"} in slot ${a.slot + 1}, turned ${a.rotation * 60}°`;
     }
-    case "place_miniature": return `Place your miniature on ${at(a.cell)} facing ${towards(a.facing)}`;
+    case "place_miniature": return `Place your miniature on ${spaceWords(view, a.cell)} facing ${towards(a.facing)}`;
     // destiny, reconcile
     case "choose_token": return a.token === "attack" ? "Add an Attack token" : "Add a Move token";
     case "tuck": return `Tuck ${card(a.card)} beneath your battle deck`;
@@ -372,7 +377,7 @@ export function commandLabel(doc, cmd) {
     case "take_token": return `Take ${a.token === "attack" ? "an" : "a"} ${a.token} token without acting`;
     case "end_turn": return "End turn";
     case "wind": return "Use WIND (move up to 2)";
-    case "dash": return `Dash: discard ${card(a.card)}, move to ${at(a.to)}`;
+    case "dash": return `Dash: discard ${card(a.card)}, move to ${spaceWords(view, a.to)}`;
     // prompts
     case "pay_card": {
       const c = visibleCards(view)[a.card];
@@ -382,24 +387,24 @@ export function commandLabel(doc, cmd) {
     case "defend": return `Defend with ${card(a.card)}`;
     case "no_defense": return "No defense";
     case "lose_card": return a.card ? `Lose ${card(a.card)} from ${ZONE_WORDS[a.zone] || a.zone}` : "Lose the top card of the deck";
-    case "dodge_to": return `Dodge to ${at(a.to)}`;
-    case "step": return `Step to ${at(a.to)}`;
+    case "dodge_to": return `Dodge to ${spaceWords(view, a.to)}`;
+    case "step": return `Step to ${spaceWords(view, a.to)}`;
     case "end_move": return `End move facing ${towards(a.facing)}`;
     case "use_effect": return `Use ${titleCase(a.effect)}`;
     case "skip_effect": return `Skip ${titleCase(a.effect)}`;
-    case "choose_space": return `Choose space ${at(a.cell)}${info.status ? ` for ${info.status}` : ""}`;
+    case "choose_space": return `Choose ${spaceWords(view, a.cell)}${info.status ? ` for ${info.status}` : ""}`;
     case "done": return mine.kind === "saru_move" ? "Keep SARU where it is" : "Done: choose no more";
     case "choose_master": return `Choose ${masterOf(doc, a.master)}`;
-    case "relocate_master": return `Relocate ${masterOf(doc, a.master)} to ${at(a.to)}`;
-    case "relocate_to": return `Relocate to ${at(a.to)}`;
+    case "relocate_master": return `Relocate ${masterOf(doc, a.master)} to ${spaceWords(view, a.to)}`;
+    case "relocate_to": return `Relocate to ${spaceWords(view, a.to)}`;
     case "stay": return "Stay where you are";
-    case "remove_status": return `Remove ${a.status} from ${a.on === "master" ? masterOf(doc, a.who) : `space ${at(a.who)}`}`;
-    case "explode": return `EXPLODE the ${info.status || "status"} on ${at(a.cell)}`;
-    case "grow": return `GROW the PLANT from ${at(a.frm)} to ${at(a.to)}`;
+    case "remove_status": return `Remove ${a.status} from ${a.on === "master" ? masterOf(doc, a.who) : spaceWords(view, a.who)}`;
+    case "explode": return `EXPLODE the ${info.status || "status"} on ${spaceWords(view, a.cell)}`;
+    case "grow": return `GROW the PLANT from ${spaceWords(view, a.frm)} to ${spaceWords(view, a.to)}`;
     case "discard_karma": return `Discard ${card(a.card)} from your karma pool`;
     case "discard_card": return `Discard ${card(a.card)} from your hand`;
     case "destroy_equipment": return `DESTROY ${card(a.card)}, equipped by ${masterOf(doc, a.master)}`;
-    case "place_status": return `Give ${info.status || "the status"} to ${a.on === "master" ? masterOf(doc, a.who) : `space ${at(a.who)}`} first`;
+    case "place_status": return `Give ${info.status || "the status"} to ${a.on === "master" ? masterOf(doc, a.who) : spaceWords(view, a.who)} first`;
     case "turn_page": return `Turn your tome ${pages(a.dir)}`;
     case "turn_to": return engineLabel(doc, cmd) || `Open your tome at spread ${a.spread}`; // the engine knows which pages show
     case "reorder": {
@@ -747,7 +752,7 @@ function renderPrompt(ctx) {
   }
   if (opts.boards.length) box.append(renderBoardChoice(ctx));
   if (opts.placeBoard.length) box.append(renderBoardPlacement(ctx));
-  if (ui.sel && ui.sel.kind === "place") box.append(h("p", {}, `Placing on your board at ${spaceWords(view, ui.sel.cell)}: click an arrow around it for the facing. `, h("button", { type: "button", class: "link-button", onclick: () => select(null) }, "Cancel")));
+  if (ui.sel && ui.sel.kind === "place") box.append(h("p", {}, `Placing your miniature on ${spaceWords(view, ui.sel.cell)} of your board: click an arrow around it for the facing. `, h("button", { type: "button", class: "link-button", onclick: () => select(null) }, "Cancel")));
   if (ui.sel && ui.sel.kind === "attack") box.append(h("button", { type: "button", class: "link-button", onclick: () => select(null) }, "Cancel the attack"));
   if (opts.other.length) {
     const loses = opts.other.filter((c) => c.type === "lose_card");
@@ -1095,12 +1100,14 @@ function renderMap(ctx) {
     const placing = player && placeCells.has(k);
     const target = Boolean(cmd || placing) && !ui.busy;
     const safe = cmd && cmd.type === "dodge_to" && !underAttack.has(k);
+    const tag = spaceLabel(view, k); // the label the history and the command labels name the space by
     const g = s("g", { class: `ys-cell${target ? " is-target" : ""}${preview.has(k) ? " is-preview" : ""}${isGhost ? " is-ghost" : ""}${last.cells.has(k) ? " is-last" : ""}${safe ? " is-safe" : ""}`,
-      "data-cell": k, "data-terrain": cells[k] },
+      "data-cell": k, "data-terrain": cells[k], "data-space": tag || null },
       s("polygon", { class: `ys-hex t-${t}`, points: hexPoints(x, y, S - 0.6) }));
+    if (tag) g.append(s("text", { class: "ys-space-label", x, y: y - S * 0.5, "text-anchor": "middle", "aria-hidden": "true" }, tag));
     if (TERRAIN_GLYPH[cells[k]]) g.append(s("text", { class: "ys-cell-label", x, y: y + S * 0.62, "text-anchor": "middle", "aria-hidden": "true" }, TERRAIN_GLYPH[cells[k]]));
     const spst = (view.spst || {})[k];
-    if (spst && Object.keys(spst).length) g.append(s("text", { class: "ys-status-dot", x, y: y - S * 0.45, "text-anchor": "middle" }, Object.keys(spst).join(" ")));
+    if (spst && Object.keys(spst).length) g.append(s("text", { class: "ys-status-dot", x, y: y + S * 0.1, "text-anchor": "middle" }, Object.keys(spst).join(" ")));
     if (underAttack.has(k)) g.append(s("circle", { class: "ys-attack-dot", cx: x, cy: y, r: S * 0.55 }));
     if (preview.has(k)) g.append(s("circle", { class: "ys-preview-dot", cx: x, cy: y, r: S * 0.45 }));
     if (safe) g.append(s("text", { class: "ys-safe-mark", x, y: y + 4, "text-anchor": "middle", "aria-hidden": "true" }, "✓"));
@@ -1113,8 +1120,9 @@ function renderMap(ctx) {
     for (const [name, owners] of Object.entries(spst || {})) lines.push(`${name} on this space${Array.isArray(owners) && owners.length > 1 ? ` ×${owners.length}` : ""}: ${explain(`status:${name}`)}`);
     if (underAttack.has(k)) lines.push("Targeted by the attack being resolved.");
     if (last.cells.has(k)) lines.push("Part of the last move.");
-    help(g, lines.join("\n"), `Space ${k}`, target || Boolean(spst && Object.keys(spst).length));
-    g.setAttribute("aria-label", `Space ${k}, ${terrain ? terrain.term : cells[k]}${cmd ? `: ${commandLabel(doc, cmd)}` : ""}`);
+    const named = isGhost ? "A space of the board being placed" : capitalise(spaceWords(view, k));
+    help(g, lines.join("\n"), named, target || Boolean(spst && Object.keys(spst).length));
+    g.setAttribute("aria-label", `${named}${cmd ? `: ${commandLabel(doc, cmd)}` : ""}`);
     if (target) {
       g.setAttribute("role", "button");
       g.setAttribute("tabindex", "0");
