@@ -20,7 +20,7 @@ from games.application.identities import DELETED_PLAYER, deleted_among, seat_dis
 from games.application.lobby import ACTIVE
 from games.kernel import RuleViolation
 
-from . import domain
+from . import domain, live
 from .domain import CampaignRefused
 from .models import Campaign, CampaignRecord, CampaignView
 
@@ -47,6 +47,7 @@ def _append(campaign: Campaign, records: list[dict], *, keys=None, matches_=None
     view.seq, view.state = campaign.head_seq, state
     view.save(update_fields=["seq", "state"])
     view.players.set([s["user_id"] for s in state["seats"] if s])
+    live.publish_on_commit(campaign.pk)  # the campaign's pages learn of it once it commits
     return state
 
 

@@ -1,9 +1,10 @@
-// Keeps a campaign page current. The campaign itself has no socket: the page listens to its current
-// phase match (ws /ws/matches/{id}/, as any watcher of that match may) and, on any change there,
-// fetches its own server-rendered fragment (one rendering path, escaped by the templates) and swaps
-// it in; when the fragment names a new current match (the next phase opened), it follows that one.
-// A small self-refresh also runs (players joining or leaving an open campaign, its cancellation, a
-// phase being prepared).
+// Keeps a campaign page current. The page listens to the campaign's own socket (ws /ws/campaigns/{id}/:
+// a push after each campaign write: a player joining or leaving, the start, a cancellation or an
+// abandonment, a phase ending or opening) and to its current phase match (ws /ws/matches/{id}/, as any
+// watcher of that match may); on any change it fetches its own server-rendered fragment (one rendering
+// path, escaped by the templates) and swaps it in; when the fragment names a new current match (the
+// next phase opened), it follows that one. A slow self-refresh stays as the fallback for a push lost
+// while a socket was reconnecting.
 
 import "./confirm.js"; // Leave and Cancel ask first, in the fragment swapped in too
 import { retireFlash } from "./flash.js";
@@ -14,6 +15,7 @@ const badge = document.getElementById("campaign-connection");
 const REFRESH_MS = window.KamizaCampaignRefreshMs || 20000;
 
 let socket = null;
+let campaignSocket = null;
 let matchId; // undefined until the first follow()
 let campaignStatus = region?.querySelector("[data-status]")?.dataset.status;
 let lastHtml = null;
@@ -33,7 +35,7 @@ function follow(id) {
   socket = null;
   matchId = id;
   if (!id) {
-    setConnection("open", "updates by itself");
+    if (!campaignSocket) setConnection("open", "updates by itself");
     return;
   }
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
@@ -78,8 +80,23 @@ function schedule() {
   }, 250);
 }
 
+function listenToCampaign(url) {
+  // "hello" on each (re)connection: whatever changed while it was down is caught up by one refresh
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  campaignSocket = new ReconnectingSocket(`${scheme}//${location.host}${url}`, {
+    onOpen: () => { if (!matchId) setConnection("open", "live"); },
+    onClose: (_event, willRetry) => { if (!matchId) setConnection(willRetry ? "retrying" : "closed", willRetry ? "reconnecting…" : "offline"); },
+    onMessage: (msg) => {
+      if (msg.type === "hello") campaignSocket.healthy();
+      if (msg.type === "changed" || msg.type === "hello") schedule();
+    },
+  });
+  campaignSocket.connect();
+}
+
 if (region) {
   const live = region.querySelector("[data-current-match]");
+  if (region.dataset.socketUrl) listenToCampaign(region.dataset.socketUrl);
   follow(live ? live.dataset.currentMatch || null : null);
   setInterval(schedule, REFRESH_MS);
 }
