@@ -66,6 +66,14 @@ class CampaignSerializer(serializers.Serializer):
                                                                "phase could not be opened (staff may retry), else null")
     cancelled = serializers.DictField(allow_null=True, help_text="{by (user id), username, at (ISO 8601)} once its "
                                                                  "creator cancelled it before the start, else null")
+    leaving = serializers.ListField(child=serializers.DictField(), help_text=(
+        "the players of a running campaign who leave when the phase being played ends: {user_id, username, "
+        "chapter, phase, at (ISO 8601)} each, in the order they said so; empty otherwise"))
+    abandoned = serializers.DictField(allow_null=True, help_text=(
+        "once a started campaign was abandoned: {reason: \"creator\" (its creator abandoned it) | \"party_left\" "
+        "(its last player left), by (user id or null), username (or null), at (ISO 8601), chapter, phase, "
+        "match_id (the phase match being played then, or null)}; null otherwise (also for a campaign whose "
+        "players all left before this record existed)"))
 
 
 class MineSerializer(serializers.Serializer):
@@ -153,12 +161,17 @@ class CampaignLeaveApi(_CampaignActionApi):
 
     @extend_schema(tags=["campaigns"], operation_id="campaigns_leave", parameters=[CAMPAIGN_ID], request=None,
                    responses={200: CampaignSerializer, **_ACTION_ERRORS,
-                              403: E("not_seated / creator_cannot_leave (the creator cancels instead)"),
-                              409: E("campaign_started / campaign_cancelled / campaign_abandoned"),
+                              403: E("not_seated / creator_cannot_leave (an open campaign's creator cancels instead)"),
+                              409: E("campaign_cancelled / campaign_abandoned / campaign_finished / already_leaving "
+                                     "(you already leave when the phase being played ends)"),
                               429: E("throttled (Retry-After): scope match_join, MATCH_JOIN_RATE")},
-                   description="Give up your seat in a campaign that has not started: it is free again for anyone "
-                               "to join. The creator cannot leave (403 creator_cannot_leave): they cancel the "
-                               "campaign. Counts against the seat-taking rate (scope match_join).")
+                   description="Leave a campaign. Before the start (`open`) a player who joined gives the seat up: it "
+                               "is free again for anyone to join; the creator cannot (403 creator_cannot_leave: they "
+                               "cancel). A started campaign (`active`): between two phases the seat goes at once and "
+                               "its characters pass to the first player left; while a phase match is being played "
+                               "the leave is announced (`leaving`) and done when that phase ends, the match's seats "
+                               "being fixed until then. When the last player leaves, the campaign is abandoned "
+                               "(`abandoned.reason` party_left). Counts against the seat-taking rate (scope match_join).")
     def post(self, request, id):
         return super().post(request, id)
 
@@ -168,11 +181,13 @@ class CampaignCancelApi(_CampaignActionApi):
 
     @extend_schema(tags=["campaigns"], operation_id="campaigns_cancel", parameters=[CAMPAIGN_ID], request=None,
                    responses={200: CampaignSerializer, **_ACTION_ERRORS, 403: E("not_creator"),
-                              409: E("campaign_started / campaign_cancelled / campaign_abandoned")},
-                   description="The creator cancels a campaign that has not started: its status becomes "
+                              409: E("campaign_cancelled / campaign_abandoned / campaign_finished")},
+                   description="The creator (`creator_id`) cancels a campaign that has not started: its status becomes "
                                "`cancelled` (with who and when in `cancelled`), it is no longer open to join, and "
-                               "it no longer counts toward MAX_OPEN_CAMPAIGNS_PER_USER. A started campaign cannot "
-                               "be cancelled.")
+                               "it no longer counts toward MAX_OPEN_CAMPAIGNS_PER_USER. A started campaign is "
+                               "abandoned instead: its status becomes `abandoned` (who, when and where in `abandoned`, "
+                               "reason creator) and no further phase opens; a phase match being played is left to "
+                               "its players as a single match. A finished one is refused (campaign_finished).")
     def post(self, request, id):
         return super().post(request, id)
 

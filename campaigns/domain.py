@@ -27,11 +27,17 @@ POLICY_RETRIED = "PolicyRetried"
 FINISHED = "CampaignFinished"
 LEFT = "PlayerLeft"
 CANCELLED = "CampaignCancelled"
+LEAVING = "PlayerLeaving"  # a player of a running campaign leaves at the end of the phase being played
+ABANDON = "CampaignAbandoned"  # a running campaign ends before its act does (its creator, or nobody left)
 
 OPEN = "open"  # a status: gathering players, not started
 ABANDONED = "abandoned"  # a status: every player has left
 CANCELLED_STATUS = "cancelled"  # a status: its creator called it off before the start
-LEFT_BY_CHOICE = "left"  # ``PlayerLeft.reason`` of a player who left an open campaign (else ``account_deleted``)
+ACTIVE = "active"  # a status: started, its phases being played
+FINISHED_STATUS = "finished"  # a status: the act's last phase has ended
+LEFT_BY_CHOICE = "left"  # ``PlayerLeft.reason`` of a player who chose to leave (else ``account_deleted``)
+BY_CREATOR = "creator"  # ``CampaignAbandoned.reason``: its creator abandoned the running campaign
+PARTY_LEFT = "party_left"  # ``CampaignAbandoned.reason``: the last player left (a campaign needs one player)
 
 CHARACTERS = ("akira", "hattori", "hikaru", "tomoe")
 ATTRIBUTES = ("power", "dexterity", "spirit", "knowledge")
@@ -112,6 +118,13 @@ def apply(state: dict | None, record: dict) -> dict:
         s.update(status="finished", phase="finished", outcome=p["outcome"])
     elif t == LEFT:
         _player_left(s, p["seat"])
+        if "leaving" in s:  # a leave announced for the end of a phase is done
+            s["leaving"] = [w for w in s["leaving"] if w["user_id"] != p.get("user_id")]
+    elif t == LEAVING:  # a key only once someone leaves a running campaign (older views fold as they did)
+        s.setdefault("leaving", []).append({k: p[k] for k in ("user_id", "username", "chapter", "phase", "at")})
+    elif t == ABANDON:
+        s["status"] = ABANDONED  # also reached by the fold of the last PlayerLeft: this says who and why
+        s["abandoned"] = {k: p.get(k) for k in ("reason", "by", "username", "at", "chapter", "phase", "match_id")}
     elif t == CANCELLED:  # the seats stay as they were, so each player still finds it among theirs
         s["status"] = CANCELLED_STATUS  # a key only once cancelled: the views folded before it stay as they are
         s["cancelled"] = {"by": p["by"], "username": p["username"], "at": p["at"]}
@@ -132,6 +145,61 @@ def not_open(state: dict) -> CampaignRefused:
     return CampaignRefused("campaign_started", "the campaign has already started")
 
 
+def not_running(state: dict) -> CampaignRefused:
+    """Why a campaign that is neither open nor running refuses a leave or a cancel."""
+    if state["status"] == FINISHED_STATUS:
+        return CampaignRefused("campaign_finished", "the campaign is over: there is nothing to leave or abandon")
+    return not_open(state)
+
+
+def running_leave(state: dict, user_id) -> str:
+    """How a player leaves a running campaign: ``now`` between two phases (the seat goes, its
+    characters pass to the first player left) or ``after_phase`` while a phase match is being played
+    (its seats cannot change: the leave is announced, ``PlayerLeaving``, and done when the phase
+    ends). Refused to someone without a seat, twice, or once the campaign is no longer running."""
+    if seat_of(state, user_id) is None:
+        raise CampaignRefused("not_seated", "you have no seat in this campaign", 403)
+    if state["status"] != ACTIVE:
+        raise not_running(state)
+    if any(w["user_id"] == user_id for w in state.get("leaving", [])):
+        raise CampaignRefused("already_leaving", "you already leave this campaign at the end of the phase being played")
+    return "after_phase" if state["current_match"] else "now"
+
+
+def leave_records(state: dict, user_ids, at: str) -> list[dict]:
+    """The ``PlayerLeft`` records of ``user_ids`` leaving a running campaign, each seat as the ones
+    before it left it; if nobody is left, the ``CampaignAbandoned`` that says so (the rulebook's
+    smallest party is one player: "If playing solo, you control all four characters")."""
+    out, s = [], state
+    for uid in user_ids:
+        seat = seat_of(s, uid)
+        if seat is None:
+            continue
+        record = {"type": LEFT, "payload": {"seat": seat, "user_id": uid, "reason": LEFT_BY_CHOICE}}
+        out.append(record)
+        s = apply(s, record)
+    return out + abandoned_if_empty(s, at) if out else []
+
+
+def abandoned_if_empty(state: dict, at: str) -> list[dict]:
+    """After a player left: the ``CampaignAbandoned`` (reason ``party_left``) that records that
+    nobody is left, or nothing."""
+    if state["status"] != ABANDONED or "abandoned" in state:
+        return []
+    return [{"type": ABANDON, "payload": {"reason": PARTY_LEFT, "by": None, "username": None, "at": at,
+                                          "chapter": state["chapter"], "phase": state["phase"],
+                                          "match_id": state["current_match"]}}]
+
+
+def after_leaves(state: dict) -> dict:
+    """The campaign as it will be once the announced leaves are done (who plays which character from
+    the next phase on)."""
+    s = state
+    for record in leave_records(state, [w["user_id"] for w in state.get("leaving", [])], ""):
+        s = apply(s, record)
+    return s
+
+
 def leaving_seat(state: dict, user_id) -> int:
     """The seat a player gives up by leaving an open campaign, or why they cannot. The creator does
     not leave: they cancel (the others would otherwise be left with a campaign nobody may start
@@ -147,12 +215,17 @@ def leaving_seat(state: dict, user_id) -> int:
     return seat
 
 
-def check_cancel(state: dict, user_id) -> None:
-    """Only the creator cancels, and only before the start."""
+def check_cancel(state: dict, user_id) -> str:
+    """Only the creator (the view's ``creator_id``: the first player left once the creator has gone)
+    cancels: before the start it is called off (``cancel``), while running it is abandoned
+    (``abandon``); afterwards, refused."""
     if state["creator_id"] != user_id:
-        raise CampaignRefused("not_creator", "only the campaign's creator can cancel it", 403)
-    if state["status"] != OPEN:
-        raise not_open(state)
+        raise CampaignRefused("not_creator", "only the campaign's creator can cancel or abandon it", 403)
+    if state["status"] == OPEN:
+        return "cancel"
+    if state["status"] == ACTIVE:
+        return "abandon"
+    raise not_running(state)
 
 
 def _player_left(s: dict, seat: int) -> None:
@@ -188,7 +261,8 @@ def public(campaign_id, state: dict) -> dict:
             "phase": state["phase"], "current_match": state["current_match"], "sheet": state["sheet"],
             "characters": state["characters"], "history": state["history"], "yomi": state["yomi"],
             "blue_die": bool(state.get("blue_die")), "failure": state["failure"],
-            "cancelled": state.get("cancelled")}
+            "cancelled": state.get("cancelled"), "leaving": list(state.get("leaving", [])),
+            "abandoned": state.get("abandoned")}
 
 
 # -- the phases' options ---------------------------------------------------------------------------

@@ -81,7 +81,9 @@ def standing(doc: dict, user=None, current=None) -> dict:
            "seats_taken": sum(1 for s in doc["seats"] if s), "seats": len(doc["seats"]), "waiting": [],
            "system": False, "your_turn": False, "outcome": None, "your_seat": seat,
            "failed": bool(doc.get("failure")),  # the next phase's match could not be opened (staff retry)
-           "cancelled": doc.get("cancelled")}  # {by, username, at} once its creator called it off
+           "cancelled": doc.get("cancelled"),  # {by, username, at} once its creator called it off
+           "abandoned": doc.get("abandoned"),  # {reason, by, username, at, ...} once it was abandoned
+           "leaving": [w["username"] for w in doc.get("leaving") or []]}  # who leaves when this phase ends
     if doc["status"] == "finished":
         out["outcome"] = doc["history"][-1]["outcome"] if doc["history"] else None
     if view is None:
@@ -230,20 +232,45 @@ def campaign_page(campaign_id, user=None) -> dict:
     source, party = _party(doc, current[1], names, pack)
     seat = _seat_of(doc, user)
     is_creator = seat is not None and doc["seats"][seat]["user_id"] == doc["creator_id"]
-    is_open = doc["status"] == domain.OPEN
+    is_open, running = doc["status"] == domain.OPEN, doc["status"] == domain.ACTIVE
+    you_leave = seat is not None and any(w["user_id"] == doc["seats"][seat]["user_id"] for w in doc["leaving"])
     act = pack.get("adventure", {}).get(f"act{doc['act']}") or {}
     return {
         "campaign": doc, "act_name": act.get("name", f"Act {doc['act']}"), "standing": standing(doc, user, current),
         "your_seat": seat, "is_creator": is_creator,
         "can_join": is_open and seat is None and any(s is None for s in doc["seats"]),
-        # before the start a player who joined may leave, and the creator may cancel (docs/campaigns.md, "Leaving")
-        "can_leave": is_open and seat is not None and not is_creator, "can_cancel": is_open and is_creator,
+        # before the start a player who joined may leave, and the creator may cancel; once running every
+        # player may leave and the creator may abandon it (docs/campaigns.md, "Leaving and cancelling")
+        "can_leave": seat is not None and ((is_open and not is_creator) or (running and not you_leave)),
+        "can_cancel": is_open and is_creator, "can_abandon": running and is_creator,
+        "you_leave": you_leave, "leave_now": running and not doc["current_match"],
+        "leaving": _leaving(doc, seat) if running else None,
         "full": all(doc["seats"]), "party_source": source, "party": party, "chapters": _chapters(doc),
         "sheet": _sheet(doc, names),
         "players": [{"seat": i, "username": s["username"] if s else None, "you": i == seat,
+                     "leaving": bool(s) and running and any(w["user_id"] == s["user_id"] for w in doc["leaving"]),
                      "characters": [_character_name(doc["game"], c) for c in domain.CHARACTERS if doc["control"].get(c) == i]}
                     for i, s in enumerate(doc["seats"])],
     }
+
+
+def _leaving(doc: dict, seat: int | None) -> dict:
+    """Who leaves at the end of the phase being played and who plays which character from the next
+    phase on (the characters of a seat that goes pass to the first player left: ``domain.after_leaves``);
+    ``heir``: who would take the caller's characters if the caller left too (None: nobody, the
+    campaign would be abandoned)."""
+    names = [w["username"] for w in doc["leaving"]]
+    after = domain.after_leaves(doc)
+    next_players = [{"username": s["username"],
+                     "characters": [_character_name(doc["game"], c) for c in domain.CHARACTERS if after["control"].get(c) == i]}
+                    for i, s in enumerate(after["seats"]) if s]
+    heir = None
+    if seat is not None:
+        you = {"user_id": doc["seats"][seat]["user_id"]}
+        heir = next((s["username"] for s in domain.after_leaves({**doc, "leaving": [*doc["leaving"], you]})["seats"] if s), None)
+    mine = doc["seats"][seat]["user_id"] if seat is not None else None
+    others = [w["username"] for w in doc["leaving"] if w["user_id"] != mine]
+    return {"names": names, "others": others, "next_players": next_players if names else [], "heir": heir}
 
 
 def _row(doc: dict, user) -> dict:

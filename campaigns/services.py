@@ -95,8 +95,8 @@ def campaigns_leave_deleted_account(user) -> None:
         seat = next((i for i, s in enumerate(state["seats"]) if s and s["user_id"] == user.pk), None)
         if seat is None or state["status"] not in ("open", "active"):
             continue
-        _append(campaign, [{"type": domain.LEFT, "payload": {"seat": seat, "user_id": user.pk,
-                                                             "reason": "account_deleted"}}])
+        left = {"type": domain.LEFT, "payload": {"seat": seat, "user_id": user.pk, "reason": "account_deleted"}}
+        _append(campaign, [left, *domain.abandoned_if_empty(domain.apply(state, left), _now())])
 
 
 def _open_campaigns_check(user) -> None:
@@ -132,24 +132,55 @@ def campaign_join(*, campaign_id, user) -> dict:
 
 
 def campaign_leave(*, campaign_id, user) -> dict:
-    """A player who joined an open campaign gives their seat up (``PlayerLeft``, reason ``left``):
-    it is free again for anyone to join. The creator cancels instead (``domain.leaving_seat``)."""
+    """A player leaves. Before the start (``open``) a player who joined gives the seat up
+    (``PlayerLeft``, reason ``left``): it is free again for anyone to join; the creator cancels
+    instead (``domain.leaving_seat``). A running campaign (``active``, ``domain.running_leave``):
+    between two phases the seat goes at once (its characters pass to the first player left); while a
+    phase match is being played the leave is announced (``PlayerLeaving``) and done by the policy when
+    that phase ends. The last player leaving abandons the campaign (``CampaignAbandoned``)."""
     with transaction.atomic():
         campaign = _locked(campaign_id)
-        seat = domain.leaving_seat(campaign.view.state, user.pk)
+        state = campaign.view.state
+        if state["status"] != domain.OPEN and domain.seat_of(state, user.pk) is not None:
+            return _leave_running(campaign, state, user)
+        seat = domain.leaving_seat(state, user.pk)
         return _append(campaign, [{"type": domain.LEFT, "payload": {"seat": seat, "user_id": user.pk,
                                                                     "reason": domain.LEFT_BY_CHOICE}}])
+
+
+def _leave_running(campaign: Campaign, state: dict, user) -> dict:
+    if domain.running_leave(state, user.pk) == "now":
+        return _append(campaign, domain.leave_records(state, [user.pk], _now()))
+    return _append(campaign, [{"type": domain.LEAVING, "payload": {
+        "seat": domain.seat_of(state, user.pk), "user_id": user.pk, "username": user.get_username(),
+        "chapter": state["chapter"], "phase": state["phase"], "match_id": state["current_match"], "at": _now()}}])
+
+
+def _now() -> str:
+    return timezone.now().isoformat()
+
+
+def _leaves_at_phase_end(campaign: Campaign, state: dict) -> dict:
+    """The policy, once a phase has ended and before the next opens: the leaves announced during it
+    are done (``PlayerLeft`` each; ``CampaignAbandoned`` if nobody is left)."""
+    records = domain.leave_records(state, [w["user_id"] for w in state.get("leaving", [])], _now())
+    return _append(campaign, records) if records else state
 
 
 def campaign_cancel(*, campaign_id, user) -> dict:
     """The creator calls an open campaign off (``CampaignCancelled``): it is no longer open to join,
     cannot start, and no longer counts toward the creator's open campaigns; its page says who
-    cancelled it and when."""
+    cancelled it and when. A running campaign is abandoned instead (``CampaignAbandoned``, reason
+    ``creator``): no further phase opens; a phase match being played is left to its players."""
     with transaction.atomic():
         campaign = _locked(campaign_id)
-        domain.check_cancel(campaign.view.state, user.pk)
-        return _append(campaign, [{"type": domain.CANCELLED, "payload": {
-            "by": user.pk, "username": user.get_username(), "at": timezone.now().isoformat()}}])
+        state = campaign.view.state
+        who = {"by": user.pk, "username": user.get_username(), "at": _now()}
+        if domain.check_cancel(state, user.pk) == "abandon":
+            return _append(campaign, [{"type": domain.ABANDON, "payload": {
+                "reason": domain.BY_CREATOR, **who, "chapter": state["chapter"], "phase": state["phase"],
+                "match_id": state["current_match"]}}])
+        return _append(campaign, [{"type": domain.CANCELLED, "payload": who}])
 
 
 def _open_match(state: dict, options: dict):
@@ -244,6 +275,8 @@ def policy_run(match_id, *, retry: bool = False, between=None) -> str:
                 state = _append(campaign, records, keys={0: f"finished:{chapter}:{phase}"})
             if between is not None:
                 between()
+            if state["status"] == domain.ACTIVE and _next_key(campaign, chapter, phase) != "finished":
+                state = _leaves_at_phase_end(campaign, state)
             if state["status"] == domain.ABANDONED:
                 return "abandoned"  # every player has left: no next phase to open
             try:
@@ -338,14 +371,15 @@ def campaign_list(user=None) -> list[dict]:
 
 def public_docs(views) -> list[dict]:
     """The campaigns' documents (``domain.public``), a deleted account's seat (and its name as the
-    one who cancelled) read "deleted player" (the log keeps the name it was seated with), as match
-    seats are."""
+    one who cancelled or abandoned it) read "deleted player" (the log keeps the name it was seated
+    with), as match seats are."""
     docs = [domain.public(v.campaign_id, v.state) for v in views]
     gone = deleted_among({s["user_id"] for doc in docs for s in doc["seats"] if s}
-                         | {doc["cancelled"]["by"] for doc in docs if doc["cancelled"]})
+                         | {doc[k]["by"] for doc in docs for k in ("cancelled", "abandoned") if doc[k]})
     if gone:
         for doc in docs:
             doc["seats"] = [seat_display(s, gone) for s in doc["seats"]]
-            if doc["cancelled"] and doc["cancelled"]["by"] in gone:
-                doc["cancelled"] = {**doc["cancelled"], "username": DELETED_PLAYER}
+            for k in ("cancelled", "abandoned"):
+                if doc[k] and doc[k]["by"] in gone:
+                    doc[k] = {**doc[k], "username": DELETED_PLAYER}
     return docs

@@ -31,6 +31,9 @@ REFUSALS = {  # what a player reads for each refusal of campaigns.services
     "seats_not_filled": "Every seat must be taken before the campaign can start.",
     "not_creator": "Only the player who created the campaign can start it.",
     "not_found": "There is no such campaign.",
+    "campaign_abandoned": "This campaign was abandoned: it will not be played further.",
+    "campaign_finished": "This campaign is over: there is nothing to leave or abandon.",
+    "already_leaving": "You already leave this campaign at the end of the phase being played.",
 }
 
 
@@ -51,7 +54,7 @@ def standing_words(st: dict) -> str:
     if st["status"] == "cancelled":
         return cancelled_words(st["cancelled"])
     if st["status"] == "abandoned":
-        return "Every player has left: the campaign was abandoned."
+        return abandoned_words(st.get("abandoned"))
     if st["status"] == "finished":
         return f"The campaign is over: its last phase ended in {st['outcome'] or 'its final section'}."
     if st.get("failed"):
@@ -77,6 +80,18 @@ def cancelled_words(cancelled: dict | None) -> str:
     by = f" by {cancelled['username']}" if cancelled.get("username") else ""
     at = f" on {when(cancelled['at'])}" if cancelled.get("at") else ""
     return f"Cancelled{by}{at}: it will not be played."
+
+
+def abandoned_words(abandoned: dict | None) -> str:
+    """Why a campaign ended before its act did ("Abandoned by alice on 7 Dec 2026, 03:10 UTC, in
+    chapter 2: it will not be played further.")."""
+    abandoned = abandoned or {}
+    if abandoned.get("reason") != "creator":  # the last player left (or a log from before the record)
+        return "Every player has left: the campaign was abandoned."
+    by = f" by {abandoned['username']}" if abandoned.get("username") else ""
+    at = f" on {when(abandoned['at'])}" if abandoned.get("at") else ""
+    chapter = f", in chapter {abandoned['chapter']}" if abandoned.get("chapter") else ""
+    return f"Abandoned{by}{at}{chapter}: it will not be played further."
 
 
 def campaign_list(request, form=None):
@@ -165,16 +180,46 @@ def campaign_start(request, campaign_id):
 @login_required
 @require_POST
 def campaign_leave(request, campaign_id):
-    """A player who joined gives the seat up before the start; the campaigns list is where they go next."""
+    """A player leaves: before the start or between two phases at once (then the campaigns list is
+    where they go next); while a phase is being played, at its end (they stay on the page: their
+    characters are still theirs to play until then)."""
     if too_quick(request, MatchJoinThrottle, "taking and leaving seats"):
         return redirect("frontend:campaign", campaign_id=campaign_id)
-    return _action(request, campaign_id, lambda: services.campaign_leave(campaign_id=campaign_id, user=request.user),
-                   "You have left the campaign: your seat is free for someone else.", then="frontend:campaigns")
+    try:
+        state = services.campaign_leave(campaign_id=campaign_id, user=request.user)
+    except CampaignRefused as err:
+        refusal(request, err, words=REFUSALS)
+        return redirect("frontend:campaign", campaign_id=campaign_id)
+    if any(w["user_id"] == request.user.pk for w in state.get("leaving", [])):
+        messages.success(request, "You leave the campaign when this phase ends. Until then your characters are still "
+                                  "yours to play: the party cannot finish the phase without them.")
+        return redirect("frontend:campaign", campaign_id=campaign_id)
+    if state["status"] == "open":
+        messages.success(request, "You have left the campaign: your seat is free for someone else.")
+    elif state["status"] == "abandoned":
+        messages.success(request, "You have left the campaign. You were its last player, so it is abandoned.")
+    else:
+        messages.success(request, "You have left the campaign: the others play your characters from the next phase.")
+    return redirect("frontend:campaigns")
+
+
+def _status(campaign_id) -> str | None:
+    try:
+        return services.campaign_get(campaign_id)["status"]
+    except CampaignRefused:
+        return None
 
 
 @login_required
 @require_POST
 def campaign_cancel(request, campaign_id):
-    return _action(request, campaign_id, lambda: services.campaign_cancel(campaign_id=campaign_id, user=request.user),
-                   "The campaign is cancelled. Its players see it on its page.",
-                   words={"not_creator": "Only the player who created the campaign can cancel it."})
+    """The creator cancels an open campaign, or abandons a running one (the same write, ``campaign_cancel``)."""
+    try:
+        state = services.campaign_cancel(campaign_id=campaign_id, user=request.user)
+    except CampaignRefused as err:
+        verb = "abandon" if err.code == "not_creator" and _status(campaign_id) == "active" else "cancel"
+        refusal(request, err, words={**REFUSALS, "not_creator": f"Only the player who created the campaign can {verb} it."})
+    else:
+        messages.success(request, "The campaign is abandoned. Its players see it on its page." if state["status"] == "abandoned"
+                         else "The campaign is cancelled. Its players see it on its page.")
+    return redirect("frontend:campaign", campaign_id=campaign_id)

@@ -2,10 +2,16 @@
 live server): A creates, B joins from the open list, B's Leave asks first (declined: nothing
 happens; accepted: B is back on the list, told so), A's page shows the free seat by itself; B joins
 again, A cancels (asked first), and B's page says by whom without a reload, B's "You have joined"
-no longer standing beside it. (docs/campaigns.md, "Leaving and cancelling")"""
+no longer standing beside it. Then a running campaign: A starts a new one with B, B leaves "when this
+phase ends" (asked first, naming who takes B's characters), A's page says so by itself, A abandons it,
+and B's page says by whom. The self-refresh is slowed to ten minutes: every change reaches the other
+page through the campaign's socket. Both pages are shot at 1280 and 390 px wide.
+(docs/campaigns.md, "Leaving and cancelling", "Leaving a running campaign", "Pages")"""
 
+import os
 import re
 import uuid
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -15,12 +21,14 @@ from .test_match_flow import sign_up
 
 pytestmark = pytest.mark.e2e
 
-FAST_REFRESH = "window.KamizaCampaignRefreshMs = 600"  # the open campaign's self-refresh, for the test
+# The page's fallback self-refresh, slowed to ten minutes: what reaches the other page comes by the socket.
+SLOW_REFRESH = "window.KamizaCampaignRefreshMs = 600000"
+MORE_SHOTS = Path(os.environ.get("CAMPAIGN_SHOTS", SHOTS))  # where the 1280 / 390 px shots go too
 
 
 def _player(new_page, prefix):
     page = new_page()
-    page.context.add_init_script(FAST_REFRESH)
+    page.context.add_init_script(SLOW_REFRESH)
     name = f"{prefix}{uuid.uuid4().hex[:6]}"
     sign_up(page, name)
     return page, name
@@ -76,4 +84,58 @@ def test_a_player_leaves_and_the_creator_cancels_in_two_browsers(new_page):
     expect(b.get_by_test_id("campaign-leave")).to_have_count(0)
     SHOTS.mkdir(parents=True, exist_ok=True)
     b.screenshot(path=str(SHOTS / "campaign-cancelled.png"), full_page=True)
+
+    # a running campaign: A creates another, B joins, A starts it (chapter 1's Adventure Phase opens)
+    a.goto("/campaigns/")
+    a.get_by_test_id("campaign-form").get_by_role("button", name="Create the campaign").click()
+    a.wait_for_url(re.compile(r"/campaigns/[0-9a-f-]{36}/$"))
+    running_id = a.url.rstrip("/").rsplit("/", 1)[-1]
+    b.goto(f"/campaigns/{running_id}/")
+    b.get_by_test_id("campaign-join").click()
+    expect(a.get_by_test_id("campaign-start")).to_be_visible()  # B's join reached A's page by itself
+    a.get_by_test_id("campaign-start").click()
+    expect(a.get_by_test_id("campaign-continue")).to_be_visible()
+    expect(b.get_by_test_id("campaign-continue")).to_be_visible()
+    expect(a.get_by_test_id("campaign-leave")).to_have_text("Leave when this phase ends")
+    # B leaves when this phase ends: asked first, told who takes the characters; declined, nothing happens
+    _answer(b, False, asked)
+    b.get_by_test_id("campaign-leave").click()
+    assert asked[-1].startswith("Leave this campaign when the phase being played ends?")
+    assert f"{alice} plays your characters from the next phase" in asked[-1]
+    expect(b.get_by_test_id("campaign-leaving")).to_have_count(0)
+    _answer(b, True, asked)
+    b.get_by_test_id("campaign-leave").click()
+    expect(b.locator(".messages")).to_contain_text("You leave the campaign when this phase ends.")
+    expect(b.get_by_test_id("campaign-leaving")).to_contain_text("You leave the campaign when this phase ends")
+    expect(b.get_by_test_id("campaign-leave")).to_have_count(0)
+    expect(b.get_by_test_id("campaign-continue")).to_be_visible()  # the phase is still B's to play
+    # A's page says it by itself, and who plays what from the next phase
+    expect(a.get_by_test_id("campaign-leaving")).to_contain_text(f"{bob} leaves the campaign when this phase ends.")
+    expect(a.get_by_test_id("campaign-leaving")).to_contain_text(f"From the next phase: {alice} plays Akira, Hattori, Hikaru, Tomoe.")
+    expect(a.get_by_test_id("campaign-players")).to_contain_text("(leaves when this phase ends)")
+    _shots([(a, "campaign-running-leaving-creator"), (b, "campaign-running-leaving-leaver")])
+    # A abandons it, asked first; B's page says by whom, by itself
+    _answer(a, True, asked)
+    a.get_by_test_id("campaign-abandon").click()
+    assert asked[-1].startswith("Abandon this campaign?")
+    expect(a.locator(".messages")).to_contain_text("The campaign is abandoned.")
+    expect(b.get_by_test_id("campaign-standing")).to_contain_text(f"Abandoned by {alice} on ")
+    expect(b.get_by_test_id("campaign-standing")).to_contain_text("in chapter 1: it will not be played further.")
+    expect(b.get_by_test_id("campaign-abandoned")).to_be_visible()
+    expect(b.get_by_test_id("campaign-leave")).to_have_count(0)
+    _shots([(b, "campaign-running-abandoned")])
     assert not a.console_errors and not b.console_errors, (a.console_errors, b.console_errors)
+
+
+def _shots(pages):
+    """Each page at 1280 and at 390 px wide (a phone), the whole page; back to 1280 after."""
+    for where in {SHOTS, MORE_SHOTS}:
+        where.mkdir(parents=True, exist_ok=True)
+    for page, name in pages:
+        for width in (1280, 390):
+            page.set_viewport_size({"width": width, "height": 900})
+            width_ok = page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+            assert width_ok, f"{name} is wider than {width} px"
+            for where in {SHOTS, MORE_SHOTS}:
+                page.screenshot(path=str(where / f"{name}-{width}.png"), full_page=True)
+        page.set_viewport_size({"width": 1280, "height": 900})
