@@ -317,11 +317,15 @@ def paused_words(reason) -> str:
 
 def resign_confirm(match, state: dict, seat=None) -> str:
     """The Resign button's question: with two sides the others win at once (a team's resignation loses
-    for all its seats); with more the game goes on without the player (docs/platform.md, "Resigning")."""
+    for all its seats); with more the game goes on without the player, said in the game's words when
+    it has them (``EngineBase.resign_words``; docs/platform.md, "Resigning")."""
     game, seats = state["game"], len(state["lobby"]["seats"])
-    sides = selectors.engine_of(match).sides(game, seats) if game is not None else []
+    engine = selectors.engine_of(match)
+    # before the start (a page opened in the lobby asks it once the match runs), by the match's options
+    sides = engine.sides(game, seats) if game is not None else engine.teams(state["lobby"].get("options") or {}, seats)
     if len(sides) > 2:
-        return "Resign this match? You leave the game and the others play on without you; this cannot be undone."
+        words = engine.resign_words or "You leave the game and the others play on without you"
+        return f"Resign this match? {words}; this cannot be undone."
     if any(seat in side and len(side) > 1 for side in sides):
         return "Resign this match? Your team loses and the other team wins at once; this cannot be undone."
     return "Resign this match? Your opponents win at once; this cannot be undone."

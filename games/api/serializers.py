@@ -196,8 +196,9 @@ class SeatViewSerializer(serializers.Serializer):
     resignable = serializers.BooleanField(help_text="whether this seat may resign now (POST .../resign/): a "
                                                     "seat still in play in a running game that is not cooperative")
     resign_refused = serializers.CharField(allow_null=True, required=False, help_text=(
-        "the code of the game's rule that refuses this seat's resignation now (concede_in_setup: a "
-        "Yashima master of three sides or more can resign once the setup is over); null = none"))
+        "the code of the game's own rule that refuses this seat's resignation now, when resignable is false "
+        "for that reason alone; null = none. The games offered today refuse none to a seat still in play: "
+        "a Yashima master may leave during the setup too"))
 
 
 class UUIDStringField(serializers.UUIDField):

@@ -66,19 +66,7 @@ def test_three_masters_one_resigns_play_goes_on_then_the_last_one_wins(make_user
     assert doc["verdict"] == "verified" and doc["unchecked"] == [], doc["summary"]
 
 
-def test_resigning_during_the_yashima_setup_is_refused(make_user, client_for):
-    # given a three-master Yashima match in its setup
-    match, users = started(make_user, "yashima", 3)
-    # then the view offers no Resign, and says which rule keeps it back (the same one that refuses it)
-    view = client_for(users[2]).get(f"/api/matches/{match.pk}/view/").json()
-    assert view["resignable"] is False and view["resign_refused"] == "concede_in_setup"
-    # when the player resigns all the same, it is refused with that code
-    res = client_for(users[2]).post(f"/api/matches/{match.pk}/resign/")
-    assert (res.status_code, res.json()["code"]) == (409, "concede_in_setup")
-    assert not MatchEvent.objects.filter(match=match, type="SeatConceded").exists()
-
-
-def test_once_the_yashima_setup_is_over_the_view_offers_resign_again(make_user):
+def test_past_the_yashima_setup_the_view_offers_resign(make_user):
     # given a three-master Yashima match played past its setup
     match, users = started(make_user, "yashima", 3)
     advance(match, users, lambda game: game["phase"] != "setup")

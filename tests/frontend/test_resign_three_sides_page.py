@@ -55,17 +55,21 @@ def _started(game, seats, options, make_user):
     return match, users
 
 
-def test_during_a_yashima_setup_of_three_masters_the_page_offers_no_resign_and_says_when(client, make_user):
-    # given a three-master Yashima match in its setup (a master can leave once the setup is over)
+def test_during_a_yashima_setup_of_three_masters_the_page_offers_resign_in_the_words_of_the_game(client, make_user):
+    # given a three-master Yashima match in its setup (a master may leave at any time: docs/games/yashima.md)
     match, users = _started("yashima", 3, {}, make_user)
     client.force_login(users[1])
     # when the player opens the match page
-    page = client.get(f"/matches/{match.pk}/").content.decode()
-    # then there is no Resign button to be refused, and a line says when there will be one
-    assert re.search(r'<form id="resign-form"[^>]* hidden', page)
-    line = re.search(r'<p id="resign-later"[^>]*>([^<]*)</p>', page)
-    assert " hidden" not in line.group(0) and line.group(1) == "You can resign once the setup is over."
-    assert boot_of(client.get(f"/matches/{match.pk}/"))["doc"]["resign_refused"] == "concede_in_setup"
+    res = client.get(f"/matches/{match.pk}/")
+    page = res.content.decode()
+    # then the Resign button is there, and its question says what leaving means in Yashima's words
+    form = re.search(r'<form id="resign-form"[^>]*>', page).group(0)
+    assert " hidden" not in form
+    assert ('data-confirm="Resign this match? Your master leaves the game and the other masters play on without '
+            'you; this cannot be undone."') in form
+    doc = boot_of(res)["doc"]
+    assert doc["resignable"] is True and doc["resign_refused"] is None
+    assert 'id="resign-later"' not in page
 
 
 def test_a_team_player_is_told_the_team_loses(client, make_user):
@@ -74,11 +78,10 @@ def test_a_team_player_is_told_the_team_loses(client, make_user):
     client.force_login(users[0])
     # when the player opens the match page
     page = client.get(f"/matches/{match.pk}/").content.decode()
-    # then the Resign question says the team loses (not only "your opponents win"), and no later-line shows
+    # then the Resign question says the team loses (not only "your opponents win")
     form = re.search(r'<form id="resign-form"[^>]*>', page).group(0)
     assert " hidden" not in form
     assert 'data-confirm="Resign this match? Your team loses and the other team wins at once; this cannot be undone."' in form
-    assert re.search(r'<p id="resign-later"[^>]* hidden', page)
 
 
 def test_a_paused_match_shows_the_organizers_banner_and_offers_no_move(client, started_pebbles):
@@ -102,3 +105,17 @@ def test_a_paused_match_shows_the_organizers_banner_and_offers_no_move(client, s
     page = client.get(f"/matches/{match.pk}/").content.decode()
     assert re.search(r'<p id="paused-banner"[^>]* hidden', page)
     assert boot_of(client.get(f"/matches/{match.pk}/"))["doc"]["legal_commands"]
+
+
+def test_a_page_opened_before_the_start_asks_as_the_match_will_be_played(client, make_user):
+    # given a three-seat Yashima match still open in the lobby, and a 2-against-2 one
+    users = [make_user() for _ in range(3)]
+    match = services.match_create(game="yashima", seats=3, options={}, creator=users[0])
+    teams = services.match_create(game="yashima", seats=4, options={"teams": True}, creator=users[0])
+    client.force_login(users[0])
+    # when its creator opens the page (which goes on live once the match starts, without a reload)
+    forms = [re.search(r'<form id="resign-form"[^>]*>', client.get(f"/matches/{m.pk}/").content.decode()).group(0)
+             for m in (match, teams)]
+    # then the Resign question is already the one of three masters, and of a team of two sides
+    assert "Your master leaves the game and the other masters play on without you" in forms[0]
+    assert "Your team loses and the other team wins at once" in forms[1]

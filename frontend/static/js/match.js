@@ -489,8 +489,6 @@ function renderStatus() {
   const result = $("result");
   const resign = $("resign-form"); // a seated player still in a running game may concede
   if (resign) resign.hidden = !doc.resignable;
-  const resignLater = $("resign-later"); // the game's rule holds Resign back until its setup is over
-  if (resignLater) resignLater.hidden = doc.resign_refused !== "concede_in_setup";
   const replay = $("replay-link"); // a finished match has a replay
   if (replay) replay.hidden = !(doc.match && doc.match.status === "finished");
   if (st.finished) {

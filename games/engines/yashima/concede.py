@@ -6,7 +6,8 @@ Game"). A conceding master leaves the same way, at once and whatever their life:
 back to the supply, their miniature leaves the board, their destiny token leaves the pool, and
 nothing waits on them any more. Cards of another master's that lie with them (a BLEED card, a trap
 from Mulan's tome) return to their owner ("Returning cards"); their own cards leave play with them.
-When the masters still in the game are all of one side, that side wins.
+When the masters still in the game are all of one side, that side wins. During the setup the same
+holds: the setup goes on with the others and deals the leaver nothing (``flow.leave_setup``).
 """
 
 from games.kernel import RuleViolation
@@ -51,8 +52,6 @@ def refusal_of(state, seat) -> RuleViolation | None:
         return RuleViolation("bad_seat", "no such seat")
     if state["players"][seat]["dead"]:
         return RuleViolation("already_out", "this master is already out of the game")
-    if state["phase"] == "setup":  # the setup goes round every seat in order: it has no gap for a missing master
-        return RuleViolation("concede_in_setup", "a master can leave the game once the setup is over")
     return None
 
 
@@ -67,7 +66,8 @@ def leave_the_table(sim, seat) -> None:
         for card in [c for c in pl[zone] if c["o"] != seat]:
             ops.return_card(sim, seat, zone, card)
     sim.emit(CONCEDED, {"seat": seat})
-    sim.emit("MasterMoved", {"seat": seat, "pos": None, "facing": pl["facing"], "from": pl["pos"]})
+    if pl["pos"] is not None or sim.s["phase"] != "setup":  # a miniature not placed yet has no board to leave
+        sim.emit("MasterMoved", {"seat": seat, "pos": None, "facing": pl["facing"], "from": pl["pos"]})
 
 
 def forget_their_steps(s, seat) -> None:
@@ -129,11 +129,13 @@ def last_side_wins(sim) -> bool:
 
 
 def resume_without(sim, seat) -> None:
-    """The phase goes on as if the master had never been in it: destiny is revealed once everyone
-    left has chosen, the reconcile step closes once everyone left is done, and a turn of theirs
-    ends (``flow.settle``: the next master to the left plays)."""
+    """The phase goes on as if the master had never been in it: the setup passes over them, destiny
+    is revealed once everyone left has chosen, the reconcile step closes once everyone left is done,
+    and a turn of theirs ends (``flow.settle``: the next master to the left plays)."""
     s = sim.s
-    if s["phase"] == "destiny":
+    if s["phase"] == "setup":
+        flow.leave_setup(sim, seat)
+    elif s["phase"] == "destiny":
         alive = [i for i, pl in enumerate(s["players"]) if not pl["dead"]]
         queued = any(t["k"] == "destiny_reveal" for t in s["stacks"]["main"])
         if not queued and all(str(i) in s["destiny"] for i in alive):

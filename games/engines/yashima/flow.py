@@ -71,14 +71,49 @@ def new_player() -> dict:
             "restored": False, "pending": False, "dead": False}
 
 
-def setup_seat(s):
+def setup_order(s) -> list:
+    """The seats the current setup step goes round, in order: picks and boards in seat order (core
+    "Setting up the Game" 1 and 4), miniatures in the opposite order of the boards placed (5)."""
     st = s["setup"]
     if st["step"] in ("pick", "board"):
-        return st["i"]
+        return list(range(len(s["players"])))
     if st["step"] == "mini":
-        order = [b["seat"] for b in s["boards"]][::-1]
-        return order[st["i"]]
-    return None
+        return [b["seat"] for b in s["boards"]][::-1]
+    return []
+
+
+def setup_seat(s):
+    order = setup_order(s)
+    i = s["setup"]["i"]
+    return order[i] if i < len(order) else None
+
+
+def next_in_setup(sim) -> None:
+    """The setup goes on with the next master still in the game (one who resigned is passed over,
+    ``leave_setup``); past the last seat, the next setup step begins, and after the miniatures the deal."""
+    s = sim.s
+    st = s["setup"]
+    while st["step"] != "done":
+        order = setup_order(s)
+        while st["i"] < len(order) and s["players"][order[st["i"]]]["dead"]:
+            st["i"] += 1
+        if st["i"] < len(order):
+            return
+        if st["step"] == "mini":
+            st["step"] = "done"
+            system_step(sim, {"k": "deal"})
+            return
+        st.update(step="board" if st["step"] == "pick" else "mini", i=0)
+
+
+def leave_setup(sim, seat) -> None:
+    """A master who left the game during the setup takes no further step of it (docs/games/yashima.md,
+    rules decision 23): a terrain board they chose but did not place goes back to the box, and the
+    setup moves on if it was waiting on them. Their pick and their terrain board stay (their miniature
+    leaves the board with them, ``concede.leave_the_table``)."""
+    if setup_seat(sim.s) == seat:
+        sim.s["setup"]["choice"] = None
+    next_in_setup(sim)
 
 
 def setup_cmds(s, seat):
@@ -108,12 +143,10 @@ def setup_exec(sim, seat, cmd):
     s = sim.s
     st = s["setup"]
     a = cmd["args"]
-    n = len(s["players"])
     if cmd["type"] == "pick":
         sim.emit("PlayerSet", {"seat": seat, "set": {"master": a["master"], "kami": a["kami"]}})
         st["i"] += 1
-        if st["i"] >= n:
-            st.update(step="board", i=0)
+        next_in_setup(sim)
     elif cmd["type"] == "choose_board":
         st["choice"] = [a["board"], a["side"]]
         sim.emit("BoardChosen", {"seat": seat, "board": a["board"], "side": a["side"]})
@@ -127,14 +160,11 @@ def setup_exec(sim, seat, cmd):
         sim.emit("BoardPlaced", {"seat": seat, "board": board, "side": side, "slot": a["slot"], "rotation": a["rotation"]})
         st["choice"] = None
         st["i"] += 1
-        if st["i"] >= n:
-            st.update(step="mini", i=0)
+        next_in_setup(sim)
     elif cmd["type"] == "place_miniature":
         sim.emit("MasterMoved", {"seat": seat, "pos": a["cell"], "facing": a["facing"], "from": None})
         st["i"] += 1
-        if st["i"] >= n:
-            st["step"] = "done"
-            system_step(sim, {"k": "deal"})
+        next_in_setup(sim)
 
 
 @handler("deal")
@@ -143,7 +173,8 @@ def h_deal(sim, t):
     deal(sim)
     system_step(sim, {"k": "first_round"})
     for seat in reversed(range(len(sim.s["players"]))):  # SARU placements first, in seat order
-        ops.place_saru_later(sim, seat, "main")
+        if not q.player(sim.s, seat)["dead"]:
+            ops.place_saru_later(sim, seat, "main")
 
 
 @handler("first_round")
@@ -153,9 +184,12 @@ def h_first_round(sim, t):
 
 
 def deal(sim):
-    """Battle deck = kami deck + master's battle cards, shuffled; karma pool (FATE ignored); hand."""
+    """Battle deck = kami deck + master's battle cards, shuffled; karma pool (FATE ignored); hand.
+    A master who left the game during the setup is dealt nothing."""
     s = sim.s
     for seat, pl in enumerate(s["players"]):
+        if pl["dead"]:
+            continue
         defs = [c["id"] for c in KAMI[pl["kami"]]["cards"]] + [c["id"] for c in MASTERS[pl["master"]]["cards"]]
         order = sim.rng.shuffled(defs)
         sim.emit("DeckShuffled", {"seat": seat, "deck": [{"id": sim.rng.token(), "d": d, "o": seat} for d in order]})

@@ -157,28 +157,24 @@ def test_another_masters_cards_go_back_to_their_owner():
     assert P(s, 2)["tome"]["out"] == []
 
 
-def test_a_master_out_of_the_game_cannot_concede_and_nobody_concedes_during_setup():
+def test_a_master_out_of_the_game_cannot_concede():
     s = scene(pl(pos=A), pl(master="rosamu", kami="dragon", pos=None, dead=True, deck=[]), pl(master="kenta", pos=FAR))
     with pytest.raises(RuleViolation) as out:
         concede.concede(s.state, 1, s.rng())
     assert out.value.code == "already_out"
-    setup = fold(ENGINE, ENGINE.setup({}, 3, Rng(b"seed", "setup")))
-    with pytest.raises(RuleViolation) as early:
-        concede.concede(setup, 0, Rng(b"seed", "concede"))
-    assert early.value.code == "concede_in_setup"
 
 
-# rules: Yashima core, "Restoration and Winning the Game" (the one way out of the game); the setup goes round every
-# seat in order (docs/games/yashima.md, "Resigning"): the engine says why it would refuse, by the rule concede uses
+# rules: Yashima core, "Restoration and Winning the Game" (the one way out of the game): the engine says why it would
+# refuse, by the rule concede uses (the setup refuses nobody: test_concede_in_setup.py)
 def test_the_engine_says_when_a_master_cannot_concede_without_deciding_it():
     # given a three-master game in its setup, and one in its battle phase with a dead master
     setup = fold(ENGINE, ENGINE.setup({}, 3, Rng(b"seed", "setup")))
     s = scene(pl(pos=A), pl(master="rosamu", kami="dragon", pos=None, dead=True, deck=[]), pl(master="kenta", pos=FAR))
     # when the platform asks whether a master may concede now
-    # then the setup and a master already out are refused with concede's own codes, a master in play is not
-    assert ENGINE.concede_refusal(setup, 0).code == "concede_in_setup"
+    # then a master already out is refused with concede's own code; a master in play is not, in the setup neither
     assert ENGINE.concede_refusal(s.state, 1).code == "already_out"
     assert ENGINE.concede_refusal(s.state, 0) is None
+    assert ENGINE.concede_refusal(setup, 0) is None
 
 
 # rules: Yashima core, "Restoration and Winning the Game" (restoration at the end of the round): a master who leaves
