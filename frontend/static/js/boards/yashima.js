@@ -1254,14 +1254,14 @@ function renderPlayers({ doc, view }) {
     side.append(h("div", { class: `ys-player seat-${seat}${awaited.has(seat) ? " is-awaited" : ""}`, dataset: { seat: String(seat) } },
       h("div", { class: "ys-pname" }, h("span", { class: "ys-swatch" }), seatName(doc, seat), awaited.has(seat) ? h("span", { class: "badge" }, "to play") : ""),
       teamLine(doc, seat) ? h("div", { class: "ys-team", "data-testid": "yashima-team" }, teamLine(doc, seat)) : "",
-      h("div", {}, m ? help(h("span", { class: "ys-master" }, m.name), masterSummary(p.master), m.name) : "no master yet",
+      h("div", {}, m ? help(h("span", { class: "ys-master" }, m.name), masterSummary(p.master), m.name) : p.dead ? "no master" : "no master yet",
         k ? [" + ", help(h("span", { class: "ys-master" }, k.name), kamiSummary(p.kami, p.master), k.name)] : "", p.restored ? " (restored)" : ""),
       dealt ? h("div", { class: "ys-pstats" },
         help(h("span", { class: `ys-life${life <= 3 ? " is-low" : ""}`, "data-testid": "yashima-life" }, `Life ${life}`), helpText("concept:LIFE")),
         help(h("span", {}, `Hand ${p.hand_count || 0}`), helpText("concept:HAND_SIZE")),
         help(h("span", {}, `Deck ${p.deck_count || 0}`), `${helpText("concept:DECK")}${p.deck_count ? "" : `\n${helpText("concept:EXHAUSTED")}`}`),
         help(h("span", {}, `Discard ${(p.discard || []).length}`), `${(p.discard || []).map((c) => defName(c.d)).join(", ") || "Empty"}.\n${helpText("concept:DISCARD_PILE")}`))
-        : h("div", { class: "ys-pstats muted" }, "Cards are dealt when setup ends."),
+        : p.dead ? "" : h("div", { class: "ys-pstats muted" }, "Cards are dealt when setup ends."), // none for a master who left
       dealt ? help(h("div", { class: "ys-pstats" }, `Karma pool: ${(p.karma || []).length} card${(p.karma || []).length === 1 ? "" : "s"}, total ${karmaSum}`),
         `${(p.karma || []).map((c) => `${defName(c.d)} (karma ${(def(c.d) || {}).karma ?? "?"})`).join(", ") || "Empty"}.\n${helpText("concept:KARMA_POOL")}`) : "",
       m ? help(h("div", { class: "ys-pstats ys-tome" }, `Tome pages ${((p.tome || {}).pages || []).join(" and ") || "closed"}`,
