@@ -39,7 +39,7 @@ def stepped(make_user, client_for):
         assert res.status_code == 201, res.json()
         answers.append(res.json())
     match.refresh_from_db()
-    assert selectors.view_for_seat(match, 1)["view"]["space_labels"]["0,1"] == "H8"  # what the map draws
+    assert selectors.view_for_seat(match, 1)["view"]["space_names"]["0,1"] == "the road space H8"  # the board's words
     return match, users, answers[-1]
 
 

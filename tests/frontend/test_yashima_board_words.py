@@ -46,6 +46,7 @@ const ops = {
   restore: (doc, seat) => y.restoreFlag(doc, doc.view.players[seat]),
   destiny: (doc, seat) => y.destinyFlag(doc, seat),
   space: (doc, cell) => y.spaceWords(doc.view, cell),
+  label_of: (doc, cell) => y.spaceLabel(cell),
 };
 const out = input.calls.map(([op, doc, ...args]) => {
   y.ui.last = [null, doc, () => {}];
@@ -174,7 +175,7 @@ def test_steps_and_spaces_are_written_as_the_history_writes_them():
     s = scene(pl(pos="1,1", facing=0), pl(master="rosamu", kami="dragon", pos="3,-3"), terrain={"2,1": "road"})
     s.when(0, "move_action")
     step = {"type": "step", "args": {"to": "2,1"}}
-    assert ENGINE.view_for(s.state, 0)["space_labels"]["2,1"] == "J9"
+    assert ENGINE.content()["geometry"]["labels"]["2,1"] == "J9"
     # then the board's button reads as the engine's label does, the space in words
     assert label(s.state, 0, step) == labels.label(s.state, 0, step) == "Step to the road space J9"
     blaze = scene(pl(pos="0,0", hand=["akiko_01"]), pl(master="rosamu", kami="dragon", pos="0,-2", facing=3))
@@ -316,4 +317,4 @@ def test_a_space_is_named_by_its_terrain_and_the_label_the_map_draws():
     # then the board names each as the engine does (terrain, then the hex's label); off the map, coordinates
     assert run([["space", d, "0,1"], ["space", d, "1,0"], ["space", d, "1,-1"], ["space", d, "99,99"]]) == [
         "the road space H8", "the arduous space I7", "the splice point space I6", "(99,99)"]
-    assert [d["view"]["space_labels"][c] for c in ("0,1", "1,0", "1,-1")] == ["H8", "I7", "I6"]
+    assert run([["label_of", d, c] for c in ("0,1", "1,0", "1,-1", "99,99")]) == ["H8", "I7", "I6", ""]

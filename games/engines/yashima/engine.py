@@ -3,7 +3,7 @@
 from games.kernel import SYSTEM, EngineBase, RuleViolation, Status, event, json_member
 
 from . import attack, effects, saru, tasks  # noqa: F401  (each registers its steps in stack.HANDLERS)
-from . import clocks, describe as narration, flow, hexgrid, views
+from . import clocks, describe as narration, flow, hexgrid, spaces, views
 from . import concede as concession
 from .bots import choose
 from .content import GLOSSARY, PACK
@@ -66,7 +66,8 @@ class YashimaEngine(EngineBase):
         pack = clone(PACK)
         # the board geometry a client needs to preview a terrain board before placing it
         pack["geometry"] = {"dirs": [list(d) for d in hexgrid.DIRS], "slots": [list(c) for c in hexgrid.SLOTS],
-                            "board_radius": hexgrid.BOARD_RADIUS}
+                            "board_radius": hexgrid.BOARD_RADIUS,
+                            "labels": spaces.table_labels()}  # drawn on each hex; the texts name spaces by them
         return pack
 
     def glossary(self) -> dict:

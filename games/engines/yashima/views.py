@@ -62,8 +62,7 @@ def view_for(s, seat, legal=None):
     if seat == SYSTEM:
         return clone(s)
     v = {k: clone(s.get(k)) for k in PUBLIC_KEYS}
-    # every space as the board labels it ("E4") and as every text names it ("the road space E4")
-    v["space_labels"], v["space_names"] = spaces.labels(s.get("cells") or {}), spaces.names(s.get("cells") or {})
+    v["space_names"] = spaces.names(s.get("cells") or {})  # as every text names them: "the road space E4"
     v["destiny"] = {k: (tok if k == str(seat) else "chosen") for k, tok in (s.get("destiny") or {}).items()}
     v["prompts"] = _labelled(s, seat, _prompts(s, seat))
     v["choices"] = choices(s, seat, legal)

@@ -131,6 +131,6 @@ def test_a_two_card_payment_counts_down_the_cards_left():
 def test_spaces_are_written_as_the_history_writes_them():
     # given a road space the board labels J7
     s = scene(pl(pos=A), pl(master="rosamu", kami="dragon", pos="3,-3"), terrain={"2,-1": "road"})
-    assert ENGINE.view_for(s.state, 0)["space_labels"]["2,-1"] == "J7"
+    assert ENGINE.content()["geometry"]["labels"]["2,-1"] == "J7"
     # then a step there reads as the history and the board name it, not by its coordinates
     assert labels.label(s.state, 0, {"type": "step", "args": {"to": "2,-1"}}) == "Step to the road space J7"

@@ -61,8 +61,8 @@ def test_placing_a_miniature_is_told_as_a_placement_on_the_seats_own_board():
     # then the history names the space by its terrain and the label the board draws on it, and the board
     assert told(placed, 0, {"MasterMoved"}, g.state) == [
         "tomoko places their master on the blank space H10 of their own board, facing down"]
-    view = ENGINE.view_for(g.state, 0)
-    assert view["space_labels"]["0,3"] == "H10" and view["space_names"]["0,3"] == "the blank space H10"
+    assert ENGINE.content()["geometry"]["labels"]["0,3"] == "H10"
+    assert ENGINE.view_for(g.state, 0)["space_names"]["0,3"] == "the blank space H10"
 
 
 # rules: Yashima core, "Setting up the Game" 2 (the kami's battle cards shuffled together with the master's: the battle deck)
@@ -94,7 +94,8 @@ def test_a_move_names_the_space_by_its_terrain_and_the_label_the_board_draws():
     s = scene(pl(pos="0,0", facing=0), pl(master="rosamu", kami="dragon", pos="3,-3", facing=0),
               terrain={"0,1": "road", "1,0": "arduous"})
     board = ENGINE.view_for(s.state, 1)
-    assert (board["space_labels"]["0,1"], board["space_labels"]["1,0"]) == ("H8", "I7")
+    drawn = ENGINE.content()["geometry"]["labels"]
+    assert (drawn["0,1"], drawn["1,0"]) == ("H8", "I7")
     # when hanzo steps onto the road, then onto the arduous space
     s.when(0, "move_action")
     moves = s.when(0, "step", to="0,1") + s.when(0, "step", to="1,0")

@@ -260,14 +260,15 @@ export function destinyFlag(doc, seat) {
 
 /** A space named for a player as the engine names it everywhere (the history, the command labels:
  * its ``spaces.name``, given in ``view.space_names``): "the road space E4", its terrain and the
- * label the map draws on its hex (``view.space_labels``). A space off the map: its coordinates. */
+ * label the map draws on its hex (``spaceLabel``). A space off the map: its coordinates. */
 export function spaceWords(view, cell) {
   return ((view && view.space_names) || {})[cell] || at(cell);
 }
 
-/** The label the map draws on a space's hex ("E4"), from the view; "" when the view has none. */
-export function spaceLabel(view, cell) {
-  return ((view && view.space_labels) || {})[cell] || "";
+/** The label the map draws on a space's hex ("E4"): the engine's, from the content pack's geometry
+ * (a grid fixed for the whole table); "" for a space off it. */
+export function spaceLabel(cell) {
+  return (((ui.content && ui.content.geometry) || {}).labels || {})[cell] || "";
 }
 
 /** "a", "a and b", "a, b and c". */
@@ -1100,7 +1101,7 @@ function renderMap(ctx) {
     const placing = player && placeCells.has(k);
     const target = Boolean(cmd || placing) && !ui.busy;
     const safe = cmd && cmd.type === "dodge_to" && !underAttack.has(k);
-    const tag = spaceLabel(view, k); // the label the history and the command labels name the space by
+    const tag = spaceLabel(k); // the label the history and the command labels name the space by
     const g = s("g", { class: `ys-cell${target ? " is-target" : ""}${preview.has(k) ? " is-preview" : ""}${isGhost ? " is-ghost" : ""}${last.cells.has(k) ? " is-last" : ""}${safe ? " is-safe" : ""}`,
       "data-cell": k, "data-terrain": cells[k], "data-space": tag || null },
       s("polygon", { class: `ys-hex t-${t}`, points: hexPoints(x, y, S - 0.6) }));
