@@ -1,7 +1,7 @@
 """Yashima in a real browser: the history names a space the way the map labels it. A player moves
 onto a road space by clicking the board; the history, the step buttons and the replay's moves read
 "the road space H8" (never "(0,1)"), the hex the text names shows "H8", and pointing at the name in
-the replay outlines that hex. Screenshots of the page at 1280 and 390 px go to var/screenshots."""
+the history or the replay outlines that hex. Screenshots of the page at 1280 and 390 px go to var/screenshots."""
 
 import re
 import uuid
@@ -63,6 +63,11 @@ def test_the_history_names_a_space_as_the_map_labels_it(new_page, live_server_en
     moved = f"{name}'s master moves to the road space H8, facing down"
     expect(page.locator("#log")).to_contain_text(moved)
     assert "(0,1)" not in page.locator("#log").inner_text()
+    # and pointing at the space's name there outlines its hex on the board
+    named = page.locator("#log li.event", has_text=moved).locator(".kz-square")
+    expect(named).to_have_text("the road space H8")
+    named.hover()
+    expect(board.locator("g.ys-cell.is-named")).to_have_attribute("data-space", "H8")
     table_shot(page, "yashima-history-spaces-1280")
     page.set_viewport_size({"width": 390, "height": 844})
     assert_fits_width(page)

@@ -16,7 +16,7 @@
 import { boardFor } from "./boards/registry.js";
 import { entriesOf, help, helpText, loadGlossary } from "./boards/help.js";
 import { ReconnectingSocket } from "./socket.js";
-import { SQUARE_NAME, outlineWhilePointed } from "./squares.js";
+import { outlineWhilePointed, squareMatches } from "./squares.js";
 import { WORDS, errorText, isPaused, pausedWords, resultWords, seatLabel, waitingWords } from "./words.js";
 import { retireFlash } from "./flash.js";
 import { resignationMove } from "./last_move.js";
@@ -165,15 +165,16 @@ function buildTerms() {
 }
 
 /** A sentence as nodes: glossary terms inside it carry their rules text, and the squares it names
- * ("(2,3)", as the engines narrate a board position) light up on the board while pointed at. */
+ * ("(2,3)", as the engines narrate a board position, or "the road space E4" by the label the
+ * Yashima map draws) light up on the board while pointed at. */
 function sentenceNodes(text) {
   if (!text) return [text];
   const out = [];
   let last = 0;
-  for (const m of text.matchAll(SQUARE_NAME)) {
+  for (const m of squareMatches(text)) {
     if (m.index > last) out.push(...termNodes(text.slice(last, m.index)));
-    out.push(squareName(m[0], `${m[1]},${m[2]}`));
-    last = m.index + m[0].length;
+    out.push(squareName(m.text, m.key));
+    last = m.index + m.text.length;
   }
   if (last < text.length) out.push(...termNodes(text.slice(last)));
   return out;
