@@ -10,6 +10,7 @@ import os
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.db import transaction
 
 from .errors import as_unavailable
 
@@ -61,6 +62,11 @@ def send_to_group(group: str, message: dict) -> None:
         async_to_sync(_send_within)(layer, group, message)
     except Exception as exc:
         _send_failed(group, exc)
+
+
+def send_to_group_on_commit(group: str, message: dict) -> None:
+    """``send_to_group`` once the surrounding transaction commits (never for a rolled-back write)."""
+    transaction.on_commit(lambda: send_to_group(group, message))
 
 
 def _serving_loop():

@@ -5,19 +5,13 @@ pairings and standings itself through the selectors (``games.realtime.tournament
 at-most-once: a client that misses a push gets the current state on reconnect.
 """
 
-from django.db import transaction
-
-from games.application.hooks import send_to_group
+from games.application.hooks import send_to_group_on_commit
 
 
 def tournament_group(tournament_id) -> str:
     return f"tournament.{tournament_id}"
 
 
-def publish_changed(tournament_id) -> None:
-    send_to_group(tournament_group(tournament_id), {"type": "tournament.changed"})
-
-
 def publish_on_commit(tournament_id) -> None:
-    """Publish once the surrounding transaction commits (never for a rolled-back write)."""
-    transaction.on_commit(lambda: publish_changed(tournament_id))
+    """Publish ``tournament.changed`` once the surrounding transaction commits (never for a rolled-back write)."""
+    send_to_group_on_commit(tournament_group(tournament_id), {"type": "tournament.changed"})
