@@ -20,6 +20,9 @@ def begin(w, reason):
     combat.remove_doubles(w, list(s["characters"]), "Multi-Form ends with the failure")
     failures = s["failures"] + 1
     w.emit("FailureBegan", failures=failures, reason=reason)
+    if failures < 2 and no_round_left(s):
+        end_at_round_cap(w)
+        return
     items = []
     if failures >= 2:
         items.append({"op": "failure", "step": "second"})
@@ -30,6 +33,21 @@ def begin(w, reason):
         items.append({"op": "failure", "step": "blacksmith", "char": c})
     items.append({"op": "failure", "step": "reset"})
     w.emit("WorkPushed", items=items, front=False)
+
+
+def no_round_left(s):
+    """The match option ``round_cap`` (not a rule): the phase ends after that round, so a failure in
+    it has no new round to start (step 6, "Start of a new round") - the procedure, which only
+    prepares that round, is not played."""
+    cap = s.get("round_cap")
+    return bool(cap) and s["round"] >= cap
+
+
+def end_at_round_cap(w):
+    """The failure in the last round the limit allows ends the phase as the end of that round would:
+    result ``round_cap``, no hand-over (the phase is not over in the rulebook's sense)."""
+    w.emit("PhaseEnded", result="round_cap",
+           reason=f"round cap {w.s['round_cap']} reached: no round is left for the failure procedure")
 
 
 # The Adventure Phase's blacksmith: "spend 10 coins to repair all of their equipped resistance". Never
@@ -166,13 +184,16 @@ def process(w, item):
     choice = take_choice(w)
     if step == "second":
         if choice is None:
+            capped = " (the round limit leaves no round to repeat it in: repeating ends the match)" if no_round_left(s) else ""
             open_decision(w, "second_failure", "party", [{"repeat": True}, {"success": True}],
-                          "The phase failed a second time: repeat the failure procedure or read the success section?")
+                          f"The phase failed a second time: repeat the failure procedure{capped} or read the success section?")
             return
         w.emit("WorkDone", op="failure")
         if choice.get("success"):
             w.emit("StateNote", note="the party reads the phase's success section")
             aftermath.begin(w, reason="success section chosen after a second failure")
+        elif no_round_left(s):
+            end_at_round_cap(w)
         return
     if step in ("market", "blacksmith"):
         c = item["char"]

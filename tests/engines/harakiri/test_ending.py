@@ -429,3 +429,60 @@ def test_an_enemy_out_of_its_zone_at_a_failure_goes_back_to_its_setup_square_fre
     assert wolf["sq"] == "12,2" and wolf["zone"] == "annex" and wolf["health"] == wolf["max_health"] > 1
     assert wolf["no_heads"]
     assert not st["zones"]["annex"].get("reset")
+
+
+def _malice_failure_in_round(rnd, cap):
+    """Malice 5, the party in the arena without an event left (the next oracle card is a failure), in
+    round ``rnd`` of a match with ``round_cap`` ``cap``."""
+    scen = arena(open_rows(), events={"green": [], "red": []})
+    return scenario(doc(scen, malice=5, round=rnd, oracle={"deck": ["oracle_g1", "oracle_r1"]},
+                        options={"round_cap": cap}))
+
+
+def test_a_failure_in_the_last_round_of_the_round_limit_ends_the_phase_without_another_round():
+    # rules: Harakiri, "Failure", step 6: "Start of a new round" - the match option round_cap ends the phase
+    # after its round (decision in docs/games/harakiri.md, "Ending": no round past the limit, so the
+    # procedure that only prepares it is not played)
+    # given round 3 of a match limited to 3 rounds, Malice 5 and no event left in the arena
+    s = _malice_failure_in_round(3, 3)
+    # when the oracle card raises Malice to 6: a failure
+    ev = s.when(SYSTEM, "draw_oracle")
+    # then the phase ends there at the round limit: no Market, no reset, no round 4
+    assert s.status.finished and s.state["result"] == "round_cap" and s.status.winners == []
+    assert s.state["round"] == 3 and s.state["failures"] == 1 and s.state["pending"] is None
+    assert find(ev, "FailureRecovered") == [] and find(ev, "ZoneReset") == [] and find(ev, "MarketRevealed") == []
+    [ended] = [e for e in s.events if e["type"] == "PhaseEnded"]
+    assert ENGINE.describe(ended, 0, ["alice"]).endswith(
+        "(round cap 3 reached: no round is left for the failure procedure)")
+
+
+def test_a_failure_before_the_last_round_still_starts_the_next_one():
+    # rules: Harakiri, "Failure", step 6: "Start of a new round" (round 3 is still within a limit of 3)
+    # given round 2 of a match limited to 3 rounds, Malice 5 and no event left in the arena
+    s = _malice_failure_in_round(2, 3)
+    # when the oracle card raises Malice to 6 and the procedure runs
+    s.when(SYSTEM, "draw_oracle")
+    shopping_done(s)
+    # then round 3 begins
+    assert not s.status.finished and s.state["phase"] == "oracle" and s.state["round"] == 3
+
+
+def test_repeating_the_procedure_after_a_second_failure_in_the_last_round_ends_the_phase():
+    # rules: Harakiri, "Failure", step 8: "players may choose to either repeat steps 1 through 7 or read the
+    # phase's success section" - repeating needs a new round (step 6), which the round limit does not allow
+    # given a first failure already recovered from, in round 2 of a match limited to 2 rounds
+    s = _all_down(round=2, options={"round_cap": 2})
+    from games.engines.harakiri.state import apply
+    from games.kernel import event
+
+    s.state = apply(s.state, event("FailureRecovered", {"failures": 1, "next_round": 2}))
+    s.state["phase"] = "activation"
+    # when the kachi defeats Tomoe, the last one standing: a second failure
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    p = s.state["pending"]
+    assert p["kind"] == "second_failure" and "repeating ends the match" in p["prompt"]
+    # and the party chooses to repeat the procedure
+    s.when(0, "choose", option=p["options"].index({"repeat": True}))
+    # then the phase ends at the round limit, without round 3
+    assert s.status.finished and s.state["result"] == "round_cap" and s.state["round"] == 2
+
