@@ -338,12 +338,24 @@ def failure_anchor(s):
     return last if last in s["squares"] else None
 
 
+def placement_anchor(s, last):
+    """Step 5's square and the reason each character placed there gives, true to its cause: the last
+    defeat's square, or - with no defeat on the table - the first character still on the board."""
+    if last is not None:
+        return last, "failure: placed near the last defeat"
+    first = next((c for c, ch in s["characters"].items() if ch["sq"]), None)
+    if first is None:
+        return None, ""
+    if s.get("last_defeat_sq"):  # a travel removed the zone of the defeat (failure_anchor)
+        why = "the last defeat's zone has left the table"
+    else:  # a malice failure: nobody fell since the phase began or since the last failure
+        why = "no character was defeated" + (" since the last failure" if s["failures"] > 1 else "")
+    return s["characters"][first]["sq"], f"failure: {why}, so the party gathers around {first}'s square"
+
+
 def place_characters(w, last):
     s = w.s
-    anchor = last
-    if anchor is None:
-        alive = [ch["sq"] for ch in s["characters"].values() if ch["sq"]]
-        anchor = alive[0] if alive else None
+    anchor, reason = placement_anchor(s, last)
     if anchor is None:
         return
     placed = set()
@@ -355,4 +367,4 @@ def place_characters(w, last):
             continue
         best = min(cands, key=lambda q: placement_rank(s, q, anchor))
         placed.add(best)
-        w.emit("CreatureMoved", who=c, set={"sq": best}, path=[best], reason="failure: placed near the last defeat")
+        w.emit("CreatureMoved", who=c, set={"sq": best}, path=[best], reason=reason)

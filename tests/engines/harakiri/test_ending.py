@@ -374,6 +374,10 @@ def test_a_failure_after_travelling_places_the_party_on_the_table_not_by_a_remov
     st = s.state
     assert st["failures"] == 1 and st["last_defeat_sq"] is None
     assert {ch["sq"] for ch in st["characters"].values()} == {"27,0", "28,0", "29,0", "27,1"}
+    # and the history says why they are not near Tomoe's defeat
+    said = _placements(s.events)
+    assert said and all(t.endswith("(failure: the last defeat's zone has left the table, so the party gathers "
+                                   "around Akira's square)") for t in said.values()), said
 
 
 def test_a_ryujin_kami_mode_ends_at_a_failure_and_the_board_attributes_come_back():
@@ -486,3 +490,39 @@ def test_repeating_the_procedure_after_a_second_failure_in_the_last_round_ends_t
     # then the phase ends at the round limit, without round 3
     assert s.status.finished and s.state["result"] == "round_cap" and s.state["round"] == 2
 
+
+def _placements(events):
+    return {e["payload"]["who"]: ENGINE.describe(e, 0, ["alice"]) for e in events
+            if e["type"] == "CreatureMoved" and e["payload"].get("reason", "").startswith("failure:")}
+
+
+def test_after_a_malice_failure_without_a_defeat_the_placement_says_the_party_gathers_around_a_character():
+    # rules: Harakiri, "Failure", step 5: "Place all four characters adjacent to the square where the last
+    # character was defeated" - nobody was defeated (Malice reached 6), so the party gathers around the
+    # first character on the board (docs/games/harakiri.md, "Ending"), and the history says so
+    # given the party standing on the arena's bottom row, Malice 5 and no event left in the arena
+    s = scenario(doc(arena(open_rows(), events={"green": [], "red": []}), malice=5,
+                     oracle={"deck": ["oracle_g1"]}))
+    assert s.state["last_defeat_sq"] is None
+    # when the oracle card raises Malice to 6 and the procedure runs
+    s.when(SYSTEM, "draw_oracle")
+    shopping_done(s)
+    # then every placement names the true cause and the square they gather around: Akira's 0,9
+    said = _placements(s.events)
+    assert set(said) == {"akira", "hattori", "hikaru", "tomoe"}
+    assert all(t.endswith("(failure: no character was defeated, so the party gathers around Akira's square)")
+               for t in said.values()), said
+    assert not any("last defeat" in t for t in said.values())
+
+
+def test_after_a_defeat_the_placement_still_says_near_the_last_defeat():
+    # rules: Harakiri, "Failure", step 5: "Place all four characters adjacent to the square where the last
+    # character was defeated"
+    # given Tomoe, the last one standing, beside a kachi
+    s = _all_down()
+    # when the kachi defeats her and the procedure runs
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    shopping_done(s)
+    # then the placements say they are near the last defeat
+    said = _placements(s.events)
+    assert said and all(t.endswith("(failure: placed near the last defeat)") for t in said.values()), said
