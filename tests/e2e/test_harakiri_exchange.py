@@ -106,3 +106,22 @@ def test_the_failure_procedures_shops_say_what_each_option_does_and_costs(new_pa
     expect(prompt.get_by_role("button", name=re.compile(r"^Sell Yumi"))).to_have_count(0)  # her only weapon
     table_shot(page, "harakiri-failure-blacksmith")
     assert_fits_width(page)
+    # rules: Harakiri, "Failure", step 7: "no enemy heads can be acquired in zones that were already active.
+    # They can only be acquired in newly discovered zones from this point onward"
+    # when Tomoe leaves the blacksmith, the procedure resets the arena and a new round begins
+    prompt.get_by_role("button", name="Leave the blacksmith").click()
+    # then the board says the arena gives no heads: a tag on its first square with nothing on it or east of
+    # it (the party gathered on 0,0 to 1,1 around Tomoe's defeat on 1,0), a line in its squares' help and
+    # in the legend
+    tag = page.locator('#board .hk-cell[data-sq="3,0"] .hk-noheads')
+    expect(tag).to_have_text("no heads", timeout=20_000)
+    expect(page.locator("#board .hk-noheads")).to_have_count(2)  # the square's tag and the legend's sample
+    expect(page.locator('#board .hk-cell[data-sq="7,7"]')).to_have_attribute(
+        "data-help", re.compile(r"No heads: Arena was on the table when the party failed, so its enemies leave no head"))
+    expect(page.get_by_test_id("harakiri-noheads")).to_contain_text(
+        "Arena: no heads from enemies there since the failure; only zones discovered after it give heads")
+    table_shot(page, "harakiri-failure-no-heads")
+    page.set_viewport_size({"width": 390, "height": 844})
+    expect(tag).to_be_visible()
+    table_shot(page, "harakiri-failure-no-heads-phone")
+    assert_fits_width(page)

@@ -98,3 +98,24 @@ def test_the_last_roll_says_why_a_hit_dealt_no_damage():
     assert shown[1] == "0 damage to Kachi (red) (Kachi (red)'s defense and armor absorb the hits)"
     assert shown[2] == "2 damage to Kachi (red)"
     assert shown[3] == "Hit on Akira: 0 damage (Akira's defense, armor and protections absorb the hits)"
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_the_board_tags_the_zones_that_give_no_heads_after_a_failure():
+    # rules: Harakiri, "Failure", step 7: "no enemy heads can be acquired in zones that were already active.
+    # They can only be acquired in newly discovered zones from this point onward"
+    from tests.engines.harakiri.test_failure_heads import _failed
+
+    # given the failure with the arena and the annex on the table (the hall not revealed yet)
+    me = seat_doc(_failed(), 0)
+    # when the board lists the zones that give no heads and where their tags go: on a free map, and with
+    # miniatures or marks on the arena's 0,0 and 2,0
+    said = board('[b.noHeadZones(docs.me.view), b.noHeadZones(docs.me.view, new Set(["0,0", "2,0"])), '
+                 'b.noHeadsText("Annex")]', {"me": me})
+    # then both zones are named, each tag on the zone's first square, or on its first square that hides
+    # nothing, itself or east of it (the tag may run over the next square on a phone): 3,0; and the help
+    # says what it means in words
+    assert said[0] == [{"zone": "arena", "name": "Arena", "sq": "0,0"}, {"zone": "annex", "name": "Annex", "sq": "10,0"}]
+    assert said[1] == [{"zone": "arena", "name": "Arena", "sq": "3,0"}, {"zone": "annex", "name": "Annex", "sq": "10,0"}]
+    assert said[2] == ("No heads: Annex was on the table when the party failed, so its enemies leave no head when "
+                       "defeated. Only zones discovered after the failure give heads.")

@@ -283,7 +283,7 @@ def end_head_rewards(w):
     """Step 7: "no enemy heads can be acquired in zones that were already active. They can only be
     acquired in newly discovered zones from this point onward." A newly discovered zone is one
     revealed after this failure; every zone on the table now - reset, or present but empty - is not,
-    so no enemy placed there later gives a head (``flow.headless_zone``), and the heads still lying
+    so no enemy placed there later gives a head (``state.headless_zone``), and the heads still lying
     on the board (all in such zones) can no longer be acquired: they leave it."""
     s = w.s
     table = [z for z, zs in s["zones"].items() if zs["active"]]

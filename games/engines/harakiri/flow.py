@@ -10,6 +10,7 @@ runs each item with the procedure that owns it (``enemy_ai``, ``aftermath``, ``f
 
 from . import act2, aftermath, combat, content, enemy_ai, failure, grid, rules, skills, special_terrain, yomi
 from .setup import ORDER, make_enemy, zone_payload, oracle_cards, zone_oracle_counts
+from .state import headless_zone  # Failure, step 7 (the views read it too)
 from .work_queue import AUTOMATED_WORK, open_decision, take_choice, update_item
 
 MALICE_LIMIT = 6
@@ -304,16 +305,6 @@ def spawn_enemy(w, kind, type_, color, sq, plus=False, extra=None):
     if not enemy.get("owner"):
         add_to_initiative(w, [card_of(s, eid)])
     return eid
-
-
-def headless_zone(s, zone):
-    """Failure, step 7: "no enemy heads can be acquired in zones that were already active. They can
-    only be acquired in newly discovered zones from this point onward" - a zone that was on the
-    table at a failure (``zones.<z>.no_heads``, reset or present but empty) gives no heads from any
-    enemy placed there later. ``reset`` alone marks such a zone in a log written before
-    ``HeadRewardsEnded`` existed (then only the zones the failure reset were closed)."""
-    zs = s["zones"].get(zone) or {}
-    return bool(zs.get("no_heads") or zs.get("reset"))
 
 
 def card_of(s, e):

@@ -85,6 +85,17 @@ def side_of(s, who):
     return "party" if e and e.get("allied") else "shogun"
 
 
+def headless_zone(s, zone):
+    """Failure, step 7: "no enemy heads can be acquired in zones that were already active. They can
+    only be acquired in newly discovered zones from this point onward" - a zone that was on the
+    table at a failure (``zones.<z>.no_heads``, reset or present but empty) gives no heads from any
+    enemy placed there later. ``reset`` alone marks such a zone in a log written before
+    ``HeadRewardsEnded`` existed (then only the zones the failure reset were closed). Here, under
+    the flow and the views, so that the board is told what the rules decide."""
+    zs = s["zones"].get(zone) or {}
+    return bool(zs.get("no_heads") or zs.get("reset"))
+
+
 def controller(s, char):
     return s["control"][char]
 

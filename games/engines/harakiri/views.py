@@ -4,12 +4,19 @@ deck) and the campaign book's unrevealed zones never leave the engine."""
 from games.kernel import json_copy
 
 from .act2_values import lad_square, lad_target
+from .state import headless_zone
 
 
 def _hide_zone_state(zs):
     out = dict(zs)
     out["events"] = {k: len(v) for k, v in zs["events"].items()}
     return out
+
+
+def _zone_view(s, z):
+    """A zone's public state; ``no_heads`` says whether its enemies still give heads (Failure, step 7:
+    the rule's own answer, a zone an old log's failure reset included), for the board's mark."""
+    return {**_hide_zone_state(s["zones"][z]), "no_heads": headless_zone(s, z)}
 
 
 def _hide_enemy(e):
@@ -30,7 +37,7 @@ def view(state):
         out["initiative"] = {**out["initiative"], "deck": len(s["initiative"]["deck"])}
     out["oracle"] = {"deck": len(s["oracle"]["deck"]), "drawn": list(s["oracle"]["drawn"]),
                      "current": s["oracle"]["current"], "color": s["oracle"]["color"]}
-    out["zones"] = {z: _hide_zone_state(zs) for z, zs in s["zones"].items()}
+    out["zones"] = {z: _zone_view(s, z) for z in s["zones"]}
     if s.get("market") is not None:
         out["market"] = len(s["market"])
     out["enemies"] = {e: _hide_enemy(json_copy(en)) for e, en in s["enemies"].items()}

@@ -107,3 +107,22 @@ def test_the_heads_left_on_the_board_at_a_failure_can_no_longer_be_acquired():
     assert ENGINE.describe(ended[0], 0, ["alice"]) == (
         "No more heads from enemies in arena, annex: only zones discovered from now on give heads; "
         "1 head and 1 boss head left on the board are lost")
+
+
+def test_the_board_is_told_which_zones_give_no_heads():
+    # rules: Harakiri, "Failure", step 7: "They can only be acquired in newly discovered zones from this point
+    # onward" - the view every seat reads says it per zone (public: the zones on the table are)
+    # given the failure (the arena reset, the annex left as it was), and a log written before step 7 closed
+    # every zone on the table: only its reset zone is marked, by ``reset``
+    s = _failed()
+    old = {**s.state, "zones": {z: {k: v for k, v in zs.items() if k != "no_heads"} for z, zs in s.state["zones"].items()}}
+    # when the hall is revealed after the failure (Akira surveys it through the point)
+    s.when(SYSTEM, "draw_oracle")
+    s.when(0, "choose", option=s.state["pending"]["options"].index({"swap": None}))
+    run_system(s)
+    s.when(0, "interact", point="P")
+    # then the view says the arena and the annex give no heads and the hall does; the old log's view
+    # marks its reset arena only, as the rules there decide (flow.headless_zone)
+    zones = ENGINE.view_for(s.state, 0)["zones"]
+    assert {z: zs["no_heads"] for z, zs in zones.items()} == {"arena": True, "annex": True, "hall": False}
+    assert {z: zs["no_heads"] for z, zs in ENGINE.view_for(old, 0)["zones"].items()} == {"arena": True, "annex": False}

@@ -14,6 +14,8 @@
 // Each enemy has one name everywhere: its type and colour, "Kachi (red)", as the history says.
 // Rules help (help.js): conditions, terrain, skills, dice, enemies and their lines explain
 // themselves on hover, focus or tap. Escape cancels a selection.
+// After a failure the zones that give no heads any more (the view's zones.<z>.no_heads) carry a
+// "no heads" tag on their first square, a line in each of their squares' help and in the legend.
 
 import { renderAdventure, stageWords } from "./harakiri_adventure.js";
 import { entry, explain, help, helpText, loadGlossary, onEscape } from "./help.js";
@@ -213,6 +215,7 @@ function enemyHelp(id, en) {
     info.dice ? `Attack dice: ${asRolled(info.dice).join(", ")}` : "",
     ...Object.entries(info.skills || {}).map(([k, sk]) => `${pretty(k)} (${sk.kind}): ${sk.text}`),
     kind ? `${kind.term}: ${kind.text}` : "",
+    en.no_heads && !en.allied ? "No head when defeated: it was placed in a zone that was on the table when the party failed." : "",
     condText(en.conditions),
   ];
   const ai = aiLines(en, info);
@@ -542,7 +545,7 @@ function render(container, doc, sendCommand) {
   const notice = ui.notice && ui.notice.seq === doc.seq
     ? h("p", { class: "notice hk-notice", role: "status", "data-testid": "harakiri-notice" }, ui.notice.text) : "";
   root.append(h("div", { class: "hk-main" },
-    h("div", { class: "hk-map", "data-testid": "harakiri-map" }, renderGrid(ctx), notice, renderLegend()),
+    h("div", { class: "hk-map", "data-testid": "harakiri-map" }, renderGrid(ctx), notice, renderLegend(view)),
     h("div", { class: "hk-side" }, renderDice(ctx), renderDepartures(ctx), renderEnemies(ctx))));
   if (!player) root.append(h("p", { class: "muted hk-spectating" }, "You are watching this match."));
   root.append(renderParty(ctx));
@@ -853,6 +856,8 @@ function renderGrid(ctx) {
   (view.heads || []).forEach((hd) => mark(hd.sq, hd.boss ? "☗" : "☖", "head", `${hd.boss ? "Boss head" : "Head"}: ${explain("concept:HEAD")}`));
   (view.yastun_lad || []).forEach((lad) => mark(lad.sq, "🐾", "lad", `Yastun Lad (${nameOf(lad.owner)})${lad.on ? ` on ${nameOf(lad.on)}'s board` : ""}`));
 
+  const headless = new Map(noHeadZones(view, new Set([...at.keys(), ...marks.keys()])).map((z) => [z.zone, z]));
+  const tagged = new Set([...headless.values()].map((z) => z.sq));
   const turnWho = view.turn && view.turn.who;
   const grid = h("div", { class: "hk-grid", role: "grid", "aria-label": "The map" });
   grid.style.setProperty("--cols", String(cols)); // the squares shrink to fit the board's width
@@ -865,7 +870,8 @@ function renderGrid(ctx) {
         continue;
       }
       const act = clickable.get(sq);
-      const zoneName = (view.zones_info && view.zones_info[info.z] && view.zones_info[info.z].name) || pretty(info.z);
+      const zoneName = zoneNameOf(view, info.z);
+      const noHeads = headless.has(info.z);
       const cls = ["hk-cell", `t-${info.t}`, `hgt-${Math.min(3, info.h || 0)}`];
       if (act) cls.push("is-target", `act-${act.kind}`);
       if (act && act.selected) cls.push("is-selected");
@@ -879,10 +885,11 @@ function renderGrid(ctx) {
       const node = h(act ? "button" : "div", {
         class: cls.join(" "), role: "gridcell", type: act ? "button" : undefined,
         dataset: { sq, terrain: info.t, height: String(info.h || 0) },
-        "aria-label": `${sq}, ${TERRAIN_LABEL[info.t] || pretty(info.t)}${act ? `: ${act.kind === "attack" ? "attack" : act.kind === "step" ? "step here" : "choose"}` : ""}`,
+        "aria-label": `${sq}, ${TERRAIN_LABEL[info.t] || pretty(info.t)}${noHeads ? `, ${zoneName} gives no heads` : ""}${act ? `: ${act.kind === "attack" ? "attack" : act.kind === "step" ? "step here" : "choose"}` : ""}`,
         onclick: act ? act.run : foe ? () => say(whyNoAttack(doc, foe.id)) : undefined,
       });
       if (info.h) node.append(h("span", { class: "hk-height" }, `▲${info.h}`));
+      if (tagged.has(sq)) node.append(h("span", { class: "hk-noheads", "aria-hidden": "true" }, "no heads"));
       for (const m of marks.get(sq) || []) node.append(m);
       here.forEach((o, i) => {
         const mini = miniNode(view, o, turnWho);
@@ -899,8 +906,9 @@ function renderGrid(ctx) {
         `${terrain ? `${terrain.term}: ${terrain.short}` : TERRAIN_LABEL[info.t] || pretty(info.t)}${specialNote(view, info)}`,
         info.h ? `Height ${info.h}: ${explain("terrain:height")}` : "",
         `${zoneName}, square ${sq}`,
+        noHeads ? noHeadsText(zoneName) : "",
       ].filter(Boolean).join("\n"), here.length ? here.map((o) => nameOf(o.id)).join(" and ") : undefined,
-      Boolean(act) || here.length > 0 || markHelp.has(sq)); // plain squares: hover only (the legend has their text)
+      Boolean(act) || here.length > 0 || markHelp.has(sq) || tagged.has(sq)); // plain squares: hover only (the legend has their text)
       grid.append(node);
     }
   }
@@ -968,14 +976,46 @@ function specialNote(view, info) {
   return rule ? ` (${rule.name}${rule.text ? `: ${rule.text}` : ""})` : "";
 }
 
-function renderLegend() {
+function zoneNameOf(view, z) {
+  return (view.zones_info && view.zones_info[z] && view.zones_info[z].name) || pretty(z);
+}
+
+/** Failure, step 7: the zones on the table whose enemies give no heads any more (the view's
+ * ``zones.<z>.no_heads``: the zones that were on the table at a failure), each with its name and the
+ * square its "no heads" tag sits on: the zone's first square in reading order that is free, and whose
+ * east neighbour is free too (the tag may run over it on a phone), so that it hides no miniature
+ * and no mark (``busy``: the squares holding one); else its first square. */
+export function noHeadZones(view, busy = new Set()) {
+  const out = [];
+  for (const [z, zs] of Object.entries(view.zones || {})) {
+    if (!zs || !zs.no_heads) continue;
+    const squares = Object.keys(view.squares || {}).filter((sq) => view.squares[sq].z === z)
+      .sort((a, b) => xy(a).y - xy(b).y || xy(a).x - xy(b).x);
+    const free = (sq) => !busy.has(sq) && !busy.has(`${xy(sq).x + 1},${xy(sq).y}`);
+    if (squares.length) out.push({ zone: z, name: zoneNameOf(view, z), sq: squares.find(free) || squares[0] });
+  }
+  return out;
+}
+
+/** What a "no heads" zone means, in a player's words (a square's help line). */
+export function noHeadsText(zoneName) {
+  return `No heads: ${zoneName} was on the table when the party failed, so its enemies leave no head when defeated. `
+    + "Only zones discovered after the failure give heads.";
+}
+
+function renderLegend(view) {
+  const headless = noHeadZones(view);
   return h("div", { class: "hk-legend", "aria-label": "Legend" },
     TERRAINS.map((t) => help(h("span", { class: `hk-legend-item hk-cell t-${t}` }, TERRAIN_LABEL[t]), helpText(`terrain:${t}`))),
     help(h("span", { class: "hk-legend-item hk-cell t-open hgt-1" }, "▲ height"), helpText("terrain:height")),
     help(h("span", { class: "hk-legend-item hk-cell t-wall" }, "Wall"), helpText("terrain:wall")),
     h("span", { class: "muted hk-small" }, "▮ closed door · ▯ open door · letters = interaction points · ◎ spawn point · ☖ head (☗ boss) · 🐾 Yastun Lad · ☺ villager · ✕ left the board this round · round = hero, square = enemy (ring = minion colour) · bar = health · ",
       ...Object.entries(CONDITIONS).map(([k, tag], i) => [i ? "/" : "", help(h("span", { class: "hk-legend-cond" }, tag), helpText(`condition:${k}`))]).flat(),
-      " = bleeding/poisoned/blinded/downed/blessed"));
+      " = bleeding/poisoned/blinded/downed/blessed"),
+    headless.length ? help(h("span", { class: "hk-legend-noheads hk-small", "data-testid": "harakiri-noheads" },
+      h("span", { class: "hk-noheads is-inline" }, "no heads"),
+      ` ${headless.map((z) => z.name).join(", ")}: no heads from enemies there since the failure; only zones discovered after it give heads`),
+    `${headless.map((z) => noHeadsText(z.name)).join("\n")}\n${explain("concept:HEAD")}`) : "");
 }
 
 function renderInitiative({ view }) {
@@ -1119,4 +1159,4 @@ function phaseWords(view) {
 registerBoard("harakiri", { render, hidesCommands: true, phaseLabel: (doc) => (doc.view ? phaseWords(doc.view) : null) });
 
 // For tests and debugging (read-only).
-window.KamizaHarakiri = { ui, classify, whyNoAttack, resolvedText };
+window.KamizaHarakiri = { ui, classify, whyNoAttack, resolvedText, noHeadZones, noHeadsText };
