@@ -221,7 +221,7 @@ def test_a_whole_act_1_campaign_through_the_api_to_finished(make_user, fixed_mat
                                                             django_capture_on_commit_callbacks):
     # rules: Harakiri, "Level Increase" steps 1-5 with the players choosing attributes and skills as decisions
     # a seed whose chapter 2 Adventure Phase lasts long enough for Akira to work for the Nodachi's 20 coins
-    label = "campaign-api-act-1-7"
+    label = "campaign-api-act-1-11"
     fixed_match_seed(label)
     party = _party(make_user, 2, label, django_capture_on_commit_callbacks)
     cid = party.open_campaign()
