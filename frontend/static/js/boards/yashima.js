@@ -1105,7 +1105,7 @@ function renderMap(ctx) {
     const g = s("g", { class: `ys-cell${target ? " is-target" : ""}${preview.has(k) ? " is-preview" : ""}${isGhost ? " is-ghost" : ""}${last.cells.has(k) ? " is-last" : ""}${safe ? " is-safe" : ""}`,
       "data-cell": k, "data-terrain": cells[k], "data-space": tag || null },
       s("polygon", { class: `ys-hex t-${t}`, points: hexPoints(x, y, S - 0.6) }));
-    if (tag) g.append(s("text", { class: "ys-space-label", x, y: y - S * 0.5, "text-anchor": "middle", "aria-hidden": "true" }, tag));
+    if (tag) g.append(s("text", { class: "ys-space-label", x, y: y - S * 0.57, "text-anchor": "middle", "aria-hidden": "true" }, tag));
     if (TERRAIN_GLYPH[cells[k]]) g.append(s("text", { class: "ys-cell-label", x, y: y + S * 0.62, "text-anchor": "middle", "aria-hidden": "true" }, TERRAIN_GLYPH[cells[k]]));
     const spst = (view.spst || {})[k];
     if (spst && Object.keys(spst).length) g.append(s("text", { class: "ys-status-dot", x, y: y + S * 0.1, "text-anchor": "middle" }, Object.keys(spst).join(" ")));
