@@ -50,7 +50,10 @@ FOLLOW_EVERY = 10
 # mostly by malice 6, now and then because the enemies defeat the whole party (the "reason"
 # property in --junitxml says which).
 FAILURE_SEEDS = range(7)
-SUCCESS_SECTION = 2  # greedy play, no round cap, failure procedure on: fail twice, then the party's choice
+# greedy play, no round cap, failure procedure on: fail twice, then the party's choice; seeds of a solo
+# party and of two seats whose greedy games fail twice (seed 1's pair wins after one failure since a
+# failure ends the heads of the zones on the table)
+SUCCESS_SECTION_SEEDS = (0, 5)
 # The objective itself (defeat the Demon Hunter on the Red Bridge) is out of reach of a level 1
 # party before malice 6 in nearly every game; a level 5 party handed over from a later chapter
 # (the `party` option) reaches it in about a third of the greedy games: play up to VICTORY_TRIES.
@@ -421,7 +424,7 @@ def test_greedy_play_without_a_round_cap_fails(seed, make_user, fixed_match_seed
         assert len(final["view"]["zones"]) > 1, "the greedy party opened the gate at least"
 
 
-@pytest.mark.parametrize("seed", range(SUCCESS_SECTION))
+@pytest.mark.parametrize("seed", SUCCESS_SECTION_SEEDS)
 def test_greedy_play_through_the_failure_procedure_to_the_success_section(
         seed, make_user, fixed_match_seed, django_capture_on_commit_callbacks, record_property):
     """No round cap, the failure procedure on: the party fails, recovers (resurrection, market and
