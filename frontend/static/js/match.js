@@ -198,7 +198,8 @@ function termNodes(text) {
 function squareName(label, key) {
   const span = el("span", { class: "kz-square", dataset: { sq: key } }, label);
   outlineWhilePointed(span, () => $("board"), [key]);
-  return help(span, "This square is outlined on the board while you point at it.");
+  const noun = /\bspace\b/.test(label) ? "space" : "square"; // Yashima names its hexes spaces
+  return help(span, `This ${noun} is outlined on the board while you point at it.`);
 }
 
 function logEntry(ev) {
