@@ -276,6 +276,7 @@ def match_page(request, match_id):
         "part_of": part_of([match.pk]).get(str(match.pk)),
         "rated_words": rated_words(doc["match"]),
         "resign_confirm": resign_confirm(match, state, seat),
+        "cooperative_resign": _cooperative_resign(match),
         "paused_words": paused_words(doc["match"].get("clock_reason")),
         # a judge's ruling that replaced the result the game gave (the standings count the ruling)
         "judge_correction": correction_words(tournament_selectors.correction_of_match(match.pk))
@@ -321,6 +322,8 @@ def resign_confirm(match, state: dict, seat=None) -> str:
     it has them (``EngineBase.resign_words``; docs/platform.md, "Resigning")."""
     game, seats = state["game"], len(state["lobby"]["seats"])
     engine = selectors.engine_of(match)
+    if engine.cooperative and selectors.concedes(engine):
+        return cooperative_resign_confirm(engine, state, seat)
     # before the start (a page opened in the lobby asks it once the match runs), by the match's options
     sides = engine.sides(game, seats) if game is not None else engine.teams(state["lobby"].get("options") or {}, seats)
     if len(sides) > 2:
@@ -329,6 +332,24 @@ def resign_confirm(match, state: dict, seat=None) -> str:
     if any(seat in side and len(side) > 1 for side in sides):
         return "Resign this match? Your team loses and the other team wins at once; this cannot be undone."
     return "Resign this match? Your opponents win at once; this cannot be undone."
+
+
+def _cooperative_resign(match) -> bool:
+    engine = selectors.engine_of(match)
+    return engine.cooperative and selectors.concedes(engine)
+
+
+def cooperative_resign_confirm(engine, state: dict, seat) -> str:
+    """A cooperative game's Resign question: the player's characters pass to the first player left
+    and the party plays on; the last player's leaving ends the match (docs/games/harakiri.md,
+    "Resigning"; match.js ``cooperativeResignWords`` says the same once another player has left)."""
+    heir = selectors.resign_heir(engine, state, seat) if state["game"] is not None else (1 if seat == 0 else 0)
+    seats = state["lobby"]["seats"]
+    if heir is None or heir >= len(seats):
+        return ("Resign this match? You are the last player at the table: the party fails and the match "
+                "ends; this cannot be undone.")
+    name = (seats[heir] or {}).get("username") or f"Seat {heir + 1}"
+    return f"Resign this match? Your characters pass to {name}; the party plays on without you. This cannot be undone."
 
 
 def counts_for_ratings(match_doc: dict) -> bool:

@@ -19,7 +19,7 @@ Kinds:
 import logging
 from dataclasses import dataclass, field
 
-from games.kernel import Command, RuleViolation, Rng, canonical
+from games.kernel import Command, EngineBase, RuleViolation, Rng, canonical
 from games.kernel import event as make_event
 
 from . import lobby as L
@@ -176,21 +176,22 @@ def _resign(match, engine, state, args, rng):
     """A seated player concedes a running match. With two sides (two players, or two teams) the other
     side wins at once (``MatchFinished`` with ``resigned``). With three or more the game goes on
     without them: ``SeatConceded`` names the seat, then the engine's own events take it out of play
-    (``EngineBase.concede``), and ``outcome`` finishes the match when those leave one side. In a
-    cooperative game the party wins or loses together: refused."""
+    (``EngineBase.concede``), and ``outcome`` finishes the match when those leave one side. A
+    cooperative game has no other side to hand a win to: the player leaves and the party plays on
+    where its engine concedes (Harakiri: the characters pass to another player), else refused."""
     lobby = state["lobby"]
     _require_running(state)
     seat = L.seat_of_user(lobby, args["user_id"])
     if seat is None:
         raise LobbyError("not_seated", "you have no seat in this match", status=403)
-    if engine.cooperative:
+    if engine.cooperative and type(engine).concede is EngineBase.concede:
         raise LobbyError("resign_unavailable", "in a cooperative game the party wins or loses together: "
                                                "there is no one to resign to")
     if seat in L.conceded_seats(lobby) or engine.out_of_play(state["game"], seat):
         raise LobbyError("already_out", "you are already out of this game")
     username = lobby["seats"][seat]["username"]
     sides = engine.sides(state["game"], len(lobby["seats"]))
-    if len(sides) == 2:
+    if len(sides) == 2 and not engine.cooperative:
         winners = next(side for side in sides if seat not in side)
         return [make_event(L.FINISHED, {"winners": sorted(winners), "seed": match.seed, "resigned": seat,
                                         "username": username})]

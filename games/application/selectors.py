@@ -239,6 +239,15 @@ def resignable(engine, state: dict, seat) -> bool:
     return concedes(engine) and engine.concede_refusal(state["game"], seat) is None
 
 
+def resign_heir(engine, state: dict, seat) -> int | None:
+    """In a cooperative game that lets a player leave (Harakiri): the seat that would take over
+    ``seat``'s characters if its player resigned now; None elsewhere, or for the last player."""
+    heir = getattr(engine, "resign_heir", None)
+    if heir is None or state.get("game") is None or seat is None:
+        return None
+    return heir(state["game"], seat)
+
+
 def game_refuses_resigning(engine, state: dict, seat) -> str | None:
     """The code of the game's own rule that keeps ``seat`` from resigning now (``concede_in_setup``:
     the page says when it can), for a seated player who could otherwise; None when none does."""
@@ -250,13 +259,14 @@ def game_refuses_resigning(engine, state: dict, seat) -> str | None:
 
 def _in_the_running(engine, state: dict, seat) -> bool:
     lobby = state["lobby"]
-    return not (seat is None or lobby["status"] != ACTIVE or engine.cooperative
+    return not (seat is None or lobby["status"] != ACTIVE or (engine.cooperative and not concedes(engine))
                 or (lobby["seats"][seat] or {}).get("bot") or seat in conceded_seats(lobby)
                 or engine.out_of_play(state["game"], seat))
 
 
 def _two_sides(engine, state: dict) -> bool:
-    return len(engine.sides(state["game"], len(state["lobby"]["seats"]))) == 2
+    """Two sides, where one resigning hands the other the win (never in a cooperative game)."""
+    return not engine.cooperative and len(engine.sides(state["game"], len(state["lobby"]["seats"]))) == 2
 
 
 def concedes(engine) -> bool:

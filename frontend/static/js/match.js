@@ -117,6 +117,16 @@ function concededSeats(doc) {
   return Array.isArray(seats) ? seats : [];
 }
 
+/** A cooperative game's Resign question (views.py ``cooperative_resign_confirm`` says the same on
+ * load): the characters pass to the first player left, the lowest seat still in play. */
+function cooperativeResignWords(doc) {
+  const seats = (doc.match && doc.match.seats) || [];
+  const gone = new Set(concededSeats(doc));
+  const heir = seats.findIndex((s, i) => i !== doc.seat && !gone.has(i));
+  if (heir < 0) return "Resign this match? You are the last player at the table: the party fails and the match ends; this cannot be undone.";
+  return `Resign this match? Your characters pass to ${seatLabel(seats[heir])}; the party plays on without you. This cannot be undone.`;
+}
+
 /** Everyone who resigned, in the order they did: those who left a game that went on, then the one
  * whose resignation ended it. */
 function resignedSeats(doc) {
@@ -491,6 +501,7 @@ function renderStatus() {
   const result = $("result");
   const resign = $("resign-form"); // a seated player still in a running game may concede
   if (resign) resign.hidden = !doc.resignable;
+  if (resign && resign.dataset.cooperative) resign.dataset.confirm = cooperativeResignWords(doc);
   const replay = $("replay-link"); // a finished match has a replay
   if (replay) replay.hidden = !(doc.match && doc.match.status === "finished");
   if (st.finished) {

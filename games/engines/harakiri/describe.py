@@ -594,7 +594,22 @@ def _round_effect(p, seat, names):
     return f"An effect lasts this round: {str(kind or 'an effect').replace('_', ' ')}{cause}"
 
 
+def _seat_left(p, seat, names):
+    """concede.py: a player resigned; the party keeps their characters."""
+    who = seat_name(names, p.get("seat"))
+    if p.get("to") is None:
+        return f"{who} leaves the party"
+    heir = seat_name(names, p.get("to"))
+    named = [name(c) for c in p.get("characters") or []]
+    chars = " and ".join([", ".join(named[:-1]), named[-1]]) if len(named) > 1 else "".join(named)
+    passed = f": {chars} pass{'es' if len(p.get('characters') or []) == 1 else ''} to {heir}" if chars else ""
+    lead = f"; {heir} now leads the party" if p.get("leader") else ""
+    return f"{who} leaves the party{passed}{lead}, and the party plays on"
+
+
 SENTENCES = {
+    "PlayerLeftParty": _seat_left,
+    "PartyLeft": lambda p, seat, names: "Nobody is left to play: the party has failed and the match ends",
     "ScenarioLoaded": lambda p, seat, names: "The game starts from a prepared position",
     "PhaseStarted": _phase_started,
     "PhaseEnded": _ended,

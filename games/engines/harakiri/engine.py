@@ -5,7 +5,7 @@ import json
 
 from games.kernel import SYSTEM, EngineBase, Rng, RuleViolation, Status, event, json_member
 
-from . import act2, actions, bot, catalogue, combat, content, describe as narration, flow, sharing, views, work_queue
+from . import act2, actions, bot, catalogue, combat, concede as leave_table, content, describe as narration, flow, leaving, sharing, views, work_queue
 from .adventure import describe as adventure_words, engine as adventure_engine
 from .setup import ORDER, build_state, make_enemy, playable, zone_payload
 from .state import W, apply, copy_for
@@ -235,18 +235,11 @@ class HarakiriEngine(EngineBase):
         s = w.s
         pending = s["pending"]
         option = pending["options"][index]
-        if pending["by"] == "party" and s["party_vote"] and s["seats"] > 1:
+        if pending["by"] == "party" and work_queue.voting(s):
             w.emit("VoteCast", seat=seat, option=index)
-            votes = w.s["pending"]["votes"]
-            if len(votes) < s["seats"]:
+            pick = work_queue.vote_result(w.s)
+            if pick is None:
                 return
-            tally = {}
-            for v in votes.values():
-                tally[v] = tally.get(v, 0) + 1
-            top = max(tally.values())
-            tied = sorted(o for o, n in tally.items() if n == top)
-            leader_vote = votes.get(str(s["leader"]))
-            pick = leader_vote if leader_vote in tied else tied[0]
             option = pending["options"][pick]
         work_queue.answer(w, option)
 
@@ -273,8 +266,8 @@ class HarakiriEngine(EngineBase):
         p = s["pending"]
         if p:
             if p["by"] == "party":
-                if s["party_vote"] and s["seats"] > 1:
-                    aw = [i for i in range(s["seats"]) if str(i) not in p["votes"]]
+                if work_queue.voting(s):
+                    aw = [i for i in leaving.in_play(s) if str(i) not in p["votes"]]
                 else:
                     aw = [s["leader"]]
             else:
@@ -342,6 +335,24 @@ class HarakiriEngine(EngineBase):
                 if c["type"] == kind:
                     return c
         return legal[0] if legal else None
+
+    # -- resigning (a cooperative game: the party plays on; concede.py) ----------------------
+    def concede(self, state, seat, rng):
+        """A player who resigns leaves the table: their characters pass to the first player left
+        and the party plays on; the last one leaving ends the match, failed (docs/games/harakiri.md,
+        "Resigning")."""
+        return leave_table.concede(state, seat, rng)
+
+    def concede_refusal(self, state, seat):
+        return leave_table.refusal(state, seat)
+
+    def out_of_play(self, state, seat):
+        return leave_table.out_of_play(state, seat)
+
+    def resign_heir(self, state, seat) -> int | None:
+        """The seat that takes over ``seat``'s characters if its player resigns now (None: the last
+        player, whose leaving ends the match)."""
+        return leaving.heir(state, seat) if isinstance(state, dict) else None
 
     def view_for(self, state, seat):
         if is_adventure(state):

@@ -17,7 +17,7 @@ that would leave either character without a weapon of its class to equip is not 
 engine has no unarmed attack), nor one giving a character a second copy of a weapon it holds.
 """
 
-from . import content, rules
+from . import content, leaving, rules
 
 MAX_WEAPONS = content.MAX_WEAPONS
 
@@ -110,8 +110,8 @@ SHARE_REASON = "exchanged before the Exploration Phase"
 
 
 def share_awaiting(s) -> list[int]:
-    """The seats still exchanging: every seat until it says it is done."""
-    return [seat for seat in range(s["seats"]) if seat not in s["share"]["ready"]]
+    """The seats still exchanging: every seat still in play until it says it is done."""
+    return [seat for seat in leaving.in_play(s) if seat not in s["share"]["ready"]]
 
 
 def share_commands(s, seat) -> list[dict]:

@@ -7,7 +7,7 @@ at once so later rules read the up-to-date state, and the list of events is what
 
 from games.kernel import event, json_copy
 
-from . import content
+from . import content, leaving
 
 CONDITIONS = ("bleeding", "poisoned", "blinded", "downed")
 SHARED = ("squares", "zones_def")  # replaced wholesale when they change, so shared by copies
@@ -298,6 +298,14 @@ def apply(s, ev):
     elif t == "ShareEnded":
         s["share"] = None
         s["phase"] = "oracle"
+    elif t == leaving.SEAT_LEFT:  # a player resigned (concede.py): their decisions wait on the heir
+        leaving.apply_left(s, p)
+        pending = s.get("pending")
+        if pending and p["to"] is not None:
+            votes = {k: v for k, v in pending["votes"].items() if k != str(p["seat"])}
+            s["pending"] = {**pending, "by": p["to"] if pending["by"] == p["seat"] else pending["by"], "votes": votes}
+    elif t == leaving.PARTY_LEFT:  # the last player left: the match ends, no one wins
+        s.update(phase="ended", result="abandoned", work=[], pending=None, turn=None, attack=None)
     elif t == "DistractionSet":
         s["distraction"] = p["by"]
     elif t == "DistractionUsed":

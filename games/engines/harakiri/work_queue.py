@@ -8,6 +8,7 @@ takes it (``take_choice``). Which procedure runs an item is the round structure'
 (``flow.advance``); this module knows only the queue's shape and the decision events.
 """
 
+from . import leaving
 
 # Work the enemies and the oracle do: only ever taken by the SYSTEM seat (the platform's worker),
 # so a player's command that lands in front of it (a party decision in the middle of an enemy's
@@ -50,3 +51,23 @@ def update_item(w, **changes):
     item.update(changes)
     w.emit("WorkUpdated", item=item)
     return item
+
+
+def voting(s) -> bool:
+    """The party's decision is put to a vote: the option is on and more than one player is left."""
+    return bool(s["party_vote"]) and len(leaving.in_play(s)) > 1
+
+
+def vote_result(s) -> int | None:
+    """The option the party's vote chose once every player left has voted (the leader's vote breaks
+    a tie, else the lowest option), None while a vote is missing."""
+    votes = {k: v for k, v in s["pending"]["votes"].items() if int(k) in leaving.in_play(s)}
+    if len(votes) < len(leaving.in_play(s)):
+        return None
+    tally = {}
+    for v in votes.values():
+        tally[v] = tally.get(v, 0) + 1
+    top = max(tally.values())
+    tied = sorted(o for o, n in tally.items() if n == top)
+    leader_vote = votes.get(str(s["leader"]))
+    return leader_vote if leader_vote in tied else tied[0]

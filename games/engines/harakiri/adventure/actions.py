@@ -195,10 +195,7 @@ def perform(em, rng, seat, command: dict):
         em.emit("KamiChosen", {"character": args["character"], "kami": args["kami"]})
     elif kind == "answer_group":
         em.emit("GroupAnswered", {"seat": seat, "agree": args["agree"]})
-        proposal = em.state["flow"]["proposal"]
-        if not proposal["waiting"]:
-            refused = set(proposal["refused"])
-            _start_travel(em, proposal["character"], [c for c in proposal["group"] if q.controller(state, c) not in refused])
+        settle_group(em)
     elif kind == "lose_attribute":
         em.emit("AttributeLost", {"character": flow["loss"], "attribute": args["attribute"]})
     elif kind == "change_kami":
@@ -347,6 +344,16 @@ def _activation_action(em, rng, kind, args):
         em.emit("WeaponSwapped", {"character": cid, "equipped": other})
     elif kind == "end_activation":
         em.emit("ActivationEnded", {"character": cid, "reason": "ended"})
+
+
+def settle_group(em):
+    """Once every player asked has answered a group travel, the group sets off without the
+    characters of those who refused."""
+    proposal = em.state["flow"]["proposal"]
+    if proposal and not proposal["waiting"]:
+        refused = set(proposal["refused"])
+        _start_travel(em, proposal["character"],
+                      [c for c in proposal["group"] if q.controller(em.state, c) not in refused])
 
 
 def _start_travel(em, cid, group, nine_tailed_fox=False):

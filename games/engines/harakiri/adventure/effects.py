@@ -8,6 +8,7 @@ draws or validates.
 from games.kernel import event as make_event
 from games.kernel import json_copy
 
+from .. import leaving
 from . import queries as q
 
 
@@ -635,8 +636,27 @@ def _adventure_finished(s, p):
     flow["sub"] = None
 
 
+def _seat_left(s, p):
+    """A player resigned (``concede.py``): their characters pass to ``to``; a group travel's question
+    they had not answered goes to ``waiting`` (the seats still to answer, decided with the event)."""
+    leaving.apply_left(s, p)
+    proposal = s["flow"].get("proposal")
+    if proposal and "waiting" in p:
+        proposal["waiting"] = list(p["waiting"])
+
+
+def _party_left(s, p):
+    """The last player left: the phase ends, failed, with no one to play it."""
+    s["result"] = {"outcome": "failure", "reason": "every player left"}
+    s["queue"] = []
+    s["choice"] = None
+    s["flow"].update(stage="finished", sub=None)
+
+
 # One handler per event type; events with no state change (HitsTaken, TestRolled...) have none.
 HANDLERS = {
+    leaving.SEAT_LEFT: _seat_left,
+    leaving.PARTY_LEFT: _party_left,
     "WeaponChosen": _weapon_chosen,
     "KamiChosen": _kami_chosen,
     "GroupProposed": _group_proposed,

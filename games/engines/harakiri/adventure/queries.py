@@ -2,6 +2,7 @@
 
 from games.kernel import SYSTEM
 
+from .. import leaving
 from . import board
 from .content import ACTS, BLACKSMITH, CHARACTERS, LEVELS, MARKET, TOKENS
 
@@ -281,8 +282,9 @@ def travel_event_due(state) -> bool:
 
 
 def seat_left_of(state, seat: int) -> int:
-    """The player to the left of ``seat``: the next seat round the table."""
-    return (seat + 1) % state["seats"]
+    """The player to the left of ``seat``: the next seat round the table still in play."""
+    seats = state["seats"]
+    return next((x for x in ((seat + i) % seats for i in range(1, seats + 1)) if x in leaving.in_play(state)), seat)
 
 
 def losable_attributes(state, cid) -> list[str]:
@@ -349,8 +351,8 @@ def kami_candidates(state, offer) -> list[str]:
 
 
 def party(state) -> list[int]:
-    """"players decide": any seated player may record the party's choice."""
-    return list(range(state["seats"]))
+    """"players decide": any seated player still in play may record the party's choice."""
+    return leaving.in_play(state)
 
 
 def mission_doc(state, number) -> dict:
