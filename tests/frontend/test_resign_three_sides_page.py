@@ -119,3 +119,20 @@ def test_a_page_opened_before_the_start_asks_as_the_match_will_be_played(client,
     # then the Resign question is already the one of three masters, and of a team of two sides
     assert "Your master leaves the game and the other masters play on without you" in forms[0]
     assert "Your team loses and the other team wins at once" in forms[1]
+
+
+def test_a_harakiri_player_is_told_their_characters_pass_to_the_first_player_left(client, make_user):
+    # given a two-player Harakiri match (cooperative: docs/games/harakiri.md, "Resigning")
+    match, users = _started("harakiri", 2, {}, make_user)
+    client.force_login(users[0])
+    # when seat 0 opens the match page, the question says who takes their characters
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    form = re.search(r'<form id="resign-form"[^>]*>', page).group(0)
+    assert " hidden" not in form and 'data-cooperative="1"' in form
+    assert (f"Your characters pass to {users[1].username}; the party plays on without you. "
+            "This cannot be undone.") in form
+    # and once seat 0 has left, the last player is told the match would end
+    client.post(f"/matches/{match.pk}/resign/")
+    client.force_login(users[1])
+    form = re.search(r'<form id="resign-form"[^>]*>', client.get(f"/matches/{match.pk}/").content.decode()).group(0)
+    assert "You are the last player at the table: the party fails and the match ends" in form
