@@ -68,7 +68,9 @@ class CampaignSerializer(serializers.Serializer):
                                                                  "creator cancelled it before the start, else null")
     leaving = serializers.ListField(child=serializers.DictField(), help_text=(
         "the players of a running campaign who leave when the phase being played ends: {user_id, username, "
-        "chapter, phase, at (ISO 8601)} each, in the order they said so; empty otherwise"))
+        "chapter, phase, at (ISO 8601)} each, in the order they said so; empty otherwise. A leave is done at once "
+        "(during a phase the player resigns from its match); only one said as the phase match had just ended "
+        "waits here for the policy"))
     abandoned = serializers.DictField(allow_null=True, help_text=(
         "once a started campaign was abandoned: {reason: \"creator\" (its creator abandoned it) | \"party_left\" "
         "(its last player left), by (user id or null), username (or null), at (ISO 8601), chapter, phase, "
@@ -169,8 +171,9 @@ class CampaignLeaveApi(_CampaignActionApi):
                                "is free again for anyone to join; the creator cannot (403 creator_cannot_leave: they "
                                "cancel). A started campaign (`active`): between two phases the seat goes at once and "
                                "its characters pass to the first player left; while a phase match is being played "
-                               "the leave is announced (`leaving`) and done when that phase ends, the match's seats "
-                               "being fixed until then. When the last player leaves, the campaign is abandoned "
+                               "the player also resigns from it at once, their characters passing there to the same "
+                               "player (only when that match has just ended is the leave announced, `leaving`, and "
+                               "done by the policy). When the last player leaves, the campaign is abandoned "
                                "(`abandoned.reason` party_left). Counts against the seat-taking rate (scope match_join).")
     def post(self, request, id):
         return super().post(request, id)

@@ -155,8 +155,8 @@ def not_running(state: dict) -> CampaignRefused:
 def running_leave(state: dict, user_id) -> str:
     """How a player leaves a running campaign: ``now`` between two phases (the seat goes, its
     characters pass to the first player left) or ``after_phase`` while a phase match is being played
-    (its seats cannot change: the leave is announced, ``PlayerLeaving``, and done when the phase
-    ends). Refused to someone without a seat, twice, or once the campaign is no longer running."""
+    (the service resigns the player from it, then the seat goes at once; only a match that has just
+    ended makes the leave announced, ``PlayerLeaving``, and done when the policy records it). Refused to someone without a seat, twice, or once the campaign is no longer running."""
     if seat_of(state, user_id) is None:
         raise CampaignRefused("not_seated", "you have no seat in this campaign", 403)
     if state["status"] != ACTIVE:

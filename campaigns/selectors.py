@@ -243,7 +243,9 @@ def campaign_page(campaign_id, user=None) -> dict:
         # player may leave and the creator may abandon it (docs/campaigns.md, "Leaving and cancelling")
         "can_leave": seat is not None and ((is_open and not is_creator) or (running and not you_leave)),
         "can_cancel": is_open and is_creator, "can_abandon": running and is_creator,
-        "you_leave": you_leave, "leave_now": running and not doc["current_match"],
+        # a leave is done at once: during a phase the player resigns from its match (services._resign_phase_match);
+        # only a match that has just ended waits for the policy (the leave is then announced: ``leaving``)
+        "you_leave": you_leave, "leave_now": running, "leave_in_phase": running and bool(doc["current_match"]),
         "leaving": _leaving(doc, seat) if running else None,
         "full": all(doc["seats"]), "party_source": source, "party": party, "chapters": _chapters(doc),
         "sheet": _sheet(doc, names),

@@ -17,7 +17,7 @@ from games.application.accounts_lock import lock_accounts
 from games.application import services as matches
 from games.application.errors import MatchNotFound, PlatformError
 from games.application.identities import DELETED_PLAYER, deleted_among, seat_display
-from games.application.lobby import ACTIVE
+from games.application.lobby import ACTIVE, conceded_seats
 from games.kernel import RuleViolation
 
 from . import domain, live
@@ -135,9 +135,10 @@ def campaign_leave(*, campaign_id, user) -> dict:
     """A player leaves. Before the start (``open``) a player who joined gives the seat up
     (``PlayerLeft``, reason ``left``): it is free again for anyone to join; the creator cancels
     instead (``domain.leaving_seat``). A running campaign (``active``, ``domain.running_leave``):
-    between two phases the seat goes at once (its characters pass to the first player left); while a
-    phase match is being played the leave is announced (``PlayerLeaving``) and done by the policy when
-    that phase ends. The last player leaving abandons the campaign (``CampaignAbandoned``)."""
+    the seat goes at once (its characters pass to the first player left); while a phase match is being
+    played the player resigns from it first (``_resign_phase_match``: the characters pass there to the
+    same player), and only a match that has just ended makes the leave wait for the policy
+    (``PlayerLeaving``). The last player leaving abandons the campaign (``CampaignAbandoned``)."""
     with transaction.atomic():
         campaign = _locked(campaign_id)
         state = campaign.view.state
@@ -149,22 +150,49 @@ def campaign_leave(*, campaign_id, user) -> dict:
 
 
 def _leave_running(campaign: Campaign, state: dict, user) -> dict:
-    if domain.running_leave(state, user.pk) == "now":
+    if domain.running_leave(state, user.pk) == "now" or _resign_phase_match(state, user):
         return _append(campaign, domain.leave_records(state, [user.pk], _now()))
     return _append(campaign, [{"type": domain.LEAVING, "payload": {
         "seat": domain.seat_of(state, user.pk), "user_id": user.pk, "username": user.get_username(),
         "chapter": state["chapter"], "phase": state["phase"], "match_id": state["current_match"], "at": _now()}}])
 
 
+def _resign_phase_match(state: dict, user) -> bool:
+    """The player resigns from the phase match being played (docs/games/harakiri.md, "Resigning"):
+    in it their characters pass to the first player left, as they do in the campaign, and the party
+    plays on. False when that match no longer runs (it has just ended and the policy has not yet
+    recorded it): the leave is then announced and done by the policy, as before. A player who already
+    resigned from the match's own page leaves the campaign now."""
+    try:
+        matches.match_resign(match_id=state["current_match"], user=user)
+    except PlatformError as refused:
+        code = getattr(refused, "code", "")
+        if code == "already_out":
+            return True
+        if code == "match_not_active":
+            return False
+        raise CampaignRefused(code or "resign_refused", refused.message, 409) from refused
+    return True
+
+
 def _now() -> str:
     return timezone.now().isoformat()
 
 
-def _leaves_at_phase_end(campaign: Campaign, state: dict) -> dict:
+def _leaves_at_phase_end(campaign: Campaign, state: dict, match) -> dict:
     """The policy, once a phase has ended and before the next opens: the leaves announced during it
     are done (``PlayerLeft`` each; ``CampaignAbandoned`` if nobody is left)."""
-    records = domain.leave_records(state, [w["user_id"] for w in state.get("leaving", [])], _now())
+    records = domain.leave_records(state, [w["user_id"] for w in state.get("leaving", [])] + _resigned_from(state, match), _now())
     return _append(campaign, records) if records else state
+
+
+def _resigned_from(state: dict, match) -> list:
+    """The players who resigned from the phase match on its own page (not through the campaign's
+    Leave): they leave the campaign when the phase ends, in the order they resigned."""
+    lobby = selectors.state_load(match)["lobby"]
+    seated = {s["user_id"] for s in state["seats"] if s}
+    users = [(lobby["seats"][seat] or {}).get("user_id") for seat in conceded_seats(lobby)]
+    return [uid for uid in users if uid in seated]
 
 
 def campaign_cancel(*, campaign_id, user) -> dict:
@@ -268,6 +296,8 @@ def policy_run(match_id, *, retry: bool = False, between=None) -> str:
                 if full["lobby"]["status"] == ACTIVE or full["game"] is None:
                     return "not_finished"
                 ended = _ended_payload(match, phase)
+                if ended is None and state["status"] == domain.ABANDONED:
+                    return "abandoned"  # the last player resigned from the match: it ended with nobody to play it
                 if ended is None:
                     log.error("campaign %s: match %s finished without its phase's ending", campaign.pk, match_id)
                     return "no_ending"
@@ -276,7 +306,7 @@ def policy_run(match_id, *, retry: bool = False, between=None) -> str:
             if between is not None:
                 between()
             if state["status"] == domain.ACTIVE and _next_key(campaign, chapter, phase) != "finished":
-                state = _leaves_at_phase_end(campaign, state)
+                state = _leaves_at_phase_end(campaign, state, match)
             if state["status"] == domain.ABANDONED:
                 return "abandoned"  # every player has left: no next phase to open
             try:

@@ -180,12 +180,14 @@ def campaign_start(request, campaign_id):
 @login_required
 @require_POST
 def campaign_leave(request, campaign_id):
-    """A player leaves: before the start or between two phases at once (then the campaigns list is
-    where they go next); while a phase is being played, at its end (they stay on the page: their
-    characters are still theirs to play until then)."""
+    """A player leaves at once (then the campaigns list is where they go next): before the start, between
+    two phases, or during one (they resign from its match: the first player left plays their
+    characters from now on). Only when the phase match has just ended does the leave wait for the
+    policy (they stay on the page)."""
     if too_quick(request, MatchJoinThrottle, "taking and leaving seats"):
         return redirect("frontend:campaign", campaign_id=campaign_id)
     try:
+        during = bool(services.campaign_get(campaign_id).get("current_match"))
         state = services.campaign_leave(campaign_id=campaign_id, user=request.user)
     except CampaignRefused as err:
         refusal(request, err, words=REFUSALS)
@@ -198,6 +200,9 @@ def campaign_leave(request, campaign_id):
         messages.success(request, "You have left the campaign: your seat is free for someone else.")
     elif state["status"] == "abandoned":
         messages.success(request, "You have left the campaign. You were its last player, so it is abandoned.")
+    elif during:
+        messages.success(request, "You have left the campaign and resigned from the phase being played: the others "
+                                  "play your characters from now on.")
     else:
         messages.success(request, "You have left the campaign: the others play your characters from the next phase.")
     return redirect("frontend:campaigns")

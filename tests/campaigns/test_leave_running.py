@@ -1,9 +1,9 @@
 """Leaving and abandoning a running campaign (docs/campaigns.md, "Leaving a running campaign").
 
-A player leaves a running campaign at once between two phases, or, while a phase match is being
-played, when that phase ends (``PlayerLeaving``, then ``PlayerLeft`` from the policy): a phase match's
-seats are fixed while it runs, and the rulebook keeps the characters' progress between phases. The
-seat goes and its characters pass to the first player left; nobody left, the campaign is abandoned
+A player leaves a running campaign at once: between two phases, or while a phase match is being
+played (they resign from it: their characters pass there to the same player as in the campaign);
+only a leave said as the phase match has just ended waits for the policy (``PlayerLeaving``, then
+``PlayerLeft``). The seat goes and its characters pass to the first player left; nobody left, the campaign is abandoned
 (``CampaignAbandoned``, reason ``party_left``). Its creator abandons it (``CampaignAbandoned``, reason
 ``creator``). Through the fold, the services (two players leaving at once too), the API and the pages."""
 
@@ -120,38 +120,102 @@ def test_the_last_player_leaving_is_recorded_as_an_abandonment():
 # -- the services ----------------------------------------------------------------------------------
 
 
-def test_a_player_leaving_during_a_phase_leaves_when_it_ends_and_the_next_phase_opens_without_them(
+def test_a_player_leaving_during_a_phase_leaves_at_once_in_the_match_and_the_campaign_alike(
         make_user, fixed_match_seed, django_capture_on_commit_callbacks):
-    # rules: Harakiri, "Ending the Adventure Phase": "If you are going to pack the game away and play the Exploration
-    # Phase of the chapter at a later time, save the character progress into each character case."
+    # rules: Harakiri, "The Characters": "If playing with fewer than four players, divide the characters between
+    # yourselves as you choose."
     on_commit = django_capture_on_commit_callbacks
     fixed_match_seed("campaign-leave-running")
     campaign, (creator, leaver, third) = _started(make_user, on_commit, 3)
     adventure_id = services.campaign_get(campaign.pk)["current_match"]
     # when the second player leaves while the Adventure Phase is being played
-    state = services.campaign_leave(campaign_id=campaign.pk, user=leaver)
-    # then the leave is announced; the seats (the campaign's and the match's) stay as they are
-    assert [w["user_id"] for w in state["leaving"]] == [leaver.pk]
-    assert [s["user_id"] for s in state["seats"]] == [creator.pk, leaver.pk, third.pk]
-    lobby = match_selectors.state_load(match_selectors.match_get(adventure_id))["lobby"]
-    assert [s["user_id"] for s in lobby["seats"]] == [creator.pk, leaver.pk, third.pk]
-    assert _kinds(campaign)[-1] == domain.LEAVING
-    # and saying it twice is refused, writing nothing
-    _refused("already_leaving", 409, lambda: services.campaign_leave(campaign_id=campaign.pk, user=leaver))
-    assert _kinds(campaign)[-1] == domain.LEAVING and _kinds(campaign).count(domain.LEAVING) == 1
-    # when the phase ends (the policy runs on the finished match)
-    play_to_end(adventure_id, "leave-running", on_commit)
-    # then the player has left and the Exploration Phase seats the two others, Hattori passing to seat 0
-    doc = services.campaign_get(campaign.pk)
-    assert [s["user_id"] for s in doc["seats"]] == [creator.pk, third.pk] and doc["leaving"] == []
-    assert doc["control"] == {"akira": 0, "hattori": 0, "hikaru": 1, "tomoe": 0}
-    exploration = Match.objects.get(pk=doc["current_match"])
-    assert exploration.seat_count == 2 and exploration.options["control"] == doc["control"]
+    with on_commit(execute=True):
+        state = services.campaign_leave(campaign_id=campaign.pk, user=leaver)
+    # then they leave the campaign at once: the seat goes, Hattori passes to the first player left
+    assert state.get("leaving", []) == [] and [s["user_id"] for s in state["seats"]] == [creator.pk, third.pk]
+    assert state["control"] == {"akira": 0, "hattori": 0, "hikaru": 1, "tomoe": 0}
     left = CampaignRecord.objects.get(campaign=campaign, type=domain.LEFT)
     assert left.payload == {"seat": 1, "user_id": leaver.pk, "reason": "left"}
+    # and they resigned from the phase match, where Hattori passed to the same player (the match keeps its seats)
+    match = match_selectors.match_get(adventure_id)
+    full = match_selectors.state_load(match)
+    assert full["lobby"]["status"] == "active" and full["lobby"]["conceded"] == [1]
+    assert full["game"]["control"] == {"akira": 0, "hattori": 0, "hikaru": 2, "tomoe": 0}
+    passed = [e for e in match_selectors.events_unredacted(match) if e["type"] == "PlayerLeftParty"]
+    assert [e["payload"]["to"] for e in passed] == [0]
+    # and leaving again is refused: they have no seat
+    _refused("not_seated", 403, lambda: services.campaign_leave(campaign_id=campaign.pk, user=leaver))
+    # when the phase ends, the Exploration Phase seats the two others with the same characters
+    play_to_end(adventure_id, "leave-running", on_commit)
+    doc = services.campaign_get(campaign.pk)
+    assert [s["user_id"] for s in doc["seats"]] == [creator.pk, third.pk] and doc["leaving"] == []
+    exploration = Match.objects.get(pk=doc["current_match"])
+    assert exploration.seat_count == 2 and exploration.options["control"] == doc["control"]
     kinds = _kinds(campaign)
-    assert kinds.index(domain.PHASE_FINISHED) < kinds.index(domain.LEFT) and kinds[-2:] == [domain.LEFT, domain.PHASE_STARTED]
+    assert kinds.index(domain.LEFT) < kinds.index(domain.PHASE_FINISHED) and kinds[-1] == domain.PHASE_STARTED
     assert not services.campaign_list(leaver) and check_campaigns(fix=False) == ([], 0)
+
+
+def test_a_leave_said_as_the_phase_match_has_just_ended_waits_for_the_policy(
+        make_user, fixed_match_seed, django_capture_on_commit_callbacks):
+    # given a phase match that has finished, its policy not yet run (the worker's task still queued)
+    on_commit = django_capture_on_commit_callbacks
+    fixed_match_seed("campaign-leave-running")
+    campaign, (creator, leaver, third) = _started(make_user, on_commit, 3)
+    adventure_id = services.campaign_get(campaign.pk)["current_match"]
+    _play_without_policy(adventure_id)
+    # when a player leaves then, the leave is announced (the match no longer runs to resign from)
+    state = services.campaign_leave(campaign_id=campaign.pk, user=leaver)
+    assert [w["user_id"] for w in state["leaving"]] == [leaver.pk] and len(state["seats"]) == 3
+    _refused("already_leaving", 409, lambda: services.campaign_leave(campaign_id=campaign.pk, user=leaver))
+    # and the policy does it when it records the phase's end
+    services.policy_run(adventure_id)
+    doc = services.campaign_get(campaign.pk)
+    assert [s["user_id"] for s in doc["seats"]] == [creator.pk, third.pk] and doc["leaving"] == []
+    kinds = _kinds(campaign)
+    assert kinds.index(domain.PHASE_FINISHED) < kinds.index(domain.LEFT)
+
+
+def test_a_player_who_resigned_on_the_match_page_leaves_the_campaign_when_the_phase_ends(
+        make_user, fixed_match_seed, django_capture_on_commit_callbacks):
+    on_commit = django_capture_on_commit_callbacks
+    fixed_match_seed("campaign-leave-running")
+    campaign, (creator, leaver, third) = _started(make_user, on_commit, 3)
+    adventure_id = services.campaign_get(campaign.pk)["current_match"]
+    # when the second player resigns from the phase match itself (not through the campaign)
+    from games.application import services as match_services
+    with on_commit(execute=True):
+        match_services.match_resign(match_id=adventure_id, user=leaver)
+    assert len(services.campaign_get(campaign.pk)["seats"]) == 3
+    # then they leave the campaign when the phase ends, their characters with the same player as in the match
+    play_to_end(adventure_id, "leave-running", on_commit)
+    doc = services.campaign_get(campaign.pk)
+    assert [s["user_id"] for s in doc["seats"]] == [creator.pk, third.pk]
+    assert doc["control"] == {"akira": 0, "hattori": 0, "hikaru": 1, "tomoe": 0}
+
+
+def _play_without_policy(match_id):
+    """Play the match to its end with the worker's SYSTEM steps only (no finished listener runs)."""
+    import uuid
+
+    from games.application import services as match_services
+    from games.kernel import SYSTEM, Rng
+    rng = Rng(b"no-policy", "x")
+    for _ in range(3000):
+        match = match_selectors.match_get(match_id)
+        state = match_selectors.state_load(match)
+        if state["lobby"]["status"] != "active":
+            return
+        engine = match_selectors.engine_of(match)
+        awaiting = engine.status(state["game"]).awaiting
+        seat = SYSTEM if SYSTEM in awaiting else awaiting[0]
+        legal = engine.legal_commands(state["game"], seat)
+        pool = [c for c in legal if c["type"] != "end_activation"] if rng.below(4) else legal
+        pick = (pool or legal)[rng.below(len(pool or legal))]
+        actor = match_services.Actor.worker("test") if seat == SYSTEM else match_services.Actor("user")
+        match_services.match_submit_command(match_id=match_id, seat=seat, actor=actor, command_id=uuid.uuid4(),
+                                            expected_seq=match.head_seq, type_=pick["type"], args=pick["args"])
+    raise AssertionError("the match did not end")
 
 
 def test_between_phases_a_player_leaves_at_once_and_the_retried_phase_opens_without_them(
@@ -193,18 +257,21 @@ def test_the_last_player_leaving_between_phases_abandons_the_campaign_and_it_ope
     assert check_campaigns(fix=False) == ([], 0)
 
 
-def test_the_last_players_leaving_during_a_phase_abandon_the_campaign_when_it_ends(
+def test_the_last_players_leaving_during_a_phase_end_its_match_and_abandon_the_campaign(
         make_user, fixed_match_seed, django_capture_on_commit_callbacks):
     on_commit = django_capture_on_commit_callbacks
     fixed_match_seed("campaign-leave-all")
     campaign, users = _started(make_user, on_commit, 2)
     adventure_id = services.campaign_get(campaign.pk)["current_match"]
     # when both players leave during the Adventure Phase
-    for user in users:
-        services.campaign_leave(campaign_id=campaign.pk, user=user)
+    with on_commit(execute=True):
+        services.campaign_leave(campaign_id=campaign.pk, user=users[0])
     assert services.campaign_get(campaign.pk)["status"] == "active"
-    # then, once it ends, both have left, the campaign is abandoned and no Exploration Phase opens
-    play_to_end(adventure_id, "leave-all", on_commit)
+    with on_commit(execute=True):
+        services.campaign_leave(campaign_id=campaign.pk, user=users[1])
+    # then the phase match ends with nobody to play it (no winners), the campaign is abandoned, nothing opens
+    full = match_selectors.state_load(match_selectors.match_get(adventure_id))
+    assert full["lobby"]["status"] == "finished" and full["lobby"]["conceded"] == [0, 1]
     doc = services.campaign_get(campaign.pk)
     assert (doc["status"], doc["abandoned"]["reason"], doc["seats"]) == ("abandoned", "party_left", [])
     assert _kinds(campaign)[-3:] == [domain.LEFT, domain.LEFT, domain.ABANDON]
@@ -295,8 +362,10 @@ def test_two_players_leaving_at_once_between_phases_both_leave_and_the_last_one_
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_players_leaving_at_once_during_a_phase_are_both_announced(make_user, django_capture_on_commit_callbacks):
+def test_two_players_leaving_at_once_during_a_phase_both_leave_the_match_and_the_campaign(
+        make_user, django_capture_on_commit_callbacks):
     campaign, users = _started(make_user, django_capture_on_commit_callbacks, 3)
+    adventure_id = services.campaign_get(campaign.pk)["current_match"]
     barrier = threading.Barrier(2)
 
     def leave(i):
@@ -305,9 +374,10 @@ def test_two_players_leaving_at_once_during_a_phase_are_both_announced(make_user
 
     run_threads(2, leave)
     doc = services.campaign_get(campaign.pk)
-    assert sorted(w["user_id"] for w in doc["leaving"]) == sorted(u.pk for u in users[1:])
-    assert len(doc["seats"]) == 3 and _kinds(campaign).count(domain.LEAVING) == 2
-    assert check_campaigns(fix=False) == ([], 0)
+    assert [s["user_id"] for s in doc["seats"]] == [users[0].pk] and set(doc["control"].values()) == {0}
+    full = match_selectors.state_load(match_selectors.match_get(adventure_id))
+    assert sorted(full["lobby"]["conceded"]) == [1, 2] and set(full["game"]["control"].values()) == {0}
+    assert _kinds(campaign).count(domain.LEFT) == 2 and check_campaigns(fix=False) == ([], 0)
 
 
 # -- the API -----------------------------------------------------------------------------------------
@@ -318,13 +388,12 @@ def test_the_api_leaves_and_abandons_a_running_campaign_with_stable_codes(make_u
     url = f"/api/campaigns/{campaign.pk}/"
     assert api_as(None).post(f"{url}leave/").status_code == 401
     assert_error(api_as(make_user()).post(f"{url}leave/"), 403, "not_seated")
-    # a player leaves during the phase: the document says who leaves
+    # a player leaves during the phase: at once (they resign from the phase match), so nobody waits in `leaving`
     res = api_as(leaver).post(f"{url}leave/")
     assert res.status_code == 200
-    assert [(w["user_id"], w["username"], w["chapter"], w["phase"]) for w in res.json()["leaving"]] == [
-        (leaver.pk, leaver.get_username(), 1, "adventure")]
+    assert res.json()["leaving"] == [] and [s["user_id"] for s in res.json()["seats"]] == [creator.pk, other.pk]
     assert res.json()["abandoned"] is None and res.json()["status"] == "active"
-    assert_error(api_as(leaver).post(f"{url}leave/"), 409, "already_leaving")
+    assert_error(api_as(leaver).post(f"{url}leave/"), 403, "not_seated")
     # only the creator abandons it
     assert_error(api_as(other).post(f"{url}cancel/"), 403, "not_creator")
     res = api_as(creator).post(f"{url}cancel/")
@@ -355,20 +424,22 @@ def test_the_page_offers_leaving_and_abandoning_and_says_who_leaves_and_who_play
     campaign, (creator, leaver, other) = _started(make_user, django_capture_on_commit_callbacks, 3)
     path = f"/campaigns/{campaign.pk}/"
     page = browser(leaver).get(path).content.decode()
-    # a player sees a leave that waits for the phase's end, saying who takes their characters
-    assert 'data-testid="campaign-leave"' in page and "Leave when this phase ends" in page
-    assert f"Then your seat goes and {creator.get_username()} plays your characters from the next phase" in page
+    # a player sees a leave done at once, saying they resign from the phase and who takes their characters
+    assert 'data-testid="campaign-leave"' in page and "Leave the campaign" in page
+    assert (f"You resign from the phase being played and your seat goes: {creator.get_username()} plays your "
+            "characters from now on, in this phase and the next ones; the party plays on without you.") in page
     assert 'data-testid="campaign-abandon"' not in page
-    # when they leave, they stay on the page, told their characters are still theirs until then
+    # when they leave, they go to the campaigns list, told the others play their characters from now on
     res = browser(leaver).post(f"{path}leave/", follow=True)
     body = res.content.decode()
-    assert res.redirect_chain[-1][0] == path and "You leave the campaign when this phase ends" in body
-    assert 'data-testid="campaign-leave"' not in body
-    # and the others read who leaves and who plays which character from the next phase
+    assert res.redirect_chain[-1][0] == "/campaigns/"
+    assert "You have left the campaign and resigned from the phase being played" in body
+    # and the others read who plays which character now
     page = browser(other).get(path).content.decode()
-    assert f"{leaver.get_username()} leaves the campaign when this phase ends." in page
-    assert f"From the next phase: {creator.get_username()} plays Akira, Hattori, Tomoe; {other.get_username()} plays Hikaru." in page
-    assert "(leaves when this phase ends)" in page
+    players = page.split('data-testid="campaign-players"')[-1].split("</ul>")[0]
+    assert leaver.get_username() not in players
+    assert f"{creator.get_username()}: Akira, Hattori, Tomoe</li>" in players
+    assert "(leaves when this phase ends)" not in page
     # the creator abandons it; every page then says by whom
     page = browser(creator).get(path).content.decode()
     assert 'data-testid="campaign-abandon"' in page and "Abandon this campaign?" in page

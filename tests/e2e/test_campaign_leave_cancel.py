@@ -2,9 +2,9 @@
 live server): A creates, B joins from the open list, B's Leave asks first (declined: nothing
 happens; accepted: B is back on the list, told so), A's page shows the free seat by itself; B joins
 again, A cancels (asked first), and B's page says by whom without a reload, B's "You have joined"
-no longer standing beside it. Then a running campaign: A starts a new one with B, B leaves "when this
-phase ends" (asked first, naming who takes B's characters), A's page says so by itself, A abandons it,
-and B's page says by whom. The self-refresh is slowed to ten minutes: every change reaches the other
+no longer standing beside it. Then a running campaign: A starts a new one with B, B leaves during its
+phase, at once (asked first, naming who takes B's characters: B resigns from the phase match), A's
+page says so by itself, A abandons it, and B's page says by whom. The self-refresh is slowed to ten minutes: every change reaches the other
 page through the campaign's socket. Both pages are shot at 1280 and 390 px wide.
 (docs/campaigns.md, "Leaving and cancelling", "Leaving a running campaign", "Pages")"""
 
@@ -96,24 +96,23 @@ def test_a_player_leaves_and_the_creator_cancels_in_two_browsers(new_page):
     a.get_by_test_id("campaign-start").click()
     expect(a.get_by_test_id("campaign-continue")).to_be_visible()
     expect(b.get_by_test_id("campaign-continue")).to_be_visible()
-    expect(a.get_by_test_id("campaign-leave")).to_have_text("Leave when this phase ends")
-    # B leaves when this phase ends: asked first, told who takes the characters; declined, nothing happens
+    expect(a.get_by_test_id("campaign-leave")).to_have_text("Leave the campaign")
+    # B leaves during the phase, at once: asked first, told they resign from the phase and who takes
+    # the characters; declined, nothing happens
     _answer(b, False, asked)
     b.get_by_test_id("campaign-leave").click()
-    assert asked[-1].startswith("Leave this campaign when the phase being played ends?")
-    assert f"{alice} plays your characters from the next phase" in asked[-1]
-    expect(b.get_by_test_id("campaign-leaving")).to_have_count(0)
+    assert asked[-1].startswith("Leave this campaign now? You resign from the phase being played")
+    assert f"{alice} plays your characters from now on, in this phase and the next ones" in asked[-1]
+    expect(b.get_by_test_id("campaign-leave")).to_be_visible()
     _answer(b, True, asked)
     b.get_by_test_id("campaign-leave").click()
-    expect(b.locator(".messages")).to_contain_text("You leave the campaign when this phase ends.")
-    expect(b.get_by_test_id("campaign-leaving")).to_contain_text("You leave the campaign when this phase ends")
-    expect(b.get_by_test_id("campaign-leave")).to_have_count(0)
-    expect(b.get_by_test_id("campaign-continue")).to_be_visible()  # the phase is still B's to play
-    # A's page says it by itself, and who plays what from the next phase
-    expect(a.get_by_test_id("campaign-leaving")).to_contain_text(f"{bob} leaves the campaign when this phase ends.")
-    expect(a.get_by_test_id("campaign-leaving")).to_contain_text(f"From the next phase: {alice} plays Akira, Hattori, Hikaru, Tomoe.")
-    expect(a.get_by_test_id("campaign-players")).to_contain_text("(leaves when this phase ends)")
-    _shots([(a, "campaign-running-leaving-creator"), (b, "campaign-running-leaving-leaver")])
+    b.wait_for_url(re.compile(r"/campaigns/$"))
+    expect(b.locator(".messages")).to_contain_text("You have left the campaign and resigned from the phase being played")
+    # A's page says it by itself: A plays the whole party now
+    expect(a.get_by_test_id("campaign-players")).to_contain_text(f"{alice} (you): Akira, Hattori, Hikaru, Tomoe")
+    expect(a.get_by_test_id("campaign-players")).not_to_contain_text(bob)
+    _shots([(a, "campaign-running-left-creator"), (b, "campaign-running-left-leaver")])
+    b.goto(f"/campaigns/{running_id}/")
     # A abandons it, asked first; B's page says by whom, by itself
     _answer(a, True, asked)
     a.get_by_test_id("campaign-abandon").click()
