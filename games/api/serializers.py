@@ -115,8 +115,8 @@ class MatchSerializer(serializers.Serializer):
                                                   "match's own document; lists leave it out)")
     conceded = serializers.ListField(child=serializers.IntegerField(), required=False,
                                      help_text="the seats whose players resigned from a game of three sides or "
-                                               "more that went on without them (in the match's own document; "
-                                               "lists leave it out)")
+                                               "more, or from a cooperative game, that went on without them (in the "
+                                               "match's own document; lists leave it out)")
     created_by = serializers.IntegerField(allow_null=True, help_text="user id of the creator")
     created_at = serializers.DateTimeField()
     seed_hash = serializers.CharField()
@@ -168,8 +168,9 @@ class LobbySerializer(serializers.Serializer):
     winners = serializers.ListField(child=serializers.JSONField())
     resigned = serializers.IntegerField(allow_null=True, help_text="the seat that resigned, when the match ended so")
     conceded = serializers.ListField(child=serializers.IntegerField(),
-                                     help_text="the seats whose players resigned from a game of three sides or more "
-                                               "while the others played on (SeatConceded), in the order they did")
+                                     help_text="the seats whose players resigned from a game of three sides or more, "
+                                               "or from a cooperative game, while the others played on (SeatConceded), "
+                                               "in the order they did")
     clock_held = serializers.BooleanField(help_text="the platform has stopped the decision clock (a tournament's "
                                                     "organizer paused the round); it resumes with what it had left. "
                                                     "While held, players' game commands are refused (409 match_paused)")

@@ -328,8 +328,11 @@ class MatchResignApi(_LobbyActionApi):
                                "(player or team) wins at once, recorded as MatchFinished with `resigned` (your "
                                "seat). With three sides or more you leave the game and the others play on "
                                "(SeatConceded, then the game's own events; `conceded` lists your seat); the last "
-                               "side left wins. Never in a cooperative game (resign_unavailable); a seat already "
-                               "out of the game cannot resign again (already_out).")
+                               "side left wins. In a cooperative game (Harakiri) you leave the party's table: your "
+                               "characters pass to the first player left and the party plays on (SeatConceded, "
+                               "then PlayerLeftParty); the last player leaving ends the match with no winners. "
+                               "resign_unavailable: a cooperative game or three sides whose engine cannot go on "
+                               "without a player. A seat already out of the game cannot resign again (already_out).")
     def post(self, request, id):
         return super().post(request, id)
 
