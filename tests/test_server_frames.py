@@ -116,7 +116,10 @@ def test_a_frame_over_a_mebibyte_gets_the_same_answer_in_both_run_modes(servers,
 # two servers part ways (docs/platform.md, "Frames over 16 MiB"): uvicorn closes the socket with 1009
 # (message too big), which the match page words; daphne (autobahn, failing by drop: daphne offers no
 # setting for it) drops the TCP connection without a close frame, which a browser reports as 1006.
-EXPECTED_OVER_THE_LIMIT = {"distributed": 1009, "embedded": None}  # the close code received; None: no close frame
+# uvicorn refuses the frame from its header and closes while this client is still sending the rest:
+# the kernel may then reset the connection, and a reset discards the close frame waiting unread, so
+# from uvicorn either 1009 or no close frame arrives, never another code.
+EXPECTED_OVER_THE_LIMIT = {"distributed": (1009, None), "embedded": (None,)}  # None: no close frame
 
 
 @pytest.mark.parametrize("mode", ["embedded", "distributed"])
@@ -135,4 +138,4 @@ def test_a_frame_over_the_transport_limit_ends_the_socket_as_documented(servers,
         else:
             pytest.fail("the socket answered a frame over the transport limit")
     received = ended.rcvd.code if ended.rcvd is not None else None
-    assert received == EXPECTED_OVER_THE_LIMIT[mode], (mode, ended)
+    assert received in EXPECTED_OVER_THE_LIMIT[mode], (mode, ended)
