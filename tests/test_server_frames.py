@@ -4,6 +4,7 @@ Before, the embedded mode's server (daphne, default 1 MiB) dropped a larger fram
 without a close frame or a word, while uvicorn answered it. (Plain synchronous tests, outside
 tests/realtime, whose autouse fixtures need an event loop of their own.)"""
 
+import contextlib
 import inspect
 import json
 import os
@@ -94,13 +95,20 @@ def servers(tmp_path_factory):
             proc.wait(timeout=20)
 
 
-@pytest.mark.parametrize("mode", ["embedded", "distributed"])
-def test_a_frame_over_a_mebibyte_gets_the_same_answer_in_both_run_modes(servers, mode):
+@contextlib.contextmanager
+def _welcomed_socket(servers, mode):
+    """A socket on the match of the server of ``mode``, past its hello."""
     ports, match_id = servers
     port = ports[mode]
     with websockets.sync.client.connect(f"ws://127.0.0.1:{port}/ws/matches/{match_id}/", open_timeout=30,
                                         max_size=None, origin=f"http://127.0.0.1:{port}") as ws:
         assert json.loads(ws.recv(timeout=30))["type"] == "hello"
+        yield ws
+
+
+@pytest.mark.parametrize("mode", ["embedded", "distributed"])
+def test_a_frame_over_a_mebibyte_gets_the_same_answer_in_both_run_modes(servers, mode):
+    with _welcomed_socket(servers, mode) as ws:
         ws.send(json.dumps({"type": "ping", "pad": "x" * OVER_DAPHNE_DEFAULT}))
         answers = [json.loads(ws.recv(timeout=30))]
         while answers[-1].get("type") == "watchers":  # this very socket is a spectator: the count may come first
@@ -124,11 +132,7 @@ EXPECTED_OVER_THE_LIMIT = {"distributed": (1009, None), "embedded": (None,)}  # 
 
 @pytest.mark.parametrize("mode", ["embedded", "distributed"])
 def test_a_frame_over_the_transport_limit_ends_the_socket_as_documented(servers, mode):
-    ports, match_id = servers
-    port = ports[mode]
-    with websockets.sync.client.connect(f"ws://127.0.0.1:{port}/ws/matches/{match_id}/", open_timeout=30,
-                                        max_size=None, origin=f"http://127.0.0.1:{port}") as ws:
-        assert json.loads(ws.recv(timeout=30))["type"] == "hello"
+    with _welcomed_socket(servers, mode) as ws:
         try:
             ws.send(json.dumps({"type": "ping", "pad": "x" * settings.SOCKET_TRANSPORT_MAX_BYTES}))
             while json.loads(ws.recv(timeout=30))["type"] == "watchers":

@@ -59,6 +59,15 @@ class Table:
         self.do(seat, "choose_board", board=BOARDS[seat], side="a")
         self.do(seat, "place_board", **ENGINE.legal_commands(self.state, seat)[0]["args"])
 
+    def picked_and_boards_placed(self):
+        """Every master picks and places a board, in seat order: the miniatures step comes next."""
+        seats = range(len(self.state["players"]))
+        for seat in seats:
+            self.pick(seat)
+        for seat in seats:
+            self.board(seat)
+        return self
+
     def play_setup_out(self):
         """Every awaited master takes their first legal setup command until the first destiny step:
         the (setup step, seat) of each command, in the order they were awaited."""
@@ -166,11 +175,7 @@ def test_a_board_chosen_but_not_placed_goes_back_and_the_next_master_places_thei
 # out of the game"); "Setting up the Game" 4 (the boards make up the table): what the master placed on the table stays
 def test_a_master_who_placed_their_miniature_leaves_the_board_and_their_terrain_board_stays():
     # given a three-master match in the miniatures step: seat 2 (the last board) placed first, seat 1 is awaited
-    t = Table(3)
-    for seat in range(3):
-        t.pick(seat)
-    for seat in range(3):
-        t.board(seat)
+    t = Table(3).picked_and_boards_placed()
     t.do(2, "place_miniature", **ENGINE.legal_commands(t.state, 2)[0]["args"])
     cell = t.player(2)["pos"]
     assert cell is not None and t.awaiting == [1]
@@ -190,11 +195,7 @@ def test_a_master_who_placed_their_miniature_leaves_the_board_and_their_terrain_
 # their miniature who leaves is passed over; a miniature never placed has no board to leave
 def test_a_master_awaited_for_their_miniature_is_passed_over():
     # given a three-master match awaiting seat 2's miniature (the last board placed)
-    t = Table(3)
-    for seat in range(3):
-        t.pick(seat)
-    for seat in range(3):
-        t.board(seat)
+    t = Table(3).picked_and_boards_placed()
     assert t.awaiting == [2]
     # when seat 2 resigns
     events = t.resigns(2)
@@ -207,11 +208,7 @@ def test_a_master_awaited_for_their_miniature_is_passed_over():
 # is placed, before the deal, is dealt nothing
 def test_a_master_who_leaves_before_the_deal_is_dealt_nothing():
     # given a three-master match whose last miniature is placed, the deal not yet taken
-    t = Table(3)
-    for seat in range(3):
-        t.pick(seat)
-    for seat in range(3):
-        t.board(seat)
+    t = Table(3).picked_and_boards_placed()
     for seat in (2, 1):
         t.do(seat, "place_miniature", **ENGINE.legal_commands(t.state, seat)[0]["args"])
     t.n += 1
