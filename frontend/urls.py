@@ -40,6 +40,7 @@ urlpatterns = [
     path("matches/<uuid:match_id>/join/", views.match_join, name="match-join"),
     path("matches/<uuid:match_id>/leave/", views.match_leave, name="match-leave"),
     path("matches/<uuid:match_id>/resign/", views.match_resign, name="match-resign"),
+    path("matches/<uuid:match_id>/take-over/", views.match_take_over, name="match-take-over"),
     path("matches/<uuid:match_id>/bot/", views.match_add_bot, name="match-bot"),
     path("matches/<uuid:match_id>/start/", views.match_start, name="match-start"),
     path("matches/<uuid:match_id>/invite/", invites.match_invite, name="match-invite"),

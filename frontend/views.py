@@ -208,6 +208,18 @@ def match_leave(request, match_id):
 
 @login_required
 @require_POST
+def match_take_over(request, match_id):
+    """Take over an absent player's characters in a cooperative match (the page asks first;
+    docs/platform.md, "An absent player"): refused with its reason until the match has waited a day."""
+    def take(m, seat):
+        if seat is None:
+            raise RuleViolation("bad_seat", "name the seat to take over")
+        services.match_take_over(match_id=m.pk, user=request.user, seat=seat)
+    return _lobby_action(request, match_id, take)
+
+
+@login_required
+@require_POST
 def match_resign(request, match_id):
     """Concede the running match (the page asks for a confirmation first): the other side wins."""
     return _lobby_action(request, match_id, lambda m, seat: services.match_resign(match_id=m.pk, user=request.user))
@@ -277,6 +289,8 @@ def match_page(request, match_id):
         "rated_words": rated_words(doc["match"]),
         "resign_confirm": resign_confirm(match, state, seat),
         "cooperative_resign": _cooperative_resign(match),
+        "take_over": [{"seat": s, "name": ((state["lobby"]["seats"][s] or {}).get("username") or f"Seat {s + 1}")}
+                      for s in doc.get("take_over") or []],
         "paused_words": paused_words(doc["match"].get("clock_reason")),
         # a judge's ruling that replaced the result the game gave (the standings count the ruling)
         "judge_correction": correction_words(tournament_selectors.correction_of_match(match.pk))

@@ -200,6 +200,13 @@ class SeatViewSerializer(serializers.Serializer):
         "the code of the game's own rule that refuses this seat's resignation now, when resignable is false "
         "for that reason alone; null = none. The games offered today refuse none to a seat still in play: "
         "a Yashima master may leave during the setup too"))
+    take_over = serializers.ListField(child=serializers.IntegerField(), required=False, help_text=(
+        "the seats whose characters this seat may take over now (POST .../take-over/): in a cooperative game "
+        "(Harakiri), players the match has waited on, with no move by anyone, for a day; empty otherwise"))
+
+
+class TakeOverRequestSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0, help_text="the absent player's seat, whose characters you take over")
 
 
 class UUIDStringField(serializers.UUIDField):

@@ -13,6 +13,7 @@ urlpatterns = [
     path("matches/<uuid:id>/join/", views.MatchJoinApi.as_view(), name="match-join"),
     path("matches/<uuid:id>/leave/", views.MatchLeaveApi.as_view(), name="match-leave"),
     path("matches/<uuid:id>/resign/", views.MatchResignApi.as_view(), name="match-resign"),
+    path("matches/<uuid:id>/take-over/", views.MatchTakeOverApi.as_view(), name="match-take-over"),
     path("matches/<uuid:id>/start/", views.MatchStartApi.as_view(), name="match-start"),
     path("matches/<uuid:id>/bots/", views.MatchBotApi.as_view(), name="match-bots"),
     path("matches/<uuid:id>/view/", views.MatchViewApi.as_view(), name="match-view"),

@@ -318,6 +318,28 @@ class MatchLeaveApi(_LobbyActionApi):
         return super().post(request, id)
 
 
+class MatchTakeOverApi(_LobbyActionApi):
+    service = staticmethod(services.match_take_over)
+    takes_seat = True
+
+    @extend_schema(tags=["matches"], operation_id="matches_take_over", parameters=[MATCH_ID],
+                   request=s.TakeOverRequestSerializer,
+                   responses={200: s.MatchSerializer, **_LOBBY_ERRORS, 403: E("not_seated"),
+                              409: E("match_not_active / take_over_unavailable / already_out / not_awaited / "
+                                     "not_idle_long_enough")},
+                   description="In a cooperative game (Harakiri), take over the characters of `seat`, a player the "
+                               "match has waited on, with no move by anyone, for a day (86400 s): that seat leaves "
+                               "the game as if it resigned (SeatConceded with `taken_over_by`, your seat) and its "
+                               "characters pass to you (PlayerLeftParty). The view's `take_over` lists the seats you "
+                               "may take over now.")
+    def post(self, request, id):
+        match = selectors.match_get(id)
+        seat = _body(s.TakeOverRequestSerializer, request)["seat"]
+        services.match_take_over(match_id=match.pk, user=request.user, seat=seat)
+        match.refresh_from_db()
+        return Response(match_detail(match, request.user))
+
+
 class MatchResignApi(_LobbyActionApi):
     service = staticmethod(services.match_resign)
 

@@ -199,6 +199,51 @@ def _resign(match, engine, state, args, rng):
     return [make_event(L.SEAT_CONCEDED, {"seat": seat, "username": username}), *conceded]
 
 
+# How long a cooperative match must have waited on a seat, with no move by anyone, before another
+# player may take that seat's characters over (docs/platform.md, "An absent player"): a day, so a
+# player in another time zone always gets a full day to play.
+IDLE_TAKE_OVER_SECONDS = 24 * 3600
+
+
+def _take_over(match, engine, state, args, rng):
+    """In a cooperative game whose engine allows it (``take_over``), a seated player still in play
+    takes over the characters of another seat the match has waited on, with no move by anyone, for
+    ``IDLE_TAKE_OVER_SECONDS`` (``idle_seconds``: measured by the service from the last event, and
+    kept with the command so deciding it again gives the same events). That seat leaves the game as
+    if it resigned (``SeatConceded`` with ``taken_over_by``), then the engine's own events."""
+    lobby = state["lobby"]
+    _require_running(state)
+    by = L.seat_of_user(lobby, args["user_id"])
+    if by is None:
+        raise LobbyError("not_seated", "you have no seat in this match", status=403)
+    if getattr(engine, "take_over", None) is None:
+        raise LobbyError("take_over_unavailable", "this game does not let a player take over another's seat")
+    if by in L.conceded_seats(lobby) or engine.out_of_play(state["game"], by):
+        raise LobbyError("already_out", "you are already out of this game")
+    seat = args.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(lobby["seats"]) or seat == by:
+        raise LobbyError("bad_seat", "name another player's seat", status=400)
+    if seat in L.conceded_seats(lobby) or engine.out_of_play(state["game"], seat):
+        raise LobbyError("already_out", "that player has already left the game")
+    if seat not in engine.status(state["game"]).awaiting:
+        raise LobbyError("not_awaited", "the game is not waiting for that player")
+    idle = int(args.get("idle_seconds") or 0)
+    if idle < IDLE_TAKE_OVER_SECONDS:
+        hours = -(-(IDLE_TAKE_OVER_SECONDS - idle) // 3600)
+        raise LobbyError("not_idle_long_enough", f"the game has waited on that player for less than a day: "
+                                                 f"you may take over in {hours} hour{'s' if hours != 1 else ''}")
+    try:
+        events = engine.take_over(state["game"], seat, by, rng)
+    except RuleViolation as exc:
+        raise LobbyError(exc.code, exc.message) from exc
+    except Exception as exc:  # an engine bug must not become a 500 nor a half-applied command
+        raise EngineFailed(engine, exc) from exc
+    seats = lobby["seats"]
+    return [make_event(L.SEAT_CONCEDED, {"seat": seat, "username": seats[seat]["username"], "taken_over_by": by,
+                                         "by_username": seats[by]["username"], "idle_seconds": idle}),
+            *refuse_reserved(engine, events)]
+
+
 def _concession(engine, game, seat, rng) -> list[dict]:
     """The engine's events taking ``seat`` out of play; its refusal keeps its code, as a lobby refusal."""
     try:
@@ -278,6 +323,7 @@ LOBBY_TYPES = {
     "add_bot": _add_bot,
     "leave": _leave,
     "resign": _resign,
+    "take_over": _take_over,
     "hold_clock": _hold_clock,
     "release_clock": _release_clock,
     "start": _start,

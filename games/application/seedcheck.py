@@ -100,7 +100,11 @@ def _check_command(match: Match, engine, state, row, group, seed: bytes, text: s
             redone = engine.setup(lobby["options"], len(lobby["seats"]), rng)
             recorded = recorded[1:]
         elif first["type"] == SEAT_CONCEDED:  # a resignation the game went on from: the engine's concede again
-            redone = engine.concede(current["game"], first["payload"]["seat"], rng)
+            conceded = first["payload"]
+            if "taken_over_by" in conceded:  # an absent player's seat taken over (decisions._take_over)
+                redone = engine.take_over(current["game"], conceded["seat"], conceded["taken_over_by"], rng)
+            else:
+                redone = engine.concede(current["game"], conceded["seat"], rng)
             recorded = recorded[1:]
         else:
             command = _kept(row) or _identify(engine, current["game"], row.seat, row.fingerprint)

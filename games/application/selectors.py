@@ -5,12 +5,14 @@ from collections import OrderedDict
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from games.eventstore import store
 from games.eventstore.models import Match
 from games.kernel import SYSTEM, EngineBase, RuleViolation, canonical, registry
 
 from . import presence, readmodels, watch
+from .decisions import IDLE_TAKE_OVER_SECONDS
 from .errors import MatchNotFound, ReplayRefused
 from .identities import deleted_among, deleted_among_seat_lists, deleted_in_running, human_ids, running_clear, seats_display
 from .lobby import (
@@ -224,7 +226,25 @@ def view_for_seat(match: Match, seat, state: dict | None = None, *, seq: int | N
         "legal_commands": legal,
         "resignable": not behind and resignable(engine, state, seat),
         "resign_refused": None if behind else game_refuses_resigning(engine, state, seat),
+        "take_over": [] if behind else take_over_seats(match, engine, state, seat, status),
     }
+
+
+def take_over_seats(match: Match, engine, state: dict, seat, status: dict) -> list[int]:
+    """The seats whose characters ``seat`` may take over now (``decisions._take_over``: a cooperative
+    game that allows it, a seat the match has waited on with no move by anyone for a day); the
+    decision is the write path's, this only spares the page a button that would be refused."""
+    if getattr(engine, "take_over", None) is None or not _in_the_running(engine, state, seat):
+        return []
+    lobby = state["lobby"]
+    awaited = [s for s in status["awaiting"] if isinstance(s, int) and s != seat and s not in conceded_seats(lobby)
+               and not (lobby["seats"][s] or {}).get("bot")]
+    if not awaited:
+        return []
+    last = store.event_last_at(match)
+    if last is None or (timezone.now() - last).total_seconds() < IDLE_TAKE_OVER_SECONDS:
+        return []
+    return awaited
 
 
 def resignable(engine, state: dict, seat) -> bool:
@@ -370,7 +390,9 @@ def platform_text(type_: str, payload: dict) -> str:
         ABANDONED: "The match is abandoned",
         CLOCK_HELD: "The clock stops: the tournament is paused" + (f" ({payload['reason']})" if payload.get("reason") else ""),
         CLOCK_RELEASED: "The clock runs again",
-        SEAT_CONCEDED: f"{who} resigns and leaves the game",
+        SEAT_CONCEDED: (f"{payload.get('by_username') or 'A player'} takes over from {who}, whom the game had "
+                        f"waited on for over {int(payload.get('idle_seconds') or 0) // 3600} hours"
+                        if "taken_over_by" in payload else f"{who} resigns and leaves the game"),
     }.get(type_, "")
 
 

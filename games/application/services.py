@@ -379,6 +379,19 @@ def match_resign(*, match_id, user, actor: Actor | None = None) -> CommandResult
     return _lobby_write(match_id, actor=actor or Actor.user(user), type_="resign", args={"user_id": user.pk})
 
 
+def match_take_over(*, match_id, user, seat) -> CommandResult:
+    """``user`` takes over the characters of ``seat``, an absent player of a cooperative match
+    (``decisions._take_over``): the time the match has waited, with no move by anyone, is measured
+    here from its last event and recorded with the command."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        raise MatchNotFound("no such match")
+    last = store.event_last_at(match)
+    idle = 0 if last is None else max(0, int((timezone.now() - last).total_seconds()))
+    return _lobby_write(match_id, actor=Actor.user(user), type_="take_over",
+                        args={"user_id": user.pk, "seat": seat, "idle_seconds": idle})
+
+
 def match_hold_clock(*, match_id, actor: Actor, reason: str = "") -> CommandResult:
     """Stop the running match's decision clock (a tournament's organizer paused its round): the time
     its clock had left is recorded, and ``match_release_clock`` gives it back."""

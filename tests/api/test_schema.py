@@ -37,7 +37,7 @@ def test_schema_validates_without_warnings():
                  "/api/matches/{id}/rematch/", "/api/matches/{id}/verify/", "/api/admin/matches/{id}/chat/",
                  "/api/admin/chat/{message_id}/hide/", "/api/matches/{id}/invitations/", "/api/invitations/",
                  "/api/invitations/join/", "/api/invitations/{id}/accept/", "/api/invitations/{id}/decline/",
-                 "/api/invitations/{id}/revoke/", "/api/matches/{id}/resign/"):
+                 "/api/invitations/{id}/revoke/", "/api/matches/{id}/resign/", "/api/matches/{id}/take-over/"):
         assert f'"{path}"' in text
 
 
@@ -46,12 +46,12 @@ def test_schema_and_docs_are_served(api):
     res = api.get("/api/schema/", {"format": "json"})
     assert res.status_code == 200 and res.json()["info"]["title"] == "Kamiza API"
     ops = [(p, m) for p, item in res.json()["paths"].items() for m in item]
-    # platform (replay, glossary and resigning included), accounts, tournaments (16: the PATCH of settings and
+    # platform (replay, glossary, resigning and taking over an absent player included), accounts, tournaments (16: the PATCH of settings and
     # delay, the cancel and the team invitations' list, accept and decline among them), reports and judging (the
     # staff's, and one tournament's list and resolve for its organizer), campaigns (8: leave and cancel among them),
     # ratings (2), chat, rematch and seed verification (5) with the staff's chat review and hiding (2),
     # invitations (6)
-    assert len(ops) == 77
+    assert len(ops) == 78
     assert all(
         "operationId" in res.json()["paths"][p][m] and res.json()["paths"][p][m]["responses"] for p, m in ops
     )

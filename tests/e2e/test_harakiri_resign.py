@@ -65,3 +65,58 @@ def test_a_player_resigns_and_the_other_plays_on_with_the_whole_party(new_page):
     _shoot(a, "leaver")
     _shoot(b, "heir")
     assert not [e for e in a.console_errors + b.console_errors if "favicon" not in e]
+
+
+BACKDATE_PY = """import sys, datetime
+import django
+django.setup()
+from games.eventstore.models import MatchEvent
+from games.application import decisions
+rows = MatchEvent.objects.filter(match_id=sys.argv[1])
+rows.update(at=rows.order_by("-seq").values_list("at", flat=True).first()
+            - datetime.timedelta(seconds=decisions.IDLE_TAKE_OVER_SECONDS + 60))
+"""
+
+
+def test_a_player_takes_over_an_absent_players_characters_after_a_day(new_page, live_server_env):
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+    a, b = new_page(), new_page()
+    alice, bob = f"alice-{uuid.uuid4().hex[:6]}", f"bob-{uuid.uuid4().hex[:6]}"
+    sign_up(a, alice)
+    sign_up(b, bob)
+    match_id = create_match(a, game="harakiri", seats=2)
+    b.goto(f"/matches/{match_id}/")
+    b.get_by_role("button", name=re.compile("^Join")).first.click()
+    wait_live(b)
+    a.reload()
+    a.get_by_role("button", name="Start").click()
+    wait_live(a)
+    # the game waits on A (the party leader); B is offered nothing yet
+    b.reload()
+    wait_live(b)
+    expect(b.locator("#status-awaiting")).to_contain_text(alice)
+    expect(b.get_by_test_id("take-over")).to_have_count(0)
+    # when nobody has moved for a day, B's page offers to take A's characters over, asking first
+    done = subprocess.run([sys.executable, "-c", BACKDATE_PY, match_id], cwd=ROOT, env=live_server_env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    b.reload()
+    wait_live(b)
+    expect(b.get_by_test_id("take-over-0")).to_have_text(f"Take over {alice}'s characters")
+    _shoot(b, "take-over-offered")
+    asked = []
+    b.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    b.get_by_test_id("take-over-0").click()
+    wait_live(b)
+    assert asked[0].startswith(f"Take over {alice}'s characters? The game has waited on {alice} for over a day")
+    expect(b.locator("#status-awaiting")).to_contain_text(bob)
+    expect(b.locator('#log li[data-type="SeatConceded"]')).to_contain_text(f"{bob} takes over from {alice}")
+    expect(b.get_by_test_id("take-over")).to_have_count(0)
+    expect(a.locator("#status-seat")).to_contain_text("another player took over your characters")
+    expect(a.locator("#seats .badge.resigned")).to_have_text("taken over")
+    expect(a.get_by_test_id("last-move")).to_contain_text(f"Last move: {bob}", ignore_case=True)
+    _shoot(a, "taken-over")
+    _shoot(b, "took-over")

@@ -117,6 +117,15 @@ function concededSeats(doc) {
   return Array.isArray(seats) ? seats : [];
 }
 
+/** Whether ``seat`` left because another player took its characters over (an absent player,
+ * SeatConceded with ``taken_over_by``), as far as the events this page holds tell. */
+function takenOver(seat) {
+  for (const ev of app.events.values()) {
+    if (ev.type === "SeatConceded" && ev.payload && ev.payload.seat === seat && Number.isInteger(ev.payload.taken_over_by)) return true;
+  }
+  return false;
+}
+
 /** A cooperative game's Resign question (views.py ``cooperative_resign_confirm`` says the same on
  * load): the characters pass to the first player left, the lowest seat still in play. */
 function cooperativeResignWords(doc) {
@@ -270,6 +279,7 @@ function isMine(ev) {
 
 function actorKey(ev) {
   const a = ev.actor || {};
+  if (ev.type === "SeatConceded" && ev.payload && Number.isInteger(ev.payload.taken_over_by)) return ev.payload.taken_over_by; // an absent player's seat taken over: the taker's move
   if (ev.type === "SeatConceded" && ev.payload && Number.isInteger(ev.payload.seat)) return ev.payload.seat; // a resignation is that seat's move
   if (ev.type === "MatchFinished" && ev.payload && Number.isInteger(ev.payload.resigned)) return ev.payload.resigned;
   return Number.isInteger(a.seat) ? a.seat : "system"; // workers, the system, lobby actions
@@ -488,7 +498,8 @@ function renderStatus() {
   $("status-awaiting").textContent = awaiting.length ? awaiting.map((s) => seatName(s)).join(", ") : "–";
   const mySeat = doc.seat === null || doc.seat === undefined ? null : doc.match && doc.match.seats && doc.match.seats[doc.seat];
   // players count seats from 1 (as the sentences do): never "seat 0", never a seq number
-  const left = concededSeats(doc).includes(doc.seat) ? ": you resigned and left the game" : "";
+  const left = !concededSeats(doc).includes(doc.seat) ? ""
+    : takenOver(doc.seat) ? ": another player took over your characters" : ": you resigned and left the game";
   $("status-seat").textContent = doc.seat === null || doc.seat === undefined ? "spectator" : `${mySeat ? mySeat.username : "you"} (seat ${doc.seat + 1})${left}`;
   $("match-app").dataset.seq = String(doc.seq);
   if (doc.match) $("status-rated").textContent = ratedWords(doc.match);
@@ -502,6 +513,8 @@ function renderStatus() {
   const resign = $("resign-form"); // a seated player still in a running game may concede
   if (resign) resign.hidden = !doc.resignable;
   if (resign && resign.dataset.cooperative) resign.dataset.confirm = cooperativeResignWords(doc);
+  const takeOver = $("take-over"); // an absent player's characters, offered at page load (views.py); gone once they move
+  if (takeOver) takeOver.hidden = !(doc.take_over || []).length;
   const replay = $("replay-link"); // a finished match has a replay
   if (replay) replay.hidden = !(doc.match && doc.match.status === "finished");
   if (st.finished) {
@@ -552,7 +565,9 @@ function renderSeats() {
         { class: [awaiting.has(i) ? "awaiting" : "", i === doc.seat ? "me" : ""].join(" ").trim(), dataset: { seat: String(i) } },
         s ? seatName(i) : el("em", { class: "free" }, "free"),
         awaiting.has(i) ? el("span", { class: "badge" }, "to play") : null,
-        conceded.has(i) ? el("span", { class: "badge resigned", title: "Resigned and left the game; the others played on." }, "resigned") : null,
+        conceded.has(i) ? (takenOver(i)
+          ? el("span", { class: "badge resigned", title: "Away for over a day: another player took over their characters." }, "taken over")
+          : el("span", { class: "badge resigned", title: "Resigned and left the game; the others played on." }, "resigned")) : null,
         doc.status && doc.status.finished && winners.has(i) ? el("span", { class: "badge win" }, "winner") : null,
       ),
     ),
@@ -745,11 +760,12 @@ function onMessage(msg) {
 
 /** Resigning cannot be undone: the form asks first (without a script it submits as it is). */
 function guardResign() {
-  const form = $("resign-form");
-  if (!form) return;
-  form.addEventListener("submit", (e) => {
-    if (!window.confirm(form.dataset.confirm)) e.preventDefault();
-  });
+  const forms = [$("resign-form"), ...document.querySelectorAll("form.take-over-form")].filter(Boolean);
+  for (const form of forms) {
+    form.addEventListener("submit", (e) => {
+      if (!window.confirm(form.dataset.confirm)) e.preventDefault();
+    });
+  }
 }
 
 function start() {

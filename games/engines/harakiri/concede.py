@@ -41,8 +41,23 @@ def concede(state, seat, rng) -> list:
     if refused is not None:
         raise refused
     if "flow" in state:
-        return _adventure(state, seat)
-    return _exploration(state, seat, rng)
+        return _adventure(state, seat, None)
+    return _exploration(state, seat, rng, None)
+
+
+def take_over(state, seat, by, rng) -> list:
+    """The events of ``by`` (a player still in play) taking over the characters of ``seat``, an
+    absent player the match has waited on for long (docs/games/harakiri.md, "An absent player"):
+    ``seat`` leaves as if it resigned, its characters passing to ``by`` rather than to the first
+    player left. Whether it waited long enough is the platform's to say (the engine knows no time)."""
+    refused = refusal(state, seat) or refusal(state, by)
+    if refused is not None:
+        raise refused
+    if by == seat:
+        raise RuleViolation("bad_seat", "a player cannot take over their own characters")
+    if "flow" in state:
+        return _adventure(state, seat, by)
+    return _exploration(state, seat, rng, by)
 
 
 def _finished(state) -> bool:
@@ -51,9 +66,9 @@ def _finished(state) -> bool:
     return state.get("phase") == "ended"
 
 
-def _exploration(state, seat, rng) -> list:
+def _exploration(state, seat, rng, by) -> list:
     w = W(state, rng)
-    payload = leaving.left_payload(w.s, seat)
+    payload = leaving.left_payload(w.s, seat, by)
     w.emit(leaving.SEAT_LEFT, **payload)
     if payload["to"] is None:
         w.emit(leaving.PARTY_LEFT, seat=seat)
@@ -69,9 +84,9 @@ def _exploration(state, seat, rng) -> list:
     return w.finish()
 
 
-def _adventure(state, seat) -> list:
+def _adventure(state, seat, by) -> list:
     em = adventure_effects.Emitter(state)
-    payload = leaving.left_payload(state, seat)
+    payload = leaving.left_payload(state, seat, by)
     proposal = state["flow"].get("proposal")
     if payload["to"] is not None and proposal and seat in proposal["waiting"]:
         payload["waiting"] = _waiting_after(state, proposal, seat, payload["to"])

@@ -604,6 +604,9 @@ def _seat_left(p, seat, names):
     chars = " and ".join([", ".join(named[:-1]), named[-1]]) if len(named) > 1 else "".join(named)
     passed = f": {chars} pass{'es' if len(p.get('characters') or []) == 1 else ''} to {heir}" if chars else ""
     lead = f"; {heir} now leads the party" if p.get("leader") else ""
+    if p.get("taken_over"):  # the platform's SeatConceded already says who took over from whom, and why
+        return f"{chars} pass{'es' if len(named) == 1 else ''} to {heir}{lead}, and the party plays on" if chars \
+            else f"{heir} takes over from {who}, and the party plays on"
     return f"{who} leaves the party{passed}{lead}, and the party plays on"
 
 

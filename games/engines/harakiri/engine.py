@@ -343,6 +343,11 @@ class HarakiriEngine(EngineBase):
         "Resigning")."""
         return leave_table.concede(state, seat, rng)
 
+    def take_over(self, state, seat, by, rng):
+        """``by`` takes over the characters of ``seat``, an absent player (docs/games/harakiri.md,
+        "An absent player"; the platform decides when a seat has been awaited long enough)."""
+        return leave_table.take_over(state, seat, by, rng)
+
     def concede_refusal(self, state, seat):
         return leave_table.refusal(state, seat)
 

@@ -28,10 +28,15 @@ def heir(s, seat) -> int | None:
     return next((i for i in in_play(s) if i != seat), None)
 
 
-def left_payload(s, seat) -> dict:
-    return {"seat": seat, "to": heir(s, seat),
-            "characters": sorted(c for c, v in s["control"].items() if v == seat),
-            "leader": s.get("leader") == seat}
+def left_payload(s, seat, taken_by=None) -> dict:
+    """The seat leaves; ``taken_by``: another player in play took its characters over (an idle seat,
+    docs/games/harakiri.md "An absent player"), else they pass to the first player left."""
+    payload = {"seat": seat, "to": heir(s, seat) if taken_by is None else taken_by,
+               "characters": sorted(c for c, v in s["control"].items() if v == seat),
+               "leader": s.get("leader") == seat}
+    if taken_by is not None:
+        payload["taken_over"] = True
+    return payload
 
 
 def apply_left(s, p) -> None:

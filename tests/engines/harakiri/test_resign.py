@@ -146,3 +146,20 @@ def test_adventure_the_last_player_leaving_ends_the_phase_failed():
     assert types(events) == ["PlayerLeftParty", "PartyLeft"]
     st = ENGINE.status(after)
     assert st.finished and st.winners == []
+
+
+# -- an absent player's characters taken over (docs/games/harakiri.md, "An absent player") ----------
+
+def test_an_absent_players_characters_pass_to_the_player_who_takes_them_over():
+    s = given_a_party(4)
+    assert ENGINE.status(s).awaiting == [0]
+    events = ENGINE.take_over(s, 0, 3, Rng(b"t", "take"))
+    after = fold(events, s)
+    assert events[0]["payload"] == {"seat": 0, "to": 3, "characters": ["akira"], "leader": True, "taken_over": True}
+    assert after["control"]["akira"] == 3 and after["leader"] == 3 and ENGINE.status(after).awaiting == [3]
+    assert ENGINE.out_of_play(after, 0)
+    assert ENGINE.describe(events[0], None, NAMES) == "Akira passes to di; di now leads the party, and the party plays on"
+    with pytest.raises(RuleViolation):
+        ENGINE.take_over(after, 1, 0, Rng(b"t", "x"))  # a player who left takes nothing over
+    with pytest.raises(RuleViolation):
+        ENGINE.take_over(after, 1, 1, Rng(b"t", "x"))
