@@ -382,14 +382,22 @@ def match_resign(*, match_id, user, actor: Actor | None = None) -> CommandResult
 def match_take_over(*, match_id, user, seat) -> CommandResult:
     """``user`` takes over the characters of ``seat``, an absent player of a cooperative match
     (``decisions._take_over``): the time the match has waited, with no move by anyone, is measured
-    here from its last event and recorded with the command."""
-    match = Match.objects.filter(pk=match_id).first()
-    if match is None:
-        raise MatchNotFound("no such match")
-    last = store.event_last_at(match)
-    idle = 0 if last is None else max(0, int((timezone.now() - last).total_seconds()))
-    return _lobby_write(match_id, actor=Actor.user(user), type_="take_over",
-                        args={"user_id": user.pk, "seat": seat, "idle_seconds": idle})
+    here from its last event and recorded with the command. The write expects the head the wait was
+    measured at: a move appended meanwhile ends the wait, so the wait is measured again (and then
+    refuses: the match has not waited a day any more)."""
+    for _ in range(MAX_LOBBY_RETRIES):
+        match = Match.objects.filter(pk=match_id).first()
+        if match is None:
+            raise MatchNotFound("no such match")
+        last = store.event_last_at(match)  # read after head_seq: an append in between only shortens the wait
+        idle = 0 if last is None else max(0, int((timezone.now() - last).total_seconds()))
+        request = D.Request(D.LOBBY, "take_over", {"user_id": user.pk, "seat": seat, "idle_seconds": idle})
+        try:
+            return _write(match_id, actor=Actor.user(user), command_id=uuid.uuid4(), expected_seq=match.head_seq,
+                          fp="lobby", request=request)
+        except VersionConflict:
+            continue
+    raise VersionConflict(Match.objects.get(pk=match_id).head_seq)
 
 
 def match_hold_clock(*, match_id, actor: Actor, reason: str = "") -> CommandResult:

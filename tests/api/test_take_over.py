@@ -3,14 +3,16 @@ docs/games/harakiri.md): once the match has waited on a seat, with no move by an
 another player may take that seat's characters over; before that, refused with a stable code."""
 
 import datetime
+import uuid
 
 import pytest
 
-from games.application import decisions, seedcheck, selectors
+from games.application import decisions, seedcheck, selectors, services
 from games.application.verify import SAME, match_check
-from games.eventstore.models import MatchEvent
+from games.eventstore import store
+from games.eventstore.models import Match, MatchEvent
 
-from .test_resign_three_sides import started, state_of, system_steps
+from .test_resign_three_sides import advance, started, state_of, system_steps
 
 pytestmark = pytest.mark.django_db
 
@@ -70,3 +72,27 @@ def test_a_game_that_is_not_cooperative_has_no_take_over(make_user, client_for):
     match, users = started(make_user, "yokai", 3)
     res = client_for(users[1]).post(f"/api/matches/{match.pk}/take-over/", {"seat": 0}, format="json")
     assert (res.status_code, res.json()["code"]) == (409, "take_over_unavailable")
+
+
+def test_a_move_made_while_the_wait_is_measured_ends_the_wait(make_user, client_for, monkeypatch):
+    # given a two-player Harakiri match that has waited on seat 0 for more than a day
+    match, users = started(make_user, "harakiri", 2)
+    system_steps(match, users)
+    _waited(match, decisions.IDLE_TAKE_OVER_SECONDS + 60)
+    engine = selectors.engine_of(match)
+    measured, moved = store.event_last_at, []
+
+    def the_players_move_right_after_the_measure(m):
+        at = measured(m)
+        if not moved:  # once, between the measure and the write: play goes on until seat 0 is awaited again
+            moved.append(Match.objects.get(pk=match.pk).head_seq)
+            advance(match, users, lambda game: Match.objects.get(pk=match.pk).head_seq > moved[0]
+                    and engine.status(game).awaiting == [0])
+        return at
+
+    monkeypatch.setattr(store, "event_last_at", the_players_move_right_after_the_measure)
+    # when seat 1 asks to take seat 0 over, and the wait is measured just before the players move again
+    res = client_for(users[1]).post(f"/api/matches/{match.pk}/take-over/", {"seat": 0}, format="json")
+    # then the wait is measured again from their last move (seat 0 awaited again), and the take-over refused
+    assert (res.status_code, res.json()["code"]) == (409, "not_idle_long_enough")
+    assert not MatchEvent.objects.filter(match=match, type="SeatConceded").exists()
