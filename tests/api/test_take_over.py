@@ -3,11 +3,10 @@ docs/games/harakiri.md): once the match has waited on a seat, with no move by an
 another player may take that seat's characters over; before that, refused with a stable code."""
 
 import datetime
-import uuid
 
 import pytest
 
-from games.application import decisions, seedcheck, selectors, services
+from games.application import decisions, seedcheck, selectors
 from games.application.verify import SAME, match_check
 from games.eventstore import store
 from games.eventstore.models import Match, MatchEvent
