@@ -50,3 +50,34 @@ def test_once_someone_moved_after_a_resignation_the_usual_last_move_applies():
     log[2]["payload"]["seat"] = 2
     assert resignation_move(log) is None
     assert resignation_move([ev(3, "Moved", "alice moves", seat=0)]) is None
+
+
+def box_lines(texts, most):
+    lines = [{"seq": i + 1, "text": t} for i, t in enumerate(texts)]
+    script = (f"import * as lm from {json.dumps(LAST_MOVE_JS.as_uri())};\n"
+              f"const b = lm.boxLines({json.dumps(lines)}, {most});\n"
+              "const words = (part) => part.map(lm.foldedText);\n"
+              "console.log(JSON.stringify({head: words(b.head), middle: words(b.middle), tail: words(b.tail)}));")
+    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+MULLIGAN = "erin9 moves a card from the hand to the bottom of their deck"
+
+
+def test_identical_lines_in_a_row_fold_into_one_and_the_newest_lines_show():
+    # given a move of five identical lines, then the initiative and the turn change (the reviewed tour)
+    texts = [MULLIGAN] * 5 + ["carol9 reveals Inferno for initiative: karma 4, attack 3", "carol9 puts Inferno into karma",
+                              "erin9 reveals Dusk Rush for initiative: karma 4, attack 5", "erin9 puts Dusk Rush into karma",
+                              "erin9 wins the initiative", "Round 1: erin9's turn"]
+    # when the box picks its lines (four shown)
+    box = box_lines(texts, 4)
+    # then the five identical lines are one, the move's first line and its newest three show, the rest folds
+    assert box["head"] == [f"{MULLIGAN} (×5)"]
+    assert box["tail"] == ["erin9 puts Dusk Rush into karma", "erin9 wins the initiative", "Round 1: erin9's turn"]
+    assert box["middle"] == texts[5:8]
+
+
+def test_a_short_move_shows_whole_and_only_neighbouring_repeats_fold():
+    box = box_lines(["a draws", "a draws", "b's turn", "a draws"], 4)
+    assert box == {"head": ["a draws (×2)", "b's turn", "a draws"], "middle": [], "tail": []}

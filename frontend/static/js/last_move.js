@@ -1,5 +1,6 @@
 // The "Last move" box's choice of events that the usual rule (the last run of another seat's
-// events) would miss: a player's own resignation (match.js computeLastMove).
+// events) would miss: a player's own resignation (match.js computeLastMove); and which of the move's
+// lines the box shows (``boxLines``).
 
 const LOOK_BACK = 60; // events looked at for a resignation, newest first
 
@@ -26,4 +27,30 @@ export function resignationMove(newestFirst, actorKey) {
     after.push(ev);
   }
   return null;
+}
+
+/** Consecutive lines with the same words, folded into one: ``[{ev, count}]`` (``ev``: the first of the run). */
+export function foldRepeats(lines) {
+  const out = [];
+  for (const ev of lines || []) {
+    const prev = out[out.length - 1];
+    if (prev && prev.ev.text === ev.text) prev.count += 1;
+    else out.push({ ev, count: 1 });
+  }
+  return out;
+}
+
+/** The words of a folded line: "erin9 draws a card (×4)" for four identical lines in a row. */
+export function foldedText({ ev, count }) {
+  return count > 1 ? `${ev.text} (×${count})` : ev.text;
+}
+
+/** Which of a move's lines (oldest first) the box shows: repeats folded, then the move's first line
+ * and its newest ones (the turn change, who won the initiative) in ``head`` and ``tail``, with what
+ * lies between folded into ``middle`` (one click away). At most ``max`` lines shown. */
+export function boxLines(lines, max) {
+  const folded = foldRepeats(lines);
+  if (folded.length <= max) return { head: folded, middle: [], tail: [] };
+  const keep = Math.max(1, max - 1);
+  return { head: folded.slice(0, 1), middle: folded.slice(1, folded.length - keep), tail: folded.slice(folded.length - keep) };
 }

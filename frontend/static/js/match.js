@@ -19,7 +19,7 @@ import { ReconnectingSocket } from "./socket.js";
 import { outlineWhilePointed, squareMatches } from "./squares.js";
 import { WORDS, errorText, isPaused, pausedWords, resultWords, seatLabel, waitingWords } from "./words.js";
 import { retireFlash } from "./flash.js";
-import { resignationMove } from "./last_move.js";
+import { boxLines, foldedText, resignationMove } from "./last_move.js";
 
 const boot = JSON.parse(document.getElementById("match-boot").textContent);
 // The channel layer is at-most-once: if the last push of a quiet spell was lost, nothing else
@@ -340,17 +340,18 @@ function renderLastMove() {
     box.replaceChildren();
     return;
   }
-  const shown = lines.slice(0, LAST_MOVE_LINES); // the move itself comes first, the turn change last
+  // repeats fold into one line; the move's first line and its newest ones show, the rest folds
+  const { head, middle, tail } = boxLines(lines, LAST_MOVE_LINES);
   box.hidden = false;
   const who = lastMover(app.lastMove);
   box.dataset.by = String(who);
-  const item = (ev) => el("li", { dataset: { seq: String(ev.seq) } }, ...sentenceNodes(ev.text));
-  const rest = lines.slice(shown.length); // the rest of the move folds, one click away (e.g. the enemies' attacks after a turn)
+  const item = (line) => el("li", { dataset: { seq: String(line.ev.seq) } }, ...sentenceNodes(foldedText(line)));
   box.replaceChildren(...[
     el("strong", { class: "last-move-title" }, who === "system" ? "Last moves by the game" : `Last move: ${seatName(who)}`),
-    el("ul", {}, ...shown.map(item)),
-    rest.length ? el("details", { class: "last-move-more" },
-      el("summary", { class: "muted small" }, `…and ${rest.length} more`), el("ul", {}, ...rest.map(item))) : null,
+    el("ul", {}, ...head.map(item)),
+    middle.length ? el("details", { class: "last-move-more" },
+      el("summary", { class: "muted small" }, `…and ${middle.length} more`), el("ul", {}, ...middle.map(item))) : null,
+    tail.length ? el("ul", {}, ...tail.map(item)) : null,
   ].filter(Boolean));
 }
 
