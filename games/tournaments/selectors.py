@@ -210,7 +210,12 @@ def standings_at(tournament: Tournament, seq: int) -> list[dict]:
 def tournament_standings(tournament: Tournament) -> list[dict]:
     """``[{rank, entrant_id, name, points, played, tiebreaks: {name: value}, dropped, reports}]``
     (``reports``: ``[{round, table, status}]`` for each report on a table the entrant sat at), each
-    name as shown (``names``: a deleted account's part reads "deleted player")."""
+    name as shown (``names``: a deleted account's part reads "deleted player"). None while entrants
+    register: the last tiebreak draws from the seed kept secret until the start, and even the order of
+    a field all on 0 points would tell an entrant where a new registration draws."""
+    status = Tournament.objects.filter(pk=tournament.pk).values_list("status", flat=True).first()
+    if status in (None, REGISTERING):  # as stored now: a caller's copy may predate the start
+        return []
     return names_shown(_standings_stored(tournament), members_of([tournament.pk]))
 
 

@@ -61,6 +61,8 @@ def test_the_draw_seed_stays_secret_while_entrants_register_and_is_revealed_at_t
         assert c.post(f"{url}register/").status_code == 200
     # then no read shows the seed before the start: the API, the list, the page
     assert created["seed"] is None and api.get(url).json()["seed"] is None
+    # nor the draw it makes: no standings (a field all on 0 points would be ordered by it) until the start
+    assert api.get(f"{url}standings/").json() == []
     assert seed not in api.get(BASE).content.decode()
     client.force_login(users[0])
     page = client.get(f"/tournaments/{created['id']}/").content.decode()
