@@ -105,6 +105,9 @@ def test_register_start_pairings_results_and_withdraw(organizer, make_user):
     assert "Sign in" in anon and 'data-testid="register"' not in anon and no_inline_scripts(anon)
     assert f'data-ws-path="/ws/tournaments/{t.pk}/"' in anon
     assert 'data-testid="standings"' not in anon  # no standings before anyone has played
+    # the draw's fingerprint in full (a phone has no tooltip to hover), its seed kept back until the start
+    t.refresh_from_db()
+    assert 'data-testid="draw-check"' in anon and t.seed_hash in anon and t.seed not in anon
     for p in players:
         res = browser(p).post(f"{url}register/", follow=True)
         assert "You are registered." in _messages(res.content.decode())
@@ -117,6 +120,7 @@ def test_register_start_pairings_results_and_withdraw(organizer, make_user):
 
     pairings = selectors.tournament_pairings(selectors.tournament_get(t.pk))
     watching = browser().get(url).content.decode()
+    assert f'Seed, revealed at the start: <code class="wrap-anywhere">{t.seed}</code>' in watching
     for p in pairings:  # a spectator may watch every match (behind: the page says how far)
         assert f'href="/matches/{p["match_id"]}/"' in watching
     assert "spectators see each match 1 minute and 1 turn behind the players." in watching
