@@ -2,7 +2,6 @@
 (registrations, start, pairings, results, drops, players' reports, adjudications, overrides) with who
 decided each; a report's record shows its text and opens the match's log review at the report's seq."""
 
-from django.contrib.admin.views.decorators import staff_member_required
 from django.http import Http404
 
 from games.tournaments import selectors
@@ -10,16 +9,17 @@ from games.tournaments.errors import TournamentServiceError
 from games.tournaments.models import MatchReport
 
 from . import words
+from .access import staff_required
 from .selectors import usernames
 from .views import render
 
 
-@staff_member_required
+@staff_required
 def tournament_index(request):
     return render(request, "staff/tournaments.html", {"tournaments": selectors.tournament_list(limit=200)})
 
 
-@staff_member_required
+@staff_required
 def tournament_log(request, tournament_id):
     try:
         tournament = selectors.tournament_get(tournament_id)

@@ -11,7 +11,6 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.template.backends.django import DjangoTemplates
@@ -25,6 +24,7 @@ from games.tournaments.errors import TournamentServiceError
 
 from . import selectors as staff_selectors
 from . import services
+from .access import staff_required
 from .forms import AnnotationForm, LogImportForm
 from .logfile import LogError
 
@@ -61,7 +61,7 @@ def _match_or_404(match_id):
         raise Http404("no such match")
 
 
-@staff_member_required
+@staff_required
 def index(request):
     query = request.GET.get("q", "").strip()[:150]
     return render(request, "staff/index.html", {
@@ -69,7 +69,7 @@ def index(request):
     })
 
 
-@staff_member_required
+@staff_required
 def match_page(request, match_id):
     return _match_page(request, _match_or_404(match_id))
 
@@ -117,7 +117,7 @@ def _query_without(query, *names) -> str:
     return f"{text}&" if text else ""
 
 
-@staff_member_required
+@staff_required
 @require_POST
 def annotate(request, match_id):
     match = _match_or_404(match_id)
@@ -134,7 +134,7 @@ def annotate(request, match_id):
     return _match_page(request, match, annotation_form=form, status=400, at_raw=request.POST.get("seq", ""))
 
 
-@staff_member_required
+@staff_required
 @require_POST
 def chat_hide(request, match_id, message_id):
     """Hide a chat message with a reason (recorded); the page shows it hidden, with the reason."""
@@ -148,7 +148,7 @@ def chat_hide(request, match_id, message_id):
     return HttpResponseRedirect(reverse("staff:match", args=[match.pk]) + f"#chat-{message_id}")
 
 
-@staff_member_required
+@staff_required
 def log_download(request, match_id):
     match = _match_or_404(match_id)
     services.access_record(user=request.user, match=match, what="download log")
@@ -158,7 +158,7 @@ def log_download(request, match_id):
     return response
 
 
-@staff_member_required
+@staff_required
 @require_http_methods(["GET", "POST"])
 def log_import(request):
     if request.method == "POST":
@@ -175,13 +175,13 @@ def log_import(request):
     return render(request, "staff/import.html", {"form": LogImportForm()})
 
 
-@staff_member_required
+@staff_required
 def report_queue(request, error=None, status=200):
     """The judge's queue: open match reports, each linking to the log review at its seq."""
     return render(request, "staff/reports.html", {"queue": reports.judge_queue(), "error": error}, status=status)
 
 
-@staff_member_required
+@staff_required
 @require_POST
 def report_resolve(request, report_id):
     decision = request.POST.get("decision", "")

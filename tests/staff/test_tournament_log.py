@@ -61,5 +61,5 @@ def test_staff_reads_the_log_in_order_and_players_cannot(make_user):
     assert "the record (JSON)" in html and "…" not in html
     assert f'<code class="seed-hash">{t.seed_hash}</code>' in html  # wraps on a phone (staff.css)
     assert staff.get(f"/staff/tournaments/{uuid.uuid4()}/").status_code == 404
-    assert _client(players[0]).get(f"/staff/tournaments/{t.pk}/").status_code == 302  # to the admin login
+    assert _client(players[0]).get(f"/staff/tournaments/{t.pk}/").status_code == 403  # refused: not staff
     assert Client().get("/staff/tournaments/").status_code == 302
