@@ -324,10 +324,15 @@ def correction_words(correction: dict | None) -> str | None:
     return f"A judge corrected this result: {places}" + (f" (“{reason}”)." if reason else ".")
 
 
+# The one wording of a paused round (words.js ``PAUSED`` is its twin): the tournament page and the match
+# page start their sentences with it.
+PAUSED_SENTENCE = "The round is paused"
+
+
 def paused_words(reason) -> str:
     """The banner while a tournament's organizer holds the match (match.js ``pausedWords`` says the same live)."""
     why = str(reason or "").strip()
-    return f"Paused by the organizer{': ' + why if why else ''}. Moves wait until the round resumes; clocks are stopped."
+    return f"{PAUSED_SENTENCE} by the organizer{': ' + why if why else ''}. Moves wait until it resumes; clocks are stopped."
 
 
 def resign_confirm(match, state: dict, seat=None) -> str:

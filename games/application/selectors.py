@@ -388,7 +388,7 @@ def platform_text(type_: str, payload: dict) -> str:
         STARTED: "The match starts",
         FINISHED: f"{who} resigns: the match is over" if "resigned" in payload else "The match is over",
         ABANDONED: "The match is abandoned",
-        CLOCK_HELD: "The clock stops: the tournament is paused" + (f" ({payload['reason']})" if payload.get("reason") else ""),
+        CLOCK_HELD: "The clock stops: the round is paused" + (f" ({payload['reason']})" if payload.get("reason") else ""),
         CLOCK_RELEASED: "The clock runs again",
         SEAT_CONCEDED: (f"{payload.get('by_username') or 'A player'} takes over from {who}, whom the game had "
                         f"waited on for over {int(payload.get('idle_seconds') or 0) // 3600} hours"

@@ -42,7 +42,7 @@ def test_a_held_clock_stops_and_resumes_with_what_it_had_left(started_pebbles):
     assert view["deadline"] is None and view["match"]["clock_held"] is True
     assert tasks.timeout_match_task.apply(args=[str(match.pk), match.head_seq - 1]).get() == "stale"
     texts = [e["text"] for e in selectors.events_for_seat(match, 0)]
-    assert texts[-1] == "The clock stops: the tournament is paused (lunch)"
+    assert texts[-1] == "The clock stops: the round is paused (lunch)"
     # when it is let go much later
     before = timezone.now()
     services.match_release_clock(match_id=match.pk, actor=ORGANIZER)

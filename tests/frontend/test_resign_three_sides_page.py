@@ -96,7 +96,7 @@ def test_a_paused_match_shows_the_organizers_banner_and_offers_no_move(client, s
     # then a banner says the match is paused and why, and no move is offered (resigning still is)
     banner = re.search(r'<p id="paused-banner"[^>]*>([^<]*)</p>', page)
     assert " hidden" not in banner.group(0)
-    assert banner.group(1) == ("Paused by the organizer: power cut. Moves wait until the round resumes; "
+    assert banner.group(1) == ("The round is paused by the organizer: power cut. Moves wait until it resumes; "
                                "clocks are stopped.")
     doc = boot_of(res)["doc"]
     assert doc["legal_commands"] == [] and doc["resignable"] is True

@@ -88,8 +88,8 @@ def test_the_paused_banner_says_the_reason_as_the_server_does():
     for reason in ("power cut", ""):
         # when the table words the banner, then it says what the server's page said
         assert run_js(f"words.pausedWords({json.dumps(reason)})") == paused_words(reason)
-    assert paused_words("power cut") == ("Paused by the organizer: power cut. Moves wait until the round resumes; "
-                                         "clocks are stopped.")
+    assert paused_words("power cut") == ("The round is paused by the organizer: power cut. Moves wait until it "
+                                         "resumes; clocks are stopped.")
 
 
 def test_the_rematch_offer_reads_sensibly_to_a_player_who_resigned():

@@ -78,8 +78,8 @@ def test_a_paused_tournament_match_says_so_above_the_board():
     def words(doc):
         return run_js(f"yokai.turnWords({json.dumps(doc)}, {{turn: 0}}, true)")
 
-    # then the top bar reads Paused, not Your turn (before: "Your turn" under the paused banner)
-    assert words(doc) == "Paused"
+    # then the top bar reads Round paused, not Your turn (before: "Your turn" under the paused banner)
+    assert words(doc) == "Round paused"
     assert words({**doc, "match": {**doc["match"], "clock_held": False}}) == "Your turn"
 
 

@@ -17,7 +17,7 @@ import { boardFor } from "./boards/registry.js";
 import { entriesOf, help, helpText, loadGlossary } from "./boards/help.js";
 import { ReconnectingSocket } from "./socket.js";
 import { outlineWhilePointed, squareMatches } from "./squares.js";
-import { WORDS, errorText, isPaused, pausedWords, resultWords, seatLabel, waitingWords } from "./words.js";
+import { PAUSED, WORDS, errorText, isPaused, pausedWords, resultWords, seatLabel, toPlayBadge, waitingWords } from "./words.js";
 import { retireFlash } from "./flash.js";
 import { boxLines, foldedText, resignationMove } from "./last_move.js";
 
@@ -537,7 +537,7 @@ function renderClock() {
   const box = $("status-clock");
   const deadline = app.doc.deadline;
   if (app.doc.match && app.doc.match.clock_held && !matchOver(app.doc)) {
-    box.textContent = "stopped: the tournament is paused"; // it resumes with the time it had left
+    box.textContent = PAUSED.clock; // it resumes with the time it had left
     box.removeAttribute("data-urgent");
     return;
   }
@@ -565,7 +565,7 @@ function renderSeats() {
         "li",
         { class: [awaiting.has(i) ? "awaiting" : "", i === doc.seat ? "me" : ""].join(" ").trim(), dataset: { seat: String(i) } },
         s ? seatName(i) : el("em", { class: "free" }, "free"),
-        awaiting.has(i) ? el("span", { class: "badge" }, "to play") : null,
+        awaiting.has(i) ? el("span", { class: "badge" }, toPlayBadge(doc)) : null,
         conceded.has(i) ? (takenOver(i)
           ? el("span", { class: "badge resigned", title: "Away for over a day: another player took over their characters." }, "taken over")
           : el("span", { class: "badge resigned", title: "Resigned and left the game; the others played on." }, "resigned")) : null,
@@ -620,7 +620,7 @@ function renderCommands(board) {
   }
   if (!legal.length) {
     const st = app.doc.status || {};
-    box.replaceChildren(el("p", { class: "muted" }, st.finished ? "The match is over." : app.doc.match && app.doc.match.status === "open" ? "The match has not started." : isPaused(app.doc) ? "Paused: your moves wait until the round resumes." : "Nothing to do right now."));
+    box.replaceChildren(el("p", { class: "muted" }, st.finished ? "The match is over." : app.doc.match && app.doc.match.status === "open" ? "The match has not started." : isPaused(app.doc) ? PAUSED.moves : "Nothing to do right now."));
     return;
   }
   const ready = canAct();

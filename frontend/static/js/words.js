@@ -78,11 +78,28 @@ export function isPaused(doc) {
   return Boolean(doc && doc.match && doc.match.clock_held && doc.match.status === "active");
 }
 
+/** The one wording of a paused round (a tournament organizer's pause), the same wherever it shows: the
+ * tournament page (frontend/templates/frontend/_tournament_live.html), the match page's banner, Clock
+ * and Seats, the boards' header and badges. The server's twins are frontend/views.PAUSED and
+ * paused_words. */
+export const PAUSED = Object.freeze({
+  sentence: "The round is paused", // every longer sentence starts with it
+  header: "Round paused", // a board's header, where "Your turn" would be
+  clock: "stopped: the round is paused", // the match page's Clock (it resumes with the time it had left)
+  badge: "to play when resumed", // the awaited seat's badge, instead of "to play"
+  moves: "The round is paused: your moves wait until it resumes.", // the player's actions box
+});
+
+/** The badge beside the awaited seat's name: "to play", or while paused that it waits for the resume. */
+export function toPlayBadge(doc) {
+  return isPaused(doc) ? PAUSED.badge : "to play";
+}
+
 /** The match page's banner while the organizer holds the match (a tournament's pause; the server's
  * twin is frontend/views.paused_words). */
 export function pausedWords(reason) {
   const why = String(reason || "").trim();
-  return `Paused by the organizer${why ? `: ${why}` : ""}. Moves wait until the round resumes; clocks are stopped.`;
+  return `${PAUSED.sentence} by the organizer${why ? `: ${why}` : ""}. Moves wait until it resumes; clocks are stopped.`;
 }
 
 /** A board's line under its "Paused" header (the page's banner above it says why and that clocks are

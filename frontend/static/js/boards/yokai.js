@@ -13,7 +13,7 @@
 
 import { entry, explain, help, helpText, loadGlossary, onEscape } from "./help.js";
 import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
-import { isPaused, pausedWaitWords, seatLabel, waitingWords } from "../words.js";
+import { PAUSED, isPaused, pausedWaitWords, seatLabel, toPlayBadge, waitingWords } from "../words.js";
 
 const CSS_URL = new URL("../../css/boards/yokai.css", import.meta.url).href;
 const ELEMENTS = ["fire", "water", "earth", "wood", "metal"];
@@ -283,7 +283,7 @@ function renderBanner({ doc, view }) {
 /** The top bar's first words: whose turn it is, or why nobody moves now. */
 export function turnWords(doc, view, player) {
   if ((doc.status || {}).finished) return "Final position";
-  if (isPaused(doc)) return "Paused";
+  if (isPaused(doc)) return PAUSED.header;
   return player && view.turn === doc.seat ? "Your turn" : `${seatName(doc, view.turn)}'s turn`;
 }
 
@@ -547,7 +547,7 @@ function renderPlayers({ doc, view }) {
       h("li", { class: `yk-player${awaited.has(seat) ? " is-awaited" : ""}${seat === doc.seat ? " is-me" : ""}${left.has(seat) ? " is-out" : ""}`, dataset: { seat: String(seat) } },
         h("div", { class: "yk-pname" }, h("span", { class: `yk-swatch seat-${seat}` }), seatName(doc, seat),
           view.teams ? h("span", { class: "yk-team" }, ` · ${teamLabel(view, seat)}`) : "",
-          awaited.has(seat) ? h("span", { class: "badge" }, "to play") : ""),
+          awaited.has(seat) ? h("span", { class: "badge" }, toPlayBadge(doc)) : ""),
         h("div", { class: "yk-pstats" },
           help(h("span", {}, `Hand ${p.hand_count}`), `Cards in hand.\n${helpText("concept:DRAW")}`),
           help(h("span", {}, `Deck ${p.deck_count}`), `Cards left in the deck.\n${helpText("concept:DECK_OUT")}`),
