@@ -15,7 +15,7 @@
 
 import { entry, explain, help, helpText, loadGlossary, onEscape } from "./help.js";
 import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
-import { isPaused, pausedWaitWords, seatLabel, waitingWords } from "../words.js";
+import { PAUSED, isPaused, pausedWaitWords, seatLabel, toPlayBadge, waitingWords } from "../words.js";
 
 const CSS_URL = new URL("../../css/boards/yashima.css", import.meta.url).href;
 const SVG = "http://www.w3.org/2000/svg";
@@ -599,7 +599,7 @@ function renderTop({ doc, view }) {
   const bar = h("div", { class: "ys-top" });
   let text = titleCase(view.phase);
   if (st.finished) text = "Final position";
-  else if (isPaused(doc)) text = "Paused";
+  else if (isPaused(doc)) text = PAUSED.header;
   else if (view.phase === "battle" && turnSeat !== null) text = turnSeat === doc.seat ? "Your turn" : `${seatName(doc, turnSeat)}'s turn`;
   bar.append(h("div", { class: `ys-turn${turnSeat !== null ? ` seat-${turnSeat}` : ""}` }, turnSeat !== null ? h("span", { class: "ys-swatch" }) : "", text));
   if (view.phase === "setup") return bar; // no round and no action pool before the first round
@@ -1253,7 +1253,7 @@ function renderPlayers({ doc, view }) {
     const karmaSum = (p.karma || []).reduce((n, c) => n + ((def(c.d) || {}).karma || 0), 0);
     const life = (p.hand_count || 0) + (p.deck_count || 0);
     side.append(h("div", { class: `ys-player seat-${seat}${awaited.has(seat) ? " is-awaited" : ""}`, dataset: { seat: String(seat) } },
-      h("div", { class: "ys-pname" }, h("span", { class: "ys-swatch" }), seatName(doc, seat), awaited.has(seat) ? h("span", { class: "badge" }, "to play") : ""),
+      h("div", { class: "ys-pname" }, h("span", { class: "ys-swatch" }), seatName(doc, seat), awaited.has(seat) ? h("span", { class: "badge" }, toPlayBadge(doc)) : ""),
       teamLine(doc, seat) ? h("div", { class: "ys-team", "data-testid": "yashima-team" }, teamLine(doc, seat)) : "",
       h("div", {}, m ? help(h("span", { class: "ys-master" }, m.name), masterSummary(p.master), m.name) : p.dead ? "no master" : "no master yet",
         k ? [" + ", help(h("span", { class: "ys-master" }, k.name), kamiSummary(p.kami, p.master), k.name)] : "", p.restored ? " (restored)" : ""),
