@@ -111,7 +111,7 @@ def test_the_staff_queue_page_links_each_report_to_the_log_review_at_its_seq(pla
     (pairing,) = selectors.tournament_pairings(t)
     assert pairing["result"]["winners"] == [loser]
     client.force_login(alice)
-    assert client.get("/staff/reports/").status_code == 302  # to the admin login
+    assert client.get("/staff/reports/").status_code == 403  # a player: the staff-only page, in words
 
 
 def test_reports_are_records_shown_in_the_standings_the_page_and_the_staff_log(played, client_for, make_user, client,
