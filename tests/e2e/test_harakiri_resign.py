@@ -28,7 +28,9 @@ def _shoot(page, name):
     page.set_viewport_size({"width": 1280, "height": 900})
 
 
-def test_a_player_resigns_and_the_other_plays_on_with_the_whole_party(new_page):
+def _two_players_started(new_page):
+    """Two signed-up players in their own browsers, seated at a started two-seat Harakiri match:
+    (page A, page B, A's name, B's name, the match id)."""
     a, b = new_page(), new_page()
     alice, bob = f"alice-{uuid.uuid4().hex[:6]}", f"bob-{uuid.uuid4().hex[:6]}"
     sign_up(a, alice)
@@ -40,6 +42,11 @@ def test_a_player_resigns_and_the_other_plays_on_with_the_whole_party(new_page):
     a.reload()
     a.get_by_role("button", name="Start").click()
     wait_live(a)
+    return a, b, alice, bob, match_id
+
+
+def test_a_player_resigns_and_the_other_plays_on_with_the_whole_party(new_page):
+    a, b, alice, bob, match_id = _two_players_started(new_page)
     expect(a.locator("#status-match")).to_have_text("active")
     b.reload()
     wait_live(b)
@@ -83,17 +90,7 @@ def test_a_player_takes_over_an_absent_players_characters_after_a_day(new_page, 
     import sys
 
     from .conftest import ROOT
-    a, b = new_page(), new_page()
-    alice, bob = f"alice-{uuid.uuid4().hex[:6]}", f"bob-{uuid.uuid4().hex[:6]}"
-    sign_up(a, alice)
-    sign_up(b, bob)
-    match_id = create_match(a, game="harakiri", seats=2)
-    b.goto(f"/matches/{match_id}/")
-    b.get_by_role("button", name=re.compile("^Join")).first.click()
-    wait_live(b)
-    a.reload()
-    a.get_by_role("button", name="Start").click()
-    wait_live(a)
+    a, b, alice, bob, match_id = _two_players_started(new_page)
     # the game waits on A (the party leader); B is offered nothing yet
     b.reload()
     wait_live(b)
