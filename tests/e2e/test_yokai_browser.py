@@ -187,6 +187,12 @@ def test_two_players_play_yokai_to_the_end_by_clicking(new_page):
                 expect(other.locator("#board .is-named")).to_have_count(1)
                 other.mouse.move(0, 0)
                 expect(other.locator("#board .is-named")).to_have_count(0)
+                # and a tap (a click) on it outlines it too, with the square in view
+                entry.locator(".kz-square").click()
+                named = other.locator(f'#board [data-pos="{summoned["payload"]["at"]}"]')
+                expect(named).to_have_class(re.compile(r"\bis-named\b"))
+                expect(named).to_be_in_viewport()
+                other.mouse.move(0, 0)
                 square_named = True
         if not shot_taken and after["monsters"] >= 4 and not after["finished"]:
             wait_settled(carol, after["seq"])

@@ -218,7 +218,7 @@ function squareName(label, key) {
   const span = el("span", { class: "kz-square", dataset: { sq: key } }, label);
   outlineWhilePointed(span, () => $("board"), [key]);
   const noun = /\bspace\b/.test(label) ? "space" : "square"; // Yashima names its hexes spaces
-  return help(span, `This ${noun} is outlined on the board while you point at it.`);
+  return help(span, `Point at or tap this ${noun}'s name to outline it on the board; a tap also brings it into view.`);
 }
 
 function logEntry(ev) {
