@@ -1,7 +1,8 @@
 """Yashima in a real browser: the history names a space the way the map labels it. A player moves
 onto a road space by clicking the board; the history, the step buttons and the replay's moves read
 "the road space H8" (never "(0,1)"), the hex the text names shows "H8", and pointing at the name in
-the history or the replay outlines that hex. Screenshots of the page at 1280 and 390 px go to var/screenshots."""
+the history or the replay outlines that hex; tapping it on a phone brings the hex into view. The label
+reads inside its hex, never under the miniature standing there, and at a readable size on a phone. Screenshots of the page at 1280 and 390 px go to var/screenshots."""
 
 import re
 import uuid
@@ -9,7 +10,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import assert_fits_width, load_scenario, table_shot
+from .conftest import SHOTS, assert_fits_width, load_scenario, table_shot
 from .test_match_flow import sign_up, wait_live
 from .test_yashima_board import SETTLED_JS, click_option, create_yashima_match
 
@@ -25,6 +26,34 @@ SCENARIO = {
     ],
     "phase": "battle", "turn": 0, "pool": {"move": 2, "attack": 0},
 }
+
+
+# the space label's plate and what it must not lie under: the miniature's body and its facing nose
+LABEL_BOXES_JS = """(cell) => {
+  const box = (n) => { const b = n.getBoundingClientRect(); return {top: b.top, bottom: b.bottom, left: b.left, right: b.right, height: b.height}; };
+  const board = document.getElementById("board");
+  const tag = board.querySelector(`.ys-space-tag[data-of="${cell}"]`);
+  const hex = board.querySelector(`.ys-cell[data-cell="${cell}"] .ys-hex`);
+  const mini = board.querySelector(".ys-mini[data-seat='0']");
+  const tagOnTop = [...board.querySelector("svg").children].indexOf(tag.parentNode) > [...board.querySelector("svg").children].indexOf(mini);
+  return {plate: box(tag.querySelector("rect")), text: box(tag.querySelector("text")), hex: box(hex),
+          body: box(mini.querySelector("circle.body")), nose: box(mini.querySelector(".nose")), tagOnTop};
+}"""
+
+
+def overlaps(a, b):
+    return a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] and b["top"] < a["bottom"]
+
+
+def assert_label_clear(page, cell):
+    """The label of ``cell`` lies inside its hex, clear of the miniature on it and its nose, drawn above them."""
+    got = page.evaluate(LABEL_BOXES_JS, cell)
+    hex_, plate = got["hex"], got["plate"]
+    assert hex_["top"] <= plate["top"] and plate["bottom"] <= hex_["bottom"], got
+    assert hex_["left"] <= plate["left"] and plate["right"] <= hex_["right"], got
+    assert not overlaps(plate, got["nose"]), got
+    assert got["tagOnTop"], got
+    return got
 
 
 def option_index(page, type_):
@@ -49,7 +78,7 @@ def test_the_history_names_a_space_as_the_map_labels_it(new_page, live_server_en
     road = board.locator('.ys-cell[data-cell="0,1"]')
     # the map draws the label on the hex, and the hex's help names it as the texts do
     expect(road).to_have_attribute("data-space", "H8")
-    expect(road.locator(".ys-space-label")).to_have_text("H8")
+    expect(board.locator('.ys-space-tag[data-of="0,1"] .ys-space-label')).to_have_text("H8")
     expect(road).to_have_attribute("aria-label", re.compile(r"^The road space H8"))
 
     # when she takes a move action and steps onto the road (its button and the hex name the space)
@@ -68,10 +97,23 @@ def test_the_history_names_a_space_as_the_map_labels_it(new_page, live_server_en
     expect(named).to_have_text("the road space H8")
     named.hover()
     expect(board.locator("g.ys-cell.is-named")).to_have_attribute("data-space", "H8")
+    # and the label H8 reads inside its hex, clear of her miniature (facing down) and its nose
+    assert_label_clear(page, "0,1")
     table_shot(page, "yashima-history-spaces-1280")
+    board.locator(".ys-map").screenshot(path=str(SHOTS / "yashima-map-labels-1280.png"))
     page.set_viewport_size({"width": 390, "height": 844})
     assert_fits_width(page)
+    # on a phone the labels read at about 10 px (the map scrolls sideways in its own box instead)
+    assert assert_label_clear(page, "0,1")["text"]["height"] >= 9.5
+    # when she taps the space's name in the history, far below the board
     page.locator("#log li.event", has_text=moved).scroll_into_view_if_needed()
+    assert page.evaluate("() => document.querySelector('#board .ys-cell[data-space=H8]').getBoundingClientRect().bottom") < 0
+    named.dispatch_event("click")
+    # then the page brings the outlined hex into view
+    page.wait_for_function("""() => { const b = document.querySelector('#board .ys-cell.is-named').getBoundingClientRect();
+                                      return b.top >= 0 && b.bottom <= window.innerHeight && b.left >= 0 && b.right <= window.innerWidth; }""")
+    page.wait_for_timeout(600)  # the smooth scroll settles
+    page.screenshot(path=str(SHOTS / "yashima-tap-space-name-390.png"))
     table_shot(page, "yashima-history-spaces-390")
     page.set_viewport_size({"width": 1280, "height": 900})
 

@@ -9,7 +9,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import table_shot
+from .conftest import SHOTS, table_shot
 from .test_match_flow import create_match, sign_up, wait_live
 from .test_yashima_board import SETTLED_JS, STATE_JS, play_one
 
@@ -27,7 +27,8 @@ MAP_JS = """() => { const map = document.querySelector('#board .ys-map'); const 
   const seat = window.KamizaMatch.doc.seat;
   const mine = document.querySelector(`#board .ys-mini[data-seat="${seat}"] circle.body`).getBoundingClientRect();
   const centre = mine.left + mine.width / 2;
-  return {hex: hex.width, scrolls: map.scrollWidth > map.clientWidth, page: document.documentElement.scrollWidth <= window.innerWidth,
+  const label = document.querySelector('#board .ys-map .ys-space-label').getBoundingClientRect();
+  return {hex: hex.width, label: label.height, scrolls: map.scrollWidth > map.clientWidth, page: document.documentElement.scrollWidth <= window.innerWidth,
           mineShown: centre > box.left && centre < box.right}; }"""
 TEAMS_JS = """() => [...document.querySelectorAll('#board .ys-mini')].map((m) => m.getAttribute('data-team'))"""
 
@@ -57,8 +58,9 @@ def start_with_bots(page, seats, options):
     set_up_through_the_board(page)
 
 
-# A finger needs a hex about 32 px across: on a phone the map keeps that size and scrolls sideways in
-# its own box (the page itself never does), opened on the player's own miniature.
+# A finger needs a hex about 32 px across, and the space labels ("H8") need hexes about 48 px across
+# to read at about 10 px: on a phone the map keeps that size and scrolls sideways in its own box (the
+# page itself never does), opened on the player's own miniature.
 @pytest.mark.parametrize("seats, options", [(2, {}), (4, {"teams": True}), (6, {})], ids=["two", "four-teams", "six"])
 def test_the_map_keeps_hexes_a_finger_can_hit_and_scrolls_in_its_own_box(new_page, seats, options):
     page = new_page()
@@ -68,9 +70,10 @@ def test_the_map_keeps_hexes_a_finger_can_hit_and_scrolls_in_its_own_box(new_pag
     wait_live(page)
     page.wait_for_function(SETTLED_JS, timeout=30_000)
     phone = page.evaluate(MAP_JS)
-    assert phone["hex"] >= 31 and phone["page"] and phone["mineShown"], phone  # 32 px, less the hex's own border
-    assert phone["scrolls"] == (seats > 2), phone
+    assert phone["hex"] >= 46 and phone["page"] and phone["mineShown"], phone  # 48 px, less the hex's own border
+    assert phone["label"] >= 9.5 and phone["scrolls"], phone
     table_shot(page, f"yashima-map-{seats}-390")
+    page.locator("#board .ys-map").screenshot(path=str(SHOTS / f"yashima-map-{seats}-box-390.png"))
     page.set_viewport_size({"width": 1280, "height": 900})
     page.wait_for_timeout(200)
     desk = page.evaluate(MAP_JS)

@@ -1046,9 +1046,62 @@ function initials(name) {
 }
 
 const MIN_HEX_PX = 32; // a hex's width (corner to corner) a finger can still hit
+// on a phone (the stylesheet's narrow-screen rule): wide enough that the space labels read at
+// about 10 px; the map scrolls sideways in its own box there
+const MIN_HEX_PX_PHONE = 48;
 
 /** The narrowest the map's picture may be drawn, in px, for a map ``width`` SVG units wide. */
-function mapMinWidth(width) { return Math.ceil(width * MIN_HEX_PX / (2 * S)); }
+export function mapMinWidth(width, hexPx = MIN_HEX_PX) { return Math.ceil(width * hexPx / (2 * S)); }
+
+const UPWARD = new Set([5, 0, 1]); // facings whose arrow or nose crosses the top half of a hex
+
+/** Where each space's label goes so that no miniature, facing nose or facing arrow covers it:
+ * ``{cell: "bottom" | "centre"}`` for the spaces whose label leaves its usual place at the top of
+ * the hex (absent: "top"). ``minis``: ``[{pos, facing}]``; ``arrows``: ``{centre, facings}`` for the
+ * arrows drawn around a space (placement, end of move, attack), or null. An arrow crosses its own
+ * space's edge and reaches into the neighbour's middle: the top of a space is taken by a nose or an
+ * arrow pointing up-ish out of it, or an arrow coming down-ish into it; the bottom likewise. A space
+ * whose top and bottom are both taken shows its label in the middle when nothing stands there. */
+export function labelSlots(keys, minis, arrows) {
+  const taken = new Map(); // cell -> Set of "top" / "bottom" / "centre"
+  const take = (cell, where) => { if (!taken.has(cell)) taken.set(cell, new Set()); taken.get(cell).add(where); };
+  for (const m of minis || []) {
+    if (!m || !m.pos) continue;
+    take(m.pos, "centre");
+    take(m.pos, UPWARD.has(m.facing || 0) ? "top" : "bottom");
+  }
+  if (arrows && arrows.centre) {
+    const [q, r] = parse(arrows.centre);
+    for (const f of arrows.facings || []) {
+      const up = UPWARD.has(f);
+      if (f === 0 || f === 3) take(arrows.centre, up ? "top" : "bottom");
+      const [dq, dr] = DIRS[f];
+      const next = `${q + dq},${r + dr}`;
+      take(next, up ? "bottom" : "top");
+      take(next, "centre");
+    }
+  }
+  const out = {};
+  for (const k of keys) {
+    const t = taken.get(k);
+    if (!t || !t.has("top")) continue;
+    if (!t.has("bottom")) out[k] = "bottom";
+    else if (!t.has("centre")) out[k] = "centre";
+  }
+  return out;
+}
+
+const LABEL_FONT = 8.2; // SVG units, as the stylesheet's .ys-space-label
+const LABEL_Y = { top: -S * 0.6, bottom: S * 0.6, centre: 0 }; // the plate's middle, from the hex's centre
+
+/** A space's label on a light plate, drawn above everything on its hex (``slot`` from ``labelSlots``). */
+function spaceTag(cell, tag, x, y, slot) {
+  const w = tag.length * LABEL_FONT * 0.62 + 3.5, ht = LABEL_FONT + 0.4;
+  const cy = y + LABEL_Y[slot];
+  return s("g", { class: "ys-space-tag", "data-of": cell, "data-slot": slot, "aria-hidden": "true" },
+    s("rect", { x: (x - w / 2).toFixed(1), y: (cy - ht / 2).toFixed(1), width: w.toFixed(1), height: ht.toFixed(1), rx: 2 }),
+    s("text", { class: "ys-space-label", x, y: (cy + LABEL_FONT * 0.35).toFixed(1), "text-anchor": "middle" }, tag));
+}
 
 /** A small number in the team's colour by a miniature. */
 function teamBadge(team, x, y) {
@@ -1084,7 +1137,9 @@ function renderMap(ctx) {
   const pad = S * 1.6;
   const width = maxX - minX + 2 * pad;
   const svg = s("svg", { viewBox: `${minX - pad} ${minY - pad} ${width} ${maxY - minY + 2 * pad}`, role: "group", "aria-label": "Hex map" });
-  svg.style.minWidth = `${mapMinWidth(width)}px`; // set through the CSSOM: the page's CSP refuses style attributes
+  // set through the CSSOM (the page's CSP refuses style attributes); the stylesheet picks one
+  svg.style.setProperty("--ys-min-width", `${mapMinWidth(width)}px`);
+  svg.style.setProperty("--ys-min-width-phone", `${mapMinWidth(width, MIN_HEX_PX_PHONE)}px`);
   const me = player ? view.players[doc.seat] : null;
   const placeCells = new Set(opts.place.map((c) => c.args.cell));
   // preview: the selected attack card at the hovered facing (else the master's facing)
@@ -1093,6 +1148,24 @@ function renderMap(ctx) {
   const underAttack = new Set((view.attacks || []).flatMap((a) => a.cells || []));
   const last = ctx.marks;
   const dodging = opts.cells.size && [...opts.cells.values()].some((c) => c.type === "dodge_to");
+  // facing arrows: attack (card chosen), end of a move, miniature placement
+  let arrows = [];
+  let centre = null;
+  if (player && !ui.busy) {
+    if (ui.sel && ui.sel.kind === "attack" && me && me.pos) {
+      centre = me.pos;
+      arrows = opts.facing.filter((c) => c.args.card === ui.sel.card && c.type === ui.sel.type);
+    } else if (ui.sel && ui.sel.kind === "place") {
+      centre = ui.sel.cell;
+      arrows = opts.place.filter((c) => c.args.cell === ui.sel.cell);
+    } else if (opts.endMove.length && me && me.pos) {
+      centre = me.pos;
+      arrows = opts.endMove;
+    }
+  }
+  // the space labels go last, above the miniatures and the arrows, where none of them lies
+  const slots = labelSlots(keys, view.players.filter((p) => p.pos && p.pos in cells), centre ? { centre, facings: arrows.map((c) => c.args.facing) } : null);
+  const tags = [];
   for (const k of keys) {
     const [x, y] = px(...parse(k));
     const isGhost = !(k in (view.cells || {}));
@@ -1105,8 +1178,10 @@ function renderMap(ctx) {
     const g = s("g", { class: `ys-cell${target ? " is-target" : ""}${preview.has(k) ? " is-preview" : ""}${isGhost ? " is-ghost" : ""}${last.cells.has(k) ? " is-last" : ""}${safe ? " is-safe" : ""}`,
       "data-cell": k, "data-terrain": cells[k], "data-space": tag || null },
       s("polygon", { class: `ys-hex t-${t}`, points: hexPoints(x, y, S - 0.6) }));
-    if (tag) g.append(s("text", { class: "ys-space-label", x, y: y - S * 0.57, "text-anchor": "middle", "aria-hidden": "true" }, tag));
-    if (TERRAIN_GLYPH[cells[k]]) g.append(s("text", { class: "ys-cell-label", x, y: y + S * 0.62, "text-anchor": "middle", "aria-hidden": "true" }, TERRAIN_GLYPH[cells[k]]));
+    const slot = slots[k] || "top";
+    if (tag) tags.push(spaceTag(k, tag, x, y, slot));
+    // the terrain's glyph at the bottom of the hex, or at the top when the label took the bottom
+    if (TERRAIN_GLYPH[cells[k]]) g.append(s("text", { class: "ys-cell-label", x, y: y + (slot === "bottom" ? -S * 0.3 : S * 0.62), "text-anchor": "middle", "aria-hidden": "true" }, TERRAIN_GLYPH[cells[k]]));
     const spst = (view.spst || {})[k];
     if (spst && Object.keys(spst).length) g.append(s("text", { class: "ys-status-dot", x, y: y + S * 0.1, "text-anchor": "middle" }, Object.keys(spst).join(" ")));
     if (underAttack.has(k)) g.append(s("circle", { class: "ys-attack-dot", cx: x, cy: y, r: S * 0.55 }));
@@ -1140,7 +1215,7 @@ function renderMap(ctx) {
     const [dx, dy] = px(...DIRS[p.facing || 0]);
     const len = Math.hypot(dx, dy);
     const ux = dx / len, uy = dy / len;
-    const r = S * 0.58;
+    const r = S * 0.52; // leaves the top and bottom of the hex to its label
     const nose = [[x + ux * (r + 9), y + uy * (r + 9)], [x + ux * (r - 3) - uy * 8, y + uy * (r - 3) + ux * 8], [x + ux * (r - 3) + uy * 8, y + uy * (r - 3) - ux * 8]];
     const m = masterInfo(p.master);
     const name = m ? m.name : titleCase(p.master);
@@ -1151,26 +1226,11 @@ function renderMap(ctx) {
       s("polygon", { class: "nose", points: nose.map((pt) => pt.map((v) => v.toFixed(1)).join(",")).join(" ") }),
       s("circle", { class: "body", cx: x, cy: y, r }),
       s("text", { x, y: y + 3, "text-anchor": "middle" }, initials(name)),
-      team === null ? null : teamBadge(team, x - r * 0.95, y - r * 0.95));
+      team === null ? null : teamBadge(team, x - S * 0.68, y)); // at the hex's left corner: the label has the top
     help(mini, [`${name} (${seatName(doc, seat)}), facing ${FACING_NAMES[p.facing]}${team === null ? "" : `, Team ${team + 1}`}`,
       ...Object.entries(p.st || {}).map(([st, owners]) => `${st}${Array.isArray(owners) && owners.length > 1 ? ` ×${owners.length}` : ""}: ${explain(`status:${st}`)}`)].join("\n"), name);
     svg.append(mini);
   });
-  // facing arrows: attack (card chosen), end of a move, miniature placement
-  let arrows = [];
-  let centre = null;
-  if (player && !ui.busy) {
-    if (ui.sel && ui.sel.kind === "attack" && me && me.pos) {
-      centre = me.pos;
-      arrows = opts.facing.filter((c) => c.args.card === ui.sel.card && c.type === ui.sel.type);
-    } else if (ui.sel && ui.sel.kind === "place") {
-      centre = ui.sel.cell;
-      arrows = opts.place.filter((c) => c.args.cell === ui.sel.cell);
-    } else if (opts.endMove.length && me && me.pos) {
-      centre = me.pos;
-      arrows = opts.endMove;
-    }
-  }
   if (centre) {
     const [x, y] = px(...parse(centre));
     const reach = ui.sel && ui.sel.kind === "attack" ? ctx.reach.get(ui.sel.card) : null;
@@ -1205,6 +1265,7 @@ function renderMap(ctx) {
       svg.append(g);
     }
   }
+  svg.append(s("g", { class: "ys-space-tags" }, ...tags));
   wrap.append(svg);
   return wrap;
 }
