@@ -380,7 +380,7 @@ SPECTACULAR_SETTINGS = {
                              "config.openapi.document_unsupported_media_type"],
     # Swagger UI served from our own static files (no CDN: works offline, pinned version).
     "SWAGGER_UI_DIST": "SIDECAR",
-    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": STATIC_URL + "img/kamiza.svg",  # the tab shows Kamiza's icon, as on every page
     "REDOC_DIST": "SIDECAR",
 }
 

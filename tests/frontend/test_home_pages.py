@@ -244,3 +244,4 @@ def test_every_page_names_the_sites_icon_and_favicon_ico_finds_it():
     assert 'rel="icon" href="/static/img/kamiza.svg"' in client.get("/").content.decode()
     res = client.get("/favicon.ico")
     assert res.status_code == 301 and res["Location"] == "/static/img/kamiza.svg"
+    assert 'href="/static/img/kamiza.svg"' in client.get("/api/docs/").content.decode()  # the API's pages too
