@@ -27,14 +27,13 @@ def test_three_masters_one_resigns_play_goes_on_then_the_last_one_wins(make_user
     assert MatchDeadline.objects.get(match=match).seats == [0]
     # when seat 0 (whose turn it is) resigns
     res = client_for(users[0]).post(f"/api/matches/{match.pk}/resign/")
-    # then the match runs on without them: the log names them, their master leaves the game
+    # then the match runs on without them: one line of the log says so
     assert res.status_code == 200, res.json()
     assert res.json()["status"] == "active" and res.json()["conceded"] == [0] and res.json()["resigned"] is None
     conceded = MatchEvent.objects.filter(match=match, type="SeatConceded").get()
     assert conceded.payload == {"seat": 0, "username": users[0].username} and conceded.actor["user_id"] == users[0].pk
     texts = [e["text"] for e in selectors.events_for_seat(match, None, after=conceded.seq - 1)]
-    assert texts[0] == f"{users[0].username} resigns and leaves the game"
-    assert f"{users[0].username}'s master leaves the game" in texts
+    assert [t for t in texts if users[0].username in t] == [f"{users[0].username} resigns and leaves the game"]
     assert not MatchEvent.objects.filter(match=match, type="MatchFinished").exists()
     # and the turn passes to the next master to the left, whose clock runs (none runs for seat 0)
     state = system_steps(match, users)

@@ -34,12 +34,12 @@ def test_three_masters_the_setup_goes_on_without_the_one_who_resigns(make_user, 
     assert view["resignable"] is True and view["resign_refused"] is None
     # when seat 0 resigns
     res = client_for(users[0]).post(f"/api/matches/{match.pk}/resign/")
-    # then the match runs on without them: the log names them, their master leaves the game
+    # then the match runs on without them: one line of the log says so (no master of theirs: none was chosen)
     assert res.status_code == 200, res.json()
     assert res.json()["status"] == "active" and res.json()["conceded"] == [0]
     conceded = MatchEvent.objects.get(match=match, type="SeatConceded")
     texts = [e["text"] for e in selectors.events_for_seat(match, None, after=conceded.seq - 1)]
-    assert texts[:2] == [f"{users[0].username} resigns and leaves the game", f"{users[0].username}'s master leaves the game"]
+    assert [t for t in texts if users[0].username in t] == [f"{users[0].username} resigns and leaves the game"]
     # and the setup goes on with seat 1, whose clock runs (none runs for seat 0)
     state = state_of(match)
     assert state["game"]["phase"] == "setup" and state["game"]["players"][0]["dead"]

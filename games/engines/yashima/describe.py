@@ -66,7 +66,8 @@ def _player_set(p, seat, names):
     if "master" in changed:
         m = MASTERS.get(changed["master"], {}).get("name", "a master")
         k = KAMI.get(changed.get("kami"), {}).get("name", "a kami")
-        return f"{who} plays {m} with {k}"
+        # core "Setting up the Game" 1: each player chooses a kami master and a kami
+        return f"{who} chooses the kami master {m} and the {k} kami"
     if changed.get("dead"):
         return f"{who}'s master is defeated"
     if changed.get("restored"):
@@ -137,7 +138,7 @@ def _initiative(p, seat, names):
 def _moved(p, seat, names, cells=None):
     who, where = _who(names, p.get("seat")), spaces.name(cells, p.get("pos"))
     if p.get("pos") is None:
-        return f"{who}'s master leaves the board"
+        return ""  # the line before says why: the master is defeated, or their player resigned
     if "from" in p and p["from"] is None:
         # core "Setting up the Game" 5: always a blank space of the board the seat placed
         return f"{who} places their master on {where} of their own board, facing {_facing(p.get('facing'))}"
@@ -203,7 +204,8 @@ SENTENCES = {
     "StatusChanged": _status,
     "TomeTurned": lambda p, seat, names: f"{_who(names, p.get('seat'))} turns the tome to spread {p.get('spread')}",
     "GameEnded": _ended,
-    "MasterConceded": lambda p, seat, names: f"{_who(names, p.get('seat'))}'s master leaves the game",
+    # the platform's line says it ("carol resigns and leaves the game"), before any master is chosen too
+    "MasterConceded": lambda p, seat, names: "",
 }
 
 

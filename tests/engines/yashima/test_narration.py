@@ -130,7 +130,7 @@ def test_events_logged_before_the_origin_was_recorded_still_read_as_moves():
     old = {"type": "MasterMoved", "v": 1, "payload": {"seat": 0, "pos": "1,3", "facing": 3}}
     assert ENGINE.describe(old, 1, NAMES) == "hanzo's master moves to space I10, facing down"  # no map given: the label
     gone = {"type": "MasterMoved", "v": 1, "payload": {"seat": 1, "pos": None, "facing": 3, "from": "1,3"}}
-    assert ENGINE.describe(gone, 0, NAMES) == "tomoko's master leaves the board"
+    assert ENGINE.describe(gone, 0, NAMES) == ""  # the line before says why (defeated, or resigned)
 
 
 def test_every_space_of_the_table_has_a_label_of_its_own():
@@ -140,3 +140,10 @@ def test_every_space_of_the_table_has_a_label_of_its_own():
     # then no two spaces share a label, columns A to O and rows 1 to 13
     assert len(table) == len(labels) == 133
     assert all(re.fullmatch(r"[A-O](1[0-3]|[1-9])", label) for label in labels)
+
+
+# rules: Yashima core, "Setting up the Game" 1 (each player chooses a board, kami master, and a kami)
+def test_a_pick_is_told_as_choosing_a_kami_master_and_a_kami():
+    picked = {"type": "PlayerSet", "v": 1, "payload": {"seat": 0, "set": {"master": "hikaru", "kami": "tiger"}}}
+    assert ENGINE.describe(picked, 1, NAMES) == (f"hanzo chooses the kami master {MASTERS['hikaru']['name']} "
+                                                  f"and the {KAMI['tiger']['name']} kami")
