@@ -13,7 +13,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import table_shot
+from .conftest import SHOTS, table_shot
 from .test_match_flow import assert_not_reloaded, create_match, mark_no_reload, sign_up, wait_live
 
 pytestmark = pytest.mark.e2e
@@ -103,6 +103,10 @@ def play_one(page, s, rng, done):
         cell = board.locator(f'.ys-cell.is-target[data-cell="{cmd["args"]["cell"]}"]')
         expect(cell).to_have_count(1)
         cell.click()
+        # the chosen space's label moves to the middle of its hex, inside the six facing arrows' tails
+        expect(board.locator(f'.ys-space-tag[data-of="{cmd["args"]["cell"]}"]')).to_have_attribute("data-slot", "centre")
+        page.mouse.move(0, 0)  # no tooltip over the map
+        board.locator(".ys-map").screenshot(path=str(SHOTS / "yashima-place-miniature-arrows.png"))
         board.locator(f'.ys-arrow[data-facing="{cmd["args"]["facing"]}"]').click()
         return f"place {cmd['args']}"
     if "attack" in types and (rng.random() < 0.7 or not any("attack facing" in d for d in done)):
