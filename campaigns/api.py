@@ -174,7 +174,9 @@ class CampaignLeaveApi(_CampaignActionApi):
                                "the player also resigns from it at once, their characters passing there to the same "
                                "player (only when that match has just ended is the leave announced, `leaving`, and "
                                "done by the policy). When the last player leaves, the campaign is abandoned "
-                               "(`abandoned.reason` party_left). Counts against the seat-taking rate (scope match_join).")
+                               "(`abandoned.reason` party_left). An abandoned, cancelled or finished campaign answers "
+                               "its 409 whoever asks, seated or not. Counts against the seat-taking rate (scope "
+                               "match_join).")
     def post(self, request, id):
         return super().post(request, id)
 
@@ -190,7 +192,9 @@ class CampaignCancelApi(_CampaignActionApi):
                                "it no longer counts toward MAX_OPEN_CAMPAIGNS_PER_USER. A started campaign is "
                                "abandoned instead: its status becomes `abandoned` (who, when and where in `abandoned`, "
                                "reason creator) and no further phase opens; a phase match being played is left to "
-                               "its players as a single match. A finished one is refused (campaign_finished).")
+                               "its players as a single match. A finished one is refused (campaign_finished); an "
+                               "abandoned, cancelled or finished campaign answers its 409 whoever asks, its former "
+                               "creator too, before not_creator.")
     def post(self, request, id):
         return super().post(request, id)
 

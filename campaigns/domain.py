@@ -141,8 +141,26 @@ def not_open(state: dict) -> CampaignRefused:
     if state["status"] == CANCELLED_STATUS:
         return CampaignRefused("campaign_cancelled", "the campaign was cancelled")
     if state["status"] == ABANDONED:
-        return CampaignRefused("campaign_abandoned", "every player has left the campaign: it will not be played")
+        return CampaignRefused("campaign_abandoned", abandoned_reason(state))
     return CampaignRefused("campaign_started", "the campaign has already started")
+
+
+def abandoned_reason(state: dict) -> str:
+    """What happened to an abandoned campaign, in words: its creator abandoned it (players may still
+    sit in it), or every player left (also a log from before ``CampaignAbandoned`` existed)."""
+    abandoned = state.get("abandoned") or {}
+    if abandoned.get("reason") == BY_CREATOR:
+        by = f" ({abandoned['username']})" if abandoned.get("username") else ""
+        return f"the campaign was abandoned by its creator{by}: it will not be played further"
+    return "every player has left the campaign: it was abandoned and will not be played further"
+
+
+def check_still_playable(state: dict) -> None:
+    """An abandoned, cancelled or finished campaign refuses every way in or out (join, leave, start,
+    cancel) with its own 409, whoever asks, before anything is checked about the caller
+    (their seat, whether they created it)."""
+    if state["status"] not in (OPEN, ACTIVE):
+        raise not_running(state)
 
 
 def not_running(state: dict) -> CampaignRefused:
@@ -218,14 +236,12 @@ def leaving_seat(state: dict, user_id) -> int:
 def check_cancel(state: dict, user_id) -> str:
     """Only the creator (the view's ``creator_id``: the first player left once the creator has gone)
     cancels: before the start it is called off (``cancel``), while running it is abandoned
-    (``abandon``); afterwards, refused."""
+    (``abandon``); afterwards refused with the campaign's own 409, whoever asks (its creator too,
+    who may have left it: the view's ``creator_id`` is then nobody)."""
+    check_still_playable(state)
     if state["creator_id"] != user_id:
         raise CampaignRefused("not_creator", "only the campaign's creator can cancel or abandon it", 403)
-    if state["status"] == OPEN:
-        return "cancel"
-    if state["status"] == ACTIVE:
-        return "abandon"
-    raise not_running(state)
+    return "cancel" if state["status"] == OPEN else "abandon"
 
 
 def _player_left(s: dict, seat: int) -> None:
@@ -244,6 +260,26 @@ def _player_left(s: dict, seat: int) -> None:
         s["creator_id"] = remaining[0]["user_id"] if remaining else None
     if not remaining:
         s["status"] = ABANDONED
+
+
+def departures(records) -> list[dict]:
+    """The players who left the campaign once it had started, in order, from its log: ``{user_id,
+    username, reason, chapter, phase, heir, at}`` each (``heir``: who plays their characters since,
+    the first player left then, or None when nobody was; ``at``: the record's own ``at``, if the
+    caller passes it; ``heir_id`` the heir's user id). A seat given up before the start is not a departure: it is free again."""
+    out, state = [], None
+    for record in records:
+        before = state if state is not None else empty()
+        state = apply(state, record)
+        if record["type"] != LEFT or before["status"] == OPEN:
+            continue
+        gone = before["seats"][record["payload"]["seat"]] or {}
+        heir = next((s for s in state["seats"] if s), None) or {}
+        out.append({"user_id": gone.get("user_id"), "username": gone.get("username"),
+                    "reason": record["payload"].get("reason", LEFT_BY_CHOICE), "chapter": before["chapter"],
+                    "phase": before["phase"], "heir": heir.get("username"), "heir_id": heir.get("user_id"),
+                    "at": record.get("at")})
+    return out
 
 
 def fold(records) -> dict:

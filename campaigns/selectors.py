@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from games.application import selectors as matches
 from games.application.errors import MatchNotFound
+from games.application.identities import DELETED_PLAYER, deleted_among
 from games.kernel import SYSTEM, RuleViolation, registry
 
 from . import domain, services
@@ -247,6 +248,7 @@ def campaign_page(campaign_id, user=None) -> dict:
         # only a match that has just ended waits for the policy (the leave is then announced: ``leaving``)
         "you_leave": you_leave, "leave_now": running, "leave_in_phase": running and bool(doc["current_match"]),
         "leaving": _leaving(doc, seat) if running else None,
+        "departures": [] if is_open else _departures(campaign_id, doc),
         "full": all(doc["seats"]), "party_source": source, "party": party, "chapters": _chapters(doc),
         "sheet": _sheet(doc, names),
         "players": [{"seat": i, "username": s["username"] if s else None, "you": i == seat,
@@ -254,6 +256,23 @@ def campaign_page(campaign_id, user=None) -> dict:
                      "characters": [_character_name(doc["game"], c) for c in domain.CHARACTERS if doc["control"].get(c) == i]}
                     for i, s in enumerate(doc["seats"])],
     }
+
+
+def _departures(campaign_id, doc: dict) -> list[dict]:
+    """Who left the started campaign, when (the record's time), in which chapter and phase, and who
+    plays their characters since (``domain.departures``); a deleted account reads "deleted player",
+    as its seat does. Newest last."""
+    records = [{"type": t, "payload": p, "at": at.isoformat()} for t, p, at in
+               CampaignRecord.objects.filter(campaign_id=campaign_id).order_by("seq").values_list("type", "payload", "at")]
+    out = domain.departures(records)
+    gone = deleted_among({uid for d in out for uid in (d["user_id"], d["heir_id"]) if uid})
+    for d in out:
+        if d["user_id"] in gone or d["reason"] != domain.LEFT_BY_CHOICE:
+            d["username"] = DELETED_PLAYER
+        if d["heir_id"] in gone:
+            d["heir"] = DELETED_PLAYER
+        d["phase_name"] = {"adventure": "Adventure Phase", "exploration": "Exploration Phase"}.get(d["phase"])
+    return out
 
 
 def _leaving(doc: dict, seat: int | None) -> dict:

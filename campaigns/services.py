@@ -138,10 +138,12 @@ def campaign_leave(*, campaign_id, user) -> dict:
     the seat goes at once (its characters pass to the first player left); while a phase match is being
     played the player resigns from it first (``_resign_phase_match``: the characters pass there to the
     same player), and only a match that has just ended makes the leave wait for the policy
-    (``PlayerLeaving``). The last player leaving abandons the campaign (``CampaignAbandoned``)."""
+    (``PlayerLeaving``). The last player leaving abandons the campaign (``CampaignAbandoned``).
+    An abandoned, cancelled or finished campaign refuses with its own 409 first, seated or not."""
     with transaction.atomic():
         campaign = _locked(campaign_id)
         state = campaign.view.state
+        domain.check_still_playable(state)  # abandoned, cancelled, finished: its 409, seated or not
         if state["status"] != domain.OPEN and domain.seat_of(state, user.pk) is not None:
             return _leave_running(campaign, state, user)
         seat = domain.leaving_seat(state, user.pk)
@@ -236,10 +238,10 @@ def campaign_start(*, campaign_id, user) -> dict:
     with transaction.atomic():
         campaign = _locked(campaign_id)
         state = campaign.view.state
+        if state["status"] != domain.OPEN:  # first: a campaign past its start refuses whoever asks (409)
+            raise domain.not_open(state)
         if state["creator_id"] != user.pk:
             raise CampaignRefused("not_creator", "only the campaign's creator can start it", 403)
-        if state["status"] != domain.OPEN:
-            raise domain.not_open(state)
         if any(s is None for s in state["seats"]):
             raise CampaignRefused("seats_not_filled", "every seat must be filled before the start")
         state = _append(campaign, [{"type": domain.STARTED, "payload": {}}])

@@ -49,7 +49,8 @@ def standing_words(st: dict) -> str:
     """Where the party stands, in one sentence ("Chapter 2, Exploration Phase, waiting for Tomoe (bob)")."""
     if st["status"] == "open":
         if st["seats_taken"] < st["seats"]:
-            return f"Gathering the party: {st['seats_taken']} of {st['seats']} players have joined."
+            verb = "has" if st["seats_taken"] == 1 else "have"  # "1 of 2 players has joined", "2 of 3 ... have"
+            return f"Gathering the party: {st['seats_taken']} of {st['seats']} players {verb} joined."
         return "Everyone has joined: waiting for the campaign to start."
     if st["status"] == "cancelled":
         return cancelled_words(st["cancelled"])
@@ -94,6 +95,30 @@ def abandoned_words(abandoned: dict | None) -> str:
     return f"Abandoned{by}{at}{chapter}: it will not be played further."
 
 
+def departure_words(d: dict, viewer: str | None = None, running: bool = True) -> str:
+    """Who left a started campaign, when, where, and who plays their characters since ("dave9 left
+    the campaign on 7 Dec 2026, 03:40 UTC, in chapter 1's Adventure Phase: alice plays their
+    characters now.")."""
+    at = f" on {when(d['at'])}" if d.get("at") else ""
+    where = (f", in chapter {d['chapter']}'s {PHASE_NAMES[d['phase']]}" if d.get("phase") in PHASE_NAMES
+             else f", in chapter {d['chapter']}" if d.get("chapter") else "")
+    who = "A player whose account was deleted left" if d.get("reason") == "account_deleted" else f"{d['username']} left"
+    you = bool(d.get("heir")) and d["heir"] == viewer
+    if not d.get("heir"):
+        then = ": nobody was left to play."
+    elif running:
+        then = f": {'you play' if you else d['heir'] + ' plays'} their characters now."
+    else:  # the campaign is over: say what happened then
+        then = f": their characters passed to {'you' if you else d['heir']}."
+    return f"{who} the campaign{at}{where}{then}"
+
+
+def subtitle(page: dict) -> str:
+    """The header's "Act 1 · 2 players" (refreshed by campaign.js from the live fragment)."""
+    n = len(page["campaign"]["seats"])
+    return f"{page['act_name']} · {n} player{'' if n == 1 else 's'}"
+
+
 def campaign_list(request, form=None):
     lists = selectors.campaign_lists(request.user)
     for row in lists["mine"] + lists["open"]:
@@ -136,6 +161,11 @@ def campaign_page(request, campaign_id):
     except CampaignRefused:
         return render(request, "frontend/campaign_missing.html", status=404)
     page["words"] = standing_words(page["standing"])
+    page["subtitle"] = subtitle(page)
+    for d in page["departures"]:
+        d["words"] = departure_words(d, request.user.get_username() if request.user.is_authenticated else None,
+                                     running=page["campaign"]["status"] == "active")
+    page["party_names"] = ",".join(p["username"] or "" for p in page["players"])
     page["standing"]["phase_name"] = PHASE_NAMES.get(page["standing"]["phase"])
     for chapter in page["chapters"]:
         for phase in chapter["phases"]:

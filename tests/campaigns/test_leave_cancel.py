@@ -128,6 +128,10 @@ def test_the_creator_cancels_and_nobody_joins_starts_leaves_or_cancels_it_again(
     _refused("campaign_cancelled", 409, lambda: services.campaign_leave(campaign_id=campaign.pk, user=joined))
     _refused("campaign_cancelled", 409, lambda: services.campaign_cancel(campaign_id=campaign.pk, user=creator))
     _refused("campaign_cancelled", 409, lambda: services.campaign_start(campaign_id=campaign.pk, user=creator))
+    # whoever asks: the campaign's own 409 comes before "not seated" or "not its creator"
+    _refused("campaign_cancelled", 409, lambda: services.campaign_cancel(campaign_id=campaign.pk, user=joined))
+    _refused("campaign_cancelled", 409, lambda: services.campaign_leave(campaign_id=campaign.pk, user=stranger))
+    _refused("campaign_cancelled", 409, lambda: services.campaign_start(campaign_id=campaign.pk, user=joined))
     assert CampaignRecord.objects.filter(campaign=campaign).count() == before
 
 
@@ -258,7 +262,7 @@ def test_leaving_on_the_page_frees_the_seat_and_the_live_fragment_shows_it(open_
     assert 'data-testid="open-campaigns"' in html and f'data-campaign-id="{campaign.pk}"' in html
     # and the creator's page, refreshing its live part, shows the free seat
     live = words(watcher.get(f"{path}?fragment=live").content.decode())
-    assert "1 of 3 players have joined" in live and joined.get_username() not in live
+    assert "1 of 3 players has joined" in live and joined.get_username() not in live
 
 
 def test_cancelling_on_the_page_says_who_and_when_and_hides_it_from_the_open_list(open_campaign, make_user):

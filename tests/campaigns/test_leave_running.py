@@ -8,6 +8,7 @@ only a leave said as the phase match has just ended waits for the policy (``Play
 ``creator``). Through the fold, the services (two players leaving at once too), the API and the pages."""
 
 import threading
+from html import unescape
 
 import pytest
 
@@ -356,8 +357,9 @@ def test_two_players_leaving_at_once_between_phases_both_leave_and_the_last_one_
             outcomes.append(exc.code)
 
     run_threads(2, last)
-    # one leave is done, the other refused (no seat any more), and one abandonment is recorded
-    assert sorted(outcomes) == ["left", "not_seated"]
+    # one leave is done, the other refused as abandoned (its 409 comes before any seat check),
+    # and one abandonment is recorded
+    assert sorted(outcomes) == ["campaign_abandoned", "left"]
     assert _kinds(campaign).count(domain.ABANDON) == 1 and services.campaign_get(campaign.pk)["status"] == "abandoned"
 
 
@@ -449,3 +451,86 @@ def test_the_page_offers_leaving_and_abandoning_and_says_who_leaves_and_who_play
     assert 'data-testid="campaign-leave"' not in page and 'data-testid="campaign-abandoned"' in page
     res = browser(other).post(f"{path}leave/", follow=True)
     assert "This campaign was abandoned" in res.content.decode()
+
+
+# -- the refusals of an abandoned campaign say what happened, with the documented codes ------------------
+
+
+def test_a_campaign_abandoned_by_its_creator_with_players_seated_says_so_in_its_refusals(
+        make_user, django_capture_on_commit_callbacks):
+    # given a running campaign whose creator abandoned it while bob still sits in it
+    campaign, (creator, bob) = _started(make_user, django_capture_on_commit_callbacks, 2)
+    url = f"/api/campaigns/{campaign.pk}/"
+    assert api_as(creator).post(f"{url}cancel/").status_code == 200
+    # when anyone tries to cancel, leave or join it
+    for user, path in ((creator, "cancel/"), (bob, "leave/"), (make_user(), "join/"), (creator, "start/")):
+        res = api_as(user).post(f"{url}{path}")
+        # then it is 409 campaign_abandoned, saying its creator abandoned it (not that every player left)
+        assert_error(res, 409, "campaign_abandoned")
+        message = res.json()["message"]
+        assert f"abandoned by its creator ({creator.get_username()})" in message, (path, message)
+        assert "every player has left" not in message
+
+
+def test_a_campaign_whose_last_player_left_refuses_its_creator_as_abandoned_not_as_not_creator(
+        make_user, django_capture_on_commit_callbacks):
+    # given a solo campaign whose only player, its creator, left it during the Adventure Phase
+    campaign, (creator,) = _started(make_user, django_capture_on_commit_callbacks, 1)
+    url = f"/api/campaigns/{campaign.pk}/"
+    res = api_as(creator).post(f"{url}leave/")
+    assert res.status_code == 200 and res.json()["status"] == "abandoned" and res.json()["creator_id"] is None
+    before = len(_kinds(campaign))
+    # when that creator cancels, leaves, starts or joins it again, or anyone else does
+    for user, path in ((creator, "cancel/"), (creator, "leave/"), (creator, "start/"), (creator, "join/"),
+                       (make_user(), "cancel/"), (make_user(), "leave/")):
+        res = api_as(user).post(f"{url}{path}")
+        # then each answers 409 campaign_abandoned (as docs/campaigns.md promises), saying every player left
+        assert_error(res, 409, "campaign_abandoned")
+        assert "every player has left" in res.json()["message"]
+    # and nothing was written
+    assert len(_kinds(campaign)) == before
+
+
+def test_a_finished_campaign_refuses_a_stranger_as_finished_too(make_user):
+    # given a finished campaign
+    creator, other = make_user(), make_user()
+    campaign = services.campaign_create(user=creator, game="harakiri", act=1, seats=2)
+    services.campaign_join(campaign_id=campaign.pk, user=other)
+    view = CampaignView.objects.get(campaign=campaign)
+    view.state = {**view.state, "status": "finished", "phase": "finished"}
+    view.save(update_fields=["state"])
+    # when someone without a seat, or not its creator, leaves or cancels it
+    stranger = make_user()
+    # then the campaign's own 409 answers first (not 403 not_seated / not_creator)
+    _refused("campaign_finished", 409, lambda: services.campaign_leave(campaign_id=campaign.pk, user=stranger))
+    _refused("campaign_finished", 409, lambda: services.campaign_cancel(campaign_id=campaign.pk, user=other))
+
+
+def test_the_page_says_who_left_when_and_who_plays_their_characters_now(make_user, django_capture_on_commit_callbacks):
+    # given a running 2-player campaign whose page alice has open, with the start's notice
+    campaign, (alice, dave) = _started(make_user, django_capture_on_commit_callbacks, 2)
+    path = f"/campaigns/{campaign.pk}/"
+    page = browser(alice).get(path).content.decode()
+    assert "· 2 players</span>" in page and 'data-testid="campaign-left-notice"' not in page
+    # when dave leaves during the Adventure Phase
+    assert browser(dave).post(f"{path}leave/").status_code == 302
+    # then alice's live fragment says who left, when and where, and that she plays his characters now
+    live = unescape(browser(alice).get(f"{path}?fragment=live").content.decode())
+    notice = live.split('data-testid="campaign-left-notice"')[1].split("</p>")[0]
+    assert f"{dave.get_username()} left the campaign on " in notice
+    assert "UTC, in chapter 1's Adventure Phase: you play their characters now." in notice
+    departures = live.split('data-testid="campaign-departures"')[1].split("</ul>")[0]
+    assert f"{dave.get_username()} left the campaign on " in departures
+    # and it carries the header's new player count and the party for campaign.js to refresh the header
+    assert 'data-subtitle="Act 1 · 1 player"' in live and f'data-party="{alice.get_username()}"' in live
+    # and a watcher reads who plays them by name; the full page's header says 1 player
+    watcher = unescape(browser(make_user()).get(path).content.decode())
+    assert f"chapter 1's Adventure Phase: {alice.get_username()} plays their characters now." in watcher
+    assert "· 1 player</span>" in watcher
+    # and once the campaign is over, the party box says it in the past
+    browser(alice).post(f"{path}leave/")
+    over = unescape(browser(dave).get(path).content.decode())
+    departures = over.split('data-testid="campaign-departures"')[1].split("</ul>")[0]
+    assert f"chapter 1's Adventure Phase: their characters passed to {alice.get_username()}." in departures
+    assert f"{alice.get_username()} left the campaign on " in departures and "nobody was left to play." in departures
+    assert 'data-testid="campaign-left-notice"' not in over

@@ -4,7 +4,7 @@ happens; accepted: B is back on the list, told so), A's page shows the free seat
 again, A cancels (asked first), and B's page says by whom without a reload, B's "You have joined"
 no longer standing beside it. Then a running campaign: A starts a new one with B, B leaves during its
 phase, at once (asked first, naming who takes B's characters: B resigns from the phase match), A's
-page says so by itself, A abandons it, and B's page says by whom. The self-refresh is slowed to ten minutes: every change reaches the other
+page says so by itself (who left and when, the header's player count, the start's notice retired), A abandons it, and B's page says by whom. The self-refresh is slowed to ten minutes: every change reaches the other
 page through the campaign's socket. Both pages are shot at 1280 and 390 px wide.
 (docs/campaigns.md, "Leaving and cancelling", "Leaving a running campaign", "Pages")"""
 
@@ -65,7 +65,7 @@ def test_a_player_leaves_and_the_creator_cancels_in_two_browsers(new_page):
     expect(b.locator(".messages")).to_contain_text("You have left the campaign")
     expect(b.locator(f'[data-testid=open-campaigns] tr[data-campaign-id="{campaign_id}"]')).to_be_visible()
     # and A's page shows the free seat by itself
-    expect(a.get_by_test_id("campaign-standing")).to_have_text("Gathering the party: 1 of 2 players have joined.")
+    expect(a.get_by_test_id("campaign-standing")).to_have_text("Gathering the party: 1 of 2 players has joined.")
     expect(a.get_by_test_id("campaign-players")).to_contain_text("a free seat")
     expect(a.get_by_test_id("campaign-players")).not_to_contain_text(bob)
 
@@ -95,6 +95,8 @@ def test_a_player_leaves_and_the_creator_cancels_in_two_browsers(new_page):
     expect(a.get_by_test_id("campaign-start")).to_be_visible()  # B's join reached A's page by itself
     a.get_by_test_id("campaign-start").click()
     expect(a.get_by_test_id("campaign-continue")).to_be_visible()
+    expect(a.locator(".messages")).to_contain_text("The campaign has begun")
+    expect(a.get_by_test_id("campaign-subtitle")).to_have_text(re.compile(r"· 2 players$"))
     expect(b.get_by_test_id("campaign-continue")).to_be_visible()
     expect(a.get_by_test_id("campaign-leave")).to_have_text("Leave the campaign")
     # B leaves during the phase, at once: asked first, told they resign from the phase and who takes
@@ -111,6 +113,14 @@ def test_a_player_leaves_and_the_creator_cancels_in_two_browsers(new_page):
     # A's page says it by itself: A plays the whole party now
     expect(a.get_by_test_id("campaign-players")).to_contain_text(f"{alice} (you): Akira, Hattori, Hikaru, Tomoe")
     expect(a.get_by_test_id("campaign-players")).not_to_contain_text(bob)
+    # and says who left, when and where, in the standing card and under the party; the header counts one
+    # player now (it is outside the live fragment) and the start's "The campaign has begun…" is retired
+    notice = a.get_by_test_id("campaign-left-notice")
+    expect(notice).to_contain_text(f"{bob} left the campaign on ")
+    expect(notice).to_contain_text("UTC, in chapter 1's Adventure Phase: you play their characters now.")
+    expect(a.get_by_test_id("campaign-departures")).to_contain_text(f"{bob} left the campaign on ")
+    expect(a.get_by_test_id("campaign-subtitle")).to_have_text(re.compile(r"· 1 player$"))
+    expect(a.get_by_text("The campaign has begun")).to_have_count(0)
     _shots([(a, "campaign-running-left-creator"), (b, "campaign-running-left-leaver")])
     b.goto(f"/campaigns/{running_id}/")
     # A abandons it, asked first; B's page says by whom, by itself

@@ -169,7 +169,7 @@ def test_a_party_of_two_plays_an_adventure_round_on_the_map(new_page):
     form.get_by_role("button", name="Create the campaign").click()
     a.wait_for_url(re.compile(r"/campaigns/[0-9a-f-]{36}/$"))
     campaign_id = a.url.rstrip("/").rsplit("/", 1)[-1]
-    expect(a.get_by_test_id("campaign-standing")).to_have_text("Gathering the party: 1 of 2 players have joined.")
+    expect(a.get_by_test_id("campaign-standing")).to_have_text("Gathering the party: 1 of 2 players has joined.")
 
     b.goto("/campaigns/")
     b.locator(f'[data-testid=open-campaigns] tr[data-campaign-id="{campaign_id}"]').get_by_role("button", name="Join").click()

@@ -60,7 +60,7 @@ def test_the_list_shows_my_campaigns_and_open_ones_and_needs_a_login_to_act(make
 
     html = browser(alice).get("/campaigns/").content.decode()
     my_list = html.split('data-testid="my-campaigns"')[1].split("</ul>")[0]
-    assert f'data-campaign-id="{mine.pk}"' in my_list and "Gathering the party: 1 of 2 players have joined." in words(my_list)
+    assert f'data-campaign-id="{mine.pk}"' in my_list and "Gathering the party: 1 of 2 players has joined." in words(my_list)
     open_list = html.split('data-testid="open-campaigns"')[1]
     assert f'data-campaign-id="{mine.pk}"' not in open_list  # not offered to join what I am in
     assert bob.username in open_list and "Join" in open_list
@@ -93,7 +93,7 @@ def test_creating_a_campaign_from_the_form(make_user):
     assert (doc["act"], len(doc["seats"]), doc["control"]) == (1, 2, {"akira": 0, "hattori": 0, "hikaru": 1, "tomoe": 1})
     html = client.get(res["Location"]).content.decode()
     assert "Your campaign is open" in messages_of(html)
-    assert "Gathering the party: 1 of 2 players have joined." in words(html)
+    assert "Gathering the party: 1 of 2 players has joined." in words(html)
     assert "Next: the other players join." in words(html) and 'data-testid="campaign-start"' not in html
     assert_readable(html)
 
@@ -237,7 +237,8 @@ def test_the_campaign_pages_satisfy_the_content_security_policy(make_user, djang
 
 
 @pytest.mark.parametrize("standing,sentence", [
-    ({"status": "open", "seats_taken": 1, "seats": 3}, "Gathering the party: 1 of 3 players have joined."),
+    ({"status": "open", "seats_taken": 1, "seats": 3}, "Gathering the party: 1 of 3 players has joined."),
+    ({"status": "open", "seats_taken": 2, "seats": 4}, "Gathering the party: 2 of 4 players have joined."),
     ({"status": "open", "seats_taken": 2, "seats": 2}, "Everyone has joined: waiting for the campaign to start."),
     ({"status": "finished", "outcome": "success"}, "The campaign is over: its last phase ended in success."),
     ({"status": "active", "chapter": 2, "phase": "between", "match_id": None, "failed": True},

@@ -18,6 +18,8 @@ let socket = null;
 let campaignSocket = null;
 let matchId; // undefined until the first follow()
 let campaignStatus = region?.querySelector("[data-status]")?.dataset.status;
+let party = region?.querySelector("[data-party]")?.dataset.party; // who sits in it, in order
+const subtitle = document.getElementById("campaign-subtitle"); // the header, outside the fragment
 let lastHtml = null;
 let queued = null;
 let fetching = Promise.resolve();
@@ -67,6 +69,13 @@ async function refresh() {
   if (live && live.dataset.status !== campaignStatus) {
     retireFlash(); // it started, or was cancelled: "You have joined…" is old news
     campaignStatus = live.dataset.status;
+  }
+  if (live && live.dataset.party !== party) {
+    retireFlash(); // someone joined or left: "The campaign has begun…" is old news
+    party = live.dataset.party;
+  }
+  if (live && subtitle && live.dataset.subtitle && subtitle.textContent !== live.dataset.subtitle) {
+    subtitle.textContent = live.dataset.subtitle; // "Act 1 · 2 players" becomes "· 1 player"
   }
   follow(live ? live.dataset.currentMatch || null : null);
 }
