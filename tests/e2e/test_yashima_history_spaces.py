@@ -122,6 +122,14 @@ def test_the_history_names_a_space_as_the_map_labels_it(new_page, live_server_en
     page.wait_for_function(SETTLED_JS)
     click_option(page, option_index(page, "end_turn"))
     expect(page.locator("#status-match")).to_have_text("finished", timeout=30_000)
+    # and the "Last move" box ends with the newest line of the history (never folded away)
+    newest = page.evaluate("""() => [...document.querySelectorAll('#log li.event')].map((li) => li.innerText.trim()).filter(Boolean).pop()""")
+    shown = page.locator("#last-move > ul li")
+    assert shown.last.inner_text().startswith(newest), (newest, shown.all_inner_texts())
+    page.get_by_test_id("last-move").screenshot(path=str(SHOTS / "yashima-last-move-1280.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.get_by_test_id("last-move").screenshot(path=str(SHOTS / "yashima-last-move-390.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
 
     # then the replay's moves name the space the same way, and pointing at one outlines that hex
     page.goto(f"/matches/{match_id}/replay/")
