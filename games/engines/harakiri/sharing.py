@@ -72,7 +72,7 @@ def equipment_gives(s, c, o):
 def execute(w, c, a):
     s = w.s
     o = a["to"]
-    ch, och = s["characters"][c], s["characters"][o]
+    ch = s["characters"][c]
     w.emit("ActionPointsChanged", who=c, set={"ap": ch["ap"] - 1}, reason="interact with a character")
     if a.get("what") == "armor":
         exchange_armor(w, c, o)
