@@ -2,11 +2,24 @@
 
 import uuid
 
+from campaigns import services as campaign_services
 from games.application import selectors, services
 from games.application.lobby import ACTIVE
 from games.kernel import SYSTEM, Rng
 
 MAX_COMMANDS = 6000
+
+
+def started_campaign(make_user, on_commit, seats: int):
+    """A started Act 1 campaign of ``seats`` new players, the first its creator (chapter 1's Adventure
+    Phase match running): (campaign, users)."""
+    users = [make_user() for _ in range(seats)]
+    campaign = campaign_services.campaign_create(user=users[0], game="harakiri", act=1, seats=seats)
+    for user in users[1:]:
+        campaign_services.campaign_join(campaign_id=campaign.pk, user=user)
+    with on_commit(execute=True):
+        campaign_services.campaign_start(campaign_id=campaign.pk, user=users[0])
+    return campaign, users
 
 
 def play_to_end(match_id, label: str, on_commit) -> int:

@@ -23,7 +23,7 @@ from tests.concurrency import run_threads
 from tests.frontend.test_tournament_pages import browser
 from tests.rest import api_as, assert_error
 
-from .helpers import play_to_end
+from .helpers import play_to_end, started_campaign
 
 pytestmark = pytest.mark.django_db
 
@@ -34,21 +34,10 @@ def _refused(code, status, run):
     assert (refused.value.code, refused.value.status) == (code, status)
 
 
-def _started(make_user, on_commit, seats: int):
-    """A started campaign of ``seats`` players (chapter 1's Adventure Phase match running)."""
-    users = [make_user() for _ in range(seats)]
-    campaign = services.campaign_create(user=users[0], game="harakiri", act=1, seats=seats)
-    for user in users[1:]:
-        services.campaign_join(campaign_id=campaign.pk, user=user)
-    with on_commit(execute=True):
-        services.campaign_start(campaign_id=campaign.pk, user=users[0])
-    return campaign, users
-
-
 def _between(make_user, on_commit, monkeypatch, seats: int, label: str):
     """A started campaign whose Adventure Phase has ended and whose next match could not be opened:
     between two phases (no match running) until staff retry. Returns (campaign, users, restore)."""
-    campaign, users = _started(make_user, on_commit, seats)
+    campaign, users = started_campaign(make_user, on_commit, seats)
     real = domain.exploration_options
 
     def refused(*args, **kwargs):
@@ -127,7 +116,7 @@ def test_a_player_leaving_during_a_phase_leaves_at_once_in_the_match_and_the_cam
     # yourselves as you choose."
     on_commit = django_capture_on_commit_callbacks
     fixed_match_seed("campaign-leave-running")
-    campaign, (creator, leaver, third) = _started(make_user, on_commit, 3)
+    campaign, (creator, leaver, third) = started_campaign(make_user, on_commit, 3)
     adventure_id = services.campaign_get(campaign.pk)["current_match"]
     # when the second player leaves while the Adventure Phase is being played
     with on_commit(execute=True):
@@ -162,7 +151,7 @@ def test_a_leave_said_as_the_phase_match_has_just_ended_waits_for_the_policy(
     # given a phase match that has finished, its policy not yet run (the worker's task still queued)
     on_commit = django_capture_on_commit_callbacks
     fixed_match_seed("campaign-leave-running")
-    campaign, (creator, leaver, third) = _started(make_user, on_commit, 3)
+    campaign, (creator, leaver, third) = started_campaign(make_user, on_commit, 3)
     adventure_id = services.campaign_get(campaign.pk)["current_match"]
     _play_without_policy(adventure_id)
     # when a player leaves then, the leave is announced (the match no longer runs to resign from)
@@ -181,7 +170,7 @@ def test_a_player_who_resigned_on_the_match_page_leaves_the_campaign_when_the_ph
         make_user, fixed_match_seed, django_capture_on_commit_callbacks):
     on_commit = django_capture_on_commit_callbacks
     fixed_match_seed("campaign-leave-running")
-    campaign, (creator, leaver, third) = _started(make_user, on_commit, 3)
+    campaign, (creator, leaver, third) = started_campaign(make_user, on_commit, 3)
     adventure_id = services.campaign_get(campaign.pk)["current_match"]
     # when the second player resigns from the phase match itself (not through the campaign)
     from games.application import services as match_services
@@ -262,7 +251,7 @@ def test_the_last_players_leaving_during_a_phase_end_its_match_and_abandon_the_c
         make_user, fixed_match_seed, django_capture_on_commit_callbacks):
     on_commit = django_capture_on_commit_callbacks
     fixed_match_seed("campaign-leave-all")
-    campaign, users = _started(make_user, on_commit, 2)
+    campaign, users = started_campaign(make_user, on_commit, 2)
     adventure_id = services.campaign_get(campaign.pk)["current_match"]
     # when both players leave during the Adventure Phase
     with on_commit(execute=True):
@@ -285,7 +274,7 @@ def test_the_creator_abandons_a_running_campaign_and_nothing_opens_after_its_pha
         make_user, fixed_match_seed, django_capture_on_commit_callbacks):
     on_commit = django_capture_on_commit_callbacks
     fixed_match_seed("campaign-abandon")
-    campaign, (creator, other) = _started(make_user, on_commit, 2)
+    campaign, (creator, other) = started_campaign(make_user, on_commit, 2)
     adventure_id = services.campaign_get(campaign.pk)["current_match"]
     _refused("not_creator", 403, lambda: services.campaign_cancel(campaign_id=campaign.pk, user=other))
     # when its creator abandons it during the Adventure Phase
@@ -366,7 +355,7 @@ def test_two_players_leaving_at_once_between_phases_both_leave_and_the_last_one_
 @pytest.mark.django_db(transaction=True)
 def test_two_players_leaving_at_once_during_a_phase_both_leave_the_match_and_the_campaign(
         make_user, django_capture_on_commit_callbacks):
-    campaign, users = _started(make_user, django_capture_on_commit_callbacks, 3)
+    campaign, users = started_campaign(make_user, django_capture_on_commit_callbacks, 3)
     adventure_id = services.campaign_get(campaign.pk)["current_match"]
     barrier = threading.Barrier(2)
 
@@ -386,7 +375,7 @@ def test_two_players_leaving_at_once_during_a_phase_both_leave_the_match_and_the
 
 
 def test_the_api_leaves_and_abandons_a_running_campaign_with_stable_codes(make_user, django_capture_on_commit_callbacks):
-    campaign, (creator, leaver, other) = _started(make_user, django_capture_on_commit_callbacks, 3)
+    campaign, (creator, leaver, other) = started_campaign(make_user, django_capture_on_commit_callbacks, 3)
     url = f"/api/campaigns/{campaign.pk}/"
     assert api_as(None).post(f"{url}leave/").status_code == 401
     assert_error(api_as(make_user()).post(f"{url}leave/"), 403, "not_seated")
@@ -423,7 +412,7 @@ def test_the_schema_documents_the_new_codes_and_fields():
 
 def test_the_page_offers_leaving_and_abandoning_and_says_who_leaves_and_who_plays_what_next(
         make_user, django_capture_on_commit_callbacks):
-    campaign, (creator, leaver, other) = _started(make_user, django_capture_on_commit_callbacks, 3)
+    campaign, (creator, leaver, other) = started_campaign(make_user, django_capture_on_commit_callbacks, 3)
     path = f"/campaigns/{campaign.pk}/"
     page = browser(leaver).get(path).content.decode()
     # a player sees a leave done at once, saying they resign from the phase and who takes their characters
@@ -459,7 +448,7 @@ def test_the_page_offers_leaving_and_abandoning_and_says_who_leaves_and_who_play
 def test_a_campaign_abandoned_by_its_creator_with_players_seated_says_so_in_its_refusals(
         make_user, django_capture_on_commit_callbacks):
     # given a running campaign whose creator abandoned it while bob still sits in it
-    campaign, (creator, bob) = _started(make_user, django_capture_on_commit_callbacks, 2)
+    campaign, (creator, bob) = started_campaign(make_user, django_capture_on_commit_callbacks, 2)
     url = f"/api/campaigns/{campaign.pk}/"
     assert api_as(creator).post(f"{url}cancel/").status_code == 200
     # when anyone tries to cancel, leave or join it
@@ -475,7 +464,7 @@ def test_a_campaign_abandoned_by_its_creator_with_players_seated_says_so_in_its_
 def test_a_campaign_whose_last_player_left_refuses_its_creator_as_abandoned_not_as_not_creator(
         make_user, django_capture_on_commit_callbacks):
     # given a solo campaign whose only player, its creator, left it during the Adventure Phase
-    campaign, (creator,) = _started(make_user, django_capture_on_commit_callbacks, 1)
+    campaign, (creator,) = started_campaign(make_user, django_capture_on_commit_callbacks, 1)
     url = f"/api/campaigns/{campaign.pk}/"
     res = api_as(creator).post(f"{url}leave/")
     assert res.status_code == 200 and res.json()["status"] == "abandoned" and res.json()["creator_id"] is None
@@ -508,7 +497,7 @@ def test_a_finished_campaign_refuses_a_stranger_as_finished_too(make_user):
 
 def test_the_page_says_who_left_when_and_who_plays_their_characters_now(make_user, django_capture_on_commit_callbacks):
     # given a running 2-player campaign whose page alice has open, with the start's notice
-    campaign, (alice, dave) = _started(make_user, django_capture_on_commit_callbacks, 2)
+    campaign, (alice, dave) = started_campaign(make_user, django_capture_on_commit_callbacks, 2)
     path = f"/campaigns/{campaign.pk}/"
     page = browser(alice).get(path).content.decode()
     assert "· 2 players</span>" in page and 'data-testid="campaign-left-notice"' not in page

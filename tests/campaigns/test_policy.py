@@ -9,26 +9,16 @@ from campaigns.models import CampaignRecord, CampaignView
 from campaigns.rebuild import check_campaigns
 from games.eventstore.models import Match
 
-from .helpers import play_to_end
+from .helpers import play_to_end, started_campaign
 
 pytestmark = pytest.mark.django_db
-
-
-def _campaign(make_user, seats, on_commit):
-    users = [make_user() for _ in range(seats)]
-    campaign = services.campaign_create(user=users[0], game="harakiri", act=1, seats=seats)
-    for user in users[1:]:
-        services.campaign_join(campaign_id=campaign.pk, user=user)
-    with on_commit(execute=True):
-        services.campaign_start(campaign_id=campaign.pk, user=users[0])
-    return campaign, users
 
 
 def _solo_adventure(make_user, fixed_match_seed, on_commit, seed: str):
     """A started one-player campaign whose Adventure Phase match has the fixed seed ``seed``:
     (campaign, users, the adventure's match id)."""
     fixed_match_seed(seed)
-    campaign, users = _campaign(make_user, 1, on_commit)
+    campaign, users = started_campaign(make_user, on_commit, 1)
     return campaign, users, services.campaign_get(campaign.pk)["current_match"]
 
 
@@ -55,7 +45,7 @@ def test_the_policy_run_twice_opens_one_next_match(make_user, fixed_match_seed, 
 
 
 def test_the_rebuild_check_finds_a_view_that_differs_from_the_log_and_fixes_it(make_user, django_capture_on_commit_callbacks):
-    campaign, _ = _campaign(make_user, 1, django_capture_on_commit_callbacks)
+    campaign, _ = started_campaign(make_user, django_capture_on_commit_callbacks, 1)
     assert check_campaigns(fix=False) == ([], 0)
     view = CampaignView.objects.get(campaign=campaign)
     view.state = {**view.state, "chapter": 3}
@@ -101,7 +91,7 @@ def test_manage_rebuild_projections_reports_and_fixes_a_campaign_view(make_user,
     from django.core.management import call_command
     from django.core.management.base import CommandError
 
-    campaign, _ = _campaign(make_user, 1, django_capture_on_commit_callbacks)
+    campaign, _ = started_campaign(make_user, django_capture_on_commit_callbacks, 1)
     view = CampaignView.objects.get(campaign=campaign)
     view.state = {**view.state, "phase": "finished"}
     view.save()
