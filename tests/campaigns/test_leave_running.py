@@ -110,14 +110,19 @@ def test_the_last_player_leaving_is_recorded_as_an_abandonment():
 # -- the services ----------------------------------------------------------------------------------
 
 
+def _three_in_the_first_phase(make_user, fixed_match_seed, on_commit):
+    """Three players in a campaign's first Adventure Phase, from one seed: (campaign, users, match id)."""
+    fixed_match_seed("campaign-leave-running")
+    campaign, users = started_campaign(make_user, on_commit, 3)
+    return campaign, users, services.campaign_get(campaign.pk)["current_match"]
+
+
 def test_a_player_leaving_during_a_phase_leaves_at_once_in_the_match_and_the_campaign_alike(
         make_user, fixed_match_seed, django_capture_on_commit_callbacks):
     # rules: Harakiri, "The Characters": "If playing with fewer than four players, divide the characters between
     # yourselves as you choose."
     on_commit = django_capture_on_commit_callbacks
-    fixed_match_seed("campaign-leave-running")
-    campaign, (creator, leaver, third) = started_campaign(make_user, on_commit, 3)
-    adventure_id = services.campaign_get(campaign.pk)["current_match"]
+    campaign, (creator, leaver, third), adventure_id = _three_in_the_first_phase(make_user, fixed_match_seed, on_commit)
     # when the second player leaves while the Adventure Phase is being played
     with on_commit(execute=True):
         state = services.campaign_leave(campaign_id=campaign.pk, user=leaver)
@@ -150,9 +155,7 @@ def test_a_leave_said_as_the_phase_match_has_just_ended_waits_for_the_policy(
         make_user, fixed_match_seed, django_capture_on_commit_callbacks):
     # given a phase match that has finished, its policy not yet run (the worker's task still queued)
     on_commit = django_capture_on_commit_callbacks
-    fixed_match_seed("campaign-leave-running")
-    campaign, (creator, leaver, third) = started_campaign(make_user, on_commit, 3)
-    adventure_id = services.campaign_get(campaign.pk)["current_match"]
+    campaign, (creator, leaver, third), adventure_id = _three_in_the_first_phase(make_user, fixed_match_seed, on_commit)
     _play_without_policy(adventure_id)
     # when a player leaves then, the leave is announced (the match no longer runs to resign from)
     state = services.campaign_leave(campaign_id=campaign.pk, user=leaver)
@@ -169,9 +172,7 @@ def test_a_leave_said_as_the_phase_match_has_just_ended_waits_for_the_policy(
 def test_a_player_who_resigned_on_the_match_page_leaves_the_campaign_when_the_phase_ends(
         make_user, fixed_match_seed, django_capture_on_commit_callbacks):
     on_commit = django_capture_on_commit_callbacks
-    fixed_match_seed("campaign-leave-running")
-    campaign, (creator, leaver, third) = started_campaign(make_user, on_commit, 3)
-    adventure_id = services.campaign_get(campaign.pk)["current_match"]
+    campaign, (creator, leaver, third), adventure_id = _three_in_the_first_phase(make_user, fixed_match_seed, on_commit)
     # when the second player resigns from the phase match itself (not through the campaign)
     from games.application import services as match_services
     with on_commit(execute=True):
