@@ -60,7 +60,7 @@ def test_the_player_page_does_not_show_it_and_the_staff_review_shows_it_to_staff
     assert page.status_code == 200 and canary not in page.content.decode()
     staff_url = reverse("staff:match", args=[match.pk])
     refused = client.get(staff_url)
-    assert refused.status_code == 302 and canary not in refused.content.decode()
+    assert refused.status_code == 403 and canary not in refused.content.decode()
 
     reviewer = make_user(is_staff=True)
     client.force_login(reviewer)

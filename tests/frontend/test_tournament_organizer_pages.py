@@ -236,7 +236,7 @@ def test_the_pause_says_what_it_stops_and_shows_its_reason(organizer, make_user)
     assert "Pause the round" in own and "every player's turn clock" in own
     browser(organizer).post(f"{url}pause/", {"reason": "Power cut in hall B"})
     seen = browser(player).get(url).content.decode()
-    assert "Power cut in hall B" in seen and "turn clocks are stopped too" in seen
+    assert "Power cut in hall B" in seen and "its time limit and the players' turn clocks are stopped" in seen
 
 
 # -- item 5: confirmations -----------------------------------------------------------------------------
