@@ -26,6 +26,15 @@ def sign_up(page, username):
     expect(page.get_by_test_id("whoami")).to_have_text(username)
 
 
+def sign_in(page, name, path):
+    """Sign in as ``name`` (an account made with ``PASSWORD``) from the sign-in page, landing on ``path``."""
+    page.goto(f"/login/?next={path}")
+    page.get_by_label("Username").fill(name)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(f"**{path}")
+
+
 def fill_options(page, game, options):
     """Set the lobby form's fields of ``game``'s options (the form shows the chosen game's only):
     a box ticked or not, a number typed, a choice picked, a hero's player chosen."""

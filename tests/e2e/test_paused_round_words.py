@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import ROOT, SHOTS
+from .test_match_flow import sign_in
 
 pytestmark = pytest.mark.e2e
 PASSWORD = "paper-lantern-42"
@@ -55,14 +56,6 @@ def setup(server_env):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout.split()[-4:]
-
-
-def sign_in(page, name, path):
-    page.goto(f"/login/?next={path}")
-    page.get_by_label("Username").fill(name)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(f"**{path}")
 
 
 def shot(page, name):

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from .api_play import api, play_to_the_end
 from .conftest import assert_fits_width, table_shot
+from .test_match_flow import sign_in
 
 pytestmark = pytest.mark.e2e
 
@@ -34,12 +35,8 @@ def register(base, name):
     return api(base, "/api/auth/register/", body={"username": name, "password": PASSWORD})["token"]
 
 
-def sign_in(page, name, path):
-    page.goto(f"/login/?next={path}")
-    page.get_by_label("Username").fill(name)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(f"**{path}")
+def sign_in_live(page, name, path):
+    sign_in(page, name, path)
     expect(page.locator("#connection")).to_have_text("Live")
 
 
@@ -59,8 +56,8 @@ def test_two_players_chat_see_their_turn_and_rematch(new_page, live_server_url):
     path = f"/matches/{mid}/"
 
     a, b, spectator = new_page(), new_page(), new_page()
-    sign_in(a, alice, path)
-    sign_in(b, bob, path)
+    sign_in_live(a, alice, path)
+    sign_in_live(b, bob, path)
     spectator.goto(path)
     expect(spectator.locator("#connection")).to_have_text("Live")
 

@@ -7,17 +7,15 @@ import pytest
 
 from games.application import services
 
+from tests.api.test_resign_three_sides import started
+
 from .test_pages import boot_of
 
 pytestmark = pytest.mark.django_db
 
 
 def test_a_player_resigns_from_a_three_player_match_and_the_others_play_on(client, make_user):
-    users = [make_user() for _ in range(3)]
-    match = services.match_create(game="yokai", seats=3, options={}, creator=users[0])
-    for seat, user in enumerate(users[1:], start=1):
-        services.match_join(match_id=match.pk, user=user, seat=seat)
-    services.match_start(match_id=match.pk, user=users[0])
+    match, users = started(make_user, "yokai", 3)
     client.force_login(users[2])
     page = client.get(f"/matches/{match.pk}/").content.decode()
     form = re.search(r'<form id="resign-form"[^>]*>', page).group(0)
@@ -32,11 +30,7 @@ def test_a_player_resigns_from_a_three_player_match_and_the_others_play_on(clien
 
 
 def test_the_resign_button_asks_in_the_words_of_the_game(client, make_user, started_pebbles):
-    users = [make_user() for _ in range(3)]
-    match = services.match_create(game="yokai", seats=3, options={}, creator=users[0])
-    for seat, user in enumerate(users[1:], start=1):
-        services.match_join(match_id=match.pk, user=user, seat=seat)
-    services.match_start(match_id=match.pk, user=users[0])
+    match, users = started(make_user, "yokai", 3)
     client.force_login(users[1])
     form = re.search(r'<form id="resign-form"[^>]*>', client.get(f"/matches/{match.pk}/").content.decode()).group(0)
     assert "You leave the game and the others play on without you" in form
@@ -46,18 +40,9 @@ def test_the_resign_button_asks_in_the_words_of_the_game(client, make_user, star
     assert "Your opponents win at once" in form
 
 
-def _started(game, seats, options, make_user):
-    users = [make_user() for _ in range(seats)]
-    match = services.match_create(game=game, seats=seats, options=options, creator=users[0])
-    for seat, user in enumerate(users[1:], start=1):
-        services.match_join(match_id=match.pk, user=user, seat=seat)
-    services.match_start(match_id=match.pk, user=users[0])
-    return match, users
-
-
 def test_during_a_yashima_setup_of_three_masters_the_page_offers_resign_in_the_words_of_the_game(client, make_user):
     # given a three-master Yashima match in its setup (a master may leave at any time: docs/games/yashima.md)
-    match, users = _started("yashima", 3, {}, make_user)
+    match, users = started(make_user, "yashima", 3, {})
     client.force_login(users[1])
     # when the player opens the match page
     res = client.get(f"/matches/{match.pk}/")
@@ -74,7 +59,7 @@ def test_during_a_yashima_setup_of_three_masters_the_page_offers_resign_in_the_w
 
 def test_a_team_player_is_told_the_team_loses(client, make_user):
     # given a Yashima team game (two teams of two)
-    match, users = _started("yashima", 4, {"teams": True}, make_user)
+    match, users = started(make_user, "yashima", 4, {"teams": True})
     client.force_login(users[0])
     # when the player opens the match page
     page = client.get(f"/matches/{match.pk}/").content.decode()
@@ -123,7 +108,7 @@ def test_a_page_opened_before_the_start_asks_as_the_match_will_be_played(client,
 
 def test_a_harakiri_player_is_told_their_characters_pass_to_the_first_player_left(client, make_user):
     # given a two-player Harakiri match (cooperative: docs/games/harakiri.md, "Resigning")
-    match, users = _started("harakiri", 2, {}, make_user)
+    match, users = started(make_user, "harakiri", 2, {})
     client.force_login(users[0])
     # when seat 0 opens the match page, the question says who takes their characters
     page = client.get(f"/matches/{match.pk}/").content.decode()
