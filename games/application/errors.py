@@ -42,15 +42,15 @@ class NotYourDecision(PlatformError):
 
 
 class MatchPaused(PlatformError):
-    """A player's game command while the match's clock is held (its tournament is paused): the game
-    waits for the round to resume, as the clocks do."""
+    """A player's game command while the match's clock is held (its tournament's organizer paused the
+    round): the game waits for the round to resume, as the clocks do. Said in the service's one wording
+    of a pause, "the round is paused" (the organizer's page, the match page, the log's ClockHeld line)."""
 
     code = "match_paused"
     status = 409
 
     def __init__(self, reason: str = ""):
-        super().__init__(f"the tournament is paused: {reason}" if reason else "the tournament is paused",
-                         {"reason": reason})
+        super().__init__(f"the round is paused: {reason}" if reason else "the round is paused", {"reason": reason})
 
 
 class CommandIdReused(PlatformError):

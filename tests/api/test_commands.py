@@ -184,7 +184,7 @@ def test_unknown_match_is_404(make_user, client_for, command):
     assert res.status_code == 404 and res.json()["code"] == "not_found"
 
 
-def test_a_move_while_the_tournament_is_paused_is_409_match_paused(started_pebbles, client_for, command):
+def test_a_move_while_the_round_is_paused_is_409_match_paused(started_pebbles, client_for, command):
     # given a running match whose organizer paused the round for a power cut (the clock is held)
     match, users = started_pebbles(options={"bonus_rolls": False})
     organizer = services.Actor("worker", extra={"task": "test", "purpose": "tournament_pause"})
@@ -198,5 +198,5 @@ def test_a_move_while_the_tournament_is_paused_is_409_match_paused(started_pebbl
     res = c0.post(url(match), command("play", {"tile": tile["id"]}, expected_seq=view["seq"]), format="json")
     # then it is refused, naming the pause, and nothing is written
     assert res.status_code == 409, res.content
-    assert res.json()["code"] == "match_paused" and res.json()["message"] == "the tournament is paused: power cut"
+    assert res.json()["code"] == "match_paused" and res.json()["message"] == "the round is paused: power cut"
     assert c0.get(url(match, "view")).json()["seq"] == view["seq"]

@@ -71,7 +71,7 @@ def test_while_held_players_cannot_move_but_the_worker_and_a_resignation_can(sta
         _play(match, alice, 0)
     # then the move is refused, saying why, and nothing is written
     assert (paused.value.code, paused.value.status) == ("match_paused", 409)
-    assert paused.value.message == "the tournament is paused: power cut"
+    assert paused.value.message == "the round is paused: power cut"
     assert Match.objects.get(pk=match.pk).head_seq == head
     # but the platform's workers still play for a seat (a bot, the system), and no clock starts
     _play(match, alice, 0, actor=services.Actor.worker("bot"))

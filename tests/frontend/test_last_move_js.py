@@ -28,7 +28,7 @@ def ev(seq, type_, text, seat=None, **payload):
 def test_a_resignation_that_ended_the_match_is_the_last_move():
     # given alice (seat 0) resigned a two-sided match after a clock hold and her opponent's move
     log = [ev(7, "MatchFinished", "alice resigns: the match is over", winners=[1], resigned=0),
-           ev(6, "ClockHeld", "The clock stops: the tournament is paused"),
+           ev(6, "ClockHeld", "The clock stops: the round is paused"),
            ev(5, "TilePlayed", "carol plays", seat=1)]
     # when the box picks its events, then it is her resignation
     assert [e["seq"] for e in resignation_move(log)] == [7]

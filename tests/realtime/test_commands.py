@@ -185,7 +185,7 @@ async def test_the_seat_is_resolved_again_for_every_command(make_user):
     await comm.disconnect()
 
 
-async def test_a_move_while_the_tournament_is_paused_is_refused_with_the_reason(sockets):
+async def test_a_move_while_the_round_is_paused_is_refused_with_the_reason(sockets):
     # given a running match whose organizer paused the round (the clock is held)
     m, c0, c1, h0, _ = sockets
     head = h0["seq"]
@@ -199,5 +199,5 @@ async def test_a_move_while_the_tournament_is_paused_is_refused_with_the_reason(
     # then the move is refused as on REST, naming the pause's reason, and nothing is written
     err = await recv(c0)
     assert (err["type"], err["code"], err["command_id"]) == ("error", "match_paused", str(cid))
-    assert err["message"] == "the tournament is paused: power cut"
+    assert err["message"] == "the round is paused: power cut"
     assert await db(head_of)(m.pk) == head + 1
