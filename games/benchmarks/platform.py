@@ -18,7 +18,7 @@ import time
 import uuid
 from pathlib import Path
 
-from .stack import ROOT, Http, Sock, Stack, _base_env, _pct, _TempPostgres
+from .stack import ROOT, Http, Sock, Stack, _base_env, _pct, _TempPostgres, machine_busy_seconds
 
 
 
@@ -257,7 +257,7 @@ def _concurrent_writers(env: dict, writers: int, seconds: float, *, bare: bool =
                                   cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                  for _ in range(writers)]
         try:
-            error, runs = _run_window(procs, barrier, seconds), []
+            (error, busy_s), runs = _run_window(procs, barrier, seconds), []
             if error is None:
                 runs = [json.loads(path.read_text()) for path in Path(barrier).glob("*.json")]
         finally:
@@ -267,19 +267,25 @@ def _concurrent_writers(env: dict, writers: int, seconds: float, *, bare: bool =
         return {"error": (error or "a writer failed") + ": " + "".join(err[-500:] for _, err in outs)}
     wall = max(r["end"] for r in runs) - min(r["start"] for r in runs)
     return {"writers": writers, "commands": sum(r["commands"] for r in runs),
-            "commands_per_s": round(sum(r["commands"] for r in runs) / wall, 1)}
+            "commands_per_s": round(sum(r["commands"] for r in runs) / wall, 1),
+            "window_s": seconds, "machine_busy_s": busy_s}
 
 
-def _run_window(procs, barrier: str, seconds: float) -> str | None:
-    """Wait for every writer to be ready, open the window, wait for every report; what went wrong."""
+def _run_window(procs, barrier: str, seconds: float) -> tuple[str | None, float | None]:
+    """Wait for every writer to be ready, open the window, wait for every report: what went wrong,
+    and the CPU seconds the whole machine was busy during the window (None where unknown)."""
     if not _all_wrote(procs, barrier, "ready", deadline=time.monotonic() + 300):
-        return "a writer did not get ready"
+        return "a writer did not get ready", None
     start = time.time() + WINDOW_LEAD_S
     _write_whole(Path(barrier, "go"), {"start": start, "stop": start + seconds})
-    time.sleep(WINDOW_LEAD_S + seconds)  # no polling while the writers write: it would take their CPU
-    if not _all_wrote(procs, barrier, "json", deadline=time.monotonic() + WINDOW_LEAD_S + seconds + 300):
-        return "a writer did not report"
-    return None
+    # No polling while the writers write (it would take their CPU): sleep to each end of the window.
+    time.sleep(max(start - time.time(), 0))
+    busy_before = machine_busy_seconds()
+    time.sleep(max(start + seconds - time.time(), 0))
+    busy_after = machine_busy_seconds()
+    if not _all_wrote(procs, barrier, "json", deadline=time.monotonic() + seconds + 300):
+        return "a writer did not report", None
+    return None, (None if busy_before is None else round(busy_after - busy_before, 3))
 
 
 def _all_wrote(procs, barrier: str, suffix: str, *, deadline: float) -> bool:
@@ -328,7 +334,25 @@ def _writers_scaling(env: dict, seconds: float = WRITER_WINDOW_S) -> dict:
     return {"writers_8": {"writers": 8, "commands": sum(r["commands"] for r in runs[False, 8]), "commands_per_s": eight},
             "writers_1_commands_per_s": one, "writers_8_vs_1": round(eight / one, 4),
             "baseline_commit_writers_1_per_s": bare_one, "baseline_commit_writers_8_per_s": bare_eight,
-            "baseline_commit_writers_8_vs_1": round(bare_eight / bare_one, 4)}
+            "baseline_commit_writers_8_vs_1": round(bare_eight / bare_one, 4),
+            **_machine_cpu(runs[False, 1], runs[False, 8])}
+
+
+def _machine_cpu(one: list[dict], eight: list[dict]) -> dict:
+    """How busy the whole machine was in the write path's windows: its CPU per command with one
+    writer and with eight, and how many of its cores eight writers kept busy. When eight writers keep
+    every core busy, the ratio cannot pass (cores / CPU per command with eight) / one writer's rate,
+    whatever the database's commits could do."""
+    if any(r["machine_busy_s"] is None for r in one + eight):
+        return {}
+
+    def ms_per_command(runs):
+        return round(1000 * sum(r["machine_busy_s"] for r in runs) / sum(r["commands"] for r in runs), 3)
+
+    return {"machine_cores": os.cpu_count(),
+            "writers_1_machine_cpu_ms_per_command": ms_per_command(one),
+            "writers_8_machine_cpu_ms_per_command": ms_per_command(eight),
+            "writers_8_cores_busy": round(sum(r["machine_busy_s"] for r in eight) / sum(r["window_s"] for r in eight), 2)}
 
 
 def run_platform(*, commands: int, latency_samples: int, pg_admin_url: str | None, redis_url: str | None) -> dict:

@@ -106,6 +106,17 @@ def user_system_seconds(pid: int) -> tuple[float, float]:
     return int(fields[11]) / tick, int(fields[12]) / tick
 
 
+def machine_busy_seconds() -> float | None:
+    """CPU seconds all of this machine's cores have spent busy since boot (user, nice, system, irq and
+    softirq in /proc/stat), or None where there is no /proc/stat."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    except OSError:
+        return None
+    user, nice, system, _idle, _iowait, irq, softirq = (int(f) for f in fields[:7])
+    return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time ``pid`` has used so far."""
     return sum(user_system_seconds(pid))

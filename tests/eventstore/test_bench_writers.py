@@ -83,3 +83,22 @@ def test_a_writer_waits_for_its_release_before_tearing_down(tmp_path):
     (tmp_path / "release").touch()
     writer.join()
     assert done.is_set()
+
+
+def test_the_machine_is_busier_after_work_than_before():
+    before = platform.machine_busy_seconds()
+    if before is None:
+        pytest.skip("no /proc/stat here")
+    deadline = time.process_time() + 0.1
+    while time.process_time() < deadline:
+        pass
+    assert platform.machine_busy_seconds() - before >= 0.05
+
+
+def test_the_write_paths_windows_report_the_machines_cpu_per_command_and_cores_busy():
+    one = [{"commands": 1000, "window_s": 1.5, "machine_busy_s": 0.6}, {"commands": 1000, "window_s": 1.5, "machine_busy_s": 0.8}]
+    eight = [{"commands": 4000, "window_s": 1.5, "machine_busy_s": 2.9}, {"commands": 4000, "window_s": 1.5, "machine_busy_s": 3.1}]
+    assert platform._machine_cpu(one, eight) == {
+        "machine_cores": os.cpu_count(), "writers_1_machine_cpu_ms_per_command": 0.7,
+        "writers_8_machine_cpu_ms_per_command": 0.75, "writers_8_cores_busy": 2.0}
+    assert platform._machine_cpu(one, [{**eight[0], "machine_busy_s": None}]) == {}
