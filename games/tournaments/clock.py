@@ -41,6 +41,19 @@ def round_paused(tournament: Tournament, round_no: int) -> bool:
     return measured is not None and measured[2] is not None
 
 
+def _pause_reason(tournament: Tournament, round_no: int) -> str:
+    """The organizer's words for round ``round_no``'s latest pause (its last ``clock_paused``), "" when none."""
+    payload = (TournamentRecord.objects.filter(tournament=tournament, round=round_no, kind="clock_paused")
+               .order_by("-seq").values_list("payload", flat=True).first())
+    return str((payload or {}).get("reason") or "")
+
+
+def round_pause_reason(tournament: Tournament, round_no: int) -> str | None:
+    """While round ``round_no``'s clock is paused, the organizer's reason ("" when none was given); None
+    while it runs."""
+    return _pause_reason(tournament, round_no) if round_paused(tournament, round_no) else None
+
+
 def round_has_open_tables(tournament_id, round_no: int) -> bool:
     """Whether round ``round_no`` still has a played table (not a bye) without a result, read from the
     tables and the records' columns (two small indexed queries, no fold)."""
@@ -64,10 +77,7 @@ def round_clock(tournament: Tournament) -> dict | None:
         return None
     started, paused_seconds, paused_since = measured
     ends_at = round_ends_at(tournament, tournament.round)
-    reason = None
-    if paused_since is not None:  # the organizer's words for the pause under way (the last clock_paused)
-        reason = (TournamentRecord.objects.filter(tournament=tournament, round=tournament.round, kind="clock_paused")
-                  .order_by("-seq").values_list("payload", flat=True).first() or {}).get("reason") or ""
+    reason = _pause_reason(tournament, tournament.round) if paused_since is not None else None
     waits = paused_since is not None and not round_has_open_tables(tournament.pk, tournament.round)
     return {"round": tournament.round, "started_at": started.isoformat(), "minutes": tournament.round_minutes,
             "paused": paused_since is not None, "paused_seconds": round(paused_seconds, 3),

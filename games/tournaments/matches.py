@@ -21,7 +21,7 @@ from games.application import services as app
 from games.application.errors import PlatformError
 from games.kernel import RuleViolation
 from games.tournaments import live
-from games.tournaments.clock import round_paused
+from games.tournaments.clock import round_pause_reason
 from games.tournaments.errors import TournamentServiceError
 from games.tournaments.models import EntrantMember, Tournament, TournamentTable
 
@@ -96,8 +96,9 @@ def _create_table_match(tournament: Tournament, table_pk: int, members: dict):
             for seat, user in enumerate(users):
                 app.match_join(match_id=match.pk, user=user, seat=seat)
             app.match_start(match_id=match.pk, user=organizer)
-            if round_paused(tournament, table.round):  # paused before this match existed: it starts held
-                app.match_hold_clock(match_id=match.pk, actor=PAUSED_AT_THE_START, reason="the round is paused")
+            reason = round_pause_reason(tournament, table.round)
+            if reason is not None:  # paused before this match existed: it starts held, for the organizer's reason
+                app.match_hold_clock(match_id=match.pk, actor=PAUSED_AT_THE_START, reason=reason)
         except (PlatformError, RuleViolation) as err:
             raise TournamentServiceError("match_creation_failed",
                                          f"round {table.round} table {table.table}: {err}", 409) from err

@@ -129,5 +129,8 @@ def test_a_match_created_while_the_round_is_paused_starts_with_its_clock_held(ma
     assert not MatchDeadline.objects.filter(match=match).exists()
     match.refresh_from_db()
     assert selectors.view_for_seat(match, 0)["match"]["clock_held"] is True
+    # and its players are told the organizer's reason, as in the matches the pause found running (not
+    # "The round is paused by the organizer: the round is paused")
+    assert selectors.view_for_seat(match, 0)["match"]["clock_reason"] == "lunch"
     services.tournament_resume_clock(tournament_id=t.pk, user=organizer)
     assert MatchDeadline.objects.filter(match=match).exists()
