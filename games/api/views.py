@@ -279,12 +279,13 @@ class MatchDetailApi(APIView):
 class _LobbyActionApi(APIView):
     service = None  # staticmethod(services.match_*) taking (match_id, user, [seat])
     takes_seat = False
+    seat_serializer = s.SeatRequestSerializer  # the body, when the action takes a seat
 
     def post(self, request, id):
         match = selectors.match_get(id)
         kwargs = {}
         if self.takes_seat:
-            kwargs["seat"] = _body(s.SeatRequestSerializer, request).get("seat")
+            kwargs["seat"] = _body(self.seat_serializer, request).get("seat")
         self.service(match_id=match.pk, user=request.user, **kwargs)
         match.refresh_from_db()
         return Response(match_detail(match, request.user))
@@ -321,6 +322,7 @@ class MatchLeaveApi(_LobbyActionApi):
 class MatchTakeOverApi(_LobbyActionApi):
     service = staticmethod(services.match_take_over)
     takes_seat = True
+    seat_serializer = s.TakeOverRequestSerializer
 
     @extend_schema(tags=["matches"], operation_id="matches_take_over", parameters=[MATCH_ID],
                    request=s.TakeOverRequestSerializer,
@@ -333,11 +335,7 @@ class MatchTakeOverApi(_LobbyActionApi):
                                "characters pass to you (PlayerLeftParty). The view's `take_over` lists the seats you "
                                "may take over now.")
     def post(self, request, id):
-        match = selectors.match_get(id)
-        seat = _body(s.TakeOverRequestSerializer, request)["seat"]
-        services.match_take_over(match_id=match.pk, user=request.user, seat=seat)
-        match.refresh_from_db()
-        return Response(match_detail(match, request.user))
+        return super().post(request, id)
 
 
 class MatchResignApi(_LobbyActionApi):
