@@ -152,7 +152,10 @@ class CampaignJoinApi(_CampaignActionApi):
 
     @extend_schema(tags=["campaigns"], operation_id="campaigns_join", parameters=[CAMPAIGN_ID], request=None,
                    responses={200: CampaignSerializer, **_ACTION_ERRORS,
-                              409: E("campaign_started / campaign_cancelled / campaign_abandoned / already_seated / campaign_full")})
+                              409: E("campaign_started (it is running) / campaign_cancelled / campaign_abandoned / "
+                                     "campaign_finished / already_seated / campaign_full")},
+                   description="Take the next free seat of a campaign that has not started. A running campaign "
+                               "answers campaign_started; a cancelled, abandoned or finished one its own 409.")
     def post(self, request, id):
         return super().post(request, id)
 
@@ -205,9 +208,12 @@ class CampaignStartApi(_CampaignActionApi):
 
     @extend_schema(tags=["campaigns"], operation_id="campaigns_start", parameters=[CAMPAIGN_ID], request=None,
                    responses={200: CampaignSerializer, **_ACTION_ERRORS, 403: E("not_creator"),
-                              409: E("campaign_started / campaign_cancelled / campaign_abandoned / seats_not_filled"),
+                              409: E("campaign_started (it is running) / campaign_cancelled / campaign_abandoned / "
+                                     "campaign_finished / seats_not_filled"),
                               429: E("throttled (Retry-After): scope match_create, MATCH_CREATE_RATE")},
                    description="Start the campaign: chapter 1's Adventure Phase match opens with every player seated. "
+                               "A running campaign answers campaign_started; a cancelled, abandoned or finished one "
+                               "its own 409, whoever asks, before not_creator. "
                                "It opens a match, so it counts against the match creation rate (scope match_create).")
     def post(self, request, id):
         return super().post(request, id)

@@ -137,11 +137,14 @@ def seat_of(state: dict, user_id) -> int | None:
 
 def not_open(state: dict) -> CampaignRefused:
     """Why a campaign that is no longer open refuses what only an open one allows (join, leave,
-    start, cancel)."""
+    start, cancel): ``campaign_started`` only while it runs; a cancelled, abandoned or finished
+    one says so."""
     if state["status"] == CANCELLED_STATUS:
         return CampaignRefused("campaign_cancelled", "the campaign was cancelled")
     if state["status"] == ABANDONED:
         return CampaignRefused("campaign_abandoned", abandoned_reason(state))
+    if state["status"] == FINISHED_STATUS:
+        return CampaignRefused("campaign_finished", "the campaign is over: its act has been played to the end")
     return CampaignRefused("campaign_started", "the campaign has already started")
 
 

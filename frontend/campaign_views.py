@@ -32,7 +32,7 @@ REFUSALS = {  # what a player reads for each refusal of campaigns.services
     "not_creator": "Only the player who created the campaign can start it.",
     "not_found": "There is no such campaign.",
     "campaign_abandoned": "This campaign was abandoned: it will not be played further.",
-    "campaign_finished": "This campaign is over: there is nothing to leave or abandon.",
+    "campaign_finished": "This campaign is over: nobody can join, start, leave or abandon it any more.",
     "already_leaving": "You already leave this campaign at the end of the phase being played.",
 }
 

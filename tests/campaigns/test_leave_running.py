@@ -404,6 +404,8 @@ def test_the_schema_documents_the_new_codes_and_fields():
     cancel = schema["paths"]["/api/campaigns/{id}/cancel/"]["post"]["responses"]
     assert all(code in leave["409"]["description"] for code in ("already_leaving", "campaign_finished", "campaign_abandoned"))
     assert "campaign_finished" in cancel["409"]["description"]
+    for action in ("join", "start"):
+        assert "campaign_finished" in schema["paths"][f"/api/campaigns/{{id}}/{action}/"]["post"]["responses"]["409"]["description"]
     fields = schema["components"]["schemas"]["Campaign"]["properties"]
     assert "party_left" in fields["abandoned"]["description"] and fields["leaving"]["type"] == "array"
 
@@ -494,6 +496,29 @@ def test_a_finished_campaign_refuses_a_stranger_as_finished_too(make_user):
     # then the campaign's own 409 answers first (not 403 not_seated / not_creator)
     _refused("campaign_finished", 409, lambda: services.campaign_leave(campaign_id=campaign.pk, user=stranger))
     _refused("campaign_finished", 409, lambda: services.campaign_cancel(campaign_id=campaign.pk, user=other))
+
+
+def test_a_finished_campaign_answers_join_and_start_as_finished_not_started(make_user):
+    # given a finished campaign (its act played to the end)
+    creator, other = make_user(), make_user()
+    campaign = services.campaign_create(user=creator, game="harakiri", act=1, seats=2)
+    services.campaign_join(campaign_id=campaign.pk, user=other)
+    view = CampaignView.objects.get(campaign=campaign)
+    view.state = {**view.state, "status": "finished", "phase": "finished"}
+    view.save(update_fields=["state"])
+    url = f"/api/campaigns/{campaign.pk}/"
+    # when anyone joins or starts it: its creator, a player who is not, a stranger
+    for user, path in ((make_user(), "join/"), (other, "join/"), (creator, "start/"), (other, "start/"),
+                       (make_user(), "start/")):
+        res = api_as(user).post(f"{url}{path}")
+        # then it is 409 campaign_finished (before any 403 not_creator), saying it is over
+        assert_error(res, 409, "campaign_finished")
+        assert "over" in res.json()["message"], (path, res.json())
+    # and a running campaign still answers campaign_started
+    view.state = {**view.state, "status": "active", "phase": "between"}
+    view.save(update_fields=["state"])
+    assert_error(api_as(make_user()).post(f"{url}join/"), 409, "campaign_started")
+    assert_error(api_as(other).post(f"{url}start/"), 409, "campaign_started")
 
 
 def test_the_page_says_who_left_when_and_who_plays_their_characters_now(make_user, django_capture_on_commit_callbacks):
