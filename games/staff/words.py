@@ -59,12 +59,21 @@ def _where(p: dict) -> str:
     return f"round {p.get('round')} table {p.get('table')}"
 
 
-def _by_judge(p: dict) -> str:
-    return f"by {p.get('judge')} ({p.get('role') or 'staff'})"
-
-
 def _reason(p: dict) -> str:
     return f": {p['reason']}" if p.get("reason") else ""
+
+
+# a judge's decision on a table's result (records ``adjudicated`` and ``overridden``)
+RULING_WORDS = {"adjudicated": "upheld", "overridden": "overridden"}
+
+
+def _ruling(p: dict, entrants: dict) -> str:
+    """A judge's decision in a line: ``result overridden, round 1 table 1: carol 1st, alice 2nd, by admin
+    (staff): misclick``: what became of the result (an override gives its places), who ruled in what
+    capacity (a decision from before organizers judged has no role: it was staff's), and why."""
+    places = f": {place_words(p['places'], entrants)}" if p.get("places") else ""
+    return (f"result {RULING_WORDS[p['kind']]}, {_where(p)}{places}, by {p.get('judge')} ({p.get('role') or 'staff'})"
+            f"{_reason(p)}")
 
 
 def _table_words(table: dict, entrants: dict) -> str:
@@ -93,10 +102,8 @@ def record_summary(payload: dict, entrants: dict) -> str:
         return f"{name} dropped{_reason(p)}"
     if kind == "reported":
         return f"{name} reported {_where(p)} (report #{p.get('report_id')}, match seq {p.get('seq')})"
-    if kind == "adjudicated":
-        return f"result upheld, {_where(p)}, {_by_judge(p)}"
-    if kind == "overridden":
-        return f"result overridden, {_where(p)}: {place_words(p.get('places', {}), entrants)}, {_by_judge(p)}"
+    if kind in RULING_WORDS:
+        return _ruling(p, entrants)
     if kind == "clock_paused":
         return f"round {p.get('round')} clock paused{_reason(p)}"
     if kind == "clock_resumed":

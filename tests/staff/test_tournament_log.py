@@ -23,7 +23,7 @@ def test_each_record_kind_reads_in_one_line_with_the_entrants_names():
     names = {"1": "alice", "3": "carol"}
     assert record_summary({"kind": "overridden", "round": 1, "table": 1, "places": {"1": 2, "3": 1}, "judge": "admin",
                            "reason": "misclick", "role": "staff"}, names) == \
-        "result overridden, round 1 table 1: carol 1st, alice 2nd, by admin (staff)"
+        "result overridden, round 1 table 1: carol 1st, alice 2nd, by admin (staff): misclick"
     assert record_summary({"kind": "result", "round": 1, "table": 1, "places": {"1": 1, "3": 1}, "by": "time"},
                           names) == "result, round 1 table 1 (on time): alice 1st, carol 1st"
     assert record_summary({"kind": "reported", "round": 2, "table": 1, "report_id": 4, "entrant_id": "3", "seq": 9},
@@ -32,6 +32,19 @@ def test_each_record_kind_reads_in_one_line_with_the_entrants_names():
                           names) == "round 2 paired: table 1 carol (bye)"
     assert record_summary({"kind": "clock_paused", "round": 1, "reason": "lunch"}, names) == "round 1 clock paused: lunch"
     assert record_summary({"kind": "something_new"}, names) == "something new"
+
+
+def test_a_judges_ruling_reads_who_ruled_in_what_capacity_and_why():
+    # given an organizer's upheld result with a reason, and an upheld result recorded before organizers
+    # judged (no role: staff's) without one
+    names = {"1": "alice", "3": "carol"}
+    by_organizer = {"kind": "adjudicated", "round": 2, "table": 3, "judge": "olga", "role": "organizer",
+                    "reason": "the log shows the move was legal", "report_id": 5}
+    by_staff_before_roles = {"kind": "adjudicated", "round": 1, "table": 1, "judge": "admin"}
+    # when staff read them, then each says what became of the result, who ruled, as what, and why
+    assert record_summary(by_organizer, names) == \
+        "result upheld, round 2 table 3, by olga (organizer): the log shows the move was legal"
+    assert record_summary(by_staff_before_roles, names) == "result upheld, round 1 table 1, by admin (staff)"
 
 
 def test_staff_reads_the_log_in_order_and_players_cannot(make_user):
