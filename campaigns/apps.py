@@ -6,15 +6,17 @@ class CampaignsConfig(AppConfig):
 
     def ready(self):
         from accounts.selfservice import add_deletion_step
-        from games.application import hooks, rematch
+        from games.application import hooks, readmodels, rematch
         from games.projections import rebuild
 
         from .rebuild import check_campaigns
         from .services import campaigns_leave_deleted_account
-        from .tasks import schedule_policy
+        from .tasks import phase_resigns_project, phase_resigns_writes, schedule_policy
 
         add_deletion_step(campaigns_leave_deleted_account)
         hooks.add_finished_listener(schedule_policy)
+        # a player who leaves a phase match on its own page leaves the campaign at once (docs/campaigns.md)
+        readmodels.projector_register(phase_resigns_project, writes=phase_resigns_writes)
         rebuild.add_checker(check_campaigns)
         rematch.rematch_guard_register(no_rematch_of_a_chapter)
 

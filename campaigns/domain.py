@@ -36,6 +36,8 @@ CANCELLED_STATUS = "cancelled"  # a status: its creator called it off before the
 ACTIVE = "active"  # a status: started, its phases being played
 FINISHED_STATUS = "finished"  # a status: the act's last phase has ended
 LEFT_BY_CHOICE = "left"  # ``PlayerLeft.reason`` of a player who chose to leave (else ``account_deleted``)
+RESIGNED = "resigned"  # ``PlayerLeft.reason``: they resigned from the phase match on its own page
+TAKEN_OVER = "taken_over"  # ``PlayerLeft.reason``: another player took their characters over in the phase match
 BY_CREATOR = "creator"  # ``CampaignAbandoned.reason``: its creator abandoned the running campaign
 PARTY_LEFT = "party_left"  # ``CampaignAbandoned.reason``: the last player left (a campaign needs one player)
 
@@ -117,7 +119,7 @@ def apply(state: dict | None, record: dict) -> dict:
     elif t == FINISHED:
         s.update(status="finished", phase="finished", outcome=p["outcome"])
     elif t == LEFT:
-        _player_left(s, p["seat"])
+        _player_left(s, p["seat"], p.get("taken_over_by"))
         if "leaving" in s:  # a leave announced for the end of a phase is done
             s["leaving"] = [w for w in s["leaving"] if w["user_id"] != p.get("user_id")]
     elif t == LEAVING:  # a key only once someone leaves a running campaign (older views fold as they did)
@@ -187,19 +189,39 @@ def running_leave(state: dict, user_id) -> str:
     return "after_phase" if state["current_match"] else "now"
 
 
-def leave_records(state: dict, user_ids, at: str) -> list[dict]:
+def leave_records(state: dict, user_ids, at: str, how: dict | None = None) -> list[dict]:
     """The ``PlayerLeft`` records of ``user_ids`` leaving a running campaign, each seat as the ones
     before it left it; if nobody is left, the ``CampaignAbandoned`` that says so (the rulebook's
-    smallest party is one player: "If playing solo, you control all four characters")."""
+    smallest party is one player: "If playing solo, you control all four characters"). ``how``:
+    user id -> what their record says besides (``reason`` ``resigned`` or ``taken_over``, and
+    ``taken_over_by``: who plays their characters now), for the players who left the phase match
+    on its own page (``resigned_from``); the others chose to leave (reason ``left``)."""
     out, s = [], state
     for uid in user_ids:
         seat = seat_of(s, uid)
         if seat is None:
             continue
-        record = {"type": LEFT, "payload": {"seat": seat, "user_id": uid, "reason": LEFT_BY_CHOICE}}
+        record = {"type": LEFT, "payload": {"seat": seat, "user_id": uid, "reason": LEFT_BY_CHOICE,
+                                            **(how or {}).get(uid, {})}}
         out.append(record)
         s = apply(s, record)
     return out + abandoned_if_empty(s, at) if out else []
+
+
+def resigned_from(state: dict, conceded: list[dict]) -> tuple[list, dict]:
+    """The campaign's players who left its phase match on the match's own page (not through the
+    campaign's leave), in the order they did: ``conceded`` is the match's ``SeatConceded`` payloads
+    with ``user_id`` (and ``taken_over_by_user_id`` when another player took the seat's characters
+    over). Returns (their user ids, ``how`` for ``leave_records``)."""
+    ids, how = [], {}
+    for c in conceded:
+        uid = c.get("user_id")
+        if uid is None or seat_of(state, uid) is None or uid in how:
+            continue
+        ids.append(uid)
+        taker = c.get("taken_over_by_user_id")
+        how[uid] = {"reason": TAKEN_OVER, "taken_over_by": taker} if taker is not None else {"reason": RESIGNED}
+    return ids, how
 
 
 def abandoned_if_empty(state: dict, at: str) -> list[dict]:
@@ -247,17 +269,20 @@ def check_cancel(state: dict, user_id) -> str:
     return "cancel" if state["status"] == OPEN else "abandon"
 
 
-def _player_left(s: dict, seat: int) -> None:
-    """A player's account was deleted. Before the start the seat is free again; after it the seat
-    goes, the seats after it move up one, and its characters pass to the first seat left (fewer
-    players divide the four characters between them, as the rulebook lets them). The creator's
-    part passes to the first player left; with nobody left the campaign is abandoned."""
+def _player_left(s: dict, seat: int, taken_over_by=None) -> None:
+    """A player left (or their account was deleted). Before the start the seat is free again; after
+    it the seat goes, the seats after it move up one, and its characters pass to the first seat left
+    (fewer players divide the four characters between them, as the rulebook lets them), or to the
+    player who took them over in the phase match (``taken_over_by``, a user id, if still seated).
+    The creator's part passes to the first player left; with nobody left the campaign is abandoned."""
     gone = s["seats"][seat]
     if s["status"] == "open":
         s["seats"][seat] = None
     else:
         del s["seats"][seat]
-        s["control"] = {c: 0 if v == seat else v - (v > seat) for c, v in s["control"].items()}
+        heir = seat_of(s, taken_over_by) if taken_over_by is not None else None
+        heir = 0 if heir is None else heir
+        s["control"] = {c: heir if v == seat else v - (v > seat) for c, v in s["control"].items()}
     remaining = [player for player in s["seats"] if player]
     if gone and gone["user_id"] == s["creator_id"]:
         s["creator_id"] = remaining[0]["user_id"] if remaining else None
@@ -277,7 +302,9 @@ def departures(records) -> list[dict]:
         if record["type"] != LEFT or before["status"] == OPEN:
             continue
         gone = before["seats"][record["payload"]["seat"]] or {}
-        heir = next((s for s in state["seats"] if s), None) or {}
+        taker = record["payload"].get("taken_over_by")
+        heir = next((s for s in state["seats"] if s and (taker is None or s["user_id"] == taker)), None) \
+            or next((s for s in state["seats"] if s), None) or {}
         out.append({"user_id": gone.get("user_id"), "username": gone.get("username"),
                     "reason": record["payload"].get("reason", LEFT_BY_CHOICE), "chapter": before["chapter"],
                     "phase": before["phase"], "heir": heir.get("username"), "heir_id": heir.get("user_id"),

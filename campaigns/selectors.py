@@ -267,7 +267,7 @@ def _departures(campaign_id, doc: dict) -> list[dict]:
     out = domain.departures(records)
     gone = deleted_among({uid for d in out for uid in (d["user_id"], d["heir_id"]) if uid})
     for d in out:
-        if d["user_id"] in gone or d["reason"] != domain.LEFT_BY_CHOICE:
+        if d["user_id"] in gone or d["reason"] == "account_deleted":
             d["username"] = DELETED_PLAYER
         if d["heir_id"] in gone:
             d["heir"] = DELETED_PLAYER

@@ -17,7 +17,7 @@ from games.application.accounts_lock import lock_accounts
 from games.application import services as matches
 from games.application.errors import MatchNotFound, PlatformError
 from games.application.identities import DELETED_PLAYER, deleted_among, seat_display
-from games.application.lobby import ACTIVE, conceded_seats
+from games.application.lobby import ACTIVE, SEAT_CONCEDED, conceded_seats
 from games.kernel import RuleViolation
 
 from . import domain, live
@@ -183,18 +183,53 @@ def _now() -> str:
 
 def _leaves_at_phase_end(campaign: Campaign, state: dict, match) -> dict:
     """The policy, once a phase has ended and before the next opens: the leaves announced during it
-    are done (``PlayerLeft`` each; ``CampaignAbandoned`` if nobody is left)."""
-    records = domain.leave_records(state, [w["user_id"] for w in state.get("leaving", [])] + _resigned_from(state, match), _now())
+    are done (``PlayerLeft`` each; ``CampaignAbandoned`` if nobody is left), and anyone who left the
+    match on its own page and is still seated (their ``phase_resigns_run`` was lost) leaves too."""
+    resigned, how = _resigned_from(state, match)
+    records = domain.leave_records(state, [w["user_id"] for w in state.get("leaving", [])] + resigned, _now(), how)
     return _append(campaign, records) if records else state
 
 
-def _resigned_from(state: dict, match) -> list:
-    """The players who resigned from the phase match on its own page (not through the campaign's
-    Leave): they leave the campaign when the phase ends, in the order they resigned."""
-    lobby = selectors.state_load(match)["lobby"]
-    seated = {s["user_id"] for s in state["seats"] if s}
-    users = [(lobby["seats"][seat] or {}).get("user_id") for seat in conceded_seats(lobby)]
-    return [uid for uid in users if uid in seated]
+def _resigned_from(state: dict, match) -> tuple[list, dict]:
+    """The campaign's players who left the phase match on its own page (resigned, or whose characters
+    another player took over there), in the order they did (``domain.resigned_from``)."""
+    seats = selectors.state_load(match)["lobby"]["seats"]
+
+    def user_of(seat):
+        return (seats[seat] or {}).get("user_id") if isinstance(seat, int) and 0 <= seat < len(seats) else None
+
+    conceded = [{"user_id": user_of(ev["payload"]["seat"]), "taken_over_by_user_id": user_of(ev["payload"].get("taken_over_by"))}
+                for ev in selectors.events_unredacted(match) if ev["type"] == SEAT_CONCEDED]
+    return domain.resigned_from(state, conceded)
+
+
+def phase_resigns_run(match_id) -> str:
+    """A player left a campaign's running phase match on the match's own page: they resigned (their
+    characters pass to the first player left, docs/games/harakiri.md "Resigning") or another player
+    took their characters over (an absent player). They leave the campaign now, as a leave through
+    the campaign does (``PlayerLeft``, reason ``resigned`` / ``taken_over``; ``CampaignAbandoned`` if
+    nobody is left), so the campaign's seats stay the match's seats still in play and every read says
+    who plays their characters now. Run after the commit that conceded the seat (``tasks``);
+    idempotent: a player who already left the campaign (through its leave, or an earlier run) is
+    not seated any more."""
+    started = CampaignRecord.objects.filter(type=domain.PHASE_STARTED, match_id=match_id).first()
+    if started is None:
+        return "not_a_campaign_match"
+    try:
+        match = selectors.match_get(match_id)
+    except MatchNotFound:
+        return "gone"
+    with transaction.atomic():
+        campaign = _locked(started.campaign_id)
+        state = campaign.view.state
+        if state["status"] != domain.ACTIVE or state["current_match"] != str(match_id):
+            return "not_current"  # over, or the phase is recorded: its end did the leaves
+        resigned, how = _resigned_from(state, match)
+        records = domain.leave_records(state, resigned, _now(), how)
+        if not records:
+            return "nobody"
+        _append(campaign, records)
+        return "left"
 
 
 def campaign_cancel(*, campaign_id, user) -> dict:
@@ -298,6 +333,8 @@ def policy_run(match_id, *, retry: bool = False, between=None) -> str:
                 if full["lobby"]["status"] == ACTIVE or full["game"] is None:
                     return "not_finished"
                 ended = _ended_payload(match, phase)
+                if ended is None and state["status"] == domain.ACTIVE:  # the last player left it on its page
+                    state = _leaves_at_phase_end(campaign, state, match)
                 if ended is None and state["status"] == domain.ABANDONED:
                     return "abandoned"  # the last player resigned from the match: it ended with nobody to play it
                 if ended is None:
@@ -368,19 +405,32 @@ def _next_phase(campaign: Campaign, state: dict, chapter: int, phase: str, match
     return "adventure_opened"
 
 
-def pending_policies(limit: int = 200) -> list:
-    """Phase matches that finished (their lobby says so) while the campaign still shows them as
-    the current match: the policy has not run for them yet."""
-    out = []
+def pending_work(limit: int = 200) -> tuple[list, list]:
+    """What the beat sweep re-enqueues, from one read of each running campaign's current match:
+    (phase matches that finished while the campaign still shows them as current: the policy has not
+    run for them yet; running phase matches with a conceded seat whose player still sits in the
+    campaign: their ``phase_resigns_run`` has not run)."""
+    policies, resigns = [], []
     for view in CampaignView.objects.filter(state__status="active").exclude(state__current_match=None)[:limit]:
         match_id = view.state["current_match"]
         try:
-            match = selectors.match_get(match_id)
+            lobby = selectors.state_load(selectors.match_get(match_id))["lobby"]
         except MatchNotFound:
             continue
-        if selectors.state_load(match)["lobby"]["status"] != ACTIVE:
-            out.append(match_id)
-    return out
+        seated = {s["user_id"] for s in view.state["seats"] if s}
+        if lobby["status"] != ACTIVE:
+            policies.append(match_id)
+        elif any((lobby["seats"][seat] or {}).get("user_id") in seated for seat in conceded_seats(lobby)):
+            resigns.append(match_id)
+    return policies, resigns
+
+
+def pending_policies(limit: int = 200) -> list:
+    return pending_work(limit)[0]
+
+
+def pending_resigns(limit: int = 200) -> list:
+    return pending_work(limit)[1]
 
 
 # -- reads -------------------------------------------------------------------------------------------

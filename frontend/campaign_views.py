@@ -102,7 +102,12 @@ def departure_words(d: dict, viewer: str | None = None, running: bool = True) ->
     at = f" on {when(d['at'])}" if d.get("at") else ""
     where = (f", in chapter {d['chapter']}'s {PHASE_NAMES[d['phase']]}" if d.get("phase") in PHASE_NAMES
              else f", in chapter {d['chapter']}" if d.get("chapter") else "")
-    who = "A player whose account was deleted left" if d.get("reason") == "account_deleted" else f"{d['username']} left"
+    who = {"account_deleted": "A player whose account was deleted left",
+           # they left the phase match on its own page, which is leaving the campaign (docs/campaigns.md)
+           "resigned": f"{d['username']} resigned from the phase's match and so left",
+           "taken_over": f"{d['username']} was taken over in the phase's match (it had waited on them for a day) "
+                         "and so left",
+           }.get(d.get("reason"), f"{d['username']} left")
     you = bool(d.get("heir")) and d["heir"] == viewer
     if not d.get("heir"):
         then = ": nobody was left to play."

@@ -4,16 +4,20 @@ projections app registered, inside the write transaction."""
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
+from campaigns import tasks as campaign_tasks
 from games.application import readmodels
 from games.projections import updaters
 from games.ratings import policy
 
 
 def test_the_projections_and_ratings_apps_register_their_projectors_and_the_clock_reader():
-    # INSTALLED_APPS order: the read models first, then the ratings policy.
-    assert readmodels._projectors == [updaters.projections_update, policy.ratings_project]
+    # INSTALLED_APPS order: the read models first, then the ratings policy, then the campaigns' reaction
+    # to a seat conceded in a phase match (it writes nothing: it schedules the campaign's leave on commit).
+    assert readmodels._projectors == [updaters.projections_update, policy.ratings_project,
+                                      campaign_tasks.phase_resigns_project]
     assert readmodels._planners == {updaters.projections_update: updaters.projection_writes,
-                                    policy.ratings_project: policy.ratings_writes}
+                                    policy.ratings_project: policy.ratings_writes,
+                                    campaign_tasks.phase_resigns_project: campaign_tasks.phase_resigns_writes}
     assert readmodels._clock_reader is updaters.clock_row
 
 

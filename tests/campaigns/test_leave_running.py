@@ -169,20 +169,94 @@ def test_a_leave_said_as_the_phase_match_has_just_ended_waits_for_the_policy(
     assert kinds.index(domain.PHASE_FINISHED) < kinds.index(domain.LEFT)
 
 
-def test_a_player_who_resigned_on_the_match_page_leaves_the_campaign_when_the_phase_ends(
+def test_a_player_who_resigned_on_the_match_page_leaves_the_campaign_at_once(
         make_user, fixed_match_seed, django_capture_on_commit_callbacks):
+    # rules: Harakiri, "The Characters": "If playing with fewer than four players, divide the characters between
+    # yourselves as you choose." A resignation is leaving the party (docs/games/harakiri.md, "Resigning").
     on_commit = django_capture_on_commit_callbacks
     campaign, (creator, leaver, third), adventure_id = _three_in_the_first_phase(make_user, fixed_match_seed, on_commit)
-    # when the second player resigns from the phase match itself (not through the campaign)
+    # when the second player resigns from the phase match itself (its page), not through the campaign
     from games.application import services as match_services
     with on_commit(execute=True):
         match_services.match_resign(match_id=adventure_id, user=leaver)
-    assert len(services.campaign_get(campaign.pk)["seats"]) == 3
-    # then they leave the campaign when the phase ends, their characters with the same player as in the match
+    # then they leave the campaign at once, as a leave through the campaign does: the seat goes, and
+    # Hattori is with the same player as in the match (the campaign's seats: the match's seats still in play)
+    doc = services.campaign_get(campaign.pk)
+    assert [s["user_id"] for s in doc["seats"]] == [creator.pk, third.pk] and doc["status"] == "active"
+    assert doc["control"] == {"akira": 0, "hattori": 0, "hikaru": 1, "tomoe": 0}
+    game = match_selectors.state_load(match_selectors.match_get(adventure_id))["game"]
+    assert game["control"] == {"akira": 0, "hattori": 0, "hikaru": 2, "tomoe": 0}
+    left = CampaignRecord.objects.get(campaign=campaign, type=domain.LEFT)
+    assert left.payload == {"seat": 1, "user_id": leaver.pk, "reason": "resigned"}
+    # and the campaign no longer counts them: leaving it again is refused, it is no longer theirs
+    _refused("not_seated", 403, lambda: services.campaign_leave(campaign_id=campaign.pk, user=leaver))
+    assert not services.campaign_list(leaver)
+    # and when the phase ends, the next phase seats the two others with the same characters; nothing more is left
     play_to_end(adventure_id, "leave-running", on_commit)
     doc = services.campaign_get(campaign.pk)
     assert [s["user_id"] for s in doc["seats"]] == [creator.pk, third.pk]
-    assert doc["control"] == {"akira": 0, "hattori": 0, "hikaru": 1, "tomoe": 0}
+    assert Match.objects.get(pk=doc["current_match"]).options["control"] == doc["control"]
+    assert _kinds(campaign).count(domain.LEFT) == 1 and check_campaigns(fix=False) == ([], 0)
+
+
+def test_a_player_taken_over_on_the_match_page_leaves_the_campaign_their_characters_with_the_taker(
+        make_user, fixed_match_seed, django_capture_on_commit_callbacks):
+    # docs/platform.md, "An absent player": after a day with no move, another player takes the seat's characters over
+    import datetime
+
+    from games.application import decisions
+    from games.application import services as match_services
+    from games.eventstore.models import MatchEvent
+    on_commit = django_capture_on_commit_callbacks
+    campaign, (creator, absent, taker), adventure_id = _three_in_the_first_phase(make_user, fixed_match_seed, on_commit)
+    match = match_selectors.match_get(adventure_id)
+    assert 1 in match_selectors.status_of(match, match_selectors.state_load(match))["awaiting"]
+    # given nobody has moved for a day
+    last = MatchEvent.objects.filter(match=match).order_by("-seq").values_list("at", flat=True).first()
+    MatchEvent.objects.filter(match=match).update(at=last - datetime.timedelta(seconds=decisions.IDLE_TAKE_OVER_SECONDS + 60))
+    # when the third player takes over the second's characters on the match page
+    with on_commit(execute=True):
+        match_services.match_take_over(match_id=adventure_id, user=taker, seat=1)
+    # then the second leaves the campaign at once, Hattori with the one who took him over (not the first player)
+    doc = services.campaign_get(campaign.pk)
+    assert [s["user_id"] for s in doc["seats"]] == [creator.pk, taker.pk]
+    assert doc["control"] == {"akira": 0, "hattori": 1, "hikaru": 1, "tomoe": 0}
+    left = CampaignRecord.objects.get(campaign=campaign, type=domain.LEFT)
+    assert left.payload == {"seat": 1, "user_id": absent.pk, "reason": "taken_over", "taken_over_by": taker.pk}
+    assert check_campaigns(fix=False) == ([], 0)
+
+
+def test_the_last_player_resigning_on_the_match_page_abandons_the_campaign(
+        make_user, fixed_match_seed, django_capture_on_commit_callbacks):
+    on_commit = django_capture_on_commit_callbacks
+    fixed_match_seed("campaign-resign-last")
+    campaign, (alone,) = started_campaign(make_user, on_commit, 1)
+    adventure_id = services.campaign_get(campaign.pk)["current_match"]
+    from games.application import services as match_services
+    # when the only player resigns on the match page (the match ends: the party has left)
+    with on_commit(execute=True):
+        match_services.match_resign(match_id=adventure_id, user=alone)
+    # then the campaign is abandoned (nobody left), and its policy opens nothing
+    doc = services.campaign_get(campaign.pk)
+    assert (doc["status"], doc["abandoned"]["reason"], doc["seats"]) == ("abandoned", "party_left", [])
+    assert services.policy_run(adventure_id) == "abandoned"
+    assert Match.objects.filter(game="harakiri").count() == 1 and check_campaigns(fix=False) == ([], 0)
+
+
+def test_a_resignation_whose_campaign_leave_was_lost_is_found_by_the_sweep(
+        make_user, fixed_match_seed, django_capture_on_commit_callbacks):
+    on_commit = django_capture_on_commit_callbacks
+    campaign, (creator, leaver, third), adventure_id = _three_in_the_first_phase(make_user, fixed_match_seed, on_commit)
+    from games.application import services as match_services
+    # given a resignation on the match page whose scheduled campaign leave never ran (a lost task)
+    with on_commit(execute=False):
+        match_services.match_resign(match_id=adventure_id, user=leaver)
+    assert len(services.campaign_get(campaign.pk)["seats"]) == 3
+    assert services.pending_work() == ([], [adventure_id])
+    # when the sweep's run comes, the player leaves; a second run appends nothing
+    assert services.phase_resigns_run(adventure_id) == "left"
+    assert services.phase_resigns_run(adventure_id) == "nobody" and services.pending_work() == ([], [])
+    assert [s["user_id"] for s in services.campaign_get(campaign.pk)["seats"]] == [creator.pk, third.pk]
 
 
 def _play_without_policy(match_id):
@@ -549,3 +623,32 @@ def test_the_page_says_who_left_when_and_who_plays_their_characters_now(make_use
     assert f"chapter 1's Adventure Phase: their characters passed to {alice.get_username()}." in departures
     assert f"{alice.get_username()} left the campaign on " in departures and "nobody was left to play." in departures
     assert 'data-testid="campaign-left-notice"' not in over
+
+
+def test_the_page_says_a_player_who_resigned_on_the_match_page_left_and_who_plays_their_characters_now(
+        make_user, django_capture_on_commit_callbacks):
+    # given a running 3-player campaign in its Adventure Phase
+    campaign, (alice, bob, carol) = started_campaign(make_user, django_capture_on_commit_callbacks, 3)
+    path = f"/campaigns/{campaign.pk}/"
+    match_id = services.campaign_get(campaign.pk)["current_match"]
+    # when bob resigns on the phase match's own page (not the campaign's leave)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert browser(bob).post(f"/matches/{match_id}/resign/").status_code == 302
+    # then carol's campaign page says at once that he left, when and where, and who plays his characters now
+    live = unescape(browser(carol).get(f"{path}?fragment=live").content.decode())
+    notice = live.split('data-testid="campaign-left-notice"')[1].split("</p>")[0]
+    assert f"{bob.get_username()} resigned from the phase's match and so left the campaign on " in notice
+    assert f"UTC, in chapter 1's Adventure Phase: {alice.get_username()} plays their characters now." in notice
+    # and the party shows him no more: alice plays his Hattori, as in the match
+    players = live.split('data-testid="campaign-players"')[-1].split("</ul>")[0]
+    assert bob.get_username() not in players
+    assert f"{alice.get_username()}: Akira, Hattori, Tomoe</li>" in players
+    assert 'data-subtitle="Act 1 · 2 players"' in live
+    # and alice reads that she plays them; bob's own page no longer offers him the campaign's leave
+    mine = unescape(browser(alice).get(path).content.decode())
+    assert "in chapter 1's Adventure Phase: you play their characters now." in mine
+    assert 'data-testid="campaign-leave"' not in browser(bob).get(path).content.decode()
+    # and the API document says the same seats and hands
+    doc = api_as(None).get(f"/api/campaigns/{campaign.pk}/").json()
+    assert [s["username"] for s in doc["seats"]] == [alice.get_username(), carol.get_username()]
+    assert doc["control"] == {"akira": 0, "hattori": 0, "hikaru": 1, "tomoe": 0}
