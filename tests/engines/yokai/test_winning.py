@@ -10,6 +10,8 @@ def four_of(owner, squares=("0,0", "0,1", "0,2", "1,0")):
 
 
 # rules: Yokai Battle, "How to win" ("You have to conquer 5 terrain cards by summoning 5 of your monsters onto them")
+# rules: Yokai Battle, "How to read a monster card" ("Each player has a set of 4 life-counter discs"): a component, not a
+# limit on monsters in play (docs/games/yokai.md, decision 32): the 5th monster is summoned like the others
 def test_fifth_monster_without_a_fight_wins():
     s = scene(monsters=four_of(0), hands={"0": [{"card": "gaki", "id": "g"}]})
     s.when(0, "summon", card="g", terrain="2,2", orientation="vertical")
