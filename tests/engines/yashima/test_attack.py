@@ -277,6 +277,8 @@ def test_lose_one_card_at_a_time_loser_chooses():
 
 
 # rules: Yashima Fairytale, "Glossary" ICEBREAKER (losing it from the deck prevents all further loss; it cannot be healed)
+# rules: Yashima Fairytale, "Glossary" ICEBREAKER ("If a card with ICEBREAKER is on top of your discard pile when an
+# effect would cause you to HEAL, you don't instead")
 def test_icebreaker_stops_the_loss_and_cannot_be_healed():
     s = duel(deck1=["plain", "icebreaker"] + ["plain"] * 8)
     attack(s, 0, "plain")
@@ -338,6 +340,8 @@ def test_against_lu_bu_a_defense_needing_an_exert_needs_a_second_card():
 
 
 # rules: Yashima Fairytale, "Yashima Attack Action Breakdown" 1.1.2 (an attack that needs no attack token skips step 1.1)
+# rules: Yashima core, "Key Concepts" ("card text supersedes game rules") and "Glossary" EFFECT ("If the text on a card
+# contradicts a rule, the card text always takes precedence"): the card's NO_TOKEN overrides "take an attack action"
 def test_attack_that_needs_no_token():
     s = duel(hand0=["free", "plain"], pool={"move": 1, "attack": 0}, custom={"free": card("free", atk=1, attack=[{"k": "NO_TOKEN"}])})
     assert {c["args"]["card"] for c in s.legal(0) if c["type"] == "attack"} == {hid(s, 0, "free")}

@@ -50,6 +50,7 @@ def test_reconcile():
 
 
 # rules: Yashima core, "3. Initiative Step" (highest karma wins; tie: attack value; tie again: reveal more; all revealed cards go to karma)
+# rules: Yashima Fairytale, "The Karmic Cycle" ("you place one card into your karma pool each round for initiative")
 def test_initiative_karma_then_attack_then_reveal_again():
     s = two("initiative", p0=pl(pos=A, deck=["high", "plain"]), p1=pl(master="rosamu", kami="dragon", pos="3,-3", deck=["mid", "plain"]))
     s.when(SYSTEM, "proceed")

@@ -147,6 +147,7 @@ def test_attacker_emptied_by_riposte_during_the_attack_is_killed():
 
 
 # rules: Yashima core, "Restoration and Winning" (end of turn: all opponents restored or about to -> you win)
+# rules: Yashima Fairytale, "Game objective" ("If at the end of the turn all your opponents have been restored, you win!")
 def test_two_player_win_at_end_of_turn():
     s = scene(pl(pos=A, hand=["seven"]), pl(master="rosamu", kami="dragon", pos=FRONT, facing=3, deck=["plain"] * 3))
     attack(s, 0, "seven")
@@ -173,6 +174,7 @@ def test_three_player_game_continues_until_one_stands():
 
 
 # rules: Yashima core, "Playing a Team Game" (the winning team is the last one with at least one master standing)
+# rules: Yashima Fairytale, "Playing a Team Game" ("the winning team being the last one with a master who hasn't restored")
 def test_team_win():
     s = scene(pl(pos=A, hand=["seven"]), pl(master="rosamu", kami="dragon", pos=FRONT, facing=3, deck=["plain"] * 3),
               pl(master="kenta", pos="3,-3", restored=True), pl(master="hikaru", kami="phoenix", pos="-3,3", restored=True),

@@ -18,6 +18,7 @@ def initiative(*players, **kw):
 
 
 # rules: Yashima core, "Status Tokens" BURN and "Initiative Step" (karma 5+ removes BURN and BLIND; otherwise BURN deals 1)
+# rules: Yashima core, "Initiative Step" ("When you meet the conditions for removing a status, you must remove that status")
 def test_burn_and_blind_at_initiative():
     s = initiative(pl(pos=A, deck=["low", "plain", "plain"], statuses={"BURN": 1}),
                    pl(master="rosamu", kami="dragon", pos="3,-3", deck=["high", "plain"], statuses={"BURN": 1, "BLIND": 1}))
