@@ -12,8 +12,16 @@ RESULT_BY_WORDS = {"play": "played", "time": "on time", "judge": "judge's ruling
 QUIET_RUN = 3
 
 
+# the seat the game itself acts for (its automatic steps: shuffles, draws, enemies), as the status
+# line's "awaiting the game" says it
+SYSTEM_SEAT = "system"
+
+
 def seat_words(seat, names=()) -> str:
-    """Seat 0 of the stored log as players read it: ``seat 1 (alice)``; a seat nobody holds: ``seat 1``."""
+    """Seat 0 of the stored log as players read it: ``seat 1 (alice)``; a seat nobody holds: ``seat 1``;
+    the game's own: ``the game``."""
+    if seat == SYSTEM_SEAT:
+        return "the game"
     if not isinstance(seat, int) or isinstance(seat, bool):
         return "" if seat is None else str(seat)
     name = names[seat] if 0 <= seat < len(names) else None
@@ -28,7 +36,8 @@ def user_words(user_id, users: dict) -> str:
 
 def actor_text(actor, names=(), users: dict | None = None) -> str:
     """Who appended an event or record: ``admin (user #3), seat 1 (alice)``, ``worker advance_match``,
-    ``system``; any other key of the actor follows as ``key=value``."""
+    ``worker advance_match, for the game`` (the game's automatic steps), ``system``; any other key of
+    the actor follows as ``key=value``."""
     if not isinstance(actor, dict):
         return "" if actor is None else str(actor)
     users = users or {}
@@ -36,9 +45,11 @@ def actor_text(actor, names=(), users: dict | None = None) -> str:
     words = user_words(actor["user_id"], users) if actor.get("user_id") is not None else kind
     if actor.get("user_id") is not None and kind != "user":
         words = f"{kind} {words}"
-    if actor.get("task"):
-        words += f" {actor['task']}"
-    if actor.get("seat") is not None:
+    if actor.get("task"):  # the task's own name (``advance_match``); its module path stays in the raw actor
+        words += f" {str(actor['task']).rsplit('.', 1)[-1]}"
+    if actor.get("seat") == SYSTEM_SEAT:  # a worker's step of the game's own
+        words += ", for the game"
+    elif actor.get("seat") is not None:
         words += f", {seat_words(actor['seat'], names)}"
     rest = {k: v for k, v in actor.items() if k not in ("kind", "user_id", "task", "seat")}
     return words + "".join(f", {k}={json.dumps(v, sort_keys=True, default=str)}" for k, v in sorted(rest.items()))
@@ -118,24 +129,83 @@ def record_summary(payload: dict, entrants: dict) -> str:
     return kind.replace("_", " ")
 
 
-QUIET_WORDS = {"ControlSet": "control changes"}
+# The events an engine gives no sentence (its bookkeeping, docs/engines.md ``BOOKKEEPING``) in a few
+# words each: Yashima's control (turn, phase, the decision waited on), Harakiri's work queue and turn
+# state, Yokai's pending choices; any other reads "<Type> (bookkeeping)".
+QUIET_WORDS = {
+    "ControlSet": "control changes",
+    "WorkPushed": "work queued",
+    "WorkUpdated": "work step updated",
+    "WorkDone": "work step done",
+    "TurnChanged": "turn state changes",
+    "ForcedRollsUsed": "forced rolls used",
+    "PendingChanged": "pending choices change",
+}
+
+
+def _waiting_on(prompts, names) -> str:
+    """``waiting on seat 1 (alice) for defense, seat 3 (carol) for a choice`` for the prompts that name a seat."""
+    waited = [p for p in prompts if isinstance(p, dict) and isinstance(p.get("seat"), int)]
+    return "waiting on " + ", ".join(f"{seat_words(p['seat'], names)} for {str(p.get('kind') or 'a choice').replace('_', ' ')}"
+                                     for p in waited) if waited else ""
+
+
+def _work_item(item) -> str:
+    """One step of Harakiri's work queue: its ``op``, and its stage when it has one: ``initiative (sixth)``."""
+    if not isinstance(item, dict):
+        return str(item)
+    return f"{item.get('op')} ({item['stage']})" if item.get("stage") else str(item.get("op"))
+
+
+def _control_details(payload: dict, names) -> list[str]:
+    """Yashima's ``ControlSet``: what of the control changed (it lists only that)."""
+    parts = [f"phase {payload['phase']}"] if payload.get("phase") else []
+    if payload.get("round"):
+        parts.append(f"round {payload['round']}")
+    setup = payload.get("setup")
+    if isinstance(setup, dict) and setup.get("step"):
+        parts.append(f"setup step {setup['step']}")
+    turn = payload.get("turn")
+    if isinstance(turn, dict) and isinstance(turn.get("seat"), int):
+        parts.append(f"{seat_words(turn['seat'], names)}'s turn")
+    stacks = payload.get("stacks")
+    if isinstance(stacks, dict):
+        tops = [stack[-1] for stack in stacks.values() if isinstance(stack, list) and stack]
+        waiting = _waiting_on([frame.get("prompt") for frame in tops if isinstance(frame, dict)], names)
+        parts.append(waiting or ("" if tops else "no decision pending"))
+    return parts
+
+
+def _quiet_details(kind: str, payload: dict, names) -> list[str]:
+    """The few facts of a bookkeeping event's payload worth a word; the rest stays in its JSON."""
+    if kind == "ControlSet":
+        return _control_details(payload, names)
+    if kind == "WorkPushed":
+        return [", ".join(_work_item(item) for item in payload.get("items") or [])]
+    if kind == "WorkUpdated":
+        return [_work_item(payload.get("item"))]
+    if kind == "WorkDone":
+        return [str(payload.get("op") or "")]
+    if kind == "TurnChanged" and isinstance(payload.get("set"), dict):
+        return [", ".join(f"{key} {json.dumps(value, default=str)}" for key, value in sorted(payload["set"].items()))]
+    if kind == "PendingChanged" and isinstance(payload.get("pending"), list):
+        return [_waiting_on(payload["pending"][:1], names) or "nothing pending"]
+    return []
 
 
 def quiet_sentence(ev: dict, names=()) -> str:
     """A short line for an event the engine gives no sentence (bookkeeping such as Yashima's
-    ``ControlSet``): what it is, whose turn and who is waited on when its payload says so."""
+    ``ControlSet``): what it is, then what changed when its payload says so
+    (``control changes: seat 3 (carol)'s turn, waiting on seat 1 (alice) for defense``)."""
     payload = ev.get("payload") if isinstance(ev.get("payload"), dict) else {}
     words = QUIET_WORDS.get(ev.get("type"), f"{ev.get('type')} (bookkeeping)")
-    turn = payload.get("turn")
-    if isinstance(turn, dict) and isinstance(turn.get("seat"), int):
-        words += f": {seat_words(turn['seat'], names)}'s turn"
-    prompts = [frame.get("prompt") for stack in (payload.get("stacks") or {}).values() if isinstance(stack, list)
-               for frame in stack[-1:] if isinstance(frame, dict)]
-    waited = [p for p in prompts if isinstance(p, dict) and isinstance(p.get("seat"), int)]
-    if waited:
-        words += ", waiting on " + ", ".join(f"{seat_words(p['seat'], names)} ({p.get('kind', 'a choice')})"
-                                             for p in waited)
-    return words
+    details = [d for d in _quiet_details(ev.get("type"), payload, names) if d]
+    return f"{words}: {', '.join(details)}" if details else words
+
+
+def run_words(kind: str, count: int) -> str:
+    """A folded run's line: ``6 events in a row: control changes``."""
+    return f"{count} events in a row: {QUIET_WORDS.get(kind, kind)}"
 
 
 def fold_quiet_runs(timeline: list[dict], keep: set) -> list[dict]:
@@ -147,7 +217,7 @@ def fold_quiet_runs(timeline: list[dict], keep: set) -> list[dict]:
     def flush():
         if len(run) >= QUIET_RUN:
             rows.append({"run": list(run), "type": run[0]["type"], "first": run[0]["seq"], "last": run[-1]["seq"],
-                         "words": QUIET_WORDS.get(run[0]["type"], f"{run[0]['type']} events")})
+                         "words": run_words(run[0]["type"], len(run))})
         else:
             rows.extend(run)
         run.clear()

@@ -167,5 +167,40 @@ def test_an_event_without_a_sentence_gets_a_short_line_of_its_own():
     control = {"type": "ControlSet", "payload": {"turn": {"seat": 2}, "stacks": {
         "main": [{"prompt": {"seat": 0, "kind": "defense"}}]}}}
     assert quiet_sentence(control, ["alice", "bob", "carol"]) == \
-        "control changes: seat 3 (carol)'s turn, waiting on seat 1 (alice) (defense)"
+        "control changes: seat 3 (carol)'s turn, waiting on seat 1 (alice) for defense"
     assert quiet_sentence({"type": "Tick", "payload": {}}) == "Tick (bookkeeping)"
+
+
+def test_each_games_bookkeeping_reads_what_changed_not_its_type_name():
+    # given the bookkeeping a Yashima 2v2 and a Harakiri match wrote (seen on their staff pages as
+    # bare "control changes" and "WorkPushed (bookkeeping)") and Yokai's pending choices
+    names = ["alice", "bob", "carol", "dave"]
+
+    def line(type_, payload):
+        return quiet_sentence({"type": type_, "payload": payload}, names)
+    # when staff read them, then each says what changed, in words
+    assert line("ControlSet", {"phase": "destiny", "round": 1, "stacks": {"main": []}}) == \
+        "control changes: phase destiny, round 1, no decision pending"
+    assert line("ControlSet", {"setup": {"choice": None, "i": 1, "placed": [], "step": "pick"}}) == \
+        "control changes: setup step pick"
+    assert line("ControlSet", {"stacks": {"main": [{"k": "move", "prompt": {"seat": 3, "kind": "optional_effect"}}]}}) == \
+        "control changes: waiting on seat 4 (dave) for optional effect"
+    assert line("WorkPushed", {"items": [{"op": "events", "zones": ["gate"]}, {"op": "initiative", "stage": "build"}],
+                               "front": True}) == "work queued: events, initiative (build)"
+    assert line("WorkUpdated", {"item": {"op": "initiative", "stage": "sixth"}}) == "work step updated: initiative (sixth)"
+    assert line("WorkDone", {"op": "effect"}) == "work step done: effect"
+    assert line("TurnChanged", {"set": {"mp": 1, "todo": []}}) == "turn state changes: mp 1, todo []"
+    assert line("PendingChanged", {"pending": [{"seat": 1, "kind": "defend"}, {"seat": 0}]}) == \
+        "pending choices change: waiting on seat 2 (bob) for defend"
+    assert line("PendingChanged", {"pending": []}) == "pending choices change: nothing pending"
+    # and a run of them folds under one line that counts the events
+    assert fold_quiet_runs([{"seq": s, "type": "WorkUpdated", "text": ""} for s in (1, 2, 3)], keep=set())[0]["words"] == \
+        "3 events in a row: work step updated"
+
+
+def test_the_games_own_steps_read_as_the_games():
+    # given a worker's automatic step for the game's own seat ("system": shuffles, draws, enemies)
+    actor = {"kind": "worker", "user_id": None, "seat": "system", "task": "workers.tasks.advance_match"}
+    # when staff read who did it, then it is the worker, for the game (as "awaiting the game" says it)
+    assert actor_words(actor) == "worker advance_match, for the game"  # the task's module path in the title
+    assert seat_words("system") == "the game"
