@@ -76,6 +76,12 @@ class CampaignSerializer(serializers.Serializer):
         "(its last player left), by (user id or null), username (or null), at (ISO 8601), chapter, phase, "
         "match_id (the phase match being played then, or null)}; null otherwise (also for a campaign whose "
         "players all left before this record existed)"))
+    departures = serializers.ListField(child=serializers.DictField(), help_text=(
+        "who left the started campaign, oldest first: {user_id, username, reason: \"left\" (through the "
+        "campaign) | \"resigned\" (from the phase match, on its page) | \"taken_over\" (another player took "
+        "their characters over in the phase match) | \"account_deleted\", chapter, phase, heir and heir_id "
+        "(who plays their characters since; null when nobody was left), at (ISO 8601, or null in logs "
+        "written before it)}; a deleted account's name reads \"deleted player\"; empty before anyone left"))
 
 
 class MineSerializer(serializers.Serializer):

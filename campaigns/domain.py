@@ -119,6 +119,8 @@ def apply(state: dict | None, record: dict) -> dict:
     elif t == FINISHED:
         s.update(status="finished", phase="finished", outcome=p["outcome"])
     elif t == LEFT:
+        if s["status"] != OPEN:  # a key only once someone leaves a started campaign (older views fold as they did)
+            s.setdefault("departures", []).append(_departure(s, p))
         _player_left(s, p["seat"], p.get("taken_over_by"))
         if "leaving" in s:  # a leave announced for the end of a phase is done
             s["leaving"] = [w for w in s["leaving"] if w["user_id"] != p.get("user_id")]
@@ -195,14 +197,15 @@ def leave_records(state: dict, user_ids, at: str, how: dict | None = None) -> li
     smallest party is one player: "If playing solo, you control all four characters"). ``how``:
     user id -> what their record says besides (``reason`` ``resigned`` or ``taken_over``, and
     ``taken_over_by``: who plays their characters now), for the players who left the phase match
-    on its own page (``resigned_from``); the others chose to leave (reason ``left``)."""
+    on its own page (``resigned_from``); the others chose to leave (reason ``left``). Each record
+    carries ``at``, the time it is written, which the campaign's ``departures`` keep."""
     out, s = [], state
     for uid in user_ids:
         seat = seat_of(s, uid)
         if seat is None:
             continue
         record = {"type": LEFT, "payload": {"seat": seat, "user_id": uid, "reason": LEFT_BY_CHOICE,
-                                            **(how or {}).get(uid, {})}}
+                                            **(how or {}).get(uid, {}), "at": at}}
         out.append(record)
         s = apply(s, record)
     return out + abandoned_if_empty(s, at) if out else []
@@ -290,26 +293,18 @@ def _player_left(s: dict, seat: int, taken_over_by=None) -> None:
         s["status"] = ABANDONED
 
 
-def departures(records) -> list[dict]:
-    """The players who left the campaign once it had started, in order, from its log: ``{user_id,
-    username, reason, chapter, phase, heir, at}`` each (``heir``: who plays their characters since,
-    the first player left then, or None when nobody was; ``at``: the record's own ``at``, if the
-    caller passes it; ``heir_id`` the heir's user id). A seat given up before the start is not a departure: it is free again."""
-    out, state = [], None
-    for record in records:
-        before = state if state is not None else empty()
-        state = apply(state, record)
-        if record["type"] != LEFT or before["status"] == OPEN:
-            continue
-        gone = before["seats"][record["payload"]["seat"]] or {}
-        taker = record["payload"].get("taken_over_by")
-        heir = next((s for s in state["seats"] if s and (taker is None or s["user_id"] == taker)), None) \
-            or next((s for s in state["seats"] if s), None) or {}
-        out.append({"user_id": gone.get("user_id"), "username": gone.get("username"),
-                    "reason": record["payload"].get("reason", LEFT_BY_CHOICE), "chapter": before["chapter"],
-                    "phase": before["phase"], "heir": heir.get("username"), "heir_id": heir.get("user_id"),
-                    "at": record.get("at")})
-    return out
+def _departure(state: dict, p: dict) -> dict:
+    """Who leaves a started campaign (the ``PlayerLeft`` payload ``p``, ``state`` before it): ``{user_id,
+    username, reason, chapter, phase, heir, heir_id, at}`` (``heir``: who plays their characters
+    since, the player who took them over or else the first player left then, None when nobody is;
+    ``at``: the record's time, absent in logs written before it carried one)."""
+    gone = state["seats"][p["seat"]] or {}
+    left = [s for i, s in enumerate(state["seats"]) if s and i != p["seat"]]
+    taker = p.get("taken_over_by")
+    heir = next((s for s in left if s["user_id"] == taker), None) or (left[0] if left else {})
+    return {"user_id": gone.get("user_id"), "username": gone.get("username"), "reason": p.get("reason", LEFT_BY_CHOICE),
+            "chapter": state["chapter"], "phase": state["phase"], "heir": heir.get("username"),
+            "heir_id": heir.get("user_id"), "at": p.get("at")}
 
 
 def fold(records) -> dict:
@@ -328,7 +323,7 @@ def public(campaign_id, state: dict) -> dict:
             "characters": state["characters"], "history": state["history"], "yomi": state["yomi"],
             "blue_die": bool(state.get("blue_die")), "failure": state["failure"],
             "cancelled": state.get("cancelled"), "leaving": list(state.get("leaving", [])),
-            "abandoned": state.get("abandoned")}
+            "abandoned": state.get("abandoned"), "departures": list(state.get("departures", []))}
 
 
 # -- the phases' options ---------------------------------------------------------------------------

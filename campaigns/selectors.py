@@ -11,7 +11,6 @@ from functools import lru_cache
 
 from games.application import selectors as matches
 from games.application.errors import MatchNotFound
-from games.application.identities import DELETED_PLAYER, deleted_among
 from games.kernel import SYSTEM, RuleViolation, registry
 
 from . import domain, services
@@ -259,18 +258,17 @@ def campaign_page(campaign_id, user=None) -> dict:
 
 
 def _departures(campaign_id, doc: dict) -> list[dict]:
-    """Who left the started campaign, when (the record's time), in which chapter and phase, and who
-    plays their characters since (``domain.departures``); a deleted account reads "deleted player",
-    as its seat does. Newest last."""
-    records = [{"type": t, "payload": p, "at": at.isoformat()} for t, p, at in
-               CampaignRecord.objects.filter(campaign_id=campaign_id).order_by("seq").values_list("type", "payload", "at")]
-    out = domain.departures(records)
-    gone = deleted_among({uid for d in out for uid in (d["user_id"], d["heir_id"]) if uid})
+    """Who left the started campaign, when, in which chapter and phase, and who plays their
+    characters since: the document's ``departures`` (folded from the log's ``PlayerLeft`` records,
+    deleted accounts already read "deleted player"). Newest last. A log written before a
+    ``PlayerLeft`` carried its time gets it from the record's own (one read, only then)."""
+    out = [dict(d) for d in doc["departures"]]
+    if any(not d.get("at") for d in out):
+        times = {p.get("user_id"): at.isoformat() for p, at in CampaignRecord.objects.filter(
+            campaign_id=campaign_id, type=domain.LEFT).order_by("seq").values_list("payload", "at")}
+        for d in out:
+            d["at"] = d.get("at") or times.get(d["user_id"])
     for d in out:
-        if d["user_id"] in gone or d["reason"] == "account_deleted":
-            d["username"] = DELETED_PLAYER
-        if d["heir_id"] in gone:
-            d["heir"] = DELETED_PLAYER
         d["phase_name"] = {"adventure": "Adventure Phase", "exploration": "Exploration Phase"}.get(d["phase"])
     return out
 

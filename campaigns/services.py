@@ -95,7 +95,7 @@ def campaigns_leave_deleted_account(user) -> None:
         seat = next((i for i, s in enumerate(state["seats"]) if s and s["user_id"] == user.pk), None)
         if seat is None or state["status"] not in ("open", "active"):
             continue
-        left = {"type": domain.LEFT, "payload": {"seat": seat, "user_id": user.pk, "reason": "account_deleted"}}
+        left = {"type": domain.LEFT, "payload": {"seat": seat, "user_id": user.pk, "reason": "account_deleted", "at": _now()}}
         _append(campaign, [left, *domain.abandoned_if_empty(domain.apply(state, left), _now())])
 
 
@@ -453,15 +453,26 @@ def campaign_list(user=None) -> list[dict]:
 
 def public_docs(views) -> list[dict]:
     """The campaigns' documents (``domain.public``), a deleted account's seat (and its name as the
-    one who cancelled or abandoned it) read "deleted player" (the log keeps the name it was seated
-    with), as match seats are."""
+    one who cancelled or abandoned it, who left, or who plays a leaver's characters) read "deleted
+    player" (the log keeps the name it was seated with), as match seats are."""
     docs = [domain.public(v.campaign_id, v.state) for v in views]
     gone = deleted_among({s["user_id"] for doc in docs for s in doc["seats"] if s}
-                         | {doc[k]["by"] for doc in docs for k in ("cancelled", "abandoned") if doc[k]})
-    if gone:
-        for doc in docs:
+                         | {doc[k]["by"] for doc in docs for k in ("cancelled", "abandoned") if doc[k]}
+                         | {uid for doc in docs for d in doc["departures"] for uid in (d["user_id"], d["heir_id"]) if uid})
+    for doc in docs:
+        if gone:
             doc["seats"] = [seat_display(s, gone) for s in doc["seats"]]
             for k in ("cancelled", "abandoned"):
                 if doc[k] and doc[k]["by"] in gone:
                     doc[k] = {**doc[k], "username": DELETED_PLAYER}
+        doc["departures"] = [_departure_display(d, gone) for d in doc["departures"]]
     return docs
+
+
+def _departure_display(d: dict, gone: set) -> dict:
+    d = dict(d)
+    if d["user_id"] in gone or d["reason"] == "account_deleted":
+        d["username"] = DELETED_PLAYER
+    if d["heir_id"] in gone:
+        d["heir"] = DELETED_PLAYER
+    return d

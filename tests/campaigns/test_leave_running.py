@@ -90,7 +90,11 @@ def test_a_leave_announced_during_a_phase_changes_no_seat_until_the_leave_record
     # p1 is left alone with all four characters, and the creator's part
     assert after["seats"] == [{"user_id": 101, "username": "p1"}] and set(after["control"].values()) == {0}
     assert (after["creator_id"], after["status"], after["leaving"]) == (101, "active", [])
-    assert after == domain.after_leaves(announced)
+    assert {k: v for k, v in after.items() if k != "departures"} == {
+        k: v for k, v in domain.after_leaves(announced).items() if k != "departures"}
+    # and the view keeps who left, where, and who plays their characters since (the page reads it as it is)
+    assert [(d["username"], d["reason"], d["chapter"], d["phase"], d["heir"], d["at"]) for d in after["departures"]] == [
+        ("p0", "left", 1, "adventure", "p1", "t2"), ("p2", "left", 1, "adventure", "p1", "t2")]
     # a campaign nobody leaves folds without the keys, as the views folded before they existed
     assert "leaving" not in state and "abandoned" not in state
     assert domain.public("c", state)["leaving"] == [] and domain.public("c", state)["abandoned"] is None
@@ -130,7 +134,7 @@ def test_a_player_leaving_during_a_phase_leaves_at_once_in_the_match_and_the_cam
     assert state.get("leaving", []) == [] and [s["user_id"] for s in state["seats"]] == [creator.pk, third.pk]
     assert state["control"] == {"akira": 0, "hattori": 0, "hikaru": 1, "tomoe": 0}
     left = CampaignRecord.objects.get(campaign=campaign, type=domain.LEFT)
-    assert left.payload == {"seat": 1, "user_id": leaver.pk, "reason": "left"}
+    assert left.payload.pop("at") and left.payload == {"seat": 1, "user_id": leaver.pk, "reason": "left"}
     # and they resigned from the phase match, where Hattori passed to the same player (the match keeps its seats)
     match = match_selectors.match_get(adventure_id)
     full = match_selectors.state_load(match)
@@ -187,7 +191,7 @@ def test_a_player_who_resigned_on_the_match_page_leaves_the_campaign_at_once(
     game = match_selectors.state_load(match_selectors.match_get(adventure_id))["game"]
     assert game["control"] == {"akira": 0, "hattori": 0, "hikaru": 2, "tomoe": 0}
     left = CampaignRecord.objects.get(campaign=campaign, type=domain.LEFT)
-    assert left.payload == {"seat": 1, "user_id": leaver.pk, "reason": "resigned"}
+    assert left.payload.pop("at") and left.payload == {"seat": 1, "user_id": leaver.pk, "reason": "resigned"}
     # and the campaign no longer counts them: leaving it again is refused, it is no longer theirs
     _refused("not_seated", 403, lambda: services.campaign_leave(campaign_id=campaign.pk, user=leaver))
     assert not services.campaign_list(leaver)
@@ -222,7 +226,9 @@ def test_a_player_taken_over_on_the_match_page_leaves_the_campaign_their_charact
     assert [s["user_id"] for s in doc["seats"]] == [creator.pk, taker.pk]
     assert doc["control"] == {"akira": 0, "hattori": 1, "hikaru": 1, "tomoe": 0}
     left = CampaignRecord.objects.get(campaign=campaign, type=domain.LEFT)
-    assert left.payload == {"seat": 1, "user_id": absent.pk, "reason": "taken_over", "taken_over_by": taker.pk}
+    assert left.payload.pop("at") and left.payload == {
+        "seat": 1, "user_id": absent.pk, "reason": "taken_over", "taken_over_by": taker.pk}
+    assert [(d["user_id"], d["reason"], d["heir_id"]) for d in doc["departures"]] == [(absent.pk, "taken_over", taker.pk)]
     assert check_campaigns(fix=False) == ([], 0)
 
 
@@ -652,3 +658,21 @@ def test_the_page_says_a_player_who_resigned_on_the_match_page_left_and_who_play
     doc = api_as(None).get(f"/api/campaigns/{campaign.pk}/").json()
     assert [s["username"] for s in doc["seats"]] == [alice.get_username(), carol.get_username()]
     assert doc["control"] == {"akira": 0, "hattori": 0, "hikaru": 1, "tomoe": 0}
+    assert [(d["username"], d["reason"], d["chapter"], d["phase"], d["heir"]) for d in doc["departures"]] == [
+        (bob.get_username(), "resigned", 1, "adventure", alice.get_username())]
+
+
+def test_the_page_reads_who_left_from_the_campaigns_view_not_its_log(make_user, django_capture_on_commit_callbacks):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    # given a running campaign one of whose players left
+    campaign, (alice, dave, _) = started_campaign(make_user, django_capture_on_commit_callbacks, 3)
+    path = f"/campaigns/{campaign.pk}/"
+    assert browser(dave).post(f"{path}leave/").status_code == 302
+    # when its page is rendered (the live fragment, refetched on every change)
+    with CaptureQueriesContext(connection) as queries:
+        live = unescape(browser(alice).get(f"{path}?fragment=live").content.decode())
+    # then it says who left, without reading the campaign's log (folded once into its view)
+    assert f"{dave.get_username()} left the campaign on " in live
+    assert not [q["sql"] for q in queries.captured_queries if "campaigns_campaignrecord" in q["sql"]]
