@@ -327,3 +327,15 @@ def test_a_move_goes_up_to_speed_or_nowhere_and_may_turn_the_master():
     s2.when(0, "move_action")
     s2.when(0, "end_move", facing=2)
     assert P(s2, 0)["pos"] == A and P(s2, 0)["facing"] == 2 and s2.state["pool"]["move"] == 0
+
+
+# rules: Yashima core, "Status Tokens" BLIND, RANCOR, SPIRIT ("Only masters may have ... status. A master cannot have more
+# than one instance of ... status") and Fairytale PLAGUE ("Only masters can have PLAGUE status. A master cannot have more
+# than one instance")
+def test_master_only_statuses_one_instance_each():
+    s = scene(pl(pos=A), rosamu(pos="3,-3"))
+    sim = Sim(s.state, Rng(b"t", "t"))
+    for name in ("BLIND", "RANCOR", "SPIRIT", "PLAGUE"):
+        assert not ops.gain_space(sim, "0,1", name, 0), name
+        assert ops.gain_master(sim, 1, name, 0) and not ops.gain_master(sim, 1, name, 0), name
+    assert sim.s["players"][1]["st"] == {"BLIND": [0], "RANCOR": [0], "SPIRIT": [0], "PLAGUE": [0]}
