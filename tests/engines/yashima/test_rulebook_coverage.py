@@ -339,3 +339,13 @@ def test_master_only_statuses_one_instance_each():
         assert not ops.gain_space(sim, "0,1", name, 0), name
         assert ops.gain_master(sim, 1, name, 0) and not ops.gain_master(sim, 1, name, 0), name
     assert sim.s["players"][1]["st"] == {"BLIND": [0], "RANCOR": [0], "SPIRIT": [0], "PLAGUE": [0]}
+
+
+# rules: Yashima core, "Terrain" REJUVENATING ("If a master uses their tome action to FOCUS while occupying rejuvenating
+# terrain, they may HEAL") over core glossary FOCUS ("... if you are adjacent to an appropriate space"): rules decision 24
+def test_focus_next_to_rejuvenating_terrain_does_not_heal():
+    # given a master beside a rejuvenating space, with a card to HEAL
+    s = scene(pl(pos=A, discard=["low"]), rosamu(pos="3,-3"), terrain={"0,-1": "rejuvenating"})
+    # when it takes the FOCUS tome action there, then no HEAL is offered
+    s.when(0, "focus")
+    assert prompt(s) is None and defs(P(s, 0)["discard"]) == ["low"] and len(P(s, 0)["karma"]) == 1
