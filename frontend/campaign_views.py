@@ -6,6 +6,7 @@ plain HTML forms posting here; reads are ``campaigns.selectors``, writes ``campa
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns import selectors, services
@@ -118,6 +119,44 @@ def departure_words(d: dict, viewer: str | None = None, running: bool = True) ->
     return f"{who} the campaign{at}{where}{then}"
 
 
+def asks(page: dict) -> list[dict]:
+    """The campaign's actions that ask first, in the order shown, each ``{url, question, testid,
+    label}`` (``_campaign_confirm.html``): before the start a player who joined may leave and the
+    creator may cancel; once running every player may leave at once (during a phase they resign from
+    its match: their characters pass to the first player left there too) and the creator may abandon it."""
+    cid, status = page["campaign"]["id"], page["campaign"]["status"]
+    leave, cancel = reverse("frontend:campaign-leave", args=[cid]), reverse("frontend:campaign-cancel", args=[cid])
+    out = []
+    if page["can_leave"] and status == "open":
+        out.append({"url": leave, "testid": "campaign-leave", "label": "Leave the campaign", "question":
+                    "Leave this campaign? Your seat becomes free for anyone to join; you may join again while a seat is free."})
+    if page["can_cancel"]:
+        out.append({"url": cancel, "testid": "campaign-cancel", "label": "Cancel the campaign", "question":
+                    "Cancel this campaign? It cannot be undone: it leaves the open campaigns and its players see that "
+                    "you cancelled it."})
+    if page["can_leave"] and status == "active":
+        out.append({"url": leave, "testid": "campaign-leave", "label": "Leave the campaign", "question": leave_question(page)})
+    if page["can_abandon"]:
+        single = " The phase being played is left to its players as a single match." if page["standing"]["match_id"] else ""
+        out.append({"url": cancel, "testid": "campaign-abandon", "label": "Abandon the campaign", "question":
+                    "Abandon this campaign? It cannot be undone: no further phase opens and its players see that you "
+                    f"abandoned it.{single}"})
+    return out
+
+
+def leave_question(page: dict) -> str:
+    """What leaving a running campaign does, asked first: during a phase the player resigns from it."""
+    heir = (page.get("leaving") or {}).get("heir")
+    if page["leave_in_phase"]:
+        then = (f": {heir} plays your characters from now on, in this phase and the next ones; the party plays on "
+                "without you" if heir else
+                ", and as its last player you end it: the phase ends with nobody to play it and the campaign is abandoned")
+        return f"Leave this campaign now? You resign from the phase being played and your seat goes{then}. You cannot come back."
+    then = (f" and {heir} plays your characters from the next phase" if heir
+            else ", and as its last player you end it: the campaign is abandoned")
+    return f"Leave this campaign now? Your seat goes{then}. You cannot come back."
+
+
 def subtitle(page: dict) -> str:
     """The header's "Act 1 · 2 players" (refreshed by campaign.js from the live fragment)."""
     n = len(page["campaign"]["seats"])
@@ -170,6 +209,7 @@ def campaign_page(request, campaign_id):
     for d in page["departures"]:
         d["words"] = departure_words(d, request.user.get_username() if request.user.is_authenticated else None,
                                      running=page["campaign"]["status"] == "active")
+    page["asks"] = asks(page)
     page["party_names"] = ",".join(p["username"] or "" for p in page["players"])
     page["standing"]["phase_name"] = PHASE_NAMES.get(page["standing"]["phase"])
     for chapter in page["chapters"]:
