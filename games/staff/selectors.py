@@ -194,8 +194,9 @@ def match_review(match: Match, at: int, *, filters: dict | None = None, report_i
         head = selectors.state_load(match)
         names = selectors.seat_names(head["lobby"])
         facts = selectors.narration_facts(engine, head) if engine is not None else None
+        players = players_line(engine, match, head, names)
     except Exception:
-        names, facts = (), None
+        names, facts, players = (), None, ""
     notes = annotations_by_seq(match)
     reports = reports_for_match(match.pk)
     pinned = defaultdict(list)
@@ -235,11 +236,26 @@ def match_review(match: Match, at: int, *, filters: dict | None = None, report_i
         "event_types": sorted({ev["type"] for ev in timeline}),
         "seats": list(range(match.seat_count)),
         "names": list(names),
+        "game_name": engine.name if engine is not None else match.game,
+        "players": players,
         "reports": reports,
         "opened_report": opened,
         "orphan_notes": [n for seq, ns in notes.items() if seq > match.head_seq for n in ns],
         "chat": chat.chat_for_staff(match),
     }
+
+
+def players_line(engine, match: Match, head: dict, names) -> str:
+    """Who plays with whom, for the page's header: the running game's sides (before the start, those
+    the options make), or a cooperative game's party."""
+    seats = match.seat_count
+    if engine is None:
+        return words.sides_words([[seat] for seat in range(seats)], names)
+    if engine.cooperative:
+        return words.sides_words([list(range(seats))], names, together=True)
+    game = head["game"]
+    sides = engine.sides(game, seats) if game is not None else engine.teams(head["lobby"].get("options") or {}, seats)
+    return words.sides_words(sides, names)
 
 
 def usernames(user_ids) -> dict:

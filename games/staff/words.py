@@ -28,6 +28,20 @@ def seat_words(seat, names=()) -> str:
     return f"seat {seat + 1} ({name})" if name else f"seat {seat + 1}"
 
 
+def _and(items) -> str:
+    """``a``, ``a and b``, ``a, b and c`` (words.js ``nameList`` says names the same way)."""
+    items = list(items)
+    return "".join(items) if len(items) < 2 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def sides_words(sides, names=(), together: bool = False) -> str:
+    """Who plays with whom: ``seat 1 (alice) and seat 3 (carol) vs seat 2 (bob) and seat 4 (dave)``
+    (a team a side), ``seat 1 (alice) vs seat 2 (bob)``; a cooperative game's party ``together``."""
+    if together:
+        return _and(seat_words(seat, names) for side in sides for seat in side) + ", together against the game"
+    return " vs ".join(_and(seat_words(seat, names) for seat in side) for side in sides if side)
+
+
 def user_words(user_id, users: dict) -> str:
     """``admin (user #3)``, or ``user #3`` for an account that is gone."""
     name = users.get(user_id)
