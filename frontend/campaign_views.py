@@ -103,19 +103,22 @@ def departure_words(d: dict, viewer: str | None = None, running: bool = True) ->
     at = f" on {when(d['at'])}" if d.get("at") else ""
     where = (f", in chapter {d['chapter']}'s {PHASE_NAMES[d['phase']]}" if d.get("phase") in PHASE_NAMES
              else f", in chapter {d['chapter']}" if d.get("chapter") else "")
+    me = viewer is not None and d.get("username") == viewer and d.get("reason") != "account_deleted"
+    name, them, were = ("You", "you", "were") if me else (d["username"], "them", "was")
     who = {"account_deleted": "A player whose account was deleted left",
            # they left the phase match on its own page, which is leaving the campaign (docs/campaigns.md)
-           "resigned": f"{d['username']} resigned from the phase's match and so left",
-           "taken_over": f"{d['username']} was taken over in the phase's match (it had waited on them for a day) "
+           "resigned": f"{name} resigned from the phase's match and so left",
+           "taken_over": f"{name} {were} taken over in the phase's match (it had waited on {them} for a day) "
                          "and so left",
-           }.get(d.get("reason"), f"{d['username']} left")
+           }.get(d.get("reason"), f"{name} left")
     you = bool(d.get("heir")) and d["heir"] == viewer
+    chars = "your characters" if me else "their characters"
     if not d.get("heir"):
         then = ": nobody was left to play."
     elif running:
-        then = f": {'you play' if you else d['heir'] + ' plays'} their characters now."
+        then = f": {'you play' if you else d['heir'] + ' plays'} {chars} now."
     else:  # the campaign is over: say what happened then
-        then = f": their characters passed to {'you' if you else d['heir']}."
+        then = f": {chars} passed to {'you' if you else d['heir']}."
     return f"{who} the campaign{at}{where}{then}"
 
 

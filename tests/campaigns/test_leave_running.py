@@ -622,11 +622,12 @@ def test_the_page_says_who_left_when_and_who_plays_their_characters_now(make_use
     watcher = unescape(browser(make_user()).get(path).content.decode())
     assert f"chapter 1's Adventure Phase: {alice.get_username()} plays their characters now." in watcher
     assert "· 1 player</span>" in watcher
-    # and once the campaign is over, the party box says it in the past
+    # and once the campaign is over, the party box says it in the past (to dave, of himself, as "you")
     browser(alice).post(f"{path}leave/")
     over = unescape(browser(dave).get(path).content.decode())
     departures = over.split('data-testid="campaign-departures"')[1].split("</ul>")[0]
-    assert f"chapter 1's Adventure Phase: their characters passed to {alice.get_username()}." in departures
+    assert "You left the campaign on " in departures
+    assert f"chapter 1's Adventure Phase: your characters passed to {alice.get_username()}." in departures
     assert f"{alice.get_username()} left the campaign on " in departures and "nobody was left to play." in departures
     assert 'data-testid="campaign-left-notice"' not in over
 
