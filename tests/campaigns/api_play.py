@@ -7,7 +7,6 @@ policy after each phase, and every response is recorded for the canary checks.""
 from rest_framework.test import APIClient
 
 from games.application import selectors
-from games.engines.harakiri import handover
 from games.engines.harakiri.adventure.content import BLACKSMITH
 from games.engines.harakiri.content import ITEMS
 from games.eventstore.models import Match
