@@ -199,7 +199,9 @@ SENTENCES = {
     "AttackDeclared": _attack,
     "CardRevealed": _revealed,
     "CardMoved": _card_moved,
-    "DeckShuffled": lambda p, seat, names: f"{_who(names, p.get('seat'))} shuffles the deck ({p.get('count')} cards)",
+    # a seat reads the redacted ``count``; the stored payload (the staff log review) has the cards themselves
+    "DeckShuffled": lambda p, seat, names: (f"{_who(names, p.get('seat'))} shuffles the deck "
+                                            f"({p.get('count', len(p.get('deck') or ()))} cards)"),
     "DeckReordered": _reordered,
     "StatusChanged": _status,
     "TomeTurned": lambda p, seat, names: f"{_who(names, p.get('seat'))} turns the tome to spread {p.get('spread')}",

@@ -76,6 +76,9 @@ def test_the_shuffled_battle_deck_is_the_kami_cards_and_the_masters():
     assert (tiger, dragon) == (35, 30)
     assert told(events, 1, {"DeckShuffled"}) == [f"hanzo shuffles the deck ({tiger} cards)",
                                                  f"tomoko shuffles the deck ({dragon} cards)"]
+    # and staff, reading the stored payload (the cards, no count) in the log review, read the same
+    unredacted = [ENGINE.describe(ev, None, NAMES) for ev in events if ev["type"] == "DeckShuffled"]
+    assert unredacted == [f"hanzo shuffles the deck ({tiger} cards)", f"tomoko shuffles the deck ({dragon} cards)"]
 
 
 def test_a_master_who_turns_on_the_spot_is_told_turning_not_moving():
