@@ -429,10 +429,6 @@ def pending_policies(limit: int = 200) -> list:
     return pending_work(limit)[0]
 
 
-def pending_resigns(limit: int = 200) -> list:
-    return pending_work(limit)[1]
-
-
 # -- reads -------------------------------------------------------------------------------------------
 
 

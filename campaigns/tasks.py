@@ -59,9 +59,14 @@ def phase_resigns_writes(engine, match, state, events, at, before, head):
 
 
 def schedule_phase_resigns(match_id) -> None:
-    if not CampaignRecord.objects.filter(type=domain.PHASE_STARTED, match_id=match_id).exists():
-        return
-    _run_or_enqueue(campaign_phase_resigns_task, match_id, "the leave of a player who left the phase match")
+    """After the commit that conceded a seat: the concession is committed, so a broker that cannot
+    take the task (Redis down) must not turn the player's answer into an error; the beat sweep
+    (``pending_work``) enqueues it again, and the policy does the leave when the phase ends anyway."""
+    try:
+        if CampaignRecord.objects.filter(type=domain.PHASE_STARTED, match_id=match_id).exists():
+            _run_or_enqueue(campaign_phase_resigns_task, match_id, "the leave of a player who left the phase match")
+    except Exception:  # noqa: BLE001 - the concession is committed; logged, and the sweep retries it
+        log.exception("scheduling the campaign leave after a concession in %s failed; the sweep retries it", match_id)
 
 
 def _run_or_enqueue(task, match_id, what: str) -> None:
