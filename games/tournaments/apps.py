@@ -34,6 +34,6 @@ def no_rematch_of_a_table(match_id) -> str | None:
     clock = round_clock(table.tournament) if table.round == table.tournament.round else None
     if clock and clock["paused"]:
         reason = clock["paused_reason"]
-        return ("The next round will be paired when the organizer resumes the tournament"
-                + (f" (paused: {reason})." if reason else " (paused)."))
+        return (f"The round is paused{f' ({reason})' if reason else ''}: the next round will be paired when "
+                "the organizer resumes it.")
     return "A tournament match has no rematch: the tournament pairs the next round."

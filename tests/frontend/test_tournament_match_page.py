@@ -56,8 +56,8 @@ def test_while_the_round_is_paused_the_rematch_box_says_the_next_round_waits_for
     organizer, t, table, players = _a_cup_whose_first_match_ended(make_user, rounds=2, pause_with="power cut")
     # when the players look at the rematch box, then it says the next round waits for the resume
     match = Match.objects.get(pk=table.match_id)
-    assert rematch.rematch_status(match)["reason"] == ("The next round will be paired when the organizer "
-                                                       "resumes the tournament (paused: power cut).")
+    assert rematch.rematch_status(match)["reason"] == ("The round is paused (power cut): the next round will "
+                                                       "be paired when the organizer resumes it.")
     # and once resumed (the next round paired), it says there is no rematch in a tournament
     services.tournament_resume_clock(tournament_id=t.pk, user=organizer)
     assert rematch.rematch_status(match)["reason"] == ("A tournament match has no rematch: the tournament "
