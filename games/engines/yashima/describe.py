@@ -81,8 +81,11 @@ def _player_set(p, seat, names):
 
 def _status(p, seat, names, cells=None):
     status = str(p.get("status", "a status"))
-    where = spaces.name(cells, p.get("who")) if p.get("on") == "space" else f"{_who(names, p.get('who'))}'s master"
+    on_space = p.get("on") == "space"
+    where = spaces.name(cells, p.get("who")) if on_space else f"{_who(names, p.get('who'))}'s master"
     if p.get("delta", 0) > 0:
+        if not on_space and p.get("owner") is not None and p.get("owner") == p.get("who"):
+            where = "their own master"  # "dave places WIND on dave's master" reads as two people
         return f"{_who(names, p.get('owner'))} places {status} on {where}"
     return f"{status} is removed from {where}"
 

@@ -150,3 +150,12 @@ def test_a_pick_is_told_as_choosing_a_kami_master_and_a_kami():
     picked = {"type": "PlayerSet", "v": 1, "payload": {"seat": 0, "set": {"master": "hikaru", "kami": "tiger"}}}
     assert ENGINE.describe(picked, 1, NAMES) == (f"hanzo chooses the kami master {MASTERS['hikaru']['name']} "
                                                   f"and the {KAMI['tiger']['name']} kami")
+
+
+def test_a_status_a_master_places_on_themself_reads_as_their_own_master():
+    def placed(owner, who):
+        return {"type": "StatusChanged", "v": 1, "payload": {"on": "master", "who": who, "status": "WIND",
+                                                             "owner": owner, "delta": 1}}
+
+    assert [ENGINE.describe(ev, 0, NAMES) for ev in (placed(0, 0), placed(0, 1))] == [
+        "hanzo places WIND on their own master", "hanzo places WIND on tomoko's master"]
