@@ -65,7 +65,9 @@ def test_the_port_service_spends_an_action_point():
 
 def test_market_reveals_3_cards_buys_any_number_and_shuffles_the_rest_back():
     # rules: Harakiri, "Market": Reveal 3 cards from the top of the market deck. The active character may buy any number ... Shuffle any unbought cards back
+    # rules: Harakiri, "Market": Characters may buy and keep market items in their supply even if they do not meet their knowledge requirement (the war fan needs knowledge 1; Akira has none)
     s = activation("akira", characters={"akira": {"coins": 20}}, decks={"market": ["rice_ball", "healing_potion", "war_fan", "bandages"]})
+    assert s.state["characters"]["akira"]["attributes"]["knowledge"] == 0
     s.when(0, "market")
     assert s.state["flow"]["shop"]["revealed"] == ["rice_ball", "healing_potion", "war_fan"]
     s.when(0, "buy", card="rice_ball")

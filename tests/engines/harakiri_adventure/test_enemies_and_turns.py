@@ -15,6 +15,8 @@ def kachi_example(**kw):
 
 def test_the_kachi_activation_example():
     # rules: Harakiri, "Activate Enemies" example: The kachi targeting Tomoe activate ... Players agree to move the kachi to Iga. The yellow kachi reaches Tomoe's location, forcing a combat test.
+    # rules: Harakiri, "Activate Enemies": Enemies activate one by one. If there are more than one, players decide their activation order
+    # rules: Harakiri, "Activate Enemies": The enemy will always use the shortest path to their target. If more than one path is equally short and no other tiebreaker is specified, the players decide which path the enemy will take
     s = kachi_example()
     advance(s)
     assert s.status.phase == "enemies" and s.status.awaiting == [0, 1]  # players decide the activation order

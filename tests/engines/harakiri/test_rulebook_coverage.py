@@ -1,0 +1,131 @@
+"""Rulebook passages of the Exploration Phase that had no scenario test of their own (the coverage
+audit, docs/games/harakiri.md "Rules decisions"): each test cites the passage it checks, as
+given / when / then."""
+
+import pytest
+
+from games.kernel import SYSTEM
+from games.kernel.errors import RuleViolation
+
+from .helpers import arena, doc, find, open_rows, scenario
+
+
+def _turn(who, characters, enemies=None, **kw):
+    chars = {who: {"ap": 4}}
+    for c, spec in characters.items():
+        chars[c] = {**chars.get(c, {}), **spec}
+    return scenario(doc(arena(open_rows(), **kw.pop("arena", {})), chars, enemies, activate=f"char:{who}", **kw))
+
+
+# rules: Harakiri, "Golden Rules": "As a general rule, and especially when revealing exploration event
+# effects, the "Enemy" tag is applied to the creatures the characters fight against, including Minions,
+# Servants, Chosens and Wanderers (if that is the case)"
+def test_an_event_on_enemies_strikes_minions_and_hostile_wanderers_but_not_allied_ones():
+    # given a zone whose green event deals 1 damage to the enemies, with a kachi, a hostile Daimyō
+    # and an allied Daimyō in it
+    events = {"green": [{"id": "g1", "name": "Rockfall", "effects": [{"type": "damage", "who": "enemies",
+                                                                        "amount": 1}]}], "red": []}
+    enemies = {"kachi": {"type": "kachi", "color": "red", "at": "0,0"},
+               "foe_lord": {"kind": "wanderer", "type": "daimyo", "at": "5,0"},
+               "ally_lord": {"kind": "wanderer", "type": "daimyo", "at": "7,0", "allied": True}}
+    s = scenario(doc(arena(open_rows(), events=events), {}, enemies, oracle={"deck": ["oracle_g1"]}))
+    before = {e: en["health"] for e, en in s.state["enemies"].items()}
+    chars_before = {c: ch["health"] for c, ch in s.state["characters"].items()}
+    # when the round's oracle card is drawn and the event resolved
+    s.when(SYSTEM, "draw_oracle")
+    # then the kachi and the hostile wanderer take the damage; the allied wanderer and the characters do not
+    after = {e: en["health"] for e, en in s.state["enemies"].items()}
+    assert after["kachi"] == before["kachi"] - 1 and after["foe_lord"] == before["foe_lord"] - 1
+    assert after["ally_lord"] == before["ally_lord"]
+    assert {c: ch["health"] for c, ch in s.state["characters"].items()} == chars_before
+
+
+# rules: Harakiri, "Resistors": "If a Resistor has no resistance tokens from the start, it cannot be
+# targeted by enemies."
+def test_a_resistor_without_resistance_tokens_is_not_an_enemy_target():
+    # given a kachi whose line (green, a 1: the healthiest adjacent) could strike a villager without
+    # resistance tokens or Tomoe, both adjacent
+    chars = {"tomoe": {"sq": "1,0"}}
+    s = scenario(doc(arena(open_rows()), chars, {"kachi": {"type": "kachi", "color": "red", "at": "0,0"}},
+                     resistors={"villager": {"at": "0,1", "tokens": 0}},
+                     activate="color:red", oracle={"color": "green"}, forced=[1]))
+    # when the kachi activates
+    ev = s.when(SYSTEM, "activate_enemy", enemy="kachi")
+    # then it attacks Tomoe, never the villager, who stays on the table
+    assert find(ev, "EnemyLineChosen")[0]["target"] == "tomoe"
+    assert "villager" in s.state["resistors"]
+
+
+# rules: Harakiri, "Ending the Exploration Phase": "When the Exploration Phase ends, discard all condition
+# tokens, both positive and negative, and the meditation tokens"; "Victory": "Before continuing on to
+# the next chapter, all characters regain all their Ki dice. Current health value remains the same for
+# the upcoming chapter."
+def test_a_victory_discards_conditions_and_meditation_regains_ki_dice_and_keeps_health():
+    # given Akira, wounded, poisoned, blessed, with a meditation token and an exhausted Ki die, next
+    # to the altar whose interaction wins the phase
+    scen = arena(open_rows(), points=[{"id": "altar", "at": "3,2", "action": {"type": "objective"}}],
+                 objective={"type": "interact", "text": "Reach the altar"})
+    akira = {"sq": "2,2", "ap": 4, "health": 5, "meditation": 1,
+             "conditions": {"bleeding": 0, "poisoned": 2, "blinded": 0, "downed": 0, "blessed": 1},
+             "ki": {"supply": [], "slots": {}, "exhausted": 1}}
+    s = scenario(doc(scen, {"akira": akira}, activate="char:akira"))
+    # when he interacts with the altar
+    s.when(0, "interact", point="altar")
+    # then the phase is won, his tokens are gone, his Ki die is back and his health unchanged
+    ch = s.state["characters"]["akira"]
+    assert s.state["result"] == "victory"
+    assert set(ch["conditions"].values()) == {0} and ch["meditation"] == 0
+    assert len(ch["ki"]["supply"]) == ch["level"] and ch["ki"]["exhausted"] == 0
+    assert ch["health"] == 5
+
+
+# rules: Harakiri, "Attack": "If the active character's equipped weapon has neither a fast nor a strong
+# attack, you may not choose that option."
+def test_a_weapon_without_a_strong_attack_offers_only_the_fast_one():
+    # given Akira with the Tanto (a fast attack, no strong one) next to a kachi
+    s = _turn("akira", {"akira": {"sq": "2,2", "weapons": ["ronin_tanto"], "equipped": "ronin_tanto"}},
+              {"kachi": {"type": "kachi", "color": "red", "at": "3,2"}})
+    # then only fast attacks are offered, and a strong one is refused
+    modes = {c["args"]["mode"] for c in s.legal(0) if c["type"] == "attack"}
+    assert modes == {"fast"}
+    with pytest.raises(RuleViolation):
+        s.when(0, "attack", target="kachi", mode="strong", focus=False, skill=None)
+
+
+# rules: Harakiri, "Attack": "Each attack action can only be modified by one attack skill"; "Appendix:
+# Kami Skills": "if one Kami skill is used, the character cannot use their own, and vice versa"
+def test_an_attack_takes_one_attack_skill_and_after_it_no_other_is_offered():
+    # given Akira with Stab ready and Hachiman's level 3+ skill (affinity 3) next to a kachi
+    s = _turn("akira", {"akira": {"sq": "2,2", "level": 2, "skills": ["sixth_sense", "stab"], "kami": "hachiman",
+                                  "affinity": 3, "ki": {"supply": [], "slots": {"stab": 4}, "exhausted": 0}}},
+              {"kachi": {"type": "kachi", "color": "red", "at": "3,2", "health": 20}}, forced=[1, 1, 1])
+    attacks = [c["args"] for c in s.legal(0) if c["type"] == "attack"]
+    # then every offered attack names at most one skill
+    assert {a["skill"] for a in attacks} >= {None, "stab"}
+    assert all(a["skill"] is None or isinstance(a["skill"], str) for a in attacks)
+    # when he attacks with Stab, then no attack (with his own skill or a Kami one) is offered again
+    s.when(0, "attack", target="kachi", mode="fast", focus=False, skill="stab")
+    assert not any(c["type"] == "attack" for c in s.legal(0))
+
+
+# rules: Harakiri, "Activate Kami Mode Ability": "the active character's current health is less than half
+# of their maximum health value (rounded down); the active character has a Kami affinity of 6"
+@pytest.mark.parametrize("health, affinity, offered", [(5, 6, False), (4, 6, True), (4, 5, False)])
+def test_kami_mode_needs_health_below_half_the_maximum_rounded_down_and_affinity_6(health, affinity, offered):
+    # given Akira (maximum health 11: half rounded down is 5) with Dosojin
+    s = _turn("akira", {"akira": {"kami": "dosojin", "affinity": affinity, "health": health}})
+    # then Kami Mode is offered only below 5 health and at affinity 6
+    assert any(c["type"] == "kami_mode" for c in s.legal(0)) is offered
+
+
+# rules: Harakiri, "Conditions": "When removing a negative condition, remove all tokens of that type."
+def test_removing_bleeding_removes_every_bleeding_token():
+    # given Akira bleeding twice (one token already dealt its damage at the start of his activation)
+    chars = {"akira": {"sq": "2,2", "health": 9, "items": [{"id": "bandages", "uses": 2}],
+                       "conditions": {"bleeding": 2, "poisoned": 0, "blinded": 0, "downed": 0, "blessed": 0}}}
+    s = _turn("akira", chars)
+    assert s.state["characters"]["akira"]["conditions"]["bleeding"] == 2
+    # when he uses the bandages, which remove bleeding
+    s.when(0, "use_item", slot=0)
+    # then both bleeding tokens are gone
+    assert s.state["characters"]["akira"]["conditions"]["bleeding"] == 0
