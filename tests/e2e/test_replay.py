@@ -185,6 +185,8 @@ def test_the_staff_review_fits_a_phone(new_page, live_server_url, live_server_en
     for as_ in ["open", "0"]:  # all hands open (the widest drawing), then as a seat
         judge.goto(f"/staff/matches/{match_id}/?at={at}&as={as_}")
         expect(judge.get_by_test_id("staff-board").locator("*").first).to_be_visible()
+        if as_ == "open":  # staff read every seat's side: no spectator's note on it
+            expect(judge.get_by_test_id("staff-board")).not_to_contain_text("You are watching")
         judge.wait_for_timeout(300)
         SHOTS.mkdir(parents=True, exist_ok=True)
         judge.screenshot(path=str(SHOTS / f"replay-staff-{game}-{seats}-{as_}-390.png"), full_page=True)

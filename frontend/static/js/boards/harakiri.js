@@ -547,7 +547,7 @@ function render(container, doc, sendCommand) {
   root.append(h("div", { class: "hk-main" },
     h("div", { class: "hk-map", "data-testid": "harakiri-map" }, renderGrid(ctx), notice, renderLegend(view)),
     h("div", { class: "hk-side" }, renderDice(ctx), renderDepartures(ctx), renderEnemies(ctx))));
-  if (!player) root.append(h("p", { class: "muted hk-spectating" }, "You are watching this match."));
+  if (!player && !doc.open) root.append(h("p", { class: "muted hk-spectating" }, "You are watching this match.")); // not on the staff review's open board
   root.append(renderParty(ctx));
   container.replaceChildren(root);
 }

@@ -181,7 +181,7 @@ export function renderAdventure(container, doc, sendCommand) {
     h("div", { class: "adv-col" }, renderCards(ctx), renderEnemies(ctx), renderPlace(ctx), renderFeed()),
     h("div", { class: "adv-col" }, renderMissions(ctx))));
   root.append(renderParty(ctx));
-  if (!player) root.append(h("p", { class: "muted" }, "You are watching this match."));
+  if (!player && !doc.open) root.append(h("p", { class: "muted" }, "You are watching this match.")); // not on the staff review's open board
   container.replaceChildren(root);
   if (focusKey) {
     const again = [...container.querySelectorAll("[data-fkey]")].find((n) => n.dataset.fkey === focusKey);
