@@ -129,3 +129,70 @@ def test_removing_bleeding_removes_every_bleeding_token():
     s.when(0, "use_item", slot=0)
     # then both bleeding tokens are gone
     assert s.state["characters"]["akira"]["conditions"]["bleeding"] == 0
+
+
+# rules: Harakiri, "2. Determining the Initiative": "If more than one event modifies the Initiative, apply it
+# from left to right if the effect advances the Initiative, and from right to left when the effect delays
+# the Initiative."
+def test_an_event_delaying_the_characters_moves_their_cards_from_right_to_left():
+    # given a red event delaying every character's initiative card by 1, and the cards shuffled into
+    # Hattori, Akira, minions (red), Tomoe, Hikaru
+    events = {"green": [], "red": [{"id": "r1", "name": "Fog", "effects": [{"type": "initiative",
+                                                                              "who": "characters", "delay": 1}]}]}
+    s = scenario(doc(arena(open_rows(), events=events), {}, {"m": {"type": "kachi", "color": "red", "at": "8,0"}},
+                     oracle={"deck": ["oracle_r1"]},
+                     initiative=["char:hattori", "char:akira", "color:red", "char:tomoe", "char:hikaru"]))
+    # when the round starts
+    s.when(SYSTEM, "draw_oracle")
+    s.when(0, "choose", option=0)  # no characters' swap
+    # then, from the right: Hikaru (last) cannot move, Tomoe passes behind him, Akira and then Hattori
+    # each move back one, so the minions activate first (from the left, each delayed card would only
+    # undo the move of the one before it, and the order would not change)
+    assert s.state["initiative"]["queue"] == ["color:red", "char:hattori", "char:akira", "char:hikaru", "char:tomoe"]
+
+
+# rules: Harakiri, "Damage and Yin-Yang Effects": "If you rolled both a success symbol and a fail symbol on
+# your attack dice, and the equipped weapon has a yin-yang icon effect, you may resolve it, even if the roll
+# does not cause any hits, unless the effect provokes a condition"
+def test_a_yin_yang_armor_break_applies_even_when_the_attack_deals_no_damage():
+    # given Hikaru (power 0) with the Bo, whose yin-yang effect breaks armor, next to a kachi (defense 1,
+    # armor 1); strong attack: green fail (0), orange success (1), test die hit
+    s = _turn("hikaru", {"hikaru": {"sq": "2,2"}}, {"foe": {"type": "kachi", "color": "red", "at": "3,2"}},
+              forced=[1, 5, 3])
+    assert s.state["characters"]["hikaru"]["equipped"] == "monk_bo"
+    # when he attacks
+    ev = s.when(0, "attack", target="foe", mode="strong", focus=False, skill=None)
+    # then no damage is dealt, yet the yin-yang effect puts a -1 armor token on the kachi
+    assert find(ev, "AttackResolved")[0]["damage"] == {"foe": 0}
+    assert s.state["enemies"]["foe"]["armor_tokens"] == 1
+
+
+# rules: Harakiri, "Damage" (enemy attacks): "if you rolled the test die and it's showing a fail or critical
+# success, move the cube on the target's armor track down by 1 after the attack has been resolved. If the
+# target was a Wanderer allied with the characters, add one -1 armor token to its board."
+def test_an_enemys_failed_test_die_puts_a_minus_1_armor_token_on_an_allied_wanderer():
+    # given a kachi next to the allied Daimyō (armor 1), its priority target; green, a 1: line 1; its
+    # attack dice green, orange and the test die showing a fail
+    enemies = {"kachi": {"type": "kachi", "color": "red", "at": "0,0"},
+               "daimyo": {"kind": "wanderer", "type": "daimyo", "at": "0,1", "allied": True}}
+    s = scenario(doc(arena(open_rows()), {}, enemies, activate="color:red", oracle={"color": "green"},
+                     forced=[1, 2, 2, 1]))
+    # when the kachi activates
+    s.when(SYSTEM, "activate_enemy", enemy="kachi")
+    # then the attack fails and the Daimyō's board takes a -1 armor token
+    daimyo = s.state["enemies"]["daimyo"]
+    assert daimyo["health"] == 10 and daimyo["armor_tokens"] == 1
+
+
+# rules: Harakiri, "Golden Rules": "If an effect forces a character to lose a resource of which they do not
+# have enough (like coins, karma, armor or others), the character loses the amount they have available"
+def test_a_character_without_armor_left_loses_no_more_armor():
+    # given Tomoe, her armor track at 0, next to a kachi whose attack (green, a 1: line 1) rolls a fail
+    # on the test die
+    chars = {"tomoe": {"sq": "1,0", "armor": 0}}
+    s = scenario(doc(arena(open_rows()), chars, {"kachi": {"type": "kachi", "color": "red", "at": "0,0"}},
+                 activate="color:red", oracle={"color": "green"}, forced=[1, 2, 2, 1]))
+    # when the kachi activates
+    s.when(SYSTEM, "activate_enemy", enemy="kachi")
+    # then her armor stays at 0 (she loses what she has: nothing)
+    assert s.state["characters"]["tomoe"]["armor"] == 0
