@@ -6,6 +6,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from games.kernel import RuleViolation
+from games.kernel.errors import error_body
 
 # The exceptions that mean a backing service is unreachable (see ``as_unavailable``).
 OUTAGES = (OperationalError, InterfaceError, RedisConnectionError, RedisTimeoutError, BrokerUnreachable)
@@ -21,10 +22,7 @@ class PlatformError(Exception):
         self.extra = extra or {}
 
     def as_dict(self) -> dict:
-        body = {"code": self.code, "message": self.message}
-        if self.extra:
-            body["extra"] = self.extra
-        return body
+        return error_body(self.code, self.message, self.extra)
 
 
 class VersionConflict(PlatformError):

@@ -1,3 +1,11 @@
+def error_body(code: str, message: str, extra: dict | None = None) -> dict:
+    """An error as every transport sends it: its stable code, its message, and ``extra`` if any."""
+    body = {"code": code, "message": message}
+    if extra:
+        body["extra"] = extra
+    return body
+
+
 class RuleViolation(Exception):
     """A command the rules do not allow. ``code`` is stable and machine-readable."""
 
@@ -8,7 +16,4 @@ class RuleViolation(Exception):
         self.extra = extra or {}
 
     def as_dict(self) -> dict:
-        body = {"code": self.code, "message": self.message}
-        if self.extra:
-            body["extra"] = self.extra
-        return body
+        return error_body(self.code, self.message, self.extra)
