@@ -4,7 +4,7 @@ longest e-mail address every form and serializer takes."""
 from django import forms
 from django.contrib.auth import get_user_model
 
-from .identity import TAKEN, username_normalize, username_taken
+from .identity import TAKEN, username_characters_check, username_normalize, username_taken
 
 # The user model's column (254 characters, RFC 5321's limit). Every e-mail field of a form or a
 # serializer takes at most this, so a longer address is a field error (400), never a database
@@ -14,10 +14,12 @@ EMAIL_MAX_LENGTH = get_user_model()._meta.get_field("email").max_length
 
 class UsernameCheckMixin:
     """``clean_username`` for any ModelForm on the user model: NFKC-normalize, refuse lookalikes
-    of another account's name (the form's own instance excluded, so it can keep its name)."""
+    of another account's name (the form's own instance excluded, so it can keep its name); a
+    character Django refuses is named (``username_characters_check``)."""
 
     def clean_username(self):
         username = username_normalize(self.cleaned_data.get("username") or "")
+        username_characters_check(username)  # which characters are wrong, not Django's vague message
         instance = getattr(self, "instance", None)
         if username and username_taken(username, exclude_user_id=getattr(instance, "pk", None)):
             raise forms.ValidationError(TAKEN, code="unique")

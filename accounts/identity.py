@@ -20,6 +20,7 @@ and its profile address are not someone else's.
 """
 
 import hashlib
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -34,6 +35,27 @@ from .models import Profile, RetiredUsername
 
 TAKEN = "A user with that username already exists."
 
+# Django's UnicodeUsernameValidator allows these: a letter of any alphabet (é, ü, ø, 漢 are letters),
+# a digit, "_" and ". @ + -". Its own message ("may contain only letters...") leaves a player who typed
+# "ünï©ødé" guessing which character it means, so the check below names them.
+_USERNAME_CHAR = re.compile(r"[\w.@+-]")
+CHARACTERS_ALLOWED = "letters (of any alphabet, accents included), digits and the characters _ . @ + -"
+
+
+def _character_name(ch: str) -> str:
+    if ch.isspace():
+        return "spaces"
+    return f"“{ch}”" if unicodedata.category(ch)[0] != "C" else unicodedata.name(ch, f"U+{ord(ch):04X}").lower()
+
+
+def username_characters_check(value: str) -> None:
+    """Refuse a username with a character Django's validator would refuse, saying which ones are
+    wrong and exactly what is allowed (code ``invalid``, as Django's). Raises ValidationError."""
+    bad = list(dict.fromkeys(_character_name(ch) for ch in value if not _USERNAME_CHAR.fullmatch(ch)))
+    if bad:
+        raise ValidationError(f"A username may contain only {CHARACTERS_ALLOWED}: not {', '.join(bad)}.",
+                              code="invalid")
+
 
 def username_clean(value: str) -> str:
     """NFKC-normalize and check Django's character rules and the column's length *after*
@@ -45,6 +67,7 @@ def username_clean(value: str) -> str:
         raise ValidationError("This field may not be blank.", code="blank")
     if limit and len(value) > limit:
         raise ValidationError(f"Ensure this field has no more than {limit} characters.", code="max_length")
+    username_characters_check(value)
     User.username_validator(value)
     return value
 

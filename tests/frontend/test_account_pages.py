@@ -202,7 +202,8 @@ def test_change_the_username_from_the_account_page(make_user):
     for name, why in (("kenji", "A user with that username already exists."),
                       ("KENJI", "A user with that username already exists."),
                       ("ｋｅｎｊｉ", "A user with that username already exists."),
-                      ("no spaces", "Enter a valid username.")):
+                      ("no spaces", "A username may contain only letters (of any alphabet, accents included), digits and "
+                                    "the characters _ . @ + -: not spaces.")):
         shown = messages_shown(here.post("/account/username/", {"username": name}, follow=True).content.decode())
         assert why in shown and "Your username is now" not in shown, (name, shown)
     assert get_user_model().objects.get(pk=user.pk).username == "miko-san"

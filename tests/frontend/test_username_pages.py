@@ -48,6 +48,15 @@ def test_account_page_rename_refuses_a_lookalike_and_a_retired_name(make_user):
     assert get_user_model().objects.get(pk=mallory.pk).get_username() == "mallory"
 
 
+def test_signup_page_says_which_characters_a_username_may_not_have(client):
+    """The sign-up refused "ünï©ødé" with Django's "may contain only letters, numbers...": a player
+    reads ü, ï, ø, é as letters; the page now names "©" and says exactly what is allowed."""
+    html = client.post("/signup/", {"username": "ünï©ødé", "password1": PASSWORD, "password2": PASSWORD}).content.decode()
+    assert "A username may contain only letters (of any alphabet, accents included), digits and the characters " \
+           "_ . @ + -: not “©”." in html
+    assert "Enter a valid username" not in html and not get_user_model().objects.exists()
+
+
 def test_signup_page_refuses_a_retired_name(client, make_user):
     bob = make_user(username="bob")
     assert browser(bob).post("/account/username/", {"username": "bobby"}).status_code == 302
