@@ -234,7 +234,7 @@ def test_player_pages_show_no_developer_terms(make_user, started_pebbles):
     bad = other.post("/matches/new/", {"game": "yokai", "seats": "2", "yokai__teams": "on"})
     assert bad.status_code == 400
     assert_no_developer_terms(Page(bad.content.decode()).text, "a refused create")
-    assert "2 vs 2 cooperation needs exactly 4 players." in Page(bad.content.decode()).text
+    assert "2 against 2 needs exactly 4 players: players 1 and 3 play against players 2 and 4." in Page(bad.content.decode()).text
 
 
 def test_every_page_names_the_sites_icon_and_favicon_ico_finds_it():

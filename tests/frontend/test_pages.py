@@ -136,7 +136,7 @@ def test_create_join_bot_start_through_the_lobby_forms(client, make_user):
     ({"game": "harakiri", "seats": "2", "harakiri__control__akira": "1"},
      "harakiri__control__hattori", "choose a player for every one in play"),
     ({"game": "harakiri", "seats": "2", "harakiri__leader": "2"}, "harakiri__leader", "Player 3 is not at this table"),
-    ({"game": "yokai", "seats": "2", "yokai__teams": "on"}, None, "2 vs 2 cooperation needs exactly 4 players."),
+    ({"game": "yokai", "seats": "2", "yokai__teams": "on"}, None, "2 against 2 needs exactly 4 players: players 1 and 3 play against players 2 and 4."),
 ])
 def test_create_refusals_are_form_errors(client, make_user, post, field, needle):
     client.force_login(make_user())

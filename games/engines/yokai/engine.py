@@ -73,7 +73,7 @@ class YokaiEngine(EngineBase):
         if not isinstance(teams, bool):
             raise RuleViolation("bad_options", "teams must be true or false")
         if teams and seats != 4:
-            raise RuleViolation("teams_need_four_players", "2 vs 2 cooperation needs exactly 4 players")
+            raise RuleViolation("teams_need_four_players", "2 against 2 needs exactly 4 players: players 1 and 3 play against players 2 and 4")
 
     def teams(self, options, seats) -> list[list[int]]:
         """2v2: seats 0+2 against 1+3; otherwise every seat for itself."""

@@ -19,10 +19,12 @@ def started(seats, teams=False, seed=b"setup"):
 # rules: Yokai Battle, "Game mode"
 @pytest.mark.parametrize("seats", [2, 3])
 def test_teams_need_four_players(seats):
-    # given 2 or 3 players / when cooperation is asked / then it is refused
+    # given 2 or 3 players / when 2 against 2 is asked / then it is refused, in the option's words
+    # (the option is "2 against 2": partners against partners, not a cooperation against the game)
     with pytest.raises(RuleViolation) as exc:
         ENGINE.validate_options({"teams": True}, seats)
     assert exc.value.code == "teams_need_four_players"
+    assert exc.value.message == "2 against 2 needs exactly 4 players: players 1 and 3 play against players 2 and 4"
 
 
 # rules: Yokai Battle, "Game mode"
