@@ -2,7 +2,10 @@
 
 ``POST /api/auth/register/`` and the sign-up page share the ``register`` scope (``REGISTER_RATE``);
 ``POST /api/auth/password/reset/`` and the forgotten-password page share ``password_reset``
-(``PASSWORD_RESET_RATE``). Rates are ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``; counters live in
+(``PASSWORD_RESET_RATE``). Renaming an account (``PATCH /api/auth/me/`` with a new ``username``, and the
+account page's rename) is counted per account instead, in the ``username_change`` scope
+(``USERNAME_CHANGE_RATE``): every name given up stays reserved for the account (``RetiredUsername``),
+so unthrottled renames let one token reserve any number of names. Rates are ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``; counters live in
 the default cache (one count for every server in distributed mode), one bucket per scope and client
 address, whichever door the request came through. Over the rate the API answers 429 ``throttled``
 and the page 429 with a form error, both with ``Retry-After``; neither acts.
@@ -15,6 +18,8 @@ anyone start a fresh bucket per request. Behind a load balancer run uvicorn with
 import math
 
 from rest_framework.throttling import ScopedRateThrottle
+
+from games.api.throttles import ScopedUserThrottle, allow
 
 from .services import client_ip
 
@@ -45,3 +50,15 @@ def page_wait(request, scope: str) -> int | None:
     if throttle.allow_request(request, _Scope(scope)):
         return None
     return max(1, math.ceil(throttle.wait() or 1))
+
+
+class UsernameChangeThrottle(ScopedUserThrottle):
+    scope = "username_change"
+
+
+def rename_wait(request, username: str | None) -> float | None:
+    """None when ``request.user`` may take ``username`` (counted when it changes the name; no name or
+    the same one is not a rename), else the seconds to wait."""
+    if username is None or username == request.user.get_username():
+        return None
+    return allow(UsernameChangeThrottle, request)

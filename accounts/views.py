@@ -2,6 +2,7 @@
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
+from rest_framework.exceptions import Throttled
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.authtoken.models import Token
 from rest_framework.response import Response
@@ -13,7 +14,7 @@ from games.api.throttles import ScopedUserThrottle
 from . import services, tokens
 from .errors import InvalidCredentials
 from .serializers import MeSerializer, RegisteredSerializer, RegisterSerializer, TokenRequestSerializer, TokenSerializer
-from .throttles import REGISTER, ClientAddressThrottle
+from .throttles import REGISTER, ClientAddressThrottle, rename_wait
 
 E = lambda text: OpenApiResponse(ErrorSerializer, description=text)  # noqa: E731
 
@@ -84,14 +85,20 @@ class UserMeApi(APIView):
                    responses={200: MeSerializer,
                               400: E("malformed / password_required (a new email without password) / wrong_password"),
                               401: E("not_authenticated"),
-                              429: E("too_many_attempts: too many wrong passwords for this account (Retry-After)")},
+                              429: E("too_many_attempts: too many wrong passwords for this account / throttled: "
+                                     "too many renames (USERNAME_CHANGE_RATE per account, shared with the account "
+                                     "page) (Retry-After)")},
                    description="Change what is given. Changing `email` (where password reset links go) needs the "
                                "current `password`, checked under the same lockout as a login; a refusal changes "
-                               "nothing.")
+                               "nothing. A new `username` is throttled per account (every name given up stays "
+                               "reserved for the account).")
     def patch(self, request):
         ser = MeSerializer(data=request.data, partial=True)
         ser.is_valid(raise_exception=True)
         data = ser.validated_data
+        wait = rename_wait(request, data.get("username"))
+        if wait is not None:
+            raise Throttled(wait)
         services.profile_update(user=request.user, display_name=data.get("display_name"), email=data.get("email"),
                                 username=data.get("username"), turn_email=data.get("turn_email"),
                                 password=data.get("password"), ip=services.client_ip(request))

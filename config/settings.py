@@ -357,6 +357,8 @@ REST_FRAMEWORK = {
         # entering or leaving a tournament (register, withdraw, a team invitation's accept or decline)
         "tournament_entry": env.str("TOURNAMENT_ENTRY_RATE", default="10/minute"),
         "campaign_create": env.str("CAMPAIGN_CREATE_RATE", default="10/minute"),  # starting one: match_create
+        # renaming an account (API and account page): every name given up stays reserved for it
+        "username_change": env.str("USERNAME_CHANGE_RATE", default="5/hour"),
     },
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # The browsable HTML renderer is a development aid only.

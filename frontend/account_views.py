@@ -20,6 +20,7 @@ from accounts.services import client_ip, profile_get, profile_update
 from games.application.errors import PlatformError
 
 from .forms import PasswordChangeForm, PasswordConfirmForm, TurnAlertsForm, UsernameForm
+from .throttling import wait_said
 from .wording import form_errors_shown, form_refusal, refusal
 
 
@@ -65,6 +66,8 @@ def username_change(request):
         form_errors_shown(request, form)
         return redirect("frontend:account")
     old = request.user.get_username()
+    if wait_said(request, throttles.rename_wait(request, form.cleaned_data["username"]), "renaming your account"):
+        return redirect("frontend:account")
     try:
         profile_update(user=request.user, username=form.cleaned_data["username"])
     except ValidationError as err:

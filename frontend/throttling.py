@@ -13,7 +13,11 @@ def _words(doing: str, seconds: int) -> str:
 
 def too_quick(request, throttle, doing: str) -> bool:
     """True, with a message saying so, when ``request.user`` is ``doing`` something over its rate."""
-    wait = allow(throttle, request)
+    return wait_said(request, allow(throttle, request), doing)
+
+
+def wait_said(request, wait: float | None, doing: str) -> bool:
+    """True, with a message saying so, when there are ``wait`` seconds to wait (None: go on)."""
     if wait is None:
         return False
     messages.error(request, _words(doing, int(wait) + 1), extra_tags="code-throttled")
