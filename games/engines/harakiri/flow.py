@@ -148,6 +148,12 @@ def zones_with_miniatures(s):
     return out
 
 
+def effect_targets(fx):
+    """Whom an event effect affects: its ``who``, or by default the characters - but the enemies'
+    extra movement ("enemy_movement") is the enemies' own (rules decision in docs/games/harakiri.md)."""
+    return fx.get("who", "enemies" if fx["type"] == "enemy_movement" else "characters")
+
+
 def creatures_in_zone(s, z, who):
     if who == "characters":
         return [c for c, ch in s["characters"].items()
@@ -206,7 +212,7 @@ def process_events(w, item):
     w.emit("EventRevealed", zone=z, deck=deck, event=event_id, name=ev["name"])
     items = []
     for fx in ev["effects"]:
-        who = fx.get("who", "characters")
+        who = effect_targets(fx)
         items.append({"op": "effect", "effect": fx, "zone": z, "creatures": creatures_in_zone(s, z, who),
                       "event": event_id})
     if items:

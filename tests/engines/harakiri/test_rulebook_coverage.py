@@ -196,3 +196,89 @@ def test_a_character_without_armor_left_loses_no_more_armor():
     s.when(SYSTEM, "activate_enemy", enemy="kachi")
     # then her armor stays at 0 (she loses what she has: nothing)
     assert s.state["characters"]["tomoe"]["armor"] == 0
+
+
+# rules: Harakiri, "Minions": "When a zone setup instructs you to use the "+" upgraded version, any Minion of
+# that type played later in the current chapter will use the upgraded version as well."
+def test_a_kachi_spawned_after_a_plus_kachi_was_set_up_is_upgraded_too():
+    # given a zone set up with a "+" kachi and a red event spawning a (plain) kachi at the green spawn point
+    events = {"green": [], "red": [{"id": "r1", "name": "Hatchlings", "effects": [
+        {"type": "spawn", "enemy": "kachi", "kind": "minion", "color": "green", "spawn": "green"}]}]}
+    scen = arena(open_rows(), events=events, spawns={"green": "5,5"})
+    scen["zones"]["arena"]["enemies"] = [{"ref": "big", "kind": "minion", "type": "kachi", "color": "red",
+                                          "at": "0,0", "plus": True}]
+    s = scenario(doc(scen, clear_enemies=False, oracle={"deck": ["oracle_r1"]}))
+    assert s.state["enemies"]["big"]["plus"]
+    # when the event spawns the new kachi
+    ev = s.when(SYSTEM, "draw_oracle")
+    # then it uses the upgraded board as well
+    spawned = find(ev, "EnemySpawned")[0]["enemy"]
+    assert spawned["type"] == "kachi" and spawned["plus"] and spawned["sq"] == "5,5"
+
+
+# rules: Harakiri, "Interact": "Spend 1 action point to interact with an interaction point in the current or
+# adjacent square"; "Opened door (green) tokens cannot be interacted with."
+def test_interaction_points_are_reached_from_an_adjacent_square_and_an_open_door_is_done_with():
+    # given Hikaru on 2,2, a closed door on 4,2 and an interaction point on 5,5
+    rows = open_rows()
+    rows[2] = "....D" + rows[2][5:]
+    scen = arena(rows, doors=[{"id": "d", "at": "4,2"}],
+                 points=[{"id": "p", "at": "5,5", "action": {"type": "none"}, "text": "A shrine"}])
+    s = scenario(doc(scen, {"hikaru": {"sq": "2,2", "ap": 4}}, activate="char:hikaru"))
+    interactions = [c["args"] for c in s.legal(0) if c["type"] == "interact"]
+    # then neither is in reach from two squares away
+    assert {"door": "d"} not in interactions and {"point": "p"} not in interactions
+    # when he steps next to the door, then he can open it, and once open it offers nothing more
+    s.when(0, "move")
+    s.when(0, "step", to="3,2")
+    assert {"door": "d"} in [c["args"] for c in s.legal(0) if c["type"] == "interact"]
+    s.when(0, "interact", door="d")
+    assert {"door": "d"} not in [c["args"] for c in s.legal(0) if c["type"] == "interact"]
+    with pytest.raises(RuleViolation):
+        s.when(0, "interact", door="d")
+
+
+# rules: Harakiri, "Character Activation": "Once a character starts an action, they must complete it fully
+# before taking another action, except for Interact, Use an item, or any of the following free actions"
+def test_no_attack_in_the_middle_of_a_move_but_an_interaction_is_allowed():
+    # given Akira moving, next to a kappa and to an interaction point
+    scen = arena(open_rows(), points=[{"id": "p", "at": "4,3", "action": {"type": "none"}, "text": "A shrine"}])
+    s = scenario(doc(scen, {"akira": {"sq": "2,2", "ap": 4}}, {"foe": {"type": "kappa", "color": "red", "at": "4,2"}},
+                     activate="char:akira"))
+    s.when(0, "move")
+    s.when(0, "step", to="3,2")
+    # then he may not attack before the move is over, but he may interact and move on
+    assert not any(c["type"] == "attack" for c in s.legal(0))
+    s.when(0, "interact", point="p")
+    assert s.state["turn"]["moving"]
+    s.when(0, "step", to="3,3")
+    assert s.state["characters"]["akira"]["sq"] == "3,3"
+
+
+# rules: Harakiri, "Resolve Events": "Event effects, unless otherwise stated, are only active for the round in
+# which they are drawn."
+def test_an_events_extra_enemy_movement_ends_with_the_round():
+    # given a red event giving the enemies in the zone 1 extra movement, and a kachi (movement 3)
+    from games.engines.harakiri import ENGINE, rules
+
+    events = {"green": [], "red": [{"id": "r1", "name": "Bloodlust", "effects": [{"type": "enemy_movement",
+                                                                                    "amount": 1}]}]}
+    s = scenario(doc(arena(open_rows(), events=events), {}, {"k": {"type": "kachi", "color": "red", "at": "8,0"}},
+                     oracle={"deck": ["oracle_r1", "oracle_r2"]}))
+    # when the event is drawn, then the kachi moves 4 this round
+    s.when(SYSTEM, "draw_oracle")
+    assert rules.estat(s.state, "k", "movement") == 4
+    # when the round is played out
+    for _ in range(40):
+        if s.state["round"] == 2:
+            break
+        if SYSTEM in s.status.awaiting:
+            cmd = ENGINE.system_command(s.state)
+            s.when(SYSTEM, cmd["type"], **cmd["args"])
+        elif s.state["pending"]:
+            s.when(0, "choose", option=0)
+        else:
+            s.when(0, "end_activation")
+    # then the next round starts without it
+    assert s.state["round"] == 2 and "k" in s.state["enemies"]
+    assert rules.estat(s.state, "k", "movement") == 3
