@@ -282,3 +282,47 @@ def test_an_events_extra_enemy_movement_ends_with_the_round():
     # then the next round starts without it
     assert s.state["round"] == 2 and "k" in s.state["enemies"]
     assert rules.estat(s.state, "k", "movement") == 3
+
+
+# rules: Harakiri, "Negative Conditions": "Downed: downed creatures have -1 defense (minimum 0)."
+def test_a_downed_enemy_without_defense_takes_no_extra_damage():
+    # given a downed akaname (defense 0, armor 0, health 3) next to Akira (power 0); katana fast: green
+    # 1 impact, test die hit
+    s = _turn("akira", {"akira": {"sq": "2,2"}},
+              {"foe": {"type": "akaname", "color": "red", "at": "3,2", "conditions": {"downed": 1}}}, forced=[2, 3])
+    # when he attacks
+    s.when(0, "attack", target="foe", mode="fast", focus=False, skill=None)
+    # then the damage is the 1 hit: the defense stays at 0, it does not become -1
+    assert s.state["enemies"]["foe"]["health"] == 2
+
+
+# rules: Harakiri, "Meditate": "The maximum amount of meditation tokens a character can have at any given
+# moment is 1."
+def test_a_character_holding_a_meditation_token_cannot_meditate_again():
+    # given Akira with 4 action points, without a meditation token
+    s = _turn("akira", {"akira": {"sq": "2,2"}})
+    assert any(c["type"] == "meditate" for c in s.legal(0))
+    # when he meditates, then he holds 1 token and meditating is offered no more
+    s.when(0, "meditate")
+    assert s.state["characters"]["akira"]["meditation"] == 1
+    assert not any(c["type"] == "meditate" for c in s.legal(0))
+    with pytest.raises(RuleViolation):
+        s.when(0, "meditate")
+
+
+# rules: Harakiri, "Failure", step 3: "If any character has acquired a specific token during the Exploration
+# Phase, they keep it in their supply."
+def test_heads_taken_before_a_failure_stay_in_the_supply():
+    # given Akira holding a head and a boss head retrieved in this phase, and the Malice at 5 with no
+    # event left in the zone
+    s = scenario(doc(arena(open_rows(), events={"green": [], "red": []}), {"akira": {"heads": 1, "boss_heads": 1}},
+                     malice=5, oracle={"deck": ["oracle_g1"]}))
+    # when the round's missing event raises the Malice to 6 and the failure procedure runs
+    s.when(SYSTEM, "draw_oracle")
+    while s.state["pending"] and s.state["pending"]["kind"] in ("market", "blacksmith"):
+        p = s.state["pending"]
+        s.when(p["by"], "choose", option=p["options"].index({"done": True}))
+    # then the phase goes on after the failure and Akira still holds both
+    assert s.state["failures"] == 1 and not s.status.finished
+    akira = s.state["characters"]["akira"]
+    assert (akira["heads"], akira["boss_heads"]) == (1, 1)

@@ -48,3 +48,19 @@ def test_a_second_step_over_land_after_the_crossing_draws_the_travel_event():
     # then the travel event is drawn, its green side: the crossing is no dangerous path
     drawn = of_type(advance(s), "TravelEventDrawn")
     assert drawn and drawn[0]["card"] == "te_a05" and drawn[0]["side"] == "green"
+
+
+# rules: Harakiri, "Golden Rules": "If an effect forces a character to lose a resource of which they do not have
+# enough (like coins, karma, armor or others), the character loses the amount they have available"
+def test_a_checkpoint_fine_larger_than_the_purse_takes_what_there_is():
+    # given Akira (knowledge 0) with 1 coin and the "Checkpoint" travel event (green: Knowledge(4), failure: -3 coins)
+    s = activation("akira", characters={"akira": {"coins": 1}}, decks={"travel": ["te_a04"]})
+    s.when(0, "travel", group=[])
+    s.when(0, "move", to="kyoto")
+    s.when(0, "move", to="nara")
+    s.when(0, "end_travel")
+    # when the event's test die shows a 1 and the test fails
+    events = advance(s, answers=[0])
+    assert of_type(events, "TravelEventDrawn")[0]["card"] == "te_a04"
+    # then he loses the 1 coin he has, and no more
+    assert s.state["characters"]["akira"]["coins"] == 0
