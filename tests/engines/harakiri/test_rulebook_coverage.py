@@ -4,6 +4,7 @@ given / when / then."""
 
 import pytest
 
+from games.engines.harakiri import ENGINE, content, rules
 from games.kernel import SYSTEM
 from games.kernel.errors import RuleViolation
 
@@ -259,8 +260,6 @@ def test_no_attack_in_the_middle_of_a_move_but_an_interaction_is_allowed():
 # which they are drawn."
 def test_an_events_extra_enemy_movement_ends_with_the_round():
     # given a red event giving the enemies in the zone 1 extra movement, and a kachi (movement 3)
-    from games.engines.harakiri import ENGINE, rules
-
     events = {"green": [], "red": [{"id": "r1", "name": "Bloodlust", "effects": [{"type": "enemy_movement",
                                                                                     "amount": 1}]}]}
     s = scenario(doc(arena(open_rows(), events=events), {}, {"k": {"type": "kachi", "color": "red", "at": "8,0"}},
@@ -326,3 +325,55 @@ def test_heads_taken_before_a_failure_stay_in_the_supply():
     assert s.state["failures"] == 1 and not s.status.finished
     akira = s.state["characters"]["akira"]
     assert (akira["heads"], akira["boss_heads"]) == (1, 1)
+
+
+# rules: Harakiri, "Attributes" (Key Concepts): "Spirit: the character's inner strength. It reduces the
+# probability of suffering an attribute loss when resurrecting and allows condition removal." with "Negative
+# Conditions", bleeding: "It can only be removed using skills or items" (decision in docs/games/harakiri.md)
+def test_a_high_spirit_alone_removes_no_condition():
+    # given Hikaru, spirit 3, bleeding and poisoned, at the start of his activation
+    chars = {"hikaru": {"sq": "2,2", "health": 8, "attrs": {"spirit": 3},
+                        "conditions": {"bleeding": 1, "poisoned": 1, "blinded": 0, "downed": 0, "blessed": 0}}}
+    s = _turn("hikaru", chars)
+    # then the bleeding has dealt its damage and both conditions stay: spirit is no removal by itself
+    hikaru = s.state["characters"]["hikaru"]
+    assert hikaru["health"] == 7
+    assert hikaru["conditions"]["bleeding"] == 1 and hikaru["conditions"]["poisoned"] == 1
+    # when he ends his activation, then they are still there
+    s.when(0, "end_activation")
+    assert s.state["characters"]["hikaru"]["conditions"]["bleeding"] == 1
+
+
+# rules: Harakiri, "Resolving Enemy Lines": "Sometimes a line can add another priority icon. If that is the case,
+# the priority icon included in the resolved line takes priority over the general one." and "Healing effects on
+# the enemy are not considered mandatory to consider a line fully resolved." (decision in docs/games/harakiri.md)
+def test_enemy_boards_give_priority_per_line_and_no_line_heals():
+    # given every enemy board of the content
+    boards = {**content.ENEMIES_DOC["minions"], **content.ENEMIES_DOC["servants"],
+              **content.ENEMIES_DOC["wanderers"], **content.ENEMIES_DOC["chosen"]}
+
+    def lines(board):
+        for table in ("normal", "aggressive"):
+            for entry in board.get(table, []):
+                yield from entry["lines"]
+        yield from board.get("lines", [])
+        for card in board.get("ai_deck", []):
+            yield from card["lines"]
+            yield from card.get("empowered", {}).get("lines", [])
+
+    # then no board carries a general priority a line would override: each line names its own (or none)
+    assert not [k for k, b in boards.items() if "priority" in b]
+    every = [ln for b in boards.values() for ln in lines(b)]
+    assert every and all(set(ln) <= {"n", "die", "priority", "move", "attack"} for ln in every)
+    # and no line or enemy skill heals, so no line waits on a healing target
+    assert not [k for k, b in boards.items() for sk in b.get("skills", {}).values() if "heal" in str(sk).lower()]
+
+
+# rules: Harakiri, "Spawn Points": "Spawn points cannot be interacted with."; "Exploration Phase Setup", step 14:
+# "Malice starts at 0."
+def test_a_spawn_point_next_to_a_character_offers_no_interaction_and_malice_starts_at_0():
+    # given Akira next to the red spawn point
+    s = _turn("akira", {"akira": {"sq": "2,2"}}, arena={"spawns": {"red": "3,2"}})
+    # then nothing is offered to interact with, and the Malice track is at 0
+    assert not any(c["type"] == "interact" for c in s.legal(0))
+    assert s.state["malice"] == 0
