@@ -377,3 +377,19 @@ def test_a_spawn_point_next_to_a_character_offers_no_interaction_and_malice_star
     # then nothing is offered to interact with, and the Malice track is at 0
     assert not any(c["type"] == "interact" for c in s.legal(0))
     assert s.state["malice"] == 0
+
+
+# rules: Harakiri, "Resistors": "The Exploration Phase setup will indicate whether Resistors can be interacted
+# with or not" (decision in docs/games/harakiri.md: the project's scenarios mark none as such; a
+# non-playable character to talk to is an interaction point)
+def test_a_resistor_next_to_a_character_offers_no_interaction():
+    # given Akira next to a villager resistor with 2 resistance tokens
+    s = _turn("akira", {"akira": {"sq": "2,2"}}, resistors={"villager": {"at": "3,2", "tokens": 2}})
+    # then no interaction is offered, and the villager cannot be attacked either
+    assert not any(c["type"] == "interact" for c in s.legal(0))
+    assert not any(c["type"] == "attack" and c["args"]["target"] == "villager" for c in s.legal(0))
+
+
+# rules: Harakiri, "Attack": "All weapons have a range of at least 1"
+def test_every_weapon_reaches_at_least_range_1():
+    assert all(w["range"] >= 1 for w in content.WEAPONS.values())
