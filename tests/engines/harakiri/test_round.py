@@ -4,7 +4,7 @@ import json
 
 from games.kernel import SYSTEM
 
-from .helpers import arena, doc, find, open_rows, run_system, scenario, types
+from .helpers import arena, doc, find, open_rows, run_system, scenario
 
 EVENTS = {"green": [{"id": "g1", "name": "Calm", "effects": []},
                     {"id": "g2", "name": "Sting", "effects": [{"type": "damage", "who": "characters", "amount": 1}]}],
@@ -83,6 +83,8 @@ def test_initiative_example_sixth_sense_servant_swap_and_chosen():
     # rules: Harakiri, "2. Determining the Initiative", the example: Hattori, Akira, Minion,
     # Hikaru, Tomoe, Servant; Sixth Sense moves Akira forward; the Servant advances 3; the
     # players swap Akira and Tomoe; the Chosen goes to the front
+    # rules: Harakiri, "Akira", Sixth Sense: "this effect will not allow Akira to go in first position if there
+    # is a Chosen Enemy"
     enemies = {"m": {"type": "kachi", "color": "red", "at": "8,0"},
                "ut": {"kind": "servant", "type": "undertaker", "at": "8,4"},
                "hunter": {"kind": "chosen", "type": "demon_hunter", "at": "8,8"}}

@@ -393,3 +393,15 @@ def test_a_resistor_next_to_a_character_offers_no_interaction():
 # rules: Harakiri, "Attack": "All weapons have a range of at least 1"
 def test_every_weapon_reaches_at_least_range_1():
     assert all(w["range"] >= 1 for w in content.WEAPONS.values())
+
+
+# rules: Harakiri, "Akira", Sixth Sense: "Note that in the first round of the phase, you won't have it available"
+def test_sixth_sense_is_not_offered_in_the_first_round_of_the_phase():
+    # given the Burning Village set up from scratch, Akira with Sixth Sense and his Ki dice in his supply
+    s = scenario({"scenario": "act1_burning_village"})
+    akira = s.state["characters"]["akira"]
+    assert s.state["round"] == 1 and "sixth_sense" in akira["skills"] and akira["ki"]["slots"] == {}
+    # when the first round's oracle card is drawn and the initiative built
+    s.when(SYSTEM, "draw_oracle")
+    # then the first decision is the characters' swap: Sixth Sense is never offered
+    assert s.state["pending"]["kind"] == "initiative_swap"
