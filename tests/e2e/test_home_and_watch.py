@@ -5,12 +5,15 @@ move, the list counts the spectator); the home page and the lobby fit the phone'
 control is big enough to touch and reachable with the keyboard; no developer terms on the pages."""
 
 import re
+import subprocess
+import sys
 import uuid
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import table_shot
+from .api_play import api
+from .conftest import ROOT, table_shot
 from .test_match_flow import sign_up, wait_live
 
 pytestmark = pytest.mark.e2e
@@ -161,3 +164,40 @@ def test_play_against_a_bot_in_two_clicks_and_a_spectator_watches_from_the_list(
     table_shot(b, "lobby-390")
     for page in (a, b, c):
         assert page.console_errors == [], page.console_errors
+
+
+SEED_RATINGS_PY = """import sys
+import django
+django.setup()
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from games.ratings.models import Rating
+for i, name in enumerate(sys.argv[1:]):
+    user = get_user_model().objects.get(username=name)
+    Rating.objects.update_or_create(user=user, game="yokai", defaults={
+        "mu": 27.64 - i, "sigma": 8.07, "display": 1138 - 40 * i, "matches": 1 + 37 * i, "updated_at": timezone.now()})
+"""
+
+
+def test_the_leaderboard_fits_a_phone(new_page, live_server_env, live_server_url):
+    """/ratings/yokai/ was 404 px wide on a 390-px phone, its "Rated matches" column cut to "matche":
+    on a narrow screen the μ and σ columns give way (the note says so) and long names wrap."""
+    tag = uuid.uuid4().hex[:6]
+    names = [f"lb{k}{tag}" for k in range(7)] + [f"a-rather-long-username-{tag}"]
+    for name in names:
+        api(live_server_url, "/api/auth/register/", body={"username": name, "password": "paper-lantern-42"})
+    done = subprocess.run([sys.executable, "-c", SEED_RATINGS_PY, *names], cwd=ROOT, env=live_server_env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    page = new_page()
+    page.set_viewport_size(PHONE)
+    page.goto("/ratings/yokai/")
+    expect(page.get_by_test_id("leaderboard")).to_contain_text(names[-1])
+    assert_phone_friendly(page, "the leaderboard on a phone")
+    header = page.get_by_role("columnheader", name="Rated matches")
+    assert header.bounding_box()["x"] + header.bounding_box()["width"] <= PHONE["width"]
+    expect(page.get_by_text("On a narrow screen the μ and σ columns are hidden")).to_be_visible()
+    table_shot(page, "leaderboard-390")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    expect(page.locator("th.skill abbr[title='OpenSkill mean skill']")).to_be_visible()
+    expect(page.get_by_text("On a narrow screen the μ and σ columns are hidden")).to_be_hidden()
