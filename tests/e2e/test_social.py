@@ -135,3 +135,45 @@ def test_two_players_chat_see_their_turn_and_rematch(new_page, live_server_url):
     table_shot(spectator, "social-verify-390")
     for page in (a, b, spectator):
         assert not [e for e in page.console_errors if "favicon" not in e], page.console_errors
+
+
+# Every chat POST takes 400 ms longer, so the next message is typed while one is on its way (the
+# reviewer's "spam 0..14" on a real server).
+SLOW_CHAT_JS = """() => {
+  const real = window.fetch.bind(window);
+  window.fetch = (url, opts) => (opts && opts.method === "POST" && String(url).endsWith("/chat/")
+    ? new Promise((ok) => setTimeout(ok, 400)).then(() => real(url, opts)) : real(url, opts));
+}"""
+
+
+def test_messages_typed_while_one_is_sending_are_all_delivered_and_a_throttled_one_keeps_its_text(new_page, live_server_url):
+    """The chat emptied its box when a send succeeded, wiping whatever was typed meanwhile: fifteen
+    quick messages delivered every other one. Now only the sent text leaves the box, every message
+    arrives in order, and a message over the chat throttle (CHAT_RATE, 20 a minute) stays in the box
+    with the reason."""
+    base = live_server_url
+    alice, bob = f"alice-{uuid.uuid4().hex[:6]}", f"bob-{uuid.uuid4().hex[:6]}"
+    tokens = {0: register(base, alice), 1: register(base, bob)}
+    mid = api(base, "/api/matches/", tokens[0], {"game": "pebbles", "seats": 2, "options": {"target": 15}})["id"]
+    api(base, f"/api/matches/{mid}/join/", tokens[1], {})
+    api(base, f"/api/matches/{mid}/start/", tokens[0], {})
+    a, b = new_page(), new_page()
+    sign_in_live(a, alice, f"/matches/{mid}/")
+    sign_in_live(b, bob, f"/matches/{mid}/")
+    a.evaluate(SLOW_CHAT_JS)
+
+    sent = [f"spam {k}" for k in range(15)]
+    for text in sent:
+        say(a, text)
+    for page in (a, b):
+        expect(page.locator("#chat-log .chat-text")).to_have_text(sent, timeout=20_000)
+    expect(a.locator("#chat-text")).to_have_value("")
+
+    for k in range(15, 20):  # up to the throttle: 20 messages a minute
+        say(a, f"spam {k}")
+    expect(b.locator("#chat-log .chat-text")).to_have_count(20, timeout=20_000)
+    say(a, "one too many")
+    expect(a.locator("#chat-error")).to_contain_text("You are sending messages too quickly")
+    expect(a.locator("#chat-text")).to_have_value("one too many")
+    assert "one too many" not in b.locator("#chat-log").inner_text()
+    table_shot(a, "chat-throttled-keeps-its-text")

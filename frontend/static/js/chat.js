@@ -162,30 +162,57 @@ function showError(text) {
   node.textContent = text || "";
 }
 
-async function send(event) {
-  event.preventDefault();
+// Messages on their way, oldest first: one POST at a time, so they arrive in the order they were
+// written. The box is emptied as a message leaves, so whatever is typed meanwhile is the next message
+// (never wiped by the answer); a message the server refuses comes back into the box with the reason.
+const outbox = { queue: [], busy: false };
+
+function refused(res, unsent) {
   const input = $("chat-text");
-  const text = input.value.trim();
-  if (!text || !chat.active) return;
-  const button = $("chat-send");
-  button.disabled = true;
-  const res = await api("chat/", { method: "POST", body: { text, channel: chat.active } });
-  button.disabled = false;
-  if (res.ok) {
-    input.value = "";
-    showError("");
-    add([res.body]);
-    render();
-    input.focus();
-    return;
-  }
+  const typed = input.value.trim();
+  input.value = [...unsent, typed].filter(Boolean).join(" ");
   const code = res.body && res.body.code;
-  if (code === "throttled") showError(`You are sending messages too quickly: wait ${res.retryAfter || "a few"} seconds.`);
+  if (code === "throttled") showError(`You are sending messages too quickly: wait ${res.retryAfter || "a few"} seconds, then send it again.`);
   else if (code === "message_too_long") showError(`A message has at most ${chat.maxChars} characters.`);
   else if (code === "chat_forbidden") {
     showError(errorText(res.body, {}, "You cannot write here."));
     refresh();
   } else showError(errorText(res.body, {}, "The message could not be sent."));
+}
+
+async function drain() {
+  if (outbox.busy) return;
+  outbox.busy = true;
+  $("chat-form").setAttribute("aria-busy", "true");
+  try {
+    while (outbox.queue.length) {
+      const res = await api("chat/", { method: "POST", body: outbox.queue[0] });
+      if (!res.ok) {
+        const unsent = outbox.queue.map((m) => m.text); // the refused one and those behind it
+        outbox.queue = [];
+        refused(res, unsent);
+        return;
+      }
+      outbox.queue.shift();
+      showError("");
+      add([res.body]);
+      render();
+    }
+  } finally {
+    outbox.busy = false;
+    $("chat-form").removeAttribute("aria-busy");
+  }
+}
+
+function send(event) {
+  event.preventDefault();
+  const input = $("chat-text");
+  const text = input.value.trim();
+  if (!text || !chat.active) return;
+  outbox.queue.push({ text, channel: chat.active });
+  input.value = ""; // only what was sent: what is typed from now on is the next message
+  input.focus();
+  drain();
 }
 
 function start() {
