@@ -203,7 +203,7 @@ class TournamentCancelApi(_ActionApi):
 
 class TournamentDropApi(_ActionApi):
     @extend_schema(tags=TAGS, operation_id="tournaments_drop", parameters=[TOURNAMENT_ID], request=s.DropSerializer,
-                   responses={200: s.TournamentSerializer, 400: BAD, 401: UNAUTH, 403: E("not_organizer"),
+                   responses={200: s.TournamentSerializer, 400: BAD, 401: UNAUTH, 403: E("not_organizer / conflict_of_interest (the caller plays in the tournament and drops another entrant)"),
                               404: NOT_FOUND, 409: E("not_running / not_registered / already_dropped")})
     def post(self, request, id):
         data = _valid(s.DropSerializer, request.data)
@@ -213,7 +213,7 @@ class TournamentDropApi(_ActionApi):
 
 class TournamentPauseApi(_ActionApi):
     @extend_schema(tags=TAGS, operation_id="tournaments_pause", parameters=[TOURNAMENT_ID], request=s.ClockPauseSerializer,
-                   responses={200: s.TournamentSerializer, 400: BAD, 401: UNAUTH, 403: E("not_organizer"),
+                   responses={200: s.TournamentSerializer, 400: BAD, 401: UNAUTH, 403: E("not_organizer / conflict_of_interest (the caller plays in the tournament)"),
                               404: NOT_FOUND, 409: E("not_running / already_paused / round_over")})
     def post(self, request, id):
         data = _valid(s.ClockPauseSerializer, request.data)
@@ -223,8 +223,8 @@ class TournamentPauseApi(_ActionApi):
 
 class TournamentResumeApi(_ActionApi):
     @extend_schema(tags=TAGS, operation_id="tournaments_resume", parameters=[TOURNAMENT_ID], request=None,
-                   responses={200: s.TournamentSerializer, 401: UNAUTH, 403: E("not_organizer"), 404: NOT_FOUND,
-                              409: E("not_running / not_paused / round_over")})
+                   responses={200: s.TournamentSerializer, 401: UNAUTH, 403: E("not_organizer / conflict_of_interest (the caller plays in the tournament)"),
+                              404: NOT_FOUND, 409: E("not_running / not_paused / round_over")})
     def post(self, request, id):
         """The organizer resumes the paused round. A round that ended during the pause moves on now: the
         next round is paired and its matches created (or the tournament ends)."""

@@ -836,6 +836,8 @@ def tournament_drop(*, tournament_id, user, entrant_id) -> Entrant:
         if tournament.status != RUNNING:
             raise TournamentServiceError("not_running", "only a running tournament drops entrants")
         entrant = _entrant(tournament, entrant_id)
+        if not EntrantMember.objects.filter(entrant=entrant, user_id=user.pk).exists():  # their own: a withdrawal
+            _require_impartial(tournament, user, "drop another entrant")
         state = state_of(tournament.pk)
         _append(tournament, state, Dropped(str(entrant.pk), reason="organizer"), Actor.of(user), entrant=entrant)
         entrant.status = Entrant.DROPPED
@@ -882,6 +884,7 @@ def _clock(tournament_id, user, make_record, *, hold: bool, reason: str = "") ->
         tournament = _locked(tournament_id)
         if tournament.status != RUNNING:
             raise TournamentServiceError("not_running", "only a running tournament has a round clock")
+        _require_impartial(tournament, user, "pause or resume the round's clock")
         state = state_of(tournament.pk)
         _append(tournament, state, make_record(state.current_round), Actor.of(user))
         # the workers enforce the limit from the deadline row: none while paused, later by the pause after it
@@ -917,6 +920,15 @@ def plays_in(user, tournament: Tournament) -> bool:
     or dropped after the start; not one withdrawn before it)."""
     return EntrantMember.objects.filter(tournament=tournament, user_id=user.pk,
                                         entrant__status__in=(Entrant.REGISTERED, Entrant.DROPPED)).exists()
+
+
+def _require_impartial(tournament: Tournament, user, what: str) -> None:
+    """``conflict_of_interest`` when ``user`` plays in the tournament (staff included): a player does not
+    use the organizer's powers over the other entrants or the clock their own match runs on, as they do
+    not judge its results (``judge_role``); a staff member who does not play in it can."""
+    if plays_in(user, tournament):
+        raise TournamentServiceError("conflict_of_interest", f"you play in this tournament, so you cannot {what}: "
+                                     "a staff member who does not play in it can")
 
 
 def judge_role(user, tournament: Tournament) -> str:
