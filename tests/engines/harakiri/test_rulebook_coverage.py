@@ -405,3 +405,63 @@ def test_sixth_sense_is_not_offered_in_the_first_round_of_the_phase():
     s.when(SYSTEM, "draw_oracle")
     # then the first decision is the characters' swap: Sixth Sense is never offered
     assert s.state["pending"]["kind"] == "initiative_swap"
+
+
+def _skill_ki(**slots):
+    return {"supply": [], "slots": slots, "exhausted": 0}
+
+
+# rules: Harakiri, "Akira", Crescent Strike: "If you only have one adjacent enemy, it does not receive 2 attacks."
+def test_crescent_strike_on_a_lone_adjacent_enemy_strikes_it_once():
+    # given Akira with Crescent Strike ready and a single kappa next to him (green 2, red 4, test die hit)
+    s = _turn("akira", {"akira": {"sq": "2,2", "level": 4, "skills": ["sixth_sense", "crescent_strike"],
+                                  "ki": _skill_ki(crescent_strike=3)}},
+              {"a": {"type": "kappa", "color": "red", "at": "3,2", "health": 9}}, forced=[6, 6, 3])
+    # then every Crescent Strike offered names that kappa alone
+    opts = [c["args"] for c in s.legal(0) if c["type"] == "attack" and c["args"]["skill"] == "crescent_strike"]
+    assert opts and all(o["target"] == "a" and o["also"] == [] for o in opts)
+    # when he strikes, then it takes the damage of one attack: 2 + 4 - 1 defense = 5
+    s.when(0, "attack", target="a", mode="strong", focus=False, skill="crescent_strike", also=[])
+    assert s.state["enemies"]["a"]["health"] == 9 - 5
+
+
+# rules: Harakiri, "Tomoe", Relentless Vengeance: "For each enemy you defeat this turn, you gain 2 damage extra, but
+# you can never have more than 4 damage."
+def test_relentless_vengeance_never_rises_above_4():
+    # given Tomoe already at the 4 extra damage of two defeated enemies, next to a kappa with 1 health left
+    chars = {"tomoe": {"sq": "2,2", "level": 4, "skills": ["military_discipline", "relentless_vengeance"],
+                       "ki": _skill_ki(relentless_vengeance=3), "vengeance": 4}}
+    s = _turn("tomoe", chars, {"foe": {"type": "kappa", "color": "red", "at": "3,2", "health": 1}}, forced=[6, 3])
+    # when she defeats it
+    s.when(0, "attack", target="foe", mode="fast", focus=False, skill=None)
+    assert "foe" not in s.state["enemies"]
+    # then her extra damage stays at 4
+    assert s.state["characters"]["tomoe"]["vengeance"] == 4
+
+
+# rules: Harakiri, "Hikaru", Kami's Assistance: "Increases the value of all your Ki dice in reserve by 1. Remember
+# that this does not include those that are active or exhausted."
+def test_kamis_assistance_leaves_slotted_and_exhausted_dice_alone():
+    # given Hikaru with a 2 and a 4 in reserve, a 3 on Kami's Assistance, a 5 on Healing and one exhausted die
+    s = _turn("hikaru", {"hikaru": {"level": 4, "skills": ["healing", "kamis_assistance"],
+                                    "ki": {"supply": [2, 4], "slots": {"kamis_assistance": 3, "healing": 5},
+                                           "exhausted": 1}}})
+    # when he uses it
+    s.when(0, "technique", skill="kamis_assistance")
+    # then only the reserve rises
+    assert s.state["characters"]["hikaru"]["ki"] == {"supply": [3, 5], "slots": {"kamis_assistance": 3, "healing": 5},
+                                                     "exhausted": 1}
+
+
+# rules: Harakiri, "Tomoe", Escort: "Remember that the value of armor can never exceed the base value of the
+# equipped armor."
+def test_escort_repairs_no_armor_past_the_armor_cards_value():
+    # given Tomoe with Escort and Akira beside her, his Ronin Robe (armor 2) already at 2
+    chars = {"tomoe": {"sq": "2,2", "armor": 1, "level": 3, "skills": ["military_discipline", "escort"],
+                       "ki": _skill_ki(escort=3)}, "akira": {"sq": "3,3", "armor": 2}}
+    s = _turn("tomoe", chars)
+    assert s.state["characters"]["akira"]["armor_card"] == "ronin_robe"
+    # when her turn ends
+    s.when(0, "end_activation")
+    # then she repairs 1 and Akira stays at his robe's 2
+    assert s.state["characters"]["tomoe"]["armor"] == 2 and s.state["characters"]["akira"]["armor"] == 2
