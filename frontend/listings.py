@@ -40,8 +40,49 @@ def game_name(slug: str) -> str:
         return slug
 
 
+def _seats_words(seats: list[int]) -> str:
+    """[0, 2] -> 'seats 1 and 3', [0, 2, 4] -> 'seats 1, 3 and 5' (seats count from 1 for people)."""
+    numbers = [str(s + 1) for s in seats]
+    return "seats " + (" and ".join(numbers) if len(numbers) < 3 else f"{', '.join(numbers[:-1])} and {numbers[-1]}")
+
+
+TEAM_LETTERS = "ABCDEFGH"  # teams are lettered, so that "team A" is never taken for a seat number
+
+
+def table_teams(game: str, options, seat_count: int) -> dict | None:
+    """A team table's sides in a player's words, from the engine's own team rule (``teams``; Yokai and
+    Yashima: team-mates sit across the table, 1+3 against 2+4): ``format`` ("2 against 2", "3 against
+    3", "3 teams of 2"), ``sentence`` ("Seats 1 and 3 (team A) play together against seats 2 and 4
+    (team B).") and ``team_of`` (each seat's team letter). None when every seat plays for itself (or
+    the whole table plays together against the game)."""
+    try:
+        sides = registry.get(game).teams(dict(options or {}), seat_count)
+    except RuleViolation:  # its game is no longer installed
+        return None
+    if not 2 <= len(sides) <= len(TEAM_LETTERS) or all(len(side) == 1 for side in sides):
+        return None
+    lettered = list(zip(TEAM_LETTERS, sides))
+    team_of = [None] * seat_count
+    for letter, side in lettered:
+        for seat in side:
+            if isinstance(seat, int) and 0 <= seat < seat_count:
+                team_of[seat] = letter
+    if len(sides) == 2:
+        first, second = (f"{_seats_words(side)} (team {letter})" for letter, side in lettered)
+        return {"format": f"{len(sides[0])} against {len(sides[1])}", "team_of": team_of,
+                "sentence": f"S{first[1:]} play together against {second}."}
+    sizes = {len(side) for side in sides}
+    return {
+        "format": f"{len(sides)} teams of {len(sides[0])}" if len(sizes) == 1 else " against ".join(str(len(x)) for x in sides),
+        "team_of": team_of,
+        "sentence": "Each team plays against the others: "
+                    + ", ".join(f"team {letter} is {_seats_words(side)}" for letter, side in lettered) + ".",
+    }
+
+
 def _summary_row(summary: MatchSummary, user, gone: frozenset) -> dict:
     seats = seats_display(summary.seats, gone)
+    teams = table_teams(summary.match.game, summary.match.options, len(seats))
     uid = user.pk if user.is_authenticated else None
     my_seat = next((i for i, s in enumerate(seats) if s and not s.get("bot") and s.get("user_id") == uid), None)
     return {
@@ -52,9 +93,10 @@ def _summary_row(summary: MatchSummary, user, gone: frozenset) -> dict:
         "phase": summary.phase,
         "seq": summary.seq,  # for change detection (data-version) only, never shown
         "seats": [
-            {"index": i, "label": seat_label(s)}
+            {"index": i, "label": seat_label(s), "team": teams["team_of"][i] if teams else None}
             for i, s in enumerate(seats)
         ],
+        "teams": teams,  # a team table: its format and who partners whom, in words (else None)
         "filled": sum(1 for s in seats if s),
         "full": bool(seats) and all(seats),
         "my_seat": my_seat,

@@ -6,6 +6,7 @@ import uuid
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.template.loader import render_to_string
 from django.test import override_settings
 
 from games.application import selectors, services
@@ -120,6 +121,44 @@ def test_create_join_bot_start_through_the_lobby_forms(client, make_user):
     assert [s["username"] for s in summary.seats] == ["alice", "bob", "Bot 3"]
     mine = client.get("/lobby/").content.decode()
     assert 'data-testid="active-matches"' in mine and match_id in mine
+
+
+@pytest.mark.parametrize("game, post, seats, teams, sentence", [
+    ("yokai", {"yokai__teams": "on"}, 4, list("ABAB"),
+     "2 against 2: Seats 1 and 3 (team A) play together against seats 2 and 4 (team B)."),
+    ("yashima", {"yashima__teams": "on"}, 4, list("ABAB"),
+     "2 against 2: Seats 1 and 3 (team A) play together against seats 2 and 4 (team B)."),
+    ("yashima", {"yashima__teams": "on"}, 6, list("ABABAB"),
+     "3 against 3: Seats 1, 3 and 5 (team A) play together against seats 2, 4 and 6 (team B)."),
+    ("yashima", {"yashima__teams": "on", "yashima__team_size": "2"}, 6, list("ABCABC"),
+     "3 teams of 2: Each team plays against the others: team A is seats 1 and 4, team B is seats 2 and 5, "
+     "team C is seats 3 and 6."),
+])
+def test_an_open_team_table_says_its_format_and_who_partners_whom(client, make_user, game, post, seats, teams, sentence):
+    """The open-tables row said "1/4 seated" and the seats 1-4, nothing more: a player could not tell
+    a 2 against 2 table, nor who they would play with, before it started. The row now names the format
+    and each seat's team (the engine's own rule: team-mates sit across the table), and the match page's
+    seats say who plays with whom."""
+    client.force_login(make_user(username="alice"))
+    created = client.post("/matches/new/", {"game": game, "seats": str(seats), **post})
+    assert created.status_code == 302, created.content.decode()[:400]
+    match_id = created["Location"].split("/")[2]
+    fragment = client.get("/lobby/?fragment=open").content.decode()
+    row = fragment.split(f'data-match-id="{match_id}"')[1].split("</tr>")[0]
+    fmt = sentence.split(":")[0]
+    assert re.search(rf'data-testid="table-format">{fmt}</strong> · 1/{seats} seated', row), row
+    assert re.findall(r'data-team="([A-Z])">· team \1</span>', row) == teams
+    table = render_to_string("frontend/_table_teams.html", {"match": MatchSummary.objects.get(pk=match_id).match})
+    assert " ".join(re.sub(r"<[^>]+>", " ", table).split()).replace(" :", ":") == sentence
+
+
+def test_a_table_without_teams_says_nothing_of_teams(client, make_user):
+    client.force_login(make_user(username="alice"))
+    created = client.post("/matches/new/", {"game": "yokai", "seats": "4"})
+    match_id = created["Location"].split("/")[2]
+    row = client.get("/lobby/?fragment=open").content.decode().split(f'data-match-id="{match_id}"')[1].split("</tr>")[0]
+    assert "team" not in row and "against" not in row and "0/4 seated" not in row and "1/4 seated" in row
+    assert render_to_string("frontend/_table_teams.html", {"match": MatchSummary.objects.get(pk=match_id).match}).strip() == ""
 
 
 @PEBBLES
