@@ -4,7 +4,7 @@ given / when / then."""
 
 import pytest
 
-from games.engines.harakiri import ENGINE, content, rules
+from games.engines.harakiri import ENGINE, act2_values, content, rules
 from games.kernel import SYSTEM
 from games.kernel.errors import RuleViolation
 
@@ -465,3 +465,32 @@ def test_escort_repairs_no_armor_past_the_armor_cards_value():
     s.when(0, "end_activation")
     # then she repairs 1 and Akira stays at his robe's 2
     assert s.state["characters"]["tomoe"]["armor"] == 2 and s.state["characters"]["akira"]["armor"] == 2
+
+
+# rules: Harakiri, "Izanami", Kami Mode: "You can only apply this if you have health available. If you are
+# defeated, the surplus damage cannot be inflicted."
+def test_izanami_kami_mode_reflects_no_more_than_the_health_the_character_had():
+    # given Akira in Izanami's Kami Mode with 2 health left, next to a kachi (health 4) whose attack (green,
+    # a 1: line 1) deals 5
+    chars = {"akira": {"sq": "1,0", "health": 2, "kami": "izanami",
+                       "kami_mode": {"kami": "izanami", "turns_done": 0, "round": 1}}}
+    s = scenario(doc(arena(open_rows()), chars, {"k": {"type": "kachi", "color": "red", "at": "0,0", "health": 4}},
+                     activate="color:red", oracle={"color": "green"}, forced=[1, 6, 6, 6]))
+    # when the kachi strikes him down
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    # then he is defeated and the kachi takes only the 2 he had, not the 5
+    assert s.state["characters"]["akira"]["defeated"]
+    assert s.state["enemies"]["k"]["health"] == 2
+
+
+# rules: Harakiri, "Takashi", Intimidation: "The skill must be active at the start of the round to apply the effect."
+def test_intimidation_readied_during_the_round_imposes_no_tiebreaker_until_the_next():
+    # given Takashi (Act 2 party) in his activation, Intimidation without a Ki die at the start of the round
+    chars = {c: {"sq": sq} for c, sq in {"akane": "0,9", "byakuei": "3,9", "hanako": "6,9", "takashi": "2,2"}.items()}
+    chars["takashi"].update({"ap": 4, "ki": {"supply": [4], "slots": {}, "exhausted": 0}})
+    s = scenario({"scenario": arena(open_rows()), "characters": chars, "enemies": {}, "clear_enemies": True,
+                  "options": {"characters": ["akane", "byakuei", "hanako", "takashi"]}, "activate": "char:takashi"})
+    # when he places a Ki die on it now
+    s.when(0, "place_ki", die=0, skill="intimidation")
+    # then no tiebreaker is asked for or imposed this round
+    assert not s.state["pending"] and act2_values.intimidation(s.state) is None
