@@ -9,7 +9,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import SHOTS
+from .conftest import SHOTS, table_shot
 
 pytestmark = pytest.mark.e2e
 
@@ -77,6 +77,12 @@ def assert_not_reloaded(page):
     assert page.evaluate("window.__noReload") == "still-the-same-document"
 
 
+# A command sent out of turn (as a stale tab or a double click would): the server refuses it.
+OUT_OF_TURN_JS = """() => { const m = window.KamizaMatch;
+  m.socket.send({type: 'command', command_id: crypto.randomUUID(), expected_seq: m.lastSeq,
+                 command: {type: 'pass', args: {}}}); }"""
+
+
 def log_types(page):
     return page.locator("#log li.event[data-seq]").evaluate_all("els => els.map(e => [+e.dataset.seq, e.dataset.type])")
 
@@ -135,6 +141,17 @@ def test_two_players_see_each_others_moves_live(new_page):
     expect(b.locator('#log li[data-type="TilesDealt"]')).to_have_count(1)
     assert_not_reloaded(b)
 
+    # B, on a phone, tries a move out of turn: the refusal shows where B is looking (pinned to the
+    # foot of the screen, not under the board far below), and it is gone once A's move arrives.
+    b.set_viewport_size({"width": 390, "height": 844})
+    b.evaluate(OUT_OF_TURN_JS)
+    refusal = b.locator("#command-error")
+    expect(refusal).to_be_visible()
+    expect(refusal).not_to_be_empty()
+    expect(refusal).to_be_in_viewport()
+    assert b.evaluate("scrollY") == 0  # the page did not jump to show it
+    table_shot(b, "match-flow-refusal-390")
+
     # An anonymous visitor spectates live.
     c = new_page()
     c.goto(f"/matches/{match_id}/")
@@ -148,6 +165,8 @@ def test_two_players_see_each_others_moves_live(new_page):
     first.click()
     played = b.locator('#log li[data-type="TilePlayed"]')
     expect(played).to_have_count(1)
+    expect(b.locator("#command-error")).to_be_hidden()  # B's refusal was about a table that has moved on
+    b.set_viewport_size({"width": 1280, "height": 900})
     expect(played).to_have_attribute("data-seq", str(a_seq_before + 1))
     # B's history says it in words, and the board area shows it as the last move by someone else.
     expect(played).to_have_text(f"{alice}: tile played")

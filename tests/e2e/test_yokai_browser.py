@@ -143,6 +143,18 @@ def test_two_players_play_yokai_to_the_end_by_clicking(new_page):
     a.keyboard.press("Escape")
     expect(a.locator("#board .yk-hcard.is-selected")).to_have_count(0)
     expect(a.locator("#board .yk-cell.is-target")).to_have_count(0)
+    # A refused move shows where the player is looking: A's page holds a stale seq (as if another tab
+    # had moved), End turn at the top is refused, and the words show on screen, not under the hand.
+    a.evaluate("() => { window.KamizaMatch.lastSeq = 1; }")
+    a.locator('#board button[data-action="end-turn"]').click()
+    refusal = a.locator("#command-error")
+    expect(refusal).to_have_text(re.compile("^The match moved on meanwhile"))
+    expect(refusal).to_be_in_viewport()
+    assert a.evaluate("scrollY") == 0  # the board did not jump away
+    table_shot(a, "yokai-refused")
+    a.get_by_test_id("command-toast").get_by_role("button", name="Dismiss").click()
+    expect(refusal).to_be_hidden()
+    wait_settled(a, state(b)["seq"])
 
     # A third user watches: the board without hands or controls, updated live.
     carol = new_page()

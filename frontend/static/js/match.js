@@ -46,6 +46,7 @@ const app = {
   staleTimer: null,
   lastServerMessageAt: Date.now(),
   renderedReady: null, // whether the command buttons were last rendered enabled
+  errorSeq: null, // the newest seq known when the shown refusal came (null: none shown)
   connection: { state: "connecting", text: "Connecting…" }, // the socket's state and its words
 };
 
@@ -644,6 +645,7 @@ function renderCommands(board) {
 
 function render() {
   if (app.doc.seq > boot.doc.seq) retireFlash(); // "You took a seat…" is old news once the table moves
+  clearStaleError();
   renderStatus();
   showConnection();
   renderSeats();
@@ -653,17 +655,33 @@ function render() {
   document.dispatchEvent(new CustomEvent("kamiza:render", { detail: app.doc })); // chat.js, endscreen.js, notify.js
 }
 
-function showSignedOut() {
-  const node = $("command-error");
-  node.hidden = false;
-  const next = encodeURIComponent(location.pathname);
-  node.replaceChildren("Your login has ended. ", el("a", { href: `/login/?next=${next}` }, "Sign in again"), " to keep playing.");
+// A refusal shows in a toast pinned to the foot of the screen (the page's buttons may be far above
+// #command-error on a phone): it stays until the table moves past what the page knew when it was
+// refused (``app.errorSeq``), the next command succeeds, or the player dismisses it.
+
+function showToast(on) {
+  $("command-toast").hidden = !on;
+  $("command-error").hidden = !on;
 }
 
-function showError(text) {
-  const node = $("command-error");
-  node.hidden = !text;
-  node.textContent = text || "";
+function showSignedOut() {
+  showToast(true);
+  const next = encodeURIComponent(location.pathname);
+  $("command-error").replaceChildren("Your login has ended. ", el("a", { href: `/login/?next=${next}` }, "Sign in again"), " to keep playing.");
+}
+
+/** Show ``text`` (or clear the message with ""). ``seenSeq``: the newest seq the refusal knew of (a
+ * version conflict's current_seq), so that the catch-up it asks for does not clear it. */
+function showError(text, seenSeq = 0) {
+  if (app.sessionEnded) return; // "Sign in again" stays
+  showToast(Boolean(text));
+  $("command-error").textContent = text || "";
+  app.errorSeq = text ? Math.max(app.lastSeq, app.doc.seq, Number.isInteger(seenSeq) ? seenSeq : 0) : null;
+}
+
+/** A view newer than the table the refusal was about: the message is old news. */
+function clearStaleError() {
+  if (app.errorSeq !== null && app.errorSeq !== undefined && app.doc.seq > app.errorSeq) showError("");
 }
 
 // -- commands --------------------------------------------------------------------------------
@@ -733,6 +751,7 @@ function onMessage(msg) {
     case "command_result":
       if (Array.isArray(msg.events)) applyEvents(msg.events);
       settle(msg.command_id, true, msg);
+      showError(""); // it went through: an earlier refusal is over
       render();
       break;
     case "error": {
@@ -745,7 +764,7 @@ function onMessage(msg) {
         render();
         break;
       }
-      showError(errorText(msg)); // the message in words; its code is for the client, not the player
+      showError(errorText(msg), (msg.extra || {}).current_seq); // in words; its code is for the client, not the player
       settle(msg.command_id, false, msg);
       if (msg.resync || msg.code === "version_conflict") {
         requestSync("conflict");
@@ -771,6 +790,7 @@ function guardResign() {
 
 function start() {
   guardResign();
+  $("command-error-dismiss").addEventListener("click", () => { showToast(false); app.errorSeq = null; });
   const log = $("log");
   if (boot.log_from > 0) {
     const more = el("button", { type: "button", class: "link-button" }, "Show the earlier history");
