@@ -178,6 +178,8 @@ def test_play_yashima_against_a_bot_by_clicking_the_board(new_page):
         except AssertionError as exc:
             raise AssertionError(f"{exc}; last actions: {done[-10:]}") from exc
         page.wait_for_function("(seq) => window.KamizaMatch.lastSeq > seq", arg=s["seq"], timeout=15_000)
+        # the rules help of the button or space just used does not stay over the redrawn board
+        expect(page.locator("#kz-tip"), done[-1]).to_be_hidden()
     else:
         pytest.fail(f"the match did not end within {MAX_ACTIONS} actions; last: {done[-10:]}")
 

@@ -2,7 +2,9 @@
 //
 // Any element with data-help="text" (optionally data-help-title) shows that text in a tooltip when
 // the pointer rests on it, when it gets the keyboard focus, and when it is tapped on a touch screen;
-// Escape, leaving it or scrolling hides it. Elements that are not focusable themselves get
+// Escape, leaving it or scrolling hides it. Using a control (a click on a button or a highlighted
+// target) hides it until the pointer moves on, and a redraw of the board hides it unless the pointer
+// still rests on the same item. Elements that are not focusable themselves get
 // tabindex=0 through help(), so every card, keyword, status and terrain is reachable by keyboard.
 // Text is set with textContent only.
 //
@@ -104,6 +106,15 @@ export function term(key, label, extra) {
 
 let tip = null;
 let shownFor = null;
+// Where a click on a control hid the tip: the focus and the hover that click leaves behind (on the
+// control, or on whatever the redrawn board puts under the pointer) show nothing until it moves.
+let quietAt = null;
+const ACTIONABLE = "button, a[href], input, select, textarea, summary, [role=button], .is-target";
+
+/** Whether a click on ``node`` used a control (not a tap that asks for the help of a square or term). */
+function usesControl(node) {
+  return Boolean(node && node.closest && node.closest(ACTIONABLE));
+}
 
 function ensureTooltip() {
   if (tip) return;
@@ -114,12 +125,22 @@ function ensureTooltip() {
   tip.hidden = true;
   document.body.append(tip);
   const target = (e) => (e.target && e.target.closest ? e.target.closest("[data-help]") : null);
+  document.addEventListener("click", (e) => {
+    if (!usesControl(e.target)) return;
+    hide();
+    quietAt = { x: e.clientX, y: e.clientY };
+  }, true);
+  document.addEventListener("mousemove", (e) => {
+    if (quietAt && Math.hypot(e.clientX - quietAt.x, e.clientY - quietAt.y) > 4) quietAt = null;
+  }, { passive: true });
   document.addEventListener("mouseover", (e) => {
+    if (quietAt) return;
     const t = target(e);
     if (t) show(t);
     else if (shownFor && !(document.activeElement && shownFor.contains(document.activeElement))) hide();
   });
   document.addEventListener("focusin", (e) => {
+    if (quietAt) return;
     const t = target(e);
     if (t) show(t);
     else hide();
@@ -134,6 +155,7 @@ function ensureTooltip() {
     else if (!t) hide();
   }, { passive: true });
   document.addEventListener("keydown", (e) => {
+    if (e.key === "Tab") quietAt = null; // the keyboard moves on: its focus shows help again
     if (e.key === "Escape" && shownFor) hide();
   });
   window.addEventListener("scroll", () => { if (shownFor) place(shownFor); }, { passive: true, capture: true });
@@ -159,7 +181,8 @@ function show(node) {
   watch();
 }
 
-/** While shown: a board redraw replaces its nodes; follow the same text to the new node, or hide. */
+/** While shown: a board redraw replaces its nodes; follow the same text to the new node while the
+ * pointer rests on it (a hover), or hide (a focus the redraw took away, an item gone). */
 let watching = false;
 function watch() {
   if (watching) return;
@@ -169,7 +192,7 @@ function watch() {
     if (!shownFor.isConnected) {
       const text = tip.textContent;
       const same = [...document.querySelectorAll("[data-help]")].find((n) => (n.dataset.helpTitle || "") + n.dataset.help === text);
-      if (!same) { hide(); watching = false; return; }
+      if (!same || !same.matches(":hover")) { hide(); watching = false; return; }
       shownFor = same;
       same.setAttribute("aria-describedby", "kz-tip");
       place(same);
