@@ -187,6 +187,27 @@ def _ended(p, seat, names):
     return _END_REASONS.get(p.get("reason"), "The game ends: {winners} {win}").format(winners=winners, win=win)
 
 
+def _open_pages(p) -> str:
+    """The pages face up after a turn, as the board says them: "pages 2 and 3", "page 1". A payload
+    stored before it carried ``pages`` gives only the place (``spread``: tome cards turned, removed
+    ones included): read as a whole tome, page 1 alone closed, else the back of the card turned last
+    and the front of the next."""
+    pages = p.get("pages")
+    if not isinstance(pages, list):
+        spread = p.get("spread")
+        if not isinstance(spread, int) or spread < 0:
+            return "another page"
+        pages = [1] if spread == 0 else [2 * spread, 2 * spread + 1]
+    if not pages:
+        return "its cover"
+    return f"page{'s' if len(pages) > 1 else ''} {and_listing(str(n) for n in pages)}"
+
+
+def _tome_turned(p, seat, names):
+    # the tome's owner (a relic's FOCUS may turn another master's tome): "alice's tome turns to pages 2 and 3"
+    return f"{_who(names, p.get('seat'))}'s tome turns to {_open_pages(p)}"
+
+
 SENTENCES = {
     "GameSetUp": lambda p, seat, names: "The game is set up",
     "ScenarioLoaded": lambda p, seat, names: "The game starts from a prepared position",
@@ -207,7 +228,7 @@ SENTENCES = {
                                             f"({p.get('count', len(p.get('deck') or ()))} cards)"),
     "DeckReordered": _reordered,
     "StatusChanged": _status,
-    "TomeTurned": lambda p, seat, names: f"{_who(names, p.get('seat'))} turns the tome to spread {p.get('spread')}",
+    "TomeTurned": _tome_turned,
     "GameEnded": _ended,
     # the platform's line says it ("carol resigns and leaves the game"), before any master is chosen too
     "MasterConceded": lambda p, seat, names: "",

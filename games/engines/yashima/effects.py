@@ -123,7 +123,7 @@ def e_delve(sim, t, it, probe=False):
         return True
     if "ans" in t:
         pop(sim, t)
-        sim.emit("TomeTurned", {"seat": seat, "spread": q.spread_after(sim.s, seat, t.pop("ans")["args"]["dir"])})
+        sim.emit("TomeTurned", q.tome_turned(sim.s, seat, q.spread_after(sim.s, seat, t.pop("ans")["args"]["dir"])))
         return
     ask(t, seat, "delve", [C("turn_page", dir=d) for d in (1, -1) if q.spread_after(sim.s, seat, d) is not None])
 
@@ -135,7 +135,7 @@ def e_bookmark(sim, t, it, probe=False):
         return True
     if "ans" in t:
         pop(sim, t)
-        sim.emit("TomeTurned", {"seat": seat, "spread": t.pop("ans")["args"]["spread"]})
+        sim.emit("TomeTurned", q.tome_turned(sim.s, seat, t.pop("ans")["args"]["spread"]))
         return
     ask(t, seat, "bookmark", [C("turn_to", spread=x) for x in q.bookmark_spreads(sim.s, seat)])
 

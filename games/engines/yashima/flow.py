@@ -694,7 +694,7 @@ def turn_exec(sim, seat, cmd):
         main.append({"k": "focus_action", "seat": seat, "step": 0})
     elif typ == "delve":
         t["tome"] = True
-        sim.emit("TomeTurned", {"seat": seat, "spread": q.spread_after(s, seat, a["dir"])})
+        sim.emit("TomeTurned", q.tome_turned(s, seat, q.spread_after(s, seat, a["dir"])))
     elif typ == "ability":
         t["tome"] = True
         karma_ability(sim, seat, a["src"])

@@ -243,6 +243,13 @@ def tome_pages(s, seat, spread=None) -> list:
     return out
 
 
+def tome_turned(s, seat, spread) -> dict:
+    """The TomeTurned payload: the tome's new place and the pages it then shows face up, as the board
+    numbers them ("Tome pages 2 and 3"; the rulebook's setup: page 1 on the right, then 2 and 3), so
+    the history names the pages and not the place's index."""
+    return {"seat": seat, "spread": spread, "pages": [page for page, _, _ in tome_pages(s, seat, spread)]}
+
+
 def spread_after(s, seat, pages):
     """``spread`` once ``pages`` pages are turned one at a time (negative: backward), or None when the
     tome cannot turn that far (not past its cover, nor past its back). A page turn moves one tome card

@@ -260,7 +260,7 @@ def h_focus_action(sim, t):
             t["step"] = 2
             if a["type"] == "relic_turn":
                 who, delta = a["args"]["master"], a["args"]["delta"]
-                sim.emit("TomeTurned", {"seat": who, "spread": q.spread_after(s, who, delta)})
+                sim.emit("TomeTurned", q.tome_turned(s, who, q.spread_after(s, who, delta)))
             return
         if pl["pos"] and any(q.terrain(s, n) == "relic" for n in hx.neighbours(pl["pos"])):
             cmds = [C("relic_skip")]

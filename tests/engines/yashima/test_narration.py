@@ -159,3 +159,27 @@ def test_a_status_a_master_places_on_themself_reads_as_their_own_master():
 
     assert [ENGINE.describe(ev, 0, NAMES) for ev in (placed(0, 0), placed(0, 1))] == [
         "hanzo places WIND on their own master", "hanzo places WIND on tomoko's master"]
+
+
+# rules: Yashima core, "Setting up the Game" 3 (page 1 on the right; turning page 1 shows pages 2 and 3)
+# and "Tome Actions" DELVE
+def test_a_turned_tome_is_told_by_the_pages_it_shows_as_the_board_numbers_them():
+    # given a master whose tome lies closed (page 1 face up), then one with a tome card removed (EQUIP)
+    s = scene(pl(pos="0,0"), pl(master="rosamu", kami="dragon", pos="3,-3"))
+    # when the master delves forward, then back
+    forward = s.when(0, "delve", dir=1)
+    # then the history names the pages face up, as the board's "Tome pages 2 and 3" does (never "spread 1")
+    assert told(forward, 1, {"TomeTurned"}) == ["hanzo's tome turns to pages 2 and 3"]
+    assert ENGINE.view_for(s.state, 1)["players"][0]["tome"]["pages"] == [2, 3]
+    s = scene(pl(pos="0,0", spread=1), pl(master="rosamu", kami="dragon", pos="3,-3"))
+    assert told(s.when(0, "delve", dir=-1), None, {"TomeTurned"}) == ["hanzo's tome turns to page 1"]
+    # and with the second tome card (pages 3 and 4) gone, the turn passes it: the pages of the cards still there
+    s = scene(pl(pos="0,0", spread=1, tome_out=[1]), pl(master="rosamu", kami="dragon", pos="3,-3"))
+    assert told(s.when(0, "delve", dir=1), 0, {"TomeTurned"}) == ["hanzo's tome turns to pages 6 and 7"]
+    assert ENGINE.view_for(s.state, 0)["players"][0]["tome"]["pages"] == [6, 7]
+
+
+def test_a_tome_turn_stored_before_its_pages_were_recorded_still_reads_as_pages():
+    old = {"seq": 9, "type": "TomeTurned", "payload": {"seat": 1, "spread": 0}, "actor": {"kind": "user", "seat": 1}}
+    assert told([old], 0) == ["tomoko's tome turns to page 1"]
+    assert told([{**old, "payload": {"seat": 1, "spread": 2}}], 0) == ["tomoko's tome turns to pages 4 and 5"]
