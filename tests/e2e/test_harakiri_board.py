@@ -55,8 +55,10 @@ ROLL_JS = """() => { const m = window.KamizaMatch; const d = m.doc; const panel 
   if (d.view.attack) return {shown, live: true, dice: d.view.attack.dice.length, seq: d.seq};
   const rolls = new Set(['AttackRolled', 'AttackDieRerolled', 'EnemyAttackRolled', 'ResurrectionRolled']);
   const evs = [...m.events.values()].filter((e) => e.seq <= d.seq).sort((a, b) => a.seq - b.seq);
-  let last = null; for (const e of evs) if (rolls.has(e.type)) last = e;
+  const activation = (e) => e.type === 'EnemyActivated' && Number.isInteger((e.payload || {}).roll); // an enemy's behaviour roll
+  let last = null; for (const e of evs) if (rolls.has(e.type) || activation(e)) last = e;
   if (!last) return {shown, seq: null};
+  if (activation(last)) return {shown, seq: last.seq, outcomes: 1, dice: 1};
   const p = last.payload || {}; const who = (p.attack || {}).attacker || p.attacker || p.who;
   const removed = evs.filter((e) => e.seq > last.seq && e.type === 'AttackDieRemoved' && e.payload.attacker === who).length;
   const dice = ((p.attack || {}).dice || p.dice || [1]).length - removed;

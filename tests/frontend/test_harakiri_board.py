@@ -101,6 +101,19 @@ def test_the_last_roll_says_why_a_hit_dealt_no_damage():
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_the_last_roll_shows_an_enemys_activation_roll():
+    # rules: Harakiri, "Minions" (a test die on the enemy board's table, the aggressive one under a red oracle)
+    # given an enemy's activation roll after an attack by Akira, the newest roll of the log
+    events = [{"seq": 5, "type": "AttackRolled", "payload": {"attack": {"attacker": "akira", "targets": ["near"], "dice": [{"die": "red", "i": 1}]}}},
+              {"seq": 6, "type": "EnemyActivated", "payload": {"enemy": "near", "roll": 4, "table": "aggressive", "lines": [1, 2]}},
+              {"seq": 7, "type": "EnemyActivated", "payload": {"enemy": "boss", "card": "hate", "lines": [1]}}]
+    # when the Last roll panel reads the log, then it shows that roll (a chosen's AI card is no roll)
+    roll = board("b.lastRoll(docs.d)", {"d": {"seq": 7, "events": events}})
+    assert (roll["seq"], roll["who"], roll["dice"]) == (6, "near", [{"die": "test", "n": 4}])
+    assert roll["outcomes"] == ["On the aggressive table: lines 1, 2"]
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_the_board_tags_the_zones_that_give_no_heads_after_a_failure():
     # rules: Harakiri, "Failure", step 7: "no enemy heads can be acquired in zones that were already active.
     # They can only be acquired in newly discovered zones from this point onward"

@@ -72,8 +72,9 @@ function loadGlossaryOnce() {
 
 const ROLLS = new Set(["AttackRolled", "AttackDieRerolled", "AttackDieRemoved", "EnemyAttackRolled", "ResurrectionRolled"]);
 
-/** The last roll made (anyone's, the viewer's own included) and its outcome, from the log up to the
- * view's seq: an outcome only ever joins the roll it follows. */
+/** The last roll made (anyone's, the viewer's own included; an enemy's activation roll on its
+ * behaviour table too) and its outcome, from the log up to the view's seq: an outcome only ever joins
+ * the roll it follows. */
 function lastRoll(doc) {
   let roll = null;
   for (const ev of doc.events || []) {
@@ -97,12 +98,22 @@ function lastRoll(doc) {
       // the test die's face (none for Izanami's Known Path, which always succeeds)
       const face = p.die && typeof p.die === "object" ? p.die : { n: p.die, s: p.passed ? "hit" : "fail" };
       roll = { seq: ev.seq, who: p.who, targets: [], dice: p.die ? [{ die: "test", n: face.n, s: face.s }] : [], outcomes: [p.known_path ? "Known Path: comes back" : `${p.total} against ${p.difficulty}: ${p.passed ? "comes back" : "does not come back"}`], resurrection: true };
-    } else if ((ev.type === "AttackResolved" || ev.type === "AttackFinished") && roll && !roll.resurrection) {
+    } else if (ev.type === "EnemyActivated" && Number.isInteger(p.roll)) {
+      // a minion's or servant's test die for its lines (a chosen draws an AI card instead: no roll)
+      roll = { seq: ev.seq, who: p.enemy, targets: [], dice: [{ die: "test", n: p.roll }], outcomes: [activationWords(p)], activation: true };
+    } else if ((ev.type === "AttackResolved" || ev.type === "AttackFinished") && roll && !roll.resurrection && !roll.activation) {
       const who = ev.type === "AttackFinished" ? (p.summary || {}).attacker : p.attacker;
       if (who === roll.who) roll.outcomes.push(ev.type === "AttackFinished" ? pretty((p.summary || {}).outcome) : resolvedText(p));
     }
   }
   return roll;
+}
+
+/** What an enemy's activation roll chose: "on the aggressive table: lines 1, 2" (as the history says it). */
+function activationWords(p) {
+  const lines = p.lines || [];
+  const chosen = lines.length ? `line${lines.length > 1 ? "s" : ""} ${lines.join(", ")}` : "no line applies";
+  return p.table ? `On the ${p.table} table: ${chosen}` : chosen.charAt(0).toUpperCase() + chosen.slice(1);
 }
 
 const DEPARTURES = { CreatureRemoved: "leaves the board", EnemyDefeated: "is defeated and leaves the board", ResistorDefeated: "falls and leaves the board", CharacterDefeated: "is defeated and leaves the board" };
@@ -759,7 +770,7 @@ function choiceSquare(view, opt) {
 function dieNode(d) {
   let face = "";
   let cls = "";
-  if (d.die === "test") { face = String(d.n ?? "?"); cls = `s-${d.s}`; }
+  if (d.die === "test") { face = String(d.n ?? "?"); cls = d.s ? `s-${d.s}` : ""; }
   else if (d.die === "focus") { face = d.f === "minus1" ? "−1" : d.f === "fail_no_counter" ? "✗·" : "✗"; cls = "s-focus"; }
   else { face = String(d.i ?? 0); cls = d.y ? `y-${d.y}` : ""; }
   const face_ = d.die === "test" ? entry(`dice:${d.s}`) : d.die === "focus" ? entry(`dice:${d.f}`) : null;
@@ -1046,7 +1057,7 @@ function renderDice({ doc, view }) {
   if (!d) box.append(h("p", { class: "muted hk-small" }, "No dice rolled yet."));
   else {
     box.dataset.seq = String(d.seq);
-    box.append(h("p", { class: "hk-small hk-roller" }, d.resurrection ? `${nameOf(d.who)}: resurrection roll` :
+    box.append(h("p", { class: "hk-small hk-roller" }, d.resurrection ? `${nameOf(d.who)}: resurrection roll` : d.activation ? `${nameOf(d.who)}: activation roll` :
       `${nameOf(d.who)}${d.counter ? " counterattacks" : ""} → ${(d.targets || []).map(nameOf).join(", ")}${d.skill ? ` (${skillName(d.skill) || pretty(d.skill)})` : ""}${d.rerolls ? `, ${d.rerolls} reroll${d.rerolls > 1 ? "s" : ""}` : ""}`));
     box.append(h("div", { class: "hk-dice" }, (d.dice || []).map(dieNode)));
     const total = (d.dice || []).reduce((n, x) => n + (x.i || 0), 0);
@@ -1159,4 +1170,4 @@ function phaseWords(view) {
 registerBoard("harakiri", { render, hidesCommands: true, phaseLabel: (doc) => (doc.view ? phaseWords(doc.view) : null) });
 
 // For tests and debugging (read-only).
-window.KamizaHarakiri = { ui, classify, whyNoAttack, resolvedText, noHeadZones, noHeadsText };
+window.KamizaHarakiri = { ui, classify, whyNoAttack, resolvedText, noHeadZones, noHeadsText, lastRoll };
