@@ -296,6 +296,8 @@ def match_page(request, match_id):
         "judge_correction": correction_words(tournament_selectors.correction_of_match(match.pk))
         if doc["match"]["status"] == "finished" else None,
         "spectator_delay": delay,
+        # a seat whose player resigned (or was taken over) while the others play on: no more turns to announce
+        "seat_left": seat is not None and seat in (doc["match"].get("conceded") or []),
         # a player of a tournament match may report a moment of it to the judges (once it has begun)
         "can_report": state["lobby"]["status"] != OPEN and tournament_reports.can_report(match.pk, request.user),
         "game_name": boot["game_name"],

@@ -62,6 +62,8 @@ def test_a_player_resigns_and_the_other_plays_on_with_the_whole_party(new_page):
     wait_live(a)
     # then A is out and the match goes on; B's page says so by itself and B plays every character
     expect(a.get_by_test_id("resign")).to_be_hidden()
+    expect(a.locator("#turn-alerts")).to_be_hidden()  # no "Notify me when it is my turn" for a player who left
+    expect(b.locator("#turn-alerts")).to_be_visible()
     expect(b.locator('#log li[data-type="PlayerLeftParty"]')).to_have_count(1)
     expect(b.locator('#log li[data-type="PlayerLeftParty"]')).to_contain_text(f"pass to {bob}")
     expect(b.locator("#status-match")).to_have_text("active")

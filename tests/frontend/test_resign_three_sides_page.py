@@ -24,9 +24,12 @@ def test_a_player_resigns_from_a_three_player_match_and_the_others_play_on(clien
     assert res.status_code == 302
     doc = boot_of(client.get(f"/matches/{match.pk}/"))["doc"]
     assert doc["match"]["status"] == "active" and doc["match"]["conceded"] == [2] and doc["resignable"] is False
-    assert re.search(r'<form id="resign-form"[^>]* hidden', client.get(f"/matches/{match.pk}/").content.decode())
+    left = client.get(f"/matches/{match.pk}/").content.decode()
+    assert re.search(r'<form id="resign-form"[^>]* hidden', left)
+    assert re.search(r'<section id="turn-alerts"[^>]* hidden>', left)  # no turn of theirs is to come
     client.force_login(users[0])
     assert boot_of(client.get(f"/matches/{match.pk}/"))["doc"]["resignable"] is True
+    assert not re.search(r'<section id="turn-alerts"[^>]* hidden>', client.get(f"/matches/{match.pk}/").content.decode())
 
 
 def test_the_resign_button_asks_in_the_words_of_the_game(client, make_user, started_pebbles):

@@ -86,8 +86,14 @@ function notifyHidden() {
   };
 }
 
+/** Whether this seat's player left a game the others play on (resigned, or taken over). */
+function leftTheGame(doc) {
+  const gone = (doc.match && doc.match.conceded) || [];
+  return Number.isInteger(doc.seat) && Array.isArray(gone) && gone.includes(doc.seat);
+}
+
 function onDoc(doc) {
-  root.hidden = isOver(doc); // no more turns
+  root.hidden = isOver(doc) || leftTheGame(doc); // no more turns
   const mine = isMyTurn(doc);
   if (mine === turn.mine) return;
   const came = turn.mine === false && mine; // a new turn, not the page opening on one
