@@ -283,6 +283,7 @@ def match_page(request, match_id):
     if viewer.until is not None:  # a spectator of a running tournament match: say why it is behind
         policy = watch.policy_of(match)
         delay = {"seconds": policy.delay_seconds, "turns": policy.delay_turns} if policy else None
+    boot["spectator_delay"] = delay  # the page's badge says "Delayed 60 s" instead of "Live"
     return render(request, "frontend/match.html", {
         "match": match,
         "part_of": part_of([match.pk]).get(str(match.pk)),

@@ -81,3 +81,19 @@ def test_identical_lines_in_a_row_fold_into_one_and_the_newest_lines_show():
 def test_a_short_move_shows_whole_and_only_neighbouring_repeats_fold():
     box = box_lines(["a draws", "a draws", "b's turn", "a draws"], 4)
     assert box == {"head": ["a draws (×2)", "b's turn", "a draws"], "middle": [], "tail": []}
+
+
+def box_title(seats, game):
+    script = (f"import * as lm from {json.dumps(LAST_MOVE_JS.as_uri())};\n"
+              f"console.log(JSON.stringify(lm.boxTitle({json.dumps(seats)}, {json.dumps(game)})));")
+    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def test_the_title_names_the_game_too_when_its_steps_are_in_the_box():
+    # given bob ended his hero's turn and the red enemies then acted (the reviewed Harakiri table)
+    # then the title does not credit bob alone with the enemies' activation
+    assert box_title(["bob"], True) == "Last move: bob, then the game"
+    assert box_title(["bob"], False) == "Last move: bob"
+    assert box_title([], True) == "Last moves by the game"
+    assert box_title(["bob", "carol"], False) == "Last move: bob and carol"

@@ -13,6 +13,7 @@ from games.tournaments.models import Entrant, TournamentTable
 from games.tournaments.policies import tournament_match_finished, tournament_start_and_play
 
 from ..tournaments.play import end_by_time_limit, yokai_cup
+from .test_pages import boot_of
 
 pytestmark = pytest.mark.django_db
 
@@ -62,3 +63,16 @@ def test_while_the_round_is_paused_the_rematch_box_says_the_next_round_waits_for
     services.tournament_resume_clock(tournament_id=t.pk, user=organizer)
     assert rematch.rematch_status(match)["reason"] == ("A tournament match has no rematch: the tournament "
                                                        "pairs the next round.")
+
+
+def test_a_spectator_kept_behind_the_players_gets_the_delay_for_the_pages_badge(client, make_user):
+    # given a running tournament match, watched 60 seconds and 1 turn behind the players (the default)
+    organizer, t, players = yokai_cup(make_user, players=2, rounds=1)
+    tournament_start_and_play(tournament_id=t.pk, user=organizer)
+    table = TournamentTable.objects.get(tournament=t, round=1)
+    # when a spectator opens its page, then the page knows the delay (its badge says "Delayed 60 s and 1 turn", not "Live")
+    client.force_login(make_user())
+    assert boot_of(client.get(f"/matches/{table.match_id}/"))["spectator_delay"] == {"seconds": 60, "turns": 1}
+    # and a player of the table, who sees it live, gets none
+    client.force_login(players[0])
+    assert boot_of(client.get(f"/matches/{table.match_id}/"))["spectator_delay"] is None

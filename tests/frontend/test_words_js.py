@@ -103,3 +103,11 @@ def test_the_rematch_offer_reads_sensibly_to_a_player_who_resigned():
     assert run_js("words.rematchSeatState({})") == "has not answered yet"
     assert run_js("words.rematchSeatState({accepted: true, mine: true})") == "accepted"
     assert run_js("words.rematchSeatState({bot: true})") == "accepts by itself"
+
+
+def test_a_delayed_spectator_is_not_told_live():
+    # given a tournament match its spectators watch 60 seconds and 1 turn behind the players
+    shown = run_js('[words.liveWords({seconds: 60, turns: 1}), words.liveWords({seconds: 60, turns: 0}),'
+                   ' words.liveWords({seconds: 0, turns: 2}), words.liveWords(null), words.liveWords({seconds: 0, turns: 0})]')
+    # then the badge says how far behind, and only a view without delay is "Live"
+    assert shown == ["Delayed 60 s and 1 turn", "Delayed 60 s", "Delayed 2 turns", "Live", "Live"]

@@ -1,6 +1,8 @@
 // The "Last move" box's choice of events that the usual rule (the last run of another seat's
-// events) would miss: a player's own resignation (match.js computeLastMove); and which of the move's
-// lines the box shows (``boxLines``).
+// events) would miss: a player's own resignation (match.js computeLastMove); which of the move's
+// lines the box shows (``boxLines``); and its title, naming whoever those lines are about (``boxTitle``).
+
+import { nameList } from "./words.js";
 
 const LOOK_BACK = 60; // events looked at for a resignation, newest first
 
@@ -53,4 +55,13 @@ export function boxLines(lines, max) {
   if (folded.length <= max) return { head: folded, middle: [], tail: [] };
   const keep = Math.max(1, max - 1);
   return { head: folded.slice(0, 1), middle: folded.slice(1, folded.length - keep), tail: folded.slice(folded.length - keep) };
+}
+
+/** The box's title, true to its lines: ``seats``, the names of the players whose lines it lists (in
+ * order); ``game``, whether the game's own steps are among them (enemies acting, the turn passing), so
+ * that a box mostly about the red enemies' activation is not titled with the player alone. */
+export function boxTitle(seats, game) {
+  const who = (seats || []).filter(Boolean);
+  if (!who.length) return "Last moves by the game";
+  return `Last move: ${nameList(who)}${game ? ", then the game" : ""}`;
 }

@@ -17,9 +17,9 @@ import { boardFor } from "./boards/registry.js";
 import { entriesOf, help, helpText, loadGlossary } from "./boards/help.js";
 import { ReconnectingSocket } from "./socket.js";
 import { outlineWhilePointed, squareMatches } from "./squares.js";
-import { PAUSED, WORDS, errorText, isPaused, pausedWords, resultWords, seatLabel, toPlayBadge, waitingWords } from "./words.js";
+import { PAUSED, WORDS, errorText, isPaused, liveWords, pausedWords, resultWords, seatLabel, toPlayBadge, waitingWords } from "./words.js";
 import { retireFlash } from "./flash.js";
-import { boxLines, foldedText, resignationMove } from "./last_move.js";
+import { boxLines, boxTitle, foldedText, resignationMove } from "./last_move.js";
 
 const boot = JSON.parse(document.getElementById("match-boot").textContent);
 // The channel layer is at-most-once: if the last push of a quiet spell was lost, nothing else
@@ -96,14 +96,18 @@ function setConnection(state, text) {
 }
 
 /** "Live" is for a match in play; once it is over the socket brings only chat and rematch news, and
- * "Live" beside "Game over" would read as if the match went on. */
+ * "Live" beside "Game over" would read as if the match went on. A spectator kept behind the players
+ * (a tournament's delay) reads "Delayed 60 s" instead: what they see is not live. */
 function showConnection() {
   const node = $("connection");
   const { state, text } = app.connection;
   const over = matchOver(app.doc);
+  const delayed = state === "open" && !over && liveWords(boot.spectator_delay) !== "Live";
   node.dataset.state = state;
-  node.textContent = state === "open" && over ? "Connected" : text;
-  node.title = state !== "open" ? "" : over ? "Chat and rematch offers arrive as they are sent." : "Every move arrives as it is made.";
+  node.toggleAttribute("data-delayed", delayed);
+  node.textContent = state === "open" && over ? "Connected" : delayed ? liveWords(boot.spectator_delay) : text;
+  node.title = state !== "open" ? "" : over ? "Chat and rematch offers arrive as they are sent."
+    : delayed ? "You watch this tournament match behind the players, so that nobody can coach them live." : "Every move arrives as it is made.";
 }
 
 /** The seat that resigned the match, or null. */
@@ -348,7 +352,8 @@ function renderLastMove() {
   box.dataset.by = String(who);
   const item = (line) => el("li", { dataset: { seq: String(line.ev.seq) } }, ...sentenceNodes(foldedText(line)));
   box.replaceChildren(...[
-    el("strong", { class: "last-move-title" }, who === "system" ? "Last moves by the game" : `Last move: ${seatName(who)}`),
+    el("strong", { class: "last-move-title" }, boxTitle([...new Set(lines.map(actorKey).filter((k) => k !== "system"))].map((k) => seatName(k)),
+      lines.some((ev) => actorKey(ev) === "system"))),
     el("ul", {}, ...head.map(item)),
     middle.length ? el("details", { class: "last-move-more" },
       el("summary", { class: "muted small" }, `…and ${middle.length} more`), el("ul", {}, ...middle.map(item))) : null,

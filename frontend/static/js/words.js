@@ -124,3 +124,13 @@ export function rematchSeatState({ bot = false, accepted = false, mine = false }
   if (accepted) return "accepted";
   return mine ? "not accepted yet" : "has not answered yet";
 }
+
+/** The match page's connection badge once the socket is open: "Live", or for a spectator of a
+ * tournament match watched behind the players (``delay``: {seconds, turns}, views.match_page) how far
+ * behind, "Delayed 60 s and 1 turn": a delayed view is not live. */
+export function liveWords(delay) {
+  const seconds = delay && Number.isInteger(delay.seconds) && delay.seconds > 0 ? `${delay.seconds} s` : "";
+  const turns = delay && Number.isInteger(delay.turns) && delay.turns > 0 ? `${delay.turns} turn${delay.turns === 1 ? "" : "s"}` : "";
+  const behind = [seconds, turns].filter(Boolean).join(" and ");
+  return behind ? `Delayed ${behind}` : "Live";
+}
