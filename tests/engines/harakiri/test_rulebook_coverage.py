@@ -494,3 +494,51 @@ def test_intimidation_readied_during_the_round_imposes_no_tiebreaker_until_the_n
     s.when(0, "place_ki", die=0, skill="intimidation")
     # then no tiebreaker is asked for or imposed this round
     assert not s.state["pending"] and act2_values.intimidation(s.state) is None
+
+
+# rules: Harakiri, "Akira", Chained Slashes: "Spend 3 action points and move up to 3 squares plus modifiers (you
+# cannot exert)."
+def test_chained_slashes_movement_cannot_be_exerted():
+    # given Akira (4 action points) starting Chained Slashes
+    s = _turn("akira", {"akira": {"sq": "2,2", "level": 4, "skills": ["sixth_sense", "chained_slashes"],
+                                  "ki": _skill_ki(chained_slashes=3)}},
+              {"a": {"type": "kappa", "color": "red", "at": "3,1", "health": 9}})
+    s.when(0, "technique", skill="chained_slashes")
+    # then, with an action point left, he is offered no exert during that move
+    assert s.state["characters"]["akira"]["ap"] == 1 and s.state["turn"]["rolling"]
+    assert s.state["turn"]["roll_mp"] == 3 + 1  # 3 + dexterity
+    assert not any(c["type"] == "exert" for c in s.legal(0))
+
+
+# rules: Harakiri, "Hattori", Elusive: "While this skill is active, enemies do not hinder your movement. However,
+# you must end your movement on an empty square."
+def test_elusive_passes_an_enemy_square_but_cannot_stop_on_it():
+    # given Hattori with Elusive, a kachi right next to him
+    s = _turn("hattori", {"hattori": {"sq": "2,2", "level": 2, "skills": ["roll", "elusive"],
+                                      "ki": _skill_ki(elusive=2)}},
+              {"k": {"type": "kachi", "color": "red", "at": "3,2"}})
+    s.when(0, "move")
+    # when he steps onto the kachi's square, then he may go on but may not end his move there
+    s.when(0, "step", to="3,2")
+    assert any(c["type"] == "step" for c in s.legal(0))
+    assert not any(c["type"] in ("end_move", "end_activation") for c in s.legal(0))
+    s.when(0, "step", to="4,2")
+    assert any(c["type"] == "end_move" for c in s.legal(0))
+
+
+# rules: Harakiri, "Hattori", Evade: "you can add your dexterity value to your defense when defending against an
+# attack. You can only do this once per round."
+def test_evade_protects_against_the_first_attack_of_the_round_only():
+    # given Hattori (dexterity 3, Evade, Shinobi Armor: defense 1, armor 1) next to two kachi; each attack
+    # rolls green 2, orange 2 and a hit (4 hits, +1 KENJUTSU)
+    chars = {"hattori": {"sq": "1,1", "level": 4, "skills": ["roll", "evade"], "ki": _skill_ki(evade=3),
+                         "attrs": {"dexterity": 3}, "health": 9}}
+    enemies = {"k1": {"type": "kachi", "color": "red", "at": "0,0"}, "k2": {"type": "kachi", "color": "blue", "at": "2,2"}}
+    s = scenario(doc(arena(open_rows()), chars, enemies, activate="color:red", queue=["color:red", "color:blue"],
+                     oracle={"color": "green"}, forced=[1, 6, 6, 3, 1, 6, 6, 3]))
+    # when the first attacks: 4 - (1 + 3) - 1 = 0, + 1
+    s.when(SYSTEM, "activate_enemy", enemy="k1")
+    assert s.state["characters"]["hattori"]["health"] == 8
+    # and then the second, the same round: 4 - 1 - 1 = 2, + 1
+    s.when(SYSTEM, "activate_enemy", enemy="k2")
+    assert s.state["characters"]["hattori"]["health"] == 8 - 3
