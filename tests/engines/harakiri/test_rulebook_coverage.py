@@ -542,3 +542,22 @@ def test_evade_protects_against_the_first_attack_of_the_round_only():
     # and then the second, the same round: 4 - 1 - 1 = 2, + 1
     s.when(SYSTEM, "activate_enemy", enemy="k2")
     assert s.state["characters"]["hattori"]["health"] == 8 - 3
+
+
+# rules: Harakiri, "Amatsumikaboshi", Kami Mode: "determine the target of the attacks performed by enemies. The new
+# target must be within their range. The attacker's allies can also be valid targets for the attack."
+def test_amatsumikaboshi_kami_mode_offers_only_targets_within_the_attackers_range():
+    # given Akira in Amatsumikaboshi's Kami Mode next to a kachi (range 1), a kappa beside it and another far off
+    chars = {"akira": {"sq": "1,0", "kami": "amatsumikaboshi",
+                       "kami_mode": {"kami": "amatsumikaboshi", "turns_done": 0, "round": 1}}}
+    enemies = {"k": {"type": "kachi", "color": "red", "at": "0,0"},
+               "pal": {"type": "kappa", "color": "blue", "at": "0,1", "health": 9},
+               "far": {"type": "kappa", "color": "green", "at": "6,6", "health": 9}}
+    s = scenario(doc(arena(open_rows()), chars, enemies, activate="color:red",
+                     queue=["color:red", "color:blue", "color:green"], oracle={"color": "green"}, forced=[1, 6, 6, 3]))
+    # when the kachi attacks
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    # then Akira's seat picks among Akira and the kappa beside it, never the one out of its range
+    p = s.state["pending"]
+    assert p["kind"] == "amatsumikaboshi_target"
+    assert sorted(o["target"] for o in p["options"]) == ["akira", "pal"]
