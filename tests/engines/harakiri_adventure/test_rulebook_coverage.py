@@ -64,3 +64,14 @@ def test_a_checkpoint_fine_larger_than_the_purse_takes_what_there_is():
     assert of_type(events, "TravelEventDrawn")[0]["card"] == "te_a04"
     # then he loses the 1 coin he has, and no more
     assert s.state["characters"]["akira"]["coins"] == 0
+
+
+# rules: Harakiri, "Amaterasu", The Holy One: "regain up to 3 health. A character's health can never exceed their
+# current level maximum."
+def test_the_holy_one_heals_no_further_than_the_maximum():
+    # given Hikaru (maximum 8) at 7 health in Amaterasu's shrine
+    s = activation("hikaru", characters={"hikaru": {"location": "amaterasu_shrine", "health": 7, "kami": "amaterasu"}})
+    # when he uses The Holy One at the sanctuary
+    s.when(0, "interact_sanctuary", karma=0, kami=True)
+    # then he stops at 8
+    assert s.state["characters"]["hikaru"]["health"] == 8
