@@ -90,11 +90,14 @@ class StaffChatApi(APIView):
     permission_classes = [IsStaff]
 
     @extend_schema(tags=["staff"], operation_id="admin_match_chat", parameters=[MATCH_ID],
-                   responses={200: s.StaffChatSerializer, 401: UNAUTH, 403: E("permission_denied: staff only"),
+                   responses={200: s.StaffChatSerializer, 401: UNAUTH,
+                              403: E("permission_denied: staff only / conflict_of_interest: you play in this running "
+                                     "match or its tournament"),
                               404: NOT_FOUND},
                    description="Both channels of the match's chat, hidden messages with their reason. Recorded.")
     def get(self, request, id):
         match = selectors.match_get(id)
+        selectors.staff_read_check(match, request.user)
         audit.staff_access_record(user=request.user, match=match, what="api: chat")
         return Response({"messages": chat.chat_for_staff(match)})
 

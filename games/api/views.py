@@ -482,7 +482,8 @@ class ProfileApi(APIView):
 # -- staff ------------------------------------------------------------------------------------
 
 
-_STAFF_ERRORS = {401: UNAUTH, 403: E("permission_denied: staff only"), 404: NOT_FOUND}
+_STAFF_ERRORS = {401: UNAUTH, 403: E("permission_denied: staff only / conflict_of_interest: you play in this running "
+                                     "match or its tournament"), 404: NOT_FOUND}
 
 
 class StaffMatchLogApi(APIView):
@@ -493,6 +494,7 @@ class StaffMatchLogApi(APIView):
                    description="The full unredacted log, seed included. Every read is recorded.")
     def get(self, request, id):
         match = selectors.match_get(id)
+        selectors.staff_read_check(match, request.user)
         events = selectors.events_unredacted(match, until=match.head_seq)
         audit.staff_access_record(user=request.user, match=match, what="api: full event log")
         return Response({
@@ -509,6 +511,7 @@ class StaffMatchStateApi(APIView):
                    description="The folded state at seq `at`, its status and every seat's view there. Recorded.")
     def get(self, request, id):
         match = selectors.match_get(id)
+        selectors.staff_read_check(match, request.user)
         at = _query(s.StaffStateQuerySerializer, request).get("at") or match.head_seq
         at = min(at, match.head_seq)
         if at < 1:

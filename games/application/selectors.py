@@ -324,6 +324,22 @@ def viewer_of(match: Match, user, state: dict | None = None) -> watch.Viewer:
     return watch.viewer_for(match, user, state or state_load(match))
 
 
+def staff_read_check(match: Match, user, state: dict | None = None) -> None:
+    """Staff read any match unredacted (every seat's hand, the secret seed, both chat channels), but
+    not one they play in, nor one they may not watch (a player of its tournament), before it ends:
+    StaffConflict (403 ``conflict_of_interest``), as a tournament's player does not judge it."""
+    state = state or state_load(match)
+    if state["lobby"]["status"] not in (OPEN, ACTIVE):
+        return
+    try:
+        seat = watch.viewer_for(match, user, state).seat
+    except watch.LiveViewRefused:
+        seat = -1
+    if seat is not None:
+        raise watch.StaffConflict("you play in this match (or in its tournament), so you cannot read it "
+                                  "unredacted before it ends: another staff member can")
+
+
 def view_for_viewer(match: Match, viewer: watch.Viewer, state: dict | None = None) -> dict:
     """The ``/view/`` document ``viewer`` may see now."""
     if viewer.until is not None and viewer.until < match.head_seq:

@@ -61,6 +61,13 @@ class LiveViewRefused(PlatformError):
     status = 403
 
 
+class StaffConflict(PlatformError):
+    """A staff member asked for the unredacted log, state or chat of a match they play in (or may not
+    watch: a player of its tournament) before it ended (``selectors.staff_read_check``)."""
+    code = "conflict_of_interest"
+    status = 403
+
+
 _providers: list = []
 
 

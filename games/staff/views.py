@@ -12,6 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from django.contrib.staticfiles import finders
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.template.backends.django import DjangoTemplates
 from django.urls import reverse
@@ -19,6 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games.application import chat, selectors
 from games.application.errors import MatchNotFound, SocialRefused
+from games.application.watch import StaffConflict
 from games.tournaments import reports
 from games.tournaments.errors import TournamentServiceError
 
@@ -54,11 +56,18 @@ def render(request, name: str, context: dict, status: int = 200) -> HttpResponse
     return HttpResponse(html, status=status)
 
 
-def _match_or_404(match_id):
+def _match_or_404(match_id, user):
+    """The match, unless there is none (404) or ``user`` plays in it, or in its tournament, while it
+    runs (403, ``selectors.staff_read_check``)."""
     try:
-        return selectors.match_get(match_id)
+        match = selectors.match_get(match_id)
     except MatchNotFound:
         raise Http404("no such match")
+    try:
+        selectors.staff_read_check(match, user)
+    except StaffConflict as err:
+        raise PermissionDenied(err.message)
+    return match
 
 
 @staff_required
@@ -71,7 +80,7 @@ def index(request):
 
 @staff_required
 def match_page(request, match_id):
-    return _match_page(request, _match_or_404(match_id))
+    return _match_page(request, _match_or_404(match_id, request.user))
 
 
 def _match_page(request, match, annotation_form=None, status=200, at_raw=None, chat_error=None):
@@ -120,7 +129,7 @@ def _query_without(query, *names) -> str:
 @staff_required
 @require_POST
 def annotate(request, match_id):
-    match = _match_or_404(match_id)
+    match = _match_or_404(match_id, request.user)
     form = AnnotationForm(request.POST)
     if form.is_valid():
         try:
@@ -138,7 +147,7 @@ def annotate(request, match_id):
 @require_POST
 def chat_hide(request, match_id, message_id):
     """Hide a chat message with a reason (recorded); the page shows it hidden, with the reason."""
-    match = _match_or_404(match_id)
+    match = _match_or_404(match_id, request.user)
     try:
         chat.chat_hide(message_id=message_id, user=request.user, reason=request.POST.get("reason", ""), match=match)
     except SocialRefused as err:
@@ -150,7 +159,7 @@ def chat_hide(request, match_id, message_id):
 
 @staff_required
 def log_download(request, match_id):
-    match = _match_or_404(match_id)
+    match = _match_or_404(match_id, request.user)
     services.access_record(user=request.user, match=match, what="download log")
     body = "".join(staff_selectors.log_export(match))
     response = HttpResponse(body.encode("utf-8"), content_type="application/x-ndjson; charset=utf-8")
