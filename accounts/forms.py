@@ -4,12 +4,14 @@ longest e-mail address every form and serializer takes."""
 from django import forms
 from django.contrib.auth import get_user_model
 
-from .identity import TAKEN, username_characters_check, username_normalize, username_taken
+from .identity import CHARACTERS_ALLOWED, TAKEN, username_characters_check, username_normalize, username_taken
 
 # The user model's column (254 characters, RFC 5321's limit). Every e-mail field of a form or a
 # serializer takes at most this, so a longer address is a field error (400), never a database
 # error (PostgreSQL: "value too long for type character varying(254)", a 500).
 EMAIL_MAX_LENGTH = get_user_model()._meta.get_field("email").max_length
+# What a username may hold, said under every username field (Django's help says "@/./+/-/_").
+USERNAME_HELP = f"Up to 150 characters: {CHARACTERS_ALLOWED}."
 
 
 class UsernameCheckMixin:

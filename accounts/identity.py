@@ -39,7 +39,7 @@ TAKEN = "A user with that username already exists."
 # a digit, "_" and ". @ + -". Its own message ("may contain only letters...") leaves a player who typed
 # "ünï©ødé" guessing which character it means, so the check below names them.
 _USERNAME_CHAR = re.compile(r"[\w.@+-]")
-CHARACTERS_ALLOWED = "letters (of any alphabet, accents included), digits and the characters _ . @ + -"
+CHARACTERS_ALLOWED = "letters (of any alphabet, accents included), digits and _ . @ + -"
 
 
 def _character_name(ch: str) -> str:
@@ -53,7 +53,8 @@ def username_characters_check(value: str) -> None:
     wrong and exactly what is allowed (code ``invalid``, as Django's). Raises ValidationError."""
     bad = list(dict.fromkeys(_character_name(ch) for ch in value if not _USERNAME_CHAR.fullmatch(ch)))
     if bad:
-        raise ValidationError(f"A username may contain only {CHARACTERS_ALLOWED}: not {', '.join(bad)}.",
+        listed = bad[0] if len(bad) == 1 else f"{', '.join(bad[:-1])} and {bad[-1]}"
+        raise ValidationError(f"{listed[0].upper()}{listed[1:]} cannot be in a username: use only {CHARACTERS_ALLOWED}.",
                               code="invalid")
 
 

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import BaseUserCreationForm
 
 from accounts.errors import TooManyAttempts, WrongPassword
-from accounts.forms import EMAIL_MAX_LENGTH, UsernameCheckMixin
+from accounts.forms import EMAIL_MAX_LENGTH, USERNAME_HELP, UsernameCheckMixin
 from accounts.services import password_recheck
 
 from .option_fields import GameOptions
@@ -23,6 +23,7 @@ class SignUpForm(UsernameCheckMixin, BaseUserCreationForm):
     class Meta(BaseUserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
+        help_texts = {"username": USERNAME_HELP}
 
     def validate_password_for_user(self, user, password_field_name="password1"):
         # Django reports a weak password under the confirmation field; it belongs to the password
@@ -126,7 +127,7 @@ class PasswordConfirmForm(forms.Form):
 class UsernameForm(forms.Form):
     """A new username (checked by accounts.services.user_rename: normalized, no lookalikes)."""
 
-    username = forms.CharField(max_length=150, label="New username")
+    username = forms.CharField(max_length=150, label="New username", help_text=USERNAME_HELP)
 
 
 class TurnAlertsForm(forms.Form):
