@@ -12,6 +12,7 @@ import uuid
 
 from django.contrib import admin
 from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.html import format_html
@@ -24,6 +25,18 @@ from .models import EventAnnotation, Match, MatchCommand, MatchEvent, StaffAcces
 def _is_staff(request) -> bool:
     user = request.user
     return bool(user.is_active and user.is_staff)
+
+
+def _refused_to_a_player(request, match) -> None:
+    """A staff member seated in ``match`` while it is open or running reads none of its events or commands
+    here (403), as the staff pages refuse them (``selectors.staff_read_check``, which also knows the
+    players a tournament bars; the admin sits below those layers and reads the seats of the summary)."""
+    summary = getattr(match, "summary", None)
+    if summary is None or summary.status not in ("open", "active"):
+        return
+    if any(s and not s.get("bot") and s.get("user_id") == request.user.pk for s in summary.seats or []):
+        raise PermissionDenied("you play in this match, so you cannot read its events before it ends: "
+                               "another staff member can")
 
 
 def record_access(request, what: str, match=None) -> None:
@@ -181,6 +194,7 @@ class MatchEventAdmin(ReadOnlyStaffAdmin):
             pk = ascii_int(str(object_id))
             event = None if pk is None else MatchEvent.objects.filter(pk=pk).select_related("match").first()
             if event is not None:
+                _refused_to_a_player(request, event.match)
                 record_access(request, f"admin event seq={event.seq}", event.match)
         return super().change_view(request, object_id, form_url, extra_context)
 
@@ -200,6 +214,7 @@ class MatchCommandAdmin(ReadOnlyStaffAdmin):
             pk = ascii_int(str(object_id))
             command = None if pk is None else MatchCommand.objects.filter(pk=pk).select_related("match").first()
             if command is not None:
+                _refused_to_a_player(request, command.match)
                 record_access(request, f"admin command seq={command.first_seq}", command.match)
         return super().change_view(request, object_id, form_url, extra_context)
 

@@ -5,6 +5,8 @@ shuffle and roll, from ``/log/``). As for judging a tournament they play in, the
 403 ``conflict_of_interest`` on every staff read of that match (the API's log, state and chat; the
 staff page, its log download) until the match is over; another staff member reads it as before."""
 
+import uuid
+
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
@@ -81,3 +83,24 @@ def test_a_staff_player_of_a_tournament_cannot_read_its_other_running_matches(ma
 def _users_at(table):
     from games.tournaments.models import EntrantMember
     return EntrantMember.objects.filter(entrant_id__in=table.entrant_ids).values_list("user_id", flat=True)
+
+
+@pytest.mark.parametrize("model", ["matchevent", "matchcommand"])
+def test_the_admin_event_and_command_pages_refuse_a_staff_player(client, make_user, started_pebbles, model):
+    from games.eventstore.models import MatchCommand, MatchEvent
+
+    match, staff_player, other = _staff_seated(make_user, started_pebbles)
+    from games.application import selectors
+
+    state = selectors.state_load(match)
+    seat = selectors.status_of(match, state)["awaiting"][0]
+    legal = selectors.view_for_seat(match, seat, state)["legal_commands"][0]
+    services.match_submit_command(match_id=match.pk, seat=seat, actor=services.Actor.user([staff_player, other][seat]),
+                                  command_id=uuid.uuid4(), expected_seq=match.head_seq,
+                                  type_=legal["type"], args=legal.get("args") or {})
+    row = (MatchEvent if model == "matchevent" else MatchCommand).objects.filter(match=match).last()
+    url = reverse(f"admin:eventstore_{model}_change", args=[row.pk])
+    client.force_login(staff_player)
+    assert client.get(url).status_code == 403
+    client.force_login(make_user(is_staff=True))
+    assert client.get(url).status_code == 200
