@@ -662,14 +662,17 @@ def enemy_attack(w, e, target, line_attack, counter=False):
     if target in s["characters"]:
         d = rules.char_defense(s, target)
         tch = s["characters"][target]
-        if rules.skill_active(s, target, "evade") and not tch["evaded"]:
-            d = min(6, d + rules.attr(s, target, "dexterity"))
+        evading = rules.skill_active(s, target, "evade") and not tch["evaded"]
+        if evading:
+            d += rules.attr(s, target, "dexterity")
             w.emit("AttributesChanged", who=target, set={"evaded": True}, reason="Evade")
         for other, och in s["characters"].items():
             if (not och["defeated"] and och["sq"] and rules.skill_active(s, other, "spiritual_protection")
                     and grid.range_between(och["sq"], tsq) <= 2):
                 d += rules.attr(s, target, "spirit")
                 break
+        if evading:
+            d = min(6, d)  # Evade: "The maximum applicable defense will always be 6" (the whole defense)
         a = rules.char_armor(s, target)
     elif rules.is_double(s, target):  # immune anyway; defended as its owner would be
         owner = s["enemies"][target]["double_of"]

@@ -561,3 +561,25 @@ def test_amatsumikaboshi_kami_mode_offers_only_targets_within_the_attackers_rang
     p = s.state["pending"]
     assert p["kind"] == "amatsumikaboshi_target"
     assert sorted(o["target"] for o in p["options"]) == ["akira", "pal"]
+
+
+# rules: Harakiri, "Hattori", Evade: "The maximum applicable defense will always be 6." with "Hikaru", Spiritual
+# Protection: "each character, including you, up to range 2, add their spirit value to their defense" (decision in
+# docs/games/harakiri.md: the cap holds for the whole defense of an attack Evade is used against)
+def test_evade_caps_the_whole_defense_at_6_even_with_spiritual_protection():
+    # given Hattori (Night Mail: defense 2, armor track at 0; dexterity 3, spirit 3) evading, with Hikaru's
+    # Spiritual Protection in range: 2 + 3 + 3 = 8, capped at 6. The Undertaker rolls a 5 (line 3, the
+    # healthiest adjacent, BURY with the focus die): red 4, green 2, test die hit, focus -1
+    chars = {"hattori": {"sq": "1,1", "health": 9, "level": 4, "skills": ["roll", "evade"], "ki": _skill_ki(evade=3),
+                         "attrs": {"dexterity": 3, "spirit": 3}, "armor_card": "ninja_night_mail", "armor": 0},
+             "hikaru": {"sq": "3,1", "health": 3, "level": 5, "skills": ["healing", "spiritual_protection"],
+                        "ki": _skill_ki(spiritual_protection=4)},
+             "akira": {"health": 1}, "tomoe": {"health": 1}}
+    s = scenario(doc(arena(open_rows()), chars, {"ut": {"kind": "servant", "type": "undertaker", "at": "0,0"}},
+                     activate="enemy:ut", oracle={"color": "green"}, forced=[5, 6, 5, 3, 2]))
+    # when it attacks Hattori
+    ev = s.when(SYSTEM, "activate_enemy", enemy="ut")
+    assert find(ev, "EnemyAttackRolled")[0]["target"] == "hattori"
+    # then 6 hits - (6 - 1 focus) = 1 damage gets through (8 defense would have stopped it), and BURY's bleeding
+    hattori = s.state["characters"]["hattori"]
+    assert hattori["health"] == 8 and hattori["conditions"]["bleeding"] == 1
