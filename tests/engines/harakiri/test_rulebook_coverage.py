@@ -583,3 +583,21 @@ def test_evade_caps_the_whole_defense_at_6_even_with_spiritual_protection():
     # then 6 hits - (6 - 1 focus) = 1 damage gets through (8 defense would have stopped it), and BURY's bleeding
     hattori = s.state["characters"]["hattori"]
     assert hattori["health"] == 8 and hattori["conditions"]["bleeding"] == 1
+
+
+# rules: Harakiri, "Hattori", Distraction: "You cannot choose a target that would prevent the enemy from performing
+# its attack."
+def test_distraction_offers_only_targets_the_enemy_can_attack():
+    # given Hattori's Distraction ready for the next enemy, a kachi whose line (green, a 4: line 1, no movement)
+    # attacks an adjacent character, Akira and Tomoe next to it and Hattori himself far away
+    chars = {"hattori": {"sq": "5,5", "level": 3, "skills": ["roll", "distraction"], "ki": _skill_ki(distraction=3)},
+             "akira": {"sq": "1,0", "health": 11}, "tomoe": {"sq": "0,1", "health": 2}}
+    s = _turn("hattori", chars, {"k": {"type": "kachi", "color": "red", "at": "0,0"}},
+              queue=["char:hattori", "color:red"], oracle={"color": "green"}, forced=[4, 6, 6, 3])
+    s.when(0, "technique", skill="distraction")
+    s.when(0, "end_activation")
+    # when the kachi activates
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    # then Hattori's seat chooses between Akira and Tomoe only
+    p = s.state["pending"]
+    assert p["kind"] == "distraction" and sorted(o["target"] for o in p["options"]) == ["akira", "tomoe"]
