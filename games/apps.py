@@ -27,3 +27,15 @@ class GamesConfig(AppConfig):
     def ready(self):
         for path in engine_modules(settings.KAMIZA_ENGINES, settings.KAMIZA_EXTRA_ENGINES):
             registry.register(engine_load(path))
+        from games.application import selectors, watch
+        from games.eventstore import admin as eventstore_admin
+
+        def staff_read_refusal(match, user):
+            try:
+                selectors.staff_read_check(match, user)
+            except watch.StaffConflict as refused:
+                return refused.message
+            return None
+
+        # the admin's event and command pages refuse whom the staff pages refuse
+        eventstore_admin.read_guard_register(staff_read_refusal)

@@ -27,16 +27,24 @@ def _is_staff(request) -> bool:
     return bool(user.is_active and user.is_staff)
 
 
+# Who may not read a match here is decided above this layer (``selectors.staff_read_check``: a staff
+# member seated in it, or barred from watching it as a player of its tournament, while it runs); the
+# games app registers it at start-up. Each guard returns why ``user`` may not read ``match``, or None.
+_read_guards: list = []
+
+
+def read_guard_register(guard) -> None:
+    if guard not in _read_guards:
+        _read_guards.append(guard)
+
+
 def _refused_to_a_player(request, match) -> None:
-    """A staff member seated in ``match`` while it is open or running reads none of its events or commands
-    here (403), as the staff pages refuse them (``selectors.staff_read_check``, which also knows the
-    players a tournament bars; the admin sits below those layers and reads the seats of the summary)."""
-    summary = getattr(match, "summary", None)
-    if summary is None or summary.status not in ("open", "active"):
-        return
-    if any(s and not s.get("bot") and s.get("user_id") == request.user.pk for s in summary.seats or []):
-        raise PermissionDenied("you play in this match, so you cannot read its events before it ends: "
-                               "another staff member can")
+    """A staff member who plays in ``match`` (or in its tournament) reads none of its events or
+    commands here while it runs (403), as the staff pages and API refuse them."""
+    for guard in _read_guards:
+        why = guard(match, request.user)
+        if why:
+            raise PermissionDenied(why)
 
 
 def record_access(request, what: str, match=None) -> None:

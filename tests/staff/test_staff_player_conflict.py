@@ -11,8 +11,11 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 
-from games.application import services
-from games.eventstore.models import StaffAccess
+from games.application import selectors, services
+from games.eventstore.models import Match, MatchCommand, MatchEvent, StaffAccess
+from games.tournaments import services as tournaments
+from games.tournaments.models import EntrantMember, TournamentTable
+from games.tournaments.policies import tournament_start_and_play
 
 pytestmark = pytest.mark.django_db
 
@@ -63,11 +66,9 @@ def test_the_check_reads_seats_and_the_status_only(make_user, started_pebbles):
     staff_read_check(match, AnonymousUser())
 
 
-def test_a_staff_player_of_a_tournament_cannot_read_its_other_running_matches(make_user, organizer, client_for):
-    from games.tournaments import services as tournaments
-    from games.tournaments.models import TournamentTable
-    from games.tournaments.policies import tournament_start_and_play
-
+def _staff_player_and_another_table(make_user, organizer):
+    """A running one-round Yokai tournament of four in which a staff member plays: they and the
+    match of a table they do not sit at."""
     t = tournaments.tournament_create(creator=organizer, name="Cup", game="yokai", format="swiss", table_size=2,
                                       rounds=1, round_minutes=20, match_options={"turn_seconds": 60})
     staff_player = make_user(is_staff=True)
@@ -75,31 +76,48 @@ def test_a_staff_player_of_a_tournament_cannot_read_its_other_running_matches(ma
         tournaments.tournament_register(tournament_id=t.pk, user=player)
     tournament_start_and_play(tournament_id=t.pk, user=organizer)
     tables = TournamentTable.objects.filter(tournament=t, round=1)
-    other = next(tb for tb in tables if str(staff_player.pk) not in map(str, _users_at(tb)))
-    res = client_for(staff_player).get(f"/api/admin/matches/{other.match_id}/state/")
+    other = next(tb for tb in tables if staff_player.pk not in _users_at(tb))
+    return staff_player, Match.objects.get(pk=other.match_id)
+
+
+def _users_at(table) -> set:
+    return set(EntrantMember.objects.filter(entrant_id__in=table.entrant_ids).values_list("user_id", flat=True))
+
+
+def test_a_staff_player_of_a_tournament_cannot_read_its_other_running_matches(make_user, organizer, client_for):
+    staff_player, other = _staff_player_and_another_table(make_user, organizer)
+    res = client_for(staff_player).get(f"/api/admin/matches/{other.pk}/state/")
     assert res.status_code == 403 and res.json()["code"] == "conflict_of_interest"
 
 
-def _users_at(table):
-    from games.tournaments.models import EntrantMember
-    return EntrantMember.objects.filter(entrant_id__in=table.entrant_ids).values_list("user_id", flat=True)
+def _a_move(match, users) -> None:
+    state = selectors.state_load(match)
+    seat = selectors.status_of(match, state)["awaiting"][0]
+    legal = selectors.view_for_seat(match, seat, state)["legal_commands"][0]
+    services.match_submit_command(match_id=match.pk, seat=seat, actor=services.Actor.user(users[seat]),
+                                  command_id=uuid.uuid4(), expected_seq=match.head_seq,
+                                  type_=legal["type"], args=legal.get("args") or {})
+
+
+def _admin_page(model, match) -> str:
+    row = (MatchEvent if model == "matchevent" else MatchCommand).objects.filter(match=match).last()
+    return reverse(f"admin:eventstore_{model}_change", args=[row.pk])
 
 
 @pytest.mark.parametrize("model", ["matchevent", "matchcommand"])
 def test_the_admin_event_and_command_pages_refuse_a_staff_player(client, make_user, started_pebbles, model):
-    from games.eventstore.models import MatchCommand, MatchEvent
-
     match, staff_player, other = _staff_seated(make_user, started_pebbles)
-    from games.application import selectors
+    _a_move(match, [staff_player, other])
+    url = _admin_page(model, match)
+    client.force_login(staff_player)
+    assert client.get(url).status_code == 403
+    client.force_login(make_user(is_staff=True))
+    assert client.get(url).status_code == 200
 
-    state = selectors.state_load(match)
-    seat = selectors.status_of(match, state)["awaiting"][0]
-    legal = selectors.view_for_seat(match, seat, state)["legal_commands"][0]
-    services.match_submit_command(match_id=match.pk, seat=seat, actor=services.Actor.user([staff_player, other][seat]),
-                                  command_id=uuid.uuid4(), expected_seq=match.head_seq,
-                                  type_=legal["type"], args=legal.get("args") or {})
-    row = (MatchEvent if model == "matchevent" else MatchCommand).objects.filter(match=match).last()
-    url = reverse(f"admin:eventstore_{model}_change", args=[row.pk])
+
+def test_the_admin_event_page_refuses_a_staff_player_of_the_tournament_another_tables_events(client, make_user, organizer):
+    staff_player, other = _staff_player_and_another_table(make_user, organizer)
+    url = _admin_page("matchevent", other)
     client.force_login(staff_player)
     assert client.get(url).status_code == 403
     client.force_login(make_user(is_staff=True))
