@@ -213,10 +213,13 @@ def reduce_armor(w, who, reason):
 
 
 def remove_resistance(w, r, reason):
+    """One resistance token goes. "If a Resistor is a living creature and loses all of its resistance
+    tokens, it is removed from play"; a resistor that is no creature (a door, a mechanism) stays on
+    its square without tokens, no longer a target (rules decision in docs/games/harakiri.md)."""
     res = w.s["resistors"][r]
     tokens = res["tokens"] - 1
     w.emit("ResistanceRemoved", resistor=r, tokens=tokens, reason=reason)
-    if tokens <= 0:
+    if tokens <= 0 and res.get("living", True):
         w.emit("ResistorDefeated", resistor=r)
 
 

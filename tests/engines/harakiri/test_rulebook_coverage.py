@@ -601,3 +601,31 @@ def test_distraction_offers_only_targets_the_enemy_can_attack():
     # then Hattori's seat chooses between Akira and Tomoe only
     p = s.state["pending"]
     assert p["kind"] == "distraction" and sorted(o["target"] for o in p["options"]) == ["akira", "tomoe"]
+
+
+# rules: Harakiri, "Resistors": "If a Resistor is a living creature and loses all of its resistance tokens, it is
+# removed from play." and "Resistors are usually Non-Playable Characters like civilians, but can also be other
+# elements like doors, mechanisms, etc." (decision in docs/games/harakiri.md)
+def test_a_mechanism_without_resistance_left_stays_on_its_square_but_is_no_target():
+    # given a kachi next to a mechanism (no living creature) with 1 resistance token and to Tomoe
+    s = scenario(doc(arena(open_rows()), {"tomoe": {"sq": "1,0"}},
+                     {"k": {"type": "kachi", "color": "red", "at": "0,0"}},
+                     resistors={"winch": {"at": "0,1", "tokens": 1, "living": False}},
+                     activate="color:red", oracle={"color": "green"}, forced=[1, 1]))
+    # when the kachi attacks it (resistors first)
+    ev = s.when(SYSTEM, "activate_enemy", enemy="k")
+    assert find(ev, "EnemyLineChosen")[0]["target"] == "winch"
+    # then the mechanism keeps its square without tokens: still occupied, no longer a target
+    assert s.state["resistors"]["winch"]["tokens"] == 0
+    assert "0,1" in rules.occupied_for(s.state, "shogun")
+
+
+def test_a_living_resistor_without_resistance_left_is_removed_from_play():
+    # given the same kachi next to a villager (a living creature) with 1 resistance token
+    s = scenario(doc(arena(open_rows()), {"tomoe": {"sq": "1,0"}},
+                     {"k": {"type": "kachi", "color": "red", "at": "0,0"}},
+                     resistors={"villager": {"at": "0,1", "tokens": 1}},
+                     activate="color:red", oracle={"color": "green"}, forced=[1, 1]))
+    # when the kachi attacks it, then the villager is removed from play
+    s.when(SYSTEM, "activate_enemy", enemy="k")
+    assert "villager" not in s.state["resistors"]
