@@ -629,3 +629,26 @@ def test_a_living_resistor_without_resistance_left_is_removed_from_play():
     # when the kachi attacks it, then the villager is removed from play
     s.when(SYSTEM, "activate_enemy", enemy="k")
     assert "villager" not in s.state["resistors"]
+
+
+# rules: Harakiri, "Akane", My loyal friend: "Yastun Lad is an ally; he is not considered a character and does not
+# have a miniature, so if he is the only creature in an area, no event is revealed."
+def test_yastun_lad_alone_in_a_zone_reveals_no_event_there():
+    # given the Act 2 party in the arena and a second zone on the table where only Yastun Lad stands
+    beyond = {"name": "Beyond", "origin": [10, 0], "rows": ["...", "...", "..."], "enemies": [], "spawns": {},
+              "events": {"green": [{"id": "b1", "name": "Echo", "effects": []}], "red": []},
+              "doors": [], "points": [], "resistors": [], "oracle": {"green": 0, "red": 0}}
+    scen = arena(open_rows(), events={"green": [{"id": "a1", "name": "Calm", "effects": []}], "red": []},
+                 extra_zones={"beyond": beyond})
+    chars = {c: {"sq": sq} for c, sq in {"akane": "0,9", "byakuei": "3,9", "hanako": "6,9", "takashi": "9,9"}.items()}
+    chars["akane"].update({"skills": ["my_loyal_friend"], "ki": _skill_ki(my_loyal_friend=4),
+                           "lad": {"sq": "11,1", "on": None}})
+    s = scenario({"scenario": scen, "characters": chars, "enemies": {}, "clear_enemies": True, "reveal": ["beyond"],
+                  "options": {"characters": ["akane", "byakuei", "hanako", "takashi"]},
+                  "oracle": {"deck": ["oracle_g1"]}})
+    assert "beyond" in s.state["zones"]
+    # when the round's oracle card is drawn
+    ev = s.when(SYSTEM, "draw_oracle")
+    # then only the arena reveals an event; the Lad's zone neither reveals one nor raises the Malice
+    assert [e["zone"] for e in find(ev, "EventRevealed")] == ["arena"]
+    assert s.state["malice"] == 0 and s.state["zones"]["beyond"]["events"]["green"] == ["b1"]
