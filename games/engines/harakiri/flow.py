@@ -243,6 +243,7 @@ def process_effect(w, item):
             combat.give_condition(w, c, fx["condition"], f"event {item['event']}")
     elif kind in ("initiative", "enemy_movement", "initiative_reveal"):
         effect = dict(fx)
+        effect["who"] = effect_targets(fx)  # an initiative effect without "who" moves the characters' cards
         effect["creatures"] = live
         effect["event"] = item["event"]
         w.emit("RoundEffectAdded", effect=effect)

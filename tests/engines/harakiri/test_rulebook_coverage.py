@@ -652,3 +652,19 @@ def test_yastun_lad_alone_in_a_zone_reveals_no_event_there():
     # then only the arena reveals an event; the Lad's zone neither reveals one nor raises the Malice
     assert [e["zone"] for e in find(ev, "EventRevealed")] == ["arena"]
     assert s.state["malice"] == 0 and s.state["zones"]["beyond"]["events"]["green"] == ["b1"]
+
+
+# rules: Harakiri, "2. Determining the Initiative": "Apply any event or skill effects to the Initiative queue" - an
+# event's initiative effect that names nobody moves the characters' cards, like every effect without a "who"
+def test_an_initiative_event_naming_nobody_moves_the_characters_cards():
+    # given a red event advancing initiative cards by 1 without saying whose, and the minions between Akira and
+    # the other characters
+    events = {"green": [], "red": [{"id": "r1", "name": "Haste", "effects": [{"type": "initiative", "advance": 1}]}]}
+    s = scenario(doc(arena(open_rows(), events=events), {}, {"m": {"type": "kachi", "color": "red", "at": "8,0"}},
+                     oracle={"deck": ["oracle_r1"]},
+                     initiative=["char:akira", "color:red", "char:hattori", "char:hikaru", "char:tomoe"]))
+    # when the round starts
+    s.when(SYSTEM, "draw_oracle")
+    s.when(0, "choose", option=0)  # no characters' swap
+    # then, left to right, Hattori passes the minions and the others follow him
+    assert s.state["initiative"]["queue"] == ["char:akira", "char:hattori", "char:hikaru", "char:tomoe", "color:red"]
