@@ -93,7 +93,7 @@ def box_title(seats, game):
 def test_the_title_names_the_game_too_when_its_steps_are_in_the_box():
     # given bob ended his hero's turn and the red enemies then acted (the reviewed Harakiri table)
     # then the title does not credit bob alone with the enemies' activation
-    assert box_title(["bob"], True) == "Last move: bob, then the game"
+    assert box_title(["bob"], True) == "Last move: bob, with the game's steps"
     assert box_title(["bob"], False) == "Last move: bob"
     assert box_title([], True) == "Last moves by the game"
     assert box_title(["bob", "carol"], False) == "Last move: bob and carol"

@@ -63,5 +63,5 @@ export function boxLines(lines, max) {
 export function boxTitle(seats, game) {
   const who = (seats || []).filter(Boolean);
   if (!who.length) return "Last moves by the game";
-  return `Last move: ${nameList(who)}${game ? ", then the game" : ""}`;
+  return `Last move: ${nameList(who)}${game ? ", with the game's steps" : ""}`;
 }
