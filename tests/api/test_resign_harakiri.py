@@ -38,7 +38,7 @@ def test_two_players_one_resigns_the_other_plays_their_characters_then_the_last_
     assert left.payload["to"] == 1
     texts = [e["text"] for e in selectors.events_for_seat(match, 1, after=left.seq - 2)]
     assert texts[0] == f"{users[0].username} resigns and leaves the game"
-    assert texts[1].startswith(f"{users[0].username} leaves the party: Akira and Hikaru pass to {users[1].username}")
+    assert texts[1].startswith(f"{users[0].username}'s Akira and Hikaru pass to {users[1].username}")
     view = selectors.view_for_seat(match, 0)
     assert view["resignable"] is False and view["legal_commands"] == []
     assert selectors.view_for_seat(match, 1)["legal_commands"]

@@ -595,19 +595,19 @@ def _round_effect(p, seat, names):
 
 
 def _seat_left(p, seat, names):
-    """concede.py: a player resigned; the party keeps their characters."""
+    """concede.py: a player left (resigned, or was taken over); the party keeps their characters. The
+    platform's line before it already says who left and how ("ann resigns and leaves the game"), so
+    this one says only where the characters go."""
     who = seat_name(names, p.get("seat"))
     if p.get("to") is None:
-        return f"{who} leaves the party"
+        return ""  # the last player: PartyLeft says the party has failed
     heir = seat_name(names, p.get("to"))
     named = [name(c) for c in p.get("characters") or []]
     chars = " and ".join([", ".join(named[:-1]), named[-1]]) if len(named) > 1 else "".join(named)
-    passed = f": {chars} pass{'es' if len(p.get('characters') or []) == 1 else ''} to {heir}" if chars else ""
     lead = f"; {heir} now leads the party" if p.get("leader") else ""
-    if p.get("taken_over"):  # the platform's SeatConceded already says who took over from whom, and why
-        return f"{chars} pass{'es' if len(named) == 1 else ''} to {heir}{lead}, and the party plays on" if chars \
-            else f"{heir} takes over from {who}, and the party plays on"
-    return f"{who} leaves the party{passed}{lead}, and the party plays on"
+    if not chars:
+        return f"The party plays on without {who}{lead}"
+    return f"{who}'s {chars} pass{'es' if len(named) == 1 else ''} to {heir}{lead}, and the party plays on"
 
 
 SENTENCES = {

@@ -63,7 +63,7 @@ def test_two_seats_the_leavers_characters_and_lead_pass_to_the_other_player():
     assert not ENGINE.status(after).finished
     assert ENGINE.out_of_play(after, 0) and not ENGINE.out_of_play(after, 1)
     assert ENGINE.describe(events[0], 1, NAMES) == (
-        "ann leaves the party: Akira and Hikaru pass to bob; bob now leads the party, and the party plays on")
+        "ann's Akira and Hikaru pass to bob; bob now leads the party, and the party plays on")
 
 
 def test_four_seats_the_characters_pass_to_the_first_player_left():
@@ -158,8 +158,14 @@ def test_an_absent_players_characters_pass_to_the_player_who_takes_them_over():
     assert events[0]["payload"] == {"seat": 0, "to": 3, "characters": ["akira"], "leader": True, "taken_over": True}
     assert after["control"]["akira"] == 3 and after["leader"] == 3 and ENGINE.status(after).awaiting == [3]
     assert ENGINE.out_of_play(after, 0)
-    assert ENGINE.describe(events[0], None, NAMES) == "Akira passes to di; di now leads the party, and the party plays on"
+    assert ENGINE.describe(events[0], None, NAMES) == "ann's Akira passes to di; di now leads the party, and the party plays on"
     with pytest.raises(RuleViolation):
         ENGINE.take_over(after, 1, 0, Rng(b"t", "x"))  # a player who left takes nothing over
     with pytest.raises(RuleViolation):
         ENGINE.take_over(after, 1, 1, Rng(b"t", "x"))
+
+
+def test_the_last_player_leaving_has_no_line_of_its_own_the_party_failing_says_it():
+    # the platform's "ann resigns and leaves the game" comes first, then "Nobody is left to play..."
+    left = {"type": "PlayerLeftParty", "v": 1, "payload": {"seat": 0, "to": None, "characters": [], "leader": False}}
+    assert ENGINE.describe(left, None, NAMES) == ""
