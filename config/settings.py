@@ -356,6 +356,8 @@ REST_FRAMEWORK = {
         "tournament_report": env.str("TOURNAMENT_REPORT_RATE", default="5/minute"),
         # entering or leaving a tournament (register, withdraw, a team invitation's accept or decline)
         "tournament_entry": env.str("TOURNAMENT_ENTRY_RATE", default="10/minute"),
+        # an organizer changing the settings, pausing or resuming the round: records in the logs, pushes
+        "tournament_manage": env.str("TOURNAMENT_MANAGE_RATE", default="60/hour"),
         "campaign_create": env.str("CAMPAIGN_CREATE_RATE", default="10/minute"),  # starting one: match_create
         # renaming an account (API and account page): every name given up stays reserved for it
         "username_change": env.str("USERNAME_CHANGE_RATE", default="5/hour"),

@@ -13,7 +13,7 @@ from games.tournaments import policies, reports, selectors, services
 from games.kernel.digits import ascii_int
 from games.tournaments.errors import TournamentServiceError
 from games.tournaments.models import FORMATS, GAMES, STATUSES, TeamInvitation
-from games.tournaments.throttles import TournamentEntryThrottle, TournamentReportThrottle
+from games.tournaments.throttles import TournamentEntryThrottle, TournamentManageThrottle, TournamentReportThrottle
 from games.tournaments.watch import tournament_players
 
 from .tournament_forms import TournamentCreateForm, TournamentEditForm
@@ -401,6 +401,8 @@ def tournament_start(request, tournament_id):
 @login_required
 @require_POST
 def tournament_pause(request, tournament_id):
+    if too_quick(request, TournamentManageThrottle, "changing, pausing and resuming the tournament"):
+        return _back(tournament_id)
     return _action(request, tournament_id,
                    lambda: services.tournament_pause_clock(tournament_id=tournament_id, user=request.user,
                                                            reason=request.POST.get("reason", "")),
@@ -412,6 +414,9 @@ def tournament_pause(request, tournament_id):
 def tournament_resume(request, tournament_id):
     """The organizer resumes the round; one that ended during the pause moves on at once (the next
     round is paired and its matches created, or the tournament ends), as the API's resume."""
+    if too_quick(request, TournamentManageThrottle, "changing, pausing and resuming the tournament"):
+        return _back(tournament_id)
+
     def run():
         services.tournament_resume_clock(tournament_id=tournament_id, user=request.user)
         return services.state_of(tournament_id).round_complete()
@@ -518,6 +523,8 @@ def tournament_settings(request, tournament_id):
     changes = form.changes()
     if not changes:
         messages.success(request, "Nothing changed.")
+        return _back(tournament_id)
+    if too_quick(request, TournamentManageThrottle, "changing, pausing and resuming the tournament"):
         return _back(tournament_id)
     return _action(request, tournament_id,
                    lambda: services.tournament_update(tournament_id=tournament_id, user=request.user, changes=changes),

@@ -19,7 +19,7 @@ from games.tournaments import policies, selectors, services
 from games.tournaments import serializers as s
 from games.tournaments.errors import TournamentServiceError
 from games.tournaments.models import TeamInvitation
-from games.tournaments.throttles import TournamentEntryThrottle
+from games.tournaments.throttles import TournamentEntryThrottle, TournamentManageThrottle
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +36,8 @@ NOT_FOUND = E("not_found: no such tournament")
 BAD = E("malformed: the body or query does not parse")
 THROTTLED = E("throttled (Retry-After): scope tournament_entry, TOURNAMENT_ENTRY_RATE (register, withdraw, "
               "accept and decline share one count per user)")
+MANAGE_THROTTLED = E("throttled (Retry-After): scope tournament_manage, TOURNAMENT_MANAGE_RATE (the organizer's "
+                     "settings changes, pauses and resumes share one count per user)")
 
 
 def _valid(serializer_class, data) -> dict:
@@ -73,12 +75,16 @@ class TournamentDetailApi(APIView):
     def get(self, request, id):
         return Response(_detail(id))
 
+    def get_throttles(self):  # reading is never throttled; the organizer's changes are
+        return [TournamentManageThrottle()] if self.request.method == "PATCH" else []
+
     @extend_schema(tags=TAGS, operation_id="tournaments_partial_update", parameters=[TOURNAMENT_ID],
                    request=s.TournamentUpdateSerializer,
                    responses={200: s.TournamentSerializer, 400: BAD, 401: UNAUTH,
                               403: E("not_organizer: only this tournament's organizer (or staff)"), 404: NOT_FOUND,
                               409: E("already_started (only the spectator delay changes after the start) / "
                                      "tournament_finished / tournament_cancelled"),
+                              429: MANAGE_THROTTLED,
                               422: E("invalid_spectator_delay: 60-3600 seconds and 0-10 turns / starts_at_in_past / "
                                      "invalid_name / invalid_round_minutes / invalid_max_entrants / "
                                      "max_entrants_below_field / rounds_not_applicable")})
@@ -212,9 +218,11 @@ class TournamentDropApi(_ActionApi):
 
 
 class TournamentPauseApi(_ActionApi):
+    throttle_classes = [TournamentManageThrottle]
+
     @extend_schema(tags=TAGS, operation_id="tournaments_pause", parameters=[TOURNAMENT_ID], request=s.ClockPauseSerializer,
                    responses={200: s.TournamentSerializer, 400: BAD, 401: UNAUTH, 403: E("not_organizer / conflict_of_interest (the caller plays in the tournament)"),
-                              404: NOT_FOUND, 409: E("not_running / already_paused / round_over")})
+                              404: NOT_FOUND, 409: E("not_running / already_paused / round_over"), 429: MANAGE_THROTTLED})
     def post(self, request, id):
         data = _valid(s.ClockPauseSerializer, request.data)
         services.tournament_pause_clock(tournament_id=id, user=request.user, reason=data.get("reason", ""))
@@ -222,9 +230,11 @@ class TournamentPauseApi(_ActionApi):
 
 
 class TournamentResumeApi(_ActionApi):
+    throttle_classes = [TournamentManageThrottle]
+
     @extend_schema(tags=TAGS, operation_id="tournaments_resume", parameters=[TOURNAMENT_ID], request=None,
                    responses={200: s.TournamentSerializer, 401: UNAUTH, 403: E("not_organizer / conflict_of_interest (the caller plays in the tournament)"),
-                              404: NOT_FOUND, 409: E("not_running / not_paused / round_over")})
+                              404: NOT_FOUND, 409: E("not_running / not_paused / round_over"), 429: MANAGE_THROTTLED})
     def post(self, request, id):
         """The organizer resumes the paused round. A round that ended during the pause moves on now: the
         next round is paired and its matches created (or the tournament ends)."""

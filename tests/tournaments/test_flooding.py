@@ -9,6 +9,8 @@ from django.test import Client
 from games.tournaments.models import Entrant, MatchReport, TournamentRecord
 from tests.frontend.test_account_pages import messages_shown
 
+from games.tournaments.policies import tournament_start_and_play
+
 from .play import yokai_cup
 
 pytestmark = pytest.mark.django_db
@@ -99,3 +101,25 @@ def test_asking_a_partner_and_cancelling_share_the_entry_throttle(organizer, mak
     assert res.status_code == 429 and res.json()["code"] == "throttled"
     assert client_for(bob).post(f"/api/tournaments/{t.pk}/register/", {"partner": alice.username},
                                 format="json").status_code == 202  # per user
+
+
+def test_the_organizers_changes_pauses_and_resumes_share_one_throttle(make_user, client_for, rates):
+    # the probe: an organizer could PATCH the spectator delay again and again, a record each time
+    rates(tournament_manage="3/minute")
+    organizer, t, _players = yokai_cup(make_user, players=4, rounds=2)
+    tournament_start_and_play(tournament_id=t.pk, user=organizer)
+    api, base = client_for(organizer), f"/api/tournaments/{t.pk}"
+    codes = [api.patch(f"{base}/", {"spectator_delay_seconds": 120}, format="json").status_code,
+             api.post(f"{base}/pause/", {"reason": "power cut"}, format="json").status_code,
+             api.post(f"{base}/resume/").status_code]
+    assert codes == [200, 200, 200]
+    records = TournamentRecord.objects.filter(tournament=t).count()
+    for refused in (api.post(f"{base}/pause/", {}, format="json"),
+                    api.patch(f"{base}/", {"spectator_delay_seconds": 90}, format="json")):
+        assert refused.status_code == 429 and refused.json()["code"] == "throttled" and int(refused["Retry-After"]) > 0
+    assert TournamentRecord.objects.filter(tournament=t).count() == records  # nothing written
+    assert api.get(f"{base}/").status_code == 200  # reading is not throttled
+    page = _browser(organizer).post(f"/tournaments/{t.pk}/pause/", {"reason": "again"}, follow=True)
+    shown = messages_shown(page.content.decode())
+    assert "code-throttled" in shown and "changing, pausing and resuming the tournament too quickly" in shown
+    assert TournamentRecord.objects.filter(tournament=t).count() == records
