@@ -111,3 +111,18 @@ def test_a_delayed_spectator_is_not_told_live():
                    ' words.liveWords({seconds: 0, turns: 2}), words.liveWords(null), words.liveWords({seconds: 0, turns: 0})]')
     # then the badge says how far behind, and only a view without delay is "Live"
     assert shown == ["Delayed 60 s and 1 turn", "Delayed 60 s", "Delayed 2 turns", "Live", "Live"]
+
+
+def test_a_delayed_spectator_before_the_deal_is_told_the_match_has_started():
+    # given a running tournament match whose deal has not reached its spectators yet (docs/tournaments.md)
+    running = {"match": {"status": "active", "seats": [], "creator_id": None}, "seat": None}
+    docs = [{**running, "spectator_delay": {"seconds": 60, "turns": 1}}, {**running, "spectator_delay": {"seconds": 90, "turns": 0}},
+            {**running, "spectator_delay": None}]
+    # when the table words its wait
+    said = run_js(f"{json.dumps(docs)}.map(words.waitingWords)")
+    # then a delayed spectator reads that it has started and how far behind they see it, not "Nothing to show yet"
+    assert said == [
+        "The match has started; as a spectator you see it 60 s and 1 turn behind: the first moves appear soon.",
+        "The match has started; as a spectator you see it 90 s behind: the first moves appear soon.",
+        "Nothing to show yet.",
+    ]

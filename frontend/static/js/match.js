@@ -365,7 +365,8 @@ function renderLastMove() {
 function boardDoc() {
   const upto = app.doc.seq;
   const seqs = seqsUpTo(upto).slice(-BOARD_EVENTS);
-  const doc = { ...app.doc, events: seqs.map((q) => app.events.get(q)), last_move: { events: app.lastMove } };
+  const doc = { ...app.doc, events: seqs.map((q) => app.events.get(q)), last_move: { events: app.lastMove },
+    spectator_delay: boot.spectator_delay }; // a delayed spectator's waiting words say how far behind
   return isPaused(app.doc) ? { ...doc, legal_commands: [] } : doc;
 }
 
@@ -480,9 +481,17 @@ function ratedWords(match) {
   return match.status === "open" ? "yes (unless a bot takes a seat)" : "yes";
 }
 
+/** A spectator kept behind the players (a tournament's delay) of a running match whose deal has not
+ * reached them yet: their view is still the lobby's, though the players are playing. */
+function dealNotShownYet(doc) {
+  const noGame = doc.view === null || doc.view === undefined || (doc.status && doc.status.phase) === "lobby";
+  return Boolean(boot.spectator_delay) && doc.match && doc.match.status === "active" && noGame;
+}
+
 /** The phase in the board's words when it has them, else the engine's name made readable. */
 function phaseWords(doc) {
   if (resignedSeat(doc) !== null) return "Over: a player resigned"; // the game itself never reached its end
+  if (dealNotShownYet(doc)) return "Started (spectators see it soon)"; // not "Lobby": the players are playing
   const raw = (doc.status && doc.status.phase) || "";
   const board = boardFor(boot.game);
   let words = null;
@@ -591,7 +600,7 @@ function renderSeats() {
 
 function genericBoard(container, doc) {
   if (doc.view === null || doc.view === undefined) {
-    container.replaceChildren(el("p", { class: "muted", dataset: { testid: "waiting" } }, waitingWords(doc)));
+    container.replaceChildren(el("p", { class: "muted", dataset: { testid: "waiting" } }, waitingWords({ ...doc, spectator_delay: boot.spectator_delay })));
     return;
   }
   container.replaceChildren(el("pre", { class: "json-view", tabindex: "0", "aria-label": "Game state (your view)" }, JSON.stringify(doc.view, null, 2)));

@@ -13,6 +13,7 @@ export function seatLabel(s) {
  * open match waits for, worded for the one reading it (``doc``: the view document). */
 export function waitingWords(doc) {
   const match = (doc && doc.match) || {};
+  if (match.status === "active" && behindWords(doc.spectator_delay)) return startedBehindWords(doc.spectator_delay);
   if (match.status !== "open") return "Nothing to show yet.";
   const seats = match.seats || [];
   const taken = seats.filter(Boolean).length;
@@ -129,8 +130,19 @@ export function rematchSeatState({ bot = false, accepted = false, mine = false }
  * tournament match watched behind the players (``delay``: {seconds, turns}, views.match_page) how far
  * behind, "Delayed 60 s and 1 turn": a delayed view is not live. */
 export function liveWords(delay) {
+  const behind = behindWords(delay);
+  return behind ? `Delayed ${behind}` : "Live";
+}
+
+/** How far behind the players a delayed spectator is, "60 s and 1 turn" ("" when not behind). */
+export function behindWords(delay) {
   const seconds = delay && Number.isInteger(delay.seconds) && delay.seconds > 0 ? `${delay.seconds} s` : "";
   const turns = delay && Number.isInteger(delay.turns) && delay.turns > 0 ? `${delay.turns} turn${delay.turns === 1 ? "" : "s"}` : "";
-  const behind = [seconds, turns].filter(Boolean).join(" and ");
-  return behind ? `Delayed ${behind}` : "Live";
+  return [seconds, turns].filter(Boolean).join(" and ");
+}
+
+/** What a delayed spectator's table says while the deal has not reached them yet (the match runs;
+ * their view is still the lobby's): not "Nothing to show yet", which reads as if nothing happened. */
+export function startedBehindWords(delay) {
+  return `The match has started; as a spectator you see it ${behindWords(delay)} behind: the first moves appear soon.`;
 }
