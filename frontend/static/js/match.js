@@ -671,11 +671,43 @@ function render() {
 
 // A refusal shows in a toast pinned to the foot of the screen (the page's buttons may be far above
 // #command-error on a phone): it stays until the table moves past what the page knew when it was
-// refused (``app.errorSeq``), the next command succeeds, or the player dismisses it.
+// refused (``app.errorSeq``), the next command succeeds, or the player dismisses it. It never hides a
+// control: while it shows, the page reserves its height at the bottom (the end of the page scrolls
+// clear of it), and a control under it when it appears (a card of the hand at the foot of the
+// screen) is scrolled up just above it.
+
+// what a player clicks or types in (not a box that is only focusable to scroll it, like the history)
+const INTERACTIVE = "button, a[href], input, select, textarea, summary, [role='button']";
+const TOAST_GAP = 8; // px between the toast and what it keeps clear
 
 function showToast(on) {
-  $("command-toast").hidden = !on;
+  const toast = $("command-toast");
+  const was = !toast.hidden;
+  toast.hidden = !on;
   $("command-error").hidden = !on;
+  keepClearOfToast(on, !was && on);
+}
+
+/** Reserve the toast's height at the foot of the page while it shows; when it has just appeared,
+ * scroll a visible control it covers up above it. */
+function keepClearOfToast(on, appeared) {
+  const toast = $("command-toast");
+  if (!on) {
+    document.body.style.removeProperty("padding-bottom");
+    return;
+  }
+  const box = toast.getBoundingClientRect();
+  document.body.style.paddingBottom = `${Math.ceil(window.innerHeight - box.top + TOAST_GAP)}px`;
+  if (!appeared) return;
+  const covered = [...document.querySelectorAll(INTERACTIVE)].filter((node) => {
+    if (toast.contains(node)) return false;
+    const r = node.getBoundingClientRect(); // under the toast, and small enough to fit above it (not the whole log)
+    return r.width > 0 && r.height > 0 && r.height < box.top - TOAST_GAP && r.bottom > box.top - TOAST_GAP
+      && r.top < box.bottom && r.right > box.left && r.left < box.right;
+  });
+  if (!covered.length) return;
+  const overlap = Math.max(...covered.map((node) => node.getBoundingClientRect().bottom)) - box.top + TOAST_GAP;
+  window.scrollBy({ top: Math.ceil(overlap), behavior: "instant" });
 }
 
 function showSignedOut() {
@@ -805,6 +837,7 @@ function guardResign() {
 function start() {
   guardResign();
   $("command-error-dismiss").addEventListener("click", () => { showToast(false); app.errorSeq = null; });
+  window.addEventListener("resize", () => keepClearOfToast(!$("command-toast").hidden, false));
   const log = $("log");
   if (boot.log_from > 0) {
     const more = el("button", { type: "button", class: "link-button" }, "Show the earlier history");
