@@ -47,6 +47,7 @@ const app = {
   lastServerMessageAt: Date.now(),
   renderedReady: null, // whether the command buttons were last rendered enabled
   errorSeq: null, // the newest seq known when the shown refusal came (null: none shown)
+  logPinned: true, // the history shows its newest line (false once the reader scrolls up in it)
   connection: { state: "connecting", text: "Connecting…" }, // the socket's state and its words
 };
 
@@ -259,19 +260,41 @@ function appendToLog(ev) {
   if (app.seenSeqs.has(ev.seq)) return;
   app.seenSeqs.add(ev.seq);
   rememberEvent(ev);
+  const li = logEntry(ev);
+  $("log").append(li);
+  followLog(li);
+}
+
+// The history follows its newest line while the reader has not scrolled up (``app.logPinned``),
+// whatever changes its lines' heights after they were added: on a reload the whole list is drawn
+// before the board's stylesheet, the fonts and the rules help (bold terms) arrive, and each of those
+// can wrap lines anew; a list scrolled to its end then would stop lines short of the newest (and a
+// new line would not bring it back, being more than a line away from the end).
+const LOG_END_SLACK = 40; // px from the end that still count as reading the newest line
+const logSizes = typeof ResizeObserver === "function" ? new ResizeObserver(() => stickLog()) : null;
+
+function followLog(node) {
+  if (logSizes && node) logSizes.observe(node);
+  stickLog();
+}
+
+function stickLog() {
   const log = $("log");
-  const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
-  log.append(logEntry(ev));
-  if (atBottom) log.scrollTop = log.scrollHeight;
+  if (app.logPinned) log.scrollTop = log.scrollHeight;
 }
 
 /** Redraw every entry (the glossary arrived: its terms get their help). */
 function redrawLog() {
   for (const li of $("log").querySelectorAll("li.event[data-seq]")) {
     const ev = app.events.get(Number(li.dataset.seq));
-    if (ev) li.replaceWith(logEntry(ev));
+    if (!ev) continue;
+    const fresh = logEntry(ev);
+    if (logSizes) logSizes.unobserve(li);
+    li.replaceWith(fresh);
+    if (logSizes) logSizes.observe(fresh);
   }
   markLastMove();
+  stickLog();
 }
 
 function isMine(ev) {
@@ -839,6 +862,9 @@ function start() {
   $("command-error-dismiss").addEventListener("click", () => { showToast(false); app.errorSeq = null; });
   window.addEventListener("resize", () => keepClearOfToast(!$("command-toast").hidden, false));
   const log = $("log");
+  log.addEventListener("scroll", () => { app.logPinned = log.scrollHeight - log.scrollTop - log.clientHeight < LOG_END_SLACK; });
+  if (logSizes) logSizes.observe(log); // its width (the side column's) decides how its lines wrap
+  if (document.fonts && document.fonts.ready) document.fonts.ready.then(stickLog).catch(() => {});
   if (boot.log_from > 0) {
     const more = el("button", { type: "button", class: "link-button" }, "Show the earlier history");
     const note = el("li", { class: "event muted", id: "log-earlier" }, more);
