@@ -203,6 +203,18 @@ def _resigned_from(state: dict, match) -> tuple[list, dict]:
     return domain.resigned_from(state, conceded)
 
 
+def _phase_match(match_id) -> tuple:
+    """(the ``PhaseStarted`` record of the campaign phase ``match_id`` plays, the match, None), or
+    why there is nothing to do: (..., "not_a_campaign_match" or "gone")."""
+    started = CampaignRecord.objects.filter(type=domain.PHASE_STARTED, match_id=match_id).first()
+    if started is None:
+        return None, None, "not_a_campaign_match"
+    try:
+        return started, selectors.match_get(match_id), None
+    except MatchNotFound:
+        return started, None, "gone"
+
+
 def phase_resigns_run(match_id) -> str:
     """A player left a campaign's running phase match on the match's own page: they resigned (their
     characters pass to the first player left, docs/games/harakiri.md "Resigning") or another player
@@ -212,13 +224,9 @@ def phase_resigns_run(match_id) -> str:
     who plays their characters now. Run after the commit that conceded the seat (``tasks``);
     idempotent: a player who already left the campaign (through its leave, or an earlier run) is
     not seated any more."""
-    started = CampaignRecord.objects.filter(type=domain.PHASE_STARTED, match_id=match_id).first()
-    if started is None:
-        return "not_a_campaign_match"
-    try:
-        match = selectors.match_get(match_id)
-    except MatchNotFound:
-        return "gone"
+    started, match, missing = _phase_match(match_id)
+    if missing:
+        return missing
     with transaction.atomic():
         campaign = _locked(started.campaign_id)
         state = campaign.view.state
@@ -312,13 +320,9 @@ def policy_run(match_id, *, retry: bool = False, between=None) -> str:
     If the next match cannot be opened (a phase's option validation refuses what the campaign
     hands it), the phase's finish stays recorded, a ``PolicyFailed`` record shows the refusal on
     the campaign, and nothing more happens until staff retry (``policy_retry``)."""
-    started = CampaignRecord.objects.filter(type=domain.PHASE_STARTED, match_id=match_id).first()
-    if started is None:
-        return "not_a_campaign_match"
-    try:
-        match = selectors.match_get(match_id)
-    except MatchNotFound:
-        return "gone"
+    started, match, missing = _phase_match(match_id)
+    if missing:
+        return missing
     chapter, phase = started.payload["chapter"], started.payload["phase"]
     try:
         with transaction.atomic():
