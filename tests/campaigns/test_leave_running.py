@@ -15,9 +15,11 @@ import pytest
 from campaigns import domain, services
 from campaigns.models import CampaignRecord, CampaignView
 from campaigns.rebuild import check_campaigns
+from games.application import decisions
 from games.application import selectors as match_selectors
-from games.eventstore.models import Match
-from games.kernel import RuleViolation
+from games.application import services as match_services
+from games.eventstore.models import Match, MatchEvent
+from games.kernel import SYSTEM, RuleViolation, Rng
 
 from tests.concurrency import run_threads
 from tests.frontend.test_tournament_pages import browser
@@ -180,7 +182,6 @@ def test_a_player_who_resigned_on_the_match_page_leaves_the_campaign_at_once(
     on_commit = django_capture_on_commit_callbacks
     campaign, (creator, leaver, third), adventure_id = _three_in_the_first_phase(make_user, fixed_match_seed, on_commit)
     # when the second player resigns from the phase match itself (its page), not through the campaign
-    from games.application import services as match_services
     with on_commit(execute=True):
         match_services.match_resign(match_id=adventure_id, user=leaver)
     # then they leave the campaign at once, as a leave through the campaign does: the seat goes, and
@@ -208,9 +209,6 @@ def test_a_player_taken_over_on_the_match_page_leaves_the_campaign_their_charact
     # docs/platform.md, "An absent player": after a day with no move, another player takes the seat's characters over
     import datetime
 
-    from games.application import decisions
-    from games.application import services as match_services
-    from games.eventstore.models import MatchEvent
     on_commit = django_capture_on_commit_callbacks
     campaign, (creator, absent, taker), adventure_id = _three_in_the_first_phase(make_user, fixed_match_seed, on_commit)
     match = match_selectors.match_get(adventure_id)
@@ -238,7 +236,6 @@ def test_the_last_player_resigning_on_the_match_page_abandons_the_campaign(
     fixed_match_seed("campaign-resign-last")
     campaign, (alone,) = started_campaign(make_user, on_commit, 1)
     adventure_id = services.campaign_get(campaign.pk)["current_match"]
-    from games.application import services as match_services
     # when the only player resigns on the match page (the match ends: the party has left)
     with on_commit(execute=True):
         match_services.match_resign(match_id=adventure_id, user=alone)
@@ -253,7 +250,6 @@ def test_a_resignation_whose_campaign_leave_was_lost_is_found_by_the_sweep(
         make_user, fixed_match_seed, django_capture_on_commit_callbacks):
     on_commit = django_capture_on_commit_callbacks
     campaign, (creator, leaver, third), adventure_id = _three_in_the_first_phase(make_user, fixed_match_seed, on_commit)
-    from games.application import services as match_services
     # given a resignation on the match page whose scheduled campaign leave never ran (a lost task)
     with on_commit(execute=False):
         match_services.match_resign(match_id=adventure_id, user=leaver)
@@ -269,8 +265,6 @@ def _play_without_policy(match_id):
     """Play the match to its end with the worker's SYSTEM steps only (no finished listener runs)."""
     import uuid
 
-    from games.application import services as match_services
-    from games.kernel import SYSTEM, Rng
     rng = Rng(b"no-policy", "x")
     for _ in range(3000):
         match = match_selectors.match_get(match_id)
