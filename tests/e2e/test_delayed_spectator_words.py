@@ -52,5 +52,5 @@ def test_a_delayed_spectator_reads_that_the_match_has_started(new_page, live_ser
         expect(page.locator("#status-phase")).to_have_text("Started (spectators see it soon)")
         expect(page.locator("#match-app")).not_to_contain_text("Nothing to show yet")
         SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=f"/tmp/shots-table2/delayed-{game}-{width}.png", full_page=True)
+        page.screenshot(path=str(SHOTS / f"delayed-{game}-{width}.png"), full_page=True)
     assert page.console_errors == [], page.console_errors

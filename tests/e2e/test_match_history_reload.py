@@ -11,6 +11,7 @@ import uuid
 import pytest
 
 from .api_play import api
+from .conftest import SHOTS
 from .test_match_flow import PASSWORD, sign_in, wait_live
 from .test_replay import play_some
 
@@ -94,7 +95,8 @@ def test_the_history_is_complete_and_shows_its_newest_line_after_a_reload(new_pa
     page.set_viewport_size({"width": width, "height": 900 if width > 400 else 844})
     page.wait_for_timeout(200)
     page.locator("#log").scroll_into_view_if_needed()
-    page.screenshot(path=f"/tmp/shots-table2/history-{game}-{width}.png")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"history-{game}-{width}.png"))
     # a reader who scrolls up in it is left where they are
     page.locator("#log").evaluate("(log) => { log.scrollTop = 0; }")
     page.locator("#log").evaluate("(log) => { log.style.lineHeight = '1.9'; }")

@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .api_play import api
+from .conftest import SHOTS
 from .test_match_flow import PASSWORD, sign_in, wait_live
 from .test_replay import play_some
 
@@ -55,7 +56,13 @@ def test_the_refusal_toast_covers_no_control(new_page, live_server_url, width, h
     page.wait_for_timeout(300)
     # then the toast is in view and covers none of the board's controls
     assert page.evaluate(COVERED_JS) == []
-    page.screenshot(path=f"/tmp/shots-table2/toast-yokai-{width}.png")
+    # and the space kept free at the foot of the page is the toast's whole height, measured with its words
+    # in it (at 390 px they take three lines: measured empty, the space was one line's and controls stayed under it)
+    kept, tall = page.evaluate("""() => [parseFloat(document.body.style.paddingBottom),
+                                         document.getElementById('command-toast').getBoundingClientRect().height]""")
+    assert kept >= tall, (kept, tall)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"toast-yokai-{width}.png"))
     # and the page's end scrolls clear of it too
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     assert page.evaluate(COVERED_JS) == []

@@ -703,12 +703,14 @@ function render() {
 const INTERACTIVE = "button, a[href], input, select, textarea, summary, [role='button']";
 const TOAST_GAP = 8; // px between the toast and what it keeps clear
 
-function showToast(on) {
+/** Show or hide the toast, once its message is in place (its height decides what it covers);
+ * ``changed``: the message is new, so a toast already showing may have grown. */
+function showToast(on, changed = false) {
   const toast = $("command-toast");
   const was = !toast.hidden;
   toast.hidden = !on;
   $("command-error").hidden = !on;
-  keepClearOfToast(on, !was && on);
+  keepClearOfToast(on, on && (!was || changed));
 }
 
 /** Reserve the toast's height at the foot of the page while it shows; when it has just appeared,
@@ -734,17 +736,18 @@ function keepClearOfToast(on, appeared) {
 }
 
 function showSignedOut() {
-  showToast(true);
   const next = encodeURIComponent(location.pathname);
   $("command-error").replaceChildren("Your login has ended. ", el("a", { href: `/login/?next=${next}` }, "Sign in again"), " to keep playing.");
+  showToast(true, true);
 }
 
 /** Show ``text`` (or clear the message with ""). ``seenSeq``: the newest seq the refusal knew of (a
  * version conflict's current_seq), so that the catch-up it asks for does not clear it. */
 function showError(text, seenSeq = 0) {
   if (app.sessionEnded) return; // "Sign in again" stays
-  showToast(Boolean(text));
+  const changed = $("command-error").textContent !== (text || "");
   $("command-error").textContent = text || "";
+  showToast(Boolean(text), changed);
   app.errorSeq = text ? Math.max(app.lastSeq, app.doc.seq, Number.isInteger(seenSeq) ? seenSeq : 0) : null;
 }
 
