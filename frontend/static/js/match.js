@@ -713,8 +713,10 @@ function showToast(on, changed = false) {
   keepClearOfToast(on, on && (!was || changed));
 }
 
-/** Reserve the toast's height at the foot of the page while it shows; when it has just appeared,
- * scroll a visible control it covers up above it. */
+/** Reserve the toast's height at the foot of the page while it shows, so that the page's end scrolls
+ * clear of it; when it has just appeared over the control the player used, scroll that control up
+ * above it. Nothing else moves: the page never jumps away from where the player is looking (the
+ * toast is dismissed with a tap, and goes by itself when the match moves on). */
 function keepClearOfToast(on, appeared) {
   const toast = $("command-toast");
   if (!on) {
@@ -723,16 +725,12 @@ function keepClearOfToast(on, appeared) {
   }
   const box = toast.getBoundingClientRect();
   document.body.style.paddingBottom = `${Math.ceil(window.innerHeight - box.top + TOAST_GAP)}px`;
-  if (!appeared) return;
-  const covered = [...document.querySelectorAll(INTERACTIVE)].filter((node) => {
-    if (toast.contains(node)) return false;
-    const r = node.getBoundingClientRect(); // under the toast, and small enough to fit above it (not the whole log)
-    return r.width > 0 && r.height > 0 && r.height < box.top - TOAST_GAP && r.bottom > box.top - TOAST_GAP
-      && r.top < box.bottom && r.right > box.left && r.left < box.right;
-  });
-  if (!covered.length) return;
-  const overlap = Math.max(...covered.map((node) => node.getBoundingClientRect().bottom)) - box.top + TOAST_GAP;
-  window.scrollBy({ top: Math.ceil(overlap), behavior: "instant" });
+  const used = document.activeElement;
+  if (!appeared || !used || used === document.body || toast.contains(used) || !used.matches(INTERACTIVE)) return;
+  const r = used.getBoundingClientRect();
+  const under = r.width > 0 && r.height > 0 && r.height < box.top - TOAST_GAP && r.bottom > box.top - TOAST_GAP
+    && r.top < box.bottom && r.right > box.left && r.left < box.right;
+  if (under) window.scrollBy({ top: Math.ceil(r.bottom - box.top + TOAST_GAP), behavior: "instant" });
 }
 
 function showSignedOut() {
