@@ -136,6 +136,7 @@ def test_the_history_names_a_space_as_the_map_labels_it(new_page, live_server_en
     step = page.locator("#replay-log button", has_text=moved)
     expect(step).to_have_count(1)
     assert not page.locator("#replay-log", has_text=re.compile(r"\(-?\d+,-?\d+\)")).count()
+    expect(page.locator("#replay-board g.ys-cell").first).to_be_visible()  # drawn: pointing outlines on this board
     step.hover()
     expect(page.locator('#replay-board g.ys-cell.is-named')).to_have_attribute("data-space", "H8")
     table_shot(page, "yashima-replay-spaces-1280")
