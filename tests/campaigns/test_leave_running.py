@@ -374,13 +374,19 @@ def test_the_creator_abandons_a_running_campaign_and_nothing_opens_after_its_pha
     assert check_campaigns(fix=False) == ([], 0)
 
 
-def test_a_finished_campaign_is_neither_left_nor_abandoned(make_user):
+def _finished_campaign(make_user):
+    """A two-player campaign whose view says it is over: (campaign, creator, the other player)."""
     creator, other = make_user(), make_user()
     campaign = services.campaign_create(user=creator, game="harakiri", act=1, seats=2)
     services.campaign_join(campaign_id=campaign.pk, user=other)
     view = CampaignView.objects.get(campaign=campaign)
     view.state = {**view.state, "status": "finished", "phase": "finished"}
     view.save(update_fields=["state"])
+    return campaign, creator, other
+
+
+def test_a_finished_campaign_is_neither_left_nor_abandoned(make_user):
+    campaign, creator, other = _finished_campaign(make_user)
     _refused("campaign_finished", 409, lambda: services.campaign_leave(campaign_id=campaign.pk, user=other))
     _refused("campaign_finished", 409, lambda: services.campaign_cancel(campaign_id=campaign.pk, user=creator))
 
@@ -559,12 +565,7 @@ def test_a_campaign_whose_last_player_left_refuses_its_creator_as_abandoned_not_
 
 def test_a_finished_campaign_refuses_a_stranger_as_finished_too(make_user):
     # given a finished campaign
-    creator, other = make_user(), make_user()
-    campaign = services.campaign_create(user=creator, game="harakiri", act=1, seats=2)
-    services.campaign_join(campaign_id=campaign.pk, user=other)
-    view = CampaignView.objects.get(campaign=campaign)
-    view.state = {**view.state, "status": "finished", "phase": "finished"}
-    view.save(update_fields=["state"])
+    campaign, creator, other = _finished_campaign(make_user)
     # when someone without a seat, or not its creator, leaves or cancels it
     stranger = make_user()
     # then the campaign's own 409 answers first (not 403 not_seated / not_creator)
@@ -574,12 +575,7 @@ def test_a_finished_campaign_refuses_a_stranger_as_finished_too(make_user):
 
 def test_a_finished_campaign_answers_join_and_start_as_finished_not_started(make_user):
     # given a finished campaign (its act played to the end)
-    creator, other = make_user(), make_user()
-    campaign = services.campaign_create(user=creator, game="harakiri", act=1, seats=2)
-    services.campaign_join(campaign_id=campaign.pk, user=other)
-    view = CampaignView.objects.get(campaign=campaign)
-    view.state = {**view.state, "status": "finished", "phase": "finished"}
-    view.save(update_fields=["state"])
+    campaign, creator, other = _finished_campaign(make_user)
     url = f"/api/campaigns/{campaign.pk}/"
     # when anyone joins or starts it: its creator, a player who is not, a stranger
     for user, path in ((make_user(), "join/"), (other, "join/"), (creator, "start/"), (other, "start/"),
@@ -589,6 +585,7 @@ def test_a_finished_campaign_answers_join_and_start_as_finished_not_started(make
         assert_error(res, 409, "campaign_finished")
         assert "over" in res.json()["message"], (path, res.json())
     # and a running campaign still answers campaign_started
+    view = CampaignView.objects.get(campaign=campaign)
     view.state = {**view.state, "status": "active", "phase": "between"}
     view.save(update_fields=["state"])
     assert_error(api_as(make_user()).post(f"{url}join/"), 409, "campaign_started")
