@@ -152,29 +152,35 @@ def campaign_leave(*, campaign_id, user) -> dict:
 
 
 def _leave_running(campaign: Campaign, state: dict, user) -> dict:
-    if domain.running_leave(state, user.pk) == "now" or _resign_phase_match(state, user):
-        return _append(campaign, domain.leave_records(state, [user.pk], _now()))
+    how = {} if domain.running_leave(state, user.pk) == "now" else _resign_phase_match(state, user)
+    if how is not None:
+        return _append(campaign, domain.leave_records(state, [user.pk], _now(), how))
     return _append(campaign, [{"type": domain.LEAVING, "payload": {
         "seat": domain.seat_of(state, user.pk), "user_id": user.pk, "username": user.get_username(),
         "chapter": state["chapter"], "phase": state["phase"], "match_id": state["current_match"], "at": _now()}}])
 
 
-def _resign_phase_match(state: dict, user) -> bool:
+def _resign_phase_match(state: dict, user) -> dict | None:
     """The player resigns from the phase match being played (docs/games/harakiri.md, "Resigning"):
     in it their characters pass to the first player left, as they do in the campaign, and the party
-    plays on. False when that match no longer runs (it has just ended and the policy has not yet
-    recorded it): the leave is then announced and done by the policy, as before. A player who already
-    resigned from the match's own page leaves the campaign now."""
+    plays on. Returns the ``how`` of ``domain.leave_records`` for their ``PlayerLeft``: ``{}`` (reason
+    ``left``) for this resignation. A player already out of the match (they resigned on its own page,
+    or another player took their characters over there, and the leave that schedules has not run
+    yet) leaves the campaign now, for that first cause: ``resigned`` / ``taken_over`` as
+    ``phase_resigns_run`` would have recorded it (the taken-over characters staying with the taker).
+    None when that match no longer runs (it has just ended and the policy has not yet recorded it):
+    the leave is then announced and done by the policy, as before."""
     try:
         matches.match_resign(match_id=state["current_match"], user=user)
     except PlatformError as refused:
         code = getattr(refused, "code", "")
         if code == "already_out":
-            return True
+            how = _resigned_from(state, selectors.match_get(state["current_match"]))[1]
+            return {user.pk: how[user.pk]} if user.pk in how else {}
         if code == "match_not_active":
-            return False
+            return None
         raise CampaignRefused(code or "resign_refused", refused.message, 409) from refused
-    return True
+    return {}
 
 
 def _now() -> str:

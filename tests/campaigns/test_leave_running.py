@@ -261,6 +261,52 @@ def test_a_resignation_whose_campaign_leave_was_lost_is_found_by_the_sweep(
     assert [s["user_id"] for s in services.campaign_get(campaign.pk)["seats"]] == [creator.pk, third.pk]
 
 
+def test_a_leave_pressed_before_the_resignations_scheduled_leave_ran_records_the_resignation(
+        make_user, fixed_match_seed, django_capture_on_commit_callbacks):
+    # docs/campaigns.md, "Leaving a running campaign": a resignation on the match page is leaving the
+    # campaign; the first cause wins, whichever write records it
+    on_commit = django_capture_on_commit_callbacks
+    campaign, (creator, leaver, third), adventure_id = _three_in_the_first_phase(make_user, fixed_match_seed, on_commit)
+    # given a resignation on the match page whose scheduled campaign leave has not run yet
+    with on_commit(execute=False):
+        match_services.match_resign(match_id=adventure_id, user=leaver)
+    assert len(services.campaign_get(campaign.pk)["seats"]) == 3
+    # when that player presses the campaign's Leave first
+    with on_commit(execute=True):
+        services.campaign_leave(campaign_id=campaign.pk, user=leaver)
+    # then the departure says they resigned (not "left"), and the scheduled leave appends nothing more
+    left = CampaignRecord.objects.get(campaign=campaign, type=domain.LEFT)
+    assert left.payload.pop("at") and left.payload == {"seat": 1, "user_id": leaver.pk, "reason": "resigned"}
+    assert services.phase_resigns_run(adventure_id) == "nobody"
+    doc = services.campaign_get(campaign.pk)
+    assert [(d["user_id"], d["reason"], d["heir_id"]) for d in doc["departures"]] == [(leaver.pk, "resigned", creator.pk)]
+    assert check_campaigns(fix=False) == ([], 0)
+
+
+def test_a_leave_pressed_before_a_take_overs_scheduled_leave_ran_records_the_take_over(
+        make_user, fixed_match_seed, django_capture_on_commit_callbacks):
+    # docs/platform.md, "An absent player": the characters stay with the player who took them over
+    import datetime
+
+    on_commit = django_capture_on_commit_callbacks
+    campaign, (creator, absent, taker), adventure_id = _three_in_the_first_phase(make_user, fixed_match_seed, on_commit)
+    match = match_selectors.match_get(adventure_id)
+    last = MatchEvent.objects.filter(match=match).order_by("-seq").values_list("at", flat=True).first()
+    MatchEvent.objects.filter(match=match).update(at=last - datetime.timedelta(seconds=decisions.IDLE_TAKE_OVER_SECONDS + 60))
+    # given the third player took the second's characters over, and the campaign's leave has not run yet
+    with on_commit(execute=False):
+        match_services.match_take_over(match_id=adventure_id, user=taker, seat=1)
+    # when the absent player comes back and presses the campaign's Leave
+    with on_commit(execute=True):
+        services.campaign_leave(campaign_id=campaign.pk, user=absent)
+    # then the departure is the take-over's, Hattori with the taker (not the first player, as a plain leave gives)
+    left = CampaignRecord.objects.get(campaign=campaign, type=domain.LEFT)
+    assert left.payload.pop("at") and left.payload == {
+        "seat": 1, "user_id": absent.pk, "reason": "taken_over", "taken_over_by": taker.pk}
+    assert services.campaign_get(campaign.pk)["control"] == {"akira": 0, "hattori": 1, "hikaru": 1, "tomoe": 0}
+    assert services.phase_resigns_run(adventure_id) == "nobody" and check_campaigns(fix=False) == ([], 0)
+
+
 def _play_without_policy(match_id):
     """Play the match to its end with the worker's SYSTEM steps only (no finished listener runs)."""
     import uuid
