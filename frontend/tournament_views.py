@@ -160,6 +160,9 @@ def _page_context(request, tournament) -> dict:
     mine = next((e for e in detail["entrants"] if uid in e["user_ids"]), None)
     # fair play: a player of this tournament may not watch another of its matches while it is played
     is_player = uid is not None and uid in tournament_players(tournament.pk)
+    clock = detail["clock"] or {}
+    # the round being played is paused: its tables still being played say so, not "playing"
+    paused_round = clock.get("round") if clock.get("paused") else None
     rounds: dict[int, list] = {}
     for p in pairings:
         winners = set((p["result"] or {}).get("winners", []))
@@ -173,6 +176,7 @@ def _page_context(request, tournament) -> dict:
             "can_report": mine_here and p["match_id"] is not None,
             "watch_closed": is_player and not seated and p["result"] is None and p["match_id"] is not None,
             "mine_running": seated and p["result"] is None and p["match_id"] is not None,
+            "paused": p["result"] is None and p["round"] == paused_round,
             "seats": [{"entrant_id": e, "name": names.get(e, e), "won": e in winners, "points": points.get(e),
                        "me": mine is not None and e == mine["entrant_id"]} for e in p["entrant_ids"]]})
     if detail["status"] == "registering" or not any(row["played"] for row in standings):
@@ -406,7 +410,7 @@ def tournament_pause(request, tournament_id):
     return _action(request, tournament_id,
                    lambda: services.tournament_pause_clock(tournament_id=tournament_id, user=request.user,
                                                            reason=request.POST.get("reason", "")),
-                   "The round is paused: its time limit and the players' turn clocks are stopped.")
+                   "The round's time limit and the players' turn clocks are stopped.")
 
 
 @login_required

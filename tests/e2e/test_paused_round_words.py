@@ -114,3 +114,86 @@ def test_a_player_who_opens_a_staff_page_gets_kamizas_refusal(new_page, live_ser
     shot(page, "staff-refused")
     page.get_by_test_id("forbidden-back").click()
     expect(page).to_have_url(re.compile(r"/$"))
+
+
+# a four-player Yokai cup, round 1 of 2: table 1 ended, table 2 still played when its organizer paused
+# the round for a power cut; prints the tournament and the organizer's username
+ORGANIZER_SETUP_PY = """
+import sys, django
+django.setup()
+from django.contrib.auth import get_user_model
+from games.tournaments import services
+from games.tournaments.policies import tournament_match_finished, tournament_start_and_play
+from tests.tournaments.play import end_by_time_limit, round_matches
+User = get_user_model()
+tag, password = sys.argv[1:]
+organizer = User.objects.create_user(username="org-" + tag, password=password, is_staff=True)
+players = [User.objects.create_user(username=n + "-" + tag, password=password) for n in ("alice", "ben", "carol", "dan")]
+t = services.tournament_create(creator=organizer, name="Pause Cup " + tag, game="yokai", format="swiss",
+                               table_size=2, rounds=2, round_minutes=30, match_options={"turn_seconds": 60})
+for p in players:
+    services.tournament_register(tournament_id=t.pk, user=p)
+tournament_start_and_play(tournament_id=t.pk, user=organizer)
+first = round_matches(t.pk, 1)[0]
+end_by_time_limit(first)
+tournament_match_finished(match_id=first)
+services.tournament_pause_clock(tournament_id=t.pk, user=organizer, reason="power cut")
+print(t.pk, organizer.username)
+"""
+
+# the rest of round 1 ends while it is paused: round 2 waits for the organizer
+END_ROUND_PY = """
+import sys, django
+django.setup()
+from games.tournaments.models import TournamentRecord
+from games.tournaments.policies import tournament_match_finished
+from tests.tournaments.play import end_by_time_limit, round_matches
+tid = sys.argv[1]
+done = set(TournamentRecord.objects.filter(tournament_id=tid, round=1, kind="result").values_list("table", flat=True))
+from games.tournaments.models import TournamentTable
+for table in TournamentTable.objects.filter(tournament_id=tid, round=1, match__isnull=False).exclude(table__in=done):
+    end_by_time_limit(table.match_id)
+    tournament_match_finished(match_id=table.match_id)
+"""
+
+
+def _run(server_env, script, *args):
+    done = subprocess.run([sys.executable, "-c", script, *args], cwd=ROOT, env=server_env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout.split()
+
+
+def test_the_organizer_s_page_says_a_paused_round_once_beside_the_resume_button(new_page, live_server_env):
+    # given round 1 of a cup paused by its organizer for a power cut, one table over, one still played
+    tid, organizer = _run(live_server_env, ORGANIZER_SETUP_PY, uuid.uuid4().hex[:6], PASSWORD)[-2:]
+    page = new_page()
+    # when the organizer opens the tournament's page
+    sign_in(page, organizer, f"/tournaments/{tid}/")
+    # then the pause is stated once, in its one wording, beside the Resume button (before: the status
+    # line, a notice, the next-round line and the controls' help each said it again)
+    notice = page.get_by_test_id("pause-reason")
+    expect(notice).to_have_count(1)
+    expect(notice).to_have_text("The round is paused: “power cut”.")
+    expect(page.get_by_test_id("entry").get_by_test_id("pause-reason")).to_be_visible()
+    expect(page.get_by_test_id("resume")).to_have_text("Resume the round")
+    expect(page.locator("body")).not_to_contain_text("paused by the organizer")
+    expect(page.locator("body")).not_to_contain_text("While the round is paused")
+    assert page.locator("body").inner_text().count("power cut") == 1
+    # and the status line and the pairings only badge it: the table still played reads "paused"
+    expect(page.get_by_test_id("clock-paused")).to_have_text("round paused")
+    pairings = page.get_by_test_id("pairings-round-1")
+    expect(pairings.get_by_test_id("table-paused")).to_have_text("paused")
+    expect(pairings).not_to_contain_text("playing")
+    shot(page, "paused-tournament-organizer")
+    # when the last match of the round ends during the pause
+    _run(live_server_env, END_ROUND_PY, tid)
+    page.reload()
+    # then the one statement says the round is over and the next round waits
+    expect(notice).to_have_count(1)
+    expect(notice).to_have_text("Round over and paused (“power cut”): the next round waits for the organizer.")
+    expect(page.get_by_test_id("resume")).to_have_text("Resume and pair round 2")
+    expect(page.get_by_test_id("clock-paused")).to_have_text("round over, paused")
+    expect(pairings.get_by_test_id("table-paused")).to_have_count(0)
+    assert page.locator("body").inner_text().count("power cut") == 1
+    shot(page, "paused-tournament-organizer-round-over")

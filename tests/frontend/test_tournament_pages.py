@@ -160,7 +160,7 @@ def test_register_start_pairings_results_and_withdraw(organizer, make_user):
     assert 'data-testid="pause"' in browser(organizer).get(url).content.decode()
     assert 'data-testid="pause"' not in browser(players[0]).get(url).content.decode()
     res = browser(organizer).post(f"{url}pause/", follow=True).content.decode()
-    assert "The round is paused: its time limit and the players&#x27; turn clocks are stopped." in _messages(res)
+    assert "The round&#x27;s time limit and the players&#x27; turn clocks are stopped." in _messages(res)
     assert 'data-testid="clock-paused"' in res
     assert "code-already_paused" in _messages(browser(organizer).post(f"{url}pause/", follow=True).content.decode())
     res = browser(organizer).post(f"{url}resume/", follow=True).content.decode()
