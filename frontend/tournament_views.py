@@ -18,7 +18,7 @@ from games.tournaments.watch import tournament_players
 
 from .tournament_forms import TournamentCreateForm, TournamentEditForm
 from .throttling import too_quick
-from .wording import form_errors_shown, form_refusal, refusal
+from .wording import delay_words, form_errors_shown, form_refusal, refusal
 
 LABELS = {"format": dict(FORMATS), "game": dict(GAMES), "status": dict(STATUSES)}
 # a player's report (dispute) on a table, as the page says it
@@ -105,17 +105,6 @@ def result_words(result: dict | None, reports: list[dict]) -> str | None:
     if result["by"] == "judge" and any(r["status"] == "overridden" for r in reports):
         return None
     return RESULT_BY_WORDS.get(result["by"], result["by"])
-
-
-def delay_words(seconds: int, turns: int) -> str:
-    """The spectator delay as the pages say it: "60 seconds and 1 turn"."""
-    parts = []
-    if seconds:
-        parts.append(f"{seconds // 60} minute{'s' if seconds // 60 != 1 else ''}" if seconds % 60 == 0
-                     else f"{seconds} seconds")
-    if turns:
-        parts.append(f"{turns} turn{'s' if turns != 1 else ''}")
-    return " and ".join(parts)
 
 
 FORMAT_ROUNDS = {

@@ -78,3 +78,23 @@ def form_errors_shown(request, form) -> None:
     """Flash an invalid form's errors (a form posted from a page that shows it elsewhere)."""
     messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
 
+
+
+def duration_words(seconds: int) -> str:
+    """A duration as every page says it: "1 minute", "1 minute 30 seconds", "45 seconds", "1 hour"."""
+    seconds = max(int(seconds or 0), 0)
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [f"{n} {unit}{'' if n == 1 else 's'}" for n, unit in ((hours, "hour"), (minutes, "minute"), (secs, "second"))
+             if n]
+    return " ".join(parts) or "0 seconds"
+
+
+def delay_words(seconds: int, turns: int) -> str:
+    """How far behind the players a tournament's spectators watch, "1 minute and 1 turn" ("" when not
+    behind): the one formatter of the tournament page, the match page's note and its "Delayed ..." badge
+    (which reads it from the page's boot data, ``spectator_delay.words``)."""
+    parts = [duration_words(seconds)] if seconds else []
+    if turns:
+        parts.append(f"{turns} turn{'' if turns == 1 else 's'}")
+    return " and ".join(parts)

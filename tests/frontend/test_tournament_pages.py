@@ -238,7 +238,7 @@ def test_the_organizer_changes_the_spectator_delay_on_the_page(organizer, make_u
     assert 'data-testid="spectator-delay-form"' in page and 'name="seconds" type="number" min="60"' in page
     res = browser(organizer).post(f"{url}spectator-delay/", {"seconds": "150", "turns": "2"}, follow=True).content.decode()
     assert "The spectator delay is changed." in _messages(res)
-    assert "spectators see each match 150 seconds and 2 turns behind the players." in res
+    assert "spectators see each match 2 minutes 30 seconds and 2 turns behind the players." in res
     res = browser(organizer).post(f"{url}spectator-delay/", {"seconds": "30", "turns": "2"}, follow=True).content.decode()
     assert "code-invalid_spectator_delay" in _messages(res)
     assert Tournament.objects.get(pk=t.pk).spectator_delay_seconds == 150

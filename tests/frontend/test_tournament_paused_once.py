@@ -11,6 +11,7 @@ import re
 import pytest
 from django.test import Client
 
+from frontend.wording import delay_words, duration_words
 from games.tournaments import services
 from games.tournaments.policies import tournament_match_finished, tournament_start_and_play
 
@@ -104,3 +105,14 @@ def test_once_the_paused_round_is_over_the_organizer_reads_that_the_next_round_w
     assert '<span class="badge" data-testid="clock-paused">round over, paused</span>' in html
     assert 'data-testid="table-paused"' not in html
 
+
+def test_one_formatter_words_every_duration():
+    # the match page said "60 s", the tournament page "1 minute": one wording now
+    assert duration_words(60) == "1 minute"
+    assert duration_words(150) == "2 minutes 30 seconds"
+    assert duration_words(45) == "45 seconds"
+    assert duration_words(3600) == "1 hour"
+    assert delay_words(60, 1) == "1 minute and 1 turn"
+    assert delay_words(90, 0) == "1 minute 30 seconds"
+    assert delay_words(120, 3) == "2 minutes and 3 turns"
+    assert delay_words(0, 0) == ""
