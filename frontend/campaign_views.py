@@ -122,6 +122,25 @@ def departure_words(d: dict, viewer: str | None = None, running: bool = True) ->
     return f"{who} the campaign{at}{where}{then}"
 
 
+def departure_line(d: dict, viewer: str | None = None) -> str:
+    """The same departure as ``departure_words``, short, for the list under the party ("Left the
+    campaign"), which the whole sentence would repeat when it is also the standing card's notice:
+    how, where, when and to whom the characters went ("dave9 resigned from the phase's match ·
+    chapter 1's Adventure Phase · 7 Dec 2026, 03:40 UTC · characters to alice")."""
+    me = viewer is not None and d.get("username") == viewer and d.get("reason") != "account_deleted"
+    name = "You" if me else d["username"]
+    who = {"account_deleted": "A player whose account was deleted",
+           "resigned": f"{name} resigned from the phase's match",
+           "taken_over": f"{name} {'were' if me else 'was'} taken over in the phase's match after a day's wait",
+           }.get(d.get("reason"), f"{name} left")
+    where = (f"chapter {d['chapter']}'s {PHASE_NAMES[d['phase']]}" if d.get("phase") in PHASE_NAMES
+             else f"chapter {d['chapter']}" if d.get("chapter") else "")
+    chars = "your characters" if me else "characters"
+    heir = "you" if d.get("heir") and d["heir"] == viewer else d.get("heir")
+    to = f"{chars} to {heir}" if heir else "nobody left to play them"
+    return " · ".join(part for part in (who, where, when(d["at"]) if d.get("at") else "", to) if part)
+
+
 def asks(page: dict) -> list[dict]:
     """The campaign's actions that ask first, in the order shown, each ``{url, question, testid,
     label}`` (``_campaign_confirm.html``): before the start a player who joined may leave and the
@@ -209,9 +228,10 @@ def campaign_page(request, campaign_id):
         return render(request, "frontend/campaign_missing.html", status=404)
     page["words"] = standing_words(page["standing"])
     page["subtitle"] = subtitle(page)
-    for d in page["departures"]:
-        d["words"] = departure_words(d, request.user.get_username() if request.user.is_authenticated else None,
-                                     running=page["campaign"]["status"] == "active")
+    viewer = request.user.get_username() if request.user.is_authenticated else None
+    for d in page["departures"]:  # the latest in words in the standing card while it runs; each one short below
+        d["words"] = departure_words(d, viewer, running=page["campaign"]["status"] == "active")
+        d["line"] = departure_line(d, viewer)
     page["asks"] = asks(page)
     page["party_names"] = ",".join(p["username"] or "" for p in page["players"])
     page["standing"]["phase_name"] = PHASE_NAMES.get(page["standing"]["phase"])

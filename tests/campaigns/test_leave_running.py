@@ -651,8 +651,12 @@ def test_the_page_says_who_left_when_and_who_plays_their_characters_now(make_use
     notice = live.split('data-testid="campaign-left-notice"')[1].split("</p>")[0]
     assert f"{dave.get_username()} left the campaign on " in notice
     assert "UTC, in chapter 1's Adventure Phase: you play their characters now." in notice
+    # and the list under the party says it once more only in short (the notice's sentence is on the page once)
+    sentence = notice.split(">", 1)[1].strip()
+    assert live.count(sentence) == 1
     departures = live.split('data-testid="campaign-departures"')[1].split("</ul>")[0]
-    assert f"{dave.get_username()} left the campaign on " in departures
+    assert f"<li>{dave.get_username()} left · chapter 1's Adventure Phase · " in departures
+    assert "UTC · characters to you</li>" in departures and "the campaign on" not in departures
     # and it carries the header's new player count and the party for campaign.js to refresh the header
     assert 'data-subtitle="Act 1 · 1 player"' in live and f'data-party="{alice.get_username()}"' in live
     # and a watcher reads who plays them by name; the full page's header says 1 player
@@ -663,9 +667,10 @@ def test_the_page_says_who_left_when_and_who_plays_their_characters_now(make_use
     browser(alice).post(f"{path}leave/")
     over = unescape(browser(dave).get(path).content.decode())
     departures = over.split('data-testid="campaign-departures"')[1].split("</ul>")[0]
-    assert "You left the campaign on " in departures
-    assert f"chapter 1's Adventure Phase: your characters passed to {alice.get_username()}." in departures
-    assert f"{alice.get_username()} left the campaign on " in departures and "nobody was left to play." in departures
+    assert "<li>You left · chapter 1's Adventure Phase · " in departures
+    assert f"UTC · your characters to {alice.get_username()}</li>" in departures
+    assert f"<li>{alice.get_username()} left · chapter 1's Adventure Phase · " in departures
+    assert "UTC · nobody left to play them</li>" in departures
     assert 'data-testid="campaign-left-notice"' not in over
 
 
@@ -683,6 +688,10 @@ def test_the_page_says_a_player_who_resigned_on_the_match_page_left_and_who_play
     notice = live.split('data-testid="campaign-left-notice"')[1].split("</p>")[0]
     assert f"{bob.get_username()} resigned from the phase's match and so left the campaign on " in notice
     assert f"UTC, in chapter 1's Adventure Phase: {alice.get_username()} plays their characters now." in notice
+    # and the list under the party has it short (the notice says it in full)
+    departures = live.split('data-testid="campaign-departures"')[1].split("</ul>")[0]
+    assert f"<li>{bob.get_username()} resigned from the phase's match · chapter 1's Adventure Phase · " in departures
+    assert f"UTC · characters to {alice.get_username()}</li>" in departures
     # and the party shows him no more: alice plays his Hattori, as in the match
     players = live.split('data-testid="campaign-players"')[-1].split("</ul>")[0]
     assert bob.get_username() not in players
@@ -698,6 +707,25 @@ def test_the_page_says_a_player_who_resigned_on_the_match_page_left_and_who_play
     assert doc["control"] == {"akira": 0, "hattori": 0, "hikaru": 1, "tomoe": 0}
     assert [(d["username"], d["reason"], d["chapter"], d["phase"], d["heir"]) for d in doc["departures"]] == [
         (bob.get_username(), "resigned", 1, "adventure", alice.get_username())]
+
+
+def test_the_departures_list_says_each_departure_short():
+    from frontend.campaign_views import departure_line, departure_words
+
+    at = "2026-12-07T03:40:00+00:00"
+    taken = {"username": "dave9", "reason": "taken_over", "chapter": 2, "phase": "exploration", "heir": "carol", "at": at}
+    # a player taken over: how, where, when and who has the characters, to a watcher and to the taker
+    assert departure_line(taken) == ("dave9 was taken over in the phase's match after a day's wait · "
+                                     "chapter 2's Exploration Phase · 7 Dec 2026, 03:40 UTC · characters to carol")
+    assert departure_line(taken, "carol").endswith(" · characters to you")
+    # and to the player themself, and shorter than the standing card's sentence
+    assert departure_line(taken, "dave9").startswith("You were taken over in the phase's match")
+    assert departure_line(taken, "dave9").endswith(" · your characters to carol")
+    assert len(departure_line(taken)) < len(departure_words(taken))
+    # a deleted account, a departure from a log without times or phases, the last player
+    gone = {"username": "deleted player", "reason": "account_deleted", "chapter": 1, "phase": "between",
+            "heir": None, "at": None}
+    assert departure_line(gone, "deleted player") == "A player whose account was deleted · chapter 1 · nobody left to play them"
 
 
 def test_the_page_reads_who_left_from_the_campaigns_view_not_its_log(make_user, django_capture_on_commit_callbacks):

@@ -45,9 +45,12 @@ def test_a_resignation_on_the_match_page_shows_on_the_campaign_page_at_once(new_
     expect(a.get_by_test_id("campaign-subtitle")).to_have_text(re.compile(r"· 1 player$"))
     # and B's campaign page no longer seats B: it is a watcher's page, telling B what B did
     b.goto(f"/campaigns/{campaign_id}/")
-    expect(b.get_by_test_id("campaign-departures")).to_contain_text(
+    expect(b.get_by_test_id("campaign-left-notice")).to_contain_text(
         "You resigned from the phase's match and so left the campaign on ")
-    expect(b.get_by_test_id("campaign-departures")).to_contain_text(f"{alice} plays your characters now.")
+    expect(b.get_by_test_id("campaign-left-notice")).to_contain_text(f"{alice} plays your characters now.")
+    expect(b.get_by_test_id("campaign-departures")).to_contain_text(
+        "You resigned from the phase's match · chapter 1's Adventure Phase · ")
+    expect(b.get_by_test_id("campaign-departures")).to_contain_text(f"· your characters to {alice}")
     expect(b.get_by_test_id("campaign-leave")).to_have_count(0)
     expect(b.get_by_test_id("campaign-continue")).to_have_text("Watch the current phase")
     # and A's own Leave now asks as the last player's (declined: nothing happens)
