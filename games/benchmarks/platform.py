@@ -14,6 +14,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -52,18 +53,48 @@ def _submit_loop(match, actor, commands: int) -> int:
     return seq
 
 
-def run_writer(barrier: str, *, bare: bool = False) -> dict:
-    """One of N concurrent writers on its own match: set up, say ready at the ``barrier``
-    directory, and submit one command after another through the window the ``go`` file names
-    (``bare``: one-row commits to a logged table of its own instead, the baseline of
-    ``writers_8_vs_1``). The report goes to ``<pid>.json``; the writer then waits for ``release``
-    before tearing down, so that one finishing first does not spend the others' window on closing
-    its connection, dropping its table and unloading Django."""
-    if bare:
+def run_writer(barrier: str, *, bare: bool = False, threads: int = 1) -> dict:
+    """``threads`` of N concurrent writers, each on its own match (``bare``: one-row commits to a
+    logged table of its own instead, the baseline of ``writers_8_vs_1``), in this process: each sets
+    up, says ready at the ``barrier`` directory, and writes one command after another through the
+    window the ``go`` file names. Each writer's report goes to ``<pid>-<n>.json``; it then waits for
+    ``release`` before tearing down, so that one finishing first does not spend the others' window
+    on closing its connection, dropping its table and unloading Django. With more than one thread
+    the writers are threads of one process, as a server's requests are (each its own connection);
+    the reports, one per writer."""
+    if threads == 1:
+        return _writer(barrier, bare, 0)
+    reports, failures = [None] * threads, []
+
+    def run(index):
         from django.db import connection
 
-        with _Baseline(connection, table=f"bench_rows_{os.getpid()}") as baseline:
-            return _write_through_window(barrier, lambda: baseline.commits(1, temp=False))
+        try:
+            reports[index] = _writer(barrier, bare, index)
+        except BaseException as exc:  # the orchestrator sees the missing report and kills the process
+            failures.append(exc)
+        finally:
+            connection.close()  # this thread's own
+
+    workers = [threading.Thread(target=run, args=(index,)) for index in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    if failures:
+        raise failures[0]
+    return {"commands": sum(r["commands"] for r in reports), "start": min(r["start"] for r in reports),
+            "end": max(r["end"] for r in reports)}
+
+
+def _writer(barrier: str, bare: bool, index: int) -> dict:
+    """One writer, on this thread's database connection."""
+    from django.db import connection
+
+    name = f"{os.getpid()}-{index}"
+    if bare:
+        with _Baseline(connection, table=f"bench_rows_{os.getpid()}_{index}") as baseline:
+            return _write_through_window(barrier, name, lambda: baseline.commits(1, temp=False))
     match, actor = _bench_match()
     seq = match.head_seq
 
@@ -71,27 +102,27 @@ def run_writer(barrier: str, *, bare: bool = False) -> dict:
         nonlocal seq
         seq = _submit(match.pk, actor, seq)
 
-    return _write_through_window(barrier, command)
+    return _write_through_window(barrier, name, command)
 
 
-def _write_through_window(barrier: str, write) -> dict:
-    window = _wait_at(barrier)
+def _write_through_window(barrier: str, name: str, write) -> dict:
+    window = _wait_at(barrier, name)
     commands = 0
     while time.time() < window["stop"]:
         write()
         commands += 1
     report = {"commands": commands, "start": window["start"], "end": time.time()}
-    _write_whole(Path(barrier, f"{os.getpid()}.json"), report)
+    _write_whole(Path(barrier, f"{name}.json"), report)
     release = Path(barrier, "release")
     while not release.exists():
         time.sleep(0.005)
     return report
 
 
-def _wait_at(barrier: str) -> dict:
-    """Say ready (``<pid>.ready``), wait for ``go`` and then for the start of the window it names
+def _wait_at(barrier: str, name: str) -> dict:
+    """Say ready (``<name>.ready``), wait for ``go`` and then for the start of the window it names
     (``{"start": ..., "stop": ...}``, seconds since the epoch)."""
-    Path(barrier, f"{os.getpid()}.ready").touch()
+    Path(barrier, f"{name}.ready").touch()
     go = Path(barrier, "go")
     while not go.exists():
         time.sleep(0.005)
@@ -248,16 +279,19 @@ def _subprocess_writepath(env: dict, commands: int) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def _concurrent_writers(env: dict, writers: int, seconds: float, *, bare: bool = False) -> dict:
-    """``writers`` processes, each on its own match (``bare``: each committing bare rows to its own
-    table), all writing through the same window of ``seconds``: aggregate commands/s."""
+def _concurrent_writers(env: dict, writers: int, seconds: float, *, bare: bool = False, threads: int = 1) -> dict:
+    """``writers`` writers, each on its own match (``bare``: each committing bare rows to its own
+    table), all writing through the same window of ``seconds``: aggregate commands/s. They are
+    processes of one writer each, or (``threads`` > 1) ``writers / threads`` processes of that many
+    writer threads each, as requests are in the servers."""
     extra = ["--bare"] if bare else []
     with tempfile.TemporaryDirectory() as barrier:
-        procs = [subprocess.Popen([sys.executable, "manage.py", "bench", "writer", "--barrier", barrier, *extra],
+        procs = [subprocess.Popen([sys.executable, "manage.py", "bench", "writer", "--barrier", barrier,
+                                   "--threads", str(threads), *extra],
                                   cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                 for _ in range(writers)]
+                 for _ in range(writers // threads)]
         try:
-            (error, busy_s), runs = _run_window(procs, barrier, seconds), []
+            (error, busy_s), runs = _run_window(procs, writers, barrier, seconds), []
             if error is None:
                 runs = [json.loads(path.read_text()) for path in Path(barrier).glob("*.json")]
         finally:
@@ -266,15 +300,16 @@ def _concurrent_writers(env: dict, writers: int, seconds: float, *, bare: bool =
     if error or any(p.returncode for p in procs):
         return {"error": (error or "a writer failed") + ": " + "".join(err[-500:] for _, err in outs)}
     wall = max(r["end"] for r in runs) - min(r["start"] for r in runs)
-    return {"writers": writers, "commands": sum(r["commands"] for r in runs),
+    return {"writers": writers, "threads_per_process": threads, "commands": sum(r["commands"] for r in runs),
             "commands_per_s": round(sum(r["commands"] for r in runs) / wall, 1),
             "window_s": seconds, "machine_busy_s": busy_s}
 
 
-def _run_window(procs, barrier: str, seconds: float) -> tuple[str | None, float | None]:
-    """Wait for every writer to be ready, open the window, wait for every report: what went wrong,
-    and the CPU seconds the whole machine was busy during the window (None where unknown)."""
-    if not _all_wrote(procs, barrier, "ready", deadline=time.monotonic() + 300):
+def _run_window(procs, writers: int, barrier: str, seconds: float) -> tuple[str | None, float | None]:
+    """Wait for every one of the ``writers`` (in ``procs``) to be ready, open the window, wait for
+    every report: what went wrong, and the CPU seconds the whole machine was busy during the window
+    (None where unknown)."""
+    if not _all_wrote(procs, writers, barrier, "ready", deadline=time.monotonic() + 300):
         return "a writer did not get ready", None
     start = time.time() + WINDOW_LEAD_S
     _write_whole(Path(barrier, "go"), {"start": start, "stop": start + seconds})
@@ -283,15 +318,15 @@ def _run_window(procs, barrier: str, seconds: float) -> tuple[str | None, float 
     busy_before = machine_busy_seconds()
     time.sleep(max(start + seconds - time.time(), 0))
     busy_after = machine_busy_seconds()
-    if not _all_wrote(procs, barrier, "json", deadline=time.monotonic() + seconds + 300):
+    if not _all_wrote(procs, writers, barrier, "json", deadline=time.monotonic() + seconds + 300):
         return "a writer did not report", None
     return None, (None if busy_before is None else round(busy_after - busy_before, 3))
 
 
-def _all_wrote(procs, barrier: str, suffix: str, *, deadline: float) -> bool:
-    """Whether every writer left its ``<pid>.<suffix>`` before the deadline and without failing
-    (else they are killed)."""
-    while len(list(Path(barrier).glob(f"*.{suffix}"))) < len(procs):
+def _all_wrote(procs, writers: int, barrier: str, suffix: str, *, deadline: float) -> bool:
+    """Whether all ``writers`` left their ``<pid>-<n>.<suffix>`` before the deadline and no process
+    failed (else they are killed)."""
+    while len(list(Path(barrier).glob(f"*.{suffix}"))) < writers:
         if time.monotonic() > deadline or any(p.poll() not in (None, 0) for p in procs):
             for p in procs:
                 p.kill()
@@ -312,33 +347,42 @@ WRITER_WINDOW_S = 1.5  # each of the rounds' eight runs
 WINDOW_LEAD_S = 0.1  # from the go to the window's start: every writer is waiting for it by then
 
 
+# The shapes of eight writers beside one: (writers, writer threads per process). The servers run
+# their requests and socket commands on threads, two server processes in the distributed stack.
+SHAPES = ((1, 1), (8, 1), (8, 4))
+
+
 def _writers_scaling(env: dict, seconds: float = WRITER_WINDOW_S) -> dict:
     """8 writers on 8 matches against 1 writer: the same ``bench writer`` processes writing through
-    windows of the same length, in turn (1, 8, 1, 8, ...) so that the machine's load falls on both
-    alike. Each figure is total commands over total time. Beside it, in the same rounds, the same
-    for bare one-row commits (8 processes on 8 tables against 1): how far this machine lets durable
-    commits alone scale, the ceiling of the write path's ratio."""
-    runs = {(bare, writers): [] for bare in (False, True) for writers in (1, 8)}
+    windows of the same length, in turn (1, 8, 8 as 2 x 4 threads, 1, ...) so that the machine's load
+    falls on all alike. Each figure is total commands over total time. Beside it, in the same
+    rounds, the same for bare one-row commits (8 writers on 8 tables against 1): how far this machine
+    lets durable commits alone scale, the ceiling of the write path's ratio."""
+    runs = {(bare, *shape): [] for bare in (False, True) for shape in SHAPES}
     for _ in range(WRITER_ROUNDS):
-        for bare, writers in runs:
-            run = _concurrent_writers(env, writers, seconds, bare=bare)
+        for bare, writers, threads in runs:
+            run = _concurrent_writers(env, writers, seconds, bare=bare, threads=threads)
             if "error" in run:
                 return {"writers_8": run}
-            runs[bare, writers].append(run)
+            runs[bare, writers, threads].append(run)
 
     def rate(of):
         return round(sum(r["commands"] for r in of) / sum(r["commands"] / r["commands_per_s"] for r in of), 1)
 
-    one, eight = rate(runs[False, 1]), rate(runs[False, 8])
-    bare_one, bare_eight = rate(runs[True, 1]), rate(runs[True, 8])
-    return {"writers_8": {"writers": 8, "commands": sum(r["commands"] for r in runs[False, 8]), "commands_per_s": eight},
+    one, eight, threaded = (rate(runs[(False, *shape)]) for shape in SHAPES)
+    bare_one, bare_eight, bare_threaded = (rate(runs[(True, *shape)]) for shape in SHAPES)
+    return {"writers_8": {"writers": 8, "commands": sum(r["commands"] for r in runs[False, 8, 1]), "commands_per_s": eight},
             "writers_1_commands_per_s": one, "writers_8_vs_1": round(eight / one, 4),
+            "writers_8_in_2_processes": {"writers": 8, "processes": 2, "commands_per_s": threaded},
+            "writers_8_in_2_processes_vs_1": round(threaded / one, 4),
             "baseline_commit_writers_1_per_s": bare_one, "baseline_commit_writers_8_per_s": bare_eight,
             "baseline_commit_writers_8_vs_1": round(bare_eight / bare_one, 4),
-            **_machine_cpu(runs[False, 1], runs[False, 8])}
+            "baseline_commit_writers_8_in_2_processes_vs_1": round(bare_threaded / bare_one, 4),
+            **_machine_cpu(runs[False, 1, 1], runs[False, 8, 1]),
+            **_machine_cpu(runs[False, 1, 1], runs[False, 8, 4], eight_name="writers_8_in_2_processes")}
 
 
-def _machine_cpu(one: list[dict], eight: list[dict]) -> dict:
+def _machine_cpu(one: list[dict], eight: list[dict], *, eight_name: str = "writers_8") -> dict:
     """How busy the whole machine was in the write path's windows: its CPU per command with one
     writer and with eight, and how many of its cores eight writers kept busy. When eight writers keep
     every core busy, the ratio cannot pass (cores / CPU per command with eight) / one writer's rate,
@@ -351,8 +395,8 @@ def _machine_cpu(one: list[dict], eight: list[dict]) -> dict:
 
     return {"machine_cores": os.cpu_count(),
             "writers_1_machine_cpu_ms_per_command": ms_per_command(one),
-            "writers_8_machine_cpu_ms_per_command": ms_per_command(eight),
-            "writers_8_cores_busy": round(sum(r["machine_busy_s"] for r in eight) / sum(r["window_s"] for r in eight), 2)}
+            f"{eight_name}_machine_cpu_ms_per_command": ms_per_command(eight),
+            f"{eight_name}_cores_busy": round(sum(r["machine_busy_s"] for r in eight) / sum(r["window_s"] for r in eight), 2)}
 
 
 def run_platform(*, commands: int, latency_samples: int, pg_admin_url: str | None, redis_url: str | None) -> dict:

@@ -27,6 +27,7 @@ class Command(BaseCommand):
         parser.add_argument("--commands", type=int, default=2000, help="commands through the write path")
         parser.add_argument("--barrier", help="writer (internal): directory to wait at before submitting")
         parser.add_argument("--bare", action="store_true", help="writer (internal): bare one-row commits instead")
+        parser.add_argument("--threads", type=int, default=1, help="writer (internal): writer threads in the process")
         parser.add_argument("--samples", type=int, default=200, help="latency samples")
         parser.add_argument("--games", type=int, default=50,
                             help="random games per seat count (engine benchmarks); seeded games per table (bots)")
@@ -80,7 +81,7 @@ class Command(BaseCommand):
         elif target == "writepath":
             result = platform_bench.run_writepath(opts["commands"])
         elif target == "writer":
-            result = platform_bench.run_writer(opts["barrier"], bare=opts["bare"])
+            result = platform_bench.run_writer(opts["barrier"], bare=opts["bare"], threads=opts["threads"])
         elif target == "load":
             result = load_bench.run_load(
                 pg_admin_url=opts["pg_admin_url"], redis_url=opts["redis_url"], matches=opts["matches"],
