@@ -6,7 +6,9 @@ Exactly once is enforced by the data, not by hope: a match that already has Rati
 skipped, and RatingChange is unique per (match, user), so a second application can only fail.
 
 ``rated_seats`` (pure) decides what a finished match means for ratings from its lobby state alone;
-``rebuild_ratings`` calls the same function on a from-scratch fold of each log.
+``rebuild_ratings`` calls the same function on a from-scratch fold of each log. ``dropped_before_play``
+(pure) sets aside a match a tournament drop ended before every side had moved (docs/ratings.md,
+"Tournaments"); both paths give it the finish's actor and ``seats_that_moved`` from the same log.
 """
 
 import logging
@@ -35,6 +37,45 @@ def rated_seats(lobby: dict) -> list[skill.Seat] | None:
     if engine.cooperative or len(sides) < 2 or len(set(users)) != len(users):
         return None
     return skill.match_seats(sides, users, lobby["winners"])
+
+
+# The purpose a tournament drop's resignation is recorded with (games.tournaments.services._concede_running_match).
+DROP_PURPOSE = "tournament_drop"
+
+
+def dropped_before_play(lobby: dict, finish_actor: dict | None, moved: set[int]) -> bool:
+    """Was this match ended by a tournament drop before every side had made a move? Like an aborted
+    game it is then not rated: nothing was played. ``finish_actor``: the actor of its ``MatchFinished``
+    (a drop's resignation carries ``purpose: tournament_drop``); ``moved``: the seats that made a move
+    of their own (``seats_that_moved``). A drop once both sides have moved is a resignation, rated."""
+    if "resigned" not in lobby or (finish_actor or {}).get("purpose") != DROP_PURPOSE:
+        return False
+    engine = registry.get(lobby["game"], lobby["engine_version"])
+    sides = engine.teams(lobby["options"], len(lobby["seats"]))
+    return not all(moved.intersection(side) for side in sides)
+
+
+def seats_that_moved(match_id) -> set[int]:
+    """The seats whose players made a move: a game event appended by a user's command at that seat
+    (the start's events have no seat, a timeout's or a SYSTEM step's actor is no user)."""
+    actors = (MatchEvent.objects.filter(match_id=match_id).exclude(type__in=L.PLATFORM_EVENTS)
+              .values_list("actor", flat=True).iterator(chunk_size=2000))
+    return {a["seat"] for a in actors
+            if a.get("kind") == "user" and isinstance(a.get("seat"), int) and not isinstance(a.get("seat"), bool)}
+
+
+def finish_actor(match_id) -> dict | None:
+    return MatchEvent.objects.filter(match_id=match_id, type=L.FINISHED).values_list("actor", flat=True).first()
+
+
+def aborted_by_drop(match_id, lobby: dict) -> bool:
+    """``dropped_before_play`` read from the match's log (a query only when a seat resigned)."""
+    if "resigned" not in lobby:
+        return False
+    actor = finish_actor(match_id)
+    if (actor or {}).get("purpose") != DROP_PURPOSE:
+        return False
+    return dropped_before_play(lobby, actor, seats_that_moved(match_id))
 
 
 def finished_at(match: Match):
@@ -97,5 +138,5 @@ def ratings_project(engine, match: Match, state: dict, events: list[dict], at=No
     if not any(ev["type"] == L.FINISHED for ev in events):
         return
     seats = rated_seats(state["lobby"])
-    if seats is not None:
+    if seats is not None and not aborted_by_drop(match.pk, state["lobby"]):
         ratings_apply(match, state["lobby"]["game"], seats, finished_at(match) or at)

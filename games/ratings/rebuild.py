@@ -19,7 +19,7 @@ from games.eventstore.models import MatchEvent
 
 from . import skill
 from .models import Rating, RatingChange
-from .policy import rated_seats
+from .policy import aborted_by_drop, rated_seats
 
 CHANGE_FIELDS = ("game", "seat", "rank", "finished_at", "mu_before", "sigma_before", "mu_after", "sigma_after",
                  "display_before", "display_after")
@@ -88,7 +88,7 @@ def replay() -> tuple[dict, dict, list]:
         except Exception as exc:  # an engine no longer installed: report it, don't guess
             errors.append(Difference("log", (str(match_id),), "engine", "-", f"error: {type(exc).__name__}: {exc}"))
             continue
-        if seats is None:
+        if seats is None or aborted_by_drop(match_id, lobby):
             continue
         game = lobby["game"]
         priors = {}
