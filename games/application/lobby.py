@@ -139,3 +139,14 @@ def rated_match(lobby: dict) -> bool:
 
 def bot_seats(lobby: dict) -> list[int]:
     return [i for i, s in enumerate(lobby["seats"]) if s and s.get("bot")]
+
+
+def match_phase(engine, state: dict, status) -> str:
+    """The ``phase`` a match shows (``status``: the engine's ``Status`` of ``state["game"]``): the
+    engine's own while it runs; once the match is finished, the engine's end word
+    (``EngineBase.finished_phase``) even where the platform ended it while the game's own state ran on
+    (the other side won by a resignation or a tournament drop), so that a finished match says so
+    everywhere, as one played to its end does."""
+    if state["lobby"]["status"] == DONE and not status.finished:
+        return engine.finished_phase(state["game"])
+    return status.phase

@@ -17,7 +17,7 @@ from .errors import MatchNotFound, ReplayRefused
 from .identities import deleted_among, deleted_among_seat_lists, deleted_in_running, human_ids, running_clear, seats_display
 from .lobby import (
     ABANDONED, ACTIVE, CLOCK_HELD, CLOCK_RELEASED, CREATED, DONE, FINISHED, OPEN, PLATFORM_EVENTS, SEAT_CONCEDED, SEAT_LEFT,
-    SEAT_TAKEN, STARTED, aggregate_fold, bot_seats, conceded_seats, seat_of_user,
+    SEAT_TAKEN, STARTED, aggregate_fold, bot_seats, conceded_seats, match_phase, seat_of_user,
 )
 
 # Folded states by match id, keyed on the seq they were folded to. Events are immutable, so a
@@ -148,7 +148,9 @@ def status_of(match: Match, state: dict) -> dict:
     lobby = state["lobby"]
     if lobby["status"] == OPEN or state["game"] is None:
         return {"phase": "lobby", "awaiting": [], "finished": False, "winners": []}
-    st = engine_of(match).status(state["game"]).as_dict()
+    engine = engine_of(match)
+    status = engine.status(state["game"])
+    st = {**status.as_dict(), "phase": match_phase(engine, state, status)}
     if lobby["status"] != ACTIVE:
         st["awaiting"] = []
         st["finished"] = True

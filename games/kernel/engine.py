@@ -77,6 +77,13 @@ class EngineBase:
     def status(self, state) -> Status:
         raise NotImplementedError
 
+    def finished_phase(self, state) -> str:
+        """The ``phase`` word of a finished match: the one ``status`` gives a game played to its end
+        (Yashima's ``over``, Harakiri's ``ended``). The platform shows it for a match it ended itself
+        while the game's own state runs on (a resignation of two sides, a tournament drop), so a
+        finished match never says it is still in ``combat``."""
+        return "finished"
+
     def legal_commands(self, state, seat) -> list[dict]:
         """Every command ``seat`` may submit now, each ``{"type", "args"}`` ready to post as-is."""
         raise NotImplementedError

@@ -13,7 +13,7 @@ from datetime import timedelta
 from django.db.models import F
 from django.utils import timezone
 
-from games.application.lobby import ACTIVE, CLOCK_RELEASED, FINISHED, OPEN
+from games.application.lobby import ACTIVE, CLOCK_RELEASED, FINISHED, OPEN, match_phase
 from games.eventstore import sql, store
 from games.eventstore.models import Match
 from games.kernel import SYSTEM
@@ -26,7 +26,7 @@ def summary_values(engine, state: dict, seq: int) -> dict:
     phase, awaiting = "lobby", []
     if lobby["status"] != OPEN and state["game"] is not None:
         st = engine.status(state["game"])
-        phase = st.phase
+        phase = match_phase(engine, state, st)
         awaiting = list(st.awaiting) if lobby["status"] == ACTIVE else []
     return {
         "status": lobby["status"],

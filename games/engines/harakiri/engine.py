@@ -250,6 +250,11 @@ class HarakiriEngine(EngineBase):
         return apply(new, ev)
 
     # -- reading ---------------------------------------------------------------------------
+    def finished_phase(self, state) -> str:
+        """As ``status`` says of a phase played to its end: the Adventure Phase's ``finished``, the
+        Exploration Phase's ``ended``."""
+        return ADVENTURE.finished_phase(state) if is_adventure(state) else "ended"
+
     def status(self, state) -> Status:
         """``phase`` is always the Exploration Phase's own stage (``share``, ``oracle``, ``activation``,
         ``failure``, ``aftermath``, ``ended``), the word the board shows: a decision or an open attack

@@ -116,6 +116,9 @@ class YashimaEngine(EngineBase):
         st = (state.get("stacks") or {}).get("main") or []
         return state["phase"] != "over" and bool(st) and not st[-1].get("prompt")
 
+    def finished_phase(self, state) -> str:
+        return "over"  # as ``status`` says of a game played to its end
+
     def status(self, state) -> Status:
         if state["phase"] == "over":
             return Status(phase="over", awaiting=[], finished=True, winners=list(state["result"]["winners"]))
