@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.application import audit, selectors, services, watch
-from games.application.errors import NotYourDecision
+from games.application.errors import NotYourDecision, ReplayRefused
 from games.application.identities import deleted_among_seat_lists, seats_display
 from games.kernel import RuleViolation, registry
 from games.projections.models import MatchSummary
@@ -507,15 +507,20 @@ class StaffMatchStateApi(APIView):
     permission_classes = [IsStaff]
 
     @extend_schema(tags=["staff"], operation_id="admin_match_state", parameters=[MATCH_ID, s.StaffStateQuerySerializer],
-                   responses={200: s.StaffStateSerializer, 400: E("malformed at"), **_STAFF_ERRORS},
-                   description="The folded state at seq `at`, its status and every seat's view there. Recorded.")
+                   responses={200: s.StaffStateSerializer, 400: E("malformed at"), **_STAFF_ERRORS,
+                              422: E("seq_beyond_head: `at` is past the log's last seq (as the replay answers)")},
+                   description="The folded state at seq `at`, its status and every seat's view there. Recorded. "
+                               "An `at` past the log's head is refused (422 `seq_beyond_head`, naming the last "
+                               "seq), never answered with another seq's state.")
     def get(self, request, id):
         match = selectors.match_get(id)
         selectors.staff_read_check(match, request.user)
-        at = _query(s.StaffStateQuerySerializer, request).get("at") or match.head_seq
-        at = min(at, match.head_seq)
-        if at < 1:
+        head = match.head_seq
+        if head < 1:
             raise NotFound("this match has no events yet")
+        at = _query(s.StaffStateQuerySerializer, request).get("at") or head
+        if at > head:
+            raise ReplayRefused("seq_beyond_head", f"the match log runs from seq 1 to {head}", 422)
         state = selectors.state_load(match, until=at)
 
         def view(seat):

@@ -75,7 +75,8 @@ class LobbyError(PlatformError):
 class ReplayRefused(PlatformError):
     """A replay request the match cannot answer: ``match_not_finished`` (409: a running match is
     watched live, where a tournament's spectator delay applies, never through its replay),
-    ``seq_beyond_head`` or ``unknown_seat`` (422)."""
+    ``seq_beyond_head`` or ``unknown_seat`` (422). Staff's state at a seq (``/api/admin/matches/{id}/
+    state/?at=``) refuses a seq past the head with the same ``seq_beyond_head``."""
 
     def __init__(self, code: str, message: str, status: int):
         super().__init__(message)

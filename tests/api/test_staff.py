@@ -62,6 +62,23 @@ def test_state_bad_at_is_400(started_pebbles, staff, at):
     assert not StaffAccess.objects.exists()
 
 
+@pytest.mark.parametrize("past", [1, 99999])
+def test_state_past_the_head_is_422_seq_beyond_head_as_the_replay_answers(finished_pebbles, staff, client_for, past):
+    """Given a finished match, ``at`` past its last seq is refused as ``/replay/`` refuses it (before:
+    200 with the head's state, as if the staff had asked for the last seq), and nothing is recorded."""
+    match, users = finished_pebbles()
+    at = match.head_seq + past
+    res = staff[1].get(f"/api/admin/matches/{match.pk}/state/", {"at": at})
+    assert res.status_code == 422 and res.json()["code"] == "seq_beyond_head", res.json()
+    assert res.json()["message"] == f"the match log runs from seq 1 to {match.head_seq}"
+    replay = client_for(users[0]).get(f"/api/matches/{match.pk}/replay/", {"at": at})
+    assert (replay.status_code, replay.json()["code"], replay.json()["message"]) == (
+        422, "seq_beyond_head", res.json()["message"])
+    assert not StaffAccess.objects.exists()
+    # the last seq itself is still answered
+    assert staff[1].get(f"/api/admin/matches/{match.pk}/state/", {"at": match.head_seq}).json()["seq"] == match.head_seq
+
+
 def test_non_staff_get_403_and_anonymous_401(started_pebbles, client_for, api):
     match, users = started_pebbles()
     for tail in ("log", "state"):
