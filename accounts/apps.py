@@ -10,4 +10,4 @@ class AccountsConfig(AppConfig):
         from . import selfservice, signals
 
         signals.connect()
-        identities.set_deleted_users_lookup(selfservice.deleted_user_ids)
+        identities.set_names_lookup(selfservice.shown_usernames)

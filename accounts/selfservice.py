@@ -288,13 +288,20 @@ def _seated_locked(user) -> dict:
                 .order_by("match_id").values_list("match_id", "status"))
 
 
-def deleted_user_ids(user_ids) -> set:
-    """The lookup games.application.identities uses to show "deleted player". Every command's
-    answer names its seats, so this runs on the write path: plain SQL, whose cost is the database's
-    (building the ORM query cost more than half of a whole command on SQLite)."""
+def shown_usernames(user_ids) -> dict:
+    """The lookup games.application.identities uses to name every seat, entrant and author by the
+    account's id: ``{user id: its current username, or None once the account is deleted}`` (ids
+    with no user row left out). Every command's answer names its seats, so this runs on the write
+    path: plain SQL, whose cost is the database's (building the ORM query cost more than half of a
+    whole command on SQLite)."""
     ids = list(user_ids)
     if not ids:
-        return set()
-    query = (f"SELECT user_id FROM {Profile._meta.db_table} WHERE deleted_at IS NOT NULL"
-             f" AND user_id IN ({', '.join(['%s'] * len(ids))})")
-    return {row[0] for row in plain_sql.run(query, ids, fetch="all", prepare=True)}
+        return {}
+    User = get_user_model()
+    users, profiles = User._meta.db_table, Profile._meta.db_table
+    name = User._meta.get_field(User.USERNAME_FIELD).column
+    query = (f"SELECT u.{User._meta.pk.column}, u.{name}, p.deleted_at FROM {users} u"
+             f" LEFT JOIN {profiles} p ON p.user_id = u.{User._meta.pk.column}"
+             f" WHERE u.{User._meta.pk.column} IN ({', '.join(['%s'] * len(ids))})")
+    return {row[0]: (None if row[2] is not None else row[1])
+            for row in plain_sql.run(query, ids, fetch="all", prepare=True)}

@@ -121,9 +121,10 @@ def user_register(*, username: str, password: str, email: str = ""):
 
 def user_rename(user, username: str) -> None:
     """Change a username through the same normalization and lookalike check as registration.
-    Seats in existing matches keep the name they were taken with (match logs are never rewritten),
-    so the name given up is kept as a ``RetiredUsername`` (signals): no other account can take it
-    or a lookalike of it, only this one can take it back."""
+    Match logs and tournament records keep the name they were written with (they are never
+    rewritten), but every read shows the new one (``games.application.identities``); the name
+    given up is kept as a ``RetiredUsername`` (signals): no other account can take it or a
+    lookalike of it, only this one can take it back."""
     User = get_user_model()
     try:
         username = username_clean(username)

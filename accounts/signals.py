@@ -2,15 +2,19 @@
 
 - every saved user keeps its ``Profile.username_key`` (the unique lookalike check, whichever path
   created or renamed it: API, web signup, admin, createsuperuser, shell) and its
-  ``Profile.username_skeleton`` and ``username_cased_skeleton``; a rename keeps the name given up as a ``RetiredUsername``;
+  ``Profile.username_skeleton`` and ``username_cased_skeleton``; a rename keeps the name given up as a ``RetiredUsername``
+  and forgets the names this process kept for running matches (every read shows the new name);
 - every web login is recorded as a ``LoginSession`` so the account page can list and end it.
 """
 
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in, user_logged_out
+from django.db import transaction
 from django.db.models.signals import post_save
 
 from django.utils import timezone
+
+from games.application import identities
 
 from .identity import username_cased_skeleton, username_key, username_skeleton, username_skeletons
 from .models import LoginSession, Profile, RetiredUsername
@@ -35,6 +39,10 @@ def keep_username_key(sender, instance, created=False, update_fields=None, raw=F
                       "username_cased_skeleton": old[2] or username_cased_skeleton(old[0]), "retired_at": timezone.now()},
         )
         RetiredUsername.objects.filter(user=instance, username_key=key).delete()  # taken back: in use again
+        # the names kept for running matches (identities.names_in_running): now, and once the new
+        # name is committed (a read in between may have kept the old one)
+        identities.running_clear()
+        transaction.on_commit(identities.running_clear)
 
 
 def _client_ip(request) -> str:

@@ -16,7 +16,7 @@ from games.application import selectors
 from games.application.accounts_lock import lock_accounts
 from games.application import services as matches
 from games.application.errors import MatchNotFound, PlatformError
-from games.application.identities import DELETED_PLAYER, deleted_among, seat_display
+from games.application.identities import DELETED_PLAYER, names_among, seat_display
 from games.application.lobby import ACTIVE, SEAT_CONCEDED, conceded_seats
 from games.kernel import RuleViolation
 
@@ -458,27 +458,30 @@ def campaign_list(user=None) -> list[dict]:
 
 
 def public_docs(views) -> list[dict]:
-    """The campaigns' documents (``domain.public``), a deleted account's seat (and its name as the
-    one who cancelled or abandoned it, who left, or who plays a leaver's characters) read "deleted
-    player" (the log keeps the name it was seated with), as match seats are."""
+    """The campaigns' documents (``domain.public``), each player named as the account is now (the
+    log keeps the name it was seated with), as match seats are (``identities``): its seat and its
+    name as the one who cancelled or abandoned it, who left, or who plays a leaver's characters read
+    its current username, or "deleted player" once the account is deleted."""
     docs = [domain.public(v.campaign_id, v.state) for v in views]
-    gone = deleted_among({s["user_id"] for doc in docs for s in doc["seats"] if s}
-                         | {doc[k]["by"] for doc in docs for k in ("cancelled", "abandoned") if doc[k]}
-                         | {uid for doc in docs for d in doc["departures"] for uid in (d["user_id"], d["heir_id"]) if uid})
+    names = names_among({s["user_id"] for doc in docs for s in doc["seats"] if s}
+                        | {doc[k]["by"] for doc in docs for k in ("cancelled", "abandoned") if doc[k]}
+                        | {uid for doc in docs for d in doc["departures"] for uid in (d["user_id"], d["heir_id"]) if uid})
     for doc in docs:
-        if gone:
-            doc["seats"] = [seat_display(s, gone) for s in doc["seats"]]
+        if names:
+            doc["seats"] = [seat_display(s, names) for s in doc["seats"]]
             for k in ("cancelled", "abandoned"):
-                if doc[k] and doc[k]["by"] in gone:
-                    doc[k] = {**doc[k], "username": DELETED_PLAYER}
-        doc["departures"] = [_departure_display(d, gone) for d in doc["departures"]]
+                if doc[k] and doc[k]["by"] in names:
+                    doc[k] = {**doc[k], "username": names[doc[k]["by"]]}
+        doc["departures"] = [_departure_display(d, names) for d in doc["departures"]]
     return docs
 
 
-def _departure_display(d: dict, gone: set) -> dict:
+def _departure_display(d: dict, names: dict) -> dict:
     d = dict(d)
-    if d["user_id"] in gone or d["reason"] == "account_deleted":
+    if d["reason"] == "account_deleted":
         d["username"] = DELETED_PLAYER
-    if d["heir_id"] in gone:
-        d["heir"] = DELETED_PLAYER
+    elif d["user_id"] in names:
+        d["username"] = names[d["user_id"]]
+    if d["heir_id"] in names:
+        d["heir"] = names[d["heir_id"]]
     return d

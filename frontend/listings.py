@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from campaigns import selectors as campaigns
 from games.application import selectors, watch
-from games.application.identities import deleted_among_seat_lists, seat_label, seats_display
+from games.application.identities import names_among_seat_lists, seat_label, seats_display
 from games.kernel import RuleViolation, registry
 from games.projections.models import MatchSummary
 from games.tournaments import selectors as tournaments
@@ -80,8 +80,8 @@ def table_teams(game: str, options, seat_count: int) -> dict | None:
     }
 
 
-def _summary_row(summary: MatchSummary, user, gone: frozenset) -> dict:
-    seats = seats_display(summary.seats, gone)
+def _summary_row(summary: MatchSummary, user, names: dict) -> dict:
+    seats = seats_display(summary.seats, names)
     teams = table_teams(summary.match.game, summary.match.options, len(seats))
     uid = user.pk if user.is_authenticated else None
     my_seat = next((i for i, s in enumerate(seats) if s and not s.get("bot") and s.get("user_id") == uid), None)
@@ -127,8 +127,8 @@ def part_of(match_ids) -> dict[str, dict]:
 
 def summary_rows(summaries, user) -> list[dict]:
     summaries = list(summaries)
-    gone = deleted_among_seat_lists(s.seats for s in summaries)  # one lookup for the list
-    rows = [_summary_row(s, user, gone) for s in summaries]
+    names = names_among_seat_lists(s.seats for s in summaries)  # one lookup for the list
+    rows = [_summary_row(s, user, names) for s in summaries]
     belongs = part_of(r["id"] for r in rows)
     for row in rows:
         row["part_of"] = belongs.get(str(row["id"]))

@@ -290,8 +290,8 @@ def match_page(request, match_id):
         "rated_words": rated_words(doc["match"]),
         "resign_confirm": resign_confirm(match, state, seat),
         "cooperative_resign": _cooperative_resign(match),
-        "take_over": [{"seat": s, "name": ((state["lobby"]["seats"][s] or {}).get("username") or f"Seat {s + 1}")}
-                      for s in doc.get("take_over") or []],
+        "take_over": [{"seat": s, "name": (doc["match"]["seats"][s] or {}).get("username") or f"Seat {s + 1}"}
+                      for s in doc.get("take_over") or []],  # the seats as shown (identities: names now)
         "paused_words": paused_words(doc["match"].get("clock_reason")),
         # a judge's ruling that replaced the result the game gave (the standings count the ruling)
         "judge_correction": correction_words(tournament_selectors.correction_of_match(match.pk))
@@ -366,11 +366,11 @@ def cooperative_resign_confirm(engine, state: dict, seat) -> str:
     and the party plays on; the last player's leaving ends the match (docs/games/harakiri.md,
     "Resigning"; match.js ``cooperativeResignWords`` says the same once another player has left)."""
     heir = selectors.resign_heir(engine, state, seat) if state["game"] is not None else (1 if seat == 0 else 0)
-    seats = state["lobby"]["seats"]
+    seats = selectors.seat_names(state["lobby"])  # as shown: the name now, or "deleted player"
     if heir is None or heir >= len(seats):
         return ("Resign this match? You are the last player at the table: the party fails and the match "
                 "ends; this cannot be undone.")
-    name = (seats[heir] or {}).get("username") or f"Seat {heir + 1}"
+    name = seats[heir] or f"Seat {heir + 1}"
     return f"Resign this match? Your characters pass to {name}; the party plays on without you. This cannot be undone."
 
 

@@ -24,7 +24,7 @@ from rest_framework.views import APIView
 
 from games.application import audit, selectors, services, watch
 from games.application.errors import NotYourDecision, ReplayRefused
-from games.application.identities import deleted_among_seat_lists, seats_display
+from games.application.identities import names_among_seat_lists, seats_display
 from games.kernel import RuleViolation, registry
 from games.projections.models import MatchSummary
 from games.projections.profiles import profile
@@ -95,7 +95,7 @@ def match_detail(match, user) -> dict:
     return item
 
 
-def summary_item(summary: MatchSummary, user, gone: frozenset | None = None, policies: dict | None = None,
+def summary_item(summary: MatchSummary, user, names: dict | None = None, policies: dict | None = None,
                  spectators: dict | None = None) -> dict:
     """One match of the list (``policies``, ``spectators``: looked up once for the page)."""
     match = summary.match
@@ -108,7 +108,7 @@ def summary_item(summary: MatchSummary, user, gone: frozenset | None = None, pol
         "status": summary.status,
         "phase": summary.phase,
         "seq": summary.seq,
-        "seat_list": seats_display(summary.seats, gone),
+        "seat_list": seats_display(summary.seats, names),
         "awaiting": summary.awaiting,
         "deadline": selectors.deadline_doc(getattr(match, "deadline", None), summary.seq),  # select_related
         "winners": summary.winners,
@@ -126,11 +126,11 @@ def summary_item(summary: MatchSummary, user, gone: frozenset | None = None, pol
 
 
 def summary_items(page, user) -> list[dict]:
-    gone = deleted_among_seat_lists(x.seats for x in page)
+    names = names_among_seat_lists(x.seats for x in page)
     active = [x.match_id for x in page if x.status == "active"]
     policies = watch.policies_of(active) if active else {}
     spectators = selectors.spectator_counts(active) if active else {}
-    return [summary_item(x, user, gone, policies, spectators) for x in page]
+    return [summary_item(x, user, names, policies, spectators) for x in page]
 
 
 def _query(serializer_class, request):

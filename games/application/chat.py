@@ -13,7 +13,7 @@ spectator reads the spectators' channel). Messages are stored append-only beside
 (``ChatMessage``), cleaned (control and bidirectional-override characters removed, at most
 ``CHAT_MAX_CHARS`` characters) and never rendered as HTML by the pages. Staff hide a message with a
 recorded reason (``ChatHide``): it then disappears for players and spectators, staff still see it.
-A deleted account's messages show its name as "deleted player". New and hidden messages are pushed
+A message shows its author's current name, or "deleted player" once the account is deleted (``identities``). New and hidden messages are pushed
 to the sockets that may read the channel (``social``); the REST API is the only way to post.
 """
 
@@ -28,7 +28,7 @@ from games.eventstore.models import CHAT_CHANNELS, ChatHide, ChatMessage, Match
 
 from . import social, watch
 from .errors import SocialRefused
-from .identities import DELETED_PLAYER, deleted_among
+from .identities import name_shown, names_among
 from .lobby import ABANDONED_STATUS, DONE
 from .selectors import match_get, seat_for_user, state_load
 
@@ -94,12 +94,13 @@ def _viewer(match: Match, user):
     return seat, status, access(status, seat, signed_in)
 
 
-def message_doc(row: ChatMessage, gone=frozenset(), *, staff: bool = False) -> dict:
+def message_doc(row: ChatMessage, names=None, *, staff: bool = False) -> dict:
+    """``names``: ``names_among`` the authors (the name each reads as now; as written when not given)."""
     doc = {
         "id": row.pk,
         "channel": row.channel,
         "user_id": row.author_id,
-        "username": DELETED_PLAYER if row.author_id in gone else row.author_name,
+        "username": name_shown(row.author_id, row.author_name, names or {}),
         "seat": row.seat,
         "text": row.text,
         "at": row.at.isoformat(),
@@ -120,8 +121,8 @@ def _has_hide(row) -> bool:
 
 
 def _docs(rows, *, staff=False) -> list[dict]:
-    gone = deleted_among({r.author_id for r in rows})
-    return [message_doc(r, gone, staff=staff) for r in rows]
+    names = names_among({r.author_id for r in rows})
+    return [message_doc(r, names, staff=staff) for r in rows]
 
 
 # -- writes ---------------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from games.kernel import RuleViolation, registry
 from . import services
 from .accounts_lock import accounts_entering
 from .errors import InvitationRefused
-from .identities import DELETED_PLAYER, deleted_among, seat_label, seats_display, username_key
+from .identities import deleted_among, names_among, seat_label, seats_display, username_key
 from .lobby import ABANDONED_STATUS, ACTIVE, DONE, OPEN, SEAT_TAKEN, seat_of_user
 from .selectors import match_get, state_load
 
@@ -152,10 +152,7 @@ def invitation_status(invitation: Invitation, lobby: dict, answers=None, viewer_
 
 
 def _names(user_ids) -> dict:
-    ids = {i for i in user_ids if i}
-    User = get_user_model()
-    gone = deleted_among(ids)
-    return {u.pk: (DELETED_PLAYER if u.pk in gone else u.get_username()) for u in User.objects.filter(pk__in=ids)}
+    return names_among(user_ids)  # the current name, or "deleted player"
 
 
 def _doc(inv: Invitation, lobby: dict, status: str, names: dict) -> dict:

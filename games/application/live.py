@@ -24,7 +24,7 @@ from games.kernel import canonical
 
 from . import watch
 from .errors import as_unavailable
-from .identities import deleted_in_running
+from .identities import names_in_running
 from .lobby import ACTIVE, SEAT_TAKEN, aggregate_fold, seat_of_user
 from .selectors import (
     cache_behind, cache_put, engine_of, match_get, narration_facts, redact_rows, seat_names, spectator_view_at,
@@ -80,12 +80,12 @@ def _match(match_id) -> Match:
     return copy.copy(known)
 
 
-def _gone(match_id, lobby: dict, rows: list[dict]) -> frozenset:
-    """One look-up of the deleted accounts among the seats and the users the rows seat (kept while
-    the match is active: ``deleted_in_running``)."""
+def _names(match_id, lobby: dict, rows: list[dict]) -> dict:
+    """One look-up of the names shown for the seats and the users the rows seat (kept while the
+    match is active: ``names_in_running``)."""
     ids = {s.get("user_id") for s in lobby["seats"] if isinstance(s, dict) and not s.get("bot")}
     ids |= {ev["payload"].get("user_id") for ev in rows if ev["type"] == SEAT_TAKEN and not ev["payload"].get("bot")}
-    return deleted_in_running(match_id, ids, lobby["status"] == ACTIVE)
+    return names_in_running(match_id, ids, lobby["status"] == ACTIVE)
 
 
 def _head_state(match: Match, engine, after: int, rows: list[dict]) -> dict:
@@ -157,16 +157,16 @@ def batch(match_id, *, after: int, user_ids, spectators_after: int | None, polic
     seat_of = {u: seat_of_user(lobby, u) for u in user_ids}
     until = rows[-1]["seq"] if rows else after
     out = Batch(head=head, until=until, status=lobby["status"], seat_of=seat_of)
-    gone = _gone(match_id, lobby, rows)
-    names = seat_names(lobby, gone)
+    users = _names(match_id, lobby, rows)
+    names = seat_names(lobby, users)
     facts = narration_facts(engine, state)
     more = until < head
     for seat in sorted({s for s in seat_of.values() if s is not None}):
         if until <= after:  # nothing new for the seats (the spectators' limit moved on by time)
             out.seats[seat] = Page(after, after, [], None, False, head, head)
             continue
-        out.seats[seat] = Page(after, until, redact_rows(engine, rows, seat, names, gone, facts),
-                               None if more else view_for_seat(match, seat, state, gone=gone), more, head, head)
+        out.seats[seat] = Page(after, until, redact_rows(engine, rows, seat, names, users, facts),
+                               None if more else view_for_seat(match, seat, state, names=users), more, head, head)
     if spectators_after is not None:
         viewer = watch.viewer_for(match, None, state, policy=policy, policy_known=True)
         limit = viewer.limit(head)
@@ -180,8 +180,8 @@ def batch(match_id, *, after: int, user_ids, spectators_after: int | None, polic
         s_more = s_until < limit
         doc = None
         if not s_more:
-            doc = spectator_view_at(match, s_until) if s_until < head else view_for_seat(match, None, state, gone=gone)
-        out.spectators = Page(spectators_after, s_until, redact_rows(engine, s_rows, None, names, gone, facts), doc, s_more,
+            doc = spectator_view_at(match, s_until) if s_until < head else view_for_seat(match, None, state, names=users)
+        out.spectators = Page(spectators_after, s_until, redact_rows(engine, s_rows, None, names, users, facts), doc, s_more,
                               limit, head)
         out.next_at = viewer.next_at
     return out
@@ -204,8 +204,8 @@ def page_for(match_id, user, after: int | None) -> tuple[watch.Viewer, Page]:
     if until > after:
         engine = engine_of(match)
         rows = store.events_page(match, after=after, until=until, engine_upcasters=engine.upcasters)
-        gone = _gone(match_id, state["lobby"], rows)
-        events = redact_rows(engine, rows, viewer.seat, seat_names(state["lobby"], gone), gone,
+        users = _names(match_id, state["lobby"], rows)
+        events = redact_rows(engine, rows, viewer.seat, seat_names(state["lobby"], users), users,
                              narration_facts(engine, state))
     more = until < limit
     return viewer, Page(after, until, events, None if more else view_for_viewer(match, viewer, state), more, limit, head)

@@ -14,7 +14,7 @@ from games.kernel import SYSTEM, EngineBase, RuleViolation, canonical, registry
 from . import presence, readmodels, watch
 from .decisions import IDLE_TAKE_OVER_SECONDS
 from .errors import MatchNotFound, ReplayRefused
-from .identities import deleted_among, deleted_among_seat_lists, deleted_in_running, human_ids, running_clear, seats_display
+from .identities import human_ids, name_shown, names_among, names_among_seat_lists, names_in_running, running_clear, seats_display
 from .lobby import (
     ABANDONED, ACTIVE, CLOCK_HELD, CLOCK_RELEASED, CREATED, DONE, FINISHED, OPEN, PLATFORM_EVENTS, SEAT_CONCEDED, SEAT_LEFT,
     SEAT_TAKEN, STARTED, aggregate_fold, bot_seats, conceded_seats, match_phase, seat_of_user,
@@ -158,11 +158,11 @@ def status_of(match: Match, state: dict) -> dict:
     return st
 
 
-def lobby_public(lobby: dict, match: Match, gone: frozenset | None = None) -> dict:
+def lobby_public(lobby: dict, match: Match, names: dict | None = None) -> dict:
     return {
         "game": lobby["game"],
         "status": lobby["status"],
-        "seats": seats_display(lobby["seats"], gone),  # a deleted account's seat shows "deleted player"
+        "seats": seats_display(lobby["seats"], names),  # the current name, or "deleted player" (identities)
         "options": lobby["options"],
         "rated": lobby.get("rated", False),
         "seed_hash": lobby["seed_hash"],
@@ -201,12 +201,12 @@ def _clock_may_run(engine, state: dict) -> bool:
 
 
 def view_for_seat(match: Match, seat, state: dict | None = None, *, seq: int | None = None,
-                  gone: frozenset | None = None) -> dict:
+                  names: dict | None = None) -> dict:
     """The ``/view/`` document: seq, seat, status, deadline, view, legal_commands for ``seat`` (None = spectator).
 
     ``seq``: ``state`` is (or, when not given, is loaded as) the fold up to that earlier seq, a point
     in the past (a replay, a delayed spectator's view): the document says so and shows no running
-    clock. ``gone``: ``deleted_seated(lobby)``, when the caller builds many documents of one state."""
+    clock. ``names``: ``names_seated(lobby)``, when the caller builds many documents of one state."""
     behind = seq is not None
     state = state or state_load(match, until=seq)
     engine = engine_of(match)
@@ -223,7 +223,7 @@ def view_for_seat(match: Match, seat, state: dict | None = None, *, seq: int | N
         "seat": seat,
         "status": status,
         "deadline": deadline_of(match) if clock else None,
-        "match": lobby_public(state["lobby"], match, gone),
+        "match": lobby_public(state["lobby"], match, names),
         "view": game_view,
         "legal_commands": legal,
         "resignable": not behind and resignable(engine, state, seat),
@@ -372,18 +372,22 @@ def describe(engine, seen: dict, seat, names=(), facts=None) -> str:
     return engine.describe(seen, seat, names, facts)
 
 
-def redact_for_seat(engine, ev: dict, seat, names=(), facts=None) -> dict:
+def redact_for_seat(engine, ev: dict, seat, names=(), facts=None, users: dict | None = None) -> dict:
     """One stored event as ``seat`` may see it; hidden payloads become None with ``hidden: true``.
 
     ``text`` is one sentence about it for that seat, made from the redacted event and the public
     ``facts`` only (``narration_facts``; ``""`` for bookkeeping and hidden events); ``names`` are the
-    seats' display names. Payloads come with their keys sorted (``canonical``), so an event reads the
+    seats' display names (``seat_names``). A platform event's names are shown, not as stored: each seat
+    it names reads as ``names`` says, a ``SeatTaken``'s user as ``users`` (``names_among``) says, so
+    a renamed or deleted account's old name is never shown (``platform_shown``); the stored event
+    keeps it. Payloads come with their keys sorted (``canonical``), so an event reads the
     same whether it was just decided or loaded (PostgreSQL's jsonb reorders keys): a replayed
     command's answer is byte for byte the first."""
     out = {"seq": ev["seq"], "type": ev["type"], "actor": _public_actor(ev["actor"]), "at": ev["at"]}
     if ev["type"] in PLATFORM_EVENTS:
-        out["payload"] = canonical(ev["payload"])
-        out["text"] = platform_text(ev["type"], ev["payload"] or {})
+        payload = platform_shown(ev["type"], ev["payload"] or {}, names, users)
+        out["payload"] = canonical(payload)
+        out["text"] = platform_text(ev["type"], payload)
         return out
     seen = engine.redact_event({"type": ev["type"], "v": ev["v"], "payload": ev["payload"]}, seat)
     if seen is None:
@@ -391,6 +395,30 @@ def redact_for_seat(engine, ev: dict, seat, names=(), facts=None) -> dict:
     else:
         out["type"], out["payload"] = seen["type"], canonical(seen["payload"])
         out["text"] = describe(engine, seen, seat, names, facts)
+    return out
+
+
+def _seat_name(names, seat, recorded):
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names or ()) and names[seat]:
+        return names[seat]
+    return recorded
+
+
+def platform_shown(type_: str, payload: dict, names=(), users: dict | None = None) -> dict:
+    """A platform event's payload with the names it recorded shown as they read now: a
+    ``SeatTaken`` by its ``user_id`` (``users``: ``names_among``; a bot's seat as it is), a
+    ``MatchFinished`` by resignation and a ``SeatConceded`` by their seats (``names``: ``seat_names``;
+    a running or finished match's seats keep their players). A copy when a name changes."""
+    if type_ == SEAT_TAKEN and users and payload.get("user_id") and not payload.get("bot"):
+        shown = name_shown(payload["user_id"], payload.get("username"), users)
+        return payload if shown == payload.get("username") else {**payload, "username": shown}
+    out = payload
+    for name_key, seat_key in (("username", "resigned" if type_ == FINISHED else "seat"), ("by_username", "taken_over_by")):
+        if type_ not in (FINISHED, SEAT_CONCEDED) or name_key not in payload:
+            continue
+        shown = _seat_name(names, payload.get(seat_key), payload[name_key])
+        if shown != payload[name_key]:
+            out = {**out, name_key: shown}
     return out
 
 
@@ -414,20 +442,21 @@ def platform_text(type_: str, payload: dict) -> str:
     }.get(type_, "")
 
 
-def seat_names(lobby: dict, gone: frozenset | None = None) -> list:
-    """Display names by seat for ``describe`` (a deleted account shows as such)."""
-    return [s.get("username") if isinstance(s, dict) else None for s in seats_display(lobby.get("seats"), gone)]
+def seat_names(lobby: dict, names: dict | None = None) -> list:
+    """Display names by seat for ``describe`` and the platform events' text: each account's current
+    name, or "deleted player" (``identities``)."""
+    return [s.get("username") if isinstance(s, dict) else None for s in seats_display(lobby.get("seats"), names)]
 
 
 def seat_names_running(match_id, lobby: dict) -> list:
-    """``seat_names`` of a match's lobby, the deleted-account look-up kept while the match is active
-    (``deleted_in_running``): the write path names the seats in every command's answer."""
-    return seat_names(lobby, deleted_in_running(match_id, human_ids(lobby.get("seats")), lobby["status"] == ACTIVE))
+    """``seat_names`` of a match's lobby, the names look-up kept while the match is active
+    (``names_in_running``): the write path names the seats in every command's answer."""
+    return seat_names(lobby, names_in_running(match_id, human_ids(lobby.get("seats")), lobby["status"] == ACTIVE))
 
 
-def deleted_seated(lobby: dict) -> frozenset:
-    """The deleted accounts among the lobby's seats (one look-up for many documents of one state)."""
-    return deleted_among_seat_lists([lobby.get("seats")])
+def names_seated(lobby: dict) -> dict:
+    """The names shown for the lobby's seats (one look-up for many documents of one state)."""
+    return names_among_seat_lists([lobby.get("seats")])
 
 
 def _public_actor(actor: dict) -> dict:
@@ -440,24 +469,23 @@ def events_for_seat(match: Match, seat, *, after: int = 0, until: int | None = N
     if not rows:
         return []
     state = state_load(match)
-    return redact_rows(engine, rows, seat, seat_names(state["lobby"]), deleted_in(rows), narration_facts(engine, state))
+    lobby = state["lobby"]
+    names = names_among(human_ids(lobby.get("seats")) | seated_by(rows))
+    return redact_rows(engine, rows, seat, seat_names(lobby, names), names, narration_facts(engine, state))
 
 
-def deleted_in(rows: list[dict]) -> frozenset:
-    """The deleted accounts among the users seated by ``rows`` (their SeatTaken shows "deleted player")."""
-    ids = [ev["payload"].get("user_id") for ev in rows if ev["type"] == SEAT_TAKEN and not ev["payload"].get("bot")]
-    return deleted_among(ids) if ids else frozenset()
+def seated_by(rows: list[dict]) -> set:
+    """The users ``rows`` seat (a ``SeatTaken`` names its user, who may have left the seat since)."""
+    return {ev["payload"].get("user_id") for ev in rows
+            if ev["type"] == SEAT_TAKEN and ev["payload"].get("user_id") and not ev["payload"].get("bot")}
 
 
-def redact_rows(engine, rows: list[dict], seat, names, gone: frozenset = frozenset(), facts=None) -> list[dict]:
-    """Stored events (``store.events_load``) as ``seat`` may see them (``gone``: ``deleted_in(rows)``;
-    ``facts``: ``narration_facts`` of the match's state)."""
-    out = [redact_for_seat(engine, ev, seat, names, facts) for ev in rows]
-    for ev in out:  # shown, not rewritten: the stored event keeps its name
-        if gone and ev["type"] == SEAT_TAKEN and ev["payload"].get("user_id") in gone:
-            ev["payload"] = seats_display([ev["payload"]], gone)[0]
-            ev["text"] = platform_text(ev["type"], ev["payload"])
-    return out
+def redact_rows(engine, rows: list[dict], seat, seat_names_shown, names: dict | None = None, facts=None) -> list[dict]:
+    """Stored events (``store.events_load``) as ``seat`` may see them. ``seat_names_shown``:
+    ``seat_names`` of the match's lobby; ``names``: ``names_among`` the users ``rows`` seat
+    (``seated_by``) as well, so a ``SeatTaken`` whose player left the seat since is named too;
+    ``facts``: ``narration_facts`` of the match's state."""
+    return [redact_for_seat(engine, ev, seat, seat_names_shown, facts, names) for ev in rows]
 
 
 def replay_for_seat(match: Match, seat, at: int | None = None, *, after: int = 0) -> dict:

@@ -4,6 +4,7 @@ tournaments they entered, the document both ``GET /api/users/{username}/`` and t
 ``games.tournaments`` sits above this app, so it fills in its section from its ``AppConfig.ready()``
 (``section_register("tournaments", fn)``); without it the section is an empty list."""
 
+from games.application.identities import names_among_seat_lists, seats_display
 from games.ratings import selectors as ratings
 
 from .models import MatchSummary
@@ -32,17 +33,19 @@ def _result(summary: MatchSummary, seat) -> str | None:
 
 def recent_matches(user, limit: int = RECENT_MATCHES) -> list[dict]:
     """The user's latest matches (any status) with the rating each moved, the last played first (a
-    match that just ended comes before one created later but finished earlier)."""
+    match that just ended comes before one created later but finished earlier). The seats show each
+    player's current name, or "deleted player" (``identities``), never the name the seat recorded."""
     rows = list(MatchSummary.objects.filter(players=user).select_related("match")
                 .order_by("-updated_at", "-match__created_at")[:limit])
     changes = ratings.changes_by_match(user, [r.match_id for r in rows])
+    names = names_among_seat_lists(r.seats for r in rows)  # the names the players have now
     out = []
     for row in rows:
         seat = seat_of(row.seats, user)
         change = changes.get(row.match_id)
         out.append({
             "id": str(row.match_id), "game": row.match.game, "status": row.status, "rated": row.match.rated,
-            "created_at": row.match.created_at.isoformat(), "seat": seat, "seat_list": row.seats,
+            "created_at": row.match.created_at.isoformat(), "seat": seat, "seat_list": seats_display(row.seats, names),
             "winners": row.winners, "result": _result(row, seat),
             "rating_before": change.display_before if change else None,
             "rating_after": change.display_after if change else None,

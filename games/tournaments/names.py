@@ -1,29 +1,30 @@
 """What an entrant shows of its players.
 
 An entrant records the name it entered with (the ``registered`` record: the log is never rewritten),
-its players' usernames joined by `` & `` for a team. When one of those accounts is deleted afterwards,
-every read (the detail, the standings, the judges' queue, the pages and the live socket) shows that
-player as ``deleted player``, as a match's seats do (``games.application.identities``); a team keeps
+its players' usernames joined by `` & `` for a team. Every read (the detail, the standings and the
+winners, the judges' queue, the reports, the pages and the live socket) shows instead each player's
+name as it is now, from the entrant's user ids, as a match's seats do (``games.application.identities``):
+the current username after a rename, ``deleted player`` once the account is deleted; a team keeps
 its other player's name.
 """
 
 from __future__ import annotations
 
-from games.application.identities import DELETED_PLAYER, deleted_among
+from games.application.identities import DELETED_PLAYER, names_among
 from games.tournaments.models import EntrantMember
 
 TEAM_JOIN = " & "
 
 
-def name_shown(name: str, user_ids, gone) -> str:
-    """``name`` as entered by the players ``user_ids`` (in order), each of ``gone`` shown as deleted."""
+def name_shown(name: str, user_ids, names: dict) -> str:
+    """``name`` as entered by the players ``user_ids`` (in order), each shown as ``names`` (``names_among``) says."""
     user_ids = list(user_ids)
-    if not gone.intersection(user_ids):
+    if not any(uid in names for uid in user_ids):
         return name
     parts = name.split(TEAM_JOIN) if len(user_ids) > 1 else [name]
-    if len(parts) != len(user_ids):  # not a name this module can take apart: hide all of it
-        return DELETED_PLAYER
-    return TEAM_JOIN.join(DELETED_PLAYER if uid in gone else part for uid, part in zip(user_ids, parts))
+    if len(parts) != len(user_ids):  # not a name this module can take apart: name each player afresh
+        return TEAM_JOIN.join(names.get(uid, DELETED_PLAYER) for uid in user_ids)
+    return TEAM_JOIN.join(names.get(uid, part) for uid, part in zip(user_ids, parts))
 
 
 def members_of(tournament_ids) -> dict[str, list[int]]:
@@ -38,7 +39,9 @@ def members_of(tournament_ids) -> dict[str, list[int]]:
 def names_shown(rows: list[dict], members: dict[str, list[int]]) -> list[dict]:
     """``rows`` (dicts with ``entrant_id`` and ``name``) with each name as shown: copies of the rows
     whose name changes, the rows themselves otherwise."""
-    gone = deleted_among({uid for row in rows for uid in members.get(row["entrant_id"], ())})
-    if not gone:
-        return rows
-    return [{**row, "name": name_shown(row["name"], members.get(row["entrant_id"], ()), gone)} for row in rows]
+    names = names_among({uid for row in rows for uid in members.get(row["entrant_id"], ())})
+    out = []
+    for row in rows:
+        shown = name_shown(row["name"], members.get(row["entrant_id"], ()), names) if names else row["name"]
+        out.append(row if shown == row["name"] else {**row, "name": shown})
+    return out

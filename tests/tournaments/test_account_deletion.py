@@ -158,11 +158,19 @@ def test_every_read_shows_a_deleted_entrant_as_deleted_player_and_the_log_keeps_
 
 def test_a_team_shows_only_its_deleted_player_as_deleted():
     # rules: the team's name is its players' usernames joined in entry order
-    assert name_shown("aiko & ren", [7, 9], frozenset({9})) == f"aiko & {DELETED_PLAYER}"
-    assert name_shown("aiko & ren", [7, 9], frozenset({7, 9})) == f"{DELETED_PLAYER} & {DELETED_PLAYER}"
-    assert name_shown("aiko", [7], frozenset({7})) == DELETED_PLAYER
-    assert name_shown("aiko & ren", [7, 9], frozenset({3})) == "aiko & ren"
-    assert name_shown("odd name", [7, 9], frozenset({7})) == DELETED_PLAYER  # cannot be taken apart: hidden whole
+    # (names: identities.names_among, {user id: current username, or "deleted player"})
+    assert name_shown("aiko & ren", [7, 9], {7: "aiko", 9: DELETED_PLAYER}) == f"aiko & {DELETED_PLAYER}"
+    assert name_shown("aiko & ren", [7, 9], {7: DELETED_PLAYER, 9: DELETED_PLAYER}) == f"{DELETED_PLAYER} & {DELETED_PLAYER}"
+    assert name_shown("aiko", [7], {7: DELETED_PLAYER}) == DELETED_PLAYER
+    assert name_shown("aiko & ren", [7, 9], {3: DELETED_PLAYER}) == "aiko & ren"
+    # a name that cannot be taken apart: each player named afresh
+    assert name_shown("odd name", [7, 9], {7: DELETED_PLAYER, 9: "ren"}) == f"{DELETED_PLAYER} & ren"
+
+
+def test_a_team_shows_a_renamed_player_by_the_new_name():
+    # rules: the team's name is its players' usernames joined in entry order
+    assert name_shown("aiko & ren", [7, 9], {7: "aiko", 9: "renji"}) == "aiko & renji"
+    assert name_shown("aiko", [7], {7: "hanako"}) == "hanako"
 
 
 def test_a_deleted_or_deactivated_account_cannot_enter(organizer, make_user):
