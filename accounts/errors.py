@@ -61,3 +61,15 @@ class InActiveMatch(PlatformError):
         detail = {"matches": match_ids, **({"tournaments": list(tournaments)} if tournaments else {})}
         super().__init__("finish or resign your running matches before deleting the account" if match_ids else
                          "your tournament table is still being played: finish or resign your match there before deleting the account", detail)
+
+
+class EmailTaken(PlatformError):
+    """Another account has this e-mail address (case aside): sign-up and a change of address refuse
+    it (``accounts.emails``). Which account is not said."""
+
+    code = "email_taken"
+    status = 409
+
+    def __init__(self):
+        super().__init__("this e-mail address is already used by another account: use another one, or ask "
+                         "for a password reset if the account is yours", {"field": "email"})

@@ -1,9 +1,11 @@
-"""Form mix-in that puts the web and admin user forms through accounts.identity's one check, and the
-longest e-mail address every form and serializer takes."""
+"""Form mix-in that puts the web and admin user forms through accounts.identity's one check, the
+longest e-mail address every form and serializer takes, and the one password reset form."""
 
 from django import forms
+from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import get_user_model
 
+from .emails import first_holders
 from .identity import CHARACTERS_ALLOWED, TAKEN, username_characters_check, username_normalize, username_taken
 
 # The user model's column (254 characters, RFC 5321's limit). Every e-mail field of a form or a
@@ -26,3 +28,12 @@ class UsernameCheckMixin:
         if username and username_taken(username, exclude_user_id=getattr(instance, "pk", None)):
             raise forms.ValidationError(TAKEN, code="unique")
         return username
+
+
+class PasswordResetForm(auth_forms.PasswordResetForm):
+    """Django's reset form, mailing at most one link per address: to the oldest account that can
+    reset at it (``emails.first_holders``), where accounts shared an address, case aside, before
+    addresses were unique. Used by the page and ``POST /api/auth/password/reset/`` alike."""
+
+    def get_users(self, email):
+        return first_holders(super().get_users(email))

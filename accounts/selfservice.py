@@ -11,7 +11,7 @@ from importlib import import_module
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import PasswordResetForm, SetPasswordForm
+from django.contrib.auth.forms import SetPasswordForm
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.tokens import default_token_generator
 from django.contrib.sessions.models import Session
@@ -32,6 +32,7 @@ from games.projections.models import MatchSummary, PlayerRecord
 from games.tournaments.services import tournaments_leave_deleted_account
 
 from .errors import InActiveMatch, InvalidResetLink, NotFound
+from .forms import PasswordResetForm
 from .models import LoginSession, Profile, RetiredUsername
 from .services import password_recheck
 
@@ -131,7 +132,8 @@ def password_change(user, *, old_password: str, new_password: str, keep_session:
 
 
 def password_reset_request(*, email: str, request) -> None:
-    """Mail a one-use reset link (Django's token generator) to the active accounts with ``email``.
+    """Mail a one-use reset link (Django's token generator) for the account with ``email``, case
+    aside: one mail at most, to the oldest such account that can reset (``forms.PasswordResetForm``).
     Says nothing about whether such an account exists."""
     form = PasswordResetForm(data={"email": email})
     if not form.is_valid():

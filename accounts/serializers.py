@@ -21,7 +21,8 @@ def _username_checked(value: str, *, exclude_user_id=None) -> str:
 class RegisterSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(write_only=True, trim_whitespace=False, max_length=4096)
-    email = serializers.EmailField(required=False, allow_blank=True, default="", max_length=EMAIL_MAX_LENGTH)
+    email = serializers.EmailField(required=False, allow_blank=True, default="", max_length=EMAIL_MAX_LENGTH,
+                                   help_text="optional; one account per address, case aside (409 `email_taken`)")
 
     def validate_username(self, value):
         return _username_checked(value)
@@ -56,7 +57,8 @@ class MeSerializer(serializers.Serializer):
                                      help_text="renaming goes through the same lookalike check as registration")
     display_name = serializers.CharField(max_length=60, allow_blank=True, required=False)
     email = serializers.EmailField(allow_blank=True, required=False, max_length=EMAIL_MAX_LENGTH, help_text=(
-        "where password reset links go: changing it (to another address or to none) needs `password`"))
+        "where password reset links go: changing it (to another address or to none) needs `password`; one "
+        "account per address, case aside (409 `email_taken`)"))
     turn_email = serializers.BooleanField(required=False, help_text=(
         "e-mail me when my decision has waited TURN_EMAIL_AFTER_MINUTES in a running match (default off)"))
     password = serializers.CharField(write_only=True, required=False, allow_blank=True, max_length=4096,

@@ -21,6 +21,7 @@ from rest_framework.authtoken.models import Token
 from games.eventstore import sql as plain_sql
 
 from . import lockout
+from .emails import email_claim
 from .errors import PasswordRequired, TooManyAttempts, WrongPassword
 from .identity import TAKEN, username_claim_lock, username_clean, username_normalize, username_taken
 from .models import Profile
@@ -97,7 +98,8 @@ def _username_error(message: str = TAKEN) -> ValidationError:
 def user_register(*, username: str, password: str, email: str = ""):
     """Create the user (username normalized and checked for lookalikes, password validated by
     AUTH_PASSWORD_VALIDATORS) and its profile. Raises ValidationError ({"username": ...} when
-    the name is taken, a plain one for the password)."""
+    the name is taken, a plain one for the password), ``EmailTaken`` (409) when another account has
+    the e-mail address, case aside (``accounts.emails``)."""
     User = get_user_model()
     try:
         username = username_clean(username)
@@ -112,6 +114,7 @@ def user_register(*, username: str, password: str, email: str = ""):
             username_claim_lock(username)  # PostgreSQL: a concurrent lookalike waits, then is refused
             if username_taken(username):
                 raise _username_error()
+            email_claim(user.email)
             user.set_password(password)
             user.save()  # signals.keep_username_key creates the profile with its unique key
     except IntegrityError:  # a concurrent registration took the name (or a lookalike of it)
@@ -162,13 +165,17 @@ def profile_update(*, user, display_name: str | None = None, email: str | None =
     """Change what is given. A new ``email`` (another address, or none) is where a password reset
     link goes, so it needs the current ``password`` (``password_recheck``, under the lockout; ``ip``
     is the caller's address): without it ``PasswordRequired`` (400), wrong ``WrongPassword`` (400),
-    too many wrong ones ``TooManyAttempts`` (429). A refusal changes nothing."""
+    too many wrong ones ``TooManyAttempts`` (429); then an address another account has (case aside)
+    ``EmailTaken`` (409, ``accounts.emails``: asked only of who knows the password). A refusal
+    changes nothing."""
     if email is not None and email != user.email:
         if not password:
             raise PasswordRequired()
         password_recheck(user, password, ip=ip)
     profile = profile_get(user)
     with transaction.atomic():
+        if email is not None and email != user.email:
+            email_claim(email, exclude_user_id=user.pk)  # first: nothing else is changed when it is refused
         if username is not None:
             user_rename(user, username)
         if display_name is not None:

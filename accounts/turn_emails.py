@@ -26,6 +26,7 @@ from games.eventstore.models import MatchCommand
 from games.kernel import RuleViolation, registry
 from games.projections.models import MatchSummary
 
+from .emails import holds_its_address
 from .models import Profile, TurnEmail
 
 log = logging.getLogger(__name__)
@@ -55,9 +56,13 @@ def _human_user(summary: MatchSummary, seat) -> int | None:
 
 
 def _opted_in(user_ids) -> set:
-    """Those of ``user_ids`` who want the e-mail and can get it (active, an address, not deleted)."""
-    return set(Profile.objects.filter(user_id__in=list(user_ids), turn_email=True, deleted_at__isnull=True,
-                                      user__is_active=True).exclude(user__email="").values_list("user_id", flat=True))
+    """Those of ``user_ids`` who want the e-mail and can get it (active, an address, not deleted),
+    and whose address is their own: of accounts that shared one before addresses were unique, only
+    its first holder's turns are mailed there (``emails.holds_its_address``)."""
+    users = get_user_model().objects.filter(
+        pk__in=Profile.objects.filter(user_id__in=list(user_ids), turn_email=True, deleted_at__isnull=True,
+                                      user__is_active=True).exclude(user__email="").values("user_id"))
+    return {u.pk for u in users if holds_its_address(u)}
 
 
 def due(now=None) -> list[tuple[str, int, int]]:

@@ -34,13 +34,15 @@ class UserRegisterApi(APIView):
     @extend_schema(
         tags=["auth"], operation_id="auth_register", request=RegisterSerializer,
         responses={201: RegisteredSerializer, 400: E("malformed (field errors in extra, e.g. a weak password)"),
+                   409: E("email_taken: another account has this e-mail address (case aside); `extra.field` is "
+                          "`email`, the account is not named"),
                    429: E("throttled: REGISTER_RATE per client address, shared with the sign-up page (Retry-After)"),
                    415: E("unsupported_media_type: a body that is not JSON, form or multipart data")},
     )
     def post(self, request):
         ser = RegisterSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
-        user = services.user_register(**ser.validated_data)  # ValidationError -> 400 malformed
+        user = services.user_register(**ser.validated_data)  # ValidationError -> 400 malformed, EmailTaken -> 409
         return Response({"id": user.pk, "username": user.get_username(), "token": services.token_for(user)},
                         status=status.HTTP_201_CREATED)
 
@@ -85,12 +87,15 @@ class UserMeApi(APIView):
                    responses={200: MeSerializer,
                               400: E("malformed / password_required (a new email without password) / wrong_password"),
                               401: E("not_authenticated"),
+                              409: E("email_taken: another account has this e-mail address (case aside); "
+                                     "`extra.field` is `email`, the account is not named"),
                               429: E("too_many_attempts: too many wrong passwords for this account / throttled: "
                                      "too many renames (USERNAME_CHANGE_RATE per account, shared with the account "
                                      "page) (Retry-After)")},
                    description="Change what is given. Changing `email` (where password reset links go) needs the "
-                               "current `password`, checked under the same lockout as a login; a refusal changes "
-                               "nothing. A new `username` is throttled per account (every name given up stays "
+                               "current `password`, checked under the same lockout as a login, and an address no "
+                               "other account has, case aside (409 `email_taken`, asked after the password); a "
+                               "refusal changes nothing. A new `username` is throttled per account (every name given up stays "
                                "reserved for the account).")
     def patch(self, request):
         ser = MeSerializer(data=request.data, partial=True)

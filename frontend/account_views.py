@@ -16,6 +16,7 @@ from django.urls import reverse_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import lockout, selfservice, throttles
+from accounts.forms import PasswordResetForm
 from accounts.services import client_ip, profile_get, profile_update
 from games.application.errors import PlatformError
 
@@ -171,6 +172,7 @@ class PasswordResetView(auth_views.PasswordResetView):
     form error and sends nothing."""
 
     template_name = "frontend/password_reset.html"
+    form_class = PasswordResetForm  # one mail per address (accounts.forms)
     email_template_name = selfservice.RESET_EMAIL
     subject_template_name = selfservice.RESET_SUBJECT
     success_url = reverse_lazy("frontend:password-reset-sent")

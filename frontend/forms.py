@@ -6,6 +6,7 @@ from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import BaseUserCreationForm
 
+from accounts.emails import email_taken
 from accounts.errors import TooManyAttempts, WrongPassword
 from accounts.forms import EMAIL_MAX_LENGTH, USERNAME_HELP, UsernameCheckMixin
 from accounts.services import password_recheck
@@ -14,16 +15,29 @@ from .option_fields import GameOptions
 from .wording import error_text
 
 
+# An address another account has (accounts.emails), said under the field: which account is not said.
+EMAIL_TAKEN = ("This e-mail address is already used by another account. Use another one, or leave it "
+               "empty; if the account is yours, ask for a password reset.")
+
+
 class SignUpForm(UsernameCheckMixin, BaseUserCreationForm):
     """Username + optional email + password twice, checked by AUTH_PASSWORD_VALIDATORS; the
-    username goes through accounts.identity's lookalike check (UsernameCheckMixin)."""
+    username goes through accounts.identity's lookalike check (UsernameCheckMixin), the address
+    through accounts.emails (one account per address, case aside; the service checks it again)."""
 
-    email = forms.EmailField(required=False, max_length=EMAIL_MAX_LENGTH, help_text="Optional.")
+    email = forms.EmailField(required=False, max_length=EMAIL_MAX_LENGTH,
+                             help_text="Optional: where a password reset link goes. One account per address.")
 
     class Meta(BaseUserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
         help_texts = {"username": USERNAME_HELP}
+
+    def clean_email(self):
+        email = self.cleaned_data.get("email") or ""
+        if email_taken(email):
+            raise forms.ValidationError(EMAIL_TAKEN, code="email_taken")
+        return email
 
     def validate_password_for_user(self, user, password_field_name="password1"):
         # Django reports a weak password under the confirmation field; it belongs to the password

@@ -23,6 +23,7 @@ EMAIL_REFUSALS = {
     "password_required": "To change your e-mail address, enter your password too: nothing was changed.",
     "wrong_password": "That password is not correct: your e-mail address was not changed.",
     "too_many_attempts": "Too many wrong passwords for this account: wait a few minutes, then try again.",
+    "email_taken": "That e-mail address is already used by another account: choose another one. Nothing was changed.",
 }
 
 
@@ -55,8 +56,8 @@ def turn_alerts(request):
     try:
         profile_update(user=request.user, email=email, turn_email=wants, password=form.cleaned_data["password"],
                        ip=client_ip(request))
-    except PlatformError as err:  # password_required, wrong_password (400), too_many_attempts (429)
-        form_refusal(form, err, field="password", words=EMAIL_REFUSALS)
+    except PlatformError as err:  # password_required, wrong_password (400), too_many_attempts (429), email_taken (409)
+        form_refusal(form, err, field="email" if err.code == "email_taken" else "password", words=EMAIL_REFUSALS)
         response = account_page(request, turn_form=form, status=err.status)
         if getattr(err, "retry_after", None):
             response["Retry-After"] = str(err.retry_after)

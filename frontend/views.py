@@ -20,6 +20,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import throttles
+from accounts.errors import EmailTaken
 from accounts.services import user_authenticate, user_logout, user_register
 from games.api.throttles import MatchCreateThrottle, MatchJoinThrottle, allow
 from games.application import selectors, services, watch
@@ -36,7 +37,7 @@ from games.tournaments import selectors as tournament_selectors
 
 from .account_views import throttled_form
 from .charts import rating_chart
-from .forms import LoginForm, MatchCreateForm, SeatForm, SignUpForm
+from .forms import EMAIL_TAKEN, LoginForm, MatchCreateForm, SeatForm, SignUpForm
 from .listings import LIST_LIMIT, catalog, game_name, live_rows, open_rows, part_of, summary_rows, version_of
 from .throttling import throttled_page, too_quick
 from .wording import form_refusal, refusal
@@ -86,6 +87,8 @@ def signup(request):
                                  email=form.cleaned_data.get("email") or "")
         except ValidationError as err:  # a weak password, or the name taken a moment ago
             form.add_error(None if hasattr(err, "error_dict") else "password2", err)
+        except EmailTaken:  # the address taken a moment ago (accounts.emails)
+            form.add_error("email", EMAIL_TAKEN)
         if form.errors:
             return render(request, "frontend/signup.html", {"form": form, "next": request.POST.get("next", "")})
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
