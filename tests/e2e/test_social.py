@@ -42,7 +42,7 @@ def sign_in_live(page, name, path):
 
 def say(page, text):
     page.locator("#chat-text").fill(text)
-    page.get_by_role("button", name="Send").click()
+    page.get_by_role("button", name="Send", exact=True).click()
 
 
 def test_two_players_chat_see_their_turn_and_rematch(new_page, live_server_url):
@@ -146,11 +146,28 @@ SLOW_CHAT_JS = """() => {
 }"""
 
 
-def test_messages_typed_while_one_is_sending_are_all_delivered_and_a_throttled_one_keeps_its_text(new_page, live_server_url):
+# Chat POSTs wait until the test opens the gate (window.__openGate()): the player types while a
+# message is on its way, however fast the server answers.
+GATED_CHAT_JS = """() => {
+  const real = window.fetch.bind(window);
+  let open; const gate = new Promise((ok) => { open = ok; });
+  window.__openGate = () => open();
+  window.fetch = (url, opts) => (opts && opts.method === "POST" && String(url).endsWith("/chat/")
+    ? gate.then(() => real(url, opts)) : real(url, opts));
+}"""
+
+
+def unsent_texts(page):
+    return page.locator("#chat-unsent .chat-text")
+
+
+def test_messages_typed_while_one_is_sending_are_all_delivered_and_a_throttled_one_waits_apart(new_page, live_server_url):
     """The chat emptied its box when a send succeeded, wiping whatever was typed meanwhile: fifteen
     quick messages delivered every other one. Now only the sent text leaves the box, every message
-    arrives in order, and a message over the chat throttle (CHAT_RATE, 20 a minute) stays in the box
-    with the reason."""
+    arrives in order. A message over the chat throttle (CHAT_RATE, 20 a minute) came back into the
+    box, where what the player typed next was appended to it and went out merged with it: now it
+    waits apart as a "not sent" line (send again, edit, discard) and the box holds only the player's
+    own typing."""
     base = live_server_url
     alice, bob = f"alice-{uuid.uuid4().hex[:6]}", f"bob-{uuid.uuid4().hex[:6]}"
     tokens = {0: register(base, alice), 1: register(base, bob)}
@@ -172,8 +189,40 @@ def test_messages_typed_while_one_is_sending_are_all_delivered_and_a_throttled_o
     for k in range(15, 20):  # up to the throttle: 20 messages a minute
         say(a, f"spam {k}")
     expect(b.locator("#chat-log .chat-text")).to_have_count(20, timeout=20_000)
+    # given the throttle refuses the next message: it waits apart, the box stays empty for the next one
     say(a, "one too many")
     expect(a.locator("#chat-error")).to_contain_text("You are sending messages too quickly")
+    expect(unsent_texts(a)).to_have_text(["one too many"])
+    expect(a.locator("#chat-unsent .chat-tag")).to_have_text(["not sent"])
+    expect(a.locator("#chat-text")).to_have_value("")
+    # when the player types the next message, it is theirs alone, and "Edit" waits for an empty box
+    a.locator("#chat-text").fill("and another thing")
+    unsent = a.get_by_test_id("chat-unsent")
+    expect(unsent.get_by_role("button", name="Edit")).to_be_disabled()
+    # when a message refused while the player types the next one (the answer held back until then)
+    a.evaluate(GATED_CHAT_JS)
+    a.get_by_role("button", name="Send", exact=True).click()
+    a.locator("#chat-text").fill("typed meanwhile")
+    a.evaluate("() => window.__openGate()")
+    # then it joins the waiting lines and never the box
+    expect(unsent_texts(a)).to_have_text(["one too many", "and another thing"])
+    expect(a.locator("#chat-text")).to_have_value("typed meanwhile")
+    table_shot(a, "chat-throttled-waits-apart")
+    a.set_viewport_size({"width": 390, "height": 844})
+    assert_fits_width(a)
+    table_shot(a, "chat-throttled-waits-apart-390")
+    # and the player sends one again (still throttled: it waits again, once), discards the other
+    first = unsent.locator("li").filter(has_text="one too many")
+    first.get_by_role("button", name="Send again").click()
+    expect(unsent_texts(a)).to_have_text(["and another thing", "one too many"])
+    unsent.locator("li").filter(has_text="and another thing").get_by_role("button", name="Discard").click()
+    expect(unsent_texts(a)).to_have_text(["one too many"])
+    # and with the box emptied, "Edit" takes the waiting message back into it
+    a.locator("#chat-text").fill("")
+    unsent.get_by_role("button", name="Edit").click()
     expect(a.locator("#chat-text")).to_have_value("one too many")
-    assert "one too many" not in b.locator("#chat-log").inner_text()
-    table_shot(a, "chat-throttled-keeps-its-text")
+    expect(unsent).to_be_hidden()
+    expect(a.locator("#chat-error")).to_be_hidden()
+    text = b.locator("#chat-log").inner_text()
+    assert "one too many" not in text and "another thing" not in text and "meanwhile" not in text
+

@@ -109,6 +109,7 @@ function render() {
   renderTabs();
   renderLog();
   renderForm();
+  renderUnsent();
 }
 
 function add(messages, { live = false } = {}) {
@@ -164,20 +165,73 @@ function showError(text) {
 
 // Messages on their way, oldest first: one POST at a time, so they arrive in the order they were
 // written. The box is emptied as a message leaves, so whatever is typed meanwhile is the next message
-// (never wiped by the answer); a message the server refuses comes back into the box with the reason.
-const outbox = { queue: [], busy: false };
+// (never wiped by the answer). A message the server refuses (the throttle, a closed channel) does not
+// come back into the box: the player may be typing the next message there, or start one, and the
+// two would go out as one. It waits under the log as its own "Not sent" line, with the reason, for
+// the player to send again as it was, take back into an empty box to change, or discard.
+const outbox = { queue: [], busy: false, unsent: [], nextId: 1 };
+
+function reason(res) {
+  const code = res.body && res.body.code;
+  if (code === "throttled") return `You are sending messages too quickly: wait ${res.retryAfter || "a few"} seconds, then press “Send again”.`;
+  if (code === "message_too_long") return `A message has at most ${chat.maxChars} characters: edit it, then send it.`;
+  if (code === "chat_forbidden") return errorText(res.body, {}, "You cannot write here.");
+  return errorText(res.body, {}, "The message could not be sent.");
+}
 
 function refused(res, unsent) {
+  for (const m of unsent) outbox.unsent.push({ ...m, id: outbox.nextId++ });
+  showError(reason(res));
+  if (res.body && res.body.code === "chat_forbidden") refresh();
+  renderUnsent();
+}
+
+function takeUnsent(id) {
+  const i = outbox.unsent.findIndex((m) => m.id === id);
+  const [m] = i >= 0 ? outbox.unsent.splice(i, 1) : [];
+  if (!outbox.unsent.length) showError("");
+  return m;
+}
+
+/** The refused messages of the open tab, each with "Send again", "Edit" (into the box, only when it
+ * is empty: never merged with what is being typed) and "Discard". */
+function renderUnsent() {
+  const list = $("chat-unsent");
+  if (!list) return;
   const input = $("chat-text");
-  const typed = input.value.trim();
-  input.value = [...unsent, typed].filter(Boolean).join(" ");
-  const code = res.body && res.body.code;
-  if (code === "throttled") showError(`You are sending messages too quickly: wait ${res.retryAfter || "a few"} seconds, then send it again.`);
-  else if (code === "message_too_long") showError(`A message has at most ${chat.maxChars} characters.`);
-  else if (code === "chat_forbidden") {
-    showError(errorText(res.body, {}, "You cannot write here."));
-    refresh();
-  } else showError(errorText(res.body, {}, "The message could not be sent."));
+  const canPost = Boolean(chat.active && chat.channels && chat.channels[chat.active] && chat.channels[chat.active].post);
+  const shown = outbox.unsent.filter((m) => m.channel === chat.active);
+  list.hidden = !shown.length;
+  list.replaceChildren(...shown.map((m) => {
+    const button = (label, action, extra = {}) => {
+      const b = el("button", { type: "button", class: "small", dataset: { action }, ...extra }, label);
+      b.addEventListener("click", () => onUnsent(m.id, action));
+      return b;
+    };
+    const boxBusy = Boolean(input && input.value.trim());
+    return el("li", { class: "chat-msg chat-unsent-msg", dataset: { id: String(m.id) } },
+      el("span", { class: "chat-tag not-sent" }, "not sent"),
+      el("div", { class: "chat-text" }, m.text),
+      el("div", { class: "chat-unsent-actions" },
+        canPost ? button("Send again", "resend") : null,
+        canPost ? button("Edit", "edit", boxBusy ? { disabled: true, title: "Send or clear the message you are typing first" } : {}) : null,
+        button("Discard", "discard")));
+  }));
+}
+
+function onUnsent(id, action) {
+  const input = $("chat-text");
+  if (action === "edit" && input && input.value.trim()) return; // never merged with the message being typed
+  const m = takeUnsent(id);
+  if (!m) return;
+  if (action === "resend") {
+    outbox.queue.push({ text: m.text, channel: m.channel });
+    drain();
+  } else if (action === "edit") {
+    input.value = m.text;
+    input.focus();
+  }
+  renderUnsent();
 }
 
 async function drain() {
@@ -188,13 +242,13 @@ async function drain() {
     while (outbox.queue.length) {
       const res = await api("chat/", { method: "POST", body: outbox.queue[0] });
       if (!res.ok) {
-        const unsent = outbox.queue.map((m) => m.text); // the refused one and those behind it
+        const unsent = outbox.queue; // the refused one and those behind it, each kept apart
         outbox.queue = [];
         refused(res, unsent);
         return;
       }
       outbox.queue.shift();
-      showError("");
+      if (!outbox.unsent.length) showError(""); // else the reason a waiting "Not sent" line was refused stays
       add([res.body]);
       render();
     }
@@ -219,6 +273,8 @@ function start() {
   if (!root) return;
   const form = $("chat-form");
   if (form) form.addEventListener("submit", send);
+  const input = $("chat-text");
+  if (input) input.addEventListener("input", renderUnsent); // "Edit" waits for an empty box
   onSocket((msg) => {
     if (msg.type === "hello") refresh();
     else if (msg.type === "chat" && msg.message) {
