@@ -38,7 +38,7 @@ from games.tournaments import selectors as tournament_selectors
 from .account_views import throttled_form
 from .charts import rating_chart
 from .forms import EMAIL_TAKEN, LoginForm, MatchCreateForm, SeatForm, SignUpForm
-from .listings import LIST_LIMIT, catalog, game_name, live_rows, open_rows, part_of, summary_rows, version_of
+from .listings import LIST_LIMIT, catalog, game_name, live_rows, open_rows, part_of, summary_rows, table_teams, version_of
 from .throttling import throttled_page, too_quick
 from .wording import form_refusal, refusal
 
@@ -282,6 +282,9 @@ def match_page(request, match_id):
         "events": events,
         "log_from": log_from,
     }
+    teams = table_teams(match.game, match.options, match.seat_count)
+    # each seat's team letter beside it in the seat list, as in the lobby ("· team A"); None when each plays for themself
+    boot["team_of"] = teams["team_of"] if teams else None
     delay = None
     if viewer.until is not None:  # a spectator of a running tournament match: say why it is behind
         policy = watch.policy_of(match)

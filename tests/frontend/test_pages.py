@@ -147,9 +147,13 @@ def test_an_open_team_table_says_its_format_and_who_partners_whom(client, make_u
     fmt = sentence.split(":")[0]
     assert re.search(rf'data-testid="table-format">{fmt}</strong> · 1/{seats} seated', row), row
     assert re.findall(r'data-team="([A-Z])">· team \1</span>', row) == teams
-    page = client.get(f"/matches/{match_id}/").content.decode()
+    response = client.get(f"/matches/{match_id}/")
+    page = response.content.decode()
     table = page.split('data-testid="table-teams">')[1].split("</p>")[0]
     assert " ".join(re.sub(r"<[^>]+>", " ", table).split()).replace(" :", ":") == sentence
+    # the match page's seat list tags each seat with its team too (match.js draws it from the boot),
+    # not only the sentence below it
+    assert boot_of(response)["team_of"] == teams
 
 
 def test_a_table_without_teams_says_nothing_of_teams(client, make_user):
@@ -158,7 +162,9 @@ def test_a_table_without_teams_says_nothing_of_teams(client, make_user):
     match_id = created["Location"].split("/")[2]
     row = client.get("/lobby/?fragment=open").content.decode().split(f'data-match-id="{match_id}"')[1].split("</tr>")[0]
     assert "team" not in row and "against" not in row and "0/4 seated" not in row and "1/4 seated" in row
-    assert 'data-testid="table-teams"' not in client.get(f"/matches/{match_id}/").content.decode()
+    response = client.get(f"/matches/{match_id}/")
+    assert 'data-testid="table-teams"' not in response.content.decode()
+    assert boot_of(response)["team_of"] is None
 
 
 @PEBBLES

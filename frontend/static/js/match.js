@@ -597,12 +597,14 @@ function renderSeats() {
   const awaiting = new Set((doc.status && doc.status.awaiting) || []);
   const winners = new Set((doc.status && doc.status.winners) || []);
   const conceded = new Set(concededSeats(doc));
+  const teamOf = boot.team_of || []; // a team table: each seat's letter, as the lobby and the sentence below name it
   $("seats").replaceChildren(
     ...seats.map((s, i) =>
       el(
         "li",
         { class: [awaiting.has(i) ? "awaiting" : "", i === doc.seat ? "me" : ""].join(" ").trim(), dataset: { seat: String(i) } },
         s ? seatName(i) : el("em", { class: "free" }, "free"),
+        teamOf[i] ? el("span", { class: "muted small nowrap team-of", dataset: { team: teamOf[i] } }, ` · team ${teamOf[i]}`) : null,
         awaiting.has(i) ? el("span", { class: "badge" }, toPlayBadge(doc)) : null,
         conceded.has(i) ? (takenOver(i)
           ? el("span", { class: "badge resigned", title: "Away for over a day: another player took over their characters." }, "taken over")
