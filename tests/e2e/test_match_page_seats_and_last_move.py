@@ -1,5 +1,6 @@
 """The match page in a real browser: an open team table tags each seat with its team (as the lobby
-does, and as the page keeps doing once the match runs)."""
+does, and as the page keeps doing once the match runs), and a solo Harakiri player's Last move box
+names the player when its lines are the game's steps that answered the player's own decision."""
 
 import re
 import uuid
@@ -46,3 +47,33 @@ def test_an_open_two_against_two_table_tags_each_seat_with_its_team(new_page):
     expect(seat_tags(page)).to_have_text(["· team A", "· team B", "· team A", "· team B"])
     expect(page.locator("#board")).to_contain_text("Team A")
     table_shot(page, "running-team-table-seats")
+
+
+def test_a_solo_harakiri_last_move_after_the_players_decision_names_the_player(new_page):
+    """In a solo Harakiri game every line the box can show is the game's: after the player's own
+    decision its steps (the player's hero starting the activation, a counter attack the player chose)
+    were titled "Last moves by the game". The title now names the player, as a multiplayer table's
+    names the seat whose decision the game's steps followed ("bob, with the game's steps")."""
+    page = new_page()
+    page.set_viewport_size({"width": 1280, "height": 900})
+    ronin = f"ronin-{uuid.uuid4().hex[:6]}"
+    sign_up(page, ronin)
+    create_match(page, {"round_cap": 1}, game="harakiri", seats=1)
+    wait_live(page)
+    page.get_by_role("button", name="Start").click()
+    wait_live(page)
+    title = page.get_by_test_id("last-move").locator(".last-move-title")
+    # given the game's set-up, before any decision of the player: the game's own steps
+    # rules: Harakiri core, "Initiative" (the party may swap two characters' initiative cards)
+    choices = page.locator("#board .hk-choice")
+    expect(choices.first).to_be_visible()
+    expect(title).to_have_text("Last moves by the game")
+    # when the player decides, and the game carries on (the first hero's activation begins)
+    page.locator("#board .hk-choice", has_text="No swap").click()
+    expect(page.get_by_test_id("last-move")).to_contain_text("starts the activation")
+    # then the title names the player, with the game's steps
+    expect(title).to_have_text(f"Last move: {ronin} (you), with the game's steps")
+    table_shot(page, "harakiri-solo-last-move")
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert_fits_width(page)
+    table_shot(page, "harakiri-solo-last-move-390")

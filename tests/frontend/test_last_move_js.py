@@ -97,3 +97,20 @@ def test_the_title_names_the_game_too_when_its_steps_are_in_the_box():
     assert box_title(["bob"], False) == "Last move: bob"
     assert box_title([], True) == "Last moves by the game"
     assert box_title(["bob", "carol"], False) == "Last move: bob and carol"
+
+
+def title_seats(keys, after):
+    script = (f"import * as lm from {json.dumps(LAST_MOVE_JS.as_uri())};\n"
+              f"console.log(JSON.stringify(lm.titleSeats({json.dumps(keys)}, {json.dumps(after)})));")
+    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def test_the_games_steps_after_the_viewers_own_decision_are_titled_with_the_viewer():
+    # given a solo Harakiri box: only the game's steps, which answered the player's (seat 0) decision
+    # (the hero's counter attack the player chose, the activation starting)
+    # then the title names the player, not "the game" alone
+    assert title_seats(["system", "system"], 0) == [0]
+    # and a box with another seat's lines names that seat; the game's set-up alone names nobody
+    assert title_seats(["system", 1, "system", 1], 0) == [1]
+    assert title_seats(["system"], None) == []

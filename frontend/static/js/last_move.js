@@ -57,6 +57,15 @@ export function boxLines(lines, max) {
   return { head: folded.slice(0, 1), middle: folded.slice(1, folded.length - keep), tail: folded.slice(folded.length - keep) };
 }
 
+/** The seats the box's title names: those whose lines it lists (``keys``: each line's seat or "system",
+ * oldest first), or, when it lists only the game's steps that answered the viewer's own command
+ * (``after``: the viewer's seat, else null), the viewer: in a solo Harakiri game those steps are the
+ * player's own hero acting (a counter attack the player chose), never "the game" alone. */
+export function titleSeats(keys, after) {
+  const seats = [...new Set((keys || []).filter((k) => k !== "system"))];
+  return seats.length || after === null || after === undefined ? seats : [after];
+}
+
 /** The box's title, true to its lines: ``seats``, the names of the players whose lines it lists (in
  * order); ``game``, whether the game's own steps are among them (enemies acting, the turn passing), so
  * that a box mostly about the red enemies' activation is not titled with the player alone. */

@@ -19,7 +19,7 @@ import { ReconnectingSocket } from "./socket.js";
 import { outlineWhilePointed, squareMatches } from "./squares.js";
 import { PAUSED, WORDS, errorText, isPaused, liveWords, pausedWords, resultWords, seatLabel, toPlayBadge, waitingWords } from "./words.js";
 import { retireFlash } from "./flash.js";
-import { boxLines, boxTitle, foldedText, resignationMove } from "./last_move.js";
+import { boxLines, boxTitle, foldedText, resignationMove, titleSeats } from "./last_move.js";
 
 const boot = JSON.parse(document.getElementById("match-boot").textContent);
 // The channel layer is at-most-once: if the last push of a quiet spell was lost, nothing else
@@ -40,6 +40,7 @@ const app = {
   events: new Map(), // seq -> event, every event this page holds (text included)
   sorted: null, // their seqs ascending, rebuilt after an event arrives
   lastMove: [], // the events of the last move by someone else, oldest first
+  lastMoveAfterMine: false, // whether those are only the game's steps after this seat's own command
   terms: null, // a RegExp of the glossary's capitalised terms (KINDLE, IMPRINT...), once loaded
   pending: new Map(), // command_id -> {resolve, reject}
   socket: null,
@@ -318,6 +319,7 @@ function actorKey(ev) {
  * the game's own steps alone (enemies, the oracle); it stops at this seat's own events. */
 function computeLastMove(upto) {
   const seqs = seqsUpTo(upto).slice(-200).reverse();
+  app.lastMoveAfterMine = false;
   // a resignation is news even to the one who resigned (whose own moves the box otherwise leaves out)
   const resigned = resignationMove(seqs.map((q) => app.events.get(q)), actorKey);
   if (resigned && resigned.length) return resigned;
@@ -333,7 +335,12 @@ function computeLastMove(upto) {
       out.unshift(ev);
       continue;
     }
-    if (mine) break;
+    if (mine) {
+      // the game's steps that answered this seat's own command (a solo hero's counter attack, the
+      // enemies after its end of turn): the box's title names this player, as it names another seat
+      app.lastMoveAfterMine = who === "system" && actorKey(ev) === app.doc.seat;
+      break;
+    }
     const k = actorKey(ev);
     if (who === "system" && k !== "system") who = k; // the seat whose move the game's steps followed
     else if (k !== who && k !== "system" && ev.text) break;
@@ -375,7 +382,7 @@ function renderLastMove() {
   box.dataset.by = String(who);
   const item = (line) => el("li", { dataset: { seq: String(line.ev.seq) } }, ...sentenceNodes(foldedText(line)));
   box.replaceChildren(...[
-    el("strong", { class: "last-move-title" }, boxTitle([...new Set(lines.map(actorKey).filter((k) => k !== "system"))].map((k) => seatName(k)),
+    el("strong", { class: "last-move-title" }, boxTitle(titleSeats(lines.map(actorKey), app.lastMoveAfterMine ? app.doc.seat : null).map((k) => seatName(k)),
       lines.some((ev) => actorKey(ev) === "system"))),
     el("ul", {}, ...head.map(item)),
     middle.length ? el("details", { class: "last-move-more" },
