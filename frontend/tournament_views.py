@@ -18,7 +18,7 @@ from games.tournaments.watch import tournament_players
 
 from .tournament_forms import TournamentCreateForm, TournamentEditForm
 from .throttling import too_quick
-from .wording import delay_words, form_errors_shown, form_refusal, refusal
+from .wording import delay_words, duration_words, form_errors_shown, form_refusal, refusal
 
 LABELS = {"format": dict(FORMATS), "game": dict(GAMES), "status": dict(STATUSES)}
 # a player's report (dispute) on a table, as the page says it
@@ -97,14 +97,60 @@ def report_badges(reports: list[dict]) -> list[dict]:
             for r in reports]
 
 
-def result_words(result: dict | None, reports: list[dict]) -> str | None:
+def result_words(result: dict | None, reports: list[dict], names: dict | None = None) -> str | None:
     """How a table's result came about, said once: a bye is already named beside the entrant, and a
-    judge's correction by its report badge."""
+    judge's correction by its report badge. A match lost because its player dropped out of the
+    tournament says so ("lost: ben dropped out"), not "played"."""
     if not result or result["by"] == "bye":
         return None
     if result["by"] == "judge" and any(r["status"] == "overridden" for r in reports):
         return None
+    gone = result.get("dropped_out") or []
+    if result["by"] == "play" and gone:
+        who = " and ".join((names or {}).get(e, e) for e in gone)
+        return f"lost: {who} dropped out"
     return RESULT_BY_WORDS.get(result["by"], result["by"])
+
+
+def points_words(points) -> str:
+    """A bye's points with their unit: "3 points", "1 point", "1.5 points"."""
+    return f"{points} point{'' if points == 1 else 's'}"
+
+
+def head_to_head_shown(standings: list[dict], keys: list[str]) -> None:
+    """Head-to-head only separates entrants still tied on points and every tiebreak before it; for
+    anyone else it does not apply, and the page says "–" rather than a 0 that reads like a score."""
+    if "head_to_head" not in keys:
+        return
+    at = keys.index("head_to_head")
+    before = keys[:at]
+    tied_on = [(row["points"], *(row["tiebreaks"][k] for k in before)) for row in standings]
+    for row, key in zip(standings, tied_on):
+        if tied_on.count(key) < 2:
+            row["tiebreak_values"][at] = "–"
+
+
+def games_and_byes(standings: list[dict], rounds: dict, current_round: int, running: bool) -> list[str]:
+    """Split the fold's ``played`` (games and byes alike) into the games an entrant played and its
+    byes, and name the byes counted while their round's other tables are still played (a bye's
+    points count as soon as the round is paired: docs/tournaments.md, "Standings and tiebreaks"). Returns the names of
+    the entrants with such a bye."""
+    byes: dict = {}
+    for tables in rounds.values():
+        for p in tables:
+            if p["bye"] and p["result"]:
+                byes[p["entrant_ids"][0]] = byes.get(p["entrant_ids"][0], 0) + 1
+    live = rounds.get(current_round, []) if running else []
+    early = ({p["entrant_ids"][0] for p in live if p["bye"]}
+             if any(not p["bye"] and p["result"] is None for p in live) else set())
+    pending = []
+    for row in standings:
+        row["byes"] = byes.get(row["entrant_id"], 0)
+        row["games"] = row["played"] - row["byes"]
+        row["bye_now"] = row["entrant_id"] in early
+        if row["bye_now"]:
+            pending.append(row["name"])
+    return pending
 
 
 FORMAT_ROUNDS = {
@@ -129,9 +175,9 @@ def event_facts(tournament, detail: dict, registered: int) -> list[tuple[str, st
     options = tournament.match_options or {}
     clock = []
     if options.get("turn_seconds"):
-        clock.append(f"{options['turn_seconds']} seconds per decision")
+        clock.append(f"{duration_words(options['turn_seconds'])} per decision")
     if options.get("defense_seconds"):
-        clock.append(f"{options['defense_seconds']} seconds to answer in another player's turn")
+        clock.append(f"{duration_words(options['defense_seconds'])} to answer in another player's turn")
     cap = (f"{registered} of {detail['max_entrants']}" if detail["max_entrants"] is not None
            else f"{registered}, no cap")
     return [("Rounds", rounds), ("Turn clock", ", ".join(clock) or "none"),
@@ -161,7 +207,9 @@ def _page_context(request, tournament) -> dict:
         rounds.setdefault(p["round"], []).append({
             **p, "bye": len(p["entrant_ids"]) == 1,
             "report_labels": report_badges(p.get("reports", [])),
-            "result_words": result_words(p["result"], p.get("reports", [])),
+            "result_words": result_words(p["result"], p.get("reports", []), names),
+            "bye_points": (points_words(points.get(p["entrant_ids"][0], 0))
+                           if len(p["entrant_ids"]) == 1 and p["result"] else None),
             "can_report": mine_here and p["match_id"] is not None,
             "watch_closed": is_player and not seated and p["result"] is None and p["match_id"] is not None,
             "mine_running": seated and p["result"] is None and p["match_id"] is not None,
@@ -169,13 +217,15 @@ def _page_context(request, tournament) -> dict:
             "seats": [{"entrant_id": e, "name": names.get(e, e), "won": e in winners, "points": points.get(e),
                        "me": mine is not None and e == mine["entrant_id"]} for e in p["entrant_ids"]]})
     if detail["status"] == "registering" or not any(row["played"] for row in standings):
-        standings = []  # nobody has played: the seeding is not a standing
+        standings = []  # no result yet (a game or a bye): the seeding is not a standing
     # the seed draw (a large number) is the last resort: named below the table, not a column
     tiebreaks = [k for k in standings[0]["tiebreaks"] if k != "seed_draw"] if standings else []
     for row in standings:
         row["tiebreak_values"] = [row["tiebreaks"][k] for k in tiebreaks]
         row["me"] = mine is not None and row["entrant_id"] == mine["entrant_id"]
         row["dispute"] = dispute_marker(row.get("reports", []))
+    head_to_head_shown(standings, tiebreaks)
+    byes_now = games_and_byes(standings, rounds, detail["round"], detail["status"] == "running")
     invitations = selectors.invitations_pending(request.user, tournament) if detail["teams"] else []
     closed = {(p["round"], p["table"]) for tables in rounds.values() for p in tables if p["watch_closed"]}
     registered = sum(1 for e in detail["entrants"] if e["status"] == "registered")
@@ -187,6 +237,7 @@ def _page_context(request, tournament) -> dict:
     return {
         "winners": [row for row in standings if row["rank"] == 1] if detail["status"] == "finished" else [],
         "my_match": next((p for p in rounds.get(detail["round"], []) if p["mine_running"]), None),
+        "byes_now": byes_now, "any_byes": any(row["byes"] for row in standings),
         "next_round": (detail["round"] + 1 if detail["status"] == "running" and detail["rounds"]
                        and detail["round"] < detail["rounds"] else None),
         "facts": event_facts(tournament, detail, registered),
@@ -368,11 +419,18 @@ def tournament_spectator_delay(request, tournament_id):
 @login_required
 @require_POST
 def tournament_withdraw(request, tournament_id):
+    """Before the start the entrant withdraws; after it, it drops out (docs/tournaments.md): the
+    message says which."""
     if too_quick(request, TournamentEntryThrottle, "registering and withdrawing"):
         return _back(tournament_id)
-    return _action(request, tournament_id,
-                   lambda: services.tournament_withdraw(tournament_id=tournament_id, user=request.user),
-                   "You have withdrawn.")
+    try:
+        entrant = services.tournament_withdraw(tournament_id=tournament_id, user=request.user)
+    except TournamentServiceError as err:
+        refusal(request, err)
+    else:
+        messages.success(request, "You have dropped out: you are not paired again, and your results so far stay."
+                         if entrant.status == "dropped" else "You have withdrawn.")
+    return _back(tournament_id)
 
 
 @login_required

@@ -183,6 +183,7 @@ def tournament_pairings(tournament: Tournament, round_no: int | None = None) -> 
     settings = settings_of(tournament)
     state = state_of(tournament.pk)
     match_of = {(t.round, t.table): t.match_id for t in TournamentTable.objects.filter(tournament=tournament)}
+    dropped_out = _dropped_before_result(tournament)
     out = []
     for rnd in state.rounds:
         if round_no is not None and rnd.round != round_no:
@@ -194,11 +195,31 @@ def tournament_pairings(tournament: Tournament, round_no: int | None = None) -> 
                 points = table_points(settings, result.places)
                 shown = {"points": {e: as_number(p) for e, p in points.items()}, "winners": winners(result.places),
                          "by": result.by}
+                gone = [e for e in table.entrant_ids if e in dropped_out.get((rnd.round, number), ())
+                        and e not in shown["winners"]]
+                if gone:  # the match was lost by dropping out of the tournament (its resignation)
+                    shown["dropped_out"] = gone
             match_id = match_of.get((rnd.round, number))
             reports = [{"id": r.report_id, "status": r.status} for r in rnd.reports.values() if r.table == number]
             out.append({"round": rnd.round, "table": number, "match_id": str(match_id) if match_id else None,
                         "entrant_ids": list(table.entrant_ids), "result": shown, "stage": rnd.stage,
                         "reports": reports})
+    return out
+
+
+def _dropped_before_result(tournament: Tournament) -> dict[tuple, set]:
+    """{(round, table): entrant ids dropped before that table's result was recorded}: the drop ended
+    (resigned) the match, so its result is the drop's, not a game played out. Read from the log's
+    order: a drop recorded after the result leaves it a played result."""
+    rows = (TournamentRecord.objects.filter(tournament=tournament, kind__in=("dropped", "result"))
+            .values_list("kind", "round", "table", "entrant_id", "seq"))
+    drops = {str(entrant): seq for kind, _r, _t, entrant, seq in rows if kind == "dropped" and entrant is not None}
+    if not drops:
+        return {}
+    out: dict[tuple, set] = {}
+    for kind, rnd, table, _e, seq in rows:
+        if kind == "result":
+            out[(rnd, table)] = {e for e, dropped_at in drops.items() if dropped_at < seq}
     return out
 
 

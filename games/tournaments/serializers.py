@@ -197,6 +197,10 @@ class ResultSerializer(serializers.Serializer):
     points = serializers.DictField(child=serializers.FloatField(), help_text="entrant_id -> points")
     winners = serializers.ListField(child=serializers.CharField())
     by = serializers.ChoiceField(choices=BY_CHOICES)
+    dropped_out = serializers.ListField(
+        child=serializers.CharField(), required=False,
+        help_text="present when the table's match was lost by dropping out: the entrants dropped from the "
+                  "tournament before the table's result was recorded (their drop resigned the match)")
 
 
 REPORT_STATUSES = ("open", "upheld", "overridden")

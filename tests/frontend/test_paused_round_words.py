@@ -52,7 +52,7 @@ def test_the_tournament_page_and_the_match_page_say_the_round_is_paused_in_the_s
     banner = re.search(r'<p id="paused-banner"[^>]*>([^<]*)</p>', match).group(1)
     assert notice.startswith(f"{PAUSED_SENTENCE} by the organizer: “power cut”.")
     assert banner.startswith(f"{PAUSED_SENTENCE} by the organizer: power cut.")
-    assert '<span class="badge" data-testid="clock-paused">round paused</span>' in tournament
+    assert '<span class="badge paused" data-testid="clock-paused">round paused</span>' in tournament
     # and neither says it another way
     for page in (tournament, match):
         assert "tournament is paused" not in page and "time limit paused" not in page

@@ -153,7 +153,7 @@ def test_the_page_and_list_say_when_it_starts_and_what_the_event_is(organizer, m
     page = browser().get(f"/tournaments/{t.pk}/").content.decode()
     assert f"Starts <time datetime=\"{at.isoformat()}\">{words}</time>" in page
     facts = page[page.index('data-testid="event-facts"'):]
-    for text in ("Swiss: enough rounds for the field", "75 seconds per decision",
+    for text in ("Swiss: enough rounds for the field", "1 minute 15 seconds per decision",
                  "40 seconds to answer in another player", "0 of 2", "Rated</dt><dd>no"):
         assert text in facts, text
     assert "Sign in</a> to register." in page

@@ -176,7 +176,7 @@ def test_register_start_pairings_results_and_withdraw(organizer, make_user):
     shown = _messages(res)
     assert "That entrant is no longer in this tournament." in shown and unknown not in shown
     res = browser(players[2]).post(f"{url}withdraw/", follow=True).content.decode()
-    assert "You have withdrawn." in _messages(res)
+    assert "You have dropped out: you are not paired again, and your results so far stay." in _messages(res)
 
 
 def test_elimination_page_draws_the_bracket(organizer, make_user):

@@ -64,7 +64,7 @@ def test_the_organizer_reads_a_paused_round_once_beside_the_resume_button(paused
     assert "paused by the organizer" not in text and "While the round is paused" not in text
     assert "is not paired while the round is paused" not in text
     # the status line only badges it
-    assert '<span class="badge" data-testid="clock-paused">round paused</span>' in html
+    assert '<span class="badge paused" data-testid="clock-paused">round paused</span>' in html
 
 
 @pytest.mark.django_db
@@ -102,7 +102,7 @@ def test_once_the_paused_round_is_over_the_organizer_reads_that_the_next_round_w
     assert ("<strong data-testid=\"next-round-waits\">Round over and paused (“power cut”): the next round waits "
             "for the organizer.</strong>") in html
     assert 'data-testid="resume">Resume and pair round 2</button>' in html
-    assert '<span class="badge" data-testid="clock-paused">round over, paused</span>' in html
+    assert '<span class="badge paused" data-testid="clock-paused">round over, paused</span>' in html
     assert 'data-testid="table-paused"' not in html
 
 
