@@ -16,6 +16,8 @@ from games.kernel import RuleViolation, registry
 from games.projections.models import MatchSummary
 from games.tournaments import selectors as tournaments
 
+from .wording import delay_words
+
 LIST_LIMIT = 30
 LIVE_LIMIT = 20  # rows of the "watch a live match" list (the most watched first)
 
@@ -146,13 +148,9 @@ def version_of(rows: list[dict], *keys) -> str:
 
 
 def delay_text(policy: watch.WatchPolicy) -> str:
-    """'1 turn and 60 s' - how far behind a fair-play policy shows a running match."""
-    parts = []
-    if policy.delay_turns:
-        parts.append(f"{policy.delay_turns} turn{'s' if policy.delay_turns != 1 else ''}")
-    if policy.delay_seconds:
-        parts.append(f"{policy.delay_seconds} s")
-    return " and ".join(parts)
+    """'1 minute and 1 turn' - how far behind a fair-play policy shows a running match, in the words of
+    the tournament and match pages (``wording.delay_words``)."""
+    return delay_words(policy.delay_seconds, policy.delay_turns)
 
 
 def live_rows(user, limit: int = LIVE_LIMIT) -> list[dict]:

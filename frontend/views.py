@@ -40,7 +40,7 @@ from .charts import rating_chart
 from .forms import EMAIL_TAKEN, LoginForm, MatchCreateForm, SeatForm, SignUpForm
 from .listings import LIST_LIMIT, catalog, game_name, live_rows, open_rows, part_of, summary_rows, table_teams, version_of
 from .throttling import throttled_page, too_quick
-from .wording import form_refusal, refusal
+from .wording import delay_words, form_refusal, refusal
 
 LOG_TAIL = 200  # events rendered into the page; older ones are fetched over the socket on demand
 _SLUG = re.compile(r"^[a-z0-9_-]{1,40}$")
@@ -288,8 +288,10 @@ def match_page(request, match_id):
     delay = None
     if viewer.until is not None:  # a spectator of a running tournament match: say why it is behind
         policy = watch.policy_of(match)
-        delay = {"seconds": policy.delay_seconds, "turns": policy.delay_turns} if policy else None
-    boot["spectator_delay"] = delay  # the page's badge says "Delayed 60 s" instead of "Live"
+        delay = {"seconds": policy.delay_seconds, "turns": policy.delay_turns,
+                 "words": delay_words(policy.delay_seconds, policy.delay_turns)} if policy else None
+    # the page's badge says "Delayed 1 minute and 1 turn" instead of "Live", in the tournament page's words
+    boot["spectator_delay"] = delay
     return render(request, "frontend/match.html", {
         "match": match,
         "part_of": part_of([match.pk]).get(str(match.pk)),

@@ -31,12 +31,12 @@ tournament_start_and_play(tournament_id=t.pk, user=organizer)
 with open(sys.argv[3], "w") as out:
     out.write(str(TournamentTable.objects.get(tournament=t, round=1).match_id))
 """
-STARTED = "The match has started; as a spectator you see it 60 s and 1 turn behind: the first moves appear soon."
+STARTED = "The match has started; as a spectator you see it 1 minute and 1 turn behind: the first moves appear soon."
 
 
 @pytest.mark.parametrize("game", ["yokai", "yashima"])
 def test_a_delayed_spectator_reads_that_the_match_has_started(new_page, live_server_env, tmp_path, game):
-    # given a tournament match that has just started, watched 60 s and 1 turn behind (the default)
+    # given a tournament match that has just started, watched 1 minute and 1 turn behind (the default; worded as on the tournament page)
     out = tmp_path / "match_id"
     server_side(live_server_env, CUP_PY, uuid.uuid4().hex[:6], game, str(out))
     match_id = out.read_text().strip()
@@ -45,7 +45,7 @@ def test_a_delayed_spectator_reads_that_the_match_has_started(new_page, live_ser
         page.set_viewport_size({"width": width, "height": 900 if width > 400 else 844})
         # when an anonymous spectator opens its page
         page.goto(f"/matches/{match_id}/")
-        expect(page.locator("#connection")).to_have_text("Delayed 60 s and 1 turn")
+        expect(page.locator("#connection")).to_have_text("Delayed 1 minute and 1 turn")
         # then the table says the match has started and how far behind they see it
         expect(page.get_by_test_id("waiting")).to_have_text(STARTED)
         expect(page.locator("#status-match")).to_have_text("active")

@@ -225,4 +225,3 @@ def test_messages_typed_while_one_is_sending_are_all_delivered_and_a_throttled_o
     expect(a.locator("#chat-error")).to_be_hidden()
     text = b.locator("#chat-log").inner_text()
     assert "one too many" not in text and "another thing" not in text and "meanwhile" not in text
-

@@ -163,7 +163,7 @@ def test_live_matches_to_watch_with_counts_and_the_tournament_watch_policy(make_
     assert "3 watching" in row.text and f"/matches/{watched.pk}/" in row.links and "Watch" in row.text
     assert alice.username in row.text and bob.username in row.text
     delayed = Page(fragment.split(f'data-match-id="{quiet.pk}"')[1].split("</li>")[0])
-    assert "no one watching yet" in delayed.text and "shown 1 turn and 60 s behind" in delayed.text
+    assert "no one watching yet" in delayed.text and "shown 1 minute and 1 turn behind" in delayed.text
     # a player of that tournament may not watch it live: no link, a reason
     barred = Page(signed_in(carol).get("/?fragment=live").content.decode().split(f'data-match-id="{quiet.pk}"')[1]
                   .split("</li>")[0])

@@ -70,9 +70,13 @@ def test_a_spectator_kept_behind_the_players_gets_the_delay_for_the_pages_badge(
     organizer, t, players = yokai_cup(make_user, players=2, rounds=1)
     tournament_start_and_play(tournament_id=t.pk, user=organizer)
     table = TournamentTable.objects.get(tournament=t, round=1)
-    # when a spectator opens its page, then the page knows the delay (its badge says "Delayed 60 s and 1 turn", not "Live")
+    # when a spectator opens its page, then the page knows the delay (its badge says "Delayed 1 minute and 1 turn",
+    # not "Live"), worded as the tournament page words it (before: "60 s" there, "1 minute" here)
     client.force_login(make_user())
-    assert boot_of(client.get(f"/matches/{table.match_id}/"))["spectator_delay"] == {"seconds": 60, "turns": 1}
+    page = client.get(f"/matches/{table.match_id}/")
+    assert boot_of(page)["spectator_delay"] == {"seconds": 60, "turns": 1, "words": "1 minute and 1 turn"}
+    assert "spectators watch it\n1 minute and 1 turn behind the players" in page.content.decode()
+    assert "spectators see each match 1 minute and 1 turn behind" in client.get(f"/tournaments/{t.pk}/").content.decode()
     # and a player of the table, who sees it live, gets none
     client.force_login(players[0])
     assert boot_of(client.get(f"/matches/{table.match_id}/"))["spectator_delay"] is None

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from frontend.wording import error_text
+from frontend.wording import delay_words, error_text
 from games.application.identities import seat_label
 
 from ..application.test_seat_label import SEATS
@@ -105,24 +105,31 @@ def test_the_rematch_offer_reads_sensibly_to_a_player_who_resigned():
     assert run_js("words.rematchSeatState({bot: true})") == "accepts by itself"
 
 
+def _delay(seconds, turns):
+    """The boot's ``spectator_delay`` as views.match_page gives it (the server's words)."""
+    return {"seconds": seconds, "turns": turns, "words": delay_words(seconds, turns)}
+
+
 def test_a_delayed_spectator_is_not_told_live():
     # given a tournament match its spectators watch 60 seconds and 1 turn behind the players
-    shown = run_js('[words.liveWords({seconds: 60, turns: 1}), words.liveWords({seconds: 60, turns: 0}),'
-                   ' words.liveWords({seconds: 0, turns: 2}), words.liveWords(null), words.liveWords({seconds: 0, turns: 0})]')
-    # then the badge says how far behind, and only a view without delay is "Live"
-    assert shown == ["Delayed 60 s and 1 turn", "Delayed 60 s", "Delayed 2 turns", "Live", "Live"]
+    delays = [_delay(60, 1), _delay(60, 0), _delay(150, 2), None, _delay(0, 0)]
+    shown = run_js(f"{json.dumps(delays)}.map(words.liveWords)")
+    # then the badge says how far behind in the tournament page's words (before: "60 s" against its
+    # "1 minute"), and only a view without delay is "Live"
+    assert shown == ["Delayed 1 minute and 1 turn", "Delayed 1 minute", "Delayed 2 minutes 30 seconds and 2 turns",
+                     "Live", "Live"]
 
 
 def test_a_delayed_spectator_before_the_deal_is_told_the_match_has_started():
     # given a running tournament match whose deal has not reached its spectators yet (docs/tournaments.md)
     running = {"match": {"status": "active", "seats": [], "creator_id": None}, "seat": None}
-    docs = [{**running, "spectator_delay": {"seconds": 60, "turns": 1}}, {**running, "spectator_delay": {"seconds": 90, "turns": 0}},
+    docs = [{**running, "spectator_delay": _delay(60, 1)}, {**running, "spectator_delay": _delay(90, 0)},
             {**running, "spectator_delay": None}]
     # when the table words its wait
     said = run_js(f"{json.dumps(docs)}.map(words.waitingWords)")
     # then a delayed spectator reads that it has started and how far behind they see it, not "Nothing to show yet"
     assert said == [
-        "The match has started; as a spectator you see it 60 s and 1 turn behind: the first moves appear soon.",
-        "The match has started; as a spectator you see it 90 s behind: the first moves appear soon.",
+        "The match has started; as a spectator you see it 1 minute and 1 turn behind: the first moves appear soon.",
+        "The match has started; as a spectator you see it 1 minute 30 seconds behind: the first moves appear soon.",
         "Nothing to show yet.",
     ]

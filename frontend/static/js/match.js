@@ -99,7 +99,7 @@ function setConnection(state, text) {
 
 /** "Live" is for a match in play; once it is over the socket brings only chat and rematch news, and
  * "Live" beside "Game over" would read as if the match went on. A spectator kept behind the players
- * (a tournament's delay) reads "Delayed 60 s" instead: what they see is not live. */
+ * (a tournament's delay) reads "Delayed 1 minute" instead: what they see is not live. */
 function showConnection() {
   const node = $("connection");
   const { state, text } = app.connection;

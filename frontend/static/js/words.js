@@ -127,18 +127,18 @@ export function rematchSeatState({ bot = false, accepted = false, mine = false }
 }
 
 /** The match page's connection badge once the socket is open: "Live", or for a spectator of a
- * tournament match watched behind the players (``delay``: {seconds, turns}, views.match_page) how far
- * behind, "Delayed 60 s and 1 turn": a delayed view is not live. */
+ * tournament match watched behind the players (``delay``: {seconds, turns, words}, views.match_page) how
+ * far behind, "Delayed 1 minute and 1 turn": a delayed view is not live. */
 export function liveWords(delay) {
   const behind = behindWords(delay);
   return behind ? `Delayed ${behind}` : "Live";
 }
 
-/** How far behind the players a delayed spectator is, "60 s and 1 turn" ("" when not behind). */
+/** How far behind the players a delayed spectator is, "1 minute and 1 turn" ("" when not behind): the
+ * server's words (``delay.words``, frontend/wording.delay_words, as the tournament page says it), so that
+ * one formatter words the delay everywhere. */
 export function behindWords(delay) {
-  const seconds = delay && Number.isInteger(delay.seconds) && delay.seconds > 0 ? `${delay.seconds} s` : "";
-  const turns = delay && Number.isInteger(delay.turns) && delay.turns > 0 ? `${delay.turns} turn${delay.turns === 1 ? "" : "s"}` : "";
-  return [seconds, turns].filter(Boolean).join(" and ");
+  return delay && typeof delay.words === "string" ? delay.words : "";
 }
 
 /** What a delayed spectator's table says while the deal has not reached them yet (the match runs;
