@@ -3,7 +3,8 @@
 - ``POST /api/matches/{id}/reports/ {seq, text}``: a player seated in the tournament match (403
   otherwise; 422 for a seq beyond the match's head) files a report; 201 with the report. Throttled per
   user (429 ``throttled``, scope ``tournament_report``), with the pages' report forms.
-- ``GET /api/admin/reports/?status=open|all`` (staff): the judge's queue, oldest first.
+- ``GET /api/admin/reports/?status=open|all`` (staff): the judge's queue, oldest first (400 ``malformed``
+  for any other status, as ``GET /api/tournaments/?status=`` answers).
 - ``POST /api/admin/reports/{id}/resolve/ {decision: "uphold"|"override", reason, places?}`` (staff):
   uphold the table's result, or override it (``places``: entrant id -> place, and a written reason).
 - ``GET /api/tournaments/{id}/reports/?status=open|all`` and ``POST /api/tournaments/{id}/reports/{report_id}/
@@ -86,13 +87,21 @@ class MatchReportApi(APIView):
         return Response(reports.report_as_dict(report), status=status.HTTP_201_CREATED)
 
 
-STATUS = OpenApiParameter("status", str, enum=["open", "all"], required=False)
+class ReportListQuerySerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["open", "all"], required=False, default="open",
+                                     help_text="open (the default): not resolved yet; all: resolved ones too")
+
+
+BAD_QUERY = E("malformed: status is not open or all (as GET /api/tournaments/?status= refuses an unknown status)")
 
 
 def _listed(request, rows) -> Response:
-    """The reports asked for (``status``: open, the default, or all), oldest first, at most 500."""
+    """The reports asked for (``status``: open, the default, or all; anything else is 400
+    ``malformed``, as the tournaments list answers), oldest first, at most 500."""
+    query = ReportListQuerySerializer(data=request.query_params)
+    query.is_valid(raise_exception=True)
     rows = rows.select_related("tournament", "reporter", "resolution__judge").order_by("created_at", "id")
-    if request.query_params.get("status", "open") != "all":
+    if query.validated_data["status"] != "all":
         rows = rows.filter(resolution__isnull=True)
     rows = list(rows[:500])
     roles = reports.judge_roles(rows)
@@ -119,8 +128,9 @@ RESOLVE_REFUSALS = {400: E("malformed"), 404: E("not_found"),
 class StaffReportListApi(APIView):
     permission_classes = [IsStaff]
 
-    @extend_schema(tags=["staff"], operation_id="admin_reports_list", parameters=[STATUS],
-                   responses={200: ReportSerializer(many=True), 401: E("not_authenticated"), 403: E("staff only")})
+    @extend_schema(tags=["staff"], operation_id="admin_reports_list", parameters=[ReportListQuerySerializer],
+                   responses={200: ReportSerializer(many=True), 400: BAD_QUERY, 401: E("not_authenticated"),
+                              403: E("staff only")})
     def get(self, request):
         return _listed(request, MatchReport.objects.all())
 
@@ -143,9 +153,10 @@ NOT_A_JUDGE = E("not_judge: only staff or this tournament's organizer / conflict
 class TournamentReportListApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(tags=["tournaments"], operation_id="tournaments_reports_list", parameters=[TOURNAMENT_ID, STATUS],
-                   responses={200: ReportSerializer(many=True), 401: E("not_authenticated"), 403: NOT_A_JUDGE,
-                              404: E("not_found: no such tournament")})
+    @extend_schema(tags=["tournaments"], operation_id="tournaments_reports_list",
+                   parameters=[TOURNAMENT_ID, ReportListQuerySerializer],
+                   responses={200: ReportSerializer(many=True), 400: BAD_QUERY, 401: E("not_authenticated"),
+                              403: NOT_A_JUDGE, 404: E("not_found: no such tournament")})
     def get(self, request, id):
         """One tournament's reports (disputes), oldest first, for its judges: staff, or its organizer
         when they do not play in it."""
