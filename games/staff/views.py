@@ -11,6 +11,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from django.contrib import messages
 from django.contrib.staticfiles import finders
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, HttpResponseRedirect
@@ -21,11 +22,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games.application import chat, selectors
 from games.application.errors import MatchNotFound, SocialRefused
 from games.application.watch import StaffConflict
+from games.kernel.digits import ascii_int
 from games.tournaments import reports
 from games.tournaments.errors import TournamentServiceError
 
 from . import selectors as staff_selectors
-from . import services
+from . import services, words
 from .access import staff_required
 from .forms import AnnotationForm, LogImportForm
 from .logfile import LogError
@@ -185,27 +187,66 @@ def log_import(request):
 
 
 @staff_required
-def report_queue(request, error=None, status=200):
-    """The judge's queue: open match reports, each linking to the log review at its seq."""
-    return render(request, "staff/reports.html", {"queue": reports.judge_queue(), "error": error}, status=status)
+def report_queue(request, error=None, status=200, typed=None):
+    """The judge's queue: open match reports, each linking to the log review at its seq, with the
+    result standing in words. ``typed``: a refused decision's report id, its places and reason as the
+    judge typed them and the refusal, shown again beside that report's form."""
+    queue = reports.judge_queue()
+    for item in queue:
+        entrants = {e["id"]: e["name"] for e in item["entrants"]}
+        placed = {e["id"]: e["place"] for e in item["entrants"] if e["place"] is not None}
+        item["standing"] = words.place_words(placed, entrants) if placed else ""
+        if len(placed) > 1 and set(placed.values()) == {1}:
+            item["standing"] = f"a draw ({item['standing']})"
+        item["result_words"] = words.RESULT_BY_WORDS.get(item["result_by"], item["result_by"])
+        if typed and item["report"].pk == typed["id"]:
+            item["error"], item["typed_reason"] = typed["error"], typed["reason"]
+            for e in item["entrants"]:
+                e["typed"] = typed["places"].get(e["id"], "")
+            error = None  # said beside the form, with what was typed
+    return render(request, "staff/reports.html", {"queue": queue, "error": error, "typed": typed}, status=status)
+
+
+def _typed_places(post) -> dict:
+    return {key[len("place-"):]: value.strip()[:10] for key, value in post.items() if key.startswith("place-")}
 
 
 @staff_required
 @require_POST
 def report_resolve(request, report_id):
     decision = request.POST.get("decision", "")
+    reason = request.POST.get("reason", "")
+    typed = {"id": report_id, "places": _typed_places(request.POST), "reason": reason}
+
+    def refused(message, status):
+        return report_queue(request, error=f"report {report_id}: {message}", status=status,
+                            typed={**typed, "error": message})
+
     places = None
     if decision == "override":
         places = {}
-        for key, value in request.POST.items():
-            if key.startswith("place-"):
-                try:
-                    places[key[len("place-"):]] = int(value)
-                except ValueError:
-                    return report_queue(request, error=f"report {report_id}: places are whole numbers", status=400)
+        for entrant, value in typed["places"].items():
+            places[entrant] = ascii_int(value)
+            if not places[entrant]:
+                return refused("places are whole numbers from 1 (1 = first): give every entrant one", 400)
     try:
-        reports.report_resolve(report_id=report_id, user=request.user, decision=decision,
-                               reason=request.POST.get("reason", ""), places=places)
+        resolution = reports.report_resolve(report_id=report_id, user=request.user, decision=decision,
+                                            reason=reason, places=places)
     except TournamentServiceError as err:
-        return report_queue(request, error=f"report {report_id}: {err}", status=err.status)
+        return refused(str(err), err.status)
+    messages.success(request, _resolved_words(resolution))
     return HttpResponseRedirect(reverse("staff:reports"))
+
+
+def _resolved_words(resolution) -> str:
+    """The confirmation after a decision: what was decided, on which table, and who reads the reason."""
+    report = resolution.report
+    where = f"Report {report.pk} (round {report.round}, table {report.table}, {report.reporter.get_username()}'s)"
+    if resolution.decision == resolution.UPHOLD:
+        done = f"{where}: the result stands, and the report is closed."
+    else:
+        names = reports.entrant_names([report.tournament_id])
+        done = f"{where}: result corrected to {words.place_words(resolution.places or {}, names)}; the standings follow."
+    said = (f' The reporting player sees your reason: "{resolution.reason}".' if resolution.reason
+            else " The reporting player sees the decision, with no reason given.")
+    return done + said

@@ -196,15 +196,19 @@ def _places(places: dict) -> dict:
     return out
 
 
+def entrant_names(tournament_ids) -> dict[str, str]:
+    """{entrant id: the name the pages show} for the entrants of these tournaments."""
+    entered = [{"entrant_id": str(pk), "name": name}
+               for pk, name in Entrant.objects.filter(tournament_id__in=tournament_ids).values_list("pk", "name")]
+    return {row["entrant_id"]: row["name"] for row in names_shown(entered, members_of(tournament_ids))}
+
+
 def judge_queue(tournament: Tournament | None = None) -> list[dict]:
     """The open reports as the staff queue shows them (or, for ``tournament``, its own, as its
     organizer's page does): each with its table's entrants (id, name) and the result now standing
     (places), so a judge can uphold or override it in place."""
     rows = list(reports_open() if tournament is None else reports_open().filter(tournament=tournament))
-    tournament_ids = {r.tournament_id for r in rows}
-    entered = [{"entrant_id": str(pk), "name": name}
-               for pk, name in Entrant.objects.filter(tournament_id__in=tournament_ids).values_list("pk", "name")]
-    names = {row["entrant_id"]: row["name"] for row in names_shown(entered, members_of(tournament_ids))}
+    names = entrant_names({r.tournament_id for r in rows})
     tables = {(t.tournament_id, t.round, t.table): t for t in TournamentTable.objects.filter(
         tournament_id__in={r.tournament_id for r in rows})}
     out, states = [], {}
@@ -227,6 +231,29 @@ def judge_queue(tournament: Tournament | None = None) -> list[dict]:
             # a Swiss round of a top-cut event whose cut is seeded: an override leaves the bracket as it is
             "cut_warning": services.CUT_WARNING if services.cut_seeded_after(state, report.round) else None,
         })
+    return out
+
+
+def reports_filed_by(tournament: Tournament, user) -> list[dict]:
+    """The reports ``user`` filed in ``tournament``, newest first, as the reporting player reads them:
+    ``[{report, status, reason, places, role, at}]`` (``status``: open, upheld or overridden; the
+    judge's ``reason``, the one text a judge writes on a ruling, which the log records and the match
+    page shows for a correction; ``places``: entrant id -> place, an override only). Staff
+    annotations of the match log are never part of it; nor is anyone else's report."""
+    if not (user and user.is_authenticated):
+        return []
+    rows = list(MatchReport.objects.filter(tournament=tournament, reporter=user)
+                .select_related("resolution").order_by("-created_at", "-id"))
+    roles = judge_roles(rows)
+    out = []
+    for report in rows:
+        resolution = getattr(report, "resolution", None)
+        out.append({"report": report,
+                    "status": "open" if resolution is None else STATUS_OF_DECISION[resolution.decision],
+                    "reason": resolution.reason if resolution else "",
+                    "places": (resolution.places or {}) if resolution else {},
+                    "role": roles.get(report.pk) if resolution else None,
+                    "at": resolution.at if resolution else None})
     return out
 
 
