@@ -38,6 +38,26 @@ def test_leaderboard_page(client, make_user, finish):
     assert client.get("/ratings/").status_code == 302
 
 
+def test_the_probe_a_cooperative_game_s_leaderboard_says_why_there_is_none(client):
+    """``/ratings/harakiri/`` was a bare 404 (Django's debug page in development) while the API says
+    ``game_not_rated``: the page says in words that Harakiri is cooperative, and leads to the rated
+    games' leaderboards (still a 404, as the API answers).
+
+    # rules: Harakiri core, "Ending the Adventure Phase" (the phase ends in one success or failure
+    # section for the whole party: no side or player to rank)"""
+    res = client.get("/ratings/harakiri/")
+    assert res.status_code == 404
+    html = res.content.decode()
+    assert "Harakiri: Blades of Honor has no leaderboard" in html
+    assert "Harakiri: Blades of Honor is cooperative:" in html and "win or lose" in html
+    for slug in ("yashima", "yokai"):
+        assert f'href="/ratings/{slug}/"' in html
+    assert 'href="/ratings/harakiri/"' not in html and 'href="/games/harakiri/rules/"' in html
+    assert "There is nothing here" not in html  # not the generic not-found page
+    unknown = client.get("/ratings/nope/")
+    assert unknown.status_code == 404 and "has no leaderboard" not in unknown.content.decode()
+
+
 def test_profile_page_has_chart_and_recent_matches(client, make_user, finish):
     a, b = make_user(), make_user()
     m1 = finish([a, b], seed=1)
