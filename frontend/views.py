@@ -27,7 +27,7 @@ from games.application import selectors, services, watch
 from games.application.errors import MatchNotFound, PlatformError
 from games.application.identities import seat_label
 from games.application.lobby import OPEN, bot_seats
-from games.kernel import RuleViolation
+from games.kernel import RuleViolation, registry
 from games.projections.models import MatchSummary
 from games.projections.profiles import profile
 from games.ratings import selectors as ratings
@@ -413,8 +413,13 @@ def leaderboard(request, game):
     try:
         engine = ratings.rated_engine(game)
         rows = ratings.leaderboard(game, LEADERBOARD_LIMIT)
-    except RatingsNotFound:
-        raise Http404("no leaderboard for this game")
+    except RatingsNotFound as err:
+        if err.code != "game_not_rated":
+            raise Http404("no leaderboard for this game")
+        # a cooperative game (the API's game_not_rated): said in words, with the rated games' boards
+        return render(request, "frontend/leaderboard_unrated.html", {
+            "game": registry.get(game), "games": ratings.rated_games(),
+        }, status=404)
     return render(request, "frontend/leaderboard.html", {
         "game": engine, "rows": rows, "games": ratings.rated_games(),
         "me": request.user.pk if request.user.is_authenticated else None,
