@@ -461,17 +461,21 @@ def public_docs(views) -> list[dict]:
     """The campaigns' documents (``domain.public``), each player named as the account is now (the
     log keeps the name it was seated with), as match seats are (``identities``): its seat and its
     name as the one who cancelled or abandoned it, who left, or who plays a leaver's characters read
-    its current username, or "deleted player" once the account is deleted."""
+    its current username, or "deleted player" once the account is deleted; so does a leave announced
+    for the end of the phase (``leaving``)."""
     docs = [domain.public(v.campaign_id, v.state) for v in views]
     names = names_among({s["user_id"] for doc in docs for s in doc["seats"] if s}
                         | {doc[k]["by"] for doc in docs for k in ("cancelled", "abandoned") if doc[k]}
-                        | {uid for doc in docs for d in doc["departures"] for uid in (d["user_id"], d["heir_id"]) if uid})
+                        | {uid for doc in docs for d in doc["departures"] for uid in (d["user_id"], d["heir_id"]) if uid}
+                        | {w["user_id"] for doc in docs for w in doc.get("leaving") or [] if w.get("user_id")})
     for doc in docs:
         if names:
             doc["seats"] = [seat_display(s, names) for s in doc["seats"]]
             for k in ("cancelled", "abandoned"):
                 if doc[k] and doc[k]["by"] in names:
                     doc[k] = {**doc[k], "username": names[doc[k]["by"]]}
+            doc["leaving"] = [{**w, "username": names.get(w.get("user_id"), w.get("username"))}
+                              for w in doc.get("leaving") or []]
         doc["departures"] = [_departure_display(d, names) for d in doc["departures"]]
     return docs
 

@@ -171,3 +171,18 @@ def test_tournament_standings_and_winners_show_a_renamed_entrant_by_the_new_name
     assert new_name in page and old_name not in page
     api = json.dumps(client.get(f"/api/tournaments/{t.pk}/standings/").json())
     assert new_name in api and old_name not in api
+
+
+def test_a_campaign_names_a_renamed_player_by_the_new_name(make_user):
+    # given an open campaign of two; the second player renames after joining
+    from campaigns import services as campaign_services
+
+    creator, other = make_user(), make_user()
+    campaign = campaign_services.campaign_create(user=creator, game="harakiri", act=1, seats=2)
+    campaign_services.campaign_join(campaign_id=campaign.pk, user=other)
+    old_name, new_name = other.get_username(), f"hanako{uuid.uuid4().hex[:5]}"
+    account_services.user_rename(other, new_name)
+    # then the campaign's document and list name the seat by the new name
+    assert campaign_services.campaign_get(campaign.pk)["seats"][1]["username"] == new_name
+    listed = campaign_services.campaign_list(creator)[0]
+    assert listed["seats"][1]["username"] == new_name and old_name not in json.dumps(listed)
