@@ -25,9 +25,11 @@ class Profile(models.Model):
 
 
 class RetiredUsername(models.Model):
-    """A name an account gave up by renaming itself: its old matches, tournament entries and event
-    logs still show it, so only that account can take it (or a lookalike of it) again. Kept as its
-    key and skeletons (accounts.identity); an account's deletion forgets its retired names."""
+    """A name an account gave up by renaming itself: its old match logs and tournament records still
+    hold it (every read shows the current name, ``games.application.identities``, but staff see the
+    records as stored, and players remember names), so only that account can take it (or a
+    lookalike of it) again. Kept as its key and skeletons (accounts.identity); an account's deletion
+    forgets its retired names."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="retired_usernames")
     username_key = models.CharField(max_length=600)
