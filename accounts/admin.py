@@ -4,7 +4,7 @@ from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 
 from . import selfservice
-from .forms import UsernameCheckMixin
+from .forms import EmailCheckMixin, UsernameCheckMixin
 from .models import LoginSession, Profile, RetiredUsername
 
 
@@ -39,11 +39,11 @@ class LoginSessionAdmin(admin.ModelAdmin):
     exclude = ("session_key",)
 
 
-class CheckedUserCreationForm(UsernameCheckMixin, AdminUserCreationForm):
+class CheckedUserCreationForm(UsernameCheckMixin, EmailCheckMixin, AdminUserCreationForm):
     pass
 
 
-class CheckedUserChangeForm(UsernameCheckMixin, UserChangeForm):
+class CheckedUserChangeForm(UsernameCheckMixin, EmailCheckMixin, UserChangeForm):
     pass
 
 

@@ -5,7 +5,7 @@ from django import forms
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import get_user_model
 
-from .emails import first_holders
+from .emails import email_key, email_taken, first_holders
 from .identity import CHARACTERS_ALLOWED, TAKEN, username_characters_check, username_normalize, username_taken
 
 # The user model's column (254 characters, RFC 5321's limit). Every e-mail field of a form or a
@@ -28,6 +28,23 @@ class UsernameCheckMixin:
         if username and username_taken(username, exclude_user_id=getattr(instance, "pk", None)):
             raise forms.ValidationError(TAKEN, code="unique")
         return username
+
+
+class EmailCheckMixin:
+    """``clean_email`` for the admin's user forms: an address another account has (case aside; the
+    form's own instance excluded, so it can keep or recase its own) is refused, as sign-up and the
+    account's own change refuse it (``accounts.emails``). An account that shared its address before
+    the rule can still be edited while the address stays as it is."""
+
+    def clean_email(self):
+        email = self.cleaned_data.get("email") or ""
+        instance = getattr(self, "instance", None)
+        if instance is not None and instance.pk and email_key(email) == email_key(instance.email):
+            return email  # unchanged (case aside): not a new claim
+        if email_taken(email, exclude_user_id=getattr(instance, "pk", None)):
+            raise forms.ValidationError("Another account already has this e-mail address (case aside).",
+                                        code="email_taken")
+        return email
 
 
 class PasswordResetForm(auth_forms.PasswordResetForm):

@@ -11,10 +11,12 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.core.exceptions import ValidationError
 from django.test import Client
 from django.utils.http import urlsafe_base64_decode
 
 from accounts import turn_emails
+from accounts.admin import CheckedUserChangeForm
 from accounts.models import Profile
 from tests.rest import assert_error
 
@@ -123,3 +125,22 @@ def test_turn_mails_go_to_the_address_first_holder_only(newbie1):
     copycat = copycat_alongside(newbie1)
     Profile.objects.filter(user__in=[newbie1, copycat]).update(turn_email=True)
     assert turn_emails._opted_in([newbie1.pk, copycat.pk]) == {newbie1.pk}
+
+
+# -- the admin's user forms -----------------------------------------------------------------------
+
+
+def test_the_admin_forms_refuse_another_accounts_address_but_let_a_legacy_row_be_edited(make_user, newbie1):
+    other = make_user(username="other", email="other@example.com")
+
+    def cleaned(user, email):
+        form = CheckedUserChangeForm(instance=user)
+        form.cleaned_data = {"email": email}
+        return form.clean_email()
+
+    with pytest.raises(ValidationError) as refused:
+        cleaned(other, "NEWBIE1@example.com")
+    assert refused.value.code == "email_taken"
+    assert cleaned(other, "Other@example.com") == "Other@example.com"  # its own, recased
+    copycat = copycat_alongside(newbie1)
+    assert cleaned(copycat, "NEWBIE1@example.com") == "NEWBIE1@example.com"  # unchanged: editable
