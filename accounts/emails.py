@@ -3,7 +3,7 @@
 an account must not point them at another account's inbox.
 
 Sign-up (the page and ``POST /api/auth/register/``) and a change of address (the account page,
-``PATCH /api/auth/me/``) refuse an address another account has, ``EmailTaken`` (409
+``PATCH /api/auth/me/``, the admin's user forms: ``forms.EmailCheckMixin``) refuse an address another account has, ``EmailTaken`` (409
 ``email_taken``), saying no more than that (not which account). The check runs in the transaction
 that saves the address, after ``email_claim_lock`` (PostgreSQL: two claims of one address wait for
 each other, so both cannot pass).
