@@ -70,8 +70,9 @@ def deleted_among(user_ids) -> frozenset:
 def names_in_running(match_id, user_ids, running: bool) -> dict:
     """``names_among(user_ids)`` for the players of a match, kept while it is ``running``: none
     of a running match's players can delete their account (``account_anonymize`` refuses), and a
-    rename clears what is kept (``running_clear``, from the accounts app's rename signal), so the
-    answer holds until the match ends. Every command's answer and every live push names the seats:
+    rename clears what this process kept (``running_clear``, from the accounts app's rename
+    signal; another process keeps the name it looked up until the match ends: docs/platform.md),
+    so the answer holds until the match ends. Every command's answer and every live push names the seats:
     this saves them a look-up each."""
     ids = frozenset(i for i in user_ids if i)
     if not running:
