@@ -247,6 +247,7 @@ def _resolved_words(resolution) -> str:
     else:
         names = reports.entrant_names([report.tournament_id])
         done = f"{where}: result corrected to {words.place_words(resolution.places or {}, names)}; the standings follow."
-    said = (f' The reporting player sees your reason: "{resolution.reason}".' if resolution.reason
+    stop = "" if resolution.reason.endswith((".", "!", "?")) else "."  # said once: not '..."."'
+    said = (f' The reporting player sees your reason: "{resolution.reason}"{stop}' if resolution.reason
             else " The reporting player sees the decision, with no reason given.")
     return done + said

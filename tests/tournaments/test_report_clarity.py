@@ -50,9 +50,10 @@ def test_an_uphold_and_an_override_are_confirmed_in_words(played, make_user, cli
     names = _names(table)
     a, b = table.entrant_ids
     page = client.post(f"/staff/reports/{second['id']}/resolve/",
-                       {"decision": "override", f"place-{a}": "2", f"place-{b}": "1", "reason": "seat 1 left"},
+                       {"decision": "override", f"place-{a}": "2", f"place-{b}": "1", "reason": "Seat 1 left."},
                        follow=True)
     html = page.content.decode()
+    assert "The reporting player sees your reason: &quot;Seat 1 left.&quot;</li>" in html  # one stop, not two
     assert f"result corrected to {names[b]} 1st, {names[a]} 2nd; the standings follow." in html
     assert "staff-messages" not in client.get("/staff/reports/").content.decode()  # said once
 
