@@ -256,6 +256,7 @@ def _page_context(request, tournament) -> dict:
         "invitations_out": [i for i in invitations if i.inviter_id == uid],
         "my_tables": [p for _n, tables in sorted(rounds.items(), reverse=True) for p in tables if p["can_report"]],
         "is_organizer": services.can_manage(request.user, tournament),
+        "my_reports": my_reports(request.user, tournament, names),
         "ws_path": f"/ws/tournaments/{detail['id']}/",
         **_judging(request.user, tournament),
     }
@@ -270,6 +271,22 @@ def standing_words(places: dict) -> str:
         return "a draw"
     return ", ".join(f"{name} {PLACE_WORDS.get(place, f'place {place}')}" for name, place in
                      sorted(places.items(), key=lambda item: (item[1] or 99, item[0])))
+
+
+DECISION_WORDS = {"upheld": "the result stands", "overridden": "the result was corrected"}
+
+
+def my_reports(user, tournament, names: dict) -> list[dict]:
+    """The reports the viewer filed, newest first, as they read them: where and when, their own text,
+    the decision (who ruled: "a judge" or "the organizer"; a correction's places by name) and the
+    judge's reason. Nobody else's report, and no staff note, is among them (``reports_filed_by``)."""
+    out = []
+    for row in reports.reports_filed_by(tournament, user):
+        ruled_by = "The organizer" if row["role"] == "organizer" else "A judge"
+        out.append({**row, "label": BADGE_LABELS[row["status"]], "ruled_by": ruled_by,
+                    "decision": DECISION_WORDS.get(row["status"]),
+                    "result": standing_words({names.get(e, e): p for e, p in row["places"].items()})})
+    return out
 
 
 def _judging(user, tournament) -> dict:
