@@ -12,6 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games.tournaments import policies, reports, selectors, services
 from games.kernel.digits import ascii_int
 from games.tournaments.errors import TournamentServiceError
+from games.tournaments.names import DELETED_PLAYER
 from games.tournaments.models import FORMATS, GAMES, STATUSES, TeamInvitation
 from games.tournaments.throttles import TournamentEntryThrottle, TournamentManageThrottle, TournamentReportThrottle
 from games.tournaments.watch import tournament_players
@@ -115,6 +116,12 @@ def result_words(result: dict | None, reports: list[dict], names: dict | None = 
 def points_words(points) -> str:
     """A bye's points with their unit: "3 points", "1 point", "1.5 points"."""
     return f"{points} point{'' if points == 1 else 's'}"
+
+
+def profile_of(name: str, user_ids) -> str | None:
+    """The username whose profile a standings row links to: a player's own entry under its current
+    name; None for a team (its name joins several) or a deleted account."""
+    return name if len(user_ids) == 1 and name != DELETED_PLAYER else None
 
 
 def head_to_head_shown(standings: list[dict], keys: list[str]) -> None:
@@ -224,6 +231,7 @@ def _page_context(request, tournament) -> dict:
         row["tiebreak_values"] = [row["tiebreaks"][k] for k in tiebreaks]
         row["me"] = mine is not None and row["entrant_id"] == mine["entrant_id"]
         row["dispute"] = dispute_marker(row.get("reports", []))
+        row["profile"] = profile_of(row["name"], users_of.get(row["entrant_id"], ()))
     head_to_head_shown(standings, tiebreaks)
     byes_now = games_and_byes(standings, rounds, detail["round"], detail["status"] == "running")
     invitations = selectors.invitations_pending(request.user, tournament) if detail["teams"] else []

@@ -9,6 +9,9 @@ import re
 import pytest
 from django.test import Client
 
+from accounts.selfservice import account_anonymize
+from games.application.identities import DELETED_PLAYER
+
 from games.tournaments import selectors, services
 from games.tournaments.policies import tournament_match_finished, tournament_start_and_play
 
@@ -140,3 +143,19 @@ def test_head_to_head_reads_a_dash_where_it_does_not_apply(odd_cup):
         # then an entrant tied with nobody reads "–"; a tied one its head-to-head points
         assert cells[2] == ("–" if tied == 1 else str(row["tiebreaks"]["head_to_head"]))
     assert any(c == "–" for c in re.findall(r'<td class="num tiebreak">([^<]*)</td>', standings))
+
+
+
+def test_each_players_standing_links_to_their_profile_but_a_deleted_accounts_does_not(running_cup,
+                                                                                    django_capture_on_commit_callbacks):
+    # given a player who dropped out of round 1 (their table has a result) and then deleted their account
+    _organizer, t, players = running_cup
+    gone = players[3]
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_withdraw(tournament_id=t.pk, user=gone)
+    account_anonymize(gone)
+    # then each other player's row links to their profile under their name; the deleted one's does not
+    standings = _standings(_page(players[1], t))
+    links = re.findall(r'<a href="/users/([^/"]+)/" data-testid="standing-profile">([^<]+)</a>', standings)
+    assert sorted(links) == sorted((p.username, p.username) for p in players[:3]), standings
+    assert f">{DELETED_PLAYER}<" in standings or f">{DELETED_PLAYER} " in standings
