@@ -165,11 +165,17 @@ services.match_load_scenario(match_id=sys.argv[1], user=user, document=json.load
 """
 
 
+def server_side(server_env, script, *args) -> str:
+    """Run a snippet against the live server's database, in a process of its own: what it printed."""
+    done = subprocess.run([sys.executable, "-c", script, *args], cwd=ROOT, env=server_env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
 def load_scenario(server_env, match_id, username, document):
     """Start the open match ``match_id`` from a scenario document (a prepared position), as staff do."""
-    done = subprocess.run([sys.executable, "-c", LOAD_SCENARIO_PY, match_id, username, json.dumps(document)],
-                          cwd=ROOT, env=server_env, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
+    server_side(server_env, LOAD_SCENARIO_PY, match_id, username, json.dumps(document))
 
 
 def table_shot(page, name):

@@ -8,8 +8,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import SHOTS
-from .test_tournament_flow import server_side
+from .conftest import SHOTS, server_side
 
 pytestmark = pytest.mark.e2e
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import SHOTS
+from .conftest import SHOTS, server_side
 from .test_match_flow import create_match, sign_up, wait_live
 
 pytestmark = pytest.mark.e2e
@@ -88,10 +88,6 @@ rows.update(at=rows.order_by("-seq").values_list("at", flat=True).first()
 
 
 def test_a_player_takes_over_an_absent_players_characters_after_a_day(new_page, live_server_env):
-    import subprocess
-    import sys
-
-    from .conftest import ROOT
     a, b, alice, bob, match_id = _two_players_started(new_page)
     # the game waits on A (the party leader); B is offered nothing yet
     b.reload()
@@ -99,9 +95,7 @@ def test_a_player_takes_over_an_absent_players_characters_after_a_day(new_page, 
     expect(b.locator("#status-awaiting")).to_contain_text(alice)
     expect(b.get_by_test_id("take-over")).to_have_count(0)
     # when nobody has moved for a day, B's page offers to take A's characters over, asking first
-    done = subprocess.run([sys.executable, "-c", BACKDATE_PY, match_id], cwd=ROOT, env=live_server_env,
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
+    server_side(live_server_env, BACKDATE_PY, match_id)
     b.reload()
     wait_live(b)
     expect(b.get_by_test_id("take-over-0")).to_have_text(f"Take over {alice}'s characters")

@@ -5,15 +5,13 @@ move, the list counts the spectator); the home page and the lobby fit the phone'
 control is big enough to touch and reachable with the keyboard; no developer terms on the pages."""
 
 import re
-import subprocess
-import sys
 import uuid
 
 import pytest
 from playwright.sync_api import expect
 
 from .api_play import api
-from .conftest import ROOT, table_shot
+from .conftest import server_side, table_shot
 from .test_match_flow import sign_up, wait_live
 
 pytestmark = pytest.mark.e2e
@@ -186,9 +184,7 @@ def test_the_leaderboard_fits_a_phone(new_page, live_server_env, live_server_url
     names = [f"lb{k}{tag}" for k in range(7)] + [f"a-rather-long-username-{tag}"]
     for name in names:
         api(live_server_url, "/api/auth/register/", body={"username": name, "password": "paper-lantern-42"})
-    done = subprocess.run([sys.executable, "-c", SEED_RATINGS_PY, *names], cwd=ROOT, env=live_server_env,
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
+    server_side(live_server_env, SEED_RATINGS_PY, *names)
     page = new_page()
     page.set_viewport_size(PHONE)
     page.goto("/ratings/yokai/")

@@ -6,15 +6,13 @@ sign-in form. Screenshots at 1280 and 390 px go to var/screenshots (or E2E_SHOTS
 
 import os
 import re
-import subprocess
-import sys
 import uuid
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ROOT, SHOTS
+from .conftest import SHOTS, server_side
 from .test_match_flow import sign_in
 
 pytestmark = pytest.mark.e2e
@@ -52,10 +50,7 @@ print(t.pk, table.match_id, seats[awaited], seats[1 - awaited])
 
 def setup(server_env):
     tag = uuid.uuid4().hex[:6]
-    done = subprocess.run([sys.executable, "-c", SETUP_PY, tag, PASSWORD], cwd=ROOT, env=server_env,
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
-    return done.stdout.split()[-4:]
+    return server_side(server_env, SETUP_PY, tag, PASSWORD).split()[-4:]
 
 
 def shot(page, name):
@@ -157,16 +152,9 @@ for table in TournamentTable.objects.filter(tournament_id=tid, round=1, match__i
 """
 
 
-def _run(server_env, script, *args):
-    done = subprocess.run([sys.executable, "-c", script, *args], cwd=ROOT, env=server_env,
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
-    return done.stdout.split()
-
-
 def test_the_organizer_s_page_says_a_paused_round_once_beside_the_resume_button(new_page, live_server_env):
     # given round 1 of a cup paused by its organizer for a power cut, one table over, one still played
-    tid, organizer = _run(live_server_env, ORGANIZER_SETUP_PY, uuid.uuid4().hex[:6], PASSWORD)[-2:]
+    tid, organizer = server_side(live_server_env, ORGANIZER_SETUP_PY, uuid.uuid4().hex[:6], PASSWORD).split()[-2:]
     page = new_page()
     # when the organizer opens the tournament's page
     sign_in(page, organizer, f"/tournaments/{tid}/")
@@ -187,7 +175,7 @@ def test_the_organizer_s_page_says_a_paused_round_once_beside_the_resume_button(
     expect(pairings).not_to_contain_text("playing")
     shot(page, "paused-tournament-organizer")
     # when the last match of the round ends during the pause
-    _run(live_server_env, END_ROUND_PY, tid)
+    server_side(live_server_env, END_ROUND_PY, tid).split()
     page.reload()
     # then the one statement says the round is over and the next round waits
     expect(notice).to_have_count(1)

@@ -13,9 +13,8 @@ import pytest
 from playwright.sync_api import expect
 
 from .api_play import api, play_to_the_end
-from .conftest import ROOT
+from .conftest import ROOT, server_side
 from .test_match_flow import PASSWORD
-from .test_tournament_flow import server_side
 
 pytestmark = pytest.mark.e2e
 

@@ -5,14 +5,12 @@ and says why beside the form; an uphold is confirmed in words (what was decided,
 player reads)."""
 
 import json
-import subprocess
-import sys
 import uuid
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ROOT, SHOTS
+from .conftest import SHOTS, server_side
 from .test_match_flow import sign_up
 
 pytestmark = pytest.mark.e2e
@@ -63,10 +61,7 @@ def test_the_judge_queue_and_log_review_fit_a_phone_and_keep_a_refused_ruling(ne
     judge, reporter = new_page(), new_page()
     sign_up(judge, f"judge-{tag}")
     sign_up(reporter, f"rep-{tag}")
-    done = subprocess.run([sys.executable, "-c", SETUP_PY, f"judge-{tag}", f"rep-{tag}", tag], cwd=ROOT,
-                          env=live_server_env, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
-    ids = json.loads(done.stdout.split("IDS ", 1)[1])
+    ids = json.loads(server_side(live_server_env, SETUP_PY, f"judge-{tag}", f"rep-{tag}", tag).split("IDS ", 1)[1])
     winner, loser = ids["entrants"]
 
     judge.set_viewport_size({"width": 390, "height": 844})

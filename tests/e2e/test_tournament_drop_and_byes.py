@@ -6,15 +6,13 @@ tournament list fits a 390 px phone with Status and Starts in view. Screenshots 
 to var/screenshots (or E2E_SHOTS_DIR)."""
 
 import os
-import subprocess
-import sys
 import uuid
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ROOT, SHOTS
+from .conftest import SHOTS, server_side
 from .test_match_flow import sign_in
 
 pytestmark = pytest.mark.e2e
@@ -56,13 +54,6 @@ print(t.pk, organizer.username, dropper.username)
 """
 
 
-def _run(server_env, script, *args):
-    done = subprocess.run([sys.executable, "-c", script, *args], cwd=ROOT, env=server_env,
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
-    return done.stdout.split()
-
-
 def shot(page, name):
     OUT.mkdir(parents=True, exist_ok=True)
     for width in (1280, 390):
@@ -72,7 +63,7 @@ def shot(page, name):
 
 
 def test_dropping_out_the_standings_and_the_list(new_page, live_server_env):
-    tid, organizer, dropper = _run(live_server_env, SETUP_PY, uuid.uuid4().hex[:6], PASSWORD)[-3:]
+    tid, organizer, dropper = server_side(live_server_env, SETUP_PY, uuid.uuid4().hex[:6], PASSWORD).split()[-3:]
     org = new_page()
     sign_in(org, organizer, f"/tournaments/{tid}/")
     # the standings: games without the bye, the bye beside them and said to count already

@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .api_play import api, play_to_the_end
-from .conftest import ROOT, assert_fits_width
+from .conftest import ROOT, assert_fits_width, server_side
 from .test_match_flow import PASSWORD, assert_not_reloaded, mark_no_reload, sign_up
 
 pytestmark = pytest.mark.e2e
@@ -56,13 +56,6 @@ STANDINGS_FIT_JS = """() => {
           name_in_view: inView(wrap.querySelector('tbody td.entrant').getBoundingClientRect()),
           page: document.documentElement.scrollWidth <= window.innerWidth};
 }"""
-
-
-def server_side(server_env, script, *args):
-    """Run a snippet against the live server's database, in a process of its own."""
-    done = subprocess.run([sys.executable, "-c", script, *args], cwd=ROOT, env=server_env,
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def promote(server_env, username):
@@ -251,10 +244,8 @@ def test_a_team_invitation_and_the_start_reach_open_pages_without_a_reload(new_p
     org = new_page()
     sign_up(org, f"torg-{tag}")
     promote(live_server_env, f"torg-{tag}")
-    done = subprocess.run([sys.executable, "-c", CREATE_TEAM_EVENT_PY, f"torg-{tag}", f"Pairs {tag}"], cwd=ROOT,
-                          env=live_server_env, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
-    url = f"/tournaments/{done.stdout.strip().splitlines()[-1]}/"
+    created = server_side(live_server_env, CREATE_TEAM_EVENT_PY, f"torg-{tag}", f"Pairs {tag}")
+    url = f"/tournaments/{created.strip().splitlines()[-1]}/"
 
     inviter, partner = new_page(), new_page()
     partner.add_init_script("window.KamizaSyncIntervalMs = 1000")

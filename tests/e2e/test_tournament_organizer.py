@@ -3,14 +3,12 @@ ask first (``static/js/confirm.js`` on ``data-confirm``: dismissed, nothing happ
 submits), and the standings and pairings keep their "under review" / "corrected" badges inside
 their cards from 1280 to 1920 px."""
 
-import subprocess
-import sys
 import uuid
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ROOT
+from .conftest import server_side
 from .test_match_flow import sign_up
 from .test_tournament_flow import shot
 
@@ -67,10 +65,7 @@ def test_withdraw_asks_first_and_the_badges_fit_their_cards(new_page, live_serve
     player = new_page()
     sign_up(player, f"first-{tag}")
     names = [f"first-{tag}"] + [f"p{i}-{tag}" for i in range(5)]
-    done = subprocess.run([sys.executable, "-c", SETUP_PY, f"org-{tag}", *names], cwd=ROOT, env=live_server_env,
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
-    waiting, running = done.stdout.split()
+    waiting, running = server_side(live_server_env, SETUP_PY, f"org-{tag}", *names).split()
 
     player.goto(f"/tournaments/{waiting}/")
     entry = player.get_by_test_id("entry")

@@ -6,14 +6,12 @@ table "under review". A spectator's page has no such panel."""
 
 import json
 import re
-import subprocess
-import sys
 import uuid
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ROOT
+from .conftest import server_side
 from .test_match_flow import sign_up
 from .test_tournament_flow import shot
 
@@ -61,10 +59,7 @@ print("REPORTS", json.dumps([[r.seq, r.text] for r in MatchReport.objects.filter
 
 def _server_json(env, script, marker, *args):
     """Run a snippet against the live server's database; the JSON it prints after ``marker``."""
-    done = subprocess.run([sys.executable, "-c", script, *args], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
-    return json.loads(done.stdout.split(marker, 1)[1].strip().splitlines()[0])
+    return json.loads(server_side(env, script, *args).split(marker, 1)[1].strip().splitlines()[0])
 
 
 def test_a_player_reports_a_moment_they_choose_from_the_match_page(new_page, live_server_env):
