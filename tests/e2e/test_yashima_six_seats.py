@@ -81,7 +81,7 @@ def test_the_map_keeps_hexes_a_finger_can_hit_and_scrolls_in_its_own_box(new_pag
     table_shot(page, f"yashima-map-{seats}-1280")
     # rules: Yashima core, "Playing a Team Game": team rings only when there are teams
     teams = page.evaluate(TEAMS_JS)
-    assert teams == (["1", "2", "1", "2"] if options else [None] * seats), teams
+    assert teams == (["A", "B", "A", "B"] if options else [None] * seats), teams
     expect(page.get_by_test_id("yashima-team-legend")).to_have_count(1 if options else 0)
     assert not page.console_errors, page.console_errors
 
@@ -113,14 +113,14 @@ def test_six_masters_in_teams_of_three_set_up_by_clicking_the_board(new_page):
     assert len(set(page.evaluate(SEAT_COLOURS_JS))) == 6
     teams = board.get_by_test_id("yashima-team")
     expect(teams).to_have_count(6)
-    expect(teams.nth(0)).to_contain_text("Team 1 (your team) · with Bot 3 and Bot 5")
-    expect(teams.nth(1)).to_contain_text("Team 2 · with Bot 4 and Bot 6")
+    expect(teams.nth(0)).to_contain_text("Team A (your team) · with Bot 3 and Bot 5")
+    expect(teams.nth(1)).to_contain_text("Team B · with Bot 4 and Bot 6")
     assert page.evaluate(NO_SIDE_SCROLL_JS)
-    # each miniature wears its team's ring and number, and the map's key names the teams
-    assert page.evaluate(TEAMS_JS) == ["1", "2", "1", "2", "1", "2"]
-    expect(board.locator(".ys-mini[data-seat='2'] .ys-team-badge")).to_have_text("1")
+    # each miniature wears its team's ring and letter, and the map's key names the teams
+    assert page.evaluate(TEAMS_JS) == ["A", "B", "A", "B", "A", "B"]
+    expect(board.locator(".ys-mini[data-seat='2'] .ys-team-badge")).to_have_text("A")
     expect(board.get_by_test_id("yashima-team-legend")).to_have_text(re.compile(
-        r"Team 1: rin-\w+ \(you\), Bot 3, Bot 5\s*Team 2: Bot 2, Bot 4, Bot 6"))
+        r"Team A: rin-\w+ \(you\), Bot 3, Bot 5\s*Team B: Bot 2, Bot 4, Bot 6"))
     table_shot(page, "yashima-six-seats-1280")
     page.set_viewport_size({"width": 1920, "height": 1080})
     table_shot(page, "yashima-six-seats-1920")

@@ -262,8 +262,8 @@ def test_each_panel_names_the_team_mates_in_three_against_three_and_three_teams_
     alone = fold(ENGINE, ENGINE.setup({}, 6, Rng(b"t", "setup")))
     said = run([["team", doc_for(threes, 0), 0], ["team", doc_for(threes, 0), 1], ["team", doc_for(twos, 4), 1],
                 ["team", doc_for(twos, 4), 2], ["team", doc_for(alone, 0), 0]])
-    assert said == ["Team 1 (your team) · with aiko and kaito", "Team 2 · with ren and yuki",
-                    "Team 2 (your team) · with you", "Team 3 · with yuki", ""]
+    assert said == ["Team A (your team) · with aiko and kaito", "Team B · with ren and yuki",
+                    "Team B (your team) · with you", "Team C · with yuki", ""]
 
 
 def test_three_winners_read_as_one_list():
@@ -280,9 +280,9 @@ def test_the_map_key_names_each_team_and_a_free_for_all_has_none():
     fours = fold(ENGINE, ENGINE.setup({"teams": True}, 4, Rng(b"t", "setup")))
     alone = fold(ENGINE, ENGINE.setup({}, 6, Rng(b"t", "setup")))
     assert run([["teams", doc_for(threes, 0)], ["teams", doc_for(twos, 4)], ["teams", doc_for(fours, 1)], ["teams", doc_for(alone, 0)]]) == [
-        "Team 1: hanzo (you), aiko, kaito · Team 2: tomoko, ren, yuki",
-        "Team 1: hanzo, ren · Team 2: tomoko, kaito (you) · Team 3: aiko, yuki",
-        "Team 1: hanzo, aiko · Team 2: tomoko (you), ren",
+        "Team A: hanzo (you), aiko, kaito · Team B: tomoko, ren, yuki",
+        "Team A: hanzo, ren · Team B: tomoko, kaito (you) · Team C: aiko, yuki",
+        "Team A: hanzo, aiko · Team B: tomoko (you), ren",
         ""]
 
 

@@ -217,7 +217,12 @@ function seatName(doc, seat) {
   return seat === doc.seat ? `${name} (you)` : name;
 }
 
-/** A team game's line for a seat's panel: "Team 1 · with Bot 3 and Bot 5" ("your team" for the
+/** A team's letter, as the lobby and the seat list name it: team 0 is "A", team 1 "B", ... */
+export function teamLetter(team) {
+  return String.fromCharCode(65 + Number(team));
+}
+
+/** A team game's line for a seat's panel: "Team A · with Bot 3 and Bot 5" ("your team" for the
  * viewer's own), or "" when every master plays alone (view.teams: each seat's team number). */
 export function teamLine(doc, seat) {
   const teams = (doc.view && doc.view.teams) || [];
@@ -225,7 +230,7 @@ export function teamLine(doc, seat) {
   if (!mates.length) return "";
   const names = mates.map((i) => (i === doc.seat ? "you" : seatName(doc, i)));
   const own = isSeat(doc.seat) && (seat === doc.seat || mates.includes(doc.seat));
-  return `Team ${Number(teams[seat]) + 1}${own ? " (your team)" : ""} · with ${andList(names)}`;
+  return `Team ${teamLetter(teams[seat])}${own ? " (your team)" : ""} · with ${andList(names)}`;
 }
 
 /** The team a seat plays in (0-based), or null when every master plays alone. */
@@ -235,12 +240,12 @@ export function teamOf(doc, seat) {
   return mates.length ? Number(teams[seat]) : null;
 }
 
-/** The map's key to the team rings: "Team 1: alice (you), Bot 3, Bot 5 · Team 2: ...", or "" when
+/** The map's key to the team rings: "Team A: alice (you), Bot 3, Bot 5 · Team B: ...", or "" when
  * every master plays alone. */
 export function teamLegend(doc) {
   const teams = (doc.view && doc.view.teams) || [];
   const numbers = [...new Set(teams.map((t, seat) => teamOf(doc, seat)).filter((t) => t !== null))].sort((a, b) => a - b);
-  return numbers.map((t) => `Team ${t + 1}: ${teams.map((x, seat) => seat).filter((seat) => teamOf(doc, seat) === t)
+  return numbers.map((t) => `Team ${teamLetter(t)}: ${teams.map((x, seat) => seat).filter((seat) => teamOf(doc, seat) === t)
     .map((seat) => seatName(doc, seat)).join(", ")}`).join(" · ");
 }
 
@@ -1106,7 +1111,7 @@ function spaceTag(cell, tag, x, y, slot) {
 /** A small number in the team's colour by a miniature. */
 function teamBadge(team, x, y) {
   return s("g", { class: `ys-team-badge team-${team}`, "aria-hidden": "true" },
-    s("circle", { cx: x, cy: y, r: 6 }), s("text", { x, y: y + 3, "text-anchor": "middle" }, String(team + 1)));
+    s("circle", { cx: x, cy: y, r: 6 }), s("text", { x, y: y + 3, "text-anchor": "middle" }, teamLetter(team)));
 }
 
 /** Scroll a map wider than its box: back to where the player left it, else to their own miniature. */
@@ -1221,13 +1226,13 @@ function renderMap(ctx) {
     const name = m ? m.name : titleCase(p.master);
     const team = teamOf(doc, seat);
     const mini = s("g", { class: `ys-mini seat-${seat}${p.dead ? " is-dead" : ""}${last.seats.has(seat) ? " is-last" : ""}`, "data-seat": seat, "data-facing": p.facing,
-      "data-team": team === null ? undefined : team + 1 },
+      "data-team": team === null ? undefined : teamLetter(team) },
       team === null ? null : s("circle", { class: `ys-team-ring team-${team}`, cx: x, cy: y, r: r + 3.5 }),
       s("polygon", { class: "nose", points: nose.map((pt) => pt.map((v) => v.toFixed(1)).join(",")).join(" ") }),
       s("circle", { class: "body", cx: x, cy: y, r }),
       s("text", { x, y: y + 3, "text-anchor": "middle" }, initials(name)),
       team === null ? null : teamBadge(team, x - S * 0.68, y)); // at the hex's left corner: the label has the top
-    help(mini, [`${name} (${seatName(doc, seat)}), facing ${FACING_NAMES[p.facing]}${team === null ? "" : `, Team ${team + 1}`}`,
+    help(mini, [`${name} (${seatName(doc, seat)}), facing ${FACING_NAMES[p.facing]}${team === null ? "" : `, Team ${teamLetter(team)}`}`,
       ...Object.entries(p.st || {}).map(([st, owners]) => `${st}${Array.isArray(owners) && owners.length > 1 ? ` ×${owners.length}` : ""}: ${explain(`status:${st}`)}`)].join("\n"), name);
     svg.append(mini);
   });
