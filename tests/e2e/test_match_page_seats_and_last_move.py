@@ -14,6 +14,12 @@ from .test_match_flow import create_match, sign_up, wait_live
 pytestmark = pytest.mark.e2e
 
 
+# whether two elements are drawn on one line: each one's vertical middle lies within the other's height
+SAME_LINE_JS = """([a, b]) => { const r = (s) => document.querySelector(s).getBoundingClientRect();
+  const x = r(a), y = r(b), mid = (q) => (q.top + q.bottom) / 2;
+  return mid(x) > y.top && mid(x) < y.bottom && mid(y) > x.top && mid(y) < x.bottom; }"""
+
+
 def seat_tags(page):
     return page.locator("#seats li .team-of")
 
@@ -46,7 +52,16 @@ def test_an_open_two_against_two_table_tags_each_seat_with_its_team(new_page):
     # once it runs the tags stay, beside the badges, and agree with the board's team names
     expect(seat_tags(page)).to_have_text(["· team A", "· team B", "· team A", "· team B"])
     expect(page.locator("#board")).to_contain_text("Team A")
+    # and the player's own "to play" badge stays on the line of the name (it wrapped onto a line of its
+    # own beside "alice-xxxxxx (you) · team A" at 1280 px), in the seat list and on the board's panel
+    for name, badge in (("#seats li.me .seat-name", "#seats li.me .badge"), (".yk-player.is-me .yk-swatch", ".yk-player.is-me .badge")):
+        expect(page.locator(badge)).to_have_text("to play")
+        assert page.evaluate(SAME_LINE_JS, [name, badge]), name
     table_shot(page, "running-team-table-seats")
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate(SAME_LINE_JS, ["#seats li.me .seat-name", "#seats li.me .badge"])
+    assert_fits_width(page)
+    table_shot(page, "running-team-table-seats-390")
 
 
 def test_a_solo_harakiri_last_move_after_the_players_decision_names_the_player(new_page):

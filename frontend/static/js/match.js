@@ -610,13 +610,16 @@ function renderSeats() {
       el(
         "li",
         { class: [awaiting.has(i) ? "awaiting" : "", i === doc.seat ? "me" : ""].join(" ").trim(), dataset: { seat: String(i) } },
-        s ? seatName(i) : el("em", { class: "free" }, "free"),
+        // the name and its badges stay on one line (a very long name is shortened, whole in its title);
+        // the quiet team tag comes after them and is what wraps when the column is narrow
+        el("span", { class: "seat-who" },
+          s ? el("span", { class: "seat-name", title: seatName(i) }, seatName(i)) : el("em", { class: "free" }, "free"),
+          awaiting.has(i) ? el("span", { class: "badge" }, toPlayBadge(doc)) : null,
+          conceded.has(i) ? (takenOver(i)
+            ? el("span", { class: "badge resigned", title: "Away for over a day: another player took over their characters." }, "taken over")
+            : el("span", { class: "badge resigned", title: "Resigned and left the game; the others played on." }, "resigned")) : null,
+          doc.status && doc.status.finished && winners.has(i) ? el("span", { class: "badge win" }, "winner") : null),
         teamOf[i] ? el("span", { class: "muted small nowrap team-of", dataset: { team: teamOf[i] } }, ` · team ${teamOf[i]}`) : null,
-        awaiting.has(i) ? el("span", { class: "badge" }, toPlayBadge(doc)) : null,
-        conceded.has(i) ? (takenOver(i)
-          ? el("span", { class: "badge resigned", title: "Away for over a day: another player took over their characters." }, "taken over")
-          : el("span", { class: "badge resigned", title: "Resigned and left the game; the others played on." }, "resigned")) : null,
-        doc.status && doc.status.finished && winners.has(i) ? el("span", { class: "badge win" }, "winner") : null,
       ),
     ),
   );

@@ -545,8 +545,10 @@ function renderPlayers({ doc, view }) {
     const onBoard = Object.values(view.monsters).filter((m) => m.owner === seat).length;
     list.append(
       h("li", { class: `yk-player${awaited.has(seat) ? " is-awaited" : ""}${seat === doc.seat ? " is-me" : ""}${left.has(seat) ? " is-out" : ""}`, dataset: { seat: String(seat) } },
-        h("div", { class: "yk-pname" }, h("span", { class: `yk-swatch seat-${seat}` }), seatName(doc, seat),
-          view.teams ? h("span", { class: "yk-team" }, ` · ${teamLabel(view, seat)}`) : "",
+        // the "to play" badge keeps to the first line, at its end: the name and team wrap beside it
+        h("div", { class: "yk-pname" }, h("span", { class: `yk-swatch seat-${seat}` }),
+          h("span", { class: "yk-pwho" }, h("span", { class: "yk-pn" }, seatName(doc, seat)),
+            view.teams ? h("span", { class: "yk-team" }, ` · ${teamLabel(view, seat)}`) : ""),
           awaited.has(seat) ? h("span", { class: "badge" }, toPlayBadge(doc)) : ""),
         h("div", { class: "yk-pstats" },
           help(h("span", {}, `Hand ${p.hand_count}`), `Cards in hand.\n${helpText("concept:DRAW")}`),
