@@ -14,9 +14,15 @@ from .test_match_flow import create_match, sign_up, wait_live
 pytestmark = pytest.mark.e2e
 
 
-# whether two elements are drawn on one line: each one's vertical middle lies within the other's height
-SAME_LINE_JS = """([a, b]) => { const r = (s) => document.querySelector(s).getBoundingClientRect();
-  const x = r(a), y = r(b), mid = (q) => (q.top + q.bottom) / 2;
+# whether a badge is drawn on the line where its row's name begins: the badge's vertical middle lies
+# within the first letter of the row's text, and that letter's middle within the badge
+SAME_LINE_JS = """([row, badge]) => {
+  const rowNode = document.querySelector(row);
+  const walker = document.createTreeWalker(rowNode, NodeFilter.SHOW_TEXT, {acceptNode: (t) => t.data.trim() ? 1 : 3});
+  const text = walker.nextNode(), at = text.data.search(/\\S/), range = document.createRange();
+  range.setStart(text, at); range.setEnd(text, at + 1);
+  const x = range.getBoundingClientRect(), y = document.querySelector(badge).getBoundingClientRect();
+  const mid = (q) => (q.top + q.bottom) / 2;
   return mid(x) > y.top && mid(x) < y.bottom && mid(y) > x.top && mid(y) < x.bottom; }"""
 
 
@@ -54,12 +60,12 @@ def test_an_open_two_against_two_table_tags_each_seat_with_its_team(new_page):
     expect(page.locator("#board")).to_contain_text("Team A")
     # and the player's own "to play" badge stays on the line of the name (it wrapped onto a line of its
     # own beside "alice-xxxxxx (you) · team A" at 1280 px), in the seat list and on the board's panel
-    for name, badge in (("#seats li.me .seat-name", "#seats li.me .badge"), (".yk-player.is-me .yk-swatch", ".yk-player.is-me .badge")):
+    for name, badge in (("#seats li.me", "#seats li.me .badge"), (".yk-player.is-me .yk-pname", ".yk-player.is-me .badge")):
         expect(page.locator(badge)).to_have_text("to play")
         assert page.evaluate(SAME_LINE_JS, [name, badge]), name
     table_shot(page, "running-team-table-seats")
     page.set_viewport_size({"width": 390, "height": 844})
-    assert page.evaluate(SAME_LINE_JS, ["#seats li.me .seat-name", "#seats li.me .badge"])
+    assert page.evaluate(SAME_LINE_JS, ["#seats li.me", "#seats li.me .badge"])
     assert_fits_width(page)
     table_shot(page, "running-team-table-seats-390")
 
