@@ -96,3 +96,13 @@ def test_a_paused_match_s_prompt_names_who_plays_next_without_repeating_the_bann
     assert prompt(doc) == "Your move waits until the round resumes."
     assert prompt({**doc, "seat": 1}) == "Miko will play when the round resumes."
     assert prompt({**doc, "seat": None}, player=False) == "Miko will play when the round resumes."
+
+
+# A play-through found "Gashadokuro" broken "Gashadok/uro" on a phone's card: the board breaks a long
+# name only between its syllables (soft hyphens), keeps short words and spaced names as they are
+def test_a_long_monster_name_breaks_between_syllables_only():
+    names = ["Gashadokuro", "Katakirauwa", "Enraenra", "Akuro-Jin no Hi", "Mikari Baba", "Kappa"]
+    got = run_js(f"{json.dumps(names)}.map((n) => yokai.syllableBreaks(n))")
+    assert [g.replace("\u00ad", "·") for g in got] == [
+        "Gasha·do·kuro", "Kata·ki·ra·uwa", "Enra·enra", "Akuro-Jin no Hi", "Mikari Baba", "Kappa"]
+    assert [g.replace("\u00ad", "") for g in got] == names  # only soft hyphens are added

@@ -76,6 +76,27 @@ function abilityInfo(key) {
   return (ui.content && ui.content.abilities && ui.content.abilities[key]) || null;
 }
 
+/** A monster's name with soft hyphens (U+00AD) between the syllables of its long words, so that a
+ * narrow card breaks "Gashadokuro" as "Gasha-/dokuro", never mid-syllable ("Gashadok/uro"). The names
+ * are romanized Japanese: a break goes after a vowel, before a consonant (or sh/ch/ts/..y) and a vowel,
+ * between two different vowels, or after an "n" before a consonant; three letters stay on each side. */
+const DIGRAPH = /^(sh|ch|ts|[kgnhbpmr]y)$/i;
+export function syllableBreaks(name) {
+  const vowel = (c) => /[aeiou]/i.test(c || "");
+  return String(name).split(" ").map((word) => {
+    if (word.length < 7 || /[^a-z]/i.test(word)) return word;
+    let out = word.slice(0, 3);
+    for (let i = 3; i < word.length; i++) {
+      const prev = word[i - 1], cur = word[i];
+      const onset = !vowel(cur) && (vowel(word[i + 1]) || (DIGRAPH.test(word.slice(i, i + 2)) && vowel(word[i + 2])));
+      const breaks = i <= word.length - 3 && ((vowel(prev) && onset) || (vowel(prev) && vowel(cur) && prev !== cur)
+        || (/n/i.test(prev) && vowel(word[i - 2]) && !vowel(cur)));
+      out += (breaks ? "\u00ad" : "") + cur;
+    }
+    return out;
+  }).join(" ");
+}
+
 function cardName(key) {
   const info = monsterInfo(key);
   if (info) return info.name;
@@ -524,12 +545,13 @@ function renderMonster(doc, view, m, pos) {
   });
   for (const d of DIRS) card.append(h("span", { class: `ap ap-${d}`, "aria-label": `attack value facing ${d}` }, String(apToward(m, d) ?? "?")));
   const badges = [];
+  // the one-glyph marks first, on the LP's line; the word "stealth" last, on a line of its own if need be
   if (favourable) badges.push(h("span", { class: "yk-badge yk-fav", "aria-label": "on favourable terrain" }, "★"));
   if (m.doubled) badges.push(h("span", { class: "yk-badge", "aria-label": "attack values doubled" }, "×2"));
-  if (m.stealth) badges.push(h("span", { class: "yk-badge" }, "stealth"));
   if (m.orientation === "horizontal") badges.push(h("span", { class: "yk-badge", "aria-label": "turned a quarter right" }, "↻"));
+  if (m.stealth) badges.push(h("span", { class: "yk-badge yk-stealth" }, "stealth"));
   card.append(
-    h("span", { class: "yk-mname" }, cardName(m.card)),
+    h("span", { class: "yk-mname", title: cardName(m.card) }, syllableBreaks(cardName(m.card))),
     h("span", { class: "yk-owner" }, seatName(doc, m.owner).replace(" (you)", "")),
     h("span", { class: "yk-mfoot" }, h("span", { class: "yk-lp", "aria-label": `${m.lp} life points` }, `♥ ${m.lp}`), badges),
   );
