@@ -64,7 +64,8 @@ CARD_BOXES_JS = r"""() => {
     const card = cell.querySelector(".yk-monster");
     const parts = [...card.querySelectorAll(".yk-mname, .yk-owner, .yk-lp, .yk-badge")].filter(shown);
     const marks = [...cell.querySelectorAll(":scope > .yk-terrain, :scope > .yk-last, :scope > .yk-action")].filter(shown);
-    const nameNode = card.querySelector(".yk-mname");
+    // the name shown: the full one, or on a narrow square of a 4-column board its short form
+    const nameNode = [...card.querySelectorAll(".yk-mname")].find(shown);
     return {pos: cell.dataset.pos, cell: box(cell), card: box(card),
             parts: parts.map((p) => ({name: name(p), box: box(p), clipped: p.scrollWidth > p.clientWidth + 1})),
             aps: [...card.querySelectorAll(".ap")].map((a) => ({name: name(a), box: box(a)})),
@@ -150,3 +151,71 @@ def test_a_full_card_fits_its_square_at_1280_and_390(new_page, live_server_env):
             page.locator("#board .yk-grid").screenshot(path=str(SHOTS / f"yokai-full-card-grid-{who}-{width}.png"))
     assert faults == {k: [] for k in faults}, faults
     assert a.console_errors == [] and b.console_errors == [], (a.console_errors, b.console_errors)
+
+
+# rules: Yokai Battle, "Setting up" (3 players: a Kekkai of 3, 4 and 4 terrain cards, so 4 columns),
+# "Summoning" (the free summoning attack on an adjacent enemy) and "Orientation". On a 390 px phone
+# its squares are about 74 px wide. Carol's Gashadokuro (seat 2) carries the metal marks (10 LP, ★,
+# stealth, turned), Bob's Katakirauwa the colorless ones (10 LP, ★, ×2, turned). Alice (seat 0)
+# summons a Kodama on wood 2,1 beside the Katakirauwa, which she then has to attack for free.
+WIDE_SCENARIO = {
+    "seats": 3,
+    "board": [["water", "water", "earth"], ["metal", "fire", "earth", "fire"], ["metal", "wood", "wood", "water"]],
+    "round": 9, "meter": 10, "chakra": 10, "turn": 0,
+    "hands": {"0": ["kodama"], "1": ["kodama"], "2": ["kodama"]},
+    "decks": {"0": ["kodama"] * 4, "1": ["kodama"] * 4, "2": ["kodama"] * 4},
+    "monsters": [
+        {"at": "0,2", "card": "akuro_jin_no_hi", "owner": 1, "orientation": "horizontal"},
+        {"at": "1,0", "card": "gashadokuro", "owner": 2, "orientation": "horizontal", "lp": 10, "stealth": True},
+        {"at": "2,0", "card": "mikari_baba", "owner": 0, "orientation": "horizontal", "lp": 1},
+        {"at": "2,2", "card": "katakirauwa", "owner": 1, "orientation": "horizontal", "lp": 10, "doubled": True},
+    ],
+}
+
+
+def test_full_cards_fit_the_narrow_squares_of_a_4_column_board(new_page, live_server_env):
+    """On a 3-player board (4 columns) at 390 px the names ran over the attack values and the marks
+    out of the cards; at 1280 px the "⚔ free" badge covered the square's coordinates."""
+    pages = [new_page() for _ in range(3)]
+    # names of ten letters, as "bob-…" in the first test: longer ones are shortened with "…" by design
+    names = [f"{who}-{uuid.uuid4().hex[:6]}" for who in ("ali", "bob", "car")]
+    for page, name in zip(pages, names):
+        page.set_viewport_size({"width": 1280, "height": 900})
+        sign_up(page, name)
+    a, b, c = pages
+    match_id = create_match(a, game="yokai", seats=3)
+    wait_live(a)
+    for page in (b, c):
+        page.goto(f"/matches/{match_id}/")
+        page.get_by_role("button", name=re.compile("^Join")).click()
+        wait_live(page)
+    load_scenario(live_server_env, match_id, names[0], WIDE_SCENARIO)
+    for page in pages:
+        page.goto(f"/matches/{match_id}/")
+        wait_live(page)
+    expect(a.locator("#board .yk-row").nth(1).locator(".yk-cell")).to_have_count(4)
+
+    # when alice summons a Kodama on wood 2,1, turned a quarter, beside bob's Katakirauwa
+    board = a.locator("#board")
+    board.locator('.yk-hcard[data-card-id="h0-0"]').click()
+    board.locator('.yk-cell[data-pos="2,1"]').click()
+    board.locator('.yk-orient[data-orientation="horizontal"]').click()
+    # then she has to attack it for free (the badge on its square), and bob sees the Kodama new
+    expect(a.locator('#board .yk-cell[data-pos="2,2"] .yk-action')).to_have_text("⚔ free")
+    expect(b.locator('#board .yk-cell[data-pos="2,1"] .yk-last')).to_have_text("new")
+    expect(b.locator('#board .yk-cell[data-pos="1,0"] .yk-badge')).to_have_count(3)
+    expect(b.locator('#board .yk-cell[data-pos="2,2"] .yk-badge')).to_have_count(3)
+
+    faults = {}
+    for width, height in ((1280, 900), (390, 844)):
+        for who, page in (("attacker", a), ("opponent", b)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.locator("#board .yk-grid").scroll_into_view_if_needed()
+            faults[f"{who} at {width} px"] = card_faults(page)
+            assert_fits_width(page)
+            table_shot(page, f"yokai-wide-card-{who}-{width}")
+            page.locator("#board .yk-grid").screenshot(path=str(SHOTS / f"yokai-wide-card-grid-{who}-{width}.png"))
+    assert faults == {k: [] for k in faults}, faults
+    # the short name keeps the full one in its title
+    assert b.locator('#board .yk-cell[data-pos="1,0"] .yk-mshort').get_attribute("title") == "Gashadokuro"
+    assert [p.console_errors for p in pages] == [[], [], []]

@@ -97,6 +97,26 @@ export function syllableBreaks(name) {
   }).join(" ");
 }
 
+/** A short form of a monster's name for the narrow squares of a 4-column board ("Gasha.", "Akuro.",
+ * "Mikari."): its first word (before a space or a hyphen), whole up to 7 letters ("Onikuma"), else cut
+ * after a syllable so it keeps at most 6, with a full stop when anything was left off. The full name is
+ * in the card's title and in the square's help. */
+export function shortName(name) {
+  const full = String(name);
+  const first = full.split(/[ -]/)[0];
+  let short = first;
+  if (first.length > 7) {
+    const parts = syllableBreaks(first).split("\u00ad");
+    short = parts[0];
+    for (const part of parts.slice(1)) {
+      if ((short + part).length > 6) break;
+      short += part;
+    }
+    if (short.length > 6) short = short.slice(0, 5);
+  }
+  return short === full ? full : `${short}.`;
+}
+
 function cardName(key) {
   const info = monsterInfo(key);
   if (info) return info.name;
@@ -520,10 +540,10 @@ function renderGrid(ctx) {
       const cell = h(
         act ? "button" : "div",
         { class: cls.join(" "), role: "gridcell", type: act ? "button" : undefined, dataset: { pos, element }, onclick: act ? act.run : undefined },
-        h("span", { class: "yk-terrain" }, element, h("span", { class: "yk-pos" }, pos)),
+        h("span", { class: "yk-terrain" }, h("span", { class: "yk-tword" }, element), h("span", { class: "yk-pos" }, pos)),
         m ? renderMonster(doc, view, m, pos) : "",
         last.has(pos) && !act ? h("span", { class: "yk-last", "aria-hidden": "true" }, last.get(pos)) : "",
-        act ? h("span", { class: "yk-action" }, act.label) : "",
+        act ? h("span", { class: "yk-action", title: act.label }, act.label) : "",
       );
       const terrainText = `${element[0].toUpperCase()}${element.slice(1)} terrain (${pos}): favourable for ${element} monsters.\n${explain("concept:FAVOURABLE")}`;
       const monsterText = m ? `${cardName(m.card)} (${seatName(doc, m.owner)}): ${m.lp} LP, ${m.orientation === "horizontal" ? "turned a quarter" : "upright"}${m.stealth ? ", stealth" : ""}${m.doubled ? ", APs doubled" : ""}.\n${monsterHelp(m.card)}` : "";
@@ -549,9 +569,12 @@ function renderMonster(doc, view, m, pos) {
   if (favourable) badges.push(h("span", { class: "yk-badge yk-fav", "aria-label": "on favourable terrain" }, "★"));
   if (m.doubled) badges.push(h("span", { class: "yk-badge", "aria-label": "attack values doubled" }, "×2"));
   if (m.orientation === "horizontal") badges.push(h("span", { class: "yk-badge", "aria-label": "turned a quarter right" }, "↻"));
-  if (m.stealth) badges.push(h("span", { class: "yk-badge yk-stealth" }, "stealth"));
+  // on a narrow square the word becomes a glyph (CSS), named by its title
+  if (m.stealth) badges.push(h("span", { class: "yk-badge yk-stealth", title: "stealth" }, "stealth"));
   card.append(
-    h("span", { class: "yk-mname", title: cardName(m.card) }, syllableBreaks(cardName(m.card))),
+    h("span", { class: "yk-mname yk-mfull", title: cardName(m.card) }, syllableBreaks(cardName(m.card))),
+    // a narrow square of a 4-column board shows this short form instead (CSS), the full name in its title
+    h("span", { class: "yk-mname yk-mshort", title: cardName(m.card) }, shortName(cardName(m.card))),
     h("span", { class: "yk-owner" }, seatName(doc, m.owner).replace(" (you)", "")),
     h("span", { class: "yk-mfoot" }, h("span", { class: "yk-lp", "aria-label": `${m.lp} life points` }, `♥ ${m.lp}`), badges),
   );
@@ -591,7 +614,7 @@ function renderLegend() {
     "div",
     { class: "yk-legend", "aria-label": "Terrain elements" },
     ELEMENTS.map((e) => help(h("span", { class: `yk-legend-item el-${e}` }, e), helpText(`element:${e}`))),
-    help(h("span", { class: "muted small" }, "★ = monster on favourable terrain · numbers on a card's edges = attack values facing that way"),
+    help(h("span", { class: "muted small" }, "★ = monster on favourable terrain · ↻ = turned · ◐ = stealth (on small squares) · numbers on a card's edges = attack values facing that way"),
       [helpText("concept:FAVOURABLE"), helpText("concept:AP")].filter(Boolean).join("\n\n")),
   );
 }
