@@ -110,6 +110,21 @@ def card_faults(page):
     return faults
 
 
+def assert_cards_fit(pages: dict, shot: str) -> None:
+    """At 1280 and 390 px, on each of ``pages`` (by who looks): no card part out of its card or over
+    another, nothing wider than the page; the page and its board saved as ``<shot>[-grid]-<who>-<width>``."""
+    faults = {}
+    for width, height in ((1280, 900), (390, 844)):
+        for who, page in pages.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.locator("#board .yk-grid").scroll_into_view_if_needed()
+            faults[f"{who} at {width} px"] = card_faults(page)
+            assert_fits_width(page)
+            table_shot(page, f"{shot}-{who}-{width}")
+            page.locator("#board .yk-grid").screenshot(path=str(SHOTS / f"{shot}-grid-{who}-{width}.png"))
+    assert faults == {k: [] for k in faults}, faults
+
+
 def test_a_full_card_fits_its_square_at_1280_and_390(new_page, live_server_env):
     a, b = new_page(), new_page()
     alice, bob = f"alice-{uuid.uuid4().hex[:6]}", f"bob-{uuid.uuid4().hex[:6]}"
@@ -140,16 +155,7 @@ def test_a_full_card_fits_its_square_at_1280_and_390(new_page, live_server_env):
     expect(gasha.locator(".yk-last")).to_have_text("new")
     expect(a.locator('#board .yk-cell[data-pos="1,0"] .yk-lp')).to_have_text("♥ 10")
 
-    faults = {}
-    for width, height in ((1280, 900), (390, 844)):
-        for who, page in (("opponent", b), ("owner", a)):
-            page.set_viewport_size({"width": width, "height": height})
-            page.locator("#board .yk-grid").scroll_into_view_if_needed()
-            faults[f"{who} at {width} px"] = card_faults(page)
-            assert_fits_width(page)
-            table_shot(page, f"yokai-full-card-{who}-{width}")
-            page.locator("#board .yk-grid").screenshot(path=str(SHOTS / f"yokai-full-card-grid-{who}-{width}.png"))
-    assert faults == {k: [] for k in faults}, faults
+    assert_cards_fit({"opponent": b, "owner": a}, "yokai-full-card")
     assert a.console_errors == [] and b.console_errors == [], (a.console_errors, b.console_errors)
 
 
@@ -206,16 +212,7 @@ def test_full_cards_fit_the_narrow_squares_of_a_4_column_board(new_page, live_se
     expect(b.locator('#board .yk-cell[data-pos="1,0"] .yk-badge')).to_have_count(3)
     expect(b.locator('#board .yk-cell[data-pos="2,2"] .yk-badge')).to_have_count(3)
 
-    faults = {}
-    for width, height in ((1280, 900), (390, 844)):
-        for who, page in (("attacker", a), ("opponent", b)):
-            page.set_viewport_size({"width": width, "height": height})
-            page.locator("#board .yk-grid").scroll_into_view_if_needed()
-            faults[f"{who} at {width} px"] = card_faults(page)
-            assert_fits_width(page)
-            table_shot(page, f"yokai-wide-card-{who}-{width}")
-            page.locator("#board .yk-grid").screenshot(path=str(SHOTS / f"yokai-wide-card-grid-{who}-{width}.png"))
-    assert faults == {k: [] for k in faults}, faults
+    assert_cards_fit({"attacker": a, "opponent": b}, "yokai-wide-card")
     # the short name keeps the full one in its title
     assert b.locator('#board .yk-cell[data-pos="1,0"] .yk-mshort').get_attribute("title") == "Gashadokuro"
     assert [p.console_errors for p in pages] == [[], [], []]
