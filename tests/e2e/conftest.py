@@ -178,6 +178,19 @@ def load_scenario(server_env, match_id, username, document):
     server_side(server_env, LOAD_SCENARIO_PY, match_id, username, json.dumps(document))
 
 
+# where the page shots of the review tests go (E2E_SHOTS_DIR, else SHOTS)
+REVIEW_SHOTS = Path(os.environ.get("E2E_SHOTS_DIR") or SHOTS)
+
+
+def shot_at_widths(page, name):
+    """Save the whole page at 1280 and 390 px wide as <name>-<width>.png under REVIEW_SHOTS."""
+    REVIEW_SHOTS.mkdir(parents=True, exist_ok=True)
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(150)
+        page.screenshot(path=str(REVIEW_SHOTS / f"{name}-{width}.png"), full_page=True)
+
+
 def table_shot(page, name):
     """Save a screenshot of the whole page as var/screenshots/<name>.png."""
     SHOTS.mkdir(parents=True, exist_ok=True)

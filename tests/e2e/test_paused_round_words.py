@@ -4,20 +4,17 @@ seat still read "to play"): every place says "the round is paused", and the awai
 it plays when resumed. And a player who opens a staff page gets Kamiza's 403 page, not the admin's
 sign-in form. Screenshots at 1280 and 390 px go to var/screenshots (or E2E_SHOTS_DIR)."""
 
-import os
 import re
 import uuid
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import SHOTS, server_side
+from .conftest import server_side, shot_at_widths
 from .test_match_flow import sign_in
 
 pytestmark = pytest.mark.e2e
 PASSWORD = "paper-lantern-42"
-OUT = Path(os.environ.get("E2E_SHOTS_DIR") or SHOTS)
 
 # a two-player Yokai cup whose organizer paused round 1 for a power cut; prints the tournament, the
 # match and the awaited seat's and the other seat's usernames
@@ -53,14 +50,6 @@ def setup(server_env):
     return server_side(server_env, SETUP_PY, tag, PASSWORD).split()[-4:]
 
 
-def shot(page, name):
-    OUT.mkdir(parents=True, exist_ok=True)
-    for width in (1280, 390):
-        page.set_viewport_size({"width": width, "height": 900})
-        page.wait_for_timeout(150)
-        page.screenshot(path=str(OUT / f"{name}-{width}.png"), full_page=True)
-
-
 def test_a_paused_round_is_said_alike_everywhere_and_the_awaited_seat_waits(new_page, live_server_env):
     # given a running cup whose organizer paused round 1 for a power cut, on the awaited player's turn
     tid, match_id, awaited, other = setup(live_server_env)
@@ -77,18 +66,18 @@ def test_a_paused_round_is_said_alike_everywhere_and_the_awaited_seat_waits(new_
     expect(page.locator("#board")).to_contain_text("Your move waits until the round resumes.")
     expect(page.locator("body")).not_to_contain_text("tournament is paused")
     expect(page.locator("body")).not_to_contain_text(re.compile(r"\bto play\b(?! when resumed)"))
-    shot(page, "paused-match-awaited")
+    shot_at_widths(page, "paused-match-awaited")
     # and the tournament page says the same
     page.goto(f"/tournaments/{tid}/")
     expect(page.get_by_test_id("clock-paused")).to_have_text("round paused")
     expect(page.get_by_test_id("pause-reason")).to_contain_text("The round is paused by the organizer: “power cut”.")
-    shot(page, "paused-tournament")
+    shot_at_widths(page, "paused-tournament")
     # and the other player reads who plays when the round resumes
     them = new_page()
     sign_in(them, other, f"/matches/{match_id}/")
     expect(them.get_by_test_id("clock")).to_have_text("stopped: the round is paused")
     expect(them.locator("#board")).to_contain_text(f"{awaited} will play when the round resumes.")
-    shot(them, "paused-match-other")
+    shot_at_widths(them, "paused-match-other")
 
 
 def test_a_player_who_opens_a_staff_page_gets_kamizas_refusal(new_page, live_server_env):
@@ -97,7 +86,7 @@ def test_a_player_who_opens_a_staff_page_gets_kamizas_refusal(new_page, live_ser
     # given a signed-out visitor: Kamiza's own sign-in page, which comes back to the staff page
     page.goto(f"/staff/matches/{match_id}/")
     expect(page).to_have_url(re.compile(r"/login/\?next=/staff/matches/"))
-    shot(page, "staff-signed-out")
+    shot_at_widths(page, "staff-signed-out")
     # when a signed-in player (no staff rights) opens it
     page.get_by_label("Username").fill(awaited)
     page.get_by_label("Password").fill(PASSWORD)
@@ -106,7 +95,7 @@ def test_a_player_who_opens_a_staff_page_gets_kamizas_refusal(new_page, live_ser
     expect(page.get_by_test_id("forbidden-reason")).to_have_text(
         "These pages are for Kamiza's staff only, and your account is not a staff account.")
     expect(page.get_by_test_id("whoami")).to_have_text(awaited)
-    shot(page, "staff-refused")
+    shot_at_widths(page, "staff-refused")
     page.get_by_test_id("forbidden-back").click()
     expect(page).to_have_url(re.compile(r"/$"))
 
@@ -173,7 +162,7 @@ def test_the_organizer_s_page_says_a_paused_round_once_beside_the_resume_button(
     pairings = page.get_by_test_id("pairings-round-1")
     expect(pairings.get_by_test_id("table-paused")).to_have_text("paused")
     expect(pairings).not_to_contain_text("playing")
-    shot(page, "paused-tournament-organizer")
+    shot_at_widths(page, "paused-tournament-organizer")
     # when the last match of the round ends during the pause
     server_side(live_server_env, END_ROUND_PY, tid).split()
     page.reload()
@@ -184,4 +173,4 @@ def test_the_organizer_s_page_says_a_paused_round_once_beside_the_resume_button(
     expect(page.get_by_test_id("clock-paused")).to_have_text("round over, paused")
     expect(pairings.get_by_test_id("table-paused")).to_have_count(0)
     assert page.locator("body").inner_text().count("power cut") == 1
-    shot(page, "paused-tournament-organizer-round-over")
+    shot_at_widths(page, "paused-tournament-organizer-round-over")

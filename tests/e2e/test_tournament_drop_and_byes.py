@@ -5,19 +5,16 @@ bye counts from its round's pairing), head-to-head reads "–" where it does not
 tournament list fits a 390 px phone with Status and Starts in view. Screenshots at 1280 and 390 px go
 to var/screenshots (or E2E_SHOTS_DIR)."""
 
-import os
 import uuid
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import SHOTS, server_side
+from .conftest import REVIEW_SHOTS, server_side, shot_at_widths
 from .test_match_flow import sign_in
 
 pytestmark = pytest.mark.e2e
 PASSWORD = "paper-lantern-42"
-OUT = Path(os.environ.get("E2E_SHOTS_DIR") or SHOTS)
 
 # a five-player Yokai Swiss of three rounds: round 1 has two tables and a bye; table 1 ended on time,
 # table 2 is still played. Prints the tournament, the organizer and a player of table 2.
@@ -54,14 +51,6 @@ print(t.pk, organizer.username, dropper.username)
 """
 
 
-def shot(page, name):
-    OUT.mkdir(parents=True, exist_ok=True)
-    for width in (1280, 390):
-        page.set_viewport_size({"width": width, "height": 900})
-        page.wait_for_timeout(150)
-        page.screenshot(path=str(OUT / f"{name}-{width}.png"), full_page=True)
-
-
 def test_dropping_out_the_standings_and_the_list(new_page, live_server_env):
     tid, organizer, dropper = server_side(live_server_env, SETUP_PY, uuid.uuid4().hex[:6], PASSWORD).split()[-3:]
     org = new_page()
@@ -73,20 +62,20 @@ def test_dropping_out_the_standings_and_the_list(new_page, live_server_env):
     expect(org.get_by_test_id("byes-explained")).to_contain_text("bye of round 1 is already in the points")
     expect(org.get_by_test_id("bye-points")).to_have_text("3 points")
     expect(standings).to_contain_text("–")
-    shot(org, "tourney2-standings")
+    shot_at_widths(org, "tourney2-standings")
 
     # the player of the table still played: Drop out asks, saying the match is lost
     page = new_page()
     sign_in(page, dropper, f"/tournaments/{tid}/")
     expect(page.get_by_test_id("your-match")).to_contain_text("Your match is ready")
-    shot(page, "tourney2-drop-confirm")
+    shot_at_widths(page, "tourney2-drop-confirm")
     asked = []
     page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
     page.get_by_test_id("withdraw").click()
     page.wait_for_timeout(300)
     assert asked and asked[0].startswith("Drop out of Winter Swiss")
     assert "Your match in round 1 (table 2) ends now and counts as a loss. You are not paired again" in asked[0]
-    (OUT / "tourney2-drop-confirm.txt").write_text(asked[0] + "\n")
+    (REVIEW_SHOTS / "tourney2-drop-confirm.txt").write_text(asked[0] + "\n")
     page.once("dialog", lambda d: d.accept())
     page.get_by_test_id("withdraw").click()
     expect(page.locator("ul.messages")).to_contain_text(
@@ -94,7 +83,7 @@ def test_dropping_out_the_standings_and_the_list(new_page, live_server_env):
     expect(page.get_by_test_id("dropped")).to_be_visible()
     round1 = page.get_by_test_id("pairings-round-1")
     expect(round1.locator('tr[data-table="2"]')).to_contain_text(f"lost: {dropper} dropped out")
-    shot(page, "tourney2-after-drop")
+    shot_at_widths(page, "tourney2-after-drop")
 
     # the list fits a phone: nothing scrolls sideways, Status and Starts are in view
     page.goto("/tournaments/")
@@ -107,4 +96,4 @@ def test_dropping_out_the_standings_and_the_list(new_page, live_server_env):
         box = page.get_by_role("columnheader", name=header).bounding_box()
         assert box and box["x"] + box["width"] <= 390
     expect(page.get_by_test_id("list-sub").first).to_be_visible()
-    shot(page, "tourney2-list")
+    shot_at_widths(page, "tourney2-list")
