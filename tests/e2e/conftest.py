@@ -208,3 +208,28 @@ def assert_fits_width(page):
     """Nothing on the page (the board included) is wider than the viewport: no side scrolling."""
     fit = page.evaluate(NO_SIDE_SCROLL_JS)
     assert fit["page"] <= fit["view"] and not fit["wide"], fit
+
+
+# WCAG 2.1 A and AA, as axe-core tags them; "serious" and "critical" are the impacts that stop or
+# mislead a player (a missing label, unreadable contrast, a control a keyboard cannot reach).
+AXE_OPTIONS = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+               "resultTypes": ["violations"]}
+BLOCKING_IMPACTS = ("serious", "critical")
+
+
+def accessibility_faults(page, context=None) -> list[str]:
+    """axe-core's serious and critical WCAG 2.1 AA violations on the page as it stands (or within
+    the ``context`` selector): one line per violation and element, empty when there are none."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    response = Axe().run(page, context=context, options=AXE_OPTIONS).response
+    return [f"{violation['id']} ({violation['impact']}): {' '.join(map(str, node['target']))}: "
+            + (node.get("failureSummary") or "").strip().replace("\n", " ")
+            for violation in response["violations"] if violation["impact"] in BLOCKING_IMPACTS
+            for node in violation["nodes"]]
+
+
+def assert_accessible(page, context=None):
+    """No serious or critical WCAG 2.1 AA violation on the page (axe-core), at its current width."""
+    faults = accessibility_faults(page, context)
+    assert not faults, "\n".join(faults)
