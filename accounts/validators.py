@@ -12,4 +12,4 @@ class NotOnlyWhitespaceValidator:
             raise ValidationError("This password is only whitespace.", code="password_only_whitespace")
 
     def get_help_text(self):
-        return "Your password can't be only spaces."
+        return "Your password can’t be only spaces."  # Django's own help texts beside it write ’

@@ -191,6 +191,15 @@ def test_web_signup_refuses_a_whitespace_only_password(client):
     assert not get_user_model().objects.filter(username="blank").exists()
 
 
+def test_the_password_rules_listed_together_write_their_apostrophes_alike():
+    """The sign-up page lists Django's rules and ours as one list; Django's write ’ (can’t)."""
+    from django.contrib.auth.password_validation import password_validators_help_texts
+
+    texts = password_validators_help_texts()
+    assert any("can’t be only spaces" in text for text in texts)
+    assert not [text for text in texts if "'" in text]
+
+
 def test_a_password_with_spaces_and_more_is_fine(api):
     res = api.post("/api/auth/register/", {"username": "spacey", "password": "  kami za  maru  "}, format="json")
     assert res.status_code == 201
