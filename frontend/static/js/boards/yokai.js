@@ -10,6 +10,9 @@
 // Rules help: every monster, ability, element, terrain, badge and stat explains itself on hover,
 // focus or tap (help.js, from the content pack and the game's glossary). The last move by someone
 // else (doc.last_move) is outlined on the grid. Escape cancels a selection.
+// Keyboard and screen reader: every click is a button (Tab, Enter or Space); a square is named by what
+// it shows (squareName) and a hand card by its face (handCardName); a redraw keeps the keyboard focus
+// where it was, or moves it where the move goes on (keepFocus).
 
 import { entry, explain, help, helpText, loadGlossary, onEscape } from "./help.js";
 import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
@@ -43,6 +46,7 @@ const ui = {
   last: null, // [container, doc, sendCommand] of the latest render, to redraw when content arrives
   sel: null, // {kind: "summon", card, terrain?} | {kind: "monster", pos} | {kind: "transfer", source, target}
   busy: false, // a command is in flight
+  focusNext: null, // where a keyboard player's focus goes on the next render (a selector), see keepFocus
 };
 
 function ensureStylesheet() {
@@ -259,6 +263,7 @@ function render(container, doc, sendCommand) {
     if (ui.busy) return;
     ui.busy = true;
     ui.sel = null;
+    ui.focusNext = commandSquare(cmd) ? `.yk-cell[data-pos="${commandSquare(cmd)}"]` : null;
     render(...ui.last);
     sendCommand(cmd.type, cmd.args || {})
       .catch(() => {
@@ -269,7 +274,9 @@ function render(container, doc, sendCommand) {
         render(...ui.last);
       });
   };
-  const ctx = { doc, view, opts, send, player, select: (sel) => { ui.sel = sel; render(...ui.last); } };
+  // focusNext: where a keyboard player goes next (the lit squares after a hand card, the orientations...)
+  const select = (sel, focusNext = null) => { ui.sel = sel; ui.focusNext = focusNext; render(...ui.last); };
+  const ctx = { doc, view, opts, send, player, select };
   onEscape("yokai", () => {
     if (!ui.sel) return false;
     ui.sel = null;
@@ -287,7 +294,47 @@ function render(container, doc, sendCommand) {
   else if (doc.open) view.players.forEach((p, i) => root.append(renderHand(ctx, i))); // staff review: all hands open
   else root.append(h("p", { class: "muted yk-spectating" }, "You are watching this match: hands stay hidden."));
   if (player && opts.other.length) root.append(renderOther(ctx));
+  const focus = keepFocus(container);
   container.replaceChildren(root);
+  if (focus) focus(root);
+}
+
+// -- the keyboard focus across redraws -----------------------------------------------------------
+// Every render replaces the board's nodes (a live update, a selection): a keyboard player's focus
+// would fall back to the top of the page. It is put back on the same square, card or button, or on
+// where the move leads (ui.focusNext); a mouse player's focus (not :focus-visible) is left alone.
+
+const FOCUS_KEYS = ["pos", "cardId", "orientation", "action", "amount", "targetSeat"];
+
+/** The square a command acts on, where the focus goes once it is sent. */
+function commandSquare(cmd) {
+  const a = cmd.args || {};
+  const pos = { summon: a.terrain, attack: a.defender, choose_target: a.target, transfer_lp: a.target }[cmd.type];
+  return typeof pos === "string" ? pos : null;
+}
+
+/** Before a redraw: a function that puts the keyboard focus back into the new board (or null). */
+function keepFocus(container) {
+  const next = ui.focusNext;
+  ui.focusNext = null;
+  const active = document.activeElement;
+  if (!active || !container.contains(active) || !active.matches(":focus-visible")) return null;
+  const key = FOCUS_KEYS.find((k) => active.dataset[k] !== undefined);
+  const words = (n) => n.dataset.help || n.textContent;
+  const same = key
+    ? (root) => [...root.querySelectorAll(`[data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}]`)].find((n) => n.dataset[key] === active.dataset[key])
+    : (root) => [...root.querySelectorAll(active.tagName)].find((n) => words(n) === words(active));
+  // a stat whose words changed ("CP 10" -> "CP 8"): the control at the same place in the Tab order
+  const place = tabStops(container).indexOf(active);
+  return (root) => {
+    const target = (next && root.querySelector(next)) || same(root) || (!key && tabStops(root)[place])
+      || root.querySelector("[data-focus-fallback]");
+    if (target) target.focus({ focusVisible: true });
+  };
+}
+
+function tabStops(root) {
+  return [...root.querySelectorAll("button, [tabindex]")].filter((n) => n.tabIndex >= 0 && !n.disabled);
 }
 
 /** Why the game ended, in a sentence under "Game over" ("" for a reason the board does not know). */
@@ -314,7 +361,7 @@ function renderBanner({ doc, view }) {
   const team = view.teams && winners.length ? `${teamLabel(view, winners[0])} wins: ` : "";
   return h(
     "div",
-    { class: `yk-banner${won ? " is-win" : ""}`, role: "status", "data-testid": "yokai-banner" },
+    { class: `yk-banner${won ? " is-win" : ""}`, role: "status", "data-testid": "yokai-banner", tabindex: "-1", "data-focus-fallback": "" },
     h("strong", {}, "Game over. "),
     winners.length ? `${team}${names} win${winners.length === 1 ? "s" : ""}!` : "No winner.",
     how ? h("span", { class: "yk-banner-how" }, ` ${how}`) : "",
@@ -374,7 +421,7 @@ function renderTopBar({ doc, view, opts, send, player }) {
 
 function renderPrompt(ctx) {
   const { doc, view, opts, send, player, select } = ctx;
-  const box = h("div", { class: "yk-prompt", role: "status", "aria-live": "polite", "data-testid": "yokai-prompt" });
+  const box = h("div", { class: "yk-prompt", role: "status", "aria-live": "polite", "data-testid": "yokai-prompt", tabindex: "-1", "data-focus-fallback": "" });
   const st = doc.status || {};
   if (st.finished) return "";
   if (isPaused(doc)) {
@@ -408,7 +455,7 @@ function renderPrompt(ctx) {
     return box;
   }
   const s = ui.sel;
-  const cancel = h("button", { type: "button", class: "link-button", onclick: () => select(null) }, "Cancel");
+  const cancel = h("button", { type: "button", class: "link-button", "data-action": "cancel", onclick: () => select(null) }, "Cancel");
   if (s && s.kind === "summon" && s.terrain) {
     const info = monsterInfo(handCard(view, doc.seat, s.card).card);
     const choices = distinctOrientations(opts.summons.filter((c) => c.args.card === s.card && c.args.terrain === s.terrain), info && info.attack);
@@ -490,23 +537,30 @@ function renderGrid(ctx) {
   const action = new Map(); // pos -> {label, run}
   if (player && !ui.busy) {
     if (pending && pending.kind === "summon_attack") {
-      for (const cmd of opts.attacks) action.set(cmd.args.defender, { label: "⚔ free", kind: "attack", run: () => send(cmd) });
+      for (const cmd of opts.attacks) action.set(cmd.args.defender, { label: "⚔ free", kind: "attack", says: "attack it: the free summoning attack", run: () => send(cmd) });
     } else if (opts.targets.length) {
-      for (const cmd of opts.targets) action.set(cmd.args.target, { label: pending && pending.kind === "wood_drop" ? "LP→1" : "−1 LP", kind: "target", run: () => send(cmd) });
+      const drop = pending && pending.kind === "wood_drop";
+      for (const cmd of opts.targets) action.set(cmd.args.target, { label: drop ? "LP→1" : "−1 LP", kind: "target", says: drop ? "choose it: its LP drops to 1" : "choose it: it loses 1 LP", run: () => send(cmd) });
     } else if (s && s.kind === "summon" && !s.terrain) {
       for (const cmd of opts.summons) {
         if (cmd.args.card !== s.card || action.has(cmd.args.terrain)) continue;
-        const lp = summonedLpHint(view, handCard(view, doc.seat, s.card).card, cmd.args.terrain);
-        action.set(cmd.args.terrain, { label: lp === null ? "summon" : `summon · ♥ ${lp}`, kind: "summon", run: () => select({ ...s, terrain: cmd.args.terrain }) });
+        const key = handCard(view, doc.seat, s.card).card;
+        const lp = summonedLpHint(view, key, cmd.args.terrain);
+        action.set(cmd.args.terrain, { label: lp === null ? "summon" : `summon · ♥ ${lp}`, kind: "summon",
+          says: `summon ${cardName(key)} here${lp === null ? "" : `, with ${lp} LP`}`,
+          run: () => select({ ...s, terrain: cmd.args.terrain }, ".yk-orient") });
       }
     } else if (s && s.kind === "monster") {
       for (const cmd of opts.attacks.filter((c) => c.args.attacker === s.pos)) {
         const way = dirBetween(s.pos, cmd.args.defender);
         const cost = way ? apToward(view.monsters[s.pos], way) : null;
-        action.set(cmd.args.defender, { label: cost === null ? "⚔" : `⚔ ${cost} CP`, kind: "attack", run: () => send(cmd) });
+        action.set(cmd.args.defender, { label: cost === null ? "⚔" : `⚔ ${cost} CP`, kind: "attack", says: cost === null ? "attack it" : `attack it for ${cost} chakra`, run: () => send(cmd) });
       }
       for (const cmd of opts.transfers.filter((c) => c.args.source === s.pos)) {
-        if (!action.has(cmd.args.target)) action.set(cmd.args.target, { label: "give ♥", kind: "transfer", run: () => select({ kind: "transfer", source: s.pos, target: cmd.args.target }) });
+        if (!action.has(cmd.args.target)) {
+          action.set(cmd.args.target, { label: "give ♥", kind: "transfer", says: `give it LP from ${cardName(view.monsters[s.pos].card)} (${s.pos})`,
+            run: () => select({ kind: "transfer", source: s.pos, target: cmd.args.target }, "[data-amount]") });
+        }
       }
     }
     if (!pending && !(s && (s.kind === "summon" || s.kind === "transfer"))) {
@@ -515,17 +569,20 @@ function renderGrid(ctx) {
         if (action.has(pos)) continue;
         if (opts.attacks.some((c) => c.args.attacker === pos) || opts.transfers.some((c) => c.args.source === pos)) {
           const selected = s && s.kind === "monster" && s.pos === pos;
-          action.set(pos, { label: selected ? "chosen" : "act", kind: "actor", selected, run: () => select(selected ? null : { kind: "monster", pos }) });
+          action.set(pos, { label: selected ? "chosen" : "act", kind: "actor", selected,
+            says: selected ? "put it back (it is chosen to act)" : "choose it to attack or use its ability", run: () => select(selected ? null : { kind: "monster", pos }) });
         }
       }
     }
   }
   const wide = Math.max(...view.rows) > 3;
   const last = lastMoveCells(doc);
-  const grid = h("div", { class: `yk-grid${wide ? " is-wide" : ""}`, role: "grid", "aria-label": "The Kekkai (terrain grid)" });
+  // a group of squares, not an ARIA grid: a square is a button when it does something (Tab, Enter),
+  // else a picture named by what it shows (still focusable, for its rules help)
+  const grid = h("div", { class: `yk-grid${wide ? " is-wide" : ""}`, role: "group", "aria-label": "The Kekkai (terrain grid)" });
   grid.style.setProperty("--cols", String(Math.max(...view.rows)));
   view.rows.forEach((len, r) => {
-    const row = h("div", { class: "yk-row", role: "row" });
+    const row = h("div", { class: "yk-row" });
     for (let c = 0; c < len; c++) {
       const pos = `${r},${c}`;
       const element = view.terrain[pos];
@@ -539,7 +596,9 @@ function renderGrid(ctx) {
       if (chosen || (s && s.kind === "transfer" && (s.source === pos || s.target === pos))) cls.push("is-selected");
       const cell = h(
         act ? "button" : "div",
-        { class: cls.join(" "), role: "gridcell", type: act ? "button" : undefined, dataset: { pos, element }, onclick: act ? act.run : undefined },
+        { class: cls.join(" "), type: act ? "button" : undefined, role: act ? undefined : "img", dataset: { pos, element }, onclick: act ? act.run : undefined,
+          "aria-pressed": act && act.kind === "actor" ? String(Boolean(act.selected)) : undefined,
+          "aria-label": squareName(doc, view, pos, act, last.get(pos)) },
         h("span", { class: "yk-terrain" }, h("span", { class: "yk-tword" }, element), h("span", { class: "yk-pos" }, pos)),
         m ? renderMonster(doc, view, m, pos) : "",
         last.has(pos) && !act ? h("span", { class: "yk-last", "aria-hidden": "true" }, last.get(pos)) : "",
@@ -554,6 +613,29 @@ function renderGrid(ctx) {
     grid.append(row);
   });
   return grid;
+}
+
+/** What a sighted player sees on a square, in words: its position and terrain, the monster on it (its
+ * owner, LP, marks and attack values), the last move's mark, and what pressing it does now. */
+export function squareName(doc, view, pos, act, lastMark) {
+  const element = view.terrain[pos];
+  const m = view.monsters[pos];
+  const parts = [`${pos}, ${element} terrain: ${m ? monsterWords(doc, view, m, pos) : "empty"}.`];
+  if (lastMark) parts.push(`Last move: ${LAST_TEXT[lastMark]}.`);
+  if (act) parts.push(`Press to ${act.says}.`);
+  return parts.join(" ");
+}
+
+function monsterWords(doc, view, m, pos) {
+  const info = monsterInfo(m.card);
+  const owner = m.owner === doc.seat ? "yours" : `${seatName(doc, m.owner)}'s${view.teams ? ` (${teamLabel(view, m.owner)})` : ""}`;
+  const words = [cardName(m.card), owner, `${m.lp} LP`];
+  if (info && (info.element === "colorless" || info.element === view.terrain[pos])) words.push("on favourable terrain");
+  if (m.doubled) words.push("attack values doubled");
+  if (m.orientation === "horizontal") words.push("turned a quarter right");
+  if (m.stealth) words.push("stealth");
+  if (info) words.push(`attack values ${DIRS.map((d) => `${d} ${apToward(m, d)}`).join(", ")}`);
+  return words.join(", ");
 }
 
 function renderMonster(doc, view, m, pos) {
@@ -612,7 +694,7 @@ function renderPlayers({ doc, view }) {
 function renderLegend() {
   return h(
     "div",
-    { class: "yk-legend", "aria-label": "Terrain elements" },
+    { class: "yk-legend", role: "group", "aria-label": "Terrain elements" },
     ELEMENTS.map((e) => help(h("span", { class: `yk-legend-item el-${e}` }, e), helpText(`element:${e}`))),
     help(h("span", { class: "muted small" }, "★ = monster on favourable terrain · ↻ = turned · ◐ = stealth (on small squares) · numbers on a card's edges = attack values facing that way"),
       [helpText("concept:FAVOURABLE"), helpText("concept:AP")].filter(Boolean).join("\n\n")),
@@ -638,19 +720,33 @@ function renderHand(ctx, seat = ctx.doc.seat) {
     const body = [
       h("div", { class: "yk-hhead" }, h("span", { class: "yk-hname" }, cardName(c.card)), info ? h("span", { class: "yk-cost", "aria-label": `costs ${info.cost} chakra` }, `${info.cost} CP`) : ""),
       info ? h("div", { class: "yk-hmeta" }, h("span", { class: `yk-el-tag el-${info.element}` }, info.element), h("span", { "aria-label": `${info.lp} life points` }, `♥ ${info.lp}`)) : "",
-      info ? h("div", { class: "yk-hap", "aria-label": "attack values: top, right, bottom, left (as printed)" },
+      info ? h("div", { class: "yk-hap", "aria-hidden": "true" },
         SIDES.map((side) => h("span", { class: `hap hap-${side}` }, String(info.attack[side])))) : "",
       info ? h("div", { class: "yk-hability" }, h("strong", {}, abilityName(info.ability)), ability ? h("span", { class: "small" }, ` ${ability.text}`) : "") : "",
     ];
     const cls = `yk-hcard${can ? " is-playable" : myDecision ? " is-idle" : ""}${selected ? " is-selected" : ""}${info ? ` el-${info.element}` : ""}`;
+    const name = handCardName(c.card, can ? (selected ? "Chosen: press again to put it back." : "Press to summon it.") : "");
     const node = can
-      ? h("button", { type: "button", class: cls, dataset: { cardId: c.id, card: c.card }, onclick: () => select(selected ? null : { kind: "summon", card: c.id }) }, body)
-      : h("div", { class: cls, dataset: { cardId: c.id, card: c.card } }, body);
+      ? h("button", { type: "button", class: cls, dataset: { cardId: c.id, card: c.card }, "aria-pressed": String(Boolean(selected)), "aria-label": name,
+        onclick: () => select(selected ? null : { kind: "summon", card: c.id }, selected ? null : ".yk-cell.is-target") }, body)
+      : h("div", { class: cls, dataset: { cardId: c.id, card: c.card }, role: "group", "aria-label": name }, body);
     row.append(help(node, [can ? "Click to summon it." : "", monsterHelp(c.card)].filter(Boolean).join("\n"), cardName(c.card)));
   }
   if (!hand.length) row.append(h("p", { class: "muted" }, "No cards in hand."));
   box.append(row);
   return box;
+}
+
+/** A hand card in words: what its face shows (name, cost, element, LP, printed attack values, ability). */
+export function handCardName(key, then = "") {
+  const info = monsterInfo(key);
+  if (!info) return [cardName(key), then].filter(Boolean).join(". ");
+  const ability = abilityInfo(info.ability);
+  return [
+    `${info.name}, ${info.cost} CP, ${info.element}, ${info.lp} LP, attack values as printed: ${SIDES.map((side) => `${side} ${info.attack[side]}`).join(", ")}.`,
+    ability ? `${ability.name}: ${ability.text}` : abilityName(info.ability),
+    then,
+  ].filter(Boolean).map((part) => (/[.!?]$/.test(part) ? part : `${part}.`)).join(" ");
 }
 
 function renderOther({ opts, send }) {
