@@ -327,9 +327,10 @@ function keepFocus(container) {
   // a stat whose words changed ("CP 10" -> "CP 8"): the control at the same place in the Tab order
   const place = tabStops(container).indexOf(active);
   return (root) => {
-    const target = (next && root.querySelector(next)) || same(root) || (!key && tabStops(root)[place])
-      || root.querySelector("[data-focus-fallback]");
-    if (target) target.focus({ focusVisible: true });
+    const onward = next && root.querySelector(next);
+    const target = onward || same(root) || (!key && tabStops(root)[place]) || root.querySelector("[data-focus-fallback]");
+    // the page stays where the player scrolled it, unless the focus moves on to the move's next step
+    if (target) target.focus({ focusVisible: true, preventScroll: !onward });
   };
 }
 
