@@ -528,6 +528,7 @@ function render(container, doc, sendCommand) {
   if (ui.sel && !(ui.sel.kind === "attack" && opts.attacks.has(ui.sel.target) && ui.sel.seq === doc.seq)) ui.sel = null;
   onEscape("harakiri", () => {
     if (!ui.sel) return false;
+    focusOnSelection(view, null);
     ui.sel = null;
     rerender();
     return true;
@@ -542,10 +543,11 @@ function render(container, doc, sendCommand) {
       .catch(() => { /* the match page shows the refusal under the board */ })
       .finally(() => { ui.busy = false; rerender(); });
   };
-  const ctx = { doc, view, opts, send, player, select: (sel) => { ui.sel = sel ? { ...sel, seq: doc.seq } : null; rerender(); },
+  const ctx = { doc, view, opts, send, player, select: (sel) => { focusOnSelection(view, sel); ui.sel = sel ? { ...sel, seq: doc.seq } : null; rerender(); },
     explain: (text) => { ui.notice = text ? { text, seq: doc.seq } : null; rerender(); },
     marks: lastMoveMarks(doc), gone: departures(doc) };
 
+  rememberFocus(container);
   const root = h("div", { class: "hk", dataset: { seat: player ? String(doc.seat) : "spectator" } });
   root.append(renderBanner(ctx));
   root.append(renderTop(ctx));
@@ -561,6 +563,58 @@ function render(container, doc, sendCommand) {
   if (!player && !doc.open) root.append(h("p", { class: "muted hk-spectating" }, "You are watching this match.")); // not on the staff review's open board
   root.append(renderParty(ctx));
   container.replaceChildren(root);
+  restoreFocus(container);
+}
+
+/** What has the keyboard focus on the board, as a selector that finds the same control in the next
+ * drawing (a square by its coordinates, a button by what it does): a live update redraws the board
+ * and must not throw the focus back to the top of the page. */
+function focusKey(node) {
+  const d = node.dataset || {};
+  for (const k of ["sq", "action", "option", "variant", "share", "card", "enemy", "character"]) {
+    if (d[k] !== undefined) return `[data-${k}="${CSS.escape(d[k])}"]`;
+  }
+  if (d.type) return `[data-type="${CSS.escape(d.type)}"]${d.die !== undefined ? `[data-die="${CSS.escape(d.die)}"]` : ""}`;
+  if (d.die !== undefined) return `[data-die="${CSS.escape(d.die)}"]`;
+  if (d.help !== undefined) return `[data-help="${CSS.escape(d.help)}"]`; // a card, a skill, a term
+  return null;
+}
+
+/** Before a redraw: note the focused control when the focus is on the board (a control disabled or
+ * gone since leaves the focus on the page's body: the last one noted is still wanted). */
+function rememberFocus(container) {
+  if (!ui.watchingClicks) { // a click elsewhere on the page: the focus is no longer the board's to keep
+    ui.watchingClicks = true;
+    document.addEventListener("mousedown", (e) => { const board = ui.last && ui.last[0]; if (board && !board.contains(e.target)) ui.focus = null; }, true);
+  }
+  const active = document.activeElement;
+  if (ui.focusNext) { // a selection said where the focus goes next
+    ui.focus = ui.focusNext;
+    ui.focusNext = null;
+  } else if (active && active !== container && container.contains(active)) {
+    if (!active.classList.contains("hk-prompt")) ui.focus = focusKey(active);
+  } else if (active && active !== document.body) ui.focus = null; // the player went elsewhere
+}
+
+/** After a redraw: the focus back on the control noted (or the one ``ui.focus`` was set to, as a
+ * selection does), else on the prompt, which says what to do now. */
+function restoreFocus(container) {
+  if (!ui.focus) return;
+  const active = document.activeElement;
+  if (active && active !== document.body && !container.contains(active)) return;
+  const again = [...container.querySelectorAll(ui.focus)].find((n) => !n.disabled && (n.tabIndex >= 0 || n.hasAttribute("tabindex")));
+  const target = again || container.querySelector(".hk-prompt");
+  if (target && target !== document.activeElement) target.focus({ preventScroll: true });
+}
+
+/** Where the focus goes when a target is selected (its attack choices) or unselected (its square),
+ * if the focus is on the board (a click leaves it where it was). */
+function focusOnSelection(view, sel) {
+  const board = ui.last && ui.last[0];
+  if (!board || !board.contains(document.activeElement)) return;
+  const target = sel || ui.sel;
+  const e = target && view.enemies[target.target];
+  ui.focusNext = sel ? '[data-variant="0"]' : e && e.sq ? `[data-sq="${CSS.escape(e.sq)}"]` : null;
 }
 
 function miniKey(view) {
@@ -634,7 +688,7 @@ function renderPrompt(ctx) {
   const { doc, view, opts, send, player, select } = ctx;
   const st = doc.status || {};
   if (st.finished) return "";
-  const box = h("div", { class: "hk-prompt", role: "status", "aria-live": "polite", "data-testid": "harakiri-prompt" });
+  const box = h("div", { class: "hk-prompt", role: "status", "aria-live": "polite", tabindex: "-1", "data-testid": "harakiri-prompt" });
   const awaited = st.awaiting || [];
   const mine = player && awaited.includes(doc.seat);
   if (view.phase === "share") return renderShare(ctx, box, mine, awaited);
@@ -854,30 +908,37 @@ function renderGrid(ctx) {
   for (const [id, r] of Object.entries(view.resistors || {})) if (r.sq) put(r.sq, { kind: "resistor", id, r });
   const marks = new Map();
   const markHelp = new Map();
-  const mark = (sq, text, cls, title) => {
+  const markWords = new Map(); // sq -> the marks in a few words, for the square's accessible name
+  const mark = (sq, text, cls, title, words) => {
     if (!sq) return;
     if (!marks.has(sq)) marks.set(sq, []);
     marks.get(sq).push(h("span", { class: `hk-mark ${cls}`, "aria-hidden": "true" }, text));
     markHelp.set(sq, [...(markHelp.get(sq) || []), title]);
+    markWords.set(sq, [...(markWords.get(sq) || []), words]);
   };
-  for (const g of ctx.gone) if (g.sq) mark(g.sq, "✕", "gone", `${g.text} (this round).`);
-  for (const [id, d] of Object.entries(view.doors || {})) mark(d.sq, d.open ? "▯" : "▮", d.open ? "door-open" : "door-closed", `Door ${pretty(id)} (${d.open ? "open" : "closed"}${d.survey ? `, leads to ${pretty(d.survey)}` : ""}). ${explain("terrain:door")}`);
-  for (const [id, p] of Object.entries(view.points || {})) mark(p.sq || p.at, id, "point", `Interaction point ${id}${p.text ? `: ${p.text}` : ""}. ${explain("terrain:point")}`);
-  for (const [color, sq] of Object.entries(view.spawns || {})) mark(typeof sq === "string" ? sq : sq && sq.sq, "◎", `spawn sp-${color}`, `${pretty(color)} spawn point: ${explain("terrain:spawn")}`);
-  (view.heads || []).forEach((hd) => mark(hd.sq, hd.boss ? "☗" : "☖", "head", `${hd.boss ? "Boss head" : "Head"}: ${explain("concept:HEAD")}`));
-  (view.yastun_lad || []).forEach((lad) => mark(lad.sq, "🐾", "lad", `Yastun Lad (${nameOf(lad.owner)})${lad.on ? ` on ${nameOf(lad.on)}'s board` : ""}`));
+  for (const g of ctx.gone) if (g.sq) mark(g.sq, "✕", "gone", `${g.text} (this round).`, `${g.text} this round`);
+  for (const [id, d] of Object.entries(view.doors || {})) mark(d.sq, d.open ? "▯" : "▮", d.open ? "door-open" : "door-closed", `Door ${pretty(id)} (${d.open ? "open" : "closed"}${d.survey ? `, leads to ${pretty(d.survey)}` : ""}). ${explain("terrain:door")}`, `${d.open ? "open" : "closed"} door`);
+  for (const [id, p] of Object.entries(view.points || {})) mark(p.sq || p.at, id, "point", `Interaction point ${id}${p.text ? `: ${p.text}` : ""}. ${explain("terrain:point")}`, `interaction point ${id}`);
+  for (const [color, sq] of Object.entries(view.spawns || {})) mark(typeof sq === "string" ? sq : sq && sq.sq, "◎", `spawn sp-${color}`, `${pretty(color)} spawn point: ${explain("terrain:spawn")}`, `${color} spawn point`);
+  (view.heads || []).forEach((hd) => mark(hd.sq, hd.boss ? "☗" : "☖", "head", `${hd.boss ? "Boss head" : "Head"}: ${explain("concept:HEAD")}`, hd.boss ? "a boss head" : "a head"));
+  (view.yastun_lad || []).forEach((lad) => mark(lad.sq, "🐾", "lad", `Yastun Lad (${nameOf(lad.owner)})${lad.on ? ` on ${nameOf(lad.on)}'s board` : ""}`, `Yastun Lad (${nameOf(lad.owner)})`));
 
   const headless = new Map(noHeadZones(view, new Set([...at.keys(), ...marks.keys()])).map((z) => [z.zone, z]));
   const tagged = new Set([...headless.values()].map((z) => z.sq));
   const turnWho = view.turn && view.turn.who;
-  const grid = h("div", { class: "hk-grid", role: "grid", "aria-label": "The map" });
+  // A grid of rows of squares (ARIA's grid: the arrow keys move between squares, Tab stops only
+  // at the squares that hold something or offer an action, Enter or Space does what a click does).
+  const grid = h("div", { class: "hk-grid", role: "grid", "aria-label": `The map, ${cols} squares by ${maxY - minY + 1}; arrow keys move between squares`,
+    onkeydown: moveAcrossGrid });
   grid.style.setProperty("--cols", String(cols)); // the squares shrink to fit the board's width
   for (let y = minY; y <= maxY; y++) {
+    const row = h("div", { class: "hk-gridrow", role: "row" });
+    grid.append(row);
     for (let x = minX; x <= maxX; x++) {
       const sq = `${x},${y}`;
       const info = view.squares[sq];
       if (!info) {
-        grid.append(h("div", { class: "hk-cell t-wall", role: "gridcell", "aria-label": `${sq}: wall`, dataset: { sq } }));
+        row.append(h("div", { class: "hk-cell t-wall", role: "gridcell", tabindex: "-1", "aria-label": `${sq}: wall`, dataset: { sq } }));
         continue;
       }
       const act = clickable.get(sq);
@@ -893,22 +954,27 @@ function renderGrid(ctx) {
       if (north && north.z !== info.z) cls.push("zb-n");
       const here = at.get(sq) || [];
       const foe = !act && player && here.find((o) => o.kind === "enemy");
+      const onclick = act ? act.run : foe ? () => say(whyNoAttack(doc, foe.id)) : undefined;
       const node = h(act ? "button" : "div", {
         class: cls.join(" "), role: "gridcell", type: act ? "button" : undefined,
         dataset: { sq, terrain: info.t, height: String(info.h || 0) },
-        "aria-label": `${sq}, ${TERRAIN_LABEL[info.t] || pretty(info.t)}${noHeads ? `, ${zoneName} gives no heads` : ""}${act ? `: ${act.kind === "attack" ? "attack" : act.kind === "step" ? "step here" : "choose"}` : ""}`,
-        onclick: act ? act.run : foe ? () => say(whyNoAttack(doc, foe.id)) : undefined,
+        "aria-label": squareName({ sq, info, here, act, view, turnWho, zoneName, noHeads, last: ctx.marks.squares.has(sq), marks: markWords.get(sq) }),
+        "aria-selected": act && act.kind === "attack" ? String(Boolean(act.selected)) : undefined,
+        onclick,
+        // a square that answers a click without being a button answers Enter and Space too
+        onkeydown: !act && onclick ? (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onclick(); } } : undefined,
       });
-      if (info.h) node.append(h("span", { class: "hk-height" }, `▲${info.h}`));
+      if (info.h) node.append(h("span", { class: "hk-height", "aria-hidden": "true" }, `▲${info.h}`));
       if (tagged.has(sq)) node.append(h("span", { class: "hk-noheads", "aria-hidden": "true" }, "no heads"));
       for (const m of marks.get(sq) || []) node.append(m);
       here.forEach((o, i) => {
         const mini = miniNode(view, o, turnWho);
+        mini.setAttribute("aria-hidden", "true");
         if (here.length > 1) mini.classList.add("is-stacked", `stack-${Math.min(i, 3)}`);
         node.append(mini);
       });
-      if (act && act.kind === "step") node.append(h("span", { class: "hk-action" }, "•"));
-      if (act && act.kind === "choice") node.append(h("span", { class: "hk-action is-choice" }, "✓"));
+      if (act && act.kind === "step") node.append(h("span", { class: "hk-action", "aria-hidden": "true" }, "•"));
+      if (act && act.kind === "choice") node.append(h("span", { class: "hk-action is-choice", "aria-hidden": "true" }, "✓"));
       const terrain = entry(`terrain:${info.t}`);
       help(node, [
         act ? (act.kind === "attack" ? "Click to attack this enemy." : act.kind === "step" ? "Click to step here." : "Click to choose this square.") : "",
@@ -920,10 +986,57 @@ function renderGrid(ctx) {
         noHeads ? noHeadsText(zoneName) : "",
       ].filter(Boolean).join("\n"), here.length ? here.map((o) => nameOf(o.id)).join(" and ") : undefined,
       Boolean(act) || here.length > 0 || markHelp.has(sq) || tagged.has(sq)); // plain squares: hover only (the legend has their text)
-      grid.append(node);
+      if (!node.hasAttribute("tabindex") && node.tagName !== "BUTTON") node.setAttribute("tabindex", "-1"); // the arrow keys reach them
+      row.append(node);
     }
   }
   return h("div", { class: "hk-grid-wrap" }, grid);
+}
+
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+/** The arrow keys move the focus to the next square of the map that way (walls included). */
+function moveAcrossGrid(e) {
+  const step = ARROWS[e.key];
+  const from = e.target.closest && e.target.closest(".hk-cell[data-sq]");
+  if (!step || !from) return;
+  const { x, y } = xy(from.dataset.sq);
+  const next = e.currentTarget.querySelector(`.hk-cell[data-sq="${x + step[0]},${y + step[1]}"]`);
+  if (!next) return;
+  e.preventDefault();
+  next.focus();
+}
+
+/** What a sighted player sees on a square, in words: where it is, its terrain and height, who
+ * stands there and how they are, its marks, and what a click does. */
+function squareName({ sq, info, here, act, view, turnWho, zoneName, noHeads, last, marks }) {
+  const parts = [`${sq}, ${TERRAIN_LABEL[info.t] || pretty(info.t)}${info.h ? `, height ${info.h}` : ""}`];
+  parts.push(...here.map((o) => miniWords(view, o, turnWho)));
+  parts.push(...(marks || []));
+  if (noHeads) parts.push(`${zoneName} gives no heads`);
+  if (last) parts.push("touched by the last move");
+  const name = parts.join("; ");
+  if (!act) return name;
+  const does = act.kind === "attack" ? (act.selected ? "selected to attack" : "attack") : act.kind === "step" ? "step here" : `choose option ${act.label}`;
+  return `${name}: ${does}`;
+}
+
+function conditionWords(conds) {
+  return Object.entries(conds || {}).filter(([, n]) => n > 0).map(([k, n]) => `${k}${n > 1 ? ` ×${n}` : ""}`);
+}
+
+/** A miniature in words: "Akira, 11/11 health, bleeding, acting now". */
+function miniWords(view, o, turnWho) {
+  if (o.kind === "char") {
+    const c = o.c;
+    return [c.name, `${c.health}/${c.max_health} health`, ...conditionWords(c.conditions), turnWho === o.id ? "acting now" : ""].filter(Boolean).join(", ");
+  }
+  if (o.kind === "enemy" && o.e.kind === "double") return enemyName(o.e);
+  if (o.kind === "enemy") {
+    const e = o.e;
+    return [enemyName(e), e.allied ? "on the party's side" : "", e.plus ? "plus version" : "", `${e.health}/${e.max_health} health`, ...conditionWords(e.conditions)].filter(Boolean).join(", ");
+  }
+  return `${o.r.name}, ${o.r.tokens} resistance token${o.r.tokens === 1 ? "" : "s"}`;
 }
 
 /** What a tooltip says about a miniature on a square. */
@@ -939,12 +1052,13 @@ function miniHelp(o) {
 
 function healthBar(cur, max) {
   const pct = max ? Math.max(0, Math.min(100, Math.round((100 * cur) / max))) : 0;
-  return h("span", { class: "hk-hp", "aria-label": `${cur}/${max} health` }, h("span", { class: "hk-hp-fill", style: `width:${pct}%` }));
+  return h("span", { class: "hk-hp", "aria-hidden": "true" }, h("span", { class: "hk-hp-fill", style: `width:${pct}%` }));
 }
 
 function condBadges(conds) {
   return Object.entries(conds || {}).filter(([, n]) => n > 0).map(([k, n]) =>
-    help(h("span", { class: `hk-cond c-${k}` }, `${CONDITIONS[k] || k[0]}${n > 1 ? n : ""}`), `${helpText(`condition:${k}`) || pretty(k)}${n > 1 ? ` (×${n})` : ""}`));
+    help(h("span", { class: `hk-cond c-${k}` }, h("span", { "aria-hidden": "true" }, `${CONDITIONS[k] || k[0]}${n > 1 ? n : ""}`),
+      h("span", { class: "visually-hidden" }, `${k}${n > 1 ? ` ×${n}` : ""}`)), `${helpText(`condition:${k}`) || pretty(k)}${n > 1 ? ` (×${n})` : ""}`));
 }
 
 function isFlashing(id) {
@@ -1097,7 +1211,7 @@ function renderEnemies({ view, marks }) {
   for (const [id, e] of Object.entries(view.enemies)) {
     if (!e.sq || e.kind === "double") continue; // Hikaru's Multi-Form double is drawn as a hero
     list.append(help(h("li", { class: `hk-enemy ec-${e.color || "none"}${isFlashing(id) ? " is-flash" : ""}${marks.minis.has(id) ? " is-last" : ""}`, dataset: { enemy: id } },
-      h("span", { class: "hk-ename" }, enemyName(e)), " ", h("span", { class: "hk-small" }, `${e.health}/${e.max_health}`),
+      h("span", { class: "hk-ename" }, enemyName(e)), " ", h("span", { class: "hk-small" }, `${e.health}/${e.max_health}`, h("span", { class: "visually-hidden" }, " health")),
       e.armor_tokens ? h("span", { class: "hk-small" }, ` armor -${e.armor_tokens}`) : "", " ", condBadges(e.conditions),
       e.plus ? h("span", { class: "hk-small hk-plus" }, " plus") : "", passiveNotes(e)), enemyHelp(id, e), enemyName(e)));
   }
@@ -1143,9 +1257,9 @@ function renderParty({ doc, view }) {
     const apPips = h("span", { class: "hk-pips ap" });
     for (let i = 0; i < Math.max(4, c.ap); i++) apPips.append(h("span", { class: i < c.ap ? "pip on" : "pip" }));
     box.append(h("article", { class: `hk-hero ch-${id}${turnWho === id ? " is-active" : ""}${c.defeated ? " is-defeated" : ""}${isFlashing(id) ? " is-flash" : ""}`, dataset: { character: id } },
-      h("header", {}, h("span", { class: "hk-hero-tag" }, HERO_SHORT[id] || ""), h("strong", {}, c.name), h("span", { class: "hk-small" }, ` L${c.level} ${pretty(c.class)}`),
+      h("header", {}, h("span", { class: "hk-hero-tag", "aria-hidden": "true" }, HERO_SHORT[id] || ""), h("strong", {}, c.name), h("span", { class: "hk-small" }, ` L${c.level} ${pretty(c.class)}`),
         seat !== null && seat !== undefined ? h("span", { class: "hk-small muted" }, ` · ${seatName(doc, seat)}`) : ""),
-      h("div", { class: "hk-row" }, healthBar(c.health, c.max_health), h("span", { class: "hk-small" }, `${c.health}/${c.max_health}`), condBadges(c.conditions)),
+      h("div", { class: "hk-row" }, healthBar(c.health, c.max_health), h("span", { class: "hk-small" }, `${c.health}/${c.max_health}`, h("span", { class: "visually-hidden" }, " health")), condBadges(c.conditions)),
       h("div", { class: "hk-row" }, help(h("span", { class: "hk-stat-label" }, "AP"), helpText("concept:AP")), String(c.ap), apPips,
         c.meditation ? help(h("span", { class: "hk-small hk-tokenbadge" }, "meditating"), helpText("concept:MEDITATE")) : ""),
       slots,
@@ -1157,6 +1271,7 @@ function renderParty({ doc, view }) {
         (c.items || []).map((it) => help(h("span", { class: "hk-item" }, itemName(it.id) + (it.uses !== null && it.uses !== undefined ? ` ×${it.uses}` : "")), itemHelp(it), itemName(it.id))),
         c.heads || c.boss_heads || c.coins ? h("span", {}, `Heads ${c.heads} · boss heads ${c.boss_heads} · coins ${c.coins}`) : ""),
       c.defeated ? h("div", { class: "hk-flag" }, "defeated") : ""));
+    if (c.defeated) box.lastChild.setAttribute("aria-label", `${c.name} (defeated)`);
   }
   return box;
 }
