@@ -60,7 +60,9 @@ async function refresh() {
       lastHtml = html;
       const tpl = document.createElement("template");
       tpl.innerHTML = html; // our own server's escaped template output
+      const focused = focusedControl();
       region.replaceChildren(tpl.content);
+      refocus(focused);
     }
   } catch {
     /* offline for a moment: the next push or the next self-refresh catches up */
@@ -78,6 +80,33 @@ async function refresh() {
     subtitle.textContent = live.dataset.subtitle; // "Act 1 · 2 players" becomes "· 1 player"
   }
   follow(live ? live.dataset.currentMatch || null : null);
+}
+
+const FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
+
+/** The control that has the keyboard focus in the fragment (null elsewhere): what finds it again
+ * in the next fragment. */
+function focusedControl() {
+  const node = document.activeElement;
+  if (!node || node === region || !region.contains(node)) return null;
+  return { id: node.id, testid: node.dataset.testid, tag: node.tagName, text: node.textContent.trim(), href: node.getAttribute("href") };
+}
+
+/** After a swap: the focus back on the same control (by id, test id, or kind, words and link), or
+ * on the region itself when it is gone, so that a keyboard never falls back to the page's top. */
+function refocus(was) {
+  if (!was) return;
+  const active = document.activeElement;
+  if (active && active !== document.body && !region.contains(active)) return; // the player moved on
+  const same = (was.id && document.getElementById(was.id))
+    || (was.testid && region.querySelector(`[data-testid="${CSS.escape(was.testid)}"]`))
+    || [...region.querySelectorAll(FOCUSABLE)].find((n) => n.tagName === was.tag && n.textContent.trim() === was.text && n.getAttribute("href") === was.href);
+  if (same && region.contains(same)) {
+    same.focus({ preventScroll: true });
+    return;
+  }
+  if (!region.hasAttribute("tabindex")) region.setAttribute("tabindex", "-1");
+  region.focus({ preventScroll: true });
 }
 
 function schedule() {

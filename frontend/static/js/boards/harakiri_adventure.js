@@ -154,7 +154,7 @@ export function renderAdventure(container, doc, sendCommand) {
   const player = doc.seat !== null && doc.seat !== undefined;
   const legal = player ? doc.legal_commands || [] : [];
   const opts = classify(legal, view);
-  const focusKey = container.contains(document.activeElement) && document.activeElement.dataset ? document.activeElement.dataset.fkey : null;
+  rememberFocus(container);
 
   const send = (cmd) => {
     if (ui.busy) return;
@@ -183,11 +183,32 @@ export function renderAdventure(container, doc, sendCommand) {
   root.append(renderParty(ctx));
   if (!player && !doc.open) root.append(h("p", { class: "muted" }, "You are watching this match.")); // not on the staff review's open board
   container.replaceChildren(root);
-  if (focusKey) {
-    const again = [...container.querySelectorAll("[data-fkey]")].find((n) => n.dataset.fkey === focusKey);
-    const fallback = container.querySelector(".adv-actions button:not([disabled])");
-    (again || fallback)?.focus({ preventScroll: true });
+  restoreFocus(container);
+}
+
+/** Before a redraw: the control that has the focus on the board (its ``data-fkey``). A control
+ * disabled or gone since (a command sent) leaves the focus on the page's body, or on the prompt:
+ * the key noted last is still wanted then. */
+function rememberFocus(container) {
+  if (!ui.watchingClicks) { // a click elsewhere on the page: the focus is no longer the board's to keep
+    ui.watchingClicks = true;
+    document.addEventListener("mousedown", (e) => { if (ui.focusBoard && !ui.focusBoard.contains(e.target)) ui.focusKey = null; }, true);
   }
+  ui.focusBoard = container;
+  const active = document.activeElement;
+  if (!active || active === document.body || active.classList.contains("adv-prompt")) return;
+  ui.focusKey = container.contains(active) && active.dataset ? active.dataset.fkey || null : null;
+}
+
+/** After a redraw: the focus back on the same control, else on the first option offered, else on
+ * the prompt (which says what happens now), so that a keyboard never falls back to the page's top. */
+function restoreFocus(container) {
+  const active = document.activeElement;
+  if (!ui.focusKey || (active && active !== document.body && !container.contains(active))) return;
+  const usable = (n) => Boolean(n) && ((n.tabIndex >= 0 && !n.disabled) || n.classList.contains("adv-prompt"));
+  const again = [...container.querySelectorAll("[data-fkey]")].find((n) => n.dataset.fkey === ui.focusKey && !n.disabled);
+  const target = [again, container.querySelector(".adv-actions button:not([disabled])"), container.querySelector(".adv-prompt")].find(usable);
+  if (target && target !== active) target.focus({ preventScroll: true });
 }
 
 // -- the prompt: what happens now, and who the game waits for ----------------------------------------------
@@ -262,7 +283,7 @@ function renderPrompt(ctx) {
   const awaiting = st.awaiting || [];
   const chapter = chapterDoc(view);
   const title = `Chapter ${view.chapter}${chapter ? `: ${chapter.title}` : ""}`;
-  const box = h("section", { class: "adv-prompt", "data-testid": "adv-prompt", role: "status", "aria-live": "polite" });
+  const box = h("section", { class: "adv-prompt", "data-testid": "adv-prompt", role: "status", "aria-live": "polite", tabindex: "-1" });
   box.append(h("div", { class: "adv-prompt-title" }, h("strong", {}, title), h("span", { class: "muted" }, ` · ${stageWords(view)}${view.round ? ` · round ${view.round}` : ""}`)));
   if (st.finished || view.flow.stage === "finished") {
     const result = view.result || {};
