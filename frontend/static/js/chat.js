@@ -55,28 +55,42 @@ function messageNode(m) {
   );
 }
 
+function chooseTab(c) {
+  chat.active = c;
+  chat.unread[c] = 0;
+  render();
+}
+
+// The tabs as a keyboard expects them: one tab stop (the open tab), the arrow keys move between them.
+function onTabKey(event) {
+  const channels = readable();
+  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+  if (!step || channels.length < 2) return;
+  event.preventDefault();
+  chooseTab(channels[(channels.indexOf(chat.active) + step + channels.length) % channels.length]);
+}
+
 function renderTabs() {
   const tabs = $("chat-tabs");
   const channels = readable();
   if (!channels.includes(chat.active)) chat.active = channels[0] || null;
   tabs.hidden = channels.length < 2;
+  const hadFocus = tabs.contains(document.activeElement); // redrawn below: the open tab keeps the focus
   tabs.replaceChildren(
     ...channels.map((c) => {
       const selected = c === chat.active;
       const b = el(
         "button",
-        { type: "button", role: "tab", id: `chat-tab-${c}`, class: "chat-tab", dataset: { channel: c }, "aria-selected": String(selected) },
+        { type: "button", role: "tab", id: `chat-tab-${c}`, class: "chat-tab", dataset: { channel: c }, "aria-selected": String(selected),
+          "aria-controls": "chat-log", tabIndex: selected ? 0 : -1 },
         LABELS[c],
         !selected && chat.unread[c] ? el("span", { class: "badge", "aria-label": `${chat.unread[c]} new` }, String(chat.unread[c])) : null,
       );
-      b.addEventListener("click", () => {
-        chat.active = c;
-        chat.unread[c] = 0;
-        render();
-      });
+      b.addEventListener("click", () => chooseTab(c));
       return b;
     }),
   );
+  if (hadFocus && chat.active) $(`chat-tab-${chat.active}`).focus();
   const heading = $("chat-channel-name");
   heading.textContent = chat.active && channels.length < 2 ? ` · ${LABELS[chat.active]}` : "";
 }
@@ -118,7 +132,15 @@ function add(messages, { live = false } = {}) {
     chat.messages.set(m.id, m);
     chat.lastId = Math.max(chat.lastId, m.id);
     if (live && m.channel !== chat.active) chat.unread[m.channel] += 1;
+    if (live && m.channel === chat.active) announce(m);
   }
+}
+
+/** A screen reader hears a message someone else just wrote in the open tab, once (never the whole
+ * list, which is redrawn on every change, nor the history read on load, nor the reader's own). */
+function announce(m) {
+  if (boot.user_id !== null && m.user_id === boot.user_id) return;
+  $("chat-announce").textContent = `${m.username}: ${m.text}`;
 }
 
 /** Read the chat after ``after`` (one channel, or every readable one), following `next`. */
@@ -275,6 +297,7 @@ function start() {
   if (form) form.addEventListener("submit", send);
   const input = $("chat-text");
   if (input) input.addEventListener("input", renderUnsent); // "Edit" waits for an empty box
+  $("chat-tabs").addEventListener("keydown", onTabKey);
   onSocket((msg) => {
     if (msg.type === "hello") refresh();
     else if (msg.type === "chat" && msg.message) {

@@ -107,7 +107,8 @@ function showConnection() {
   const delayed = state === "open" && !over && liveWords(boot.spectator_delay) !== "Live";
   node.dataset.state = state;
   node.toggleAttribute("data-delayed", delayed);
-  node.textContent = state === "open" && over ? "Connected" : delayed ? liveWords(boot.spectator_delay) : text;
+  const words = state === "open" && over ? "Connected" : delayed ? liveWords(boot.spectator_delay) : text;
+  if (node.textContent !== words) node.textContent = words; // a live region: the same words written again are said again
   node.title = state !== "open" ? "" : over ? "Chat and rematch offers arrive as they are sent."
     : delayed ? "You watch this tournament match behind the players, so that nobody can coach them live." : "Every move arrives as it is made.";
 }
@@ -373,17 +374,23 @@ function renderLastMove() {
   if (!lines.length || (app.doc.match && app.doc.match.status === "open")) {
     box.hidden = true;
     box.replaceChildren();
+    delete box.dataset.shown;
     return;
   }
   // repeats fold into one line; the move's first line and its newest ones show, the rest folds
   const { head, middle, tail } = boxLines(lines, LAST_MOVE_LINES);
+  const title = boxTitle(titleSeats(lines.map(actorKey), app.lastMoveAfterMine ? app.doc.seat : null).map((k) => seatName(k)),
+    lines.some((ev) => actorKey(ev) === "system"));
+  // the box is a live region: redrawn with the same words (every render calls this), a screen reader would say them again
+  const shown = JSON.stringify([title, Boolean(app.terms), ...[head, middle, tail].map((part) => part.map(foldedText))]);
+  if (box.dataset.shown === shown && !box.hidden) return;
+  box.dataset.shown = shown;
   box.hidden = false;
   const who = lastMover(app.lastMove);
   box.dataset.by = String(who);
   const item = (line) => el("li", { dataset: { seq: String(line.ev.seq) } }, ...sentenceNodes(foldedText(line)));
   box.replaceChildren(...[
-    el("strong", { class: "last-move-title" }, boxTitle(titleSeats(lines.map(actorKey), app.lastMoveAfterMine ? app.doc.seat : null).map((k) => seatName(k)),
-      lines.some((ev) => actorKey(ev) === "system"))),
+    el("strong", { class: "last-move-title" }, title),
     el("ul", {}, ...head.map(item)),
     middle.length ? el("details", { class: "last-move-more" },
       el("summary", { class: "muted small" }, `…and ${middle.length} more`), el("ul", {}, ...middle.map(item))) : null,

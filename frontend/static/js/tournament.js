@@ -19,7 +19,7 @@ const badge = document.getElementById("tournament-connection");
 function setConnection(state, text) {
   if (!badge) return;
   badge.dataset.state = state;
-  badge.textContent = text;
+  if (badge.textContent !== text) badge.textContent = text; // a status region: the same words again would be said again
 }
 
 let lastSnapshot = null;
