@@ -539,9 +539,16 @@ function render(container, doc, sendCommand) {
     render(...ui.last);
     sendCommand(cmd.type, cmd.args || {}).catch(() => {}).finally(() => { ui.busy = false; render(...ui.last); });
   };
-  const select = (sel) => { ui.sel = sel ? { ...sel, seq: doc.seq } : null; ui.hoverFacing = null; render(...ui.last); };
+  const select = (sel) => {
+    // a card chosen by keyboard: the focus goes on to the facing arrows (drawn on the map, before the hand)
+    if (sel && sel.kind === "attack" && keyboardFocus()) ui.focusNext = [".ys-arrow.is-reach", ".ys-arrow"];
+    ui.sel = sel ? { ...sel, seq: doc.seq } : null;
+    ui.hoverFacing = null;
+    render(...ui.last);
+  };
   onEscape("yashima", () => {
     if (!ui.sel && !ui.autoLose) return false;
+    if (ui.sel && ui.sel.kind === "attack" && keyboardFocus()) ui.focusNext = [`.ys-card[data-card-id="${CSS.escape(ui.sel.card)}"]`];
     ui.sel = null;
     ui.hoverFacing = null;
     ui.autoLose = null;
@@ -557,8 +564,51 @@ function render(container, doc, sendCommand) {
   if (player) root.append(renderHand(ctx));
   else if (doc.open) view.players.forEach((p, i) => root.append(renderHand(ctx, i))); // staff review: all hands open
   else root.append(h("p", { class: "muted" }, "You are watching this match: hands and destiny choices stay hidden."));
+  const focused = focusKey(container);
   container.replaceChildren(root);
   scrollMap(root, doc);
+  if (focused) ui.focusAfterBusy = restoreFocus(root, ui.focusAfterBusy && focused.classes.includes("ys-map") ? ui.focusAfterBusy : focused);
+  const next = (ui.focusNext || []).map((sel) => root.querySelector(sel)).find(Boolean);
+  ui.focusNext = null;
+  if (next) next.focus({ preventScroll: true });
+}
+
+/** Whether the focus is where a keyboard put it (a click leaves it without a visible ring). */
+function keyboardFocus() {
+  const el = document.activeElement;
+  return Boolean(el && el.closest(".ys") && el.matches(":focus-visible"));
+}
+
+// Every redraw (a live update, a command sent) replaces the board's nodes; a keyboard player's focus
+// must not fall back to the top of the page. The focused control is found again by what it is.
+const FOCUS_KEYS = ["cell", "facing", "cmdType", "cardId", "cmd", "master", "kami", "board", "side", "slot", "rotation", "action", "seat", "page"];
+
+/** What the focused element inside ``container`` is (its data attributes), or null. */
+function focusKey(container) {
+  const el = document.activeElement;
+  if (!el || el === container || !container.contains(el)) return null;
+  const data = {};
+  for (const key of FOCUS_KEYS) if (el.dataset && el.dataset[key] !== undefined) data[key] = el.dataset[key];
+  return { tag: el.tagName, classes: [...el.classList].filter((c) => /^(ys-(cell|arrow|card|mini|map|board-pick)|command|link-button)$/.test(c)), data, text: el.textContent };
+}
+
+/** Focus the redrawn twin of the element ``key`` describes; if it is gone, the board's next control
+ * (a highlighted space, an arrow, a prompt button), else the map itself. While a command is on its
+ * way (the controls are disabled) the map holds the focus: returns the key to look for once the
+ * answer is drawn, else null. */
+function restoreFocus(root, key) {
+  const same = [...root.querySelectorAll("[tabindex], button")].filter((el) => el.tagName === key.tag
+    && key.classes.every((c) => el.classList.contains(c))
+    && Object.entries(key.data).every(([k, v]) => el.dataset[k] === v));
+  const twin = same.length > 1 ? same.find((el) => el.textContent === key.text) || same[0] : same[0];
+  const map = root.querySelector(".ys-map");
+  if (twin && !twin.disabled) {
+    twin.focus({ preventScroll: true });
+    return null;
+  }
+  const next = ui.busy ? null : root.querySelector(".ys-cell.is-target, .ys-arrow, .ys-prompt button:not([disabled]), .ys-card.is-playable");
+  (next || map || root).focus({ preventScroll: true });
+  return ui.busy ? key : null;
 }
 
 /** The terrain board being placed, previewed on the map (the selected or first legal placement). */
@@ -875,7 +925,7 @@ function loseButtons(ctx, loses) {
   const left = (((view.prompts || {}).main || {}).info || {}).remaining;
   const out = [];
   const deck = loses.find((c) => c.args.zone === "deck");
-  if (deck && left > 1) {
+  if (deck && left > 1 && (me.deck_count ?? left) >= left) { // the deck holds them all
     out.push(optionButton(ctx, deck, `Lose all ${left} from the top of your deck`, {
       dataset: { action: "lose-all" },
       onclick: () => { ui.autoLose = { sentAt: -1 }; render(...ui.last); },
@@ -1114,6 +1164,32 @@ function teamBadge(team, x, y) {
     s("circle", { cx: x, cy: y, r: 6 }), s("text", { x, y: y + 3, "text-anchor": "middle" }, teamLetter(team)));
 }
 
+/** A miniature as a player sees it: "Akiko (alice (you)), facing up, Team A, life 10, BURN". */
+export function miniWords(doc, seat) {
+  const p = doc.view.players[seat] || {};
+  const m = masterInfo(p.master);
+  const team = teamOf(doc, seat);
+  const dealt = doc.view.phase !== "setup";
+  const statuses = Object.entries(p.st || {}).map(([st, owners]) => (Array.isArray(owners) && owners.length > 1 ? `${st} ×${owners.length}` : st));
+  return [`${m ? m.name : titleCase(p.master)} (${seatName(doc, seat)})`, `facing ${towards(p.facing || 0)}`,
+    team === null ? "" : `Team ${teamLetter(team)}`, dealt && !p.dead ? `life ${(p.hand_count || 0) + (p.deck_count || 0)}` : "",
+    p.dead ? "out of the game" : "", p.pending ? "waiting to restore" : "", ...statuses].filter(Boolean).join(", ");
+}
+
+/** A space's accessible name: what a sighted player reads on its hex (label, terrain, statuses, the
+ * miniature on it, the attack marks), then what activating it does. */
+export function cellWords(doc, named, seat, spst, marks, action) {
+  const parts = [named];
+  const statuses = Object.entries(spst || {}).map(([st, owners]) => (Array.isArray(owners) && owners.length > 1 ? `${st} ×${owners.length}` : st));
+  if (statuses.length) parts.push(`Statuses here: ${statuses.join(", ")}`);
+  if (isSeat(seat)) parts.push(miniWords(doc, seat));
+  if (marks.safe) parts.push("Outside the attack");
+  else if (marks.attacked) parts.push("Targeted by the attack being resolved");
+  if (marks.preview) parts.push("In the attack pattern");
+  if (marks.last) parts.push("Part of the last move");
+  return [...parts, action].filter(Boolean).map((x) => (/[.!?…]$/.test(x) ? x : `${x}.`)).join(" ");
+}
+
 /** Scroll a map wider than its box: back to where the player left it, else to their own miniature. */
 function scrollMap(root, doc) {
   const wrap = root.querySelector(".ys-map");
@@ -1134,7 +1210,8 @@ function renderMap(ctx) {
   const keys = Object.keys(cells);
   // five or more boards (five or six masters): the map may grow taller; on a narrow screen the
   // hexes keep MIN_HEX_PX and the map scrolls sideways inside its own box
-  const wrap = h("div", { class: `ys-map${keys.length > 5 * 19 ? " is-large" : ""}`, "data-testid": "yashima-map" });
+  // focusable, so that a keyboard can scroll the map where it is wider than its box (a phone)
+  const wrap = h("div", { class: `ys-map${keys.length > 5 * 19 ? " is-large" : ""}`, "data-testid": "yashima-map", role: "region", "aria-label": "Map", tabindex: "0" });
   wrap.addEventListener("scroll", () => { ui.mapScroll = wrap.scrollLeft; });
   if (!keys.length) { wrap.append(h("p", { class: "muted" }, "No map yet.")); return wrap; }
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
@@ -1171,6 +1248,7 @@ function renderMap(ctx) {
   // the space labels go last, above the miniatures and the arrows, where none of them lies
   const slots = labelSlots(keys, view.players.filter((p) => p.pos && p.pos in cells), centre ? { centre, facings: arrows.map((c) => c.args.facing) } : null);
   const tags = [];
+  const occupants = new Map(view.players.map((p, seat) => [p.pos, seat]).filter(([pos]) => pos && pos in cells));
   for (const k of keys) {
     const [x, y] = px(...parse(k));
     const isGhost = !(k in (view.cells || {}));
@@ -1201,11 +1279,15 @@ function renderMap(ctx) {
     for (const [name, owners] of Object.entries(spst || {})) lines.push(`${name} on this space${Array.isArray(owners) && owners.length > 1 ? ` ×${owners.length}` : ""}: ${explain(`status:${name}`)}`);
     if (underAttack.has(k)) lines.push("Targeted by the attack being resolved.");
     if (last.cells.has(k)) lines.push("Part of the last move.");
-    const named = isGhost ? "A space of the board being placed" : capitalise(spaceWords(view, k));
+    const named = isGhost ? `A ${titleCase(cells[k]).toLowerCase()} space of the board being placed` : capitalise(spaceWords(view, k));
     help(g, lines.join("\n"), named, target || Boolean(spst && Object.keys(spst).length));
-    g.setAttribute("aria-label", `${named}${cmd ? `: ${commandLabel(doc, cmd)}` : ""}`);
+    const marks = { attacked: underAttack.has(k), preview: preview.has(k), safe, last: last.cells.has(k) };
+    const action = cmd ? commandLabel(doc, cmd) : placing ? "Place your miniature here, then choose its facing" : "";
+    g.setAttribute("aria-label", cellWords(doc, named, occupants.get(k), spst, marks, action));
+    // a space that does something is a button; any other is a picture with its name (an svg g
+    // may carry a name only with a role)
+    g.setAttribute("role", target ? "button" : "img");
     if (target) {
-      g.setAttribute("role", "button");
       g.setAttribute("tabindex", "0");
       const act = () => (cmd ? send(cmd) : select({ kind: "place", cell: k }));
       g.addEventListener("click", act);
@@ -1232,6 +1314,8 @@ function renderMap(ctx) {
       s("circle", { class: "body", cx: x, cy: y, r }),
       s("text", { x, y: y + 3, "text-anchor": "middle" }, initials(name)),
       team === null ? null : teamBadge(team, x - S * 0.68, y)); // at the hex's left corner: the label has the top
+    mini.setAttribute("role", "img");
+    mini.setAttribute("aria-label", miniWords(doc, seat));
     help(mini, [`${name} (${seatName(doc, seat)}), facing ${FACING_NAMES[p.facing]}${team === null ? "" : `, Team ${teamLetter(team)}`}`,
       ...Object.entries(p.st || {}).map(([st, owners]) => `${st}${Array.isArray(owners) && owners.length > 1 ? ` ×${owners.length}` : ""}: ${explain(`status:${st}`)}`)].join("\n"), name);
     svg.append(mini);
