@@ -117,6 +117,10 @@ def test_the_yokai_board_is_playable_by_keyboard_and_screen_reader(new_page, liv
     tab_to(b, '#board .yk-cell[data-pos="1,2"]')
 
     # Alice attacks with the keyboard alone: her Onibi, then the lit enemy (2 chakra, its AP facing east)
+    # the prompt is spoken by one live region that outlives the redraws (a new one would stay silent)
+    said = a.get_by_test_id("yokai-said")
+    expect(said).to_have_text(re.compile(r"^Your move: "))
+    a.evaluate("() => { window.__said = document.querySelector('[data-testid=yokai-said]'); }")
     tab_to(a, '#board .yk-cell[data-pos="1,1"]')
     expect(a.locator('#board .yk-cell[data-pos="1,1"]')).to_have_accessible_name(re.compile(r"Press to choose it to attack"))
     a.keyboard.press("Enter")
@@ -138,6 +142,8 @@ def test_the_yokai_board_is_playable_by_keyboard_and_screen_reader(new_page, liv
     expect(a.locator('#board .yk-hcard[data-card-id="h0-0"]')).to_have_accessible_name(re.compile(
         r"^Kodama, 1 CP, wood, 3 LP, attack values as printed: top 2, right 1, bottom 1, left 1\. .*Press to summon it"))
     a.keyboard.press("Enter")
+    expect(said).to_have_text("Summon Kodama: click a highlighted terrain.")
+    assert a.evaluate("() => document.querySelector('[data-testid=yokai-said]') === window.__said")
     # the focus goes to the first lit terrain, and the square says what pressing it does
     assert focused(a)["pos"] in ("0,2", "2,0", "2,1"), focused(a)
     expect(a.locator('#board .yk-cell[data-pos="2,0"]')).to_have_accessible_name(re.compile(r"^2,0, metal terrain: empty\. Press to summon Kodama here, with \d+ LP"))
@@ -151,6 +157,7 @@ def test_the_yokai_board_is_playable_by_keyboard_and_screen_reader(new_page, liv
 
     for page in (a, b, c):
         expect(page.get_by_test_id("yokai-banner")).to_contain_text(f"{alice} (you) wins!" if page is a else f"{alice} wins!")
+    expect(said).to_have_text(re.compile(rf"^Game over\. {alice} \(you\) wins! {alice} \(you\) conquered 5 terrain cards"))
     expect(a.locator('#board .yk-cell[data-pos="2,0"]')).to_have_accessible_name(re.compile(r"Kodama, yours, \d+ LP.* turned a quarter right"))
     assert focused(a)["inBoard"], "the focus was lost when the game ended"
     scan(faults, a, "finished")

@@ -12,7 +12,7 @@
 // else (doc.last_move) is outlined on the grid. Escape cancels a selection.
 // Keyboard and screen reader: every click is a button (Tab, Enter or Space); a square is named by what
 // it shows (squareName) and a hand card by its face (handCardName); a redraw keeps the keyboard focus
-// where it was, or moves it where the move goes on (keepFocus).
+// where it was, or moves it where the move goes on (keepFocus); the prompt is spoken (liveRegion).
 
 import { entry, explain, help, helpText, loadGlossary, onEscape } from "./help.js";
 import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
@@ -295,8 +295,23 @@ function render(container, doc, sendCommand) {
   else root.append(h("p", { class: "muted yk-spectating" }, "You are watching this match: hands stay hidden."));
   if (player && opts.other.length) root.append(renderOther(ctx));
   const focus = keepFocus(container);
-  container.replaceChildren(root);
+  const live = liveRegion(container);
+  [...container.children].forEach((node) => node !== live && node.remove());
+  container.prepend(root);
   if (focus) focus(root);
+  const said = root.querySelector(".yk-banner") || root.querySelector(".yk-prompt p");
+  const words = said ? said.textContent.trim() : "";
+  if (live.textContent !== words) live.textContent = words;
+}
+
+/** The board's one live region (what the prompt or the banner says), kept across redraws: a screen
+ * reader speaks a live region's changes, not the words of one newly put in the page. */
+function liveRegion(container) {
+  const kept = container.querySelector(":scope > .yk-live");
+  if (kept) return kept;
+  const live = h("p", { class: "visually-hidden yk-live", role: "status", "data-testid": "yokai-said" });
+  container.append(live);
+  return live;
 }
 
 // -- the keyboard focus across redraws -----------------------------------------------------------
@@ -362,7 +377,7 @@ function renderBanner({ doc, view }) {
   const team = view.teams && winners.length ? `${teamLabel(view, winners[0])} wins: ` : "";
   return h(
     "div",
-    { class: `yk-banner${won ? " is-win" : ""}`, role: "status", "data-testid": "yokai-banner", tabindex: "-1", "data-focus-fallback": "" },
+    { class: `yk-banner${won ? " is-win" : ""}`, "data-testid": "yokai-banner", tabindex: "-1", "data-focus-fallback": "" },
     h("strong", {}, "Game over. "),
     winners.length ? `${team}${names} win${winners.length === 1 ? "s" : ""}!` : "No winner.",
     how ? h("span", { class: "yk-banner-how" }, ` ${how}`) : "",
@@ -422,7 +437,8 @@ function renderTopBar({ doc, view, opts, send, player }) {
 
 function renderPrompt(ctx) {
   const { doc, view, opts, send, player, select } = ctx;
-  const box = h("div", { class: "yk-prompt", role: "status", "aria-live": "polite", "data-testid": "yokai-prompt", tabindex: "-1", "data-focus-fallback": "" });
+  // its words are spoken by the board's live region (liveRegion), which outlives the redraws
+  const box = h("div", { class: "yk-prompt", "data-testid": "yokai-prompt", tabindex: "-1", "data-focus-fallback": "" });
   const st = doc.status || {};
   if (st.finished) return "";
   if (isPaused(doc)) {
