@@ -1176,10 +1176,11 @@ export function miniWords(doc, seat) {
     p.dead ? "out of the game" : "", p.pending ? "waiting to restore" : "", ...statuses].filter(Boolean).join(", ");
 }
 
-/** A space's accessible name: what a sighted player reads on its hex (label, terrain, statuses, the
- * miniature on it, the attack marks), then what activating it does. */
+/** A space's accessible name: its name and what activating it does ("The road space H8: Step to
+ * the road space H8"), then what a sighted player reads on its hex (statuses, the miniature on it,
+ * the attack marks). */
 export function cellWords(doc, named, seat, spst, marks, action) {
-  const parts = [named];
+  const parts = [action ? `${named}: ${action}` : named];
   const statuses = Object.entries(spst || {}).map(([st, owners]) => (Array.isArray(owners) && owners.length > 1 ? `${st} ×${owners.length}` : st));
   if (statuses.length) parts.push(`Statuses here: ${statuses.join(", ")}`);
   if (isSeat(seat)) parts.push(miniWords(doc, seat));
@@ -1187,7 +1188,7 @@ export function cellWords(doc, named, seat, spst, marks, action) {
   else if (marks.attacked) parts.push("Targeted by the attack being resolved");
   if (marks.preview) parts.push("In the attack pattern");
   if (marks.last) parts.push("Part of the last move");
-  return [...parts, action].filter(Boolean).map((x) => (/[.!?…]$/.test(x) ? x : `${x}.`)).join(" ");
+  return parts.join(". ");
 }
 
 /** Scroll a map wider than its box: back to where the player left it, else to their own miniature. */
