@@ -138,6 +138,8 @@ def test_harakiri_board_and_adventure_for_keyboard_and_screen_reader(new_page, l
         settle(a)
     # Alice ends Akira's and Hikaru's activations by keyboard, Bob Tomoe's; the enemies' turn follows
     # (the worker plays it) and the next round's oracle.
+    # the prompt is spoken by one live region that outlives the redraws (a new one would stay silent)
+    b.evaluate("() => { window.__said = document.querySelector('[data-testid=harakiri-said]'); }")
     for _ in ("akira", "hikaru"):
         seq = a.evaluate("window.KamizaMatch.lastSeq")
         tab_to(a, '#board .hk-actions button[data-type="end_activation"]')
@@ -146,6 +148,8 @@ def test_harakiri_board_and_adventure_for_keyboard_and_screen_reader(new_page, l
         settle(a)
     settle(b)
     expect(b.get_by_test_id("harakiri-prompt")).to_contain_text("Tomoe's activation")
+    expect(b.get_by_test_id("harakiri-said")).to_contain_text("Tomoe's activation")
+    assert b.evaluate("() => document.querySelector('[data-testid=harakiri-said]') === window.__said")
     scan(b, "party-other-seat", found)
     b.locator('#board .hk-actions button[data-type="end_activation"]').click()
     seq = b.evaluate("window.KamizaMatch.lastSeq")

@@ -158,6 +158,9 @@ def test_yashima_page_is_accessible_in_every_state_and_playable_by_keyboard(new_
     for page in (a, b, watcher):
         open_match(page, match_id)
     expect(a.get_by_test_id("yashima-prompt")).to_contain_text("Your turn")
+    # the prompt is spoken by one live region that outlives the redraws (a new one would stay silent)
+    expect(b.get_by_test_id("yashima-said")).to_have_text(re.compile(r"^Waiting for "))
+    b.evaluate("() => { window.__said = document.querySelector('[data-testid=yashima-said]'); }")
 
     # each space is named as it is seen: its label and terrain, who stands there, facing, life, statuses
     expect(a.locator('#board .ys-cell[data-cell="0,0"]')).to_have_attribute("aria-label", re.compile(rf"Akiko \({alice} \(you\)\), facing up, life 10, BURN"))
@@ -177,6 +180,8 @@ def test_yashima_page_is_accessible_in_every_state_and_playable_by_keyboard(new_
     tab_to(a, '#board .ys-arrow[data-facing="0"]')
     a.keyboard.press("Enter")
     expect(b.get_by_test_id("yashima-prompt")).to_contain_text("You are targeted")
+    expect(b.get_by_test_id("yashima-said")).to_contain_text("You are targeted")
+    assert b.evaluate("() => document.querySelector('[data-testid=yashima-said]') === window.__said")
     assert b.evaluate("() => document.activeElement.matches('#board .ys-mini[data-seat=\"1\"]')"), "the live update took the focus"
     checked(b, "defence")
     checked(a, "attack-waiting")

@@ -19,7 +19,7 @@
 
 import { renderAdventure, stageWords } from "./harakiri_adventure.js";
 import { entry, explain, help, helpText, loadGlossary, onEscape } from "./help.js";
-import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
+import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard, showBoard } from "./registry.js";
 import { seatLabel, waitingWords } from "../words.js";
 
 const CSS_URL = new URL("../../css/boards/harakiri.css", import.meta.url).href;
@@ -556,13 +556,15 @@ function render(container, doc, sendCommand) {
   if (player) root.append(renderActions(ctx));
   // just under the squares, so they do not move under the pointer that clicked
   const notice = ui.notice && ui.notice.seq === doc.seq
-    ? h("p", { class: "notice hk-notice", role: "status", "data-testid": "harakiri-notice" }, ui.notice.text) : "";
+    ? h("p", { class: "notice hk-notice", "data-testid": "harakiri-notice" }, ui.notice.text) : "";
   root.append(h("div", { class: "hk-main" },
     h("div", { class: "hk-map", "data-testid": "harakiri-map" }, renderGrid(ctx), notice, renderLegend(view)),
     h("div", { class: "hk-side" }, renderDice(ctx), renderDepartures(ctx), renderEnemies(ctx))));
   if (!player && !doc.open) root.append(h("p", { class: "muted hk-spectating" }, "You are watching this match.")); // not on the staff review's open board
   root.append(renderParty(ctx));
-  container.replaceChildren(root);
+  // said aloud: why a click did nothing, else the end, else what the prompt asks
+  const said = root.querySelector(".hk-notice") || root.querySelector(".hk-banner") || root.querySelector(".hk-prompt p");
+  showBoard(container, root, said ? said.textContent : "", "harakiri-said");
   restoreFocus(container);
 }
 
@@ -650,7 +652,7 @@ function renderBanner({ doc, view }) {
   const text = result === "victory" ? "Victory! The party completed the objective."
     : result === "round_cap" ? "The round limit was reached."
     : result ? `The phase ended: ${pretty(result)}.` : "The phase ended.";
-  return h("div", { class: `hk-banner${result === "victory" ? " is-win" : ""}`, role: "status", "data-testid": "harakiri-banner" },
+  return h("div", { class: `hk-banner${result === "victory" ? " is-win" : ""}`, "data-testid": "harakiri-banner" },
     h("strong", {}, "Game over. "), text);
 }
 
@@ -688,7 +690,8 @@ function renderPrompt(ctx) {
   const { doc, view, opts, send, player, select } = ctx;
   const st = doc.status || {};
   if (st.finished) return "";
-  const box = h("div", { class: "hk-prompt", role: "status", "aria-live": "polite", tabindex: "-1", "data-testid": "harakiri-prompt" });
+  // its words are spoken by the board's live region (registry.showBoard), which outlives the redraws
+  const box = h("div", { class: "hk-prompt", tabindex: "-1", "data-testid": "harakiri-prompt" });
   const awaited = st.awaiting || [];
   const mine = player && awaited.includes(doc.seat);
   if (view.phase === "share") return renderShare(ctx, box, mine, awaited);

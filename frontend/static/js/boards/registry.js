@@ -64,3 +64,16 @@ export function h(tag, props = {}, ...children) {
   for (const c of children.flat()) if (c !== null && c !== undefined && c !== false && c !== "") node.append(c);
   return node;
 }
+
+/** Show a board's new drawing (``root``) in its container, keeping the container's one live region
+ * across redraws: a screen reader speaks the changes of a live region already in the page, never the
+ * words of one newly put there, so what a redraw should say (``said``: the prompt, the end banner) is
+ * written into the kept region, and only when it changed. ``testid`` names the region for tests. */
+export function showBoard(container, root, said, testid) {
+  let live = container.querySelector(":scope > .board-live");
+  if (!live) live = h("p", { class: "visually-hidden board-live", role: "status", "data-testid": testid });
+  [...container.children].forEach((node) => node !== live && node.remove());
+  container.append(root, live);
+  const words = (said || "").replace(/\s+/g, " ").trim();
+  if (live.textContent !== words) live.textContent = words;
+}

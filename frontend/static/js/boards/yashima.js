@@ -14,7 +14,7 @@
 // map. The last move by someone else (doc.last_move) is outlined. Escape cancels a selection.
 
 import { entry, explain, help, helpText, loadGlossary, onEscape } from "./help.js";
-import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
+import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard, showBoard } from "./registry.js";
 import { PAUSED, isPaused, pausedWaitWords, seatLabel, toPlayBadge, waitingWords } from "../words.js";
 
 const CSS_URL = new URL("../../css/boards/yashima.css", import.meta.url).href;
@@ -565,7 +565,8 @@ function render(container, doc, sendCommand) {
   else if (doc.open) view.players.forEach((p, i) => root.append(renderHand(ctx, i))); // staff review: all hands open
   else root.append(h("p", { class: "muted" }, "You are watching this match: hands and destiny choices stay hidden."));
   const focused = focusKey(container);
-  container.replaceChildren(root);
+  const said = root.querySelector(".ys-banner") || root.querySelector(".ys-prompt p");
+  showBoard(container, root, said ? said.textContent : "", "yashima-said");
   scrollMap(root, doc);
   if (focused) ui.focusAfterBusy = restoreFocus(root, ui.focusAfterBusy && focused.classes.includes("ys-map") ? ui.focusAfterBusy : focused);
   const next = (ui.focusNext || []).map((sel) => root.querySelector(sel)).find(Boolean);
@@ -642,7 +643,7 @@ function renderBanner({ doc, view }) {
   const resigned = doc.match && Number.isInteger(doc.match.resigned) ? doc.match.resigned : null;
   const reason = resigned !== null ? ` ${seatName(doc, resigned)} resigned.`
     : result.reason === "round_cap" ? " The round limit was reached." : result.reason ? ` (${titleCase(result.reason)})` : "";
-  return h("div", { class: `ys-banner${won ? " is-win" : ""}`, role: "status", "data-testid": "yashima-banner" },
+  return h("div", { class: `ys-banner${won ? " is-win" : ""}`, "data-testid": "yashima-banner" },
     h("strong", {}, "Game over. "),
     winners.length ? `${andList(winners.map((x) => seatName(doc, x)))} win${winners.length === 1 ? "s" : ""}!` : "A draw: no winner.",
     reason);
@@ -770,7 +771,8 @@ function renderPrompt(ctx) {
   const st = doc.status || {};
   if (st.finished) return "";
   const awaiting = st.awaiting || [];
-  const box = h("div", { class: "ys-prompt", role: "status", "aria-live": "polite", "data-testid": "yashima-prompt" });
+  // its words are spoken by the board's live region (registry.showBoard), which outlives the redraws
+  const box = h("div", { class: "ys-prompt", "data-testid": "yashima-prompt" });
   if (!player || !awaiting.includes(doc.seat)) {
     box.classList.add("is-idle");
     const names = awaiting.filter((x) => x !== "system").map((x) => seatName(doc, x));

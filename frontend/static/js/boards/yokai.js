@@ -12,10 +12,10 @@
 // else (doc.last_move) is outlined on the grid. Escape cancels a selection.
 // Keyboard and screen reader: every click is a button (Tab, Enter or Space); a square is named by what
 // it shows (squareName) and a hand card by its face (handCardName); a redraw keeps the keyboard focus
-// where it was, or moves it where the move goes on (keepFocus); the prompt is spoken (liveRegion).
+// where it was, or moves it where the move goes on (keepFocus); the prompt is spoken (showBoard's live region).
 
 import { entry, explain, help, helpText, loadGlossary, onEscape } from "./help.js";
-import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard } from "./registry.js";
+import { ensureStylesheet as useStylesheet, fetchContent, h, registerBoard, showBoard } from "./registry.js";
 import { PAUSED, isPaused, pausedWaitWords, seatLabel, toPlayBadge, waitingWords } from "../words.js";
 
 const CSS_URL = new URL("../../css/boards/yokai.css", import.meta.url).href;
@@ -295,23 +295,9 @@ function render(container, doc, sendCommand) {
   else root.append(h("p", { class: "muted yk-spectating" }, "You are watching this match: hands stay hidden."));
   if (player && opts.other.length) root.append(renderOther(ctx));
   const focus = keepFocus(container);
-  const live = liveRegion(container);
-  [...container.children].forEach((node) => node !== live && node.remove());
-  container.prepend(root);
-  if (focus) focus(root);
   const said = root.querySelector(".yk-banner") || root.querySelector(".yk-prompt p");
-  const words = said ? said.textContent.trim() : "";
-  if (live.textContent !== words) live.textContent = words;
-}
-
-/** The board's one live region (what the prompt or the banner says), kept across redraws: a screen
- * reader speaks a live region's changes, not the words of one newly put in the page. */
-function liveRegion(container) {
-  const kept = container.querySelector(":scope > .yk-live");
-  if (kept) return kept;
-  const live = h("p", { class: "visually-hidden yk-live", role: "status", "data-testid": "yokai-said" });
-  container.append(live);
-  return live;
+  showBoard(container, root, said ? said.textContent : "", "yokai-said");
+  if (focus) focus(root);
 }
 
 // -- the keyboard focus across redraws -----------------------------------------------------------
@@ -437,7 +423,7 @@ function renderTopBar({ doc, view, opts, send, player }) {
 
 function renderPrompt(ctx) {
   const { doc, view, opts, send, player, select } = ctx;
-  // its words are spoken by the board's live region (liveRegion), which outlives the redraws
+  // its words are spoken by the board's live region (registry.showBoard), which outlives the redraws
   const box = h("div", { class: "yk-prompt", "data-testid": "yokai-prompt", tabindex: "-1", "data-focus-fallback": "" });
   const st = doc.status || {};
   if (st.finished) return "";
