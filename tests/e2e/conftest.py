@@ -233,3 +233,12 @@ def assert_accessible(page, context=None):
     """No serious or critical WCAG 2.1 AA violation on the page (axe-core), at its current width."""
     faults = accessibility_faults(page, context)
     assert not faults, "\n".join(faults)
+
+
+# The Harakiri table at rest: every event shown, no command on its way, the board not busy and the
+# worker owing no step. A loop that reads the prompt and then presses one of its buttons waits for
+# this each time, or on a slow machine it reads a step the board is still leaving and presses the
+# next step's button.
+HARAKIRI_SETTLED_JS = """() => { const m = window.KamizaMatch; return m && m.doc.seq === m.lastSeq && m.pending.size === 0
+  && !(window.KamizaHarakiri && window.KamizaHarakiri.ui.busy)
+  && !((m.doc.status && m.doc.status.awaiting) || []).includes('system'); }"""

@@ -17,15 +17,12 @@ from playwright.sync_api import expect
 
 from tests.engines.harakiri.helpers import arena, doc, open_rows
 
-from .conftest import accessibility_faults, load_scenario, shot_at_widths
+from .conftest import HARAKIRI_SETTLED_JS, accessibility_faults, load_scenario, shot_at_widths
 from .test_match_flow import create_match, sign_up, wait_live
 
 pytestmark = pytest.mark.e2e
 
 WIDTHS = (1280, 390)
-SETTLED_JS = """() => { const m = window.KamizaMatch; return m && m.doc.seq === m.lastSeq && m.pending.size === 0
-  && !(window.KamizaHarakiri && window.KamizaHarakiri.ui.busy)
-  && !((m.doc.status && m.doc.status.awaiting) || []).includes('system'); }"""
 FOCUSED_JS = """() => { const a = document.activeElement; const board = document.getElementById('board');
   return {inBoard: !!(board && a && board.contains(a) && a !== board), sq: a && a.dataset ? a.dataset.sq || null : null,
           variant: a && a.dataset ? a.dataset.variant || null : null, tag: a ? a.tagName : null,
@@ -33,7 +30,7 @@ FOCUSED_JS = """() => { const a = document.activeElement; const board = document
 
 
 def settle(page):
-    page.wait_for_function(SETTLED_JS, timeout=20_000)
+    page.wait_for_function(HARAKIRI_SETTLED_JS, timeout=20_000)
 
 
 def scan(page, name, found):

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from tests.engines.harakiri.helpers import arena, doc, open_rows
 
-from .conftest import load_scenario, assert_fits_width, table_shot
+from .conftest import HARAKIRI_SETTLED_JS, load_scenario, assert_fits_width, table_shot
 from .test_match_flow import sign_up, wait_live
 
 pytestmark = pytest.mark.e2e
@@ -88,9 +88,12 @@ def test_the_failure_procedures_shops_say_what_each_option_does_and_costs(new_pa
     expect(prompt).to_contain_text("Akira: the failure's Blacksmith action", timeout=20_000)
     expect(prompt).to_contain_text("repair the armor (10 coins)")
     expect(prompt.get_by_role("button", name="Sell Ronin Robe for 5 coins")).to_be_visible()
+    # each shop left, the next step is read only once the table is at rest: read while the board still
+    # shows the step it is leaving, a press lands on the next step's button and can skip Tomoe's market
+    page.wait_for_function(HARAKIRI_SETTLED_JS, timeout=20_000)
     while "Tomoe: the failure's Market action" not in prompt.inner_text():
         prompt.get_by_role("button", name=re.compile(r"^Leave the ")).click()
-        page.wait_for_timeout(100)
+        page.wait_for_function(HARAKIRI_SETTLED_JS, timeout=20_000)
     for label in ("Buy Bandages for 8 coins", "Buy Rice Ball for 2 coins", "Buy Smoke Bomb for 8 coins",
                   "Sell heads (10 coins each, boss heads 30)", "Leave the market"):
         expect(prompt.get_by_role("button", name=label)).to_be_visible()
