@@ -142,7 +142,7 @@ def test_the_yokai_board_is_playable_by_keyboard_and_screen_reader(new_page, liv
     expect(a.locator('#board .yk-hcard[data-card-id="h0-0"]')).to_have_accessible_name(re.compile(
         r"^Kodama, 1 CP, wood, 3 LP, attack values as printed: top 2, right 1, bottom 1, left 1\. .*Press to summon it"))
     a.keyboard.press("Enter")
-    expect(said).to_have_text("Summon Kodama: click a highlighted terrain.")
+    expect(said).to_have_text("Summon Kodama: choose a highlighted terrain.")
     assert a.evaluate("() => document.querySelector('[data-testid=yokai-said]') === window.__said")
     # the focus goes to the first lit terrain, and the square says what pressing it does
     assert focused(a)["pos"] in ("0,2", "2,0", "2,1"), focused(a)

@@ -32,9 +32,9 @@ const ORIENTATION_LABEL = { vertical: "Upright", horizontal: "Turned ¼ right" }
 const LAST_MARK = { MonsterSummoned: "new", Fought: "fight", LifeChanged: "LP", LpTransferred: "LP", MonsterDied: "died" };
 const LAST_TEXT = { new: "summoned here", fight: "a fight here", LP: "LP changed here", died: "a monster died here" };
 const PENDING_TEXT = {
-  summon_attack: "must attack an adjacent enemy (a free summoning attack): click a red-outlined enemy on the grid.",
-  fire_burn: "fire ability: click a red-outlined enemy monster on the grid to lose 1 LP.",
-  wood_drop: "wood ability: click a red-outlined adjacent enemy monster whose LP drops to 1.",
+  summon_attack: "must attack an adjacent enemy (a free summoning attack): choose a red-outlined enemy on the grid.",
+  fire_burn: "fire ability: choose a red-outlined enemy monster on the grid to lose 1 LP.",
+  wood_drop: "wood ability: choose a red-outlined adjacent enemy monster whose LP drops to 1.",
   block_draw: "wood ability: choose with the buttons below an opposing player who cannot draw during their next turn.",
 };
 
@@ -468,7 +468,7 @@ function renderPrompt(ctx) {
         choices.map((cmd) => orientationButton(cmd, handCard(view, doc.seat, s.card).card, view, send)), cancel),
     );
   } else if (s && s.kind === "summon") {
-    box.append(h("p", { class: "yk-ask" }, `Summon ${cardName(handCard(view, doc.seat, s.card).card)}: click a highlighted terrain.`, " "), cancel);
+    box.append(h("p", { class: "yk-ask" }, `Summon ${cardName(handCard(view, doc.seat, s.card).card)}: choose a highlighted terrain.`, " "), cancel);
   } else if (s && s.kind === "transfer") {
     const cmds = opts.transfers.filter((c) => c.args.source === s.source && c.args.target === s.target);
     box.append(h("p", { class: "yk-ask" }, `Transfer LP from ${cardName(view.monsters[s.source].card)} (${s.source}) to ${cardName(view.monsters[s.target].card)} (${s.target}): how many?`));
@@ -481,13 +481,13 @@ function renderPrompt(ctx) {
   } else if (s && s.kind === "monster") {
     const m = view.monsters[s.pos];
     const parts = [];
-    if (opts.attacks.some((c) => c.args.attacker === s.pos)) parts.push("click a highlighted enemy to attack it (the cost is shown on it)");
-    if (opts.transfers.some((c) => c.args.source === s.pos)) parts.push("click a highlighted ally to transfer LP to it");
+    if (opts.attacks.some((c) => c.args.attacker === s.pos)) parts.push("choose a highlighted enemy to attack it (the cost is shown on it)");
+    if (opts.transfers.some((c) => c.args.source === s.pos)) parts.push("choose a highlighted ally to transfer LP to it");
     box.append(h("p", { class: "yk-ask" }, `${cardName(m.card)}: ${parts.join("; or ")}. `, cancel));
   } else {
     const hints = [];
-    if (opts.summons.length) hints.push("click a glowing hand card to summon it");
-    if (opts.attacks.length || opts.transfers.length) hints.push("click one of your glowing monsters to attack or use its ability");
+    if (opts.summons.length) hints.push("choose a glowing hand card to summon it");
+    if (opts.attacks.length || opts.transfers.length) hints.push("choose one of your glowing monsters to attack or use its ability");
     let text;
     if (hints.length) text = `Your move: ${hints.join(", or ")}${opts.endTurn ? ", or end your turn (End turn, above)" : ""}.`;
     else if (opts.endTurn) text = "Nothing more to play this turn (no summon or attack you can pay for): press End turn (above).";
