@@ -229,6 +229,20 @@ def accessibility_faults(page, context=None) -> list[str]:
             for node in violation["nodes"]]
 
 
+def faults_at_widths(page, name, context=None) -> list[str]:
+    """``accessibility_faults`` at 1280 and 390 px, each line as "<name> @<width>: <fault>", with the
+    page's shots saved by ``shot_at_widths`` as <name>-<width>.png; the viewport left as it was."""
+    size = page.viewport_size
+    faults = []
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(150)
+        faults += [f"{name} @{width}: {fault}" for fault in accessibility_faults(page, context)]
+    shot_at_widths(page, name)
+    page.set_viewport_size(size)
+    return faults
+
+
 def assert_accessible(page, context=None):
     """No serious or critical WCAG 2.1 AA violation on the page (axe-core), at its current width."""
     faults = accessibility_faults(page, context)

@@ -17,12 +17,11 @@ from playwright.sync_api import expect
 
 from tests.engines.harakiri.helpers import arena, doc, open_rows
 
-from .conftest import HARAKIRI_SETTLED_JS, accessibility_faults, load_scenario, shot_at_widths
+from .conftest import HARAKIRI_SETTLED_JS, faults_at_widths, load_scenario
 from .test_match_flow import create_match, sign_up, wait_live
 
 pytestmark = pytest.mark.e2e
 
-WIDTHS = (1280, 390)
 FOCUSED_JS = """() => { const a = document.activeElement; const board = document.getElementById('board');
   return {inBoard: !!(board && a && board.contains(a) && a !== board), sq: a && a.dataset ? a.dataset.sq || null : null,
           variant: a && a.dataset ? a.dataset.variant || null : null, tag: a ? a.tagName : null,
@@ -34,15 +33,9 @@ def settle(page):
 
 
 def scan(page, name, found):
-    """axe's serious and critical faults at either width, each as "name@width: fault", added to
-    ``found`` (asserted empty at the end, so one run lists them all); the shots kept for review."""
-    size = page.viewport_size
-    for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 900})
-        page.wait_for_timeout(100)
-        found += [f"{name}@{width}: {fault}" for fault in accessibility_faults(page)]
-    shot_at_widths(page, f"a11y-harakiri-{name}")
-    page.set_viewport_size(size)
+    """axe's serious and critical faults at either width added to ``found`` (asserted empty at the
+    end, so one run lists them all); the shots kept for review."""
+    found += faults_at_widths(page, f"a11y-harakiri-{name}")
 
 
 def tab_to(page, selector, limit=250):

@@ -19,12 +19,11 @@ import pytest
 from playwright.sync_api import expect
 
 from .api_play import api, play_to_the_end
-from .conftest import REVIEW_SHOTS, accessibility_faults, server_side
+from .conftest import faults_at_widths, server_side
 from .test_match_flow import PASSWORD, sign_in
 
 pytestmark = pytest.mark.e2e
 
-WIDTHS = (1280, 390)
 NOT_THE_BOARD = {"exclude": [["#board"]]}
 
 # a running 2-round Swiss event (Yokai Battle, four entrants, the player among them) created by the player,
@@ -86,14 +85,8 @@ class Scanner:
 
     def __call__(self, page, name, context=None):
         page.wait_for_load_state("load")
-        REVIEW_SHOTS.mkdir(parents=True, exist_ok=True)
-        for width in WIDTHS:
-            page.set_viewport_size({"width": width, "height": 900})
-            page.wait_for_timeout(150)
-            self.faults += [f"{name} @{width}: {fault}" for fault in accessibility_faults(page, context)]
-            page.screenshot(path=str(REVIEW_SHOTS / f"a11y-{name}-{width}.png"), full_page=True)
+        self.faults += faults_at_widths(page, f"a11y-{name}", context)
         self.faults += [f"{name}: refers to nothing: {ref}" for ref in page.evaluate(MISSING_REFERENCES_JS)]
-        page.set_viewport_size({"width": 1280, "height": 900})
 
 
 def submit_unchecked(page, form_selector):
