@@ -24,6 +24,7 @@ from games.kernel import event as make_event
 
 from . import lobby as L
 from .errors import LobbyError, NotYourDecision
+from .statuses import engine_status
 
 log = logging.getLogger(__name__)
 
@@ -62,8 +63,8 @@ def outcome(match, engine, state: dict | None, request: Request, rng: Rng) -> tu
     if not events:
         raise RuleViolation("no_effect", "this command changes nothing")
     new_state = L.aggregate_fold(engine, events, state)
-    if new_state["lobby"]["status"] == L.ACTIVE and engine.status(new_state["game"]).finished:
-        finished = make_event(L.FINISHED, {"winners": list(engine.status(new_state["game"]).winners), "seed": match.seed})
+    if new_state["lobby"]["status"] == L.ACTIVE and engine_status(engine, new_state["game"]).finished:
+        finished = make_event(L.FINISHED, {"winners": list(engine_status(engine, new_state["game"]).winners), "seed": match.seed})
         events = [*events, finished]
         new_state = L.aggregate_fold(engine, [finished], new_state)
     return events, canonical(new_state)  # the same key order a reload from the store gives
@@ -80,7 +81,7 @@ def decide(match, engine, state: dict | None, request: Request, rng: Rng) -> lis
         raise RuleViolation("unknown_command", f"no kind of command {request.kind!r}")
     if state["lobby"]["status"] != L.ACTIVE:
         raise RuleViolation("match_not_active", f"the match is {state['lobby']['status']}")
-    if request.kind == GAME and (request.seat is None or request.seat not in engine.status(state["game"]).awaiting):
+    if request.kind == GAME and (request.seat is None or request.seat not in engine_status(engine, state["game"]).awaiting):
         raise NotYourDecision("it is not your decision now")
     try:
         events = engine.decide(state["game"], Command(type=request.type, args=request.args, seat=request.seat), rng)
@@ -225,7 +226,7 @@ def _take_over(match, engine, state, args, rng):
         raise LobbyError("bad_seat", "name another player's seat", status=400)
     if seat in L.conceded_seats(lobby) or engine.out_of_play(state["game"], seat):
         raise LobbyError("already_out", "that player has already left the game")
-    if seat not in engine.status(state["game"]).awaiting:
+    if seat not in engine_status(engine, state["game"]).awaiting:
         raise LobbyError("not_awaited", "the game is not waiting for that player")
     idle = int(args.get("idle_seconds") or 0)
     if idle < IDLE_TAKE_OVER_SECONDS:

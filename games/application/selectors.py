@@ -19,6 +19,7 @@ from .lobby import (
     ABANDONED, ACTIVE, CLOCK_HELD, CLOCK_RELEASED, CREATED, DONE, FINISHED, OPEN, PLATFORM_EVENTS, SEAT_CONCEDED, SEAT_LEFT,
     SEAT_TAKEN, STARTED, aggregate_fold, bot_seats, conceded_seats, match_phase, seat_of_user,
 )
+from .statuses import engine_status
 
 # Folded states by match id, keyed on the seq they were folded to. Events are immutable, so a
 # state cached at the store's head seq is exactly the fold; entries are only added on commit.
@@ -149,7 +150,7 @@ def status_of(match: Match, state: dict) -> dict:
     if lobby["status"] == OPEN or state["game"] is None:
         return {"phase": "lobby", "awaiting": [], "finished": False, "winners": []}
     engine = engine_of(match)
-    status = engine.status(state["game"])
+    status = engine_status(engine, state["game"])
     st = {**status.as_dict(), "phase": match_phase(engine, state, status)}
     if lobby["status"] != ACTIVE:
         st["awaiting"] = []
@@ -197,7 +198,7 @@ def _clock_may_run(engine, state: dict) -> bool:
     the engine puts a deadline on, so without one there is no row to read."""
     if state["lobby"]["status"] != ACTIVE or state["game"] is None or state["lobby"].get("clock_held"):
         return False
-    return bool(engine.status(state["game"]).deadline_seconds)
+    return bool(engine_status(engine, state["game"]).deadline_seconds)
 
 
 def view_for_seat(match: Match, seat, state: dict | None = None, *, seq: int | None = None,
@@ -530,7 +531,7 @@ def awaiting_automation(state: dict) -> tuple[list, list]:
     if state["lobby"]["status"] != ACTIVE or state["game"] is None:
         return [], []
     engine = registry.get(state["lobby"]["game"], state["lobby"]["engine_version"])
-    awaiting = list(engine.status(state["game"]).awaiting)
+    awaiting = list(engine_status(engine, state["game"]).awaiting)
     bots = [s for s in bot_seats(state["lobby"]) if s in awaiting]
     return awaiting, bots
 

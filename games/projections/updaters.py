@@ -14,6 +14,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.application.lobby import ACTIVE, CLOCK_RELEASED, FINISHED, OPEN, match_phase
+from games.application.statuses import engine_status
 from games.eventstore import sql, store
 from games.eventstore.models import Match
 from games.kernel import SYSTEM
@@ -25,7 +26,7 @@ def summary_values(engine, state: dict, seq: int) -> dict:
     lobby = state["lobby"]
     phase, awaiting = "lobby", []
     if lobby["status"] != OPEN and state["game"] is not None:
-        st = engine.status(state["game"])
+        st = engine_status(engine, state["game"])
         phase = match_phase(engine, state, st)
         awaiting = list(st.awaiting) if lobby["status"] == ACTIVE else []
     return {
@@ -110,7 +111,7 @@ def deadline_values(engine, state: dict, seq: int, at, last_type: str | None = N
     lobby = state["lobby"]
     if lobby["status"] != ACTIVE or state["game"] is None or lobby.get("clock_held"):
         return None
-    st = engine.status(state["game"])
+    st = engine_status(engine, state["game"])
     seats = [s for s in st.awaiting if s != SYSTEM]
     if not st.deadline_seconds or not seats:
         return None
