@@ -165,7 +165,8 @@ def _write_unlocked(match_id, *, actor: Actor, command_id, expected_seq, fp: str
         return None
     if first is None:  # another writer moved the head
         return None
-    return _appended(match, engine, new_state, events, first=first, at=at, event_actor=event_actor, seat=request.seat)
+    return _appended(match, engine, new_state, events, first=first, at=at, event_actor=event_actor, seat=request.seat,
+                     committed_already=True)
 
 
 def paused_for(actor: Actor, request: D.Request, state: dict | None) -> MatchPaused | None:
@@ -228,9 +229,10 @@ def _write_once(match_id, *, actor: Actor, command_id, expected_seq, fp: str, re
 
 
 def _appended(match: Match, engine, new_state: dict, events: list, *, first: int, at, event_actor: dict,
-              seat) -> CommandResult:
-    """After an append (in its transaction, or committed already): cache the fold, publish and
-    schedule follow-ups once committed; the answer, redacted for ``seat``."""
+              seat, committed_already: bool = False) -> CommandResult:
+    """After an append (in its transaction, or ``committed_already``: the unlocked path's one
+    statement, outside any transaction): cache the fold, publish and schedule follow-ups once
+    committed; the answer, redacted for ``seat``."""
     match_id, head = match.pk, match.head_seq
     awaiting, bots = awaiting_automation(new_state)
     finished_by = [ev for ev in events if ev["type"] == L.FINISHED]
@@ -243,7 +245,10 @@ def _appended(match: Match, engine, new_state: dict, events: list, *, first: int
         if finished_by:
             hooks.match_finished(match_id, list(finished_by[0]["payload"]["winners"]), event_actor)
 
-    transaction.on_commit(committed)
+    if committed_already:
+        committed()  # what on_commit would do outside a transaction, without its look-ups
+    else:
+        transaction.on_commit(committed)
     stamp = at.isoformat()
     stored = [{**ev, "seq": seq, "v": ev.get("v", 1), "actor": event_actor, "at": stamp}
               for seq, ev in enumerate(events, start=first)]

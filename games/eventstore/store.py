@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import orjson
 
 from django.conf import settings
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection
 from django.utils import timezone
 
 from . import sql
@@ -219,7 +219,7 @@ def match_static(match: Match) -> tuple | None:
 
 def match_at(static: tuple, head_seq: int) -> Match:
     """A match as ``match_lock`` loads it, from ``match_static``'s tuple and a head."""
-    return Match.from_db(sql.database().alias, _LOCK_FIELDS, (*static, head_seq))
+    return Match.from_db(DEFAULT_DB_ALIAS, _LOCK_FIELDS, (*static, head_seq))
 
 
 def events_append(match: Match, events: list[dict], *, actor: dict, command_id=None) -> list[MatchEvent]:
