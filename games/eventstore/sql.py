@@ -121,13 +121,16 @@ def uuid_param(value: uuid.UUID, db=None):
 
 
 def json_param(value, db=None):
-    """A JSON value as this backend's JSONField stores it. On PostgreSQL the column is jsonb, which
-    keeps no text, so the value is written by orjson (``json_bytes``) rather than by Django's
-    json.dumps, several times slower on the write path's handful of JSON values per command."""
+    """A JSON value as this backend's JSONField stores it, written by orjson (``json_bytes``) rather
+    than by Django's json.dumps, several times slower on the write path's handful of JSON values
+    per command. On PostgreSQL the column is jsonb, which keeps no text; on SQLite it is the JSON
+    text, compact where Django's has spaces, which every reader (Django's json.loads, SQLite's
+    json_extract) reads as the same value."""
     db = db or database()
     if db.vendor == "postgresql":
         return _psycopg_jsonb()(value, dumps=json_bytes)
-    return db.ops.adapt_json_value(value, None)
+    text = json_bytes(value)
+    return text.decode() if isinstance(text, bytes) else text
 
 
 def json_bytes(value) -> bytes | str:
