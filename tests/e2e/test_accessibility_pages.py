@@ -6,8 +6,9 @@ a profile, a finished match's end screen, its replay and verification, a missing
 e-mail change, a table with its chat, invite panel and a refused chat message, a Swiss tournament
 running with its standings, pairings and organizer controls, a tournament match's report form, a
 campaign, the staff pages, a match fair play bars). One browser session per side walks them all, and
-every fault found is listed at the end, so that one run shows them all. Beyond axe: no aria reference
-points at nothing, and the table's live regions do not read out its whole history or chat again. The board itself (the three games' own
+every fault found is listed at the end, so that one run shows them all. Beyond axe: every page has a
+viewport meta tag (a phone lays it out at its own width), no two links named alike lead to different places
+(a screen reader's list of links would read "watch, watch, watch"), no aria reference points at nothing, and the table's live regions do not read out its whole history or chat again. The board itself (the three games' own
 drawing, tested by their own suites) is left out of the match pages' scan."""
 
 import json
@@ -63,6 +64,39 @@ MISSING_REFERENCES_JS = """() => [...document.querySelectorAll('[aria-describedb
     .filter((id) => id && !document.getElementById(id)).map((id) => `${e.id || e.tagName} ${attr} -> #${id}`)))"""
 
 
+# a page a phone renders at its own width, not a desktop's zoomed out (headless Chromium ignores the tag,
+# so the scans at 390 px cannot tell)
+VIEWPORT_META_JS = """() => [...document.querySelectorAll('head meta[name=viewport]')].map((m) => m.content)"""
+VIEWPORT_CONTENT = re.compile(r"width=device-width\s*,\s*initial-scale=1")
+
+# Links a screen reader lists by name alone: two that say the same but lead to different places ("watch",
+# "watch", "watch" down a pairings table) cannot be told apart (WCAG 2.4.4). The name as the browser
+# computes it for a plain link: aria-labelledby, aria-label, else the text (visually hidden text included);
+# links not rendered (display: none, [hidden]) are left out.
+SAME_NAME_LINKS_JS = """() => {
+  const squash = (s) => (s || '').replace(/\\s+/g, ' ').trim().toLowerCase();
+  const nameOf = (a) => {
+    const ids = (a.getAttribute('aria-labelledby') || '').split(/\\s+/).filter(Boolean);
+    if (ids.length) return squash(ids.map((id) => (document.getElementById(id) || {}).textContent).join(' '));
+    if (a.hasAttribute('aria-label') && squash(a.getAttribute('aria-label'))) return squash(a.getAttribute('aria-label'));
+    const copy = a.cloneNode(true);
+    copy.querySelectorAll('[aria-hidden=true]').forEach((n) => n.remove());
+    copy.querySelectorAll('img[alt]').forEach((n) => n.replaceWith(n.alt));
+    return squash(copy.textContent) || squash(a.title);
+  };
+  const where = new Map();
+  for (const a of document.querySelectorAll('a[href]')) {
+    if (!a.getClientRects().length || a.closest('[aria-hidden=true]')) continue;
+    const name = nameOf(a);
+    if (!where.has(name)) where.set(name, new Set());
+    const url = new URL(a.href);
+    url.searchParams.delete('next'); // "Sign in" with or without the page to come back to: the same place
+    where.get(name).add(url.href);
+  }
+  return [...where].filter(([, hrefs]) => hrefs.size > 1).map(([name, hrefs]) => `"${name}" -> ${[...hrefs].join(', ')}`);
+}"""
+
+
 # Every change inside a live region (which a screen reader reads out) from the page's start, by region:
 # a table that redraws its history or its chat whole into a live region would read them out again and again.
 COUNT_LIVE_CHANGES_JS = """window.__liveChanges = {};
@@ -87,6 +121,10 @@ class Scanner:
         page.wait_for_load_state("load")
         self.faults += faults_at_widths(page, f"a11y-{name}", context)
         self.faults += [f"{name}: refers to nothing: {ref}" for ref in page.evaluate(MISSING_REFERENCES_JS)]
+        if not any(VIEWPORT_CONTENT.search(content) for content in page.evaluate(VIEWPORT_META_JS)):
+            self.faults.append(f"{name}: no <meta name=viewport content='width=device-width, initial-scale=1'>")
+        self.faults += [f"{name}: links named alike lead to different places: {links}"
+                        for links in page.evaluate(SAME_NAME_LINKS_JS)]
 
 
 def submit_unchecked(page, form_selector):
