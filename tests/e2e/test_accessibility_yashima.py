@@ -124,12 +124,16 @@ def check_setup(page):
             seen.add(step)
             checked(page, f"setup-{step}")
         if step == "place_miniature":
-            # deployment by keyboard: a highlighted space of the player's board, then a facing arrow
+            # deployment by keyboard: a highlighted space of the player's board, then a facing arrow;
+            # the prompt says choose (Enter, Space, a tap and a click all do it), never click
+            expect(page.get_by_test_id("yashima-prompt")).to_contain_text(
+                "Setup: choose a highlighted space of your board for your miniature, then its facing.")
             tab_to(page, "#board .ys-cell.is-target")
             assert_focus_ring(page)
             expect(page.locator("#board .ys-cell.is-target").first).to_have_attribute("aria-label", re.compile(r"[Pp]lace your miniature"))
             page.keyboard.press("Enter")
             expect(page.locator("#board .ys-arrow")).to_have_count(6)
+            expect(page.get_by_test_id("yashima-prompt")).to_contain_text("of your board: choose an arrow around it for the facing.")
             assert focused_on_board(page), "the focus left the board when the arrows were drawn"
             checked(page, "setup-facing-arrows")
             tab_to(page, "#board .ys-arrow")
@@ -176,6 +180,7 @@ def test_yashima_page_is_accessible_in_every_state_and_playable_by_keyboard(new_
     tab_to(a, "#board .ys-card.is-playable")
     a.keyboard.press("Enter")
     expect(a.locator("#board .ys-arrow")).to_have_count(6)
+    expect(a.get_by_test_id("yashima-said")).to_contain_text(": choose an arrow around your miniature to attack that way")
     checked(a, "attack-arrows")
     tab_to(a, '#board .ys-arrow[data-facing="0"]')
     a.keyboard.press("Enter")

@@ -318,3 +318,42 @@ def test_a_space_is_named_by_its_terrain_and_the_label_the_map_draws():
     assert run([["space", d, "0,1"], ["space", d, "1,0"], ["space", d, "1,-1"], ["space", d, "99,99"]]) == [
         "the road space H8", "the arduous space I7", "the splice point space I6", "(99,99)"]
     assert run([["label_of", d, c] for c in ("0,1", "1,0", "1,-1", "99,99")]) == ["H8", "I7", "I6", ""]
+
+
+# -- finding: prompts that assumed a mouse ------------------------------------------------------
+
+def _setup_doc_placing_a_miniature():
+    """The document of the first seat asked to place its miniature in a seeded setup."""
+    state = fold(ENGINE, ENGINE.setup({}, 2, Rng(b"choose-not-click", "setup")))
+    for step in range(200):
+        st = ENGINE.status(state)
+        if st.awaiting == [SYSTEM]:
+            seat, cmd = SYSTEM, ENGINE.system_command(state)
+        else:
+            seat = st.awaiting[0]
+            legal = ENGINE.legal_commands(state, seat)
+            if any(c["type"] == "place_miniature" for c in legal):
+                return doc_for(state, seat)
+            cmd = legal[0]
+        state = fold(ENGINE, ENGINE.decide(state, Command(cmd["type"], cmd["args"], seat), Rng(b"cnc", str(step))), state)
+    raise AssertionError("setup never asked for a miniature")
+
+
+def test_the_prompts_say_choose_for_a_click_a_tap_and_the_keyboard_alike():
+    # given the prompts that point at the map: deploying, moving and dodging
+    moving = scene(pl(pos="1,1", facing=0), pl(master="rosamu", kami="dragon", pos="3,-3"))
+    moving.when(0, "move_action")
+    dodging = scene(pl(pos="0,0", hand=["plain"]), pl(master="rosamu", kami="dragon", pos="0,-1", facing=3, hand=["dodge"]))
+    attack(dodging, 0, "plain")
+    dodging.when(1, "defend", card=hid(dodging, 1, "dodge"))
+    said = run([["prompt", _setup_doc_placing_a_miniature()], ["prompt", doc_for(moving.state, 0)], ["prompt", doc_for(dodging.state, 1)]])
+    # then each says what to choose, not where to click (Enter, Space and a tap do it as well)
+    assert said[0] == "Setup: choose a highlighted space of your board for your miniature, then its facing."
+    assert re.fullmatch(r"Moving: choose a highlighted space \(speed left \d+\), or an arrow around your miniature "
+                        r"to end the move facing that way\.", said[1]), said[1]
+    assert said[2].startswith("DODGE: choose a space to move to."), said[2]
+    # and no word the board shows a player (prompts, help titles, the map's key, names) says click
+    source = re.sub(r"/\*.*?\*/", "", BOARD_JS.read_text(), flags=re.S)
+    source = re.sub(r"(^|\s)//[^\n]*", "", source, flags=re.M)
+    source = re.sub(r'\bonclick\b|addEventListener\("click"', "", source)
+    assert not re.findall(r".{0,40}\bclick.{0,20}", source, flags=re.I)

@@ -681,7 +681,7 @@ export function promptText(ctx) {
     if (legalTypes.has("pick")) return "Setup: pick your master and your kami (each may be picked once per match).";
     if (legalTypes.has("choose_board")) return "Setup: choose your terrain board and its side (each picture below shows that side).";
     if (legalTypes.has("place_board")) return "Setup: choose a slot next to the relic board and a rotation; the map shows where your board goes (dashed), then press Place the board.";
-    if (legalTypes.has("place_miniature")) return "Setup: click a highlighted space of your board for your miniature, then choose its facing.";
+    if (legalTypes.has("place_miniature")) return "Setup: choose a highlighted space of your board for your miniature, then its facing.";
     return `Setup (${titleCase(setup.step)}).`;
   }
   if (legalTypes.has("choose_token")) return "Destiny (secret, everyone at once): add a Move or an Attack token to the action pool. The others only see that you have chosen.";
@@ -690,7 +690,7 @@ export function promptText(ctx) {
     const tg = atk && atk.targets.find((t) => t.seat === me);
     return `You are targeted by ${atk ? `${seatName(doc, atk.seat)}'s ${defName(atk.card)}` : "an attack"}${tg ? ` for ${tg.atk} damage` : ""}: play one defense card from your hand, or take the damage. Each button says what it does.`;
   }
-  if (legalTypes.has("dodge_to")) return "DODGE: click a space to move to. A space marked ✓ is outside the attack: all its damage is prevented. A space still inside it prevents nothing.";
+  if (legalTypes.has("dodge_to")) return "DODGE: choose a space to move to. A space marked ✓ is outside the attack: all its damage is prevented. A space still inside it prevents nothing.";
   if (legalTypes.has("lose_card")) {
     const info = (mine && mine.info) || {};
     const left = info.remaining;
@@ -701,14 +701,14 @@ export function promptText(ctx) {
   if (view.phase === "reconcile" && (legalTypes.has("draw") || legalTypes.has("end_reconcile"))) return "Reconcile: tuck cards beneath your deck, then draw up to your hand size, then finish.";
   if (mine) {
     const info = mine.info || {};
-    if (mine.kind === "move") return `Moving: click a highlighted space (speed left ${info.speed_left ?? "?"}) or click an arrow around your miniature to end the move facing that way.`;
+    if (mine.kind === "move") return `Moving: choose a highlighted space (speed left ${info.speed_left ?? "?"}), or an arrow around your miniature to end the move facing that way.`;
     if (mine.kind === "pay") return payText(doc, info);
     return joinSentences(mine.title || titleCase(mine.kind), `Choose with the buttons below${opts.cells.size ? " or a highlighted space" : ""}.`);
   }
   if (ui.sel && ui.sel.kind === "attack") {
     const reach = ctx.reach.get(ui.sel.card);
     const hitting = reach ? [...reach.entries()].filter(([, hits]) => hits.length).map(([f]) => FACING_NAMES[f]) : [];
-    return `Attack with ${defName(ui.sel.d)}: click an arrow around your miniature to attack that way (hover or focus it to see the pattern). ${hitting.length ? `Arrows marked ⚔ reach an opponent: ${hitting.join(", ")}.` : "No facing reaches an opponent from here."} Escape cancels.`;
+    return `Attack with ${defName(ui.sel.d)}: choose an arrow around your miniature to attack that way (pointing at or focusing an arrow shows its pattern in red). ${hitting.length ? `Arrows marked ⚔ reach an opponent: ${hitting.join(", ")}.` : "No facing reaches an opponent from here."} Escape cancels.`;
   }
   if (view.phase === "battle" && view.turn && view.turn.seat === me) {
     const reaching = [...ctx.reach.values()].filter((m) => [...m.values()].some((x) => x.length)).length;
@@ -810,7 +810,7 @@ function renderPrompt(ctx) {
   }
   if (opts.boards.length) box.append(renderBoardChoice(ctx));
   if (opts.placeBoard.length) box.append(renderBoardPlacement(ctx));
-  if (ui.sel && ui.sel.kind === "place") box.append(h("p", {}, `Placing your miniature on ${spaceWords(view, ui.sel.cell)} of your board: click an arrow around it for the facing. `, h("button", { type: "button", class: "link-button", onclick: () => select(null) }, "Cancel")));
+  if (ui.sel && ui.sel.kind === "place") box.append(h("p", {}, `Placing your miniature on ${spaceWords(view, ui.sel.cell)} of your board: choose an arrow around it for the facing. `, h("button", { type: "button", class: "link-button", onclick: () => select(null) }, "Cancel")));
   if (ui.sel && ui.sel.kind === "attack") box.append(h("button", { type: "button", class: "link-button", onclick: () => select(null) }, "Cancel the attack"));
   if (opts.other.length) {
     const loses = opts.other.filter((c) => c.type === "lose_card");
@@ -1275,8 +1275,8 @@ function renderMap(ctx) {
     if (safe) g.append(s("text", { class: "ys-safe-mark", x, y: y + 4, "text-anchor": "middle", "aria-hidden": "true" }, "✓"));
     const terrain = entry(`terrain:${cells[k]}`);
     const lines = [];
-    if (cmd) lines.push(cmd.type === "dodge_to" ? (safe ? "Dodge here: outside the attack, so all its damage is prevented." : "Dodge here: still inside the attack, so you take its damage.") : `Click: ${commandLabel(doc, cmd)}`);
-    if (placing) lines.push("Click to place your miniature here, then choose its facing.");
+    if (cmd) lines.push(cmd.type === "dodge_to" ? (safe ? "Dodge here: outside the attack, so all its damage is prevented." : "Dodge here: still inside the attack, so you take its damage.") : `${commandLabel(doc, cmd)}.`);
+    if (placing) lines.push("Place your miniature here, then choose its facing.");
     if (isGhost) lines.push("Your terrain board would go here (preview).");
     lines.push(terrain ? `${terrain.term}: ${terrain.text}` : titleCase(cells[k]));
     for (const [name, owners] of Object.entries(spst || {})) lines.push(`${name} on this space${Array.isArray(owners) && owners.length > 1 ? ` ×${owners.length}` : ""}: ${explain(`status:${name}`)}`);
@@ -1382,9 +1382,9 @@ function showHover(svg, view, pos, d, facing) {
   }
 }
 
-/** The terrain key, and what the marks mean (a spectator has nothing to click: no "you can click"). */
+/** The terrain key, and what the marks mean (a spectator has nothing to choose: no "you can choose it"). */
 function renderLegend(playing, teams) {
-  const marks = [playing ? "yellow outline = you can click" : null, "red = attack pattern", "orange dashes = the last move",
+  const marks = [playing ? "yellow outline = you can choose it" : null, "red = attack pattern", "orange dashes = the last move",
     "⚔ = reaches an opponent"].filter(Boolean).join(" · ");
   return h("div", { class: "ys-legend", "aria-label": "Terrain" },
     TERRAINS.map((t) => help(h("span", { class: `t-${t}` }, TERRAIN_GLYPH[t] ? `${TERRAIN_GLYPH[t]} ${titleCase(t)}` : titleCase(t)), helpText(`terrain:${t}`))),
@@ -1479,7 +1479,7 @@ function renderHand(ctx, seat = ctx.doc.seat) {
     const node = can
       ? h("button", { type: "button", class: cls, dataset: { cardId: c.id, d: c.d }, onclick: () => select(selected ? null : { kind: "attack", card: c.id, d: c.d, type: attackBy.get(c.id) }) }, body)
       : h("div", { class: cls, dataset: { cardId: c.id, d: c.d } }, body);
-    row.append(help(node, `${can ? "Click to attack with it, then pick a facing.\n" : ""}${cardHelp(c.d, seat)}`, info.name || titleCase(c.d)));
+    row.append(help(node, `${can ? "Choose it to attack, then choose a facing.\n" : ""}${cardHelp(c.d, seat)}`, info.name || titleCase(c.d)));
   }
   if (!hand.length) row.append(h("p", { class: "muted" }, "No cards in hand."));
   box.append(row);
