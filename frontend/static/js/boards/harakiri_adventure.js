@@ -269,7 +269,7 @@ function yourWords(ctx) {
     const ch = view.characters[ctx.active];
     const name = charName(ctx.active);
     if (flow.travel) {
-      return `${name} is travelling from ${locName(ch.location)}: ${plural(flow.travel.mp, "movement point")} left. Click a highlighted location on the map, or stop here.`;
+      return `${name} is travelling from ${locName(ch.location)}: ${plural(flow.travel.mp, "movement point")} left. Choose a highlighted location on the map, or stop here.`;
     }
     if (flow.shop) return `${name} is at the ${flow.shop.kind} of ${locName(ch.location)}.`;
     return `${name}'s activation at ${locName(ch.location)}: ${plural(ch.ap, "action point")} left.`;
@@ -550,7 +550,7 @@ function renderMapCard(ctx) {
   const travel = ctx.view.flow.travel;
   const note = travel && ctx.opts.targets.size
     ? h("span", { class: "adv-small" }, `${plural(travel.mp, "movement point")} left: the highlighted places are reachable now.`)
-    : ctx.opts.targets.size ? h("span", { class: "adv-small" }, "Click a highlighted place.") : "";
+    : ctx.opts.targets.size ? h("span", { class: "adv-small" }, "Choose a highlighted place.") : "";
   const box = h("section", { class: "adv-mapcard", "aria-label": "The map of Japan" },
     h("div", { class: "adv-map-head" }, h("strong", {}, "The map of Japan"), note, zoom), wrap, renderLegend());
   if (ui.zoom) {
@@ -796,7 +796,7 @@ function renderLegend() {
       item_("k-char", "character", "Ak"),
       item_("k-enemy", "enemy (K = kachi, C = camp)"),
       item_("k-mission", "face-down mission token, ◆ clan token, P personal mission token"),
-      item_("k-target", "a place you can reach now: click it")));
+      item_("k-target", "a place you can reach now: choose it")));
 }
 
 // -- panels: the place, the cards, the missions, the feed, the party --------------------------------------
