@@ -87,6 +87,17 @@ def test_harakiri_board_and_adventure_for_keyboard_and_screen_reader(new_page, l
     assert re.search(r"Ashigaru \(yellow\).*health.*attack", accessible_name(foe)), accessible_name(foe)
     akira = accessible_name(board.locator('.hk-cell[data-sq="2,2"]'))
     assert re.search(r"Akira.*\d+/\d+ health", akira), akira
+    # ARIA's grid: a square that offers an action is a button inside its gridcell (a screen reader
+    # says "button"); a square that offers none is the gridcell itself. The prompt's words fit a
+    # mouse, a tap and the keyboard alike.
+    expect(foe).to_have_role("button")
+    expect(foe.locator("xpath=..")).to_have_attribute("role", "gridcell")
+    expect(foe.locator("xpath=..")).to_have_attribute("aria-selected", "false")
+    expect(board.locator('.hk-cell[data-sq="2,2"]')).to_have_role("gridcell")
+    expect(board.locator("button[role], .hk-gridrow > :not([role=gridcell])")).to_have_count(0)
+    expect(board.get_by_test_id("harakiri-prompt")).to_contain_text("choose a red-glowing enemy on the map to attack it")
+    expect(board.get_by_test_id("harakiri-prompt")).not_to_contain_text(re.compile("click", re.I))
+    assert foe.get_attribute("data-help").startswith("Press to attack this enemy."), foe.get_attribute("data-help")
     assert "defeated" in board.locator('[data-character="hattori"]').inner_text()
     scan(a, "your-turn", found)
     scan(b, "party-waiting", found)
@@ -105,6 +116,7 @@ def test_harakiri_board_and_adventure_for_keyboard_and_screen_reader(new_page, l
     assert focused["ring"], focused
     a.keyboard.press("Enter")
     expect(board.locator(".hk-variant").first).to_be_focused()
+    expect(foe.locator("xpath=..")).to_have_attribute("aria-selected", "true")
     scan(a, "target-selected", found)
     a.keyboard.press("Escape")
     expect(board.locator(".hk-variant")).to_have_count(0)

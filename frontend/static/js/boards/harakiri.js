@@ -701,7 +701,7 @@ function renderPrompt(ctx) {
     if (mine) {
       const onMap = opts.choices.some((c) => choiceSquare(view, pending.options[c.args.option]));
       box.append(h("p", { class: "muted hk-small" }, onMap
-        ? "Choose with the buttons just below, or click a square marked ✓ on the map."
+        ? "Choose with the buttons just below, or choose a square marked ✓ on the map."
         : "Choose with the buttons just below."));
     }
     if (mine) {
@@ -742,8 +742,8 @@ function renderPrompt(ctx) {
     return box;
   }
   const hints = [];
-  if (opts.steps.size) hints.push("click a blue-outlined square on the map to step there");
-  if (opts.attacks.size) hints.push("click a red-glowing enemy on the map to attack it");
+  if (opts.steps.size) hints.push("choose a blue-outlined square on the map to step there");
+  if (opts.attacks.size) hints.push("choose a red-glowing enemy on the map to attack it");
   const bar = opts.actions.length || opts.other.length;
   if (bar) hints.push(hints.length ? "or choose an action in the bar just below" : "choose an action in the bar just below");
   if (!hints.length) hints.push("wait: nothing to do right now");
@@ -958,11 +958,12 @@ function renderGrid(ctx) {
       const here = at.get(sq) || [];
       const foe = !act && player && here.find((o) => o.kind === "enemy");
       const onclick = act ? act.run : foe ? () => say(whyNoAttack(doc, foe.id)) : undefined;
+      // ARIA's grid: a square that offers an action is a button inside its gridcell (a screen reader
+      // says "button"); any other square is the gridcell itself, focusable for the arrow keys
       const node = h(act ? "button" : "div", {
-        class: cls.join(" "), role: "gridcell", type: act ? "button" : undefined,
+        class: cls.join(" "), role: act ? undefined : "gridcell", type: act ? "button" : undefined,
         dataset: { sq, terrain: info.t, height: String(info.h || 0) },
         "aria-label": squareName({ sq, info, here, act, view, turnWho, zoneName, noHeads, last: ctx.marks.squares.has(sq), marks: markWords.get(sq) }),
-        "aria-selected": act && act.kind === "attack" ? String(Boolean(act.selected)) : undefined,
         onclick,
         // a square that answers a click without being a button answers Enter and Space too
         onkeydown: !act && onclick ? (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onclick(); } } : undefined,
@@ -980,7 +981,7 @@ function renderGrid(ctx) {
       if (act && act.kind === "choice") node.append(h("span", { class: "hk-action is-choice", "aria-hidden": "true" }, "✓"));
       const terrain = entry(`terrain:${info.t}`);
       help(node, [
-        act ? (act.kind === "attack" ? "Click to attack this enemy." : act.kind === "step" ? "Click to step here." : "Click to choose this square.") : "",
+        act ? (act.kind === "attack" ? "Press to attack this enemy." : act.kind === "step" ? "Press to step here." : "Press to choose this square.") : "",
         ...here.map((o) => miniHelp(o)),
         ...(markHelp.get(sq) || []),
         `${terrain ? `${terrain.term}: ${terrain.short}` : TERRAIN_LABEL[info.t] || pretty(info.t)}${specialNote(view, info)}`,
@@ -990,7 +991,8 @@ function renderGrid(ctx) {
       ].filter(Boolean).join("\n"), here.length ? here.map((o) => nameOf(o.id)).join(" and ") : undefined,
       Boolean(act) || here.length > 0 || markHelp.has(sq) || tagged.has(sq)); // plain squares: hover only (the legend has their text)
       if (!node.hasAttribute("tabindex") && node.tagName !== "BUTTON") node.setAttribute("tabindex", "-1"); // the arrow keys reach them
-      row.append(node);
+      row.append(act ? h("div", { class: "hk-gridcell", role: "gridcell",
+        "aria-selected": act.kind === "attack" ? String(Boolean(act.selected)) : undefined }, node) : node);
     }
   }
   return h("div", { class: "hk-grid-wrap" }, grid);
