@@ -3,6 +3,7 @@ click on an enemy starts no attack (``whyNoAttack`` in boards/harakiri.js, run u
 engine builds), and why a hit dealt no damage (``resolvedText``, the last-roll panel)."""
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -132,3 +133,18 @@ def test_the_board_tags_the_zones_that_give_no_heads_after_a_failure():
     assert said[1] == [{"zone": "arena", "name": "Arena", "sq": "3,0"}, {"zone": "annex", "name": "Annex", "sq": "10,0"}]
     assert said[2] == ("No heads: Annex was on the table when the party failed, so its enemies leave no head when "
                        "defeated. Only zones discovered after the failure give heads.")
+
+
+def test_the_boards_words_say_choose_not_click():
+    # a square, a place or a button is chosen by a click, a tap or Enter/Space alike: the words the
+    # boards show or speak (prompts, tooltips, legends, accessible names) never say "click"; code
+    # comments and names (onclick, clickable) may
+    found = []
+    for name in ("harakiri.js", "harakiri_adventure.js", "harakiri_adventure_words.js"):
+        source = (BOARD.parent / name).read_text()
+        source = re.sub(r"/\*.*?\*/", "", source, flags=re.S)
+        for line in source.splitlines():
+            code = re.sub(r"(^|\s)//.*$", "", line).replace('"click"', "")
+            if re.search(r"\bclick(?!able)", code, re.I):
+                found.append(f"{name}: {line.strip()}")
+    assert not found, "\n".join(found)
