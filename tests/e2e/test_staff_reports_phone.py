@@ -1,4 +1,5 @@
 """The judge's queue and the staff log review of a reported match, in a real browser, on a 390 px phone
+(a mobile browser too, which lays the pages out at the phone's width by their viewport meta tag)
 and at 1280 px: nothing makes the page scroll sideways (the queue's reports become cards, the history
 and the lists of matches and tournaments scroll inside their own box); an override refused for want of a reason keeps the places the judge typed
 and says why beside the form; an uphold is confirmed in words (what was decided, what the reporting
@@ -55,7 +56,7 @@ def _shot(page, name):
     page.screenshot(path=str(SHOTS / f"staff-{name}.png"), full_page=True)
 
 
-def test_the_judge_queue_and_log_review_fit_a_phone_and_keep_a_refused_ruling(new_page, live_server_env,
+def test_the_judge_queue_and_log_review_fit_a_phone_and_keep_a_refused_ruling(new_page, browser, live_server_env,
                                                                              live_server_url):
     tag = uuid.uuid4().hex[:6]
     judge, reporter = new_page(), new_page()
@@ -99,6 +100,19 @@ def test_the_judge_queue_and_log_review_fit_a_phone_and_keep_a_refused_ruling(ne
     for path in ("/staff/", "/staff/tournaments/"):  # the lists: a wide table scrolls in its own box
         judge.goto(path)
         _fits(judge)
+
+    # a real phone (a mobile browser honours the viewport meta tag): the staff pages are laid out 390 px
+    # wide, not at a desktop's 980 px zoomed out to a third
+    phone = browser.new_context(base_url=live_server_url, viewport={"width": 390, "height": 844}, is_mobile=True,
+                                has_touch=True, device_scale_factor=3, storage_state=judge.context.storage_state())
+    try:
+        mobile = phone.new_page()
+        for path in ("/staff/reports/", f"/staff/matches/{ids['match']}/", "/staff/"):
+            mobile.goto(path)
+            assert mobile.evaluate("window.innerWidth") == 390, path
+            _fits(mobile)
+    finally:
+        phone.close()
 
     judge.set_viewport_size({"width": 1280, "height": 900})
     _fits(judge)
