@@ -4,7 +4,9 @@ start, the combat on one's own turn and on the opponent's, a hand card or a mons
 targets lit, the spectator's board, the finished banner, a 3-player board of compact 4-column cards --
 at 1280 and at 390 px. A scan of a demo match had found the terrain's words on the squares unreadable
 (color-contrast x28). Beyond what axe sees: a whole move is played with the keyboard alone (Tab reaches
-each control, Enter does it, a visible focus ring), the keyboard focus stays on its square when the
+each control, Enter does it, a visible focus ring), Tab goes from the last square to the first hand
+card in at most 3 presses (the stats' and the legend's help behind one disclosure button per group, not
+a Tab stop per stat and chip), the keyboard focus stays on its square when the
 board is redrawn by the opponent's move, and each square is named by what a sighted player sees on it
 (its position, terrain, card, owner, LP and marks, what pressing it does), not by a coordinate alone.
 Page shots of each state go to REVIEW_SHOTS (conftest.shot_at_widths)."""
@@ -112,6 +114,45 @@ def test_the_yokai_board_is_playable_by_keyboard_and_screen_reader(new_page, liv
     expect(a.locator('#board .yk-cell[data-pos="1,0"]')).to_have_accessible_name(re.compile(
         r"Nue, yours, \d+ LP, on favourable terrain, turned a quarter right, stealth, attack values N \d, E \d, S \d, W \d"))
     expect(a.locator('#board .yk-cell[data-pos="2,0"]')).to_have_accessible_name("2,0, metal terrain: empty.")
+
+    # from the grid to the hand in a few Tab presses: the players' stats and the legend's chips explain
+    # themselves on hover, but the keyboard reaches their texts through one button per group (it was
+    # 17 presses here, one per stat and chip, and 27 with four players)
+    tab_to(a, '#board .yk-cell[data-pos="2,2"]')  # the last square
+    presses = 0
+    while not a.evaluate("() => document.activeElement.matches('#board .yk-hcard')") and presses < 60:
+        a.keyboard.press("Tab")
+        presses += 1
+    assert focused(a)["cardId"] == "h0-0" and presses <= 3, f"{presses} Tab presses from the last square to {focused(a)}"
+    stat = a.locator("#board .yk-player").first.locator(".yk-pstats > span").first
+    expect(stat).not_to_have_attribute("tabindex", "0")
+    stat.hover()  # the mouse still gets a stat's help
+    expect(a.locator("#kz-tip")).to_contain_text("Cards in hand.")
+    a.mouse.move(0, 0)
+    # the stats' one button (a disclosure) shows every stat's text, and hides it again
+    a.keyboard.press("Shift+Tab")
+    a.keyboard.press("Shift+Tab")
+    toggle = a.locator('#board [data-action="explain-stats"]')
+    assert focused(a)["action"] == "explain-stats" and focused(a)["ring"], focused(a)
+    expect(toggle).to_have_accessible_name("Explain the stats")
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    panel = a.locator("#board .yk-explain-stats .yk-explain")
+    expect(panel).to_be_hidden()
+    a.keyboard.press("Enter")
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    expect(panel).to_be_visible()
+    expect(panel).to_contain_text("Cards left in the deck.")
+    expect(panel).to_contain_text(re.compile(rf"Dead monsters\. {alice} \(you\): none yet; {bob}: none yet"))
+    a.keyboard.press("Tab")
+    assert focused(a)["action"] == "explain-legend", focused(a)
+    a.keyboard.press("Space")
+    expect(a.locator("#board .yk-explain-legend .yk-explain")).to_contain_text("Fire terrain and fire monsters.")
+    scan(faults, a, "explained")
+    for which in ("legend", "stats"):  # closed again for the rest of the game
+        a.locator(f'#board [data-action="explain-{which}"]').press("Enter")
+        expect(a.locator(f"#board .yk-explain-{which} .yk-explain")).to_be_hidden()
+    a.reload()  # the keyboard starts again from the top of the page
+    wait_live(a)
 
     # Bob rests his keyboard focus on his Katakirauwa while Alice plays
     tab_to(b, '#board .yk-cell[data-pos="1,2"]')

@@ -210,7 +210,9 @@ def test_two_players_play_yokai_to_the_end_by_clicking(new_page):
             wait_settled(carol, after["seq"])
             expect(carol.locator("#board .yk-monster")).to_have_count(after["monsters"])
             expect(carol.locator("#board .yk-hand")).to_have_count(0)
-            expect(carol.locator("#board button")).to_have_count(0)  # no controls at all
+            # no controls to play with at all; only the two "Explain ..." buttons of the rules help
+            expect(carol.locator("#board button:not(.yk-explain-toggle)")).to_have_count(0)
+            expect(carol.locator("#board button.yk-explain-toggle")).to_have_count(2)
             carol.screenshot(path=str(SHOTS / "yokai-spectator.png"), full_page=True)
             assert_fits_width(carol)
             table_shot(carol, "yokai-390-spectator")

@@ -8,7 +8,9 @@
 // are display hints computed from public card data; the server decides.
 // The DOM is built with textContent only (never innerHTML with server strings).
 // Rules help: every monster, ability, element, terrain, badge and stat explains itself on hover,
-// focus or tap (help.js, from the content pack and the game's glossary). The last move by someone
+// focus or tap (help.js, from the content pack and the game's glossary); the players' stats and the
+// legend's chips are no Tab stops of their own: one "Explain ..." button per group shows their texts
+// as a list (explainer), so Tab goes from the grid to the hand in three presses. The last move by someone
 // else (doc.last_move) is outlined on the grid. Escape cancels a selection.
 // Keyboard and screen reader: every click is a button (Tab, Enter or Space); a square is named by what
 // it shows (squareName) and a hand card by its face (handCardName); a redraw keeps the keyboard focus
@@ -47,6 +49,7 @@ const ui = {
   sel: null, // {kind: "summon", card, terrain?} | {kind: "monster", pos} | {kind: "transfer", source, target}
   busy: false, // a command is in flight
   focusNext: null, // where a keyboard player's focus goes on the next render (a selector), see keepFocus
+  explain: {}, // the groups whose help is shown as a list ("stats", "legend"), see explainer
 };
 
 function ensureStylesheet() {
@@ -609,7 +612,7 @@ function renderGrid(ctx) {
       );
       const terrainText = `${element[0].toUpperCase()}${element.slice(1)} terrain (${pos}): favourable for ${element} monsters.\n${explain("concept:FAVOURABLE")}`;
       const monsterText = m ? `${cardName(m.card)} (${seatName(doc, m.owner)}): ${m.lp} LP, ${m.orientation === "horizontal" ? "turned a quarter" : "upright"}${m.stealth ? ", stealth" : ""}${m.doubled ? ", APs doubled" : ""}.\n${monsterHelp(m.card)}` : "";
-      help(cell, [act ? `Click: ${act.label}` : "", monsterText, terrainText, last.has(pos) ? `Last move: ${LAST_TEXT[last.get(pos)]}.` : ""].filter(Boolean).join("\n\n"),
+      help(cell, [act ? `Choose it: ${act.label}` : "", monsterText, terrainText, last.has(pos) ? `Last move: ${LAST_TEXT[last.get(pos)]}.` : ""].filter(Boolean).join("\n\n"),
         m ? cardName(m.card) : `${element} terrain`);
       row.append(cell);
     }
@@ -671,8 +674,14 @@ function renderPlayers({ doc, view }) {
   const awaited = new Set(st.awaiting || []);
   const list = h("ol", { class: "yk-players", start: "0", "aria-label": "Players" });
   const left = new Set(view.out || []); // players who resigned: their monsters left the board with them
+  let noDraw = false;
   view.players.forEach((p, seat) => {
     const onBoard = Object.values(view.monsters).filter((m) => m.owner === seat).length;
+    const flagged = !left.has(seat) && p.no_draw;
+    if (flagged) noDraw = true;
+    // each stat explains itself on hover and tap, not as a Tab stop of its own: the keyboard reads
+    // them all behind the one "Explain the stats" button under the list (explainer)
+    const stats = STATS.map((stat) => help(h("span", {}, stat.shows(p, view.chakra[seat], onBoard)), stat.help(p), null, false));
     list.append(
       h("li", { class: `yk-player${awaited.has(seat) ? " is-awaited" : ""}${seat === doc.seat ? " is-me" : ""}${left.has(seat) ? " is-out" : ""}`, dataset: { seat: String(seat) } },
         // the "to play" badge keeps to the first line, at its end: the name and team wrap beside it
@@ -680,28 +689,71 @@ function renderPlayers({ doc, view }) {
           h("span", { class: "yk-pwho" }, h("span", { class: "yk-pn" }, seatName(doc, seat)),
             view.teams ? h("span", { class: "yk-team" }, ` · ${teamLabel(view, seat)}`) : ""),
           awaited.has(seat) ? h("span", { class: "badge" }, toPlayBadge(doc)) : ""),
-        h("div", { class: "yk-pstats" },
-          help(h("span", {}, `Hand ${p.hand_count}`), `Cards in hand.\n${helpText("concept:DRAW")}`),
-          help(h("span", {}, `Deck ${p.deck_count}`), `Cards left in the deck.\n${helpText("concept:DECK_OUT")}`),
-          help(h("span", {}, `Discard ${(p.discard || []).length}`), `Dead monsters: ${(p.discard || []).map(cardName).join(", ") || "none yet"}.`),
-          help(h("span", {}, `CP ${view.chakra[seat]}`), `Chakra points left this round.\n${helpText("concept:CP")}`),
-          help(h("span", {}, `Board ${onBoard}/5`), `Own monsters on the board.\n${helpText("concept:CONQUEST")}`)),
+        h("div", { class: "yk-pstats" }, stats),
         left.has(seat) ? h("div", { class: "yk-flag" }, "resigned: out of the game") : "",
-        !left.has(seat) && p.no_draw ? help(h("div", { class: "yk-flag" }, p.no_draw === "next" ? "cannot draw next turn" : "cannot draw this turn"), helpText("concept:NO_DRAW")) : "",
+        flagged ? help(h("div", { class: "yk-flag" }, p.no_draw === "next" ? "cannot draw next turn" : "cannot draw this turn"), helpText("concept:NO_DRAW"), null, false) : "",
       ),
     );
   });
-  return h("aside", { class: "yk-side" }, list);
+  const discards = view.players.map((p, seat) => `${seatName(doc, seat)}: ${(p.discard || []).map(cardName).join(", ") || "none yet"}`).join("; ");
+  const items = STATS.map((stat) => [stat.label, stat.key === "discard" ? `Dead monsters. ${discards}.` : stat.help({})]);
+  if (noDraw) items.push(["cannot draw", helpText("concept:NO_DRAW")]);
+  return h("aside", { class: "yk-side" }, list, explainer("stats", "Explain the stats", items));
 }
 
+// A player's stats: the words shown and their help (the same text in the hover tooltip and in the
+// "Explain the stats" panel; the discard's help names that player's dead monsters).
+const STATS = [
+  { key: "hand", label: "Hand", shows: (p) => `Hand ${p.hand_count}`, help: () => `Cards in hand.\n${helpText("concept:DRAW")}` },
+  { key: "deck", label: "Deck", shows: (p) => `Deck ${p.deck_count}`, help: () => `Cards left in the deck.\n${helpText("concept:DECK_OUT")}` },
+  { key: "discard", label: "Discard", shows: (p) => `Discard ${(p.discard || []).length}`, help: (p) => `Dead monsters: ${(p.discard || []).map(cardName).join(", ") || "none yet"}.` },
+  { key: "cp", label: "CP", shows: (p, cp) => `CP ${cp}`, help: () => `Chakra points left this round.\n${helpText("concept:CP")}` },
+  { key: "board", label: "Board n/5", shows: (p, cp, n) => `Board ${n}/5`, help: () => `Own monsters on the board.\n${helpText("concept:CONQUEST")}` },
+];
+
+const MARKS = "★ = monster on favourable terrain · ↻ = turned · ◐ = stealth (on small squares) · numbers on a card's edges = attack values facing that way";
+
 function renderLegend() {
+  const marksHelp = [helpText("concept:FAVOURABLE"), helpText("concept:AP")].filter(Boolean).join("\n\n");
   return h(
     "div",
     { class: "yk-legend", role: "group", "aria-label": "Terrain elements" },
-    ELEMENTS.map((e) => help(h("span", { class: `yk-legend-item el-${e}` }, e), helpText(`element:${e}`))),
-    help(h("span", { class: "muted small" }, "★ = monster on favourable terrain · ↻ = turned · ◐ = stealth (on small squares) · numbers on a card's edges = attack values facing that way"),
-      [helpText("concept:FAVOURABLE"), helpText("concept:AP")].filter(Boolean).join("\n\n")),
+    // hover and tap show each chip's help; the keyboard gets them all from "Explain the colours"
+    ELEMENTS.map((e) => help(h("span", { class: `yk-legend-item el-${e}` }, e), helpText(`element:${e}`), null, false)),
+    help(h("span", { class: "muted small" }, MARKS), marksHelp, null, false),
+    explainer("legend", "Explain the colours and marks", [
+      // the term is the list's own label: its text without the tooltip's "Fire: " in front
+      ...ELEMENTS.map((e) => [`${e[0].toUpperCase()}${e.slice(1)}`, helpText(`element:${e}`).replace(/^[^:]*: /, "")]),
+      ["★ ↻ ◐ and the edge numbers", marksHelp],
+    ]),
   );
+}
+
+// -- the help of a group of stats or chips: one disclosure button (WAI-ARIA APG "Disclosure") ---
+// The items of a group explain themselves on hover and tap (help.js tooltips) but are no Tab stops
+// of their own: a keyboard player would press Tab some 30 times from the grid to the hand. The
+// group's one button shows (aria-expanded) or hides the same texts as a visible list under it; it
+// stays open across redraws (ui.explain), and keepFocus finds it again by its data-action.
+
+const panelIds = new WeakMap(); // a board's container -> its number (ids stay unique per page)
+let boards = 0;
+
+function explainer(group, label, items) {
+  const open = Boolean(ui.explain[group]);
+  const container = ui.last && ui.last[0];
+  if (container && !panelIds.has(container)) panelIds.set(container, ++boards);
+  const id = `yk-explain-${group}-${container ? panelIds.get(container) : 0}`;
+  const panel = h("dl", { class: "yk-explain", id, hidden: !open },
+    items.filter(([, text]) => text).map(([term, text]) => h("div", {}, h("dt", {}, term), h("dd", {}, text))));
+  const button = h("button", {
+    type: "button", class: "link-button yk-explain-toggle", "data-action": `explain-${group}`, "aria-expanded": String(open), "aria-controls": id,
+    onclick: () => {
+      ui.explain[group] = !ui.explain[group];
+      button.setAttribute("aria-expanded", String(ui.explain[group]));
+      panel.hidden = !ui.explain[group];
+    },
+  }, label);
+  return h("div", { class: `yk-explain-box yk-explain-${group}` }, button, panel);
 }
 
 /** A seat's hand: the viewer's own (playable), or, on the staff's all-hands-open board, any seat's. */
@@ -733,7 +785,7 @@ function renderHand(ctx, seat = ctx.doc.seat) {
       ? h("button", { type: "button", class: cls, dataset: { cardId: c.id, card: c.card }, "aria-pressed": String(Boolean(selected)), "aria-label": name,
         onclick: () => select(selected ? null : { kind: "summon", card: c.id }, selected ? null : ".yk-cell.is-target") }, body)
       : h("div", { class: cls, dataset: { cardId: c.id, card: c.card }, role: "group", "aria-label": name }, body);
-    row.append(help(node, [can ? "Click to summon it." : "", monsterHelp(c.card)].filter(Boolean).join("\n"), cardName(c.card)));
+    row.append(help(node, [can ? "Choose it to summon it." : "", monsterHelp(c.card)].filter(Boolean).join("\n"), cardName(c.card)));
   }
   if (!hand.length) row.append(h("p", { class: "muted" }, "No cards in hand."));
   box.append(row);
