@@ -5,7 +5,9 @@
 // Escape, leaving it or scrolling hides it. Using a control (a click on a button or a highlighted
 // target) hides it until the pointer moves on, and a redraw of the board hides it unless the pointer
 // still rests on the same item. Elements that are not focusable themselves get
-// tabindex=0 through help(), so every card, keyword, status and terrain is reachable by keyboard.
+// tabindex=0 through help(), so every card, keyword, status and terrain is reachable by keyboard,
+// unless the board passes focus=false and gives the same texts another way (the Yokai board's
+// "Explain ..." disclosures list its stats' and legend's texts, so they are not each a tab stop).
 // Text is set with textContent only.
 //
 //   import { loadGlossary, help, term, explain } from "./help.js";
