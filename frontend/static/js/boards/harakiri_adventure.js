@@ -14,7 +14,7 @@
 // only once it is read; the pack has each chapter as it stands before play.
 // The DOM is built with textContent / SVG attributes only.
 
-import { ensureStylesheet, fetchContent, h } from "./registry.js";
+import { ensureStylesheet, fetchContent, h, showBoard } from "./registry.js";
 import { seatLabel } from "../words.js";
 import {
   ORDER, SERVICES, content, adv, plural, pretty, locInfo, locName, charName, enemyName, equipment,
@@ -173,7 +173,8 @@ export function renderAdventure(container, doc, sendCommand) {
   const ctx = { doc, view, legal, opts, send, player, active };
 
   const root = h("div", { class: `adv${ui.busy ? " is-busy" : ""}`, "data-testid": "adventure-board", dataset: { stage: flow.stage } });
-  root.append(renderPrompt(ctx));
+  const prompt = renderPrompt(ctx);
+  root.append(prompt);
   root.append(renderTracks(ctx));
   if (player) root.append(renderActions(ctx));
   root.append(renderMapCard(ctx));
@@ -182,7 +183,9 @@ export function renderAdventure(container, doc, sendCommand) {
     h("div", { class: "adv-col" }, renderMissions(ctx))));
   root.append(renderParty(ctx));
   if (!player && !doc.open) root.append(h("p", { class: "muted" }, "You are watching this match.")); // not on the staff review's open board
-  container.replaceChildren(root);
+  // The prompt's words are spoken by the container's one live region, which outlives the redraws
+  // (a region made anew on every redraw is not spoken).
+  showBoard(container, root, prompt.textContent, "adventure-said");
   restoreFocus(container);
 }
 
@@ -283,7 +286,7 @@ function renderPrompt(ctx) {
   const awaiting = st.awaiting || [];
   const chapter = chapterDoc(view);
   const title = `Chapter ${view.chapter}${chapter ? `: ${chapter.title}` : ""}`;
-  const box = h("section", { class: "adv-prompt", "data-testid": "adv-prompt", role: "status", "aria-live": "polite", tabindex: "-1" });
+  const box = h("section", { class: "adv-prompt", "data-testid": "adv-prompt", tabindex: "-1" });
   box.append(h("div", { class: "adv-prompt-title" }, h("strong", {}, title), h("span", { class: "muted" }, ` · ${stageWords(view)}${view.round ? ` · round ${view.round}` : ""}`)));
   if (st.finished || view.flow.stage === "finished") {
     const result = view.result || {};
