@@ -127,12 +127,16 @@ def _write_unlocked(match_id, *, actor: Actor, command_id, expected_seq, fp: str
     """The common case in one statement: a game command on a match whose fold this process holds
     (``match_cached``: its own last write, or a push it folded), on PostgreSQL, outside any
     transaction. It is decided on that fold and appended with its projections only if the match's
-    head is still where the fold is (``store.command_append_if_head``). None, having written
+    head is still where the fold is (``store.command_append_if_head``); on SQLite, in a short
+    transaction that checks the head the same way (``_append_checked``). None, having written
     nothing, whenever the locked path must decide instead: nothing cached, a lobby command, another
     expected seq, a refusal (the locked path looks for a replay of the command id first), read
     models that need more than blind writes, a head another writer moved or a command id the match
     has (a retry), or an append that failed (a concurrent writer's command id or seq)."""
-    if request.kind == D.LOBBY or not store.appends_unlocked():
+    if request.kind == D.LOBBY:
+        return None
+    one_statement = store.appends_unlocked()
+    if not one_statement and not store.appends_checked():
         return None
     cached = match_cached(match_id)
     if cached is None:
@@ -149,6 +153,9 @@ def _write_unlocked(match_id, *, actor: Actor, command_id, expected_seq, fp: str
         events, new_state = D.outcome(match, engine, state, request, D.rng_for(match, match.head_seq))
     except (RuleViolation, PlatformError):
         return None
+    if not one_statement:
+        return _append_checked(match, engine, state, new_state, events, actor=actor, command_id=command_id,
+                               expected_seq=expected_seq, fp=fp, request=request)
     before, at = match.head_seq, timezone.now()
     head = before + len(events)
     writes = projection_writes(engine, match, new_state, events, at, state, head)
@@ -167,6 +174,28 @@ def _write_unlocked(match_id, *, actor: Actor, command_id, expected_seq, fp: str
         return None
     return _appended(match, engine, new_state, events, first=first, at=at, event_actor=event_actor, seat=request.seat,
                      committed_already=True)
+
+
+def _append_checked(match: Match, engine, state: dict, new_state: dict, events: list, *, actor: Actor, command_id,
+                    expected_seq, fp: str, request: D.Request) -> CommandResult | None:
+    """SQLite's way for a command decided on the fold this process holds: the locked path's
+    transaction without its SELECT of the match and the command id, whose work the append's first
+    statement does as a compare-and-set (``store.command_append_checked``). None, having written
+    nothing, when the head had moved or the command id was taken, or an append failed (the locked
+    path then decides, or replays)."""
+    seat, before = request.seat, match.head_seq
+    event_actor = actor.as_dict(seat)
+    try:
+        with transaction.atomic():
+            first, at = store.command_append_checked(
+                match, events, actor=event_actor, command_id=command_id, seat=seat, fingerprint=fp,
+                body=store.CommandBody(request.kind, request.type, request.args, expected_seq))
+            projections_update(engine, match, new_state, events, at=at, before=state)
+            if store.snapshot_due(before, match.head_seq):
+                store.snapshot_save(match, match.head_seq, new_state)
+            return _appended(match, engine, new_state, events, first=first, at=at, event_actor=event_actor, seat=seat)
+    except (store.HeadMoved, IntegrityError):
+        return None
 
 
 def paused_for(actor: Actor, request: D.Request, state: dict | None) -> MatchPaused | None:

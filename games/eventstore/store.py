@@ -115,23 +115,62 @@ def command_append(match: Match, events: list[dict], *, actor: dict, command_id:
     data-modifying CTEs). A concurrent writer that slipped past the lock hits the unique
     (match, seq) or (match, command_id) and the whole transaction raises IntegrityError. Returns
     (first seq, the events' time)."""
-    db = sql.database()
-    now = timezone.now()
-    command_row, event_rows = _append_params(match, events, actor=actor, command_id=command_id, seat=seat,
-                                             fingerprint=fingerprint, body=body, at=now, db=db)
+    db, now = sql.database(), timezone.now()
+    (event_sql, event_params), (command_sql, command_params), mid = _insert_statements(
+        match, events, actor=actor, command_id=command_id, seat=seat, fingerprint=fingerprint, body=body, at=now, db=db)
     first, last = match.head_seq + 1, match.head_seq + len(events)
-    mid = sql.uuid_param(match.pk, db)
-    event_sql = _EVENTS_INSERT + "VALUES " + ", ".join([f"(%s, {_EVENT_VALUES})"] * len(events))
-    event_params = [value for row in event_rows for value in (mid, *row)]
-    command_sql = _COMMAND_INSERT + f"VALUES (%s, {_COMMAND_VALUES})"
     head_sql = "UPDATE eventstore_match SET head_seq = %s WHERE id = %s"
     if db.vendor == "postgresql":  # one round trip
         sql.run(f"WITH e AS ({event_sql}), c AS ({command_sql}) {head_sql}",
-                [*event_params, mid, *command_row, last, mid], prepare=True, db=db)
+                [*event_params, *command_params, last, mid], prepare=True, db=db)
     else:
         sql.run(event_sql, event_params, db=db)
-        sql.run(command_sql, [mid, *command_row], db=db)
+        sql.run(command_sql, command_params, db=db)
         sql.run(head_sql, [last, mid], db=db)
+    match.head_seq = last
+    return first, now
+
+
+def _insert_statements(match: Match, events: list[dict], *, actor: dict, command_id: uuid.UUID, seat,
+                       fingerprint: str, body: CommandBody, at, db) -> tuple[tuple, tuple, object]:
+    """The INSERTs of ``events`` after ``match.head_seq`` and of their command row, each as
+    (statement, params), and the match id as stored."""
+    command_row, event_rows = _append_params(match, events, actor=actor, command_id=command_id, seat=seat,
+                                             fingerprint=fingerprint, body=body, at=at, db=db)
+    mid = sql.uuid_param(match.pk, db)
+    event_sql = _EVENTS_INSERT + "VALUES " + ", ".join([f"(%s, {_EVENT_VALUES})"] * len(events))
+    event_params = [value for row in event_rows for value in (mid, *row)]
+    return (event_sql, event_params), (_COMMAND_INSERT + f"VALUES (%s, {_COMMAND_VALUES})", [mid, *command_row]), mid
+
+
+class HeadMoved(Exception):
+    """``command_append_checked`` found the match's head moved, or the command id taken: nothing was written."""
+
+
+def appends_checked() -> bool:
+    """Whether ``command_append_checked`` is the cached fold's way to append here: SQLite."""
+    return sql.database().vendor == "sqlite"
+
+
+def command_append_checked(match: Match, events: list[dict], *, actor: dict, command_id: uuid.UUID, seat,
+                           fingerprint: str, body: CommandBody) -> tuple[int, object]:
+    """``command_append`` for a command decided on a fold this process holds (SQLite), in the
+    caller's transaction, without ``match_lock``'s SELECT: its first statement moves the head from
+    ``match.head_seq`` only if it is still there, the engine version too, and the match has no
+    command ``command_id`` yet (a compare-and-set, under the transaction's IMMEDIATE write lock);
+    then the events and the command row. Raises HeadMoved, having written nothing, when the head had
+    moved or the command id was taken. Returns (first seq, the events' time)."""
+    db, now = sql.database(), timezone.now()
+    (event_sql, event_params), (command_sql, command_params), mid = _insert_statements(
+        match, events, actor=actor, command_id=command_id, seat=seat, fingerprint=fingerprint, body=body, at=now, db=db)
+    first, last = match.head_seq + 1, match.head_seq + len(events)
+    moved = sql.run("UPDATE eventstore_match SET head_seq = %s WHERE id = %s AND head_seq = %s AND engine_version = %s"
+                    " AND NOT EXISTS (SELECT 1 FROM eventstore_matchcommand WHERE match_id = %s AND command_id = %s)",
+                    [last, mid, match.head_seq, match.engine_version, mid, command_params[1]], db=db)
+    if moved != 1:
+        raise HeadMoved(match.pk)
+    sql.run(event_sql, event_params, db=db)
+    sql.run(command_sql, command_params, db=db)
     match.head_seq = last
     return first, now
 
