@@ -14,10 +14,7 @@ from django.db import connection
 
 from games.application import selectors, services
 from games.eventstore import sql, store
-from games.eventstore.models import Match, MatchCommand, MatchEvent
-from games.projections import rebuild
-from games.projections.models import MatchSummary
-from tests.concurrency import run_threads
+from tests.application.write_paths import add, assert_log_consistent, started_counter, write_concurrently
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -27,13 +24,7 @@ pytestmark = [
 
 @pytest.fixture
 def counter(make_user):
-    """A started one-seat Counter match, its fold cached by its start: (match, actor)."""
-    selectors.cache_clear()
-    user = make_user()
-    match = services.match_create(game="counter", seats=1, options={}, creator=user)
-    services.match_start(match_id=match.pk, user=user)
-    match.refresh_from_db()
-    return match, services.Actor.user(user)
+    return started_counter(make_user)
 
 
 @pytest.fixture
@@ -61,19 +52,8 @@ def paths(monkeypatch):
     return counts
 
 
-def _add(match, actor, *, expected=None, command_id=None):
-    return services.match_submit_command(match_id=match.pk, seat=0, actor=actor, command_id=command_id or uuid.uuid4(),
-                                         expected_seq=expected, type_="add", args={"n": 1})
-
-
-def _assert_log_consistent(match_id, commands: int) -> Match:
-    match = Match.objects.get(pk=match_id)
-    seqs = list(MatchEvent.objects.filter(match=match).order_by("seq").values_list("seq", flat=True))
-    assert seqs == list(range(1, match.head_seq + 1))
-    assert MatchCommand.objects.filter(match=match, kind="game").count() == commands
-    assert MatchSummary.objects.get(match=match).seq == match.head_seq
-    report = rebuild.check(match.pk)
-    assert report.clean, report.lines()
+def _assert_log_consistent(match_id, commands: int):
+    match = assert_log_consistent(match_id, commands)
     assert selectors.state_load(match, use_cache=False)["game"]["adds"] == commands
     return match
 
@@ -84,7 +64,7 @@ def test_a_command_on_a_held_fold_skips_the_locked_select(counter, paths, monkey
     monkeypatch.setattr(sql, "run", lambda query, *a, **k: statements.append(query) or run(query, *a, **k))
     seq = match.head_seq
     for _ in range(3):
-        seq = _add(match, actor, expected=seq).seq
+        seq = add(match, actor, expected=seq).seq
     assert paths == {"checked": 3, "moved": 0, "locked": 0}
     assert not any(q.startswith("SELECT m.id") for q in statements), "no match_lock SELECT"
     assert sum(q.startswith("UPDATE eventstore_match SET head_seq") for q in statements) == 3
@@ -93,13 +73,13 @@ def test_a_command_on_a_held_fold_skips_the_locked_select(counter, paths, monkey
 
 def test_a_head_another_process_moved_writes_nothing_and_the_locked_path_decides(counter, paths, monkeypatch):
     match, actor = counter
-    _add(match, actor)
+    add(match, actor)
     # Another process's append: committed, but this process's fold is left where it was.
     with monkeypatch.context() as m:
         m.setattr(selectors, "cache_put", lambda *a, **k: None)
         m.setattr(services, "cache_put", lambda *a, **k: None)
-        _add(match, actor)
-    answer = _add(match, actor)
+        add(match, actor)
+    answer = add(match, actor)
     assert paths == {"checked": 2, "moved": 1, "locked": 1}
     done = _assert_log_consistent(match.pk, commands=3)
     assert answer.seq == done.head_seq
@@ -108,8 +88,8 @@ def test_a_head_another_process_moved_writes_nothing_and_the_locked_path_decides
 def test_a_retried_command_id_is_replayed_not_appended_again(counter, paths):
     match, actor = counter
     command_id = uuid.uuid4()
-    first = _add(match, actor, command_id=command_id)
-    again = _add(match, actor, command_id=command_id)
+    first = add(match, actor, command_id=command_id)
+    again = add(match, actor, command_id=command_id)
     assert again.replayed and again.seq == first.seq
     assert [e["seq"] for e in again.events] == [e["seq"] for e in first.events]
     assert paths == {"checked": 1, "moved": 1, "locked": 1}
@@ -120,11 +100,6 @@ def test_concurrent_writers_on_one_held_fold_stay_gapless(counter, paths):
     # rules: the transaction's write lock and the compare-and-set order every writer, whichever path
     match, actor = counter
     writers, each = 4, 15
-
-    def write(_):
-        for _ in range(each):
-            _add(match, actor)
-
-    run_threads(writers, write)
+    write_concurrently(match, actor, writers, each)
     assert paths["checked"] > 0
     _assert_log_consistent(match.pk, commands=writers * each)

@@ -16,11 +16,11 @@ from django.test import override_settings
 from games.application import selectors, services
 from games.application.errors import CommandIdReused, VersionConflict
 from games.eventstore import sql, store
-from games.eventstore.models import Match, MatchCommand, MatchEvent, Snapshot
+from games.eventstore.models import Snapshot
 from games.projections import rebuild
 from games.projections.models import MatchDeadline, MatchSummary
 from games.projections.updaters import deadline_values
-from tests.concurrency import run_threads
+from tests.application.write_paths import add, assert_log_consistent, started_counter, write_concurrently
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -69,43 +69,19 @@ def statements(monkeypatch):
 
 @pytest.fixture
 def counter(make_user):
-    """A started one-seat Counter match (its start, a lobby command, cached the fold): (match, actor)."""
-    selectors.cache_clear()
-    user = make_user()
-    match = services.match_create(game="counter", seats=1, options={}, creator=user)
-    services.match_start(match_id=match.pk, user=user)
-    match.refresh_from_db()
-    return match, services.Actor.user(user)
-
-
-def _add(match, actor, *, expected=None, command_id=None, n=1):
-    return services.match_submit_command(match_id=match.pk, seat=0, actor=actor, command_id=command_id or uuid.uuid4(),
-                                         expected_seq=expected, type_="add", args={"n": n})
-
-
-def _assert_log_consistent(match_id, commands: int):
-    """Gapless seqs up to the head, the expected command rows, the summary at the head, and every
-    read model equal to its rebuild."""
-    match = Match.objects.get(pk=match_id)
-    seqs = list(MatchEvent.objects.filter(match=match).order_by("seq").values_list("seq", flat=True))
-    assert seqs == list(range(1, match.head_seq + 1))
-    assert MatchCommand.objects.filter(match=match, kind="game").count() == commands
-    assert MatchSummary.objects.get(match=match).seq == match.head_seq
-    report = rebuild.check(match.pk)
-    assert report.clean, report.lines()
-    return match
+    return started_counter(make_user)
 
 
 def test_a_game_command_on_a_match_this_process_holds_is_one_statement(counter, paths, statements):
     # given a started match whose fold this process cached when it wrote the start
     match, actor = counter
     # when a player adds
-    result = _add(match, actor, expected=match.head_seq, n=3)
+    result = add(match, actor, expected=match.head_seq, n=3)
     # then one statement appended the event, the command, the head and the summary, with no lock taken first
     assert paths == {"unlocked": 1, "moved": 0, "locked": 0}
     assert [q.split(" AS ")[0] for q in statements] == ["WITH h"]
     assert result.seq == match.head_seq + 1 and result.events[0]["payload"] == {"seat": 0, "n": 3}
-    done = _assert_log_consistent(match.pk, commands=1)
+    done = assert_log_consistent(match.pk, commands=1)
     assert selectors.state_load(done, use_cache=False)["game"]["total"] == 3
 
 
@@ -114,90 +90,90 @@ def test_a_head_another_process_moved_is_decided_again_under_the_lock(counter, p
     match, actor = counter
     stale_head = match.head_seq
     stale = selectors.cache_behind(match.pk, stale_head)
-    _add(match, actor, n=2)
+    add(match, actor, n=2)
     selectors.cache_put(match.pk, *stale)  # as if another server had appended the last command
     # when a command without an expected seq comes in, decided first on the stale fold
-    result = _add(match, actor, n=5)
+    result = add(match, actor, n=5)
     # then its one statement found the head moved and wrote nothing (no error either), and the locked path
     # appended it after the other
     assert paths == {"unlocked": 1, "moved": 1, "locked": 1}
     assert result.seq == stale_head + 2
-    done = _assert_log_consistent(match.pk, commands=2)
+    done = assert_log_consistent(match.pk, commands=2)
     assert selectors.state_load(done, use_cache=False)["game"]["total"] == 7
     # and a client that expected the stale head is told the real one
     selectors.cache_put(match.pk, *stale)
     with pytest.raises(VersionConflict) as conflict:
-        _add(match, actor, expected=stale_head)
+        add(match, actor, expected=stale_head)
     assert conflict.value.current_seq == stale_head + 2
-    _assert_log_consistent(match.pk, commands=2)
+    assert_log_consistent(match.pk, commands=2)
 
 
 def test_a_repeated_command_id_is_replayed_byte_for_byte(counter, paths):
     match, actor = counter
     command_id = uuid.uuid4()
-    first = _add(match, actor, expected=match.head_seq, command_id=command_id, n=4)
+    first = add(match, actor, expected=match.head_seq, command_id=command_id, n=4)
     # when the same command comes again, without an expected seq: it is legal on the new head too
-    again = _add(match, actor, command_id=command_id, n=4)
+    again = add(match, actor, command_id=command_id, n=4)
     # then the unlocked append found the id taken and wrote nothing, without failing (no database
     # error, no rolled-back transaction), and the locked path replayed it
     assert paths == {"unlocked": 1, "moved": 1, "locked": 1}
     assert again.replayed and orjson.dumps(again.as_dict()) == orjson.dumps(first.as_dict())
-    _assert_log_consistent(match.pk, commands=1)
+    assert_log_consistent(match.pk, commands=1)
     # and the same id for another command is refused, appending nothing
     with pytest.raises(CommandIdReused):
-        _add(match, actor, command_id=command_id, n=5)
-    _assert_log_consistent(match.pk, commands=1)
+        add(match, actor, command_id=command_id, n=5)
+    assert_log_consistent(match.pk, commands=1)
 
 
 def test_a_command_behind_a_head_this_process_saw_is_refused_by_one_read_without_a_lock(counter, paths, monkeypatch):
     # rules: a stale expected seq is a version conflict unless the command id is one the match has (a replay)
     match, actor = counter
     stale = match.head_seq
-    _add(match, actor, expected=stale)
-    head = _add(match, actor).seq
+    add(match, actor, expected=stale)
+    head = add(match, actor).seq
     statements = _record_statements(monkeypatch)
     # when a client that saw only the start sends a new command
     with pytest.raises(VersionConflict) as conflict:
-        _add(match, actor, expected=stale)
+        add(match, actor, expected=stale)
     # then it is told the head after one plain read: no transaction, no lock, no append tried
     assert conflict.value.current_seq == head
     assert paths == {"unlocked": 2, "moved": 0, "locked": 0}
     assert len(statements) == 1 and statements[0].startswith("SELECT") and "FOR UPDATE" not in statements[0]
     assert connection.get_autocommit()
-    _assert_log_consistent(match.pk, commands=2)
+    assert_log_consistent(match.pk, commands=2)
 
 
 def test_a_retry_behind_the_head_is_still_replayed_byte_for_byte(counter, paths):
     match, actor = counter
     command_id, expected = uuid.uuid4(), match.head_seq
-    first = _add(match, actor, expected=expected, command_id=command_id, n=6)
-    _add(match, actor)
+    first = add(match, actor, expected=expected, command_id=command_id, n=6)
+    add(match, actor)
     # when the first command comes again with the expected seq it was sent with, now behind the head
-    again = _add(match, actor, expected=expected, command_id=command_id, n=6)
+    again = add(match, actor, expected=expected, command_id=command_id, n=6)
     # then the read found its id, and the locked path replayed it unchanged
     assert paths == {"unlocked": 2, "moved": 0, "locked": 1}
     assert again.replayed and orjson.dumps(again.as_dict()) == orjson.dumps(first.as_dict())
-    _assert_log_consistent(match.pk, commands=2)
+    assert_log_consistent(match.pk, commands=2)
 
 
 def test_a_missing_summary_row_fails_the_one_statement_and_the_locked_path_writes_it(counter, paths):
     match, actor = counter
     MatchSummary.objects.filter(match=match).delete()
     # when a command comes in
-    result = _add(match, actor, expected=match.head_seq)
+    result = add(match, actor, expected=match.head_seq)
     # then nothing of the unlocked attempt stayed, and the locked path appended it and created the summary
     assert paths == {"unlocked": 0, "moved": 0, "locked": 1}
     assert result.seq == match.head_seq + 1
-    _assert_log_consistent(match.pk, commands=1)
+    assert_log_consistent(match.pk, commands=1)
 
 
 @override_settings(SNAPSHOT_EVERY=5)
 def test_snapshots_fall_due_inside_the_one_statement(counter, paths):
     match, actor = counter
     for _ in range(12):
-        _add(match, actor)
+        add(match, actor)
     assert paths == {"unlocked": 12, "moved": 0, "locked": 0}
-    done = _assert_log_consistent(match.pk, commands=12)
+    done = assert_log_consistent(match.pk, commands=12)
     snaps = dict(Snapshot.objects.filter(match=done).values_list("seq", "state"))
     assert sorted(snaps) == [s for s in range(1, done.head_seq + 1) if s % 5 == 0 and s > match.head_seq]
     for seq, state in snaps.items():
@@ -208,14 +184,9 @@ def test_concurrent_writers_on_one_cached_match_stay_gapless(counter, paths):
     # rules: unique (match, seq) and the match row's lock order every writer, whichever path it takes
     match, actor = counter
     writers, each = 4, 40
-
-    def write(_):
-        for _ in range(each):
-            _add(match, actor)
-
-    run_threads(writers, write)
+    write_concurrently(match, actor, writers, each)
     assert paths["unlocked"] > 0  # the race is real: some commands went through unlocked
-    done = _assert_log_consistent(match.pk, commands=writers * each)
+    done = assert_log_consistent(match.pk, commands=writers * each)
     assert selectors.state_load(done, use_cache=False)["game"]["total"] == writers * each
 
 
