@@ -89,9 +89,10 @@ def test_a_solo_harakiri_last_move_after_the_players_decision_names_the_player(n
     choices = page.locator("#board .hk-choice")
     expect(choices.first).to_be_visible()
     expect(title).to_have_text("Last moves by the game")
-    # when the player decides, and the game carries on (the first hero's activation begins)
+    # when the player decides, and the game carries on (the round's activations begin: a hero's, or
+    # the enemies' first when the round's event moves their cards ahead, as War Drums does)
     page.locator("#board .hk-choice", has_text="No swap").click()
-    expect(page.get_by_test_id("last-move")).to_contain_text("starts the activation")
+    expect(page.get_by_test_id("last-move")).to_contain_text("Round 1 order:")
     # then the title names the player, with the game's steps
     expect(title).to_have_text(f"Last move: {ronin} (you), with the game's steps")
     table_shot(page, "harakiri-solo-last-move")
