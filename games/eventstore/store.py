@@ -196,7 +196,11 @@ class Write:
 def appends_unlocked() -> bool:
     """Whether ``command_append_if_head`` can run here: PostgreSQL, outside any transaction."""
     db = sql.database()
-    return db.vendor == "postgresql" and not db.in_atomic_block and db.get_autocommit()
+    if db.vendor != "postgresql" or db.in_atomic_block:
+        return False
+    if db.connection is None:
+        db.ensure_connection()
+    return db.autocommit  # get_autocommit() without its check for an event loop on every command
 
 
 def command_append_if_head(match: Match, events: list[dict], *, actor: dict, command_id: uuid.UUID, seat,
