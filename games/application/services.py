@@ -20,9 +20,11 @@ import json
 import math
 import secrets
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import jsonschema
+import orjson
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -63,14 +65,31 @@ class Actor:
         return cls(kind="worker", extra={"task": task})
 
 
-@dataclass
 class CommandResult:
-    seq: int
-    events: list  # redacted for the submitting seat
-    replayed: bool = False
+    """A command's head and its events, redacted for the submitting seat. Given an ``answer``
+    instead of ``events``, the events are made when first read: a worker's step (a bot's move, a
+    clock, a tournament's or a campaign's step) never reads them, and naming and redacting them is a
+    good part of the write path's own work."""
+
+    __slots__ = ("seq", "replayed", "_events", "_answer")
+
+    def __init__(self, seq: int, events: list | None = None, replayed: bool = False, *,
+                 answer: Callable[[], list] | None = None):
+        if (events is None) == (answer is None):
+            raise TypeError("a CommandResult needs its events or an answer, not both")
+        self.seq, self.replayed, self._events, self._answer = seq, replayed, events, answer
+
+    @property
+    def events(self) -> list:
+        if self._events is None:
+            self._events, self._answer = self._answer(), None
+        return self._events
 
     def as_dict(self) -> dict:
         return {"seq": self.seq, "events": self.events}
+
+    def __repr__(self) -> str:
+        return f"CommandResult(seq={self.seq}, replayed={self.replayed})"
 
 
 def server_command_id(name: str) -> uuid.UUID:
@@ -84,8 +103,41 @@ def server_command_id(name: str) -> uuid.UUID:
 
 
 def fingerprint(seat, type_: str, args: dict) -> str:
-    text = json.dumps({"seat": seat, "type": type_, "args": args}, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode()).hexdigest()
+    """What a command asked, hashed: a repeated command id must ask the same to be replayed. The
+    hash is of the text ``json.dumps`` makes with sorted keys, compact, ASCII only and ``str`` for
+    what JSON has no value for, as stored fingerprints were made. orjson makes the same bytes for
+    what commands carry (strings, whole numbers, booleans, null, lists and objects keyed by strings)
+    several times faster; anything else goes to ``json.dumps`` (``_fingerprint_text``)."""
+    command = {"seat": seat, "type": type_, "args": args}
+    text = _fingerprint_bytes(command) if _orjson_writes_as_json(command) else None
+    return hashlib.sha256(text or _fingerprint_text(command).encode()).hexdigest()
+
+
+def _fingerprint_text(command: dict) -> str:
+    return json.dumps(command, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def _fingerprint_bytes(command: dict) -> bytes | None:
+    """orjson's text of ``command`` when it is ``_fingerprint_text``'s byte for byte: ASCII, with no
+    escaped character (the two spell some escapes differently, and only ``json.dumps`` escapes
+    DEL); else None."""
+    try:
+        text = orjson.dumps(command, option=orjson.OPT_SORT_KEYS)
+    except orjson.JSONEncodeError:  # an integer past 64 bits
+        return None
+    return text if text.isascii() and b"\\" not in text and b"\x7f" not in text else None
+
+
+def _orjson_writes_as_json(value) -> bool:
+    """Whether ``value`` holds only what orjson writes as ``json.dumps`` does: strings, whole
+    numbers, booleans and null, in lists and in objects keyed by strings (no floats, whose exponents
+    the two spell differently, no tuples, no subclasses, nothing written by ``default``)."""
+    kind = type(value)
+    if kind is dict:
+        return all(type(k) is str and _orjson_writes_as_json(v) for k, v in value.items())
+    if kind is list:
+        return all(_orjson_writes_as_json(v) for v in value)
+    return kind is str or kind is int or kind is bool or value is None
 
 
 def _normalise_command_id(command_id) -> uuid.UUID:
@@ -261,7 +313,7 @@ def _appended(match: Match, engine, new_state: dict, events: list, *, first: int
               seat, committed_already: bool = False) -> CommandResult:
     """After an append (in its transaction, or ``committed_already``: the unlocked path's one
     statement, outside any transaction): cache the fold, publish and schedule follow-ups once
-    committed; the answer, redacted for ``seat``."""
+    committed; the answer, redacted for ``seat`` when it is first read (``CommandResult``)."""
     match_id, head = match.pk, match.head_seq
     awaiting, bots = awaiting_automation(new_state)
     finished_by = [ev for ev in events if ev["type"] == L.FINISHED]
@@ -278,12 +330,16 @@ def _appended(match: Match, engine, new_state: dict, events: list, *, first: int
         committed()  # what on_commit would do outside a transaction, without its look-ups
     else:
         transaction.on_commit(committed)
-    stamp = at.isoformat()
-    stored = [{**ev, "seq": seq, "v": ev.get("v", 1), "actor": event_actor, "at": stamp}
-              for seq, ev in enumerate(events, start=first)]
-    names = seat_names_running(match_id, new_state["lobby"])  # the same sentences a replay or /events/ gives
-    facts = narration_facts(engine, new_state)
-    return CommandResult(seq=head, events=[redact_for_seat(engine, ev, seat, names, facts) for ev in stored])
+
+    def answer() -> list:
+        stamp = at.isoformat()
+        stored = [{**ev, "seq": seq, "v": ev.get("v", 1), "actor": event_actor, "at": stamp}
+                  for seq, ev in enumerate(events, start=first)]
+        names = seat_names_running(match_id, new_state["lobby"])  # the same sentences a replay or /events/ gives
+        facts = narration_facts(engine, new_state)
+        return [redact_for_seat(engine, ev, seat, names, facts) for ev in stored]
+
+    return CommandResult(seq=head, answer=answer)
 
 
 def _replay(match: Match, existing, seat) -> CommandResult:
