@@ -76,7 +76,7 @@ class CommandResult:
     def __init__(self, seq: int, events: list | None = None, replayed: bool = False, *,
                  answer: Callable[[], list] | None = None):
         if (events is None) == (answer is None):
-            raise TypeError("a CommandResult needs its events or an answer, not both")
+            raise TypeError("a CommandResult needs exactly one of its events and an answer")
         self.seq, self.replayed, self._events, self._answer = seq, replayed, events, answer
 
     @property
